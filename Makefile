@@ -1,0 +1,47 @@
+# svc, built by PGXS convention (like pgvector): `make`, `make install` (as root), `make installcheck`
+# against a running server. plv8-compat, the plv8 handler for machines without plv8, is built and
+# installed from here too, unless a real plv8 is already installed in the same PostgreSQL.
+PG_CONFIG ?= pg_config
+LIBNODE_ROOT ?= $(CURDIR)/.deps/libnode
+PLV8_COMPAT = $(MAKE) -C plv8-compat PG_CONFIG=$(PG_CONFIG) LIBNODE_ROOT=$(LIBNODE_ROOT)
+
+# The svc extension script is generated (extension/svc--<version>.sql); install it once it exists.
+DATA = $(wildcard extension/svc--*.sql)
+ifneq ($(DATA),)
+EXTENSION = svc
+endif
+
+PLV8_CONTROL := $(shell $(PG_CONFIG) --sharedir)/extension/plv8.control
+# A plv8.control without our marker belongs to a real plv8, which is used instead of plv8-compat.
+REAL_PLV8 := $(shell test -f $(PLV8_CONTROL) && ! grep -q plv8-compat $(PLV8_CONTROL) && echo yes)
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+.PHONY: plv8-compat plv8-compat-install plv8-compat-installcheck check-installed
+
+all: plv8-compat
+install: plv8-compat-install
+installcheck: plv8-compat-installcheck
+
+plv8-compat:
+	$(PLV8_COMPAT)
+
+plv8-compat-install: plv8-compat
+ifeq ($(REAL_PLV8),yes)
+	@echo "plv8 is installed in $(dir $(PLV8_CONTROL)) (a real one): plv8-compat is not installed over it"
+else
+	$(PLV8_COMPAT) install
+endif
+
+plv8-compat-installcheck:
+	$(PLV8_COMPAT) installcheck
+
+# Exits 0 when what `make` built is what is installed (or a real plv8 is there), so setup can skip
+# `make install` and the root privileges it needs.
+check-installed:
+ifneq ($(REAL_PLV8),yes)
+	@set -e; for f in plv8-compat/*.so; do cmp -s $$f $(pkglibdir)/$$(basename $$f); done; \
+	for f in plv8-compat/*.control plv8-compat/*.sql; do cmp -s $$f $(datadir)/extension/$$(basename $$f); done
+endif
+	@set -e; for f in $(DATA); do cmp -s $$f $(datadir)/extension/$$(basename $$f); done

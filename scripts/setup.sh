@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# One idempotent setup for a fresh Debian 12 machine with Node 20: Debian packages, the project-local
+# libnode108 (V8 for plv8-compat), npm dependencies, and plv8-compat built and installed into the
+# PostgreSQL that pg_config names. A second run only checks and returns.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+deps="$root/.deps"
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else log "needs root for: $*"; exit 1
+  fi
+}
+
+# 1. Debian packages: the PostgreSQL 15 server and headers, and the libraries libnode.so.108 links.
+apt_packages=(postgresql-15 postgresql-server-dev-15 libuv1 libicu72 libc-ares2 libnghttp2-14 libbrotli1)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# 2. libnode108 and libnode-dev, unpacked into .deps/libnode. Never installed system-wide: libnode-dev
+#    conflicts with the nodejs package and would replace /usr/include/node (Node 20's V8 11.3).
+libnode="$deps/libnode"
+if [ ! -f "$libnode/usr/include/node/v8.h" ] || ! ls "$libnode"/usr/lib/*/libnode.so.108 >/dev/null 2>&1; then
+  log "unpacking libnode108 + libnode-dev into $libnode"
+  mkdir -p "$deps/debs"
+  rm -rf "$libnode"
+  (cd "$deps/debs" && rm -f ./*.deb && { apt-get download libnode108 libnode-dev 2>/dev/null ||
+    { as_root apt-get update -qq && apt-get download libnode108 libnode-dev; }; })
+  for deb in "$deps"/debs/*.deb; do dpkg -x "$deb" "$libnode"; done
+fi
+
+# 3. npm dependencies, reinstalled only when package-lock.json changed.
+if [ ! -f node_modules/.svc-lock-stamp ] || ! cmp -s package-lock.json node_modules/.svc-lock-stamp; then
+  log "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json node_modules/.svc-lock-stamp
+fi
+
+# 4. plv8-compat and the svc extension, built here and installed into pg_config's PostgreSQL (as root,
+#    only when what is installed differs from what was built; the Makefile skips plv8-compat where a
+#    real plv8 is installed).
+make -s --no-print-directory LIBNODE_ROOT="$libnode" >/dev/null
+if ! make -s --no-print-directory check-installed LIBNODE_ROOT="$libnode" 2>/dev/null; then
+  log "installing into $(pg_config --pkglibdir)"
+  as_root make -s --no-print-directory install LIBNODE_ROOT="$libnode" >/dev/null
+fi
+log "ready"
