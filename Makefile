@@ -5,11 +5,10 @@ PG_CONFIG ?= pg_config
 LIBNODE_ROOT ?= $(CURDIR)/.deps/libnode
 PLV8_COMPAT = $(MAKE) -C plv8-compat PG_CONFIG=$(PG_CONFIG) LIBNODE_ROOT=$(LIBNODE_ROOT)
 
-# The svc extension script is generated (extension/svc--<version>.sql); install it once it exists.
-DATA = $(wildcard extension/svc--*.sql)
-ifneq ($(DATA),)
+# The svc extension script is generated from src/extension (and the grammar compiler it bundles).
 EXTENSION = svc
-endif
+EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" svc.control)
+DATA_built = extension/svc--$(EXTVERSION).sql
 
 PLV8_CONTROL := $(shell $(PG_CONFIG) --sharedir)/extension/plv8.control
 # A plv8.control without our marker belongs to a real plv8, which is used instead of plv8-compat.
@@ -23,6 +22,9 @@ include $(PGXS)
 all: plv8-compat
 install: plv8-compat-install
 installcheck: plv8-compat-installcheck
+
+extension/svc--$(EXTVERSION).sql: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/grammar/*.ts)
+	node_modules/.bin/tsx scripts/build-extension.ts
 
 plv8-compat:
 	$(PLV8_COMPAT)
@@ -44,4 +46,4 @@ ifneq ($(REAL_PLV8),yes)
 	@set -e; for f in plv8-compat/*.so; do cmp -s $$f $(pkglibdir)/$$(basename $$f); done; \
 	for f in plv8-compat/*.control plv8-compat/*.sql; do cmp -s $$f $(datadir)/extension/$$(basename $$f); done
 endif
-	@set -e; for f in $(DATA); do cmp -s $$f $(datadir)/extension/$$(basename $$f); done
+	@set -e; for f in svc.control $(DATA_built); do cmp -s $$f $(datadir)/extension/$$(basename $$f); done

@@ -28,7 +28,7 @@ export interface Cluster {
   readonly postmasterPid: number;
   /** Environment for libpq clients (psql, pg_regress, make installcheck). */
   env(database?: string): Record<string, string>;
-  connect(database?: string): Promise<pg.Client>;
+  connect(database?: string, user?: string): Promise<pg.Client>;
   /** The server log so far. */
   log(): string;
   stop(): Promise<void>;
@@ -121,8 +121,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       logFile,
       postmasterPid,
       env,
-      async connect(database = 'postgres') {
-        const client = new pg.Client({ host: baseDir, port, user, database });
+      async connect(database = 'postgres', role = user) {
+        const client = new pg.Client({ host: baseDir, port, user: role, database });
         await client.connect();
         return client;
       },

@@ -1,0 +1,150 @@
+// The declarative list of svc's SQL functions: names, parameters, SQL types and defaults exactly as in
+// SPEC.md 4.2 (plus DESIGN.md's choices), and where each one's body comes from. scripts/
+// build-extension.ts turns this list into the extension script; nothing else declares a function.
+import { SQL_BODIES } from './queries.js';
+import type { api } from './index.js';
+
+export interface Param {
+  readonly name: string;
+  readonly type: string;
+  readonly default?: string;
+}
+
+export interface SqlFunction {
+  readonly name: string;
+  readonly params: readonly Param[];
+  readonly returns: string;
+  readonly volatility: 'VOLATILE' | 'STABLE' | 'IMMUTABLE';
+  /** DEFINER functions run as the extension's owner, past row-level security. */
+  readonly security: 'INVOKER' | 'DEFINER';
+  /** Who may call it; PUBLIC unless said otherwise. */
+  readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'nobody';
+  readonly body: { readonly ts: keyof typeof api } | { readonly sql: string };
+  readonly comment: string;
+}
+
+const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
+const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
+const PRIORITY = p('priority', 'integer', '0');
+const REQUEST_RECORD = 'TABLE(status text, result text, error text, created_at timestamp, started_at timestamp, completed_at timestamp, priority integer)';
+
+export const FUNCTIONS: readonly SqlFunction[] = [
+  {
+    name: 'svc_generate_async', params: [p('prompt', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateAsync' },
+    comment: 'Queue a text generation; returns its request id at once.',
+  },
+  {
+    name: 'svc_embed_async', params: [p('text_input', 'text'), p('use_cache', 'boolean', 'true'), PRIORITY], returns: 'uuid',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'embedAsync' },
+    comment: 'Queue an embedding; the result is a vector literal [x1,x2,...].',
+  },
+  {
+    name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'jsonb'), ...GENERATION, PRIORITY], returns: 'uuid',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateJsonAsync' },
+    comment: 'Queue a generation constrained to JSON matching a JSON Schema.',
+  },
+  {
+    name: 'svc_generate_regex_async', params: [p('prompt', 'text'), p('pattern', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateRegexAsync' },
+    comment: 'Queue a generation constrained to match a regular expression.',
+  },
+  {
+    name: 'svc_generate_choice_async', params: [p('prompt', 'text'), p('choices', 'text[]'), ...GENERATION, PRIORITY], returns: 'uuid',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateChoiceAsync' },
+    comment: 'Queue a generation constrained to one of the choices.',
+  },
+  {
+    name: 'svc_generate_batch_async', params: [p('prompts', 'text[]'), ...GENERATION, PRIORITY], returns: 'uuid[]',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateBatchAsync' },
+    comment: 'Queue one generation per prompt; returns one request id per prompt, in order.',
+  },
+  {
+    name: 'svc_embed_batch_async', params: [p('texts', 'text[]'), p('use_cache', 'boolean', 'true'), PRIORITY], returns: 'uuid[]',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'embedBatchAsync' },
+    comment: 'Queue one embedding per text; returns one request id per text, in order.',
+  },
+  {
+    name: 'svc_rerank_async',
+    params: [p('query', 'text'), p('documents', 'text[]'), p('task', 'text', `'Given a web search query, retrieve relevant passages that answer the query'`),
+      p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), PRIORITY],
+    returns: 'uuid', volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'rerankAsync' },
+    comment: 'Queue a reranking; the result is a JSON array of {index, document, score}, best first.',
+  },
+  {
+    name: 'svc_check_async', params: [p('request_id', 'uuid')], returns: REQUEST_RECORD,
+    volatility: 'VOLATILE', security: 'INVOKER', body: { sql: SQL_BODIES.checkAsync },
+    comment: 'The state of one request (no row when it does not exist or is not yours).',
+  },
+  {
+    name: 'svc_check_async_batch', params: [p('request_ids', 'uuid[]')],
+    returns: 'TABLE(request_id uuid, status text, result text, error text, created_at timestamp, completed_at timestamp)',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { sql: SQL_BODIES.checkAsyncBatch },
+    comment: 'The state of several requests, in the order given.',
+  },
+  {
+    name: 'svc_get_async_result', params: [p('request_id', 'uuid'), p('timeout_seconds', 'integer', '30')], returns: 'text',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'getAsyncResult' },
+    comment: 'Wait up to timeout_seconds for a request and return its result; an error when it failed, was cancelled, is unknown or time ran out.',
+  },
+  {
+    name: 'svc_cancel_async', params: [p('request_id', 'uuid')], returns: 'boolean',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'cancelAsync' },
+    comment: 'Cancel a pending request: true when it was pending and is now cancelled.',
+  },
+  {
+    name: 'svc_worker_status', params: [],
+    returns: 'TABLE(worker_id text, host text, pid integer, state text, started_at timestamptz, last_heartbeat timestamptz, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text)',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { sql: SQL_BODIES.workerStatus },
+    comment: 'One row per worker that has sent a heartbeat.',
+  },
+  {
+    name: 'svc_queue_stats', params: [],
+    returns: 'TABLE(function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { sql: SQL_BODIES.queueStats },
+    comment: 'Counts per function and status over the whole queue, with waiting and running times.',
+  },
+  {
+    name: 'svc_cleanup', params: [p('retention', 'interval', `'7 days'`)], returns: 'bigint',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody', body: { sql: SQL_BODIES.cleanup },
+    comment: 'Delete finished (completed, failed, cancelled) requests that finished longer ago than retention; returns how many.',
+  },
+  // The worker protocol: only members of svc_worker may claim, complete, fail and renew jobs.
+  {
+    name: 'svc_worker_claim', params: [p('worker_id', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3')],
+    returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerClaim },
+    comment: 'Worker protocol: claim up to max_jobs pending jobs under a lease; expired leases are requeued first.',
+  },
+  {
+    name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text')], returns: 'boolean',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerComplete },
+    comment: 'Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.',
+  },
+  {
+    name: 'svc_worker_fail', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('error', 'text'), p('max_retries', 'integer', '3')], returns: 'text',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerFail },
+    comment: 'Worker protocol: record a failure; the job goes back to pending with a backoff while retries remain, else fails. Returns the new status (NULL when refused).',
+  },
+  {
+    name: 'svc_worker_renew', params: [p('worker_id', 'text'), p('request_ids', 'uuid[]'), p('lease_seconds', 'double precision')], returns: 'integer',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerRenew },
+    comment: 'Worker protocol: extend the leases of jobs this worker still holds; returns how many.',
+  },
+  {
+    name: 'svc_worker_heartbeat',
+    params: [p('worker_id', 'text'), p('host', 'text'), p('pid', 'integer'), p('state', 'text'), p('concurrency', 'integer'), p('model', 'text'),
+      p('jobs_done', 'bigint'), p('jobs_failed', 'bigint'), p('jobs_in_flight', 'integer')],
+    returns: 'void', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerHeartbeat },
+    comment: 'Worker protocol: report that a worker is alive, for svc_worker_status().',
+  },
+  // Internal helpers used by the functions above.
+  {
+    name: 'svc__queue_depth', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
+    body: { sql: SQL_BODIES.queueDepth }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',
+  },
+  {
+    name: 'svc__backoff', params: [p('retry_count', 'integer')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',
+    grantTo: 'nobody', body: { sql: SQL_BODIES.backoff }, comment: 'Internal: the delay before retry n, svc.retry_backoff * 2^n, at most 5 minutes.',
+  },
+];

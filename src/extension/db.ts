@@ -1,0 +1,31 @@
+// The one door from svc's TypeScript to PostgreSQL, through plv8. Plans are prepared once per session
+// (the bundle's module state lives as long as the plv8 context) and reused.
+import type { Query } from './queries.js';
+
+interface Plv8Plan {
+  execute(args?: unknown[]): Record<string, unknown>[] | number;
+}
+interface Plv8 {
+  prepare(sql: string, types?: readonly string[]): Plv8Plan;
+}
+declare const plv8: Plv8;
+
+const plans = new Map<Query, Plv8Plan>();
+
+function plan(query: Query): Plv8Plan {
+  let p = plans.get(query);
+  if (!p) {
+    p = plv8.prepare(query.sql, query.types);
+    plans.set(query, p);
+  }
+  return p;
+}
+
+export function rows<T = Record<string, unknown>>(query: Query, ...args: unknown[]): T[] {
+  const result = plan(query).execute(args);
+  return (Array.isArray(result) ? result : []) as T[];
+}
+
+export function one<T = Record<string, unknown>>(query: Query, ...args: unknown[]): T | undefined {
+  return rows<T>(query, ...args)[0];
+}

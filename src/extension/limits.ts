@@ -1,0 +1,10 @@
+// The documented limits of svc's SQL functions (README, "Limits"). Validation reads them from here.
+export const LIMITS = {
+  maxTokens: { min: 1, max: 32768 },
+  priority: { min: -100, max: 100 },
+  promptMaxChars: 1_000_000,
+  batchMaxItems: 10_000,
+  choicesMaxItems: 10_000,
+  rerankMaxDocuments: 1_000,
+  timeoutSecondsMax: 86_400,
+} as const;

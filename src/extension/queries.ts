@@ -1,0 +1,168 @@
+// Every SQL statement svc's functions run, in one place. `$n` parameters only: no statement is ever
+// built from input strings. Statements run from TypeScript name their parameter types so plans are
+// prepared once per session; SQL-language functions of the catalog take their bodies from here too.
+
+export interface Query {
+  readonly sql: string;
+  readonly types: readonly string[];
+}
+
+const q = (sql: string, ...types: string[]): Query => ({ sql, types });
+
+/** Maps a queue function to the `function` field of svc_completed payloads (DESIGN.md). */
+export const NOTIFY_FUNCTION_SQL = `CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END`;
+
+const completedPayload = (statusExpr: string) =>
+  `json_build_object('request_id', request_id, 'function', ${NOTIFY_FUNCTION_SQL}, 'status', ${statusExpr})::text`;
+
+export const QUERIES = {
+  setting: q(`SELECT current_setting($1, true) AS value`, 'text'),
+
+  queueDepth: q(`SELECT svc__queue_depth() AS depth`),
+
+  insertJob: q(
+    `INSERT INTO svc_queue (function_name, parameters, grammar, priority)
+     VALUES ($1, $2, $3, $4) RETURNING request_id`,
+    'text', 'jsonb', 'text', 'integer',
+  ),
+
+  // One row per element of $2 (a JSON array of parameter objects), all in one new batch; ids come
+  // back with their 1-based position so the caller can return them in input order.
+  insertBatch: q(
+    `WITH batch AS (SELECT gen_random_uuid() AS id)
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord
+     FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
+     ORDER BY t.ord
+     RETURNING request_id, batch_index`,
+    'text', 'jsonb', 'text', 'integer',
+  ),
+
+  notifyWorkers: q(`SELECT pg_notify('svc_jobs', $1)`, 'text'),
+
+  jobState: q(`SELECT status, result, error FROM svc_queue WHERE request_id = $1`, 'uuid'),
+
+  sleep: q(`SELECT pg_sleep($1)`, 'float8'),
+
+  cancel: q(
+    `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now()
+     WHERE request_id = $1 AND status = 'pending' RETURNING request_id`,
+    'uuid',
+  ),
+} as const;
+
+/** Bodies of the SQL-language functions in the catalog. */
+export const SQL_BODIES = {
+  checkAsync: `
+    SELECT status, result, error, created_at::timestamp, started_at::timestamp, completed_at::timestamp, priority
+    FROM svc_queue WHERE request_id = $1`,
+
+  checkAsyncBatch: `
+    SELECT q.request_id, q.status, q.result, q.error, q.created_at::timestamp, q.completed_at::timestamp
+    FROM unnest($1) WITH ORDINALITY AS ids(id, ord)
+    JOIN svc_queue q ON q.request_id = ids.id
+    ORDER BY ids.ord`,
+
+  queueDepth: `SELECT count(*) FROM svc_queue WHERE status IN ('pending', 'processing')`,
+
+  // Expired leases first (their jobs go back to pending with a retry counted, or fail when retries
+  // are spent), then up to $2 pending jobs, highest priority first, then oldest.
+  workerClaim: `
+    WITH expired AS (
+      SELECT request_id FROM svc_queue
+      WHERE status = 'processing' AND lease_expires_at < clock_timestamp()
+      FOR UPDATE SKIP LOCKED
+    ), requeued AS (
+      UPDATE svc_queue q SET
+        status = CASE WHEN q.retry_count < $4 THEN 'pending' ELSE 'failed' END,
+        retry_count = CASE WHEN q.retry_count < $4 THEN q.retry_count + 1 ELSE q.retry_count END,
+        run_after = clock_timestamp() + svc__backoff(q.retry_count),
+        failed_at = CASE WHEN q.retry_count < $4 THEN NULL ELSE clock_timestamp() END,
+        error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
+        lease_expires_at = NULL, worker_id = NULL
+      FROM expired WHERE q.request_id = expired.request_id
+      RETURNING q.request_id, q.function_name, q.status
+    ), notified AS (
+      SELECT pg_notify('svc_completed', ${completedPayload("'failed'")}) FROM requeued WHERE status = 'failed'
+    ), picked AS (
+      SELECT request_id FROM svc_queue
+      WHERE status = 'pending' AND run_after <= clock_timestamp()
+      ORDER BY priority DESC, seq
+      LIMIT $2
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE svc_queue q SET
+      status = 'processing', started_at = clock_timestamp(), attempt = q.attempt + 1,
+      worker_id = $1, lease_expires_at = clock_timestamp() + make_interval(secs => $3)
+    FROM picked WHERE q.request_id = picked.request_id
+      AND (SELECT count(*) FROM notified) >= 0
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority`,
+
+  // A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
+  // job was claimed again) matches nothing and is refused.
+  workerComplete: `
+    WITH done AS (
+      UPDATE svc_queue SET status = 'completed', result = $3, error = NULL, completed_at = clock_timestamp(),
+        lease_expires_at = NULL
+      WHERE request_id = $1 AND status = 'processing' AND attempt = $2
+      RETURNING request_id, function_name
+    )
+    SELECT count(pg_notify('svc_completed', ${completedPayload("'completed'")})) = 1 FROM done`,
+
+  workerFail: `
+    WITH failed AS (
+      UPDATE svc_queue SET
+        status = CASE WHEN retry_count < $4 THEN 'pending' ELSE 'failed' END,
+        retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
+        run_after = clock_timestamp() + svc__backoff(retry_count),
+        failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
+        error = $3, lease_expires_at = NULL, worker_id = NULL
+      WHERE request_id = $1 AND status = 'processing' AND attempt = $2
+      RETURNING request_id, function_name, status
+    ), notified AS (
+      SELECT pg_notify('svc_completed', ${completedPayload('status')}) FROM failed WHERE status = 'failed'
+    )
+    SELECT status FROM failed WHERE (SELECT count(*) FROM notified) >= 0`,
+
+  workerRenew: `
+    WITH renewed AS (
+      UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
+      WHERE request_id = ANY ($2) AND worker_id = $1 AND status = 'processing'
+      RETURNING 1
+    )
+    SELECT count(*)::integer FROM renewed`,
+
+  workerHeartbeat: `
+    INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excluded.concurrency,
+      model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,
+      jobs_in_flight = excluded.jobs_in_flight, last_heartbeat = clock_timestamp()`,
+
+  backoff: `
+    SELECT least(
+      coalesce(nullif(current_setting('svc.retry_backoff', true), '')::interval, interval '1 second') * power(2, $1),
+      interval '5 minutes')`,
+
+  workerStatus: `
+    SELECT worker_id, host, pid,
+      CASE WHEN last_heartbeat < clock_timestamp() - interval '1 minute' THEN 'unresponsive' ELSE state END,
+      started_at, last_heartbeat, jobs_done, jobs_failed, jobs_in_flight, concurrency, model
+    FROM svc_workers ORDER BY started_at, worker_id`,
+
+  queueStats: `
+    SELECT function_name, status, count(*),
+      clock_timestamp() - min(created_at) FILTER (WHERE status = 'pending'),
+      avg(started_at - created_at) FILTER (WHERE started_at IS NOT NULL),
+      avg(completed_at - started_at) FILTER (WHERE completed_at IS NOT NULL)
+    FROM svc_queue GROUP BY function_name, status ORDER BY function_name, status`,
+
+  cleanup: `
+    WITH removed AS (
+      DELETE FROM svc_queue
+      WHERE status IN ('completed', 'failed', 'cancelled')
+        AND coalesce(completed_at, failed_at, cancelled_at) < clock_timestamp() - $1
+      RETURNING 1
+    )
+    SELECT count(*) FROM removed`,
+} as const;

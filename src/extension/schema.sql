@@ -1,0 +1,75 @@
+-- svc tables, roles and row-level security. Part of the generated extension script
+-- (scripts/build-extension.ts); the functions that use them are emitted after this file.
+
+-- Roles: svc_worker claims and completes jobs; svc_admin sees every request. Roles are cluster-wide
+-- and outlive the extension, so they are created only when missing.
+DO $roles$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'svc_worker') THEN CREATE ROLE svc_worker NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'svc_admin') THEN CREATE ROLE svc_admin NOLOGIN; END IF;
+END
+$roles$;
+
+CREATE TABLE svc_queue (
+  request_id       uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  seq              bigint GENERATED ALWAYS AS IDENTITY, -- submission order, for oldest-first claims
+  function_name    text NOT NULL CHECK (function_name IN ('generate', 'embed', 'generate_json', 'generate_regex', 'generate_choice', 'rerank')),
+  parameters       jsonb NOT NULL,
+  grammar          text,                    -- GBNF compiled at submission, for constrained generation
+  status           text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'processing', 'completed', 'failed', 'cancelled')),
+  priority         integer NOT NULL DEFAULT 0,
+  result           text,
+  error            text,
+  created_at       timestamptz NOT NULL DEFAULT now(),
+  started_at       timestamptz,
+  completed_at     timestamptz,
+  failed_at        timestamptz,
+  cancelled_at     timestamptz,
+  retry_count      integer NOT NULL DEFAULT 0,
+  run_after        timestamptz NOT NULL DEFAULT now(), -- backoff: not claimed before this
+  attempt          integer NOT NULL DEFAULT 0,         -- bumped per claim; a completion must name it
+  worker_id        text,
+  lease_expires_at timestamptz,
+  owner            name NOT NULL DEFAULT current_user,
+  batch_id         uuid,
+  batch_index      integer
+);
+
+-- The claim order (priority first, then age) over pending rows only, and expired-lease sweeps.
+CREATE INDEX svc_queue_claim_idx ON svc_queue (priority DESC, seq) WHERE status = 'pending';
+CREATE INDEX svc_queue_lease_idx ON svc_queue (lease_expires_at) WHERE status = 'processing';
+CREATE INDEX svc_queue_finished_idx ON svc_queue (coalesce(completed_at, failed_at, cancelled_at)) WHERE status IN ('completed', 'failed', 'cancelled');
+
+-- Requests belong to the role that submitted them; svc_admin members see all. The worker's functions
+-- are SECURITY DEFINER and so are not bound by these policies.
+ALTER TABLE svc_queue ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_queue_read ON svc_queue FOR SELECT
+  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+CREATE POLICY svc_queue_submit ON svc_queue FOR INSERT
+  WITH CHECK (owner = current_user AND status = 'pending');
+-- Submitters insert only what a request is (status, owner and the rest take their defaults) and may
+-- only move their own pending requests to cancelled.
+CREATE POLICY svc_queue_cancel ON svc_queue FOR UPDATE
+  USING (owner = current_user AND status = 'pending')
+  WITH CHECK (owner = current_user AND status = 'cancelled');
+GRANT SELECT ON svc_queue TO PUBLIC;
+GRANT INSERT (function_name, parameters, grammar, priority, batch_id, batch_index) ON svc_queue TO PUBLIC;
+GRANT UPDATE (status, cancelled_at) ON svc_queue TO PUBLIC;
+
+CREATE TABLE svc_workers (
+  worker_id      text PRIMARY KEY,
+  host           text NOT NULL,
+  pid            integer NOT NULL,
+  state          text NOT NULL,
+  concurrency    integer NOT NULL,
+  model          text,
+  started_at     timestamptz NOT NULL DEFAULT now(),
+  last_heartbeat timestamptz NOT NULL DEFAULT now(),
+  jobs_done      bigint NOT NULL DEFAULT 0,
+  jobs_failed    bigint NOT NULL DEFAULT 0,
+  jobs_in_flight integer NOT NULL DEFAULT 0
+);
+GRANT SELECT ON svc_workers TO PUBLIC;
+
+SELECT pg_catalog.pg_extension_config_dump('svc_queue', '');
+SELECT pg_catalog.pg_extension_config_dump('svc_workers', '');

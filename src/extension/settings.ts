@@ -1,0 +1,28 @@
+// svc's database settings (`SET svc.x = ...`, `ALTER DATABASE ... SET svc.x = ...`), read with their
+// documented defaults. Unset or empty means the default; a malformed value is an error naming it.
+import { one } from './db.js';
+import { QUERIES } from './queries.js';
+import { SvcError, SQLSTATE } from './errors.js';
+
+export const SETTING_DEFAULTS = {
+  'svc.max_queue_size': 10000,
+  'svc.worker_concurrency': 4,
+  'svc.worker_poll_interval': '1s',
+  'svc.sync_timeout': '60s',
+  'svc.retry_backoff': '1s',
+} as const;
+
+function raw(name: keyof typeof SETTING_DEFAULTS): string | null {
+  const value = one<{ value: string | null }>(QUERIES.setting, name)?.value ?? null;
+  return value === null || value.trim() === '' ? null : value.trim();
+}
+
+export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurrency', min: number): number {
+  const value = raw(name);
+  if (value === null) return SETTING_DEFAULTS[name];
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new SvcError(SQLSTATE.invalidParameterValue, `setting ${name} must be an integer of at least ${min} (is "${value}")`);
+  }
+  return n;
+}

@@ -1,0 +1,61 @@
+// Validation of SQL arguments: pure functions that return the checked value or throw a SvcError that
+// names the function, the parameter and the rule. SQL NULL arrives as null (or undefined).
+import { LIMITS } from './limits.js';
+import { parameterError, SQLSTATE } from './errors.js';
+
+const isNull = (v: unknown): v is null | undefined => v === null || v === undefined;
+
+function notNull<T>(fn: string, name: string, value: T | null | undefined): T {
+  if (isNull(value)) throw parameterError(fn, name, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  return value;
+}
+
+export function text(fn: string, name: string, value: unknown, { allowEmpty = false, maxChars = LIMITS.promptMaxChars } = {}): string {
+  const v = notNull(fn, name, value);
+  if (typeof v !== 'string') throw parameterError(fn, name, 'must be text');
+  if (!allowEmpty && v.trim() === '') throw parameterError(fn, name, 'must not be empty');
+  if (v.length > maxChars) throw parameterError(fn, name, `must be at most ${maxChars} characters (got ${v.length})`, {}, SQLSTATE.programLimitExceeded);
+  return v;
+}
+
+export function integerInRange(fn: string, name: string, value: unknown, min: number, max: number): number {
+  const v = notNull(fn, name, value);
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw parameterError(fn, name, 'must be an integer');
+  if (v < min || v > max) throw parameterError(fn, name, `must be between ${min} and ${max} (got ${v})`);
+  return v;
+}
+
+export const maxTokens = (fn: string, value: unknown) =>
+  integerInRange(fn, 'max_tokens', value, LIMITS.maxTokens.min, LIMITS.maxTokens.max);
+
+export const priority = (fn: string, value: unknown) =>
+  integerInRange(fn, 'priority', value, LIMITS.priority.min, LIMITS.priority.max);
+
+export const seed = (fn: string, value: unknown) => integerInRange(fn, 'seed', value, -2147483648, 2147483647);
+
+export function boolean(fn: string, name: string, value: unknown): boolean {
+  const v = notNull(fn, name, value);
+  if (typeof v !== 'boolean') throw parameterError(fn, name, 'must be a boolean');
+  return v;
+}
+
+export function uuid(fn: string, name: string, value: unknown): string {
+  const v = notNull(fn, name, value);
+  if (typeof v !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) {
+    throw parameterError(fn, name, 'must be a UUID');
+  }
+  return v.toLowerCase();
+}
+
+/** A non-empty array of texts, each checked like `text()`; `itemName` names items in errors. */
+export function textArray(fn: string, name: string, value: unknown, { maxItems, allowEmptyItems = false }: { maxItems: number; allowEmptyItems?: boolean }): string[] {
+  const v = notNull(fn, name, value);
+  if (!Array.isArray(v)) throw parameterError(fn, name, 'must be a text array');
+  if (v.length === 0) throw parameterError(fn, name, 'must not be empty');
+  if (v.length > maxItems) throw parameterError(fn, name, `must have at most ${maxItems} items (got ${v.length})`, {}, SQLSTATE.programLimitExceeded);
+  return v.map((item, i) => {
+    const label = `${name}[${i + 1}]`; // SQL arrays count from 1
+    if (isNull(item)) throw parameterError(fn, label, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+    return text(fn, label, item, { allowEmpty: allowEmptyItems });
+  });
+}

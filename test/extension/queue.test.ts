@@ -1,0 +1,295 @@
+// Queue semantics through the worker protocol (worker/protocol.ts, as a test claimer): claim order,
+// leases, retries, single completion, cancellation, waiting for results and the notifications.
+import type pg from 'pg';
+import * as protocol from '../../worker/protocol.js';
+import { ROLES, useSvc } from '../helpers/svc.js';
+
+const svc = useSvc({ settings: { 'svc.retry_backoff': "'0'" } });
+let db: pg.Client;
+let worker: pg.Client;
+const opts = (workerId: string, maxJobs = 10, leaseSeconds = 30): protocol.ClaimOptions => ({ workerId, maxJobs, leaseSeconds, maxRetries: 3 });
+
+beforeAll(async () => {
+  db = await svc().connect();
+  worker = await svc().connect(ROLES.worker);
+});
+beforeEach(async () => {
+  await db.query('DELETE FROM svc_queue');
+});
+
+async function submit(prompt: string, priority = 0): Promise<string> {
+  return (await db.query(`SELECT svc_generate_async($1, priority := $2) AS id`, [prompt, priority])).rows[0].id;
+}
+
+async function row(id: string) {
+  return (await db.query('SELECT * FROM svc_queue WHERE request_id = $1', [id])).rows[0];
+}
+
+test('claims take the highest priority first, then the oldest', async () => {
+  const low1 = await submit('low 1', 0);
+  const high = await submit('high', 10);
+  const low2 = await submit('low 2', 0);
+  const mid = await submit('mid', 5);
+  const claimed = await protocol.claim(worker, opts('w1', 10));
+  expect(claimed.map((j) => j.request_id)).toEqual([high, mid, low1, low2]);
+  expect(claimed[0]).toMatchObject({ function_name: 'generate', parameters: { prompt: 'high' }, attempt: 1, retry_count: 0, priority: 10 });
+  const r = await row(high);
+  expect(r.status).toBe('processing');
+  expect(r.started_at).toBeInstanceOf(Date);
+  expect(r.worker_id).toBe('w1');
+});
+
+test('a claim takes at most max_jobs, and nothing already claimed', async () => {
+  for (let i = 0; i < 5; i++) await submit(`p${i}`);
+  expect(await protocol.claim(worker, opts('w1', 2))).toHaveLength(2);
+  expect(await protocol.claim(worker, opts('w2', 10))).toHaveLength(3);
+  expect(await protocol.claim(worker, opts('w3', 10))).toHaveLength(0);
+});
+
+test('complete stores the result once; a second completion is refused', async () => {
+  const id = await submit('x');
+  const [job] = await protocol.claim(worker, opts('w1'));
+  expect(await protocol.complete(worker, job, 'the answer')).toBe(true);
+  expect(await protocol.complete(worker, job, 'another answer')).toBe(false);
+  const r = await row(id);
+  expect(r).toMatchObject({ status: 'completed', result: 'the answer' });
+  expect(r.completed_at).toBeInstanceOf(Date);
+});
+
+test('an expired lease is taken again; the late completion of the first worker is refused', async () => {
+  const id = await submit('slow job');
+  const [first] = await protocol.claim(worker, opts('w1', 1, 0.05));
+  await new Promise((r) => setTimeout(r, 100));
+  const [second] = await protocol.claim(worker, opts('w2', 1, 30));
+  expect(second.request_id).toBe(id);
+  expect(second.attempt).toBe(first.attempt + 1);
+  expect(second.retry_count).toBe(1);
+  expect(await protocol.complete(worker, first, 'late')).toBe(false);
+  expect(await protocol.complete(worker, second, 'on time')).toBe(true);
+  expect(await row(id)).toMatchObject({ status: 'completed', result: 'on time', retry_count: 1, worker_id: 'w2' });
+});
+
+test('renewing a lease keeps the job from being taken again', async () => {
+  await submit('long job');
+  const [job] = await protocol.claim(worker, opts('w1', 1, 0.2));
+  for (let i = 0; i < 4; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await protocol.renew(worker, 'w1', [job.request_id], 0.2)).toBe(1);
+  }
+  expect(await protocol.claim(worker, opts('w2'))).toHaveLength(0);
+  expect(await protocol.renew(worker, 'someone-else', [job.request_id], 30)).toBe(0);
+});
+
+test('failures retry up to max_retries, then the request fails with its error', async () => {
+  const id = await submit('doomed');
+  const statuses: Array<string | null> = [];
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const [job] = await protocol.claim(worker, opts('w1'));
+    expect(job.retry_count).toBe(attempt);
+    statuses.push(await protocol.fail(worker, job, `boom ${attempt}`, 3));
+  }
+  expect(statuses).toEqual(['pending', 'pending', 'pending', 'failed']);
+  const r = await row(id);
+  expect(r).toMatchObject({ status: 'failed', error: 'boom 3', retry_count: 3 });
+  expect(r.failed_at).toBeInstanceOf(Date);
+  expect(await protocol.claim(worker, opts('w1'))).toHaveLength(0);
+});
+
+test('a failed attempt is not retried before its backoff', async () => {
+  await db.query(`ALTER DATABASE postgres SET svc.retry_backoff = '1 hour'`);
+  const w = await svc().connect(ROLES.worker);
+  try {
+    await submit('later');
+    const [job] = await protocol.claim(w, opts('w1'));
+    expect(await protocol.fail(w, job, 'transient', 3)).toBe('pending');
+    expect(await protocol.claim(w, opts('w1'))).toHaveLength(0);
+  } finally {
+    await db.query(`ALTER DATABASE postgres RESET svc.retry_backoff`);
+  }
+});
+
+test('cancel works only while pending', async () => {
+  const pending = await submit('a');
+  const claimedId = await submit('b', -1);
+  expect((await db.query('SELECT svc_cancel_async($1) AS ok', [pending])).rows[0].ok).toBe(true);
+  expect((await db.query('SELECT svc_cancel_async($1) AS ok', [pending])).rows[0].ok).toBe(false);
+  const [job] = await protocol.claim(worker, opts('w1'));
+  expect(job.request_id).toBe(claimedId); // the cancelled one is never claimed
+  expect((await db.query('SELECT svc_cancel_async($1) AS ok', [claimedId])).rows[0].ok).toBe(false);
+  expect((await db.query(`SELECT svc_cancel_async('00000000-0000-0000-0000-000000000000') AS ok`)).rows[0].ok).toBe(false);
+  expect(await row(pending)).toMatchObject({ status: 'cancelled' });
+});
+
+test('cancel racing claims: every request ends either cancelled or claimed, never both', async () => {
+  const ids = (await db.query(`SELECT svc_generate_batch_async(array_fill('p'::text, ARRAY[300])) AS ids`)).rows[0].ids as string[];
+  const canceller = await svc().connect();
+  const claimedIds: string[] = [];
+  const cancelled: string[] = [];
+  await Promise.all([
+    (async () => {
+      for (;;) {
+        const jobs = await protocol.claim(worker, opts('w1', 7));
+        if (jobs.length === 0) break;
+        claimedIds.push(...jobs.map((j) => j.request_id));
+      }
+    })(),
+    (async () => {
+      for (const id of [...ids].reverse()) {
+        if ((await canceller.query('SELECT svc_cancel_async($1) AS ok', [id])).rows[0].ok) cancelled.push(id);
+      }
+    })(),
+  ]);
+  expect(new Set([...claimedIds, ...cancelled]).size).toBe(300);
+  expect(claimedIds.length + cancelled.length).toBe(300);
+  const { rows } = await db.query(`SELECT status, count(*)::int AS n FROM svc_queue GROUP BY status`);
+  const counts = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  expect(counts).toEqual({ ...(cancelled.length ? { cancelled: cancelled.length } : {}), ...(claimedIds.length ? { processing: claimedIds.length } : {}) });
+});
+
+test('two concurrent claimers over 10,000 jobs: each claimed exactly once, in priority order', async () => {
+  await db.query(`INSERT INTO svc_queue (function_name, parameters, priority)
+    SELECT 'generate', jsonb_build_object('prompt', 'p' || i), (i * 7919) % 4 FROM generate_series(1, 10000) AS i`);
+  const claimer = async (name: string) => {
+    const conn = await svc().connect(ROLES.worker);
+    const seen: protocol.ClaimedJob[] = [];
+    for (;;) {
+      const jobs = await protocol.claim(conn, opts(name, 50));
+      if (jobs.length === 0) return seen;
+      seen.push(...jobs);
+    }
+  };
+  const [a, b] = await Promise.all([claimer('a'), claimer('b')]);
+  const all = [...a, ...b].map((j) => j.request_id);
+  expect(all).toHaveLength(10000);
+  expect(new Set(all).size).toBe(10000);
+  expect(a.length).toBeGreaterThan(0);
+  expect(b.length).toBeGreaterThan(0);
+  // Nothing new arrives while they drain, so each claimer's priorities can only go down.
+  for (const seen of [a, b]) {
+    for (let i = 1; i < seen.length; i++) expect(seen[i].priority).toBeLessThanOrEqual(seen[i - 1].priority);
+  }
+}, 120_000);
+
+describe('svc_get_async_result', () => {
+  test('returns the result once a worker completes the request', async () => {
+    const id = await submit('wait for me');
+    const waiting = db.query('SELECT svc_get_async_result($1, timeout_seconds := 10) AS r', [id]);
+    await new Promise((r) => setTimeout(r, 200));
+    const [job] = await protocol.claim(worker, opts('w1'));
+    await protocol.complete(worker, job, 'done!');
+    expect((await waiting).rows[0].r).toBe('done!');
+  });
+
+  test('a failed request is an error with its error text, at once', async () => {
+    const id = await submit('x');
+    await db.query(`UPDATE svc_queue SET status = 'failed', error = 'model exploded', failed_at = now() WHERE request_id = $1`, [id]);
+    const started = Date.now();
+    await expect(db.query('SELECT svc_get_async_result($1, timeout_seconds := 20)', [id])).rejects.toThrow(/request .* failed: model exploded/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test('a cancelled request is an error, at once', async () => {
+    const id = await submit('x');
+    await db.query('SELECT svc_cancel_async($1)', [id]);
+    await expect(db.query('SELECT svc_get_async_result($1, timeout_seconds := 20)', [id])).rejects.toThrow(/was cancelled/);
+  });
+
+  test('an unknown request is an error', async () => {
+    await expect(db.query(`SELECT svc_get_async_result('00000000-0000-0000-0000-000000000001')`)).rejects.toThrow(/does not exist or is not visible/);
+  });
+
+  test('the timeout ends the wait with an error naming the status', async () => {
+    const id = await submit('nobody works');
+    await expect(db.query('SELECT svc_get_async_result($1, timeout_seconds := 1)', [id])).rejects.toThrow(/is still pending after 1 s/);
+  });
+
+  test('bad arguments are rejected', async () => {
+    await expect(db.query(`SELECT svc_get_async_result(NULL)`)).rejects.toThrow(/request_id must not be NULL/);
+    const id = await submit('x');
+    await expect(db.query('SELECT svc_get_async_result($1, timeout_seconds := -1)', [id])).rejects.toThrow(/timeout_seconds must be between 0 and 86400/);
+  });
+});
+
+test('svc_check_async and svc_check_async_batch report records, the batch in input order', async () => {
+  const a = await submit('a', 3);
+  const b = await submit('b');
+  const [job] = await protocol.claim(worker, opts('w1', 1));
+  await protocol.complete(worker, job, 'result a');
+  const one = (await db.query('SELECT * FROM svc_check_async($1)', [a])).rows;
+  expect(one).toHaveLength(1);
+  expect(one[0]).toMatchObject({ status: 'completed', result: 'result a', error: null, priority: 3 });
+  for (const k of ['created_at', 'started_at', 'completed_at']) expect(one[0][k]).toBeInstanceOf(Date);
+  const batch = (await db.query('SELECT * FROM svc_check_async_batch($1::uuid[])', [[b, a]])).rows;
+  expect(batch.map((r) => [r.request_id, r.status])).toEqual([[b, 'pending'], [a, 'completed']]);
+  expect(Object.keys(batch[0])).toEqual(['request_id', 'status', 'result', 'error', 'created_at', 'completed_at']);
+  expect((await db.query(`SELECT * FROM svc_check_async('00000000-0000-0000-0000-000000000002')`)).rows).toHaveLength(0);
+});
+
+describe('notifications', () => {
+  async function listen(channel: string) {
+    const conn = await svc().connect();
+    const payloads: string[] = [];
+    conn.on('notification', (n) => { if (n.channel === channel) payloads.push(n.payload ?? ''); });
+    await conn.query(`LISTEN ${channel}`);
+    return payloads;
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 150));
+
+  test('workers are woken on enqueue, at commit and not before', async () => {
+    const wakeups = await listen(protocol.WAKEUP_CHANNEL);
+    await db.query('BEGIN');
+    await db.query(`SELECT svc_generate_async('x')`);
+    await settle();
+    expect(wakeups).toHaveLength(0);
+    await db.query('COMMIT');
+    await settle();
+    expect(wakeups).toEqual(['generate']);
+  });
+
+  test('svc_completed carries request_id, function and status on completion and on final failure', async () => {
+    const completed = await listen(protocol.COMPLETED_CHANNEL);
+    const ok = await submit('fine');
+    const json = (await db.query(`SELECT svc_generate_json_async('j', '{"type":"boolean"}') AS id`)).rows[0].id;
+    const embed = (await db.query(`SELECT svc_embed_async('e') AS id`)).rows[0].id;
+    const rerank = (await db.query(`SELECT svc_rerank_async('q', ARRAY['d']) AS id`)).rows[0].id;
+    for (const job of await protocol.claim(worker, opts('w1'))) await protocol.complete(worker, job, 'r');
+    const doomed = await submit('doomed');
+    for (let i = 0; i < 2; i++) {
+      const [job] = await protocol.claim(worker, opts('w1'));
+      await protocol.fail(worker, job, 'no', 1);
+    }
+    await settle();
+    const parsed = completed.map((p) => JSON.parse(p));
+    expect(parsed).toEqual(expect.arrayContaining([
+      { request_id: ok, function: 'generate', status: 'completed' },
+      { request_id: json, function: 'generate', status: 'completed' },
+      { request_id: embed, function: 'embed', status: 'completed' },
+      { request_id: rerank, function: 'rerank', status: 'completed' },
+      { request_id: doomed, function: 'generate', status: 'failed' },
+    ]));
+    expect(parsed).toHaveLength(5); // the retry itself is not announced
+  });
+});
+
+test('svc_worker_status shows heartbeats; svc_queue_stats counts per function and status', async () => {
+  await protocol.heartbeat(worker, { workerId: 'w-status', host: 'h', pid: 42, state: 'running', concurrency: 4, model: 'tiny', jobsDone: 3, jobsFailed: 1, jobsInFlight: 2 });
+  const status = (await db.query(`SELECT * FROM svc_worker_status() WHERE worker_id = 'w-status'`)).rows[0];
+  expect(status).toMatchObject({ host: 'h', pid: 42, state: 'running', concurrency: 4, model: 'tiny', jobs_in_flight: 2 });
+  expect(Number(status.jobs_done)).toBe(3);
+  await submit('a');
+  await submit('b');
+  await db.query(`SELECT svc_embed_async('c')`);
+  const stats = (await db.query('SELECT function_name, status, requests::int AS n FROM svc_queue_stats()')).rows;
+  expect(stats).toEqual([{ function_name: 'embed', status: 'pending', n: 1 }, { function_name: 'generate', status: 'pending', n: 2 }]);
+});
+
+test('svc_cleanup removes finished requests past the retention period only', async () => {
+  const old = await submit('old');
+  const recent = await submit('recent');
+  const pending = await submit('pending');
+  await db.query(`UPDATE svc_queue SET status = 'completed', completed_at = now() - interval '30 days' WHERE request_id = $1`, [old]);
+  await db.query(`UPDATE svc_queue SET status = 'completed', completed_at = now() WHERE request_id = $1`, [recent]);
+  expect(Number((await db.query(`SELECT svc_cleanup(retention := '7 days') AS n`)).rows[0].n)).toBe(1);
+  const left = (await db.query('SELECT request_id FROM svc_queue ORDER BY seq')).rows.map((r) => r.request_id);
+  expect(left).toEqual([recent, pending]);
+});

@@ -1,0 +1,95 @@
+// Access: a request belongs to the role that submitted it (row-level security); svc_admin members see
+// everything; only svc_worker members may run the worker protocol; nobody forges a result.
+import type pg from 'pg';
+import * as protocol from '../../worker/protocol.js';
+import { ROLES, useSvc } from '../helpers/svc.js';
+
+const svc = useSvc();
+let alice: pg.Client;
+let bob: pg.Client;
+let admin: pg.Client;
+let worker: pg.Client;
+let aliceId: string;
+
+beforeAll(async () => {
+  alice = await svc().connect(ROLES.alice);
+  bob = await svc().connect(ROLES.bob);
+  admin = await svc().connect(ROLES.admin);
+  worker = await svc().connect(ROLES.worker);
+  aliceId = (await alice.query(`SELECT svc_generate_async('alice secret prompt') AS id`)).rows[0].id;
+});
+
+test('the submitting role owns its request and sees it', async () => {
+  expect((await alice.query('SELECT owner::text, status FROM svc_queue')).rows).toEqual([{ owner: 'alice', status: 'pending' }]);
+  expect((await alice.query('SELECT status FROM svc_check_async($1)', [aliceId])).rows).toEqual([{ status: 'pending' }]);
+});
+
+test('another role cannot see, check, fetch or cancel it', async () => {
+  expect((await bob.query('SELECT * FROM svc_queue')).rows).toHaveLength(0);
+  expect((await bob.query('SELECT * FROM svc_check_async($1)', [aliceId])).rows).toHaveLength(0);
+  expect((await bob.query('SELECT * FROM svc_check_async_batch($1::uuid[])', [[aliceId]])).rows).toHaveLength(0);
+  await expect(bob.query('SELECT svc_get_async_result($1, 1)', [aliceId])).rejects.toThrow(/does not exist or is not visible/);
+  expect((await bob.query('SELECT svc_cancel_async($1) AS ok', [aliceId])).rows[0].ok).toBe(false);
+  expect((await alice.query('SELECT status FROM svc_check_async($1)', [aliceId])).rows[0].status).toBe('pending');
+});
+
+test('an svc_admin member sees every request', async () => {
+  const bobId = (await bob.query(`SELECT svc_generate_async('bob prompt') AS id`)).rows[0].id;
+  const seen = (await admin.query('SELECT request_id FROM svc_queue')).rows.map((r) => r.request_id);
+  expect(seen).toEqual(expect.arrayContaining([aliceId, bobId]));
+  expect((await admin.query('SELECT status FROM svc_check_async($1)', [bobId])).rows).toHaveLength(1);
+});
+
+test('only svc_worker members may claim, complete, fail, renew or heartbeat', async () => {
+  for (const sql of [
+    `SELECT * FROM svc_worker_claim('x', 1, 30)`,
+    `SELECT svc_worker_complete('${aliceId}', 1, 'forged')`,
+    `SELECT svc_worker_fail('${aliceId}', 1, 'forged')`,
+    `SELECT svc_worker_renew('x', ARRAY['${aliceId}']::uuid[], 30)`,
+    `SELECT svc_worker_heartbeat('x', 'h', 1, 's', 1, NULL, 0, 0, 0)`,
+    `SELECT svc_cleanup()`,
+  ]) {
+    await expect(alice.query(sql)).rejects.toThrow(/permission denied for function/);
+  }
+});
+
+test('users cannot forge state by writing the queue directly', async () => {
+  await expect(alice.query(`INSERT INTO svc_queue (function_name, parameters, status) VALUES ('generate', '{}', 'completed')`)).rejects.toThrow(/permission denied/);
+  await expect(alice.query(`UPDATE svc_queue SET result = 'forged'`)).rejects.toThrow(/permission denied/);
+  await expect(alice.query(`UPDATE svc_queue SET status = 'completed' WHERE request_id = $1`, [aliceId])).rejects.toThrow(/row-level security/);
+  await expect(alice.query(`DELETE FROM svc_queue`)).rejects.toThrow(/permission denied/);
+  expect((await alice.query('SELECT status, result FROM svc_queue WHERE request_id = $1', [aliceId])).rows[0]).toEqual({ status: 'pending', result: null });
+});
+
+test('the worker completes the request, and only its owner reads the result', async () => {
+  await admin.query('SELECT 1');
+  let job: protocol.ClaimedJob | undefined;
+  for (const j of await protocol.claim(worker, { workerId: 'w', maxJobs: 10, leaseSeconds: 30, maxRetries: 3 })) {
+    if (j.request_id === aliceId) job = j;
+    await protocol.complete(worker, j, `result for ${j.parameters.prompt}`);
+  }
+  expect(job).toBeDefined();
+  expect((await alice.query('SELECT svc_get_async_result($1) AS r', [aliceId])).rows[0].r).toBe('result for alice secret prompt');
+  await expect(bob.query('SELECT svc_get_async_result($1)', [aliceId])).rejects.toThrow(/not visible/);
+});
+
+test('every svc function pins search_path', async () => {
+  const { rows } = await alice.query(`SELECT p.proname FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc'
+    WHERE NOT coalesce(p.proconfig::text LIKE '%search_path=%', false)`);
+  expect(rows).toEqual([]);
+});
+
+test('CREATE EXTENSION svc CASCADE works on a new database', async () => {
+  const su = await svc().connect();
+  await su.query('CREATE DATABASE fresh');
+  const fresh = await svc().cluster.connect('fresh');
+  try {
+    await fresh.query('CREATE EXTENSION svc CASCADE');
+    const { rows } = await fresh.query(`SELECT extname FROM pg_extension WHERE extname IN ('svc', 'plv8') ORDER BY 1`);
+    expect(rows.map((r) => r.extname)).toEqual(['plv8', 'svc']);
+    expect((await fresh.query(`SELECT svc_generate_async('hello') IS NOT NULL AS ok`)).rows[0].ok).toBe(true);
+  } finally {
+    await fresh.end();
+  }
+});

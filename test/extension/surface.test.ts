@@ -1,0 +1,184 @@
+// The SQL surface of SPEC 4.2: names, parameter names, types and defaults; named notation; what each
+// submitter stores; and every validation error, each naming its parameter and enqueuing nothing.
+import type pg from 'pg';
+import { useSvc } from '../helpers/svc.js';
+
+const svc = useSvc();
+let db: pg.Client;
+beforeAll(async () => {
+  db = await svc().connect();
+});
+beforeEach(async () => {
+  await db.query('DELETE FROM svc_queue');
+});
+
+const SIGNATURES: Record<string, string> = {
+  svc_generate_json: '',
+  svc_generate_async: 'prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
+  svc_embed_async: 'text_input text, use_cache boolean DEFAULT true, priority integer DEFAULT 0',
+  svc_generate_json_async: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
+  svc_generate_regex_async: 'prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
+  svc_generate_choice_async: 'prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
+  svc_generate_batch_async: 'prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
+  svc_embed_batch_async: 'texts text[], use_cache boolean DEFAULT true, priority integer DEFAULT 0',
+  svc_rerank_async: "query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0",
+  svc_check_async: 'request_id uuid',
+  svc_check_async_batch: 'request_ids uuid[]',
+  svc_get_async_result: 'request_id uuid, timeout_seconds integer DEFAULT 30',
+  svc_cancel_async: 'request_id uuid',
+  svc_worker_status: '',
+  svc_queue_stats: '',
+};
+delete SIGNATURES.svc_generate_json; // the sync functions come with the engine
+
+test.each(Object.entries(SIGNATURES))('%s has the parameters of the spec', async (name, args) => {
+  const { rows } = await db.query(`SELECT pg_get_function_arguments(p.oid) AS args, p.proconfig
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = $1`, [name]);
+  expect(rows).toHaveLength(1);
+  expect(rows[0].args).toBe(args);
+  expect(rows[0].proconfig.join(',')).toMatch(/^search_path=/); // pinned
+});
+
+test('return types of the spec', async () => {
+  const { rows } = await db.query(`SELECT proname, pg_get_function_result(oid) AS result FROM pg_proc
+    WHERE proname = ANY ($1) ORDER BY proname`, [['svc_generate_async', 'svc_generate_batch_async', 'svc_embed_batch_async', 'svc_check_async', 'svc_check_async_batch', 'svc_get_async_result', 'svc_cancel_async']]);
+  expect(Object.fromEntries(rows.map((r) => [r.proname, r.result]))).toEqual({
+    svc_cancel_async: 'boolean',
+    svc_check_async: 'TABLE(status text, result text, error text, created_at timestamp without time zone, started_at timestamp without time zone, completed_at timestamp without time zone, priority integer)',
+    svc_check_async_batch: 'TABLE(request_id uuid, status text, result text, error text, created_at timestamp without time zone, completed_at timestamp without time zone)',
+    svc_embed_batch_async: 'uuid[]',
+    svc_generate_async: 'uuid',
+    svc_generate_batch_async: 'uuid[]',
+    svc_get_async_result: 'text',
+  });
+});
+
+test('svc_queue has the columns of SPEC 2.2', async () => {
+  const { rows } = await db.query(`SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'svc_queue'`);
+  const columns = Object.fromEntries(rows.map((r) => [r.column_name, r.data_type]));
+  for (const [name, type] of Object.entries({
+    request_id: 'uuid', function_name: 'text', parameters: 'jsonb', status: 'text', priority: 'integer', result: 'text',
+    error: 'text', retry_count: 'integer',
+  })) expect(columns[name]).toBe(type);
+  for (const name of ['created_at', 'started_at', 'completed_at', 'failed_at']) expect(columns[name]).toMatch(/^timestamp/);
+});
+
+async function job(id: string) {
+  const { rows } = await db.query('SELECT function_name, parameters, grammar, status, priority FROM svc_queue WHERE request_id = $1', [id]);
+  return rows[0];
+}
+
+test('svc_generate_async stores the defaults and returns a pending request id', async () => {
+  const { rows } = await db.query(`SELECT svc_generate_async('Hello') AS id`);
+  expect(rows[0].id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(await job(rows[0].id)).toEqual({
+    function_name: 'generate', parameters: { prompt: 'Hello', max_tokens: 512, use_cache: true, seed: 42 }, grammar: null, status: 'pending', priority: 0,
+  });
+});
+
+test('named notation sets any parameter', async () => {
+  const { rows } = await db.query(`SELECT svc_generate_async(prompt := 'Hi', seed := 7, priority := 5, max_tokens := 16, use_cache := false) AS id`);
+  expect(await job(rows[0].id)).toMatchObject({ parameters: { prompt: 'Hi', max_tokens: 16, use_cache: false, seed: 7 }, priority: 5 });
+});
+
+test('svc_embed_async stores text_input', async () => {
+  const { rows } = await db.query(`SELECT svc_embed_async(text_input := 'vector me', priority := 2) AS id`);
+  expect(await job(rows[0].id)).toMatchObject({ function_name: 'embed', parameters: { text_input: 'vector me', use_cache: true }, priority: 2 });
+});
+
+test('constrained submitters store the constraint and its compiled grammar', async () => {
+  const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+  const json = (await db.query(`SELECT svc_generate_json_async('Give a name', $1::jsonb) AS id`, [schema])).rows[0].id;
+  const regex = (await db.query(`SELECT svc_generate_regex_async('A year', '(19|20)[0-9]{2}') AS id`)).rows[0].id;
+  const choice = (await db.query(`SELECT svc_generate_choice_async('Pick', ARRAY['red','green']) AS id`)).rows[0].id;
+  const j = await job(json);
+  expect(j).toMatchObject({ function_name: 'generate_json', parameters: { prompt: 'Give a name', schema } });
+  expect(j.grammar).toMatch(/^root\s*::=/m);
+  expect(await job(regex)).toMatchObject({ function_name: 'generate_regex', parameters: { pattern: '(19|20)[0-9]{2}' } });
+  expect((await job(regex)).grammar).toMatch(/root/);
+  expect(await job(choice)).toMatchObject({ function_name: 'generate_choice', parameters: { choices: ['red', 'green'] } });
+});
+
+test('batch submitters return one id per item, in input order', async () => {
+  const prompts = Array.from({ length: 50 }, (_, i) => `prompt ${i}`);
+  const { rows } = await db.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 8) AS ids`, [prompts]);
+  expect(rows[0].ids).toHaveLength(50);
+  const stored = await db.query(`SELECT request_id, parameters->>'prompt' AS prompt, batch_index FROM svc_queue`);
+  const byId = new Map(stored.rows.map((r) => [r.request_id, r.prompt]));
+  expect(rows[0].ids.map((id: string) => byId.get(id))).toEqual(prompts);
+  const embed = await db.query(`SELECT svc_embed_batch_async(ARRAY['a','b','c']) AS ids`);
+  expect(embed.rows[0].ids).toHaveLength(3);
+});
+
+test('svc_rerank_async stores query, documents and the default task', async () => {
+  const { rows } = await db.query(`SELECT svc_rerank_async('capital of France', ARRAY['Paris is the capital', 'Bananas']) AS id`);
+  expect(await job(rows[0].id)).toMatchObject({
+    function_name: 'rerank',
+    parameters: { query: 'capital of France', documents: ['Paris is the capital', 'Bananas'], task: 'Given a web search query, retrieve relevant passages that answer the query', use_cache: true, seed: 42 },
+  });
+});
+
+describe('validation at the call', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['NULL prompt', `SELECT svc_generate_async(NULL)`, /svc_generate_async: prompt must not be NULL/],
+    ['empty prompt', `SELECT svc_generate_async('  ')`, /svc_generate_async: prompt must not be empty/],
+    ['max_tokens 0', `SELECT svc_generate_async('x', max_tokens := 0)`, /max_tokens must be between 1 and 32768 \(got 0\)/],
+    ['max_tokens too big', `SELECT svc_generate_async('x', max_tokens := 1000000)`, /max_tokens must be between/],
+    ['NULL max_tokens', `SELECT svc_generate_async('x', max_tokens := NULL)`, /max_tokens must not be NULL/],
+    ['NULL use_cache', `SELECT svc_generate_async('x', use_cache := NULL)`, /use_cache must not be NULL/],
+    ['NULL seed', `SELECT svc_generate_async('x', seed := NULL)`, /seed must not be NULL/],
+    ['priority out of range', `SELECT svc_generate_async('x', priority := 101)`, /priority must be between -100 and 100/],
+    ['NULL text_input', `SELECT svc_embed_async(NULL)`, /svc_embed_async: text_input must not be NULL/],
+    ['invalid schema', `SELECT svc_generate_json_async('x', '{"type": "nonsense"}')`, /svc_generate_json_async: schema is not a usable constraint/],
+    ['unsupported schema keyword', `SELECT svc_generate_json_async('x', '{"type": "string", "frobnicate": 1}')`, /schema is not a usable constraint.*frobnicate/],
+    ['false schema', `SELECT svc_generate_json_async('x', 'false')`, /schema is not a usable constraint/],
+    ['NULL schema', `SELECT svc_generate_json_async('x', NULL)`, /schema must not be NULL/],
+    ['regex with a backreference', `SELECT svc_generate_regex_async('x', '(a)\\1')`, /svc_generate_regex_async: pattern is not a usable constraint/],
+    ['regex that does not parse', `SELECT svc_generate_regex_async('x', '(a')`, /pattern is not a usable constraint/],
+    ['empty choices', `SELECT svc_generate_choice_async('x', ARRAY[]::text[])`, /svc_generate_choice_async: choices must not be empty/],
+    ['NULL choice', `SELECT svc_generate_choice_async('x', ARRAY['a', NULL])`, /choices\[2\] must not be NULL/],
+    ['empty choice', `SELECT svc_generate_choice_async('x', ARRAY['a', ''])`, /choices\[2\] must not be empty/],
+    ['empty batch', `SELECT svc_generate_batch_async(ARRAY[]::text[])`, /svc_generate_batch_async: prompts must not be empty/],
+    ['batch over the limit', `SELECT svc_generate_batch_async(array_fill('p'::text, ARRAY[10001]))`, /prompts must have at most 10000 items \(got 10001\)/],
+    ['empty prompt in a batch', `SELECT svc_generate_batch_async(ARRAY['a', ''])`, /prompts\[2\] must not be empty/],
+    ['empty embed batch', `SELECT svc_embed_batch_async(ARRAY[]::text[])`, /svc_embed_batch_async: texts must not be empty/],
+    ['rerank without documents', `SELECT svc_rerank_async('q', ARRAY[]::text[])`, /svc_rerank_async: documents must not be empty/],
+    ['rerank with an empty query', `SELECT svc_rerank_async('', ARRAY['d'])`, /svc_rerank_async: query must not be empty/],
+  ];
+  test.each(cases)('%s is rejected and nothing is enqueued', async (_label, sql, message) => {
+    await expect(db.query(sql)).rejects.toThrow(message);
+    expect((await db.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(0);
+  });
+
+  test('errors carry an SQLSTATE', async () => {
+    await expect(db.query(`SELECT svc_generate_async('x', max_tokens := 0)`)).rejects.toMatchObject({ code: '22023' });
+    await expect(db.query(`SELECT svc_generate_async(NULL)`)).rejects.toMatchObject({ code: '22004' });
+  });
+});
+
+describe('queue capacity (svc.max_queue_size)', () => {
+  afterEach(async () => {
+    await db.query('RESET svc.max_queue_size');
+  });
+
+  test('a full queue refuses new requests, whole batches included', async () => {
+    await db.query(`SET svc.max_queue_size = 3`);
+    await db.query(`SELECT svc_generate_batch_async(ARRAY['a', 'b'])`);
+    await expect(db.query(`SELECT svc_generate_batch_async(ARRAY['c', 'd'])`)).rejects.toThrow(/the queue is full \(2 requests pending or processing, svc.max_queue_size = 3\)/);
+    await db.query(`SELECT svc_generate_async('c')`);
+    await expect(db.query(`SELECT svc_embed_async('d')`)).rejects.toMatchObject({ code: '53400' });
+    expect((await db.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(3);
+  });
+
+  test('finished requests do not count', async () => {
+    await db.query(`SET svc.max_queue_size = 1`);
+    const { rows } = await db.query(`SELECT svc_generate_async('a') AS id`);
+    await db.query(`SELECT svc_cancel_async($1)`, [rows[0].id]);
+    await db.query(`SELECT svc_generate_async('b')`);
+  });
+
+  test('a malformed setting is a clear error', async () => {
+    await db.query(`SET svc.max_queue_size = 'lots'`);
+    await expect(db.query(`SELECT svc_generate_async('a')`)).rejects.toThrow(/setting svc.max_queue_size must be an integer of at least 1 \(is "lots"\)/);
+  });
+});

@@ -1,0 +1,62 @@
+// The worker side of svc's queue protocol: typed calls of the svc_worker_* SQL functions. The
+// connection's role must be a member of svc_worker. Used by the worker, the test claimer and bench/.
+import type pg from 'pg';
+
+export interface ClaimedJob {
+  request_id: string;
+  function_name: 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
+  parameters: Record<string, unknown>;
+  grammar: string | null;
+  attempt: number;
+  retry_count: number;
+  priority: number;
+}
+
+export interface ClaimOptions {
+  workerId: string;
+  maxJobs: number;
+  leaseSeconds: number;
+  maxRetries: number;
+}
+
+type Queryable = Pick<pg.Client, 'query'>;
+
+export async function claim(db: Queryable, o: ClaimOptions): Promise<ClaimedJob[]> {
+  const { rows } = await db.query<ClaimedJob>(
+    'SELECT * FROM svc_worker_claim(worker_id => $1, max_jobs => $2, lease_seconds => $3, max_retries => $4)',
+    [o.workerId, o.maxJobs, o.leaseSeconds, o.maxRetries],
+  );
+  return rows;
+}
+
+/** True when stored; false when refused (the job is no longer this attempt's to complete). */
+export async function complete(db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, result: string): Promise<boolean> {
+  const { rows } = await db.query<{ ok: boolean }>('SELECT svc_worker_complete($1, $2, $3) AS ok', [job.request_id, job.attempt, result]);
+  return rows[0].ok;
+}
+
+/** The job's new status ('pending' for a retry, 'failed'), or null when refused. */
+export async function fail(db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, error: string, maxRetries: number): Promise<'pending' | 'failed' | null> {
+  const { rows } = await db.query<{ status: 'pending' | 'failed' | null }>('SELECT svc_worker_fail($1, $2, $3, $4) AS status', [job.request_id, job.attempt, error, maxRetries]);
+  return rows[0].status;
+}
+
+export async function renew(db: Queryable, workerId: string, requestIds: string[], leaseSeconds: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT svc_worker_renew($1, $2::uuid[], $3) AS n', [workerId, requestIds, leaseSeconds]);
+  return rows[0].n;
+}
+
+export interface Heartbeat {
+  workerId: string; host: string; pid: number; state: string; concurrency: number; model: string | null;
+  jobsDone: number; jobsFailed: number; jobsInFlight: number;
+}
+
+export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
+  await db.query('SELECT svc_worker_heartbeat($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+    h.workerId, h.host, h.pid, h.state, h.concurrency, h.model, h.jobsDone, h.jobsFailed, h.jobsInFlight,
+  ]);
+}
+
+/** The channel workers LISTEN on: a notification per enqueue, delivered when the submitter commits. */
+export const WAKEUP_CHANNEL = 'svc_jobs';
+export const COMPLETED_CHANNEL = 'svc_completed';
