@@ -1,0 +1,161 @@
+// Two-level cache (SPEC 4.3): KV for hot entries, D1 for persistence.
+//
+// Read: KV first; on a miss, D1 (bumping accessed_at and access_count); a D1 entry read more than
+// 10 times goes back into KV for an hour. Write: both levels (KV with the TTL, D1 upsert).
+// Cleanup: D1 rows not read for 30 days, and rows beyond the SPEC 8 entry limits (least recently
+// read first). Embeddings use the same scheme keyed by the SHA-256 of the text.
+import {
+  CACHE_RULES,
+  CLEANUP_AFTER_S,
+  KV_MAX_KEY_BYTES,
+  PROMOTE_AFTER_ACCESSES,
+  PROMOTION_TTL_S,
+} from './config.js';
+import { storableText } from './text.js';
+import type { D1Database, KVNamespace } from './types.js';
+
+const now = () => Math.floor(Date.now() / 1000);
+const enc = new TextEncoder();
+
+/** SPEC 2.3 cache key for generation. */
+export function generationKey(prompt: string, maxTokens: number): string {
+  return `gen:${prompt}:${maxTokens}`;
+}
+
+export async function sha256Hex(s: string): Promise<string> {
+  const d = await crypto.subtle.digest('SHA-256', enc.encode(s));
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The KV key for a cache key: itself when KV accepts it, else a hash (D1 keeps the full key). */
+export async function kvKey(cacheKey: string): Promise<string> {
+  return enc.encode(cacheKey).length <= KV_MAX_KEY_BYTES ? cacheKey : `gen#sha256:${await sha256Hex(cacheKey)}`;
+}
+
+export interface CacheHit {
+  text: string;
+  level: 'kv' | 'd1';
+}
+
+export class GenerationCache {
+  constructor(
+    private kv: KVNamespace,
+    private db: D1Database,
+  ) {}
+
+  /** `defer` receives work that may finish after the response (promotion to KV). */
+  async get(cacheKey: string, defer: (p: Promise<unknown>) => void): Promise<CacheHit | null> {
+    const kk = await kvKey(cacheKey);
+    const hot = await this.kv.get(kk);
+    if (hot !== null) return { text: hot, level: 'kv' };
+    const row = await this.db
+      .prepare(
+        `UPDATE generation_cache SET accessed_at = ?1, access_count = access_count + 1
+         WHERE cache_key = ?2 RETURNING result, access_count`,
+      )
+      .bind(now(), cacheKey)
+      .first<{ result: string; access_count: number }>();
+    if (!row) return null;
+    if (row.access_count > PROMOTE_AFTER_ACCESSES) {
+      defer(this.kv.put(kk, row.result, { expirationTtl: PROMOTION_TTL_S }));
+    }
+    return { text: row.result, level: 'd1' };
+  }
+
+  async put(
+    cacheKey: string,
+    entry: { prompt: string; parameters: Record<string, unknown>; result: string; tokenCount?: number },
+    ttlS: number,
+  ): Promise<void> {
+    const result = storableText(entry.result);
+    const t = now();
+    await Promise.all([
+      this.kv.put(await kvKey(cacheKey), result, { expirationTtl: Math.max(60, ttlS) }),
+      this.db
+        .prepare(
+          `INSERT INTO generation_cache (cache_key, prompt, parameters, result, token_count, created_at, accessed_at, access_count)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 1)
+           ON CONFLICT (cache_key) DO UPDATE SET result = excluded.result, token_count = excluded.token_count,
+             parameters = excluded.parameters, accessed_at = excluded.accessed_at`,
+        )
+        .bind(cacheKey, storableText(entry.prompt), JSON.stringify(entry.parameters), result, entry.tokenCount ?? null, t)
+        .run(),
+    ]);
+  }
+}
+
+export class EmbeddingCache {
+  constructor(
+    private kv: KVNamespace,
+    private db: D1Database,
+  ) {}
+
+  async get(text: string): Promise<{ embedding: number[]; level: 'kv' | 'd1' } | null> {
+    const hash = await sha256Hex(text);
+    const hot = await this.kv.get(`emb:${hash}`);
+    if (hot !== null) return { embedding: JSON.parse(hot) as number[], level: 'kv' };
+    const row = await this.db
+      .prepare('SELECT embedding, dimension FROM embedding_cache WHERE text_hash = ?1')
+      .bind(hash)
+      .first<{ embedding: ArrayBuffer | number[]; dimension: number }>();
+    if (!row) return null;
+    const bytes = row.embedding instanceof ArrayBuffer ? new Uint8Array(row.embedding) : Uint8Array.from(row.embedding);
+    // BLOBs come back as a fresh buffer; Float32Array needs 4-byte alignment, so copy to be safe.
+    return { embedding: Array.from(new Float32Array(bytes.slice().buffer)), level: 'd1' };
+  }
+
+  async put(text: string, embedding: number[]): Promise<void> {
+    const hash = await sha256Hex(text);
+    const blob = new Uint8Array(new Float32Array(embedding).buffer);
+    // KV holds the float32-rounded values, so a KV hit and a D1 hit return identical numbers.
+    const rounded = Array.from(new Float32Array(embedding));
+    await Promise.all([
+      this.kv.put(`emb:${hash}`, JSON.stringify(rounded), { expirationTtl: CACHE_RULES['/embed'].ttlS }),
+      this.db
+        .prepare(
+          `INSERT INTO embedding_cache (text_hash, text, embedding, dimension) VALUES (?1, ?2, ?3, ?4)
+           ON CONFLICT (text_hash) DO NOTHING`,
+        )
+        .bind(hash, storableText(text), blob, embedding.length)
+        .run(),
+    ]);
+  }
+}
+
+/** Coalesces identical concurrent computations: one promise per key while it is in flight. */
+export class Coalescer<T> {
+  private inflight = new Map<string, Promise<T>>();
+  run(key: string, fn: () => Promise<T>): { promise: Promise<T>; joined: boolean } {
+    const existing = this.inflight.get(key);
+    if (existing) return { promise: existing, joined: true };
+    const promise = fn().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, promise);
+    return { promise, joined: false };
+  }
+  get size(): number {
+    return this.inflight.size;
+  }
+}
+
+/** Deletes D1 rows not read for 30 days and trims both tables to the SPEC 8 entry limits. */
+export async function cleanupCaches(db: D1Database, nowS = now()): Promise<{ generation: number; embedding: number }> {
+  const [expired, genTrim, embTrim] = await db.batch([
+    db.prepare('DELETE FROM generation_cache WHERE accessed_at < ?1').bind(nowS - CLEANUP_AFTER_S),
+    db
+      .prepare(
+        `DELETE FROM generation_cache WHERE cache_key IN (
+           SELECT cache_key FROM generation_cache ORDER BY accessed_at DESC LIMIT -1 OFFSET ?1)`,
+      )
+      .bind(CACHE_RULES['/generate'].maxEntries),
+    db
+      .prepare(
+        `DELETE FROM embedding_cache WHERE text_hash IN (
+           SELECT text_hash FROM embedding_cache ORDER BY created_at DESC LIMIT -1 OFFSET ?1)`,
+      )
+      .bind(CACHE_RULES['/embed'].maxEntries),
+  ]);
+  return {
+    generation: (expired.meta.changes ?? 0) + (genTrim.meta.changes ?? 0),
+    embedding: embTrim.meta.changes ?? 0,
+  };
+}

@@ -1,0 +1,51 @@
+// Numbers of SPEC 4.3 and 8 in one place, so tests, docs and wrangler.jsonc agree.
+import type { Env } from './types.js';
+
+/** /generate and the engine object default max_tokens (SPEC 4.3, 8). */
+export const GENERATE_DEFAULT_MAX_TOKENS = 100;
+/** Cache TTL when CACHE_TTL is unset (SPEC 2.3, 8). */
+export const DEFAULT_CACHE_TTL_S = 86400;
+/** A D1 hit is promoted back to KV, for an hour, once access_count exceeds this (SPEC 4.3). */
+export const PROMOTE_AFTER_ACCESSES = 10;
+export const PROMOTION_TTL_S = 3600;
+/** D1 rows not read for 30 days are deleted by the cleanup (SPEC 4.3). */
+export const CLEANUP_AFTER_S = 30 * 86400;
+/** KV refuses keys over 512 bytes; longer cache keys are hashed for KV only (D1 keeps the full key). */
+export const KV_MAX_KEY_BYTES = 512;
+
+/** The sample cache rules of SPEC 8, as configuration. */
+export const CACHE_RULES = {
+  '/generate': {
+    /** Prompts served to anonymous callers are "common": cached for the full day. */
+    commonTtlS: 86400,
+    /** Prompts of an identified caller (X-API-Key) are "user prompts": one hour in KV. */
+    userTtlS: 3600,
+    /** D1 keeps at most this many rows; cleanup drops the least recently accessed beyond it. */
+    maxEntries: 10000,
+  },
+  '/embed': { ttlS: 604800, maxEntries: 50000 },
+} as const;
+
+/** Metrics events are buffered per isolate and flushed at 100 events or every 10 s (SPEC 8). */
+export const METRICS_FLUSH_EVENTS = 100;
+export const METRICS_FLUSH_INTERVAL_MS = 10_000;
+/** The metrics route reports the last hour. */
+export const METRICS_WINDOW_S = 3600;
+
+/** Sample rate limiter: 100 requests per 60 s per key; counters expire after two windows (SPEC 8). */
+export const RATE_LIMIT_DEFAULT = { max: 100, windowS: 60 };
+
+export function cacheTtl(env: Env): number {
+  const n = Number(env.CACHE_TTL);
+  return Number.isInteger(n) && n > 0 ? n : DEFAULT_CACHE_TTL_S;
+}
+
+/** Upper bound for max_tokens: the deployment's DEFAULT_MAX_TOKENS variable (512). */
+export function maxTokensLimit(env: Env): number {
+  const n = Number(env.DEFAULT_MAX_TOKENS);
+  return Number.isInteger(n) && n > 0 ? n : 512;
+}
+
+export function flag(v: string | undefined): boolean {
+  return v === 'true' || v === '1';
+}

@@ -1,0 +1,153 @@
+// HTTP surface of the edge worker (SPEC 4.3, 5.1, 7, 8).
+//
+// Choices where SPEC is silent (docs/edge.md):
+// - /health answers any method; /generate and /embed take POST only and the metrics route GET
+//   only; other methods get 405 JSON {error: 'Method not allowed'} with an Allow header.
+// - A body that is not JSON is 400 JSON {error: 'Invalid JSON body'}; a JSON value that is not an
+//   object counts as having no fields (so 'Prompt required' / 'Text required').
+// - max_tokens must be an integer from 1 to DEFAULT_MAX_TOKENS (512); else 400.
+// - Order: unknown path → 404 first; /health is never behind auth or the rate limiter; then
+//   method, API key (when REQUIRE_API_KEY), rate limit (when RATE_LIMIT), handler.
+import { CACHE_RULES, GENERATE_DEFAULT_MAX_TOKENS, cacheTtl, flag, maxTokensLimit } from './config.js';
+import { checkApiKey } from './auth.js';
+import { Coalescer, EmbeddingCache, GenerationCache, generationKey } from './cache.js';
+import { HttpError, json, readJsonObject, text } from './http.js';
+import { MetricsBuffer, renderMetrics } from './metrics.js';
+import { rateLimit, rateLimitId, rateLimitOptions } from './rate-limit.js';
+import type { Env, ExecutionContext } from './types.js';
+
+// Per isolate: identical concurrent requests share one computation (SPEC 4.3), keyed like SPEC's
+// coalescing key `<prompt>:<max_tokens>` (embeddings by their text).
+const generations = new Coalescer<{ text: string; tokens: number }>();
+const embeddings = new Coalescer<number[]>();
+export const metrics = new MetricsBuffer();
+
+type Route = '/generate' | '/embed' | '/health' | 'metrics';
+
+function routeOf(pathname: string, env: Env): Route | null {
+  if (pathname === '/generate' || pathname === '/embed' || pathname === '/health') return pathname;
+  if (pathname === (env.METRICS_PATH || '/metrics')) return 'metrics';
+  return null;
+}
+
+async function callEngine<T>(env: Env, method: string, params: Record<string, unknown>): Promise<T> {
+  const stub = env.ENGINE.get(env.ENGINE.idFromName(env.MODEL_NAME || 'default'));
+  const res = await stub.fetch('https://engine.internal/', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ method, params }),
+  });
+  const body = (await res.json().catch(() => ({}))) as T & { error?: string };
+  if (!res.ok) throw new Error(body.error || `engine answered ${res.status}`);
+  return body;
+}
+
+function parseMaxTokens(v: unknown, env: Env): number {
+  if (v === undefined || v === null) return GENERATE_DEFAULT_MAX_TOKENS;
+  const limit = maxTokensLimit(env);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > limit) {
+    throw new HttpError(400, `max_tokens must be an integer from 1 to ${limit}`);
+  }
+  return v;
+}
+
+async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext, apiKey: string | null) {
+  const body = await readJsonObject(request);
+  const prompt = body.prompt;
+  if (typeof prompt !== 'string' || prompt.length === 0) throw new HttpError(400, 'Prompt required');
+  const maxTokens = parseMaxTokens(body.max_tokens, env);
+  const cache = new GenerationCache(env.CACHE, env.DB);
+  const key = generationKey(prompt, maxTokens);
+  const hit = await cache.get(key, (p) => ctx.waitUntil(p));
+  if (hit) return { response: json({ text: hit.text, cached: true }), cached: true };
+
+  const { promise, joined } = generations.run(`${prompt}:${maxTokens}`, () =>
+    callEngine<{ text: string; tokens: number }>(env, 'generate', { prompt, max_tokens: maxTokens }),
+  );
+  const out = await promise;
+  if (!joined) {
+    // SPEC 8 sample rules: identified callers' prompts are "user prompts" (shorter KV life);
+    // anonymous ones are "common" and get the deployment's CACHE_TTL.
+    const ttl = apiKey ? CACHE_RULES['/generate'].userTtlS : cacheTtl(env);
+    ctx.waitUntil(
+      cache
+        .put(key, { prompt, parameters: { max_tokens: maxTokens }, result: out.text, tokenCount: out.tokens }, ttl)
+        .catch((err) => console.error('generation cache write failed:', err)),
+    );
+  }
+  return { response: json({ text: out.text, cached: false }), cached: false };
+}
+
+async function handleEmbed(request: Request, env: Env, ctx: ExecutionContext) {
+  const body = await readJsonObject(request);
+  const input = body.text;
+  if (typeof input !== 'string' || input.length === 0) throw new HttpError(400, 'Text required');
+  const cache = new EmbeddingCache(env.CACHE, env.DB);
+  const hit = await cache.get(input);
+  if (hit) return { response: json({ embedding: hit.embedding }), cached: true };
+  const { promise, joined } = embeddings.run(input, async () =>
+    (await callEngine<{ embedding: number[] }>(env, 'embed', { text: input })).embedding,
+  );
+  const embedding = await promise;
+  if (!joined) ctx.waitUntil(cache.put(input, embedding).catch((err) => console.error('embedding cache write failed:', err)));
+  // Answer with the float32 values that the caches hold, so cached and fresh answers are identical.
+  return { response: json({ embedding: Array.from(new Float32Array(embedding)) }), cached: false };
+}
+
+function errorResponse(err: unknown, route: Route | null): Response {
+  if (err instanceof HttpError) {
+    // SPEC 5.1: auth failures are plain text; everything else on the JSON routes is JSON.
+    if (err.status === 401 || err.status === 403) return text(err.message, err.status, err.headers);
+    if (route === 'metrics' && err.status !== 429 && err.status !== 405) return text(err.message, err.status, err.headers);
+    return json({ error: err.message }, err.status, err.headers);
+  }
+  return json({ error: err instanceof Error ? err.message : String(err) }, 500);
+}
+
+export async function handleRequest(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const started = Date.now();
+  const url = new URL(request.url);
+  const route = routeOf(url.pathname, env);
+  let cached = false;
+  let response: Response;
+  try {
+    if (route === null) {
+      response = text('Not Found', 404);
+    } else if (route === '/health') {
+      response = text('OK');
+    } else {
+      const allowed = route === 'metrics' ? ['GET', 'HEAD'] : ['POST'];
+      if (!allowed.includes(request.method)) {
+        throw new HttpError(405, 'Method not allowed', { Allow: allowed.join(', ') });
+      }
+      const apiKey = flag(env.REQUIRE_API_KEY) ? await checkApiKey(request, env) : request.headers.get('X-API-Key');
+      if (flag(env.RATE_LIMIT)) await rateLimit(env.CACHE, rateLimitId(request, apiKey), rateLimitOptions(env));
+      if (route === 'metrics') {
+        await metrics.flush(env.DB);
+        response = new Response(await renderMetrics(env.DB), {
+          headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' },
+        });
+      } else {
+        const r =
+          route === '/generate'
+            ? await handleGenerate(request, env, ctx, flag(env.REQUIRE_API_KEY) ? apiKey : null)
+            : await handleEmbed(request, env, ctx);
+        response = r.response;
+        cached = r.cached;
+      }
+    }
+  } catch (err) {
+    response = errorResponse(err, route);
+  }
+  const region = (request as unknown as { cf?: { colo?: string } }).cf?.colo ?? 'unknown';
+  const flush = metrics.record(env.DB, {
+    // Unknown paths share one label, so arbitrary URLs cannot blow up the metrics' cardinality.
+    endpoint: route === null ? 'not_found' : route === 'metrics' ? url.pathname : route,
+    durationMs: Date.now() - started,
+    cached,
+    timestamp: Math.floor(started / 1000),
+    region,
+  });
+  if (flush) ctx.waitUntil(flush);
+  return response;
+}

@@ -1,0 +1,21 @@
+// How model text is made storable.
+//
+// Raw model output is bytes; a random-weight model emits NUL and invalid UTF-8. The policy:
+// - bytes are decoded as UTF-8 with invalid sequences replaced by U+FFFD (never an exception);
+// - strings are made well-formed (lone UTF-16 surrogates → U+FFFD) before they reach KV or D1;
+// - NUL is kept: KV stores it as is, and D1 binds strings with their length, so SQLite TEXT keeps
+//   it (test/edge covers the round trip).
+// The wllama engine itself can only return valid UTF-8 without NUL (see engine/wllama.ts), but the
+// storage path does not rely on that.
+
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+export function decodeModelBytes(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+export function storableText(s: string): string {
+  const wf = (s as unknown as { toWellFormed?: () => string }).toWellFormed;
+  if (wf) return wf.call(s);
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}

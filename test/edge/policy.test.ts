@@ -1,0 +1,227 @@
+// Auth, rate limiting, metrics, model loading errors, schema and configuration of the edge worker.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startWorker, eventually, seedModel, ROOT, type Worker } from './helpers.js';
+import { MetricsBuffer } from '../../src/edge/metrics.js';
+import { rateLimitOptions } from '../../src/edge/rate-limit.js';
+import { CACHE_RULES } from '../../src/edge/config.js';
+
+describe('API keys (SPEC 5.1)', () => {
+  let w: Worker;
+  beforeAll(async () => {
+    w = await startWorker({ vars: { REQUIRE_API_KEY: 'true' } });
+    await w.kv.put('api_key:good-key', JSON.stringify({ owner: 'test' }));
+  });
+  afterAll(() => w?.mf.dispose());
+
+  test('absent → 401 Unauthorized, unknown → 403 Invalid API key (plain text)', async () => {
+    for (const path of ['/generate', '/embed', '/metrics']) {
+      const method = path === '/metrics' ? 'GET' : 'POST';
+      const none = await w.fetch(path, { method, body: method === 'POST' ? '{"prompt":"x","text":"x"}' : undefined });
+      expect(none.status).toBe(401);
+      expect(none.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await none.text()).toBe('Unauthorized');
+      const bad = await w.fetch(path, { method, headers: { 'X-API-Key': 'nope' }, body: method === 'POST' ? '{"prompt":"x"}' : undefined });
+      expect(bad.status).toBe(403);
+      expect(bad.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await bad.text()).toBe('Invalid API key');
+    }
+  });
+
+  test('a known key proceeds; /health and 404 need none', async () => {
+    const ok = await w.post('/generate', { prompt: 'authorized', max_tokens: 5 }, { 'X-API-Key': 'good-key' });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { cached: boolean }).cached).toBe(false);
+    // SPEC 8 sample rule: an identified caller's prompt is a "user prompt": one hour in KV.
+    await eventually(() => w.kv.get('gen:authorized:5'));
+    const { keys } = (await w.kv.list({ prefix: 'gen:authorized:5' })) as { keys: { expiration: number }[] };
+    expect(keys[0].expiration - Date.now() / 1000).toBeLessThanOrEqual(CACHE_RULES['/generate'].userTtlS + 5);
+    expect((await w.fetch('/health')).status).toBe(200);
+    expect((await w.fetch('/elsewhere')).status).toBe(404);
+  });
+});
+
+describe('sample rate limiter (SPEC 8)', () => {
+  let w: Worker;
+  beforeAll(async () => {
+    w = await startWorker({ vars: { RATE_LIMIT: 'true', RATE_LIMIT_MAX: '3' } });
+  });
+  afterAll(() => w?.mf.dispose());
+
+  test('defaults are 100 requests per 60 s', () => {
+    expect(rateLimitOptions({} as never)).toEqual({ max: 100, windowS: 60 });
+  });
+
+  test('over the budget → 429 with Retry-After; counters expire after two windows', async () => {
+    const ip = { 'CF-Connecting-IP': '203.0.113.7' };
+    for (let i = 0; i < 3; i++) expect((await w.post('/embed', { text: 'limited' }, ip)).status).toBe(200);
+    const res = await w.post('/embed', { text: 'limited' }, ip);
+    expect(res.status).toBe(429);
+    const retry = Number(res.headers.get('retry-after'));
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+    expect(await res.json()).toEqual({ error: 'Rate limit exceeded' });
+    // Another client is not affected; /health is never limited.
+    expect((await w.post('/embed', { text: 'limited' }, { 'CF-Connecting-IP': '203.0.113.8' })).status).toBe(200);
+    expect((await w.fetch('/health', { headers: ip })).status).toBe(200);
+    const { keys } = (await w.kv.list({ prefix: 'rate:ip:203.0.113.7:' })) as { keys: { expiration: number }[] };
+    expect(keys).toHaveLength(1);
+    const ttl = keys[0].expiration - Date.now() / 1000;
+    expect(ttl).toBeGreaterThan(100);
+    expect(ttl).toBeLessThanOrEqual(121);
+  });
+});
+
+describe('metrics (SPEC 2.3, 4.3, 8)', () => {
+  let w: Worker;
+  beforeAll(async () => {
+    w = await startWorker();
+  });
+  afterAll(() => w?.mf.dispose());
+
+  test('a request_metrics row for every request; the metrics route reports per endpoint and region', async () => {
+    const cf = { colo: 'FRA' };
+    const gen = (body: unknown) => w.fetch('/generate', { method: 'POST', body: JSON.stringify(body), cf });
+    await gen({ prompt: 'metered', max_tokens: 5 });
+    await eventually(() => w.kv.get('gen:metered:5'));
+    await gen({ prompt: 'metered', max_tokens: 5 }); // cached
+    await gen({}); // 400
+    await w.fetch('/health', { cf: { colo: 'AMS' } });
+    await w.fetch('/nowhere', { cf });
+    const res = await w.fetch('/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const body = await res.text();
+    expect(body).toContain('svc_requests_total{endpoint="/generate",region="FRA"} 3');
+    expect(body).toMatch(/svc_duration_seconds\{endpoint="\/generate",region="FRA"\} \d+\.\d+/);
+    expect(body).toContain('svc_cache_rate{endpoint="/generate",region="FRA"} 0.3333');
+    expect(body).toContain('svc_requests_total{endpoint="/health",region="AMS"} 1');
+    expect(body).toContain('svc_requests_total{endpoint="not_found",region="FRA"} 1');
+    const rows = await w.db.prepare('SELECT endpoint, cached, region, duration_ms, timestamp FROM request_metrics ORDER BY id').all();
+    expect(rows.results.length).toBeGreaterThanOrEqual(5);
+    expect(rows.results[1]).toMatchObject({ endpoint: '/generate', cached: 1 });
+  });
+
+  test('rows older than an hour are not reported', async () => {
+    const old = Math.floor(Date.now() / 1000) - 3700;
+    await w.db.prepare('INSERT INTO request_metrics (endpoint, duration_ms, cached, timestamp, region) VALUES (?, 5, 0, ?, ?)').bind('/embed', old, 'OLD').run();
+    expect(await (await w.fetch('/metrics')).text()).not.toContain('region="OLD"');
+  });
+
+  test('the buffer flushes at 100 events inside the worker', async () => {
+    const count = async () => ((await w.db.prepare("SELECT COUNT(*) AS n FROM request_metrics WHERE region = 'BULK'").first()) as { n: number }).n;
+    // The metrics route flushes first and then buffers its own event: exactly 1 pending after it.
+    await w.fetch('/metrics');
+    for (let i = 0; i < 98; i++) await w.fetch('/health', { cf: { colo: 'BULK' } });
+    expect(await count()).toBe(0); // 99 buffered
+    await w.fetch('/health', { cf: { colo: 'BULK' } }); // the 100th event flushes the batch
+    expect(await eventually(async () => ((await count()) === 99 ? 99 : 0))).toBe(99);
+  });
+
+  test('MetricsBuffer: 100 events or 10 s', async () => {
+    const batches: number[] = [];
+    const db = { prepare: () => ({ bind: () => ({}) }), batch: async (s: unknown[]) => void batches.push(s.length) };
+    const buf = new MetricsBuffer();
+    const e = { endpoint: '/x', durationMs: 1, cached: false, timestamp: 0, region: 'r' };
+    const t0 = Date.now();
+    for (let i = 0; i < 99; i++) expect(buf.record(db as never, e, t0)).toBeNull();
+    await buf.record(db as never, e, t0);
+    expect(batches).toEqual([100]);
+    expect(buf.record(db as never, e, t0 + 9_999)).toBeNull();
+    await buf.record(db as never, e, t0 + 10_000);
+    expect(batches).toEqual([100, 2]);
+  });
+});
+
+describe('model loading (SPEC 7, 9)', () => {
+  test('missing version or file → 500 naming it; loads once it is there', async () => {
+    const w = await startWorker({ seedModel: false });
+    try {
+      const res = await w.post('/generate', { prompt: 'no model' });
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(await res.json()).toEqual({ error: 'Model version not found in KV: model_version:svc-test' });
+      await w.kv.put('model_version:svc-test', '9');
+      const emb = await w.post('/embed', { text: 'no model' });
+      expect(emb.status).toBe(500);
+      expect(await emb.json()).toEqual({ error: 'Model not found in R2: models/svc-test-9.bin' });
+      await seedModel(w.kv, w.r2, '9');
+      const ok = await w.post('/generate', { prompt: 'no model', max_tokens: 5 });
+      expect(ok.status).toBe(200);
+    } finally {
+      await w.mf.dispose();
+    }
+  });
+});
+
+describe('schema and configuration (SPEC 2.3, 8)', () => {
+  let w: Worker;
+  beforeAll(async () => {
+    w = await startWorker({ seedModel: false });
+  });
+  afterAll(() => w?.mf.dispose());
+
+  test('D1 migrations create the SPEC 2.3 tables, defaults and indexes', async () => {
+    const cols = async (t: string) =>
+      (await w.db.prepare(`SELECT name, type, "notnull" AS nn, dflt_value AS d, pk FROM pragma_table_info('${t}')`).all()).results;
+    expect(await cols('generation_cache')).toEqual([
+      { name: 'cache_key', type: 'TEXT', nn: 0, d: null, pk: 1 },
+      { name: 'prompt', type: 'TEXT', nn: 1, d: null, pk: 0 },
+      { name: 'parameters', type: 'TEXT', nn: 0, d: null, pk: 0 },
+      { name: 'result', type: 'TEXT', nn: 1, d: null, pk: 0 },
+      { name: 'token_count', type: 'INTEGER', nn: 0, d: null, pk: 0 },
+      { name: 'created_at', type: 'INTEGER', nn: 0, d: 'unixepoch()', pk: 0 },
+      { name: 'accessed_at', type: 'INTEGER', nn: 0, d: 'unixepoch()', pk: 0 },
+      { name: 'access_count', type: 'INTEGER', nn: 0, d: '1', pk: 0 },
+    ]);
+    expect(await cols('embedding_cache')).toEqual([
+      { name: 'text_hash', type: 'TEXT', nn: 0, d: null, pk: 1 },
+      { name: 'text', type: 'TEXT', nn: 1, d: null, pk: 0 },
+      { name: 'embedding', type: 'BLOB', nn: 1, d: null, pk: 0 },
+      { name: 'dimension', type: 'INTEGER', nn: 0, d: null, pk: 0 },
+      { name: 'created_at', type: 'INTEGER', nn: 0, d: 'unixepoch()', pk: 0 },
+    ]);
+    expect(await cols('request_metrics')).toEqual([
+      { name: 'id', type: 'INTEGER', nn: 0, d: null, pk: 1 },
+      { name: 'endpoint', type: 'TEXT', nn: 1, d: null, pk: 0 },
+      { name: 'duration_ms', type: 'INTEGER', nn: 0, d: null, pk: 0 },
+      { name: 'cached', type: 'BOOLEAN', nn: 0, d: null, pk: 0 },
+      { name: 'timestamp', type: 'INTEGER', nn: 0, d: 'unixepoch()', pk: 0 },
+      { name: 'region', type: 'TEXT', nn: 0, d: null, pk: 0 },
+    ]);
+    const idx = (await w.db.prepare("SELECT name, tbl_name AS t, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all()).results as { t: string; sql: string }[];
+    expect(idx.filter((i) => i.t === 'generation_cache').map((i) => i.sql.match(/\((\w+)\)/)![1]).sort()).toEqual(['accessed_at', 'created_at']);
+    const auto = await w.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'request_metrics'").first() as { sql: string } | null;
+    expect(auto!.sql).toMatch(/AUTOINCREMENT/);
+    const d = await w.db.prepare("INSERT INTO generation_cache (cache_key, prompt, result) VALUES ('k', 'p', 'r') RETURNING created_at, accessed_at, access_count").first() as Record<string, number> | null;
+    expect(Math.abs(d!.created_at - Date.now() / 1000)).toBeLessThan(5);
+    expect(d!.access_count).toBe(1);
+  });
+
+  test('wrangler.jsonc: bindings, variables, limits', () => {
+    const src = readFileSync(join(ROOT, 'wrangler.jsonc'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const cfg = JSON.parse(src);
+    expect(cfg.d1_databases[0]).toMatchObject({ binding: 'DB', migrations_dir: 'src/edge/migrations' });
+    expect(cfg.kv_namespaces[0].binding).toBe('CACHE');
+    expect(cfg.r2_buckets[0].binding).toBe('MODELS');
+    expect(cfg.durable_objects.bindings[0]).toEqual({ name: 'ENGINE', class_name: 'EngineObject' });
+    expect(cfg.vars).toMatchObject({ MODEL_NAME: 'svc-test', DEFAULT_MAX_TOKENS: '512', CACHE_TTL: '86400' });
+    expect(cfg.limits.cpu_ms).toBe(50);
+    expect(cfg.compatibility_flags ?? []).not.toContain('nodejs_compat');
+  });
+
+  test('sample cache rules of SPEC 8 as configuration', () => {
+    expect(CACHE_RULES).toEqual({
+      '/generate': { commonTtlS: 86400, userTtlS: 3600, maxEntries: 10000 },
+      '/embed': { ttlS: 604800, maxEntries: 50000 },
+    });
+  });
+});
+
+describe('text decoding policy', () => {
+  test('bytes decode with U+FFFD for invalid UTF-8, NUL kept; strings made well-formed', async () => {
+    const { decodeModelBytes, storableText } = await import('../../src/edge/text.js');
+    expect(decodeModelBytes(new Uint8Array([0x61, 0x00, 0xff, 0xc3, 0xa9, 0xe2, 0x82]))).toBe('a\u0000\uFFFDé\uFFFD');
+    expect(storableText('a\uD800b\uDC00c\u{1F600}\u0000')).toBe('a\uFFFDb\uFFFDc\u{1F600}\u0000');
+  });
+});

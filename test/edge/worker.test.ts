@@ -1,0 +1,258 @@
+// The edge worker in workerd (Miniflare): SPEC 4.3 endpoints, 7 errors, 8 limits, 2.3 storage.
+import { startWorker, eventually, type Worker } from './helpers.js';
+
+let w: Worker;
+beforeAll(async () => {
+  w = await startWorker();
+});
+afterAll(async () => {
+  await w?.mf.dispose();
+});
+
+describe('routes', () => {
+  test('/health answers OK as plain text, for any method', async () => {
+    for (const method of ['GET', 'POST', 'HEAD']) {
+      const res = await w.fetch('/health', { method });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await res.text()).toBe(method === 'HEAD' ? '' : 'OK');
+    }
+  });
+
+  test('any other path is 404 Not Found', async () => {
+    for (const path of ['/', '/generatex', '/generate/1', '/nope?x=1']) {
+      const res = await w.fetch(path, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await res.text()).toBe('Not Found');
+    }
+  });
+
+  test('wrong methods are 405 with Allow', async () => {
+    const res = await w.fetch('/generate');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(await res.json()).toEqual({ error: 'Method not allowed' });
+    const m = await w.fetch('/metrics', { method: 'POST' });
+    expect(m.status).toBe(405);
+    expect(m.headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('/generate (SPEC 4.3, 7)', () => {
+  test('400 Prompt required: missing, empty, not a string, non-object body', async () => {
+    for (const body of [{}, { prompt: '' }, { prompt: 42 }, { prompt: null }, [], 'null', '"hi"']) {
+      const res = await w.post('/generate', body);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(await res.json()).toEqual({ error: 'Prompt required' });
+    }
+  });
+
+  test('malformed JSON is 400 Invalid JSON body, never 500', async () => {
+    for (const body of ['{', 'not json', '']) {
+      const res = await w.post('/generate', body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'Invalid JSON body' });
+    }
+  });
+
+  test('max_tokens must be an integer from 1 to DEFAULT_MAX_TOKENS', async () => {
+    for (const max_tokens of [0, -1, 1.5, '10', 513, true]) {
+      const res = await w.post('/generate', { prompt: 'x', max_tokens });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: 'max_tokens must be an integer from 1 to 512' });
+    }
+  });
+
+  test('miss then hit: {text, cached}, same text; default max_tokens is 100', async () => {
+    const first = await w.post('/generate', { prompt: 'Hello edge' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('application/json');
+    const a = (await first.json()) as { text: string; cached: boolean };
+    expect(a.cached).toBe(false);
+    expect(typeof a.text).toBe('string');
+    expect(a.text.length).toBeGreaterThan(0);
+    // Stored after responding (waitUntil): wait for the KV entry, keyed gen:<prompt>:<max_tokens>.
+    await eventually(() => w.kv.get('gen:Hello edge:100'));
+    const second = (await (await w.post('/generate', { prompt: 'Hello edge' })).json()) as typeof a;
+    expect(second).toEqual({ text: a.text, cached: true });
+    const explicit = (await (await w.post('/generate', { prompt: 'Hello edge', max_tokens: 100 })).json()) as typeof a;
+    expect(explicit).toEqual({ text: a.text, cached: true });
+  });
+
+  test('max_tokens bounds the output and is part of the key', async () => {
+    const short = (await (await w.post('/generate', { prompt: 'Bound me', max_tokens: 3 })).json()) as { text: string; cached: boolean };
+    const long = (await (await w.post('/generate', { prompt: 'Bound me', max_tokens: 40 })).json()) as { text: string; cached: boolean };
+    expect(short.cached).toBe(false);
+    expect(long.cached).toBe(false);
+    expect([...short.text].length).toBeLessThanOrEqual(3);
+    expect(long.text.startsWith(short.text)).toBe(true);
+  });
+
+  test('engine object: generate (default max_tokens 100), embed, Unknown method', async () => {
+    const engine = await w.engine();
+    const gen = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method: 'generate', params: { prompt: 'Hello edge' } }) });
+    expect(gen.status).toBe(200);
+    const viaWorker = (await (await w.post('/generate', { prompt: 'Hello edge', max_tokens: 100 })).json()) as { text: string };
+    expect(((await gen.json()) as { text: string }).text).toBe(viaWorker.text);
+    const emb = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method: 'embed', params: { text: 'hi' } }) });
+    expect(((await emb.json()) as { embedding: number[] }).embedding).toHaveLength(64);
+    for (const method of ['rerank', undefined, 'GENERATE']) {
+      const bad = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method, params: {} }) });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toEqual({ error: 'Unknown method' });
+    }
+    const stats = (await (await engine.fetch('http://engine/stats')).json()) as { loads: number; model: { key: string } };
+    expect(stats.loads).toBe(1); // loaded from R2 once
+    expect(stats.model.key).toBe('models/svc-test-1.bin');
+  });
+});
+
+describe('/embed (SPEC 4.3, 7)', () => {
+  test('400 Text required', async () => {
+    for (const body of [{}, { text: '' }, { text: 1 }, []]) {
+      const res = await w.post('/embed', body);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(await res.json()).toEqual({ error: 'Text required' });
+    }
+    const bad = await w.post('/embed', '{"text":');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: 'Invalid JSON body' });
+  });
+
+  test('embedding of dimension 64, cached in KV and D1 with identical values', async () => {
+    const res = await w.post('/embed', { text: 'embed me' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const { embedding } = (await res.json()) as { embedding: number[] };
+    expect(embedding).toHaveLength(64);
+    expect(embedding.every((x) => typeof x === 'number' && Number.isFinite(x))).toBe(true);
+    const row = await eventually(() =>
+      w.db.prepare('SELECT text, dimension, length(embedding) AS bytes FROM embedding_cache WHERE text = ?').bind('embed me').first(),
+    );
+    expect(row).toEqual({ text: 'embed me', dimension: 64, bytes: 256 });
+    const hot = (await (await w.post('/embed', { text: 'embed me' })).json()) as { embedding: number[] };
+    expect(hot.embedding).toEqual(embedding);
+    // Drop the KV copy: the D1 BLOB gives the same numbers.
+    const { keys } = (await w.kv.list({ prefix: 'emb:' })) as { keys: { name: string; expiration?: number }[] };
+    expect(keys.length).toBeGreaterThan(0);
+    // SPEC 8 sample rule: embeddings live 604800 s in KV.
+    const ttl = keys[0].expiration! - Date.now() / 1000;
+    expect(ttl).toBeGreaterThan(604800 - 120);
+    expect(ttl).toBeLessThanOrEqual(604800 + 5);
+    for (const k of keys) await w.kv.delete(k.name);
+    const cold = (await (await w.post('/embed', { text: 'embed me' })).json()) as { embedding: number[] };
+    expect(cold.embedding).toEqual(embedding);
+  });
+});
+
+describe('two-level cache (SPEC 4.3, 8)', () => {
+  const row = (key: string): Promise<Record<string, any> | null> =>
+    w.db.prepare('SELECT * FROM generation_cache WHERE cache_key = ?').bind(key).first();
+
+  test('a miss writes KV (TTL 86400) and D1 after responding', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const res = (await (await w.post('/generate', { prompt: 'two level', max_tokens: 7 })).json()) as { text: string };
+    const r = await eventually(() => row('gen:two level:7'));
+    expect(r).toMatchObject({ prompt: 'two level', result: res.text, access_count: 1, parameters: '{"max_tokens":7}' });
+    expect(r.token_count).toBeGreaterThan(0);
+    expect(r.created_at).toBeGreaterThanOrEqual(before);
+    expect(r.accessed_at).toBe(r.created_at);
+    await eventually(() => w.kv.get('gen:two level:7'));
+    const { keys } = (await w.kv.list({ prefix: 'gen:two level:7' })) as { keys: { expiration: number }[] };
+    expect(keys[0].expiration - Date.now() / 1000).toBeGreaterThan(86400 - 120);
+  });
+
+  test('KV miss falls back to D1, bumping accessed_at and access_count; promotion after 10', async () => {
+    const key = 'gen:two level:7';
+    await eventually(() => row(key));
+    await w.db.prepare('UPDATE generation_cache SET accessed_at = accessed_at - 500 WHERE cache_key = ?').bind(key).run();
+    const old = (await row(key))!;
+    await w.kv.delete(key);
+    const hit = (await (await w.post('/generate', { prompt: 'two level', max_tokens: 7 })).json()) as { text: string; cached: boolean };
+    expect(hit).toEqual({ text: old.result, cached: true });
+    const bumped = (await row(key))!;
+    expect(bumped.access_count).toBe(2);
+    expect(bumped.accessed_at).toBeGreaterThan(old.accessed_at);
+    expect(await w.kv.get(key)).toBeNull(); // 2 is not above 10: no promotion
+    await w.db.prepare('UPDATE generation_cache SET access_count = 10 WHERE cache_key = ?').bind(key).run();
+    await w.post('/generate', { prompt: 'two level', max_tokens: 7 });
+    expect((await row(key))!.access_count).toBe(11);
+    await eventually(() => w.kv.get(key));
+    const { keys } = (await w.kv.list({ prefix: key })) as { keys: { expiration: number }[] };
+    const ttl = keys[0].expiration - Date.now() / 1000;
+    expect(ttl).toBeGreaterThan(3600 - 120);
+    expect(ttl).toBeLessThanOrEqual(3600 + 5);
+  });
+
+  test('cached text survives NUL, U+FFFD, astral characters and lone surrogates', async () => {
+    const nasty = 'a\u0000b\uFFFDc\u{1F600}d\u0001';
+    await w.db
+      .prepare('INSERT INTO generation_cache (cache_key, prompt, result) VALUES (?, ?, ?)')
+      .bind('gen:nasty:5', 'nasty', nasty)
+      .run();
+    const viaD1 = (await (await w.post('/generate', { prompt: 'nasty', max_tokens: 5 })).json()) as { text: string };
+    expect(viaD1.text).toBe(nasty);
+    // The write path (the worker's own cache module) against the real bindings.
+    const { GenerationCache } = await import('../../src/edge/cache.js');
+    const cache = new GenerationCache(w.kv as never, w.db as never);
+    await cache.put('gen:lone:5', { prompt: 'lone', parameters: {}, result: 'x\uD800y\u0000z' }, 86400);
+    expect(await w.kv.get('gen:lone:5')).toBe('x\uFFFDy\u0000z');
+    expect((await row('gen:lone:5'))!.result).toBe('x\uFFFDy\u0000z');
+    const viaKv = (await (await w.post('/generate', { prompt: 'lone', max_tokens: 5 })).json()) as { text: string; cached: boolean };
+    expect(viaKv).toEqual({ text: 'x\uFFFDy\u0000z', cached: true });
+  });
+
+  test('prompts too long for a KV key still cache (hashed KV key, full D1 key)', async () => {
+    const prompt = 'long '.repeat(150);
+    const a = (await (await w.post('/generate', { prompt, max_tokens: 4 })).json()) as { text: string; cached: boolean };
+    expect(a.cached).toBe(false);
+    await eventually(() => row(`gen:${prompt}:4`));
+    const b = (await (await w.post('/generate', { prompt, max_tokens: 4 })).json()) as { text: string; cached: boolean };
+    expect(b).toEqual({ text: a.text, cached: true });
+  });
+
+  test('cleanup (cron) deletes rows not accessed for 30 days and keeps the rest', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    await w.db
+      .prepare('INSERT INTO generation_cache (cache_key, prompt, result, accessed_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)')
+      .bind('gen:stale:1', 'stale', 's', now - 2592000 - 10, 'gen:fresh:1', 'fresh', 'f', now - 2592000 + 600)
+      .run();
+    const worker: any = await w.mf.getWorker();
+    await worker.scheduled({ cron: '17 3 * * *' });
+    expect(await row('gen:stale:1')).toBeNull();
+    expect(await row('gen:fresh:1')).not.toBeNull();
+  });
+
+  test('identical concurrent requests are computed once', async () => {
+    const engine = await w.engine();
+    const stats = async () => ((await (await engine.fetch('http://engine/stats')).json()) as { generations: number }).generations;
+    const before = await stats();
+    const all = await Promise.all(Array.from({ length: 6 }, () => w.post('/generate', { prompt: 'together', max_tokens: 20 })));
+    const bodies = (await Promise.all(all.map((r) => r.json()))) as { text: string; cached: boolean }[];
+    expect(new Set(bodies.map((b) => b.text)).size).toBe(1);
+    expect(await stats()).toBe(before + 1);
+  });
+});
+
+describe('determinism', () => {
+  test('same prompt → same text: fresh engine, cached or not', async () => {
+    const prompts = ['Hello edge', 'Determinism check', 'Zürich ü 東京'];
+    const first = [];
+    for (const prompt of prompts) first.push(((await (await w.post('/generate', { prompt, max_tokens: 30 })).json()) as { text: string }).text);
+    const other = await startWorker();
+    try {
+      for (const [i, prompt] of prompts.entries()) {
+        const fresh = (await (await other.post('/generate', { prompt, max_tokens: 30 })).json()) as { text: string; cached: boolean };
+        expect(fresh).toEqual({ text: first[i], cached: false });
+      }
+      const e1 = await (await w.post('/embed', { text: 'same vector' })).json();
+      const e2 = await (await other.post('/embed', { text: 'same vector' })).json();
+      expect(e2).toEqual(e1);
+    } finally {
+      await other.mf.dispose();
+    }
+  });
+});
