@@ -5,7 +5,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, tsconfig: 'tsconfig.json' }],
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 120000,

@@ -65,8 +65,9 @@ export const SQL_BODIES = {
 
   queueDepth: `SELECT count(*) FROM svc_queue WHERE status IN ('pending', 'processing')`,
 
-  // Expired leases first (their jobs go back to pending with a retry counted, or fail when retries
-  // are spent), then up to $2 pending jobs, highest priority first, then oldest.
+  // Two statements, so the claim sees the first one's work: expired leases go back to pending with a
+  // retry counted (or fail when retries are spent, announced on svc_completed); then up to $2 pending
+  // jobs are claimed, highest priority first, then oldest.
   workerClaim: `
     WITH expired AS (
       SELECT request_id FROM svc_queue
@@ -82,9 +83,10 @@ export const SQL_BODIES = {
         lease_expires_at = NULL, worker_id = NULL
       FROM expired WHERE q.request_id = expired.request_id
       RETURNING q.request_id, q.function_name, q.status
-    ), notified AS (
-      SELECT pg_notify('svc_completed', ${completedPayload("'failed'")}) FROM requeued WHERE status = 'failed'
-    ), picked AS (
+    )
+    SELECT pg_notify('svc_completed', ${completedPayload("'failed'")}) FROM requeued WHERE status = 'failed';
+
+    WITH picked AS (
       SELECT request_id FROM svc_queue
       WHERE status = 'pending' AND run_after <= clock_timestamp()
       ORDER BY priority DESC, seq
@@ -95,7 +97,6 @@ export const SQL_BODIES = {
       status = 'processing', started_at = clock_timestamp(), attempt = q.attempt + 1,
       worker_id = $1, lease_expires_at = clock_timestamp() + make_interval(secs => $3)
     FROM picked WHERE q.request_id = picked.request_id
-      AND (SELECT count(*) FROM notified) >= 0
     RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority`,
 
   // A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
