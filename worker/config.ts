@@ -1,0 +1,79 @@
+// Worker configuration from command-line options and environment (SPEC 4.2): pure parsing with
+// errors that name the option and the rule.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+
+export interface WorkerConfig {
+  model: string;
+  db: { host?: string; port?: number; database?: string; user?: string };
+  concurrency: number;
+  pollIntervalMs: number;
+  maxRetries: number;
+  timeoutMs: number;
+  leaseSeconds: number;
+  heartbeatMs: number;
+  threads?: number;
+  workerId: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const USAGE = `usage: svc-worker --model PATH [--db-host H] [--db-port P] [--db-name D] [--db-user U]
+  [--concurrency N] [--threads N] [--worker-id ID]
+
+Serves svc's queue (svc_queue) with a llama.cpp model. Connection options default to the PG* variables.
+Environment: SVC_MODEL, SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
+SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS.`;
+
+function number(name: string, raw: string | undefined, fallback: number, { min, integer }: { min: number; integer: boolean }): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min) {
+    throw new ConfigError(`${name} must be ${integer ? 'an integer' : 'a number'} of at least ${min} (got "${raw}")`);
+  }
+  return n;
+}
+
+const FLAGS = ['--model', '--db-host', '--db-port', '--db-name', '--db-user', '--concurrency', '--threads', '--worker-id'] as const;
+
+export function parseArgs(argv: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (!(FLAGS as readonly string[]).includes(flag)) throw new ConfigError(`unknown option ${arg}\n${USAGE}`);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new ConfigError(`${flag} needs a value`);
+    out[flag.slice(2)] = value;
+  }
+  return out;
+}
+
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig {
+  const args = parseArgs(argv);
+  const model = args.model ?? env.SVC_MODEL;
+  if (!model) throw new ConfigError(`no model: pass --model PATH or set SVC_MODEL\n${USAGE}`);
+  const port = args['db-port'] ?? env.PGPORT;
+  return {
+    model,
+    db: {
+      host: args['db-host'] ?? env.PGHOST,
+      port: port === undefined ? undefined : number('--db-port', port, 5432, { min: 1, integer: true }),
+      database: args['db-name'] ?? env.PGDATABASE,
+      user: args['db-user'] ?? env.PGUSER,
+    },
+    concurrency: number('SVC_WORKER_CONCURRENCY', args.concurrency ?? env.SVC_WORKER_CONCURRENCY, 4, { min: 1, integer: true }),
+    pollIntervalMs: number('SVC_WORKER_POLL_INTERVAL', env.SVC_WORKER_POLL_INTERVAL, 1, { min: 0.01, integer: false }) * 1000,
+    maxRetries: number('SVC_WORKER_MAX_RETRIES', env.SVC_WORKER_MAX_RETRIES, 3, { min: 0, integer: true }),
+    timeoutMs: number('SVC_WORKER_TIMEOUT', env.SVC_WORKER_TIMEOUT, 300, { min: 0.01, integer: false }) * 1000,
+    leaseSeconds: number('SVC_WORKER_LEASE', env.SVC_WORKER_LEASE, 30, { min: 0.1, integer: false }),
+    heartbeatMs: number('SVC_WORKER_HEARTBEAT', env.SVC_WORKER_HEARTBEAT, 5, { min: 0.1, integer: false }) * 1000,
+    threads: args.threads ?? env.SVC_WORKER_THREADS ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true }) : undefined,
+    workerId: args['worker-id'] ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+  };
+}

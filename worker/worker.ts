@@ -1,0 +1,175 @@
+// The queue worker: claims as many jobs as it has free slots, runs them on the engine, writes results
+// back, and keeps its leases and heartbeat fresh. Wakes on the enqueue notification, polls as a
+// fallback, survives database restarts, and on stop() finishes what it holds before returning.
+import pg from 'pg';
+import { hostname } from 'node:os';
+import type { Engine } from '../src/engine/engine.js';
+import type { WorkerConfig } from './config.js';
+import { errorFields, log } from './log.js';
+import { PermanentJobError, runJob, toPgText } from './jobs.js';
+import * as protocol from './protocol.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Running {
+  job: protocol.ClaimedJob;
+  done: Promise<void>;
+}
+
+export class Worker {
+  private readonly running = new Map<string, Running>();
+  private stopping = false;
+  private wake: () => void = () => undefined;
+  private listener?: pg.Client;
+  private jobsDone = 0;
+  private jobsFailed = 0;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly config: WorkerConfig,
+    private readonly pool: pg.Pool,
+    private readonly engine: Engine,
+  ) {}
+
+  /** Runs until stop() is called and every claimed job has been finished. */
+  async run(): Promise<void> {
+    log('info', 'worker started', { workerId: this.config.workerId, model: this.engine.modelId, concurrency: this.config.concurrency });
+    void this.listen();
+    await this.beat('running');
+    this.timers.push(setInterval(() => void this.beat(this.stopping ? 'stopping' : 'running'), this.config.heartbeatMs));
+    this.timers.push(setInterval(() => void this.renewLeases(), (this.config.leaseSeconds * 1000) / 3));
+    let failures = 0;
+    while (!this.stopping) {
+      const free = this.config.concurrency - this.running.size;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const jobs = await protocol.claim(this.pool, {
+            workerId: this.config.workerId, maxJobs: free, leaseSeconds: this.config.leaseSeconds, maxRetries: this.config.maxRetries,
+          });
+          failures = 0;
+          for (const job of jobs) this.start(job);
+          claimed = jobs.length;
+        } catch (error) {
+          failures++;
+          log('warn', 'claim failed; retrying', { ...errorFields(error), attempt: failures });
+          await this.idle(Math.min(100 * 2 ** failures, 5000));
+          continue;
+        }
+      }
+      if (free > 0 && claimed === free) continue; // there may be more
+      await this.idle(this.config.pollIntervalMs);
+    }
+    await Promise.all([...this.running.values()].map((r) => r.done));
+    for (const timer of this.timers) clearInterval(timer);
+    await this.beat('stopped');
+    await this.listener?.end().catch(() => undefined);
+    log('info', 'worker stopped', { workerId: this.config.workerId, jobsDone: this.jobsDone, jobsFailed: this.jobsFailed });
+  }
+
+  /** Stop claiming; run() returns once the jobs in flight are finished. */
+  stop(): void {
+    if (!this.stopping) log('info', 'stopping: finishing jobs in flight', { inFlight: this.running.size });
+    this.stopping = true;
+    this.wake();
+  }
+
+  /** Waits for a notification, a freed slot, stop(), or `ms`. */
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private start(job: protocol.ClaimedJob): void {
+    const controller = new AbortController();
+    const timeout = setTimeout(() => controller.abort(new Error(`timed out after ${this.config.timeoutMs / 1000} s (SVC_WORKER_TIMEOUT)`)), this.config.timeoutMs);
+    log('debug', 'job started', { requestId: job.request_id, function: job.function_name, attempt: job.attempt });
+    const done = runJob(this.engine, job, controller.signal)
+      .then(
+        (result) => this.finish(job, { result }),
+        (error: unknown) => this.finish(job, { error: controller.signal.aborted ? controller.signal.reason : error }),
+      )
+      .finally(() => {
+        clearTimeout(timeout);
+        this.running.delete(job.request_id);
+        this.wake();
+      });
+    this.running.set(job.request_id, { job, done });
+  }
+
+  /** Writes the outcome, retrying while the database is unreachable (the lease decides who wins). */
+  private async finish(job: protocol.ClaimedJob, outcome: { result: string } | { error: unknown }): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if ('result' in outcome) {
+          const stored = await protocol.complete(this.pool, job, outcome.result);
+          this.jobsDone++;
+          log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', { requestId: job.request_id, attempt: job.attempt });
+        } else {
+          const permanent = outcome.error instanceof PermanentJobError;
+          const message = toPgText(outcome.error instanceof Error ? outcome.error.message : String(outcome.error));
+          const status = await protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
+          this.jobsFailed++;
+          log('warn', 'job failed', { requestId: job.request_id, attempt: job.attempt, error: message, newStatus: status, permanent });
+        }
+        return;
+      } catch (error) {
+        if (attempt >= 60) {
+          log('error', 'giving up on writing a job outcome; its lease will expire and it will run again', { requestId: job.request_id, ...errorFields(error) });
+          return;
+        }
+        await sleep(Math.min(100 * 2 ** attempt, 5000));
+      }
+    }
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.running.size === 0) return;
+    try {
+      await protocol.renew(this.pool, this.config.workerId, [...this.running.keys()], this.config.leaseSeconds);
+    } catch (error) {
+      log('warn', 'lease renewal failed', errorFields(error));
+    }
+  }
+
+  private async beat(state: string): Promise<void> {
+    try {
+      await protocol.heartbeat(this.pool, {
+        workerId: this.config.workerId, host: hostname(), pid: process.pid, state, concurrency: this.config.concurrency,
+        model: this.engine.modelId, jobsDone: this.jobsDone, jobsFailed: this.jobsFailed, jobsInFlight: this.running.size,
+      });
+    } catch (error) {
+      log('warn', 'heartbeat failed', errorFields(error));
+    }
+  }
+
+  /** Keeps a LISTEN connection open, reconnecting with backoff; polling covers the gaps. */
+  private async listen(): Promise<void> {
+    for (let failures = 0; !this.stopping; ) {
+      const client = new pg.Client(this.config.db);
+      try {
+        await client.connect();
+        const closed = new Promise<void>((resolve) => {
+          client.on('error', (error) => { log('warn', 'listen connection lost', errorFields(error)); resolve(); });
+          client.on('end', () => resolve());
+        });
+        client.on('notification', () => this.wake());
+        await client.query(`LISTEN ${protocol.WAKEUP_CHANNEL}`);
+        this.listener = client;
+        failures = 0;
+        this.wake(); // anything enqueued while we were away
+        await closed;
+      } catch (error) {
+        log('warn', 'listen connection failed', errorFields(error));
+      }
+      await client.end().catch(() => undefined);
+      if (!this.stopping) await sleep(Math.min(100 * 2 ** ++failures, 5000));
+    }
+  }
+}
