@@ -1,0 +1,321 @@
+// The inference engine: one node-llama-cpp model, loaded once, serving generation (optionally under a
+// GBNF grammar), embeddings and reranking. Several sequences share one context so concurrent jobs
+// decode together. Generation is greedy (temperature 0): the same request gives the same bytes,
+// alone or next to other requests.
+//
+// Used by the client library (src/client) and the queue worker (worker/).
+import {
+  getLlama,
+  LlamaCompletion,
+  LlamaGrammar,
+  TokenBias,
+  type Llama,
+  type LlamaContext,
+  type LlamaContextSequence,
+  type LlamaEmbeddingContext,
+  type LlamaModel,
+  type LlamaRankingContext,
+  type Token,
+} from 'node-llama-cpp';
+import { availableParallelism } from 'node:os';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+
+export interface EngineOptions {
+  /** A GGUF file, or a node-llama-cpp model URI such as `hf:<user>/<repo>/<file>.gguf`. */
+  model: string;
+  /** CPU threads (default: all cores). Always passed explicitly: node-llama-cpp's own default made a tiny model 400x slower on 2 cores. */
+  threads?: number;
+  /** Sequences decoded together in one context: the most generations that run at once (default 1). More wait for a free one. */
+  sequences?: number;
+  /** Context size of each sequence, in tokens (default: the model's training context, at most 2048). */
+  contextSize?: number;
+  /** `false` (default) runs on the CPU; `'auto'` lets node-llama-cpp pick a GPU backend. */
+  gpu?: false | 'auto';
+  /** Called with the loading progress, 0 to 1 (for a progress bar). */
+  onProgress?: (fraction: number) => void;
+}
+
+export interface GenerateRequest {
+  prompt: string;
+  maxTokens: number;
+  seed: number;
+  /** GBNF text; the output is constrained to it. */
+  grammar?: string | null;
+  /** Aborts the generation (also while it waits for a free sequence). */
+  signal?: AbortSignal;
+  /** Aborts the generation after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+export interface GenerateResult {
+  text: string;
+  /** Tokens generated. */
+  tokens: number;
+  /** `eogToken` (the model, or the grammar, ended the output) or `maxTokens` (cut at maxTokens). */
+  stopReason: string;
+}
+
+export interface RerankResult {
+  index: number;
+  document: string;
+  score: number;
+}
+
+/** A generation was aborted by its AbortSignal or its timeout. */
+export class GenerationAbortedError extends Error {
+  readonly code = 'aborted';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GenerationAbortedError';
+  }
+}
+
+/** The model could not be loaded (missing file, not a GGUF, ...). */
+export class ModelLoadError extends Error {
+  readonly code = 'model-load-failed';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ModelLoadError';
+  }
+}
+
+const GRAMMAR_CACHE_SIZE = 256;
+
+let sharedLlama: Promise<Llama> | undefined;
+let sharedLlamaGpu: false | 'auto' | undefined;
+
+/** One llama.cpp binding per process and GPU setting: it is expensive and global. */
+function llamaFor(gpu: false | 'auto'): Promise<Llama> {
+  if (!sharedLlama || sharedLlamaGpu !== gpu) {
+    sharedLlamaGpu = gpu;
+    sharedLlama = getLlama({ gpu, logLevel: 'error' as never });
+    sharedLlama.catch(() => (sharedLlama = undefined));
+  }
+  return sharedLlama;
+}
+
+export class Engine {
+  /** Compiled grammars by GBNF text, least recently used first. */
+  private readonly grammars = new Map<string, LlamaGrammar>();
+  private embeddingContext?: Promise<LlamaEmbeddingContext>;
+  private rankingContext?: Promise<LlamaRankingContext>;
+  /** Callers waiting for a free sequence, first come first served. */
+  private readonly waiting: Array<() => void> = [];
+  private readonly invalidByteTokens: Token[];
+
+  private constructor(
+    readonly llama: Llama,
+    readonly model: LlamaModel,
+    private readonly context: LlamaContext,
+    /** Identifies the weights (content hash): part of every cache key, so switching models never serves a stale answer. */
+    readonly modelId: string,
+    readonly threads: number,
+  ) {
+    this.invalidByteTokens = findInvalidUtf8ByteTokens(model);
+  }
+
+  static async load(options: EngineOptions): Promise<Engine> {
+    const threads = options.threads ?? Math.max(1, availableParallelism());
+    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${options.threads}`);
+    const sequences = options.sequences ?? 1;
+    if (!Number.isInteger(sequences) || sequences < 1) throw new RangeError(`sequences must be a positive integer, got ${options.sequences}`);
+    const llama = await llamaFor(options.gpu ?? false);
+    let modelPath: string;
+    if (options.model.startsWith('hf:')) {
+      modelPath = await resolveUri(options.model);
+    } else {
+      modelPath = options.model;
+      if (!existsSync(modelPath)) throw new ModelLoadError(`model file not found: ${modelPath}`);
+    }
+    let model: LlamaModel;
+    try {
+      model = await llama.loadModel({ modelPath, onLoadProgress: options.onProgress });
+    } catch (error) {
+      throw new ModelLoadError(`cannot load model ${modelPath}: ${(error as Error).message}`, { cause: error });
+    }
+    options.onProgress?.(1);
+    const contextSize = options.contextSize ?? Math.min(model.trainContextSize, 2048);
+    // node-llama-cpp's contextSize is per sequence: the context holds contextSize x sequences cells.
+    const context = await model.createContext({ sequences, contextSize, threads });
+    return new Engine(llama, model, context, await modelIdentity(modelPath), threads);
+  }
+
+  /** Length of an embedding vector. */
+  get dimension(): number {
+    return this.model.embeddingVectorSize;
+  }
+
+  get sequences(): number {
+    return this.context.totalSequences;
+  }
+
+  /** Whether `rerank` uses the model's ranking head (else embedding similarity). */
+  get hasRankingHead(): boolean {
+    return this.model.fileInsights.supportsRanking === true;
+  }
+
+  /** Parses (once; then from the cache) a GBNF grammar. Throws when llama.cpp rejects it. */
+  grammar(gbnf: string): LlamaGrammar {
+    let grammar = this.grammars.get(gbnf);
+    if (grammar) {
+      this.grammars.delete(gbnf); // refresh its place in the LRU order
+    } else {
+      grammar = new LlamaGrammar(this.llama, { grammar: gbnf });
+      if (this.grammars.size >= GRAMMAR_CACHE_SIZE) this.grammars.delete(this.grammars.keys().next().value!);
+    }
+    this.grammars.set(gbnf, grammar);
+    return grammar;
+  }
+
+  /** Number of compiled grammars held in the cache. */
+  get cachedGrammars(): number {
+    return this.grammars.size;
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
+      throw new RangeError(`maxTokens must be a positive integer, got ${request.maxTokens}`);
+    }
+    const grammar = request.grammar ? this.grammar(request.grammar) : undefined;
+    const signals = [request.signal, request.timeoutMs !== undefined ? AbortSignal.timeout(request.timeoutMs) : undefined].filter(
+      (s): s is AbortSignal => s !== undefined,
+    );
+    const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const aborted = () => new GenerationAbortedError(abortMessage(signal!, request.timeoutMs), { cause: signal!.reason });
+    if (signal?.aborted) throw aborted();
+
+    const sequence = await this.acquireSequence(signal);
+    try {
+      let tokens = 0;
+      // Bytes that can never occur in UTF-8 are banned under a grammar: llama.cpp's grammar decoder
+      // reads them as (invalid) code points, so a negated character class would otherwise let the
+      // model spell out text that is not UTF-8.
+      let tokenBias: TokenBias | undefined;
+      if (grammar && this.invalidByteTokens.length > 0) {
+        tokenBias = new TokenBias(this.model.tokenizer);
+        for (const token of this.invalidByteTokens) tokenBias.set(token, 'never');
+      }
+      const completion = new LlamaCompletion({ contextSequence: sequence });
+      const { response, metadata } = await completion.generateCompletionWithMeta(request.prompt, {
+        maxTokens: request.maxTokens,
+        temperature: 0,
+        seed: request.seed,
+        grammar,
+        tokenBias,
+        signal,
+        disableContextShift: true,
+        onToken: (chunk) => {
+          tokens += chunk.length;
+        },
+      });
+      return { text: response, tokens, stopReason: metadata.stopReason };
+    } catch (error) {
+      if (signal?.aborted) throw aborted();
+      throw error;
+    } finally {
+      // A fresh sequence per request: nothing of an earlier prompt stays in its state.
+      sequence.dispose();
+      this.waiting.shift()?.();
+    }
+  }
+
+  /** An L2-normalized embedding of the model's dimension. */
+  async embed(text: string): Promise<number[]> {
+    this.embeddingContext ??= this.model.createEmbeddingContext({ threads: this.threads });
+    const { vector } = await (await this.embeddingContext).getEmbeddingFor(text);
+    return l2Normalize(vector);
+  }
+
+  /**
+   * Documents ranked for the query, best first, each with its index in `documents`. A model with a
+   * ranking head (a reranker GGUF) scores each pair with it (0..1, the head's probability of
+   * relevance). Other models (like the test model) score by cosine similarity (-1..1) of the
+   * embedding of `task` + query to each document's embedding. Ties keep the input order.
+   */
+  async rerank(query: string, documents: string[], task: string): Promise<RerankResult[]> {
+    const instructed = task ? `${task}\nQuery: ${query}` : query;
+    let scores: number[];
+    if (this.hasRankingHead) {
+      this.rankingContext ??= this.model.createRankingContext({ threads: this.threads });
+      scores = await (await this.rankingContext).rankAll(instructed, documents, { onOverflow: 'maxChunk' });
+    } else {
+      const q = await this.embed(instructed);
+      scores = [];
+      for (const document of documents) scores.push(dot(q, await this.embed(document)));
+    }
+    return documents
+      .map((document, index) => ({ index, document, score: scores[index] }))
+      .sort((a, b) => b.score - a.score || a.index - b.index);
+  }
+
+  async dispose(): Promise<void> {
+    for (const resolve of this.waiting.splice(0)) resolve();
+    await (await this.embeddingContext?.catch(() => undefined))?.dispose();
+    await (await this.rankingContext?.catch(() => undefined))?.dispose();
+    await this.context.dispose();
+    await this.model.dispose();
+  }
+
+  private async acquireSequence(signal?: AbortSignal): Promise<LlamaContextSequence> {
+    while (this.context.sequencesLeft === 0) {
+      await new Promise<void>((resolve, reject) => {
+        const wake = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          const at = this.waiting.indexOf(wake);
+          if (at >= 0) this.waiting.splice(at, 1);
+          reject(new GenerationAbortedError(abortMessage(signal!), { cause: signal!.reason }));
+        };
+        this.waiting.push(wake);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+    return this.context.getSequence();
+  }
+}
+
+function abortMessage(signal: AbortSignal, timeoutMs?: number): string {
+  const reason = signal.reason as { name?: string; message?: string } | undefined;
+  if (reason?.name === 'TimeoutError') return `generation timed out${timeoutMs !== undefined ? ` after ${timeoutMs} ms` : ''}`;
+  return `generation was aborted${reason?.message ? `: ${reason.message}` : ''}`;
+}
+
+/** SPM byte tokens (`<0xNN>`) for bytes that never occur in UTF-8: C0, C1, F5-FF. */
+function findInvalidUtf8ByteTokens(model: LlamaModel): Token[] {
+  const tokens = (model.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: unknown } } }).tokenizer?.ggml?.tokens;
+  if (!Array.isArray(tokens)) return [];
+  const out: Token[] = [];
+  tokens.forEach((piece, id) => {
+    const m = typeof piece === 'string' ? /^<0x([0-9A-F]{2})>$/.exec(piece) : null;
+    if (!m) return;
+    const byte = parseInt(m[1], 16);
+    if (byte === 0xc0 || byte === 0xc1 || byte >= 0xf5) out.push(id as Token);
+  });
+  return out;
+}
+
+export function l2Normalize(vector: readonly number[]): number[] {
+  const norm = Math.sqrt(vector.reduce((s, x) => s + x * x, 0));
+  return norm === 0 ? [...vector] : vector.map((x) => x / norm);
+}
+
+const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+async function modelIdentity(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return `${basename(path)}:${statSync(path).size}:${hash.digest('hex').slice(0, 16)}`;
+}
+
+async function resolveUri(uri: string): Promise<string> {
+  const { resolveModelFile } = await import('node-llama-cpp');
+  try {
+    return await resolveModelFile(uri);
+  } catch (error) {
+    throw new ModelLoadError(`cannot resolve model ${uri}: ${(error as Error).message}`, { cause: error });
+  }
+}
