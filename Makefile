@@ -8,7 +8,10 @@ PLV8_COMPAT = $(MAKE) -C plv8-compat PG_CONFIG=$(PG_CONFIG) LIBNODE_ROOT=$(LIBNO
 # The svc extension script is generated from src/extension (and the grammar compiler it bundles).
 EXTENSION = svc
 EXTVERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" svc.control)
-DATA_built = extension/svc--$(EXTVERSION).sql
+UPGRADES = $(patsubst src/extension/migrations/%.sql,extension/svc--%.sql,$(wildcard src/extension/migrations/*--$(EXTVERSION).sql))
+DATA_built = extension/svc--$(EXTVERSION).sql $(UPGRADES)
+# Full scripts of earlier releases, so old versions install and upgrade paths can be tested.
+DATA = $(wildcard extension/releases/svc--*.sql)
 
 PLV8_CONTROL := $(shell $(PG_CONFIG) --sharedir)/extension/plv8.control
 # A plv8.control without our marker belongs to a real plv8, which is used instead of plv8-compat.
@@ -23,7 +26,7 @@ all: plv8-compat
 install: plv8-compat-install
 installcheck: plv8-compat-installcheck
 
-extension/svc--$(EXTVERSION).sql: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/grammar/*.ts)
+$(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/migrations/*.sql src/grammar/*.ts)
 	node_modules/.bin/tsx scripts/build-extension.ts
 
 plv8-compat:
@@ -46,4 +49,4 @@ ifneq ($(REAL_PLV8),yes)
 	@set -e; for f in plv8-compat/*.so; do cmp -s $$f $(pkglibdir)/$$(basename $$f); done; \
 	for f in plv8-compat/*.control plv8-compat/*.sql; do cmp -s $$f $(datadir)/extension/$$(basename $$f); done
 endif
-	@set -e; for f in svc.control $(DATA_built); do cmp -s $$f $(datadir)/extension/$$(basename $$f); done
+	@set -e; for f in svc.control $(DATA_built) $(DATA); do cmp -s $$f $(datadir)/extension/$$(basename $$f); done

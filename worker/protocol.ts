@@ -60,3 +60,13 @@ export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
 /** The channel workers LISTEN on: a notification per enqueue, delivered when the submitter commits. */
 export const WAKEUP_CHANNEL = 'svc_jobs';
 export const COMPLETED_CHANNEL = 'svc_completed';
+
+/** The cached result for a request identity (src/extension/cache-key.ts) under `model`, or null. */
+export async function cacheGet(db: Queryable, identity: string, model: string): Promise<string | null> {
+  const { rows } = await db.query<{ result: string | null }>('SELECT svc_worker_cache_get($1, $2) AS result', [identity, model]);
+  return rows[0].result;
+}
+
+export async function cachePut(db: Queryable, identity: string, model: string, functionName: string, result: string): Promise<void> {
+  await db.query('SELECT svc_worker_cache_put($1, $2, $3, $4)', [identity, model, functionName, result]);
+}

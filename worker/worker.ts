@@ -8,6 +8,7 @@ import type { WorkerConfig } from './config.js';
 import { errorFields, log } from './log.js';
 import { PermanentJobError, runJob, toPgText } from './jobs.js';
 import * as protocol from './protocol.js';
+import { cacheIdentity } from '../src/extension/cache-key.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -90,7 +91,7 @@ export class Worker {
     const controller = new AbortController();
     const timeout = setTimeout(() => controller.abort(new Error(`timed out after ${this.config.timeoutMs / 1000} s (SVC_WORKER_TIMEOUT)`)), this.config.timeoutMs);
     log('debug', 'job started', { requestId: job.request_id, function: job.function_name, attempt: job.attempt });
-    const done = runJob(this.engine, job, controller.signal)
+    const done = this.execute(job, controller.signal)
       .then(
         (result) => this.finish(job, { result }),
         (error: unknown) => this.finish(job, { error: controller.signal.aborted ? controller.signal.reason : error }),
@@ -101,6 +102,22 @@ export class Worker {
         this.wake();
       });
     this.running.set(job.request_id, { job, done });
+  }
+
+  /** The job's result: from the cache when the request allows it, else from the engine (then cached). */
+  private async execute(job: protocol.ClaimedJob, signal: AbortSignal): Promise<string> {
+    const useCache = job.parameters.use_cache === true;
+    const identity = cacheIdentity(job.function_name, job.parameters);
+    if (useCache) {
+      const cached = await protocol.cacheGet(this.pool, identity, this.engine.modelId);
+      if (cached !== null) return cached;
+    }
+    const result = await runJob(this.engine, job, signal);
+    if (useCache) {
+      await protocol.cachePut(this.pool, identity, this.engine.modelId, job.function_name, result).catch((error: unknown) =>
+        log('warn', 'could not store a result in the cache', { requestId: job.request_id, ...errorFields(error) }));
+    }
+    return result;
   }
 
   /** Writes the outcome, retrying while the database is unreachable (the lease decides who wins). */

@@ -26,9 +26,41 @@ export interface SqlFunction {
 const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
 const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
 const PRIORITY = p('priority', 'integer', '0');
+const RERANK_TASK = p('task', 'text', `'Given a web search query, retrieve relevant passages that answer the query'`);
 const REQUEST_RECORD = 'TABLE(status text, result text, error text, created_at timestamp, started_at timestamp, completed_at timestamp, priority integer)';
 
 export const FUNCTIONS: readonly SqlFunction[] = [
+  // Synchronous: the result in the caller's statement (cache first, else a worker within svc.sync_timeout).
+  {
+    name: 'svc_generate', params: [p('prompt', 'text'), ...GENERATION], returns: 'text',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generate' },
+    comment: 'Generate text and return it (waits for a worker on a cache miss).',
+  },
+  {
+    name: 'svc_embed', params: [p('text_input', 'text'), p('use_cache', 'boolean', 'true')], returns: 'real[]',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'embed' },
+    comment: 'The L2-normalized embedding of a text (cast to vector where pgvector is installed).',
+  },
+  {
+    name: 'svc_generate_json', params: [p('prompt', 'text'), p('schema', 'jsonb'), ...GENERATION], returns: 'text',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateJson' },
+    comment: 'Generate JSON matching a JSON Schema and return it.',
+  },
+  {
+    name: 'svc_generate_regex', params: [p('prompt', 'text'), p('pattern', 'text'), ...GENERATION], returns: 'text',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateRegex' },
+    comment: 'Generate text matching a regular expression and return it.',
+  },
+  {
+    name: 'svc_generate_choice', params: [p('prompt', 'text'), p('choices', 'text[]'), ...GENERATION], returns: 'text',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateChoice' },
+    comment: 'Pick one of the choices and return it.',
+  },
+  {
+    name: 'svc_rerank', params: [p('query', 'text'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')],
+    returns: 'TABLE(document text, score double precision)', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'rerank' },
+    comment: 'The documents ranked for the query, best first.',
+  },
   {
     name: 'svc_generate_async', params: [p('prompt', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
     volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateAsync' },
@@ -66,8 +98,7 @@ export const FUNCTIONS: readonly SqlFunction[] = [
   },
   {
     name: 'svc_rerank_async',
-    params: [p('query', 'text'), p('documents', 'text[]'), p('task', 'text', `'Given a web search query, retrieve relevant passages that answer the query'`),
-      p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), PRIORITY],
+    params: [p('query', 'text'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), PRIORITY],
     returns: 'uuid', volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'rerankAsync' },
     comment: 'Queue a reranking; the result is a JSON array of {index, document, score}, best first.',
   },
@@ -138,7 +169,43 @@ export const FUNCTIONS: readonly SqlFunction[] = [
     returns: 'void', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerHeartbeat },
     comment: 'Worker protocol: report that a worker is alive, for svc_worker_status().',
   },
+  {
+    name: 'svc_cache_stats', params: [],
+    returns: 'TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint)',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { sql: SQL_BODIES.cacheStats },
+    comment: 'Entries in the result cache, hits and misses since the last clear, and the size limit (svc.cache_size).',
+  },
+  {
+    name: 'svc_cache_clear', params: [], returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody',
+    body: { sql: SQL_BODIES.cacheClear }, comment: 'Empty the result cache and reset its counters; returns how many entries were removed.',
+  },
+  {
+    name: 'svc_worker_cache_get', params: [p('identity', 'text'), p('model', 'text')], returns: 'text',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.cacheGet },
+    comment: 'Worker protocol: the cached result for a request identity and model, or NULL (counted as a hit or a miss).',
+  },
+  {
+    name: 'svc_worker_cache_put', params: [p('identity', 'text'), p('model', 'text'), p('function_name', 'text'), p('result', 'text')], returns: 'void',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.cachePut },
+    comment: 'Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.',
+  },
   // Internal helpers used by the functions above.
+  {
+    name: 'svc__enqueue_as', params: [p('payload', 'jsonb')], returns: 'uuid', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody',
+    body: { ts: 'enqueueAs' }, comment: 'Internal: enqueue a request for payload.owner; run by the sync functions in their autonomous session.',
+  },
+  {
+    name: 'svc__current_model', params: [], returns: 'text', volatility: 'STABLE', security: 'INVOKER',
+    body: { sql: SQL_BODIES.currentModel }, comment: 'Internal: the model identity the cache serves (that of the most recently heard-from live worker).',
+  },
+  {
+    name: 'svc__sync_conninfo', params: [], returns: 'text', volatility: 'STABLE', security: 'INVOKER', grantTo: 'nobody',
+    body: { sql: SQL_BODIES.syncConninfo }, comment: 'Internal: where the sync functions connect back to (svc.sync_connection, else the local socket).',
+  },
+  {
+    name: 'svc__conninfo_quote', params: [p('value', 'text')], returns: 'text', volatility: 'IMMUTABLE', security: 'INVOKER',
+    body: { sql: SQL_BODIES.conninfoQuote }, comment: 'Internal: a libpq connection-string value, quoted.',
+  },
   {
     name: 'svc__queue_depth', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
     body: { sql: SQL_BODIES.queueDepth }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',

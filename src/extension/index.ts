@@ -2,8 +2,16 @@
 // names, by name. The emitted SQL stubs call `globalThis.__svc.api.<name>(...)`.
 import * as submit from './submit.js';
 import * as results from './results.js';
+import * as sync from './sync.js';
 
 export const api = {
+  generate: sync.generate,
+  embed: sync.embed,
+  generateJson: sync.generateJson,
+  generateRegex: sync.generateRegex,
+  generateChoice: sync.generateChoice,
+  rerank: sync.rerank,
+  enqueueAs: sync.enqueueAs,
   generateAsync: submit.generateAsync,
   embedAsync: submit.embedAsync,
   generateJsonAsync: submit.generateJsonAsync,

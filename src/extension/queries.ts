@@ -17,6 +17,7 @@ const completedPayload = (statusExpr: string) =>
 
 export const QUERIES = {
   setting: q(`SELECT current_setting($1, true) AS value`, 'text'),
+  intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
 
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),
 
@@ -44,11 +45,46 @@ export const QUERIES = {
 
   sleep: q(`SELECT pg_sleep($1)`, 'float8'),
 
+  // --- the result cache -----------------------------------------------------------------------
+  // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
+  cacheGet: q(`SELECT svc_worker_cache_get($1, svc__current_model()) AS result`, 'text'),
+
+  // --- synchronous calls: an autonomous connection back to this database (dblink) --------------
+  sessionUser: q(`SELECT session_user::text AS name`),
+  syncConnected: q(`SELECT 'svc_sync' = ANY (coalesce(dblink_get_connections(), '{}')) AS connected`),
+  syncConnect: q(`SELECT dblink_connect_u('svc_sync', svc__sync_conninfo())`),
+  syncDisconnect: q(`SELECT dblink_disconnect('svc_sync')`),
+  // $1 is one of REMOTE's statements, with its arguments as quoted literals (dblink takes no parameters).
+  syncEnqueue: q(`SELECT request_id FROM dblink('svc_sync', $1) AS t(request_id uuid)`, 'text'),
+  syncState: q(`SELECT status, result, error FROM dblink('svc_sync', $1) AS t(status text, result text, error text)`, 'text'),
+  syncCancel: q(`SELECT ok FROM dblink('svc_sync', $1) AS t(ok boolean)`, 'text'),
+  insertJobAs: q(
+    `INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner)
+     VALUES ($1, $2, $3, $4, $5) RETURNING request_id`,
+    'text', 'jsonb', 'text', 'integer', 'name',
+  ),
+  workersSummary: q(
+    `SELECT count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
+            count(*) AS known,
+            (SELECT count(*) FROM svc_queue WHERE status = 'pending') AS pending
+     FROM svc_workers`,
+  ),
+
   cancel: q(
     `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now()
      WHERE request_id = $1 AND status = 'pending' RETURNING request_id`,
     'uuid',
   ),
+} as const;
+
+/**
+ * Statements run in the autonomous (dblink) session. dblink takes no parameters, so arguments go in
+ * as literals quoted by plv8.quote_literal: a JSON document or a UUID, never raw input.
+ */
+export const REMOTE = {
+  enqueue: (quotedPayload: string) => `SELECT svc__enqueue_as(${quotedPayload}::jsonb)`,
+  state: (quotedId: string) => `SELECT status, result, error FROM svc_queue WHERE request_id = ${quotedId}::uuid`,
+  cancel: (quotedId: string) => `SELECT svc_cancel_async(${quotedId}::uuid)`,
 } as const;
 
 /** Bodies of the SQL-language functions in the catalog. */
@@ -64,6 +100,57 @@ export const SQL_BODIES = {
     ORDER BY ids.ord`,
 
   queueDepth: `SELECT count(*) FROM svc_queue WHERE status IN ('pending', 'processing')`,
+
+  // The model whose answers the cache serves: the one the most recently heard-from live worker runs.
+  currentModel: `
+    SELECT model FROM svc_workers
+    WHERE state = 'running' AND model IS NOT NULL AND last_heartbeat > clock_timestamp() - interval '1 minute'
+    ORDER BY last_heartbeat DESC LIMIT 1`,
+
+  // svc.sync_connection, or this server's first unix socket as the extension's owner (libpq quoting).
+  syncConninfo: `
+    SELECT coalesce(nullif(current_setting('svc.sync_connection', true), ''),
+      format('dbname=%s user=%s port=%s host=%s',
+        svc__conninfo_quote(current_database()), svc__conninfo_quote(current_user), current_setting('port'),
+        svc__conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost'))))`,
+
+  conninfoQuote: `SELECT '''' || replace(replace($1, '\\', '\\\\'), '''', '\\''') || ''''`,
+
+  cacheGet: `
+    WITH hit AS (
+      UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
+      WHERE cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND model = $2
+      RETURNING result
+    )
+    SELECT result FROM (SELECT (SELECT result FROM hit) AS result) AS r
+    WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0`,
+
+  // Store, then evict the lowest-frecency entries beyond svc.cache_size (default 10000).
+  cachePut: `
+    INSERT INTO svc_cache (cache_key, model, function_name, result)
+    VALUES (encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4)
+    ON CONFLICT (cache_key, model) DO NOTHING;
+
+    DELETE FROM svc_cache WHERE (cache_key, model) IN (
+      SELECT cache_key, model FROM svc_cache
+      ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
+      LIMIT greatest(0, (SELECT count(*) FROM svc_cache)
+        - coalesce(nullif(current_setting('svc.cache_size', true), '')::bigint, 10000)))`,
+
+  cacheStats: `
+    SELECT entries, hits, misses, CASE WHEN hits + misses > 0 THEN hits::float8 / (hits + misses) END, max_entries
+    FROM (
+      SELECT (SELECT count(*) FROM svc_cache) AS entries,
+        h.last_value - CASE WHEN h.is_called THEN 0 ELSE 1 END AS hits,
+        m.last_value - CASE WHEN m.is_called THEN 0 ELSE 1 END AS misses,
+        coalesce(nullif(current_setting('svc.cache_size', true), '')::bigint, 10000) AS max_entries
+      FROM svc_cache_hits h, svc_cache_misses m
+    ) AS s`,
+
+  cacheClear: `
+    WITH removed AS (DELETE FROM svc_cache RETURNING 1)
+    SELECT count(*) FROM removed
+    WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0`,
 
   // Two statements, so the claim sees the first one's work: expired leases go back to pending with a
   // retry counted (or fail when retries are spent, announced on svc_completed); then up to $2 pending

@@ -26,3 +26,18 @@ export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurre
   }
   return n;
 }
+
+/** An interval setting (e.g. svc.sync_timeout = '60s') in seconds. */
+export function intervalSetting(name: 'svc.sync_timeout' | 'svc.worker_poll_interval'): number {
+  const value = raw(name) ?? SETTING_DEFAULTS[name];
+  let seconds: number | undefined;
+  try {
+    seconds = Number(one<{ seconds: number | string }>(QUERIES.intervalSeconds, value)?.seconds);
+  } catch {
+    seconds = undefined;
+  }
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) {
+    throw new SvcError(SQLSTATE.invalidParameterValue, `setting ${name} must be a positive interval such as '60s' (is "${value}")`);
+  }
+  return seconds;
+}

@@ -1,0 +1,75 @@
+// What a request is, checked: each `prepare*` validates one SQL function's arguments, compiles its
+// constraint, and returns the queue row to write. The async submitters and the sync functions share
+// them, so both reject the same input with the same messages.
+import { LIMITS } from './limits.js';
+import { parameterError } from './errors.js';
+import * as v from './validate.js';
+import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
+
+export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
+
+export interface PreparedJob {
+  functionName: QueueFunction;
+  parameters: Record<string, unknown>;
+  grammar: string | null;
+}
+
+export function generationOptions(fn: string, maxTokens: unknown, useCache: unknown, seed: unknown) {
+  return { max_tokens: v.maxTokens(fn, maxTokens), use_cache: v.boolean(fn, 'use_cache', useCache), seed: v.seed(fn, seed) };
+}
+
+export function prepareGenerate(fn: string, prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): PreparedJob {
+  const parameters = { prompt: v.text(fn, 'prompt', prompt), ...generationOptions(fn, maxTokens, useCache, seed) };
+  return { functionName: 'generate', parameters, grammar: null };
+}
+
+export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown): PreparedJob {
+  const parameters = { text_input: v.text(fn, 'text_input', textInput), use_cache: v.boolean(fn, 'use_cache', useCache) };
+  return { functionName: 'embed', parameters, grammar: null };
+}
+
+export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): PreparedJob {
+  const checkedPrompt = v.text(fn, 'prompt', prompt);
+  const options = generationOptions(fn, maxTokens, useCache, seed);
+  return { functionName: 'generate_json', parameters: { prompt: checkedPrompt, schema, ...options }, grammar: schemaGrammar(fn, schema) };
+}
+
+export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): PreparedJob {
+  const checkedPrompt = v.text(fn, 'prompt', prompt);
+  const checkedPattern = v.text(fn, 'pattern', pattern, { maxChars: 100_000 });
+  const options = generationOptions(fn, maxTokens, useCache, seed);
+  return { functionName: 'generate_regex', parameters: { prompt: checkedPrompt, pattern: checkedPattern, ...options }, grammar: regexGrammar(fn, checkedPattern) };
+}
+
+export function prepareChoice(fn: string, prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): PreparedJob {
+  const checkedPrompt = v.text(fn, 'prompt', prompt);
+  const checkedChoices = v.textArray(fn, 'choices', choices, { maxItems: LIMITS.choicesMaxItems });
+  const options = generationOptions(fn, maxTokens, useCache, seed);
+  return { functionName: 'generate_choice', parameters: { prompt: checkedPrompt, choices: checkedChoices, ...options }, grammar: choicesGrammar(fn, checkedChoices) };
+}
+
+export function prepareRerank(fn: string, query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown): PreparedJob {
+  const parameters = {
+    query: v.text(fn, 'query', query),
+    documents: v.textArray(fn, 'documents', documents, { maxItems: LIMITS.rerankMaxDocuments, allowEmptyItems: true }),
+    task: v.text(fn, 'task', task),
+    use_cache: v.boolean(fn, 'use_cache', useCache),
+    seed: v.seed(fn, seed),
+  };
+  return { functionName: 'rerank', parameters, grammar: null };
+}
+
+/** Re-checks a request given as (function, parameters), e.g. one that crossed a connection. */
+export function prepareFromParameters(fn: string, functionName: unknown, parameters: unknown): PreparedJob {
+  if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) throw parameterError(fn, 'parameters', 'must be a JSON object');
+  const p = parameters as Record<string, unknown>;
+  switch (functionName) {
+    case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed);
+    case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache);
+    case 'generate_json': return prepareJson(fn, p.prompt, p.schema, p.max_tokens, p.use_cache, p.seed);
+    case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed);
+    case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed);
+    case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed);
+    default: throw parameterError(fn, 'function_name', `must be one of generate, embed, generate_json, generate_regex, generate_choice, rerank`);
+  }
+}

@@ -1,0 +1,4 @@
+-- svc 0.1.0 → 0.2.0: the result cache and the synchronous functions (which need dblink).
+-- `@include FILE` pulls in a schema file of src/extension as it is today; functions are (re)created
+-- by the generated part of the upgrade script that follows this file.
+-- @include cache.sql

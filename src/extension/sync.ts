@@ -1,0 +1,109 @@
+// The synchronous functions (svc_generate, svc_embed, svc_generate_json/_regex/_choice, svc_rerank):
+// cache first; on a miss the request is enqueued through an autonomous connection (dblink) so a
+// worker sees it before the caller's transaction ends, and the call waits for it with a deadline.
+// They run as the extension's owner (SECURITY DEFINER); the request belongs to session_user.
+import { one, rows } from './db.js';
+import { QUERIES, REMOTE } from './queries.js';
+import { SvcError, SQLSTATE } from './errors.js';
+import { intervalSetting } from './settings.js';
+import { cacheIdentity } from './cache-key.js';
+import * as jobs from './jobs.js';
+import { ensureCapacity } from './submit.js';
+
+interface Plv8Quote { quote_literal(text: string): string }
+declare const plv8: Plv8Quote;
+
+/** Waiting callers go before queued async work. */
+const SYNC_PRIORITY = 100;
+
+/** Runs a statement in the autonomous session, (re)connecting once if the connection was lost. */
+function remote<T>(query: typeof QUERIES.syncState, statement: string): T[] {
+  for (let attempt = 0; ; attempt++) {
+    if (!one<{ connected: boolean }>(QUERIES.syncConnected)?.connected) one(QUERIES.syncConnect);
+    try {
+      return rows<T>(query, statement);
+    } catch (error) {
+      const code = String((error as { sqlerrcode?: string }).sqlerrcode ?? '');
+      if (attempt > 0 || !code.startsWith('08')) throw error;
+      try { one(QUERIES.syncDisconnect); } catch { /* already gone */ }
+    }
+  }
+}
+
+function workersSummary(): string {
+  const s = one<{ live: string; known: string; pending: string }>(QUERIES.workersSummary)!;
+  const live = Number(s.live);
+  if (live === 0) return Number(s.known) === 0 ? 'no worker has ever connected (start svc-worker)' : 'no worker is running (none sent a heartbeat in the last minute)';
+  return `${live} worker(s) running, ${s.pending} request(s) pending`;
+}
+
+function wait(fn: string, id: string): string {
+  const timeout = intervalSetting('svc.sync_timeout');
+  const deadline = Date.now() + timeout * 1000;
+  const quotedId = plv8.quote_literal(id);
+  let pause = 0.002;
+  for (;;) {
+    const state = remote<{ status: string; result: string | null; error: string | null }>(QUERIES.syncState, REMOTE.state(quotedId))[0];
+    if (state?.status === 'completed') return state.result ?? '';
+    if (state?.status === 'failed') throw new SvcError('SV001', `${fn}: request ${id} failed: ${state.error ?? 'no error text'}`);
+    if (state?.status === 'cancelled') throw new SvcError('SV002', `${fn}: request ${id} was cancelled`);
+    if (Date.now() >= deadline) {
+      remote(QUERIES.syncCancel, REMOTE.cancel(quotedId));
+      throw new SvcError(SQLSTATE.queryCanceled, `${fn}: no result within ${timeout} s (svc.sync_timeout); ${workersSummary()}`, {
+        detail: `request ${id} was ${state?.status ?? 'not found'}; it is cancelled if it had not started`,
+        hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
+      });
+    }
+    one(QUERIES.sleep, Math.min(pause, Math.max(0.001, (deadline - Date.now()) / 1000)));
+    pause = Math.min(pause * 2, 0.05);
+  }
+}
+
+function run(fn: string, job: jobs.PreparedJob): string {
+  const identity = cacheIdentity(job.functionName, job.parameters);
+  if (job.parameters.use_cache === true) {
+    const hit = one<{ result: string | null }>(QUERIES.cacheGet, identity)?.result;
+    if (hit !== null && hit !== undefined) return hit;
+  }
+  const owner = one<{ name: string }>(QUERIES.sessionUser)!.name;
+  const payload = JSON.stringify({ function_name: job.functionName, parameters: job.parameters, owner });
+  const [{ request_id: id }] = remote<{ request_id: string }>(QUERIES.syncEnqueue, REMOTE.enqueue(plv8.quote_literal(payload)));
+  return wait(fn, id);
+}
+
+export function generate(prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
+  return run('svc_generate', jobs.prepareGenerate('svc_generate', prompt, maxTokens, useCache, seed));
+}
+
+export function embed(textInput: unknown, useCache: unknown): number[] {
+  return JSON.parse(run('svc_embed', jobs.prepareEmbed('svc_embed', textInput, useCache))) as number[];
+}
+
+export function generateJson(prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
+  return run('svc_generate_json', jobs.prepareJson('svc_generate_json', prompt, schema, maxTokens, useCache, seed));
+}
+
+export function generateRegex(prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
+  return run('svc_generate_regex', jobs.prepareRegex('svc_generate_regex', prompt, pattern, maxTokens, useCache, seed));
+}
+
+export function generateChoice(prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
+  return run('svc_generate_choice', jobs.prepareChoice('svc_generate_choice', prompt, choices, maxTokens, useCache, seed));
+}
+
+export function rerank(query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown): Array<{ document: string; score: number }> {
+  const ranked = JSON.parse(run('svc_rerank', jobs.prepareRerank('svc_rerank', query, documents, task, useCache, seed))) as Array<{ document: string; score: number }>;
+  return ranked.map(({ document, score }) => ({ document, score }));
+}
+
+/** svc__enqueue_as: runs in the autonomous session, as the owner; checks the request again. */
+export function enqueueAs(payload: unknown): string {
+  const fn = 'svc__enqueue_as';
+  const { function_name, parameters, owner } = (payload ?? {}) as Record<string, unknown>;
+  if (typeof owner !== 'string' || owner === '') throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner must be a role name`);
+  const job = jobs.prepareFromParameters(fn, function_name, parameters);
+  ensureCapacity(fn, 1);
+  const row = one<{ request_id: string }>(QUERIES.insertJobAs, job.functionName, job.parameters, job.grammar, SYNC_PRIORITY, owner)!;
+  one(QUERIES.notifyWorkers, job.functionName);
+  return row.request_id;
+}
