@@ -28,6 +28,7 @@ export interface Cluster {
   readonly postmasterPid: number;
   /** Environment for libpq clients (psql, pg_regress, make installcheck). */
   env(database?: string): Record<string, string>;
+  /** A connection, closed by stop() if the caller has not closed it. */
   connect(database?: string, user?: string): Promise<pg.Client>;
   /** The server log so far. */
   log(): string;
@@ -113,6 +114,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       PGDATABASE: database,
     });
     let stopped = false;
+    // Connections handed out are closed before the server stops, so no client sees it go away.
+    const clients = new Set<pg.Client>();
     return {
       host: baseDir,
       port,
@@ -124,12 +127,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       async connect(database = 'postgres', role = user) {
         const client = new pg.Client({ host: baseDir, port, user: role, database });
         await client.connect();
+        clients.add(client);
+        client.once('end', () => clients.delete(client));
         return client;
       },
       log: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
       async stop() {
         if (stopped) return;
         stopped = true;
+        await Promise.all([...clients].map((client) => client.end().catch(() => undefined)));
         try {
           run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
         } finally {

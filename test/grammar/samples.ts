@@ -1,0 +1,68 @@
+// Regexes, choice lists and types used by several tests (llama.cpp parsing, soundness, CLI).
+
+export const REGEXES: { pattern: string; flags?: string; matches: string[] }[] = [
+  { pattern: 'abc', matches: ['abc'] },
+  { pattern: 'a.c', matches: ['abc', 'a c', 'a😀c'] },
+  { pattern: 'a.c', flags: 's', matches: ['a\nc'] },
+  { pattern: '[a-z0-9_]+', matches: ['snake_case9'] },
+  { pattern: '[^aeiou\\s]{2,4}', matches: ['xyz', 'bcd!'] },
+  { pattern: '\\d{3}-\\d{4}', matches: ['555-1234'] },
+  { pattern: '\\w+@\\w+\\.com', matches: ['me@host.com'] },
+  { pattern: '\\s*\\S+\\s*', matches: ['  x ', 'y'] },
+  { pattern: '\\D\\W', matches: ['a!'] },
+  { pattern: '\\u0041\\u{1F600}\\x42', matches: ['A😀B'] },
+  { pattern: '(ab)+', matches: ['ab', 'abab'] },
+  { pattern: '(?:ab|cd)*', matches: ['', 'abcdab'] },
+  { pattern: '(?<year>\\d{4})-(?<month>\\d{2})', matches: ['2024-05'] },
+  { pattern: 'cat|dog|bird', matches: ['dog'] },
+  { pattern: 'a*?b+?c??', matches: ['b', 'aabbc'] },
+  { pattern: 'x{3}y{2,}z{1,3}', matches: ['xxxyyz', 'xxxyyyyzzz'] },
+  { pattern: 'x{2,5}?', matches: ['xx', 'xxxxx'] },
+  { pattern: '^start.*end$', matches: ['start end', 'startend'] },
+  { pattern: 'HeLLo', flags: 'i', matches: ['hello', 'HELLO'] },
+  { pattern: '[a-c]+', flags: 'i', matches: ['AbC'] },
+  { pattern: '(true|false)', matches: ['true'] },
+  { pattern: '-?(0|[1-9]\\d*)(\\.\\d+)?', matches: ['-12.5', '0'] },
+  { pattern: '"[^"\\\\]*"', matches: ['"quoted"'] },
+  { pattern: '[\\]\\[\\-^]+', matches: ['[]-^'] },
+  { pattern: '\\t\\n\\r\\f\\v', matches: ['\t\n\r\f\v'] },
+  { pattern: 'a/b', matches: ['a/b'] },
+  { pattern: '(a?)*b', matches: ['b', 'aab'] },
+  { pattern: '(a|)+', matches: ['', 'aa'] },
+  { pattern: 'a?a?a?a?a?a?a?a?', matches: ['', 'aaaa'] },
+  { pattern: 'x{2500}', matches: ['x'.repeat(2500)] },
+  { pattern: 'y{0,4321}', matches: ['', 'y'.repeat(4321), 'y'.repeat(3999), 'y'.repeat(1000)] },
+  { pattern: 'z{2001,}', matches: ['z'.repeat(2001), 'z'.repeat(2100)] },
+  { pattern: '[\\u4e00-\\u9fff]{1,8}', matches: ['日本語'] },
+  { pattern: 'é+', matches: ['ééé'] },
+];
+
+export const BAD_REGEXES: { pattern: string; flags?: string; code: string; construct?: string; position?: number }[] = [
+  { pattern: '(a)\\1', code: 'unsupported-regex', construct: 'backreference', position: 3 },
+  { pattern: '(?<n>a)\\k<n>', code: 'unsupported-regex', construct: 'backreference', position: 7 },
+  { pattern: 'a(?=b)', code: 'unsupported-regex', construct: 'lookahead', position: 1 },
+  { pattern: 'a(?!b)', code: 'unsupported-regex', construct: 'negative lookahead', position: 1 },
+  { pattern: '(?<=a)b', code: 'unsupported-regex', construct: 'lookbehind', position: 0 },
+  { pattern: '(?<!a)b', code: 'unsupported-regex', construct: 'negative lookbehind', position: 0 },
+  { pattern: 'a\\bc', code: 'unsupported-regex', construct: 'word boundary \\b', position: 1 },
+  { pattern: 'a\\Bc', code: 'unsupported-regex', construct: 'non-word boundary \\B', position: 1 },
+  { pattern: 'a^b', code: 'unsupported-regex', construct: 'anchor ^ away from the start', position: 1 },
+  { pattern: 'a$b', code: 'unsupported-regex', construct: 'anchor $ away from the end', position: 1 },
+  { pattern: '\\p{L}+', code: 'unsupported-regex', construct: 'Unicode property escape', position: 0 },
+  { pattern: 'abc', flags: 'm', code: 'unsupported-regex' },
+  { pattern: 'abc', flags: 'v', code: 'unsupported-regex' },
+  { pattern: '(abc', code: 'invalid-regex' },
+  { pattern: 'a{2,1}', code: 'invalid-regex' },
+  { pattern: '[z-a]', code: 'invalid-regex' },
+  { pattern: '\\0', code: 'unsatisfiable', position: 0 },
+];
+
+export const CHOICES: string[][] = [
+  ['yes', 'no'],
+  ['positive', 'negative', 'neutral'],
+  ['say "hi"', 'back\\slash', 'two\nlines', 'tab\there', 'ünïcödé', '日本', '😀', 'dup', 'dup'],
+  ['a', 'ab', 'abc'],
+  ['[', ']', '-', '^', '#', '|', '(', ')', '::='],
+];
+
+export const TYPE_NAMES = ['integer', 'int', 'number', 'float', 'Number', 'boolean', 'bool', 'Boolean', 'string', 'str', 'String'];
