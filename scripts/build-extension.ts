@@ -37,7 +37,8 @@ async function bundle(): Promise<string> {
     platform: 'neutral',
     mainFields: ['module', 'main'],
     target: 'es2021',
-    minify: true,
+    minifySyntax: true,
+    minifyIdentifiers: true,
     legalComments: 'none',
     logLevel: 'silent',
   });
@@ -56,6 +57,8 @@ function functionSql(fn: SqlFunction, buildId: string): string {
   let body: string;
   if ('sql' in fn.body) {
     body = `LANGUAGE sql ${options}\nAS ${dollarQuote(fn.body.sql.trim() + '\n', 'svc')}`;
+  } else if ('plpgsql' in fn.body) {
+    body = `LANGUAGE plpgsql ${options}\nAS ${dollarQuote(fn.body.plpgsql.trim() + '\n', 'svc')}`;
   } else {
     if (!(fn.body.ts in api)) throw new Error(`${fn.name}: no implementation named ${fn.body.ts} in src/extension/index.ts`);
     const args = fn.params.map((param) => quoteIdentJs(param.name)).join(', ');

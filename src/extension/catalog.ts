@@ -19,7 +19,7 @@ export interface SqlFunction {
   readonly security: 'INVOKER' | 'DEFINER';
   /** Who may call it; PUBLIC unless said otherwise. */
   readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'nobody';
-  readonly body: { readonly ts: keyof typeof api } | { readonly sql: string };
+  readonly body: { readonly ts: keyof typeof api } | { readonly sql: string } | { readonly plpgsql: string };
   readonly comment: string;
 }
 
@@ -144,17 +144,17 @@ export const FUNCTIONS: readonly SqlFunction[] = [
   {
     name: 'svc_worker_claim', params: [p('worker_id', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3')],
     returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerClaim },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { plpgsql: SQL_BODIES.workerClaim },
     comment: 'Worker protocol: claim up to max_jobs pending jobs under a lease; expired leases are requeued first.',
   },
   {
     name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text')], returns: 'boolean',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerComplete },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { plpgsql: SQL_BODIES.workerComplete },
     comment: 'Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.',
   },
   {
     name: 'svc_worker_fail', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('error', 'text'), p('max_retries', 'integer', '3')], returns: 'text',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { sql: SQL_BODIES.workerFail },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { plpgsql: SQL_BODIES.workerFail },
     comment: 'Worker protocol: record a failure; the job goes back to pending with a backoff while retries remain, else fails. Returns the new status (NULL when refused).',
   },
   {
@@ -209,6 +209,14 @@ export const FUNCTIONS: readonly SqlFunction[] = [
   {
     name: 'svc__queue_depth', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
     body: { sql: SQL_BODIES.queueDepth }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',
+  },
+  {
+    name: 'svc__queue_depth_bound', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
+    body: { sql: SQL_BODIES.queueDepthBound }, comment: 'Internal: a cheap upper bound of svc__queue_depth().',
+  },
+  {
+    name: 'svc__notify_function', params: [p('function_name', 'text')], returns: 'text', volatility: 'IMMUTABLE', security: 'INVOKER',
+    body: { sql: SQL_BODIES.notifyFunction }, comment: 'Internal: the function field of svc_completed payloads (constrained and batch generation count as generate).',
   },
   {
     name: 'svc__backoff', params: [p('retry_count', 'integer')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',

@@ -18,7 +18,6 @@ export class SvcError extends Error {
 
   constructor(code: string, message: string, extra: { detail?: string; hint?: string } = {}) {
     super(message);
-    this.name = 'SvcError';
     this.code = code;
     this.detail = extra.detail;
     this.hint = extra.hint;

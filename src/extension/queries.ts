@@ -20,6 +20,7 @@ export const QUERIES = {
   intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
 
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),
+  queueDepthBound: q(`SELECT svc__queue_depth_bound() AS depth`),
 
   insertJob: q(
     `INSERT INTO svc_queue (function_name, parameters, grammar, priority)
@@ -99,7 +100,14 @@ export const SQL_BODIES = {
     JOIN svc_queue q ON q.request_id = ids.id
     ORDER BY ids.ord`,
 
-  queueDepth: `SELECT count(*) FROM svc_queue WHERE status IN ('pending', 'processing')`,
+  queueDepth: `
+    SELECT (SELECT count(*) FROM svc_queue WHERE status = 'pending') + (SELECT count(*) FROM svc_queue WHERE status = 'processing')`,
+
+  // At least the number of pending and processing requests, read from two index ends: submissions
+  // are numbered (seq), so none is older than the oldest active one nor newer than the last number.
+  queueDepthBound: `
+    SELECT coalesce((SELECT last_value FROM svc_queue_seq_seq) - min(seq) + 1, 0)
+    FROM svc_queue WHERE status IN ('pending', 'processing')`,
 
   // The model whose answers the cache serves: the one the most recently heard-from live worker runs.
   currentModel: `
@@ -152,65 +160,86 @@ export const SQL_BODIES = {
     SELECT count(*) FROM removed
     WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0`,
 
-  // Two statements, so the claim sees the first one's work: expired leases go back to pending with a
-  // retry counted (or fail when retries are spent, announced on svc_completed); then up to $2 pending
-  // jobs are claimed, highest priority first, then oldest.
+  // PL/pgSQL, so its plans are kept for the session. Expired leases go back to pending with a retry
+  // counted (or fail when retries are spent, announced on svc_completed); then up to max_jobs
+  // pending jobs are claimed, highest priority first, then oldest.
   workerClaim: `
-    WITH expired AS (
-      SELECT request_id FROM svc_queue
-      WHERE status = 'processing' AND lease_expires_at < clock_timestamp()
-      FOR UPDATE SKIP LOCKED
-    ), requeued AS (
-      UPDATE svc_queue q SET
-        status = CASE WHEN q.retry_count < $4 THEN 'pending' ELSE 'failed' END,
-        retry_count = CASE WHEN q.retry_count < $4 THEN q.retry_count + 1 ELSE q.retry_count END,
-        run_after = clock_timestamp() + svc__backoff(q.retry_count),
-        failed_at = CASE WHEN q.retry_count < $4 THEN NULL ELSE clock_timestamp() END,
-        error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
-        lease_expires_at = NULL, worker_id = NULL
-      FROM expired WHERE q.request_id = expired.request_id
-      RETURNING q.request_id, q.function_name, q.status
-    )
-    SELECT pg_notify('svc_completed', ${completedPayload("'failed'")}) FROM requeued WHERE status = 'failed';
+#variable_conflict use_column
+DECLARE
+  announced integer;
+BEGIN
+  WITH requeued AS (
+    UPDATE svc_queue q SET
+      status = CASE WHEN q.retry_count < $4 THEN 'pending' ELSE 'failed' END,
+      retry_count = CASE WHEN q.retry_count < $4 THEN q.retry_count + 1 ELSE q.retry_count END,
+      run_after = clock_timestamp() + svc__backoff(q.retry_count),
+      failed_at = CASE WHEN q.retry_count < $4 THEN NULL ELSE clock_timestamp() END,
+      error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
+      lease_expires_at = NULL, worker_id = NULL
+    WHERE q.request_id = ANY (ARRAY(
+      SELECT e.request_id FROM svc_queue e
+      WHERE e.status = 'processing' AND e.lease_expires_at < clock_timestamp()
+      FOR UPDATE SKIP LOCKED))
+    RETURNING q.request_id, q.function_name, q.status
+  )
+  SELECT count(pg_notify('svc_completed', ${completedPayload("'failed'")})) INTO announced
+  FROM requeued WHERE status = 'failed';
 
-    WITH picked AS (
-      SELECT request_id FROM svc_queue
-      WHERE status = 'pending' AND run_after <= clock_timestamp()
-      ORDER BY priority DESC, seq
-      LIMIT $2
-      FOR UPDATE SKIP LOCKED
-    )
+  RETURN QUERY
+  WITH claimed AS (
     UPDATE svc_queue q SET
       status = 'processing', started_at = clock_timestamp(), attempt = q.attempt + 1,
       worker_id = $1, lease_expires_at = clock_timestamp() + make_interval(secs => $3)
-    FROM picked WHERE q.request_id = picked.request_id
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority`,
+    WHERE q.request_id = ANY (ARRAY(
+      SELECT p.request_id FROM svc_queue p
+      WHERE p.status = 'pending' AND p.run_after <= clock_timestamp()
+      ORDER BY p.priority DESC, p.seq
+      LIMIT $2
+      FOR UPDATE SKIP LOCKED))
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
+  )
+  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
+  FROM claimed c ORDER BY c.priority DESC, c.seq;
+END`,
 
   // A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
-  // job was claimed again) matches nothing and is refused.
+  // job was claimed again) matches nothing and is refused (false).
   workerComplete: `
-    WITH done AS (
-      UPDATE svc_queue SET status = 'completed', result = $3, error = NULL, completed_at = clock_timestamp(),
-        lease_expires_at = NULL
-      WHERE request_id = $1 AND status = 'processing' AND attempt = $2
-      RETURNING request_id, function_name
-    )
-    SELECT count(pg_notify('svc_completed', ${completedPayload("'completed'")})) = 1 FROM done`,
+#variable_conflict use_column
+DECLARE
+  fn text;
+BEGIN
+  UPDATE svc_queue SET status = 'completed', result = $3, error = NULL, completed_at = clock_timestamp(), lease_expires_at = NULL
+  WHERE request_id = $1 AND status = 'processing' AND attempt = $2
+  RETURNING function_name INTO fn;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', svc__notify_function(fn), 'status', 'completed')::text);
+  RETURN true;
+END`,
 
   workerFail: `
-    WITH failed AS (
-      UPDATE svc_queue SET
-        status = CASE WHEN retry_count < $4 THEN 'pending' ELSE 'failed' END,
-        retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
-        run_after = clock_timestamp() + svc__backoff(retry_count),
-        failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
-        error = $3, lease_expires_at = NULL, worker_id = NULL
-      WHERE request_id = $1 AND status = 'processing' AND attempt = $2
-      RETURNING request_id, function_name, status
-    ), notified AS (
-      SELECT pg_notify('svc_completed', ${completedPayload('status')}) FROM failed WHERE status = 'failed'
-    )
-    SELECT status FROM failed WHERE (SELECT count(*) FROM notified) >= 0`,
+#variable_conflict use_column
+DECLARE
+  fn text;
+  new_status text;
+BEGIN
+  UPDATE svc_queue SET
+    status = CASE WHEN retry_count < $4 THEN 'pending' ELSE 'failed' END,
+    retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
+    run_after = clock_timestamp() + svc__backoff(retry_count),
+    failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
+    error = $3, lease_expires_at = NULL, worker_id = NULL
+  WHERE request_id = $1 AND status = 'processing' AND attempt = $2
+  RETURNING function_name, status INTO fn, new_status;
+  IF new_status = 'failed' THEN
+    PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', svc__notify_function(fn), 'status', 'failed')::text);
+  END IF;
+  RETURN new_status;
+END`,
+
+  notifyFunction: `SELECT ${NOTIFY_FUNCTION_SQL.replace('function_name', '$1')}`,
 
   workerRenew: `
     WITH renewed AS (

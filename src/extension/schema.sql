@@ -37,6 +37,7 @@ CREATE TABLE svc_queue (
 
 -- The claim order (priority first, then age) over pending rows only, and expired-lease sweeps.
 CREATE INDEX svc_queue_claim_idx ON svc_queue (priority DESC, seq) WHERE status = 'pending';
+CREATE INDEX svc_queue_active_idx ON svc_queue (seq) WHERE status IN ('pending', 'processing');
 CREATE INDEX svc_queue_lease_idx ON svc_queue (lease_expires_at) WHERE status = 'processing';
 CREATE INDEX svc_queue_finished_idx ON svc_queue (coalesce(completed_at, failed_at, cancelled_at)) WHERE status IN ('completed', 'failed', 'cancelled');
 

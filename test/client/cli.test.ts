@@ -1,0 +1,157 @@
+// The `svc` command's model subcommands, run as a user runs them: node bin/svc.js, a real process.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
+let dir: string;
+let model: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function svc(args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
+  const env: Record<string, string | undefined> = { ...process.env, SVC_MODEL: undefined, SVC_THREADS: '2', ...options.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), ...args], { cwd: root, env: env as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+  model = join(dir, 'model.gguf');
+  const made = await svc(['make-test-model', model]);
+  expect(made).toMatchObject({ code: 0, stdout: model + '\n' });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test('make-test-model writes the tiny GGUF; bad usage exits 2', async () => {
+  expect(statSync(model).size).toBeGreaterThan(100_000);
+  const f16 = await svc(['make-test-model', join(dir, 'small.gguf'), '--f16', '--seed', '7']);
+  expect(f16.code).toBe(0);
+  expect(statSync(join(dir, 'small.gguf')).size).toBeLessThan(statSync(model).size);
+  expect((await svc(['make-test-model'])).code).toBe(2);
+  expect((await svc(['make-test-model', 'x.gguf', '--seed', 'abc'])).stderr).toMatch(/--seed must be a non-negative integer/);
+});
+
+test('generate --choices with the progress bar; the same call gives the same result', async () => {
+  const a = await svc(['generate', 'Color:', '--choices', 'red,green,blue', '--model', model, '--progress']);
+  expect(a.code).toBe(0);
+  expect(['red\n', 'green\n', 'blue\n']).toContain(a.stdout);
+  expect(a.stderr).toMatch(/Loading model model\.gguf \[#+\] 100%/);
+  const b = await svc(['generate', 'Color:', '--choices', 'red,green,blue', '--model', model]);
+  expect(b.stdout).toBe(a.stdout);
+  expect(b.stderr).toBe(''); // no progress bar when stderr is not a terminal
+});
+
+test('generate reads the prompt from stdin; --schema FILE prints <json-output>; --json prints text and value', async () => {
+  const schema = join(dir, 'schema.json');
+  writeFileSync(schema, JSON.stringify({ type: 'object', properties: { n: { type: 'integer', minimum: 0, maximum: 9 }, b: { type: 'boolean' } }, required: ['n', 'b'] }));
+  const plain = await svc(['generate', '--schema', schema], { input: 'Give me data\n', env: { SVC_MODEL: model } });
+  expect(plain.code).toBe(0);
+  expect(plain.stdout).toMatch(/^<json-output>\{"n":\d,"b":(true|false)\}<\/json-output>\n$/);
+  const json = await svc(['generate', '--schema', schema, '--json'], { input: 'Give me data\n', env: { SVC_MODEL: model } });
+  const out = JSON.parse(json.stdout);
+  expect(out.text).toBe(plain.stdout.trimEnd());
+  expect(out.value).toEqual(JSON.parse(out.text.slice('<json-output>'.length, -'</json-output>'.length)));
+});
+
+test('generate --regex, --type, --max-tokens, --seed', async () => {
+  const r = await svc(['generate', 'Code:', '--regex', '[A-Z]{3}-[0-9]{3}', '--model', model, '--seed', '42', '--max-tokens', '20']);
+  expect(r.stdout).toMatch(/^[A-Z]{3}-[0-9]{3}\n$/);
+  const t = await svc(['generate', 'Yes?', '--type', 'boolean', '--model', model, '--json']);
+  expect(typeof JSON.parse(t.stdout).value).toBe('boolean');
+});
+
+test('errors: usage 2, constraint/output 1, model 3, with messages that help', async () => {
+  const both = await svc(['generate', 'x', '--regex', 'a', '--choices', 'a,b', '--model', model]);
+  expect(both.code).toBe(2);
+  expect(both.stderr).toMatch(/give at most one of --schema, --regex, --choices, --type/);
+  expect(both.stderr).toMatch(/svc generate --help/);
+  const badRegex = await svc(['generate', 'x', '--regex', '[a-', '--model', model]);
+  expect(badRegex.code).toBe(1);
+  expect(badRegex.stderr).toMatch(/invalid constraint: .*\[invalid-regex\]/);
+  const cut = await svc(['generate', 'x', '--regex', '[a-z]{40}', '--max-tokens', '5', '--model', model]);
+  expect(cut.code).toBe(1);
+  expect(cut.stderr).toMatch(/output was cut at maxTokens \(5\) before the constraint was satisfied/);
+  const missing = await svc(['generate', 'x', '--model', join(dir, 'absent.gguf')]);
+  expect(missing.code).toBe(3);
+  expect(missing.stderr).toMatch(/model file not found/);
+  const none = await svc(['generate', 'x']);
+  expect(none.code).toBe(2);
+  expect(none.stderr).toMatch(/no model: pass --model PATH .* or set SVC_MODEL/);
+  const remote = await svc(['generate', 'x', '--model', 'openai:gpt-4o']);
+  expect(remote.code).toBe(2);
+  expect(remote.stderr).toMatch(/unsafeMode: true.*pass --unsafe/);
+  const flag = await svc(['generate', 'x', '--max-tokens', 'many']);
+  expect(flag.code).toBe(2);
+  expect(flag.stderr).toMatch(/--max-tokens must be an integer/);
+  const unknown = await svc(['generate', 'x', '--bogus']);
+  expect(unknown.code).toBe(2);
+  const help = await svc(['generate', '--help']);
+  expect(help.code).toBe(0);
+  expect(help.stdout).toMatch(/Usage: svc generate/);
+  expect(help.stdout).toMatch(/Exit status/);
+});
+
+test('generate --unsafe with a remote model (loopback server); missing key exits 3', async () => {
+  let seen: any;
+  const server: Server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const c of req) raw += c;
+    seen = JSON.parse(raw);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: '{"value":"b"}' }, finish_reason: 'stop' }] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
+    const ok = await svc(['generate', 'x', '--choices', 'a,b', '--model', 'openai:gpt-4o-mini', '--unsafe'], { env });
+    expect(ok).toMatchObject({ code: 0, stdout: 'b\n' });
+    expect(seen.model).toBe('gpt-4o-mini');
+    const nokey = await svc(['generate', 'x', '--model', 'openai:gpt-4o-mini', '--unsafe'], { env: { ...env, OPENAI_API_KEY: undefined } });
+    expect(nokey.code).toBe(3);
+    expect(nokey.stderr).toMatch(/set OPENAI_API_KEY/);
+  } finally {
+    server.close();
+  }
+});
+
+test('embed: a JSON array of the model dimension; from stdin; --json', async () => {
+  const a = await svc(['embed', 'hello', '--model', model]);
+  expect(a.code).toBe(0);
+  const v = JSON.parse(a.stdout);
+  expect(v).toHaveLength(64);
+  const b = await svc(['embed', '--json'], { input: 'hello\n', env: { SVC_MODEL: model } });
+  const out = JSON.parse(b.stdout);
+  expect(out.dimension).toBe(64);
+  expect(out.model).toMatch(/^model\.gguf:/);
+  expect(out.embedding).toEqual(v);
+  expect((await svc(['embed', 'a', 'b', '--model', model])).code).toBe(2);
+});
+
+test('rerank: documents as arguments or stdin lines; --json', async () => {
+  const a = await svc(['rerank', 'cat', 'cats purr', 'dogs bark', 'fish swim', '--model', model]);
+  expect(a.code).toBe(0);
+  const lines = a.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+  expect(lines).toHaveLength(3);
+  expect(lines.map((l) => Number(l[1])).sort()).toEqual([0, 1, 2]);
+  const b = await svc(['rerank', 'cat', '--json', '--model', model], { input: 'cats purr\ndogs bark\n\nfish swim\n' });
+  const ranked = JSON.parse(b.stdout);
+  expect(ranked.map((r: { document: string }) => r.document)).toEqual(lines.map((l) => l[2]));
+  expect((await svc(['rerank', '--model', model])).code).toBe(2);
+});

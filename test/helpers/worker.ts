@@ -1,0 +1,57 @@
+// Real svc-worker processes for tests, on the tiny deterministic test model.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeTestModel } from '../../scripts/make-test-model.js';
+import type { Cluster } from '../../scripts/cluster.js';
+import { ROLES } from './svc.js';
+
+/** The test model, written once (atomically: test files run in parallel). */
+export function testModelPath(): string {
+  const path = join(process.cwd(), '.tmp', 'test-model.gguf');
+  if (!existsSync(path)) {
+    const tmp = `${path}.${process.pid}`;
+    writeTestModel(tmp);
+    renameSync(tmp, path);
+  }
+  return path;
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  logs: string[];
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startWorker(cluster: Cluster, env: Record<string, string> = {}): WorkerProcess {
+  const child = spawn(process.execPath, ['bin/svc-worker.js', '--model', testModelPath(), '--db-host', cluster.host,
+    '--db-port', String(cluster.port), '--db-name', 'postgres', '--db-user', ROLES.worker, '--threads', '1'], {
+    env: { ...process.env, SVC_WORKER_POLL_INTERVAL: '0.2', SVC_WORKER_HEARTBEAT: '0.5', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const logs: string[] = [];
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => logs.push(...chunk.split('\n').filter(Boolean)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    logs,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Waits until `predicate` holds, polling; fails with `what` after `ms`. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
