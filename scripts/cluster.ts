@@ -30,6 +30,8 @@ export interface Cluster {
   env(database?: string): Record<string, string>;
   /** A connection, closed by stop() if the caller has not closed it. */
   connect(database?: string, user?: string): Promise<pg.Client>;
+  /** Restarts the server (fast shutdown: connections are dropped), e.g. to test reconnection. */
+  restart(): Promise<void>;
   /** The server log so far. */
   log(): string;
   stop(): Promise<void>;
@@ -130,6 +132,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         clients.add(client);
         client.once('end', () => clients.delete(client));
         return client;
+      },
+      async restart() {
+        run('pg_ctl', ['-D', dataDir, '-l', logFile, '-m', 'fast', '-w', '-t', '60', 'restart']);
       },
       log: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
       async stop() {

@@ -13,6 +13,8 @@ export interface WorkerConfig {
   leaseSeconds: number;
   heartbeatMs: number;
   threads?: number;
+  /** Context per sequence, in tokens (prompt + output). */
+  contextSize: number;
   workerId: string;
 }
 
@@ -28,7 +30,8 @@ export const USAGE = `usage: svc-worker --model PATH [--db-host H] [--db-port P]
 
 Serves svc's queue (svc_queue) with a llama.cpp model. Connection options default to the PG* variables.
 Environment: SVC_MODEL, SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
-SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS.`;
+SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS,
+SVC_WORKER_CONTEXT_SIZE (4096 tokens per job), SVC_WORKER_HEARTBEAT (5 s).`;
 
 function number(name: string, raw: string | undefined, fallback: number, { min, integer }: { min: number; integer: boolean }): number {
   if (raw === undefined || raw === '') return fallback;
@@ -74,6 +77,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
     leaseSeconds: number('SVC_WORKER_LEASE', env.SVC_WORKER_LEASE, 30, { min: 0.1, integer: false }),
     heartbeatMs: number('SVC_WORKER_HEARTBEAT', env.SVC_WORKER_HEARTBEAT, 5, { min: 0.1, integer: false }) * 1000,
     threads: args.threads ?? env.SVC_WORKER_THREADS ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true }) : undefined,
+    contextSize: number('SVC_WORKER_CONTEXT_SIZE', env.SVC_WORKER_CONTEXT_SIZE, 4096, { min: 64, integer: true }),
     workerId: args['worker-id'] ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
   };
 }

@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const engine = await Engine.load({ model: config.model, threads: config.threads ?? availableParallelism(), sequences: config.concurrency });
+  const engine = await Engine.load({ model: config.model, threads: config.threads ?? availableParallelism(), sequences: config.concurrency, contextSize: config.contextSize });
   const worker = new Worker(config, pool, engine);
   let signals = 0;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -170,6 +170,9 @@ describe('generateJson', () => {
     expect((await code(generateJson('x', undefined as never))).message).toMatch(/schema is required/);
     expect((await code(generateJson('x', Person, { schema: {} } as never))).message).toMatch(/unknown option 'schema'/);
     expect((await code(generateJson('x', 'color' as never))).message).toMatch(/unknown type 'color'/);
+    const date = await code(generateJson('x', z.object({ when: z.date() })));
+    expect(date).toBeInstanceOf(ConstraintError);
+    expect(date.message).toMatch(/this Zod schema has no JSON Schema form/);
   });
 });
 
