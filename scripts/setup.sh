@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 deps="$root/.deps"
+mkdir -p "$deps"
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 as_root() {
@@ -39,10 +40,17 @@ if [ ! -f "$libnode/usr/include/node/v8.h" ] || ! ls "$libnode"/usr/lib/*/libnod
   for deb in "$deps"/debs/*.deb; do dpkg -x "$deb" "$libnode"; done
 fi
 
-# 3. npm dependencies, reinstalled only when package-lock.json changed.
+# 3. npm dependencies as package-lock.json pins them, reinstalled only when it changed. `npm ci` is
+#    tried first; npm 11 refuses it when the lockfile lacks other platforms' optional binaries (the
+#    registry here serves only some of them), and then `npm install --no-save` installs the same
+#    pinned tree without touching the lockfile.
 if [ ! -f node_modules/.svc-lock-stamp ] || ! cmp -s package-lock.json node_modules/.svc-lock-stamp; then
   log "npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+  if ! npm ci --no-audit --no-fund --loglevel=error 2>"$deps/npm-ci.log"; then
+    grep -q 'EUSAGE' "$deps/npm-ci.log" || { cat "$deps/npm-ci.log" >&2; exit 1; }
+    log "npm ci refused the lockfile (other platforms' optional packages); npm install --no-save"
+    npm install --no-save --no-audit --no-fund --loglevel=error
+  fi
   cp package-lock.json node_modules/.svc-lock-stamp
 fi
 
