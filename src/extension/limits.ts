@@ -6,5 +6,6 @@ export const LIMITS = {
   batchMaxItems: 10_000,
   choicesMaxItems: 10_000,
   rerankMaxDocuments: 1_000,
-  timeoutSecondsMax: 86_400,
+  // plv8 stops any call after plv8.execution_timeout (300 s by default); waits stay inside it.
+  timeoutSecondsMax: 300,
 } as const;

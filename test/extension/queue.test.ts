@@ -206,7 +206,7 @@ describe('svc_get_async_result', () => {
   test('bad arguments are rejected', async () => {
     await expect(db.query(`SELECT svc_get_async_result(NULL)`)).rejects.toThrow(/request_id must not be NULL/);
     const id = await submit('x');
-    await expect(db.query('SELECT svc_get_async_result($1, timeout_seconds := -1)', [id])).rejects.toThrow(/timeout_seconds must be between 0 and 86400/);
+    await expect(db.query('SELECT svc_get_async_result($1, timeout_seconds := -1)', [id])).rejects.toThrow(/timeout_seconds must be between 0 and 300/);
   });
 });
 
