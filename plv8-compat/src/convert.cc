@@ -577,9 +577,17 @@ RowInfo *
 rowinfo_create(TupleDesc tupdesc, MemoryContext mcxt)
 {
 	RowInfo    *ri;
+	MemoryContext old = CurrentMemoryContext;
 
+	/*
+	 * Everything lives in mcxt, the tuple descriptor copy too: a RowInfo
+	 * cached with a compiled function (FuncInfo.ret_row) outlives the
+	 * (executor or callback scratch) context current when it was built.
+	 */
 	PG_GUARD(ri = (RowInfo *) MemoryContextAllocZero(mcxt, sizeof(RowInfo));
+			 MemoryContextSwitchTo(mcxt);
 			 ri->tupdesc = CreateTupleDescCopy(tupdesc);
+			 MemoryContextSwitchTo(old);
 			 ri->cols = (TypeInfo **) MemoryContextAllocZero(mcxt, sizeof(TypeInfo *) * (tupdesc->natts + 1)));
 	for (int i = 0; i < tupdesc->natts; i++)
 	{
