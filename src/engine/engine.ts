@@ -112,6 +112,8 @@ export class Engine {
     /** Identifies the weights (content hash): part of every cache key, so switching models never serves a stale answer. */
     readonly modelId: string,
     readonly threads: number,
+    /** Tokens per sequence; also the window of the embedding and ranking contexts. */
+    readonly contextSize: number,
   ) {
     this.invalidByteTokens = findInvalidUtf8ByteTokens(model);
   }
@@ -139,7 +141,7 @@ export class Engine {
     const contextSize = options.contextSize ?? Math.min(model.trainContextSize, 2048);
     // node-llama-cpp's contextSize is per sequence: the context holds contextSize x sequences cells.
     const context = await model.createContext({ sequences, contextSize, threads });
-    return new Engine(llama, model, context, await modelIdentity(modelPath), threads);
+    return new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
   }
 
   /** Length of an embedding vector. */
@@ -210,7 +212,8 @@ export class Engine {
           tokens += chunk.length;
         },
       });
-      return { text: response, tokens, stopReason: metadata.stopReason };
+      // onToken may see a token more than the output keeps (a held-back partial character).
+      return { text: response, tokens: Math.min(tokens, request.maxTokens), stopReason: metadata.stopReason };
     } catch (error) {
       if (signal?.aborted) throw aborted();
       throw error;
@@ -223,7 +226,7 @@ export class Engine {
 
   /** An L2-normalized embedding of the model's dimension. */
   async embed(text: string): Promise<number[]> {
-    this.embeddingContext ??= this.model.createEmbeddingContext({ threads: this.threads });
+    this.embeddingContext ??= this.model.createEmbeddingContext({ threads: this.threads, contextSize: this.contextSize });
     const { vector } = await (await this.embeddingContext).getEmbeddingFor(text);
     return l2Normalize(vector);
   }
@@ -238,7 +241,7 @@ export class Engine {
     const instructed = task ? `${task}\nQuery: ${query}` : query;
     let scores: number[];
     if (this.hasRankingHead) {
-      this.rankingContext ??= this.model.createRankingContext({ threads: this.threads });
+      this.rankingContext ??= this.model.createRankingContext({ threads: this.threads, contextSize: this.contextSize });
       scores = await (await this.rankingContext).rankAll(instructed, documents, { onOverflow: 'maxChunk' });
     } else {
       const q = await this.embed(instructed);

@@ -78,31 +78,34 @@ test('generate --regex, --type, --max-tokens, --seed', async () => {
 });
 
 test('errors: usage 2, constraint/output 1, model 3, with messages that help', async () => {
-  const both = await svc(['generate', 'x', '--regex', 'a', '--choices', 'a,b', '--model', model]);
+  // Independent runs: start them together.
+  const [both, badRegex, cut, missing, none, remote, flag, unknown, help] = await Promise.all([
+    svc(['generate', 'x', '--regex', 'a', '--choices', 'a,b', '--model', model]),
+    svc(['generate', 'x', '--regex', '[a-', '--model', model]),
+    svc(['generate', 'x', '--regex', '[a-z]{40}', '--max-tokens', '5', '--model', model]),
+    svc(['generate', 'x', '--model', join(dir, 'absent.gguf')]),
+    svc(['generate', 'x']),
+    svc(['generate', 'x', '--model', 'openai:gpt-4o']),
+    svc(['generate', 'x', '--max-tokens', 'many']),
+    svc(['generate', 'x', '--bogus']),
+    svc(['generate', '--help']),
+  ]);
   expect(both.code).toBe(2);
   expect(both.stderr).toMatch(/give at most one of --schema, --regex, --choices, --type/);
   expect(both.stderr).toMatch(/svc generate --help/);
-  const badRegex = await svc(['generate', 'x', '--regex', '[a-', '--model', model]);
   expect(badRegex.code).toBe(1);
   expect(badRegex.stderr).toMatch(/invalid constraint: .*\[invalid-regex\]/);
-  const cut = await svc(['generate', 'x', '--regex', '[a-z]{40}', '--max-tokens', '5', '--model', model]);
   expect(cut.code).toBe(1);
   expect(cut.stderr).toMatch(/output was cut at maxTokens \(5\) before the constraint was satisfied/);
-  const missing = await svc(['generate', 'x', '--model', join(dir, 'absent.gguf')]);
   expect(missing.code).toBe(3);
   expect(missing.stderr).toMatch(/model file not found/);
-  const none = await svc(['generate', 'x']);
   expect(none.code).toBe(2);
   expect(none.stderr).toMatch(/no model: pass --model PATH .* or set SVC_MODEL/);
-  const remote = await svc(['generate', 'x', '--model', 'openai:gpt-4o']);
   expect(remote.code).toBe(2);
   expect(remote.stderr).toMatch(/unsafeMode: true.*pass --unsafe/);
-  const flag = await svc(['generate', 'x', '--max-tokens', 'many']);
   expect(flag.code).toBe(2);
   expect(flag.stderr).toMatch(/--max-tokens must be an integer/);
-  const unknown = await svc(['generate', 'x', '--bogus']);
   expect(unknown.code).toBe(2);
-  const help = await svc(['generate', '--help']);
   expect(help.code).toBe(0);
   expect(help.stdout).toMatch(/Usage: svc generate/);
   expect(help.stdout).toMatch(/Exit status/);
@@ -132,26 +135,32 @@ test('generate --unsafe with a remote model (loopback server); missing key exits
 });
 
 test('embed: a JSON array of the model dimension; from stdin; --json', async () => {
-  const a = await svc(['embed', 'hello', '--model', model]);
+  const [a, b, two] = await Promise.all([
+    svc(['embed', 'hello', '--model', model]),
+    svc(['embed', '--json'], { input: 'hello\n', env: { SVC_MODEL: model } }),
+    svc(['embed', 'a', 'b', '--model', model]),
+  ]);
   expect(a.code).toBe(0);
   const v = JSON.parse(a.stdout);
   expect(v).toHaveLength(64);
-  const b = await svc(['embed', '--json'], { input: 'hello\n', env: { SVC_MODEL: model } });
   const out = JSON.parse(b.stdout);
   expect(out.dimension).toBe(64);
   expect(out.model).toMatch(/^model\.gguf:/);
   expect(out.embedding).toEqual(v);
-  expect((await svc(['embed', 'a', 'b', '--model', model])).code).toBe(2);
+  expect(two.code).toBe(2);
 });
 
 test('rerank: documents as arguments or stdin lines; --json', async () => {
-  const a = await svc(['rerank', 'cat', 'cats purr', 'dogs bark', 'fish swim', '--model', model]);
+  const [a, b, noQuery] = await Promise.all([
+    svc(['rerank', 'cat', 'cats purr', 'dogs bark', 'fish swim', '--model', model]),
+    svc(['rerank', 'cat', '--json', '--model', model], { input: 'cats purr\ndogs bark\n\nfish swim\n' }),
+    svc(['rerank', '--model', model]),
+  ]);
   expect(a.code).toBe(0);
   const lines = a.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
   expect(lines).toHaveLength(3);
   expect(lines.map((l) => Number(l[1])).sort()).toEqual([0, 1, 2]);
-  const b = await svc(['rerank', 'cat', '--json', '--model', model], { input: 'cats purr\ndogs bark\n\nfish swim\n' });
   const ranked = JSON.parse(b.stdout);
   expect(ranked.map((r: { document: string }) => r.document)).toEqual(lines.map((l) => l[2]));
-  expect((await svc(['rerank', '--model', model])).code).toBe(2);
+  expect(noQuery.code).toBe(2);
 });

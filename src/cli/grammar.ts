@@ -1,0 +1,105 @@
+// `svc grammar`: compile a constraint to GBNF on stdout.
+
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, compileType } from '../grammar/index.js';
+import type { Command } from './command.js';
+import { UsageError } from './command.js';
+
+const HELP = `Usage: svc grammar (--schema FILE|- | --regex PATTERN | --choices JSON | --type NAME) [options]
+
+Compile a constraint to a GBNF grammar (llama.cpp) and print it to stdout.
+
+Constraints (exactly one):
+  --schema FILE|-     JSON Schema (draft 2020-12 or draft-07) from a file, or stdin with -
+  --regex PATTERN     a regex the whole output must match (flags with --flags: i, s)
+  --choices JSON      a JSON array of strings; the output is exactly one of them
+  --type NAME         integer|int, number|float|Number, boolean|bool|Boolean, string|str|String
+
+Options:
+  --flags FLAGS       regex flags for --regex
+  --additional-properties
+                      allow properties a schema does not declare (default: only declared ones)
+  --approximations    also print, to stderr, the keywords the validator checks instead of the grammar
+  -h, --help          show this help
+
+Exit status: 0 on success, 1 when the constraint cannot be compiled, 2 on usage errors.`;
+
+function readSchema(source: string): unknown {
+  let text: string;
+  try {
+    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read schema ${source === '-' ? 'from stdin' : `file '${source}'`}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConstraintError('invalid-input', `schema is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function parseChoices(text: string): string[] {
+  try {
+    return JSON.parse(text) as string[];
+  } catch (error) {
+    throw new ConstraintError('invalid-input', `--choices is not valid JSON (expected an array of strings): ${(error as Error).message}`);
+  }
+}
+
+async function run(args: string[]): Promise<number> {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: {
+        schema: { type: 'string' },
+        regex: { type: 'string' },
+        choices: { type: 'string' },
+        type: { type: 'string' },
+        flags: { type: 'string' },
+        'additional-properties': { type: 'boolean' },
+        approximations: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+    if (values.help) {
+      process.stdout.write(HELP + '\n');
+      return 0;
+    }
+    const given = (['schema', 'regex', 'choices', 'type'] as const).filter((k) => values[k] !== undefined);
+    if (given.length !== 1) {
+      throw new UsageError(given.length === 0 ? 'give one of --schema, --regex, --choices or --type' : `give only one of ${given.map((g) => '--' + g).join(', ')}`);
+    }
+    if (values.flags !== undefined && values.regex === undefined) throw new UsageError('--flags only applies to --regex');
+    let gbnf: string;
+    if (values.schema !== undefined) {
+      const compiled = compileJsonSchema(readSchema(values.schema), { additionalProperties: values['additional-properties'] ?? false });
+      if (values.approximations) {
+        for (const a of compiled.approximations) process.stderr.write(`approximation: #${a.pointer} ${a.keyword}: ${a.note}\n`);
+      }
+      gbnf = compiled.gbnf;
+    } else if (values.regex !== undefined) {
+      gbnf = compileRegex(values.regex, values.flags ?? '').gbnf;
+    } else if (values.choices !== undefined) {
+      gbnf = compileChoices(parseChoices(values.choices)).gbnf;
+    } else {
+      gbnf = compileType(values.type!).gbnf;
+    }
+    process.stdout.write(gbnf);
+    return 0;
+  } catch (error) {
+    if (error instanceof ConstraintError) {
+      process.stderr.write(`svc grammar: ${error.message} [${error.code}]\n`);
+      return 1;
+    }
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`svc grammar: ${(error as Error).message}\nRun 'svc grammar --help' for usage.\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+export const grammarCommand: Command = { summary: 'compile a JSON Schema, regex, choice list or type to GBNF', run };

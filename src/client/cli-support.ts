@@ -1,0 +1,149 @@
+// Shared by the `svc generate`, `svc embed` and `svc rerank` commands: reading the prompt from
+// stdin, the model-loading progress bar, and one mapping from errors to exit codes and messages.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { UsageError } from '../cli/command.js';
+import { GenerationAbortedError, ModelLoadError } from '../engine/engine.js';
+import { ConstraintError } from '../grammar/index.js';
+import { ClientError } from './errors.js';
+import { configure, loadModel, resolveModel } from './index.js';
+
+/** Exit codes of the model commands. */
+export const EXIT = {
+  ok: 0,
+  /** The constraint is invalid, or the output could not satisfy it (incomplete, failed validation). */
+  output: 1,
+  /** Bad flags or options, or no model given. */
+  usage: 2,
+  /** The model could not be loaded, or the remote provider failed (key, HTTP, network). */
+  model: 3,
+  /** Timed out (--timeout) or interrupted. */
+  aborted: 4,
+} as const;
+
+/** Reads all of stdin; refuses to wait on a terminal. */
+export function readStdin(what: string): string {
+  if (process.stdin.isTTY) throw new UsageError(`no ${what} given: pass it as an argument or pipe it on stdin`);
+  const text = readFileSync(0, 'utf8');
+  return text.endsWith('\r\n') ? text.slice(0, -2) : text.endsWith('\n') ? text.slice(0, -1) : text;
+}
+
+export function positiveInteger(flag: string, value: string | undefined, min = 1): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer >= ${min}; got '${value}'`);
+  return n;
+}
+
+/** A text progress bar on stderr, redrawn in place. */
+export function progressBar(label: string, stream: NodeJS.WritableStream = process.stderr): { update(fraction: number): void; done(): void } {
+  const width = 30;
+  let last = -1;
+  let finished = false;
+  const draw = (fraction: number) => {
+    const f = Math.max(0, Math.min(1, fraction));
+    const percent = Math.floor(f * 100);
+    if (percent <= last) return; // only forward
+    last = percent;
+    const filled = Math.round(f * width);
+    stream.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(percent).padStart(3)}%`);
+  };
+  return {
+    // 100% is drawn by done(): loaders may report 1 for an early stage before the real progress.
+    update: (fraction) => {
+      if (fraction < 1) draw(fraction);
+    },
+    done() {
+      if (finished) return;
+      finished = true;
+      draw(1);
+      stream.write('\n');
+    },
+  };
+}
+
+export interface ModelFlags {
+  model?: string;
+  threads?: string;
+  progress?: boolean;
+  'no-progress'?: boolean;
+}
+
+export const MODEL_OPTIONS = {
+  model: { type: 'string' },
+  threads: { type: 'string' },
+  progress: { type: 'boolean' },
+  'no-progress': { type: 'boolean' },
+} as const;
+
+export const MODEL_HELP = `Model options:
+  --model M           a GGUF path (or local:PATH, hf:URI); default: $SVC_MODEL
+                      a remote model is <provider>:<name> (openai, openrouter, deepseek) and needs --unsafe
+  --threads N         CPU threads (default: $SVC_THREADS, else all cores)
+  --progress          always draw the model-loading progress bar on stderr (default: when stderr is a terminal)
+  --no-progress       never draw it`;
+
+/** Configures the library from the flags and loads a local model up front, drawing the progress bar while it loads. */
+export async function prepareModel(flags: ModelFlags): Promise<void> {
+  const threads = positiveInteger('threads', flags.threads);
+  if (threads !== undefined) configure({ threads });
+  const ref = resolveModel(flags.model);
+  if (ref.kind === 'remote') return;
+  const show = flags['no-progress'] ? false : flags.progress ? true : process.stderr.isTTY === true;
+  if (!show) {
+    await loadModel(flags.model);
+    return;
+  }
+  const bar = progressBar(`Loading model ${basename(ref.path)}`);
+  configure({ onProgress: (fraction) => bar.update(fraction) });
+  try {
+    await loadModel(flags.model);
+  } finally {
+    bar.done();
+    configure({ onProgress: undefined });
+  }
+}
+
+/** Prints what went wrong and returns the exit code for it. Unknown errors are rethrown. */
+export function report(command: string, error: unknown): number {
+  const say = (message: string) => process.stderr.write(`svc ${command}: ${message}\n`);
+  if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {
+    say(`${(error as Error).message}\nRun 'svc ${command} --help' for usage.`);
+    return EXIT.usage;
+  }
+  if (error instanceof ConstraintError) {
+    say(`invalid constraint: ${error.message} [${error.code}]`);
+    return EXIT.output;
+  }
+  if (error instanceof ClientError) {
+    // Library messages start with the function's name; the command already says where we are.
+    let message = error.message.replace(/^(generate|generateJson|generateRegex|generateChoice|generateFormat|embed|rerank|loadModel): /, '');
+    if (error.code === 'model-not-configured') message = "no model: pass --model PATH (a GGUF file) or set SVC_MODEL; 'svc make-test-model PATH' writes a tiny test model";
+    if (error.code === 'unsafe-mode-required') message += '; on the command line, pass --unsafe';
+    say(`${message} [${error.code}]`);
+    switch (error.code) {
+      case 'incomplete-output':
+      case 'validation-failed':
+      case 'unsupported-constraint':
+        return EXIT.output;
+      case 'missing-api-key':
+      case 'provider-error':
+        return EXIT.model;
+      default:
+        return EXIT.usage;
+    }
+  }
+  if (error instanceof ModelLoadError) {
+    say(error.message);
+    return EXIT.model;
+  }
+  if (error instanceof GenerationAbortedError) {
+    say(error.message);
+    return EXIT.aborted;
+  }
+  throw error;
+}
+
+export const EXIT_HELP = `Exit status: 0 success; 1 invalid constraint, or the output could not satisfy it
+(cut at --max-tokens, failed validation); 2 usage error or no model; 3 the model cannot be loaded or
+the remote provider failed; 4 timed out.`;

@@ -1,0 +1,128 @@
+// `svc generate`: constrained (or plain) generation from the command line, through the client library (src/cli/generate.ts registers it).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConstraintError } from '../../grammar/index.js';
+import { generate, generateFormat, unloadModels, type BasicTypeSpec, type GenerateOptions } from '../index.js';
+import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../constraint.js';
+import { EXIT, EXIT_HELP, MODEL_HELP, MODEL_OPTIONS, positiveInteger, prepareModel, readStdin, report } from '../cli-support.js';
+import { UsageError } from '../../cli/command.js';
+
+const HELP = `Usage: svc generate ["PROMPT"] [--schema FILE|- | --regex R | --choices a,b,c | --type T] [options]
+
+Generate text for PROMPT (read from stdin when not given). Output is deterministic: the same call
+gives the same result.
+
+Constraints (at most one):
+  --schema FILE|-     JSON Schema from a file (or stdin with -); prints <json-output>JSON</json-output>
+  --regex R           the whole output matches the regular expression R
+  --choices a,b,c     the output is one of the comma-separated choices (or a JSON array of strings)
+  --type T            a value of a basic type: integer, number, boolean, string
+
+Options:
+  --max-tokens N      most tokens to generate (default 512)
+  --seed N            seed (default 42)
+  --timeout S         give up after S seconds
+  --unsafe            allow a remote model (<provider>:<name>): the prompt leaves this machine
+  --json              print {"text", "value"} as JSON instead of the text
+${MODEL_HELP}
+  -h, --help          show this help
+
+${EXIT_HELP}`;
+
+function readSchema(source: string): unknown {
+  let text: string;
+  try {
+    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read schema ${source === '-' ? 'from stdin' : `file '${source}'`}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConstraintError('invalid-input', `schema ${source === '-' ? 'on stdin' : `file '${source}'`} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function parseChoices(text: string): string[] {
+  if (text.trimStart().startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed as string[];
+    } catch (error) {
+      throw new UsageError(`--choices looks like JSON but does not parse: ${(error as Error).message}`);
+    }
+  }
+  return text.split(',');
+}
+
+export async function run(args: string[]): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        schema: { type: 'string' },
+        regex: { type: 'string' },
+        choices: { type: 'string' },
+        type: { type: 'string' },
+        'max-tokens': { type: 'string' },
+        seed: { type: 'string' },
+        timeout: { type: 'string' },
+        unsafe: { type: 'boolean' },
+        json: { type: 'boolean' },
+        ...MODEL_OPTIONS,
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+    if (values.help) {
+      process.stdout.write(HELP + '\n');
+      return EXIT.ok;
+    }
+    const given = (['schema', 'regex', 'choices', 'type'] as const).filter((k) => values[k] !== undefined);
+    if (given.length > 1) throw new UsageError(`give at most one of --schema, --regex, --choices, --type; got ${given.map((g) => '--' + g).join(' and ')}`);
+    if (positionals.length > 1) throw new UsageError(`give the prompt as one argument (quote it); got ${positionals.length} arguments`);
+    let prompt = positionals[0];
+    if (prompt === undefined) {
+      if (values.schema === '-') throw new UsageError('--schema - reads the schema from stdin, so give the prompt as an argument');
+      prompt = readStdin('prompt');
+    }
+    const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+    if (timeout !== undefined && !(timeout > 0)) throw new UsageError(`--timeout must be a positive number of seconds; got '${values.timeout}'`);
+    const options: GenerateOptions = {
+      maxTokens: positiveInteger('max-tokens', values['max-tokens']),
+      seed: positiveInteger('seed', values.seed, 0),
+      model: values.model,
+      unsafeMode: values.unsafe ? true : undefined,
+      timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+    };
+    if (values.schema !== undefined) options.schema = readSchema(values.schema) as GenerateOptions['schema'];
+    if (values.regex !== undefined) options.regex = values.regex;
+    if (values.choices !== undefined) options.choices = parseChoices(values.choices);
+    for (const key of Object.keys(options) as (keyof GenerateOptions)[]) if (options[key] === undefined) delete options[key];
+
+    // Compile the constraint first: an invalid one fails before any model loads.
+    if (options.schema !== undefined) compile(schemaConstraint(options.schema));
+    else if (options.regex !== undefined) compile(regexConstraint(options.regex));
+    else if (options.choices !== undefined) compile(choicesConstraint(options.choices));
+    else if (values.type !== undefined) compile(schemaConstraint(values.type));
+    await prepareModel(values);
+    let text: string;
+    let value: unknown;
+    if (values.type !== undefined) {
+      const { schema: _s, regex: _r, choices: _c, ...call } = options;
+      value = await generateFormat(prompt, values.type as BasicTypeSpec, call);
+      text = typeof value === 'string' ? value : JSON.stringify(value);
+    } else {
+      text = await generate(prompt, options);
+      value = options.schema !== undefined ? JSON.parse(text.slice('<json-output>'.length, -'</json-output>'.length)) : text;
+    }
+    process.stdout.write(values.json ? JSON.stringify({ text, value }) + '\n' : text + '\n');
+    return EXIT.ok;
+  } catch (error) {
+    return report('generate', error);
+  } finally {
+    await unloadModels();
+  }
+}
+

@@ -1,0 +1,51 @@
+// `svc rerank`: documents ranked for a query, best first (src/cli/rerank.ts registers it).
+import { parseArgs } from 'node:util';
+import { DEFAULT_RERANK_TASK, rerank, unloadModels } from '../index.js';
+import { EXIT, EXIT_HELP, MODEL_HELP, MODEL_OPTIONS, prepareModel, readStdin, report } from '../cli-support.js';
+import { UsageError } from '../../cli/command.js';
+
+const HELP = `Usage: svc rerank "QUERY" ["DOCUMENT" ...] [options]
+
+Rank the documents for the query, best first. Without DOCUMENT arguments, the documents are read
+from stdin, one per line (empty lines skipped). Prints one line per document: score, index (0-based,
+in input order) and document, separated by tabs.
+
+Scores come from the model's ranking head where it has one (0..1), else from the cosine similarity
+of embeddings (-1..1).
+
+Options:
+  --task T            instruction prefixed to the query (default: "${DEFAULT_RERANK_TASK}")
+  --json              print a JSON array of {"index", "document", "score"} instead
+${MODEL_HELP}
+  -h, --help          show this help
+
+${EXIT_HELP}`;
+
+export async function run(args: string[]): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { task: { type: 'string' }, json: { type: 'boolean' }, ...MODEL_OPTIONS, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    });
+    if (values.help) {
+      process.stdout.write(HELP + '\n');
+      return EXIT.ok;
+    }
+    const [query, ...documents] = positionals;
+    if (query === undefined) throw new UsageError('give the query as the first argument');
+    const docs = documents.length > 0 ? documents : readStdin('documents').split(/\r?\n/).filter((line) => line.trim() !== '');
+    if (docs.length === 0) throw new UsageError('no documents to rank: pass them as arguments or one per line on stdin');
+    await prepareModel(values);
+    const ranked = await rerank(query, docs, { model: values.model, task: values.task });
+    if (values.json) process.stdout.write(JSON.stringify(ranked) + '\n');
+    else for (const r of ranked) process.stdout.write(`${r.score.toFixed(6)}\t${r.index}\t${r.document}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    return report('rerank', error);
+  } finally {
+    await unloadModels();
+  }
+}
+

@@ -1,0 +1,288 @@
+// svc client library (surface A): constrained generation in-process, on the same constraint compiler
+// and engine as the queue worker, plus remote OpenAI-compatible providers behind `unsafeMode`.
+//
+//   import { generate, generateJson, generateRegex, generateChoice, generateFormat } from 'svc/client';
+//
+// Every output is checked locally against its constraint before it is returned, whatever produced it.
+import type { z } from 'zod';
+import { ConstraintError } from '../grammar/index.js';
+import type { RerankResult } from '../engine/engine.js';
+import {
+  choicesConstraint,
+  compile,
+  preview,
+  regexConstraint,
+  schemaConstraint,
+  type BasicTypeSpec,
+  type Constraint,
+  type InferSchema,
+  type JsonSchema,
+  type SchemaSpec,
+} from './constraint.js';
+import { ClientError, invalidOptions } from './errors.js';
+import { localEngine, resolveModel, type ModelRef } from './local.js';
+import { remoteGenerate } from './remote.js';
+
+export { ClientError, type ClientErrorCode } from './errors.js';
+export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
+export { GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/engine.js';
+export { configure, unloadModels, resolveModel, type LocalSettings, type ModelRef } from './local.js';
+export { PROVIDERS, type Provider } from './remote.js';
+export type { BasicTypeSpec, InferSchema, JsonSchema, SchemaSpec } from './constraint.js';
+
+/** Default output limit, as for the SQL functions. */
+export const DEFAULT_MAX_TOKENS = 512;
+/** Default seed (SPEC 1.1). */
+export const DEFAULT_SEED = 42;
+/** Default rerank task: the web-search passage-retrieval instruction, as for svc_rerank. */
+export const DEFAULT_RERANK_TASK = 'Given a web search query, retrieve relevant passages that answer the query';
+
+/** Options every generation function takes. */
+export interface CallOptions {
+  /** Most tokens to generate (default 512). A constrained output cut here is an `incomplete-output` error. */
+  maxTokens?: number;
+  /** Seed (default 42). Local generation is greedy, so the output does not depend on it; remote providers get it. */
+  seed?: number;
+  /**
+   * The model: a GGUF path (or `local:PATH`, `hf:<user>/<repo>/<file>`), or a remote
+   * `<provider>:<model_name>` (openai, openrouter, deepseek; needs `unsafeMode: true`).
+   * Default: configure({ model }), then the SVC_MODEL environment variable.
+   */
+  model?: string;
+  /** Allows a remote model. The prompt is sent to the provider; its output is still checked locally. */
+  unsafeMode?: boolean;
+  /** Aborts the call. */
+  signal?: AbortSignal;
+  /** Aborts the call after this many milliseconds. */
+  timeoutMs?: number;
+}
+
+/** Options of `generate`: at most one constraint (schema, regex or choices), plus CallOptions. */
+export interface GenerateOptions extends CallOptions {
+  /** JSON Schema object, Zod schema or basic type: the output is JSON conforming to it, returned inside `<json-output>` tags. */
+  schema?: SchemaSpec;
+  /** A regular expression the whole output matches (string, or RegExp with flags i/s). */
+  regex?: string | RegExp;
+  /** The output is exactly one of these strings. */
+  choices?: readonly string[];
+}
+
+const CALL_KEYS = ['maxTokens', 'seed', 'model', 'unsafeMode', 'signal', 'timeoutMs'] as const;
+const CONSTRAINT_KEYS = ['schema', 'regex', 'choices'] as const;
+
+function checkOptions(options: unknown, allowed: readonly string[], fn: string): Record<string, unknown> {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw invalidOptions(`${fn}: options must be an object; got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  }
+  const o = options as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!allowed.includes(key)) {
+      const hint = key === 'max_tokens' ? " (did you mean 'maxTokens'?)" : key === 'unsafe_mode' ? " (did you mean 'unsafeMode'?)" : '';
+      throw invalidOptions(`${fn}: unknown option '${key}'${hint}; options are ${allowed.join(', ')}`);
+    }
+  }
+  const { maxTokens, seed, model, unsafeMode, signal, timeoutMs } = o;
+  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1 || (maxTokens as number) > 1_000_000)) {
+    throw invalidOptions(`${fn}: maxTokens must be an integer from 1 to 1000000; got ${JSON.stringify(maxTokens)}`);
+  }
+  if (seed !== undefined && (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > 0xffffffff)) {
+    throw invalidOptions(`${fn}: seed must be an integer from 0 to 4294967295; got ${JSON.stringify(seed)}`);
+  }
+  if (model !== undefined && (typeof model !== 'string' || model === '')) throw invalidOptions(`${fn}: model must be a non-empty string; got ${JSON.stringify(model)}`);
+  if (unsafeMode !== undefined && typeof unsafeMode !== 'boolean') throw invalidOptions(`${fn}: unsafeMode must be a boolean; got ${JSON.stringify(unsafeMode)}`);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw invalidOptions(`${fn}: signal must be an AbortSignal`);
+  if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs))) {
+    throw invalidOptions(`${fn}: timeoutMs must be a positive number of milliseconds; got ${JSON.stringify(timeoutMs)}`);
+  }
+  return o;
+}
+
+function checkPrompt(prompt: unknown, fn: string): string {
+  if (typeof prompt !== 'string') throw invalidOptions(`${fn}: prompt must be a string; got ${prompt === null ? 'null' : typeof prompt}`);
+  return prompt;
+}
+
+function remoteAllowed(ref: ModelRef, options: CallOptions, fn: string): void {
+  if (ref.kind === 'remote' && options.unsafeMode !== true) {
+    throw new ClientError(
+      'unsafe-mode-required',
+      `${fn}: model '${options.model}' is a remote model (${ref.provider}); remote models need unsafeMode: true, because the prompt is ` +
+        `sent to ${ref.provider} and its output is not produced under the local grammar (it is still validated locally)`,
+    );
+  }
+}
+
+interface Output {
+  /** The raw output text (JSON text for schemas). */
+  text: string;
+  /** The checked value: parsed JSON, the typed value, or the text. */
+  value: unknown;
+}
+
+/** Runs one generation under a constraint (or none) on the chosen model and checks the output. */
+async function run(fn: string, prompt: string, constraint: Constraint | undefined, options: CallOptions): Promise<Output> {
+  const ref = resolveModel(options.model);
+  remoteAllowed(ref, options, fn);
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const seed = options.seed ?? DEFAULT_SEED;
+  // Compile before anything is loaded or sent: a bad constraint fails fast, whatever the model.
+  const compiled = constraint ? compile(constraint) : undefined;
+
+  let text: string;
+  let truncated: boolean;
+  if (ref.kind === 'remote') {
+    ({ text, truncated } = await remoteGenerate({
+      provider: ref.provider,
+      model: ref.name,
+      prompt,
+      constraint,
+      maxTokens,
+      seed,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    }));
+  } else {
+    const engine = await localEngine(ref.path);
+    const out = await engine.generate({ prompt, maxTokens, seed, grammar: compiled?.grammar.gbnf, signal: options.signal, timeoutMs: options.timeoutMs });
+    text = out.text;
+    truncated = out.stopReason === 'maxTokens';
+  }
+  if (!compiled || !constraint) return { text, value: text };
+
+  const checked = compiled.check(text);
+  if (!checked.ok) {
+    if (truncated) {
+      throw new ClientError(
+        'incomplete-output',
+        `${fn}: output was cut at maxTokens (${maxTokens}) before the constraint was satisfied; raise maxTokens. Partial output: ${preview(text)}`,
+        { output: text },
+      );
+    }
+    throw new ClientError('validation-failed', `${fn}: ${checked.error.message}`, { cause: checked.error, output: text });
+  }
+  let value = checked.value;
+  if (constraint.kind === 'json' && constraint.zod) {
+    // Zod checks what JSON Schema cannot say (refinements) and applies its transforms and defaults.
+    const parsed = constraint.zod.safeParse(value);
+    if (!parsed.success) {
+      const error = new ConstraintError('validation-failed', `output does not satisfy the Zod schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+      throw new ClientError('validation-failed', `${fn}: ${error.message}`, { cause: error, output: text });
+    }
+    value = parsed.data;
+  }
+  return { text, value };
+}
+
+/**
+ * Generates text for `prompt`. With `schema`, the result is the JSON output wrapped in
+ * `<json-output>` … `</json-output>` (SPEC 2.1); with `regex`, text matching it; with `choices`, one of
+ * them; with none, the model's plain output. At most one constraint may be given.
+ */
+export async function generate(prompt: string, options: GenerateOptions = {}): Promise<string> {
+  const o = checkOptions(options, [...CONSTRAINT_KEYS, ...CALL_KEYS], 'generate') as GenerateOptions;
+  checkPrompt(prompt, 'generate');
+  const given = CONSTRAINT_KEYS.filter((k) => o[k] !== undefined);
+  if (given.length > 1) throw invalidOptions(`generate: give exactly one of schema, regex or choices; got ${given.join(' and ')}`);
+  let constraint: Constraint | undefined;
+  if (o.schema !== undefined) constraint = schemaConstraint(o.schema);
+  else if (o.regex !== undefined) constraint = regexConstraint(o.regex);
+  else if (o.choices !== undefined) constraint = choicesConstraint(o.choices);
+  const { text } = await run('generate', prompt, constraint, o);
+  return constraint?.kind === 'json' ? `<json-output>${text}</json-output>` : text;
+}
+
+/**
+ * Generates JSON conforming to `schema` and returns the parsed, validated value: Zod's output type
+ * for a Zod schema, `number`/`boolean`/`string` for a basic type, `unknown` (or your `T`) for a JSON
+ * Schema object.
+ */
+export function generateJson<S extends z.ZodType>(prompt: string, schema: S, options?: CallOptions): Promise<z.output<S>>;
+export function generateJson<S extends BasicTypeSpec>(prompt: string, schema: S, options?: CallOptions): Promise<InferSchema<S>>;
+export function generateJson<T = unknown>(prompt: string, schema: JsonSchema, options?: CallOptions): Promise<T>;
+export async function generateJson(prompt: string, schema: SchemaSpec, options: CallOptions = {}): Promise<unknown> {
+  const o = checkOptions(options, CALL_KEYS, 'generateJson') as CallOptions;
+  checkPrompt(prompt, 'generateJson');
+  if (schema === undefined) throw invalidOptions('generateJson: a schema is required');
+  const { value } = await run('generateJson', prompt, schemaConstraint(schema), o);
+  return value;
+}
+
+/** Generates text that the whole of `pattern` matches, and returns it. */
+export async function generateRegex(prompt: string, pattern: string | RegExp, options: CallOptions = {}): Promise<string> {
+  const o = checkOptions(options, CALL_KEYS, 'generateRegex') as CallOptions;
+  checkPrompt(prompt, 'generateRegex');
+  return (await run('generateRegex', prompt, regexConstraint(pattern), o)).text;
+}
+
+/** Generates exactly one of `choices`, and returns it. */
+export async function generateChoice<const C extends readonly string[]>(prompt: string, choices: C, options: CallOptions = {}): Promise<C[number]> {
+  const o = checkOptions(options, CALL_KEYS, 'generateChoice') as CallOptions;
+  checkPrompt(prompt, 'generateChoice');
+  return (await run('generateChoice', prompt, choicesConstraint(choices), o)).text as C[number];
+}
+
+/**
+ * Generates a value of a basic type: `Number` (or 'number', 'float') and 'integer'/'int' give a
+ * number, `Boolean` (or 'boolean', 'bool') a boolean, `String` (or 'string', 'str') a string (the
+ * model writes it as a JSON string literal; the value is returned unquoted).
+ */
+export async function generateFormat<S extends BasicTypeSpec>(prompt: string, type: S, options: CallOptions = {}): Promise<InferSchema<S>> {
+  const o = checkOptions(options, CALL_KEYS, 'generateFormat') as CallOptions;
+  checkPrompt(prompt, 'generateFormat');
+  const constraint = (() => {
+    if (typeof type === 'function' || typeof type === 'string') {
+      try {
+        const c = schemaConstraint(type);
+        if (c.kind === 'json' && c.from === 'type') return c;
+      } catch (error) {
+        if (!(error instanceof ConstraintError) && !(error instanceof ClientError)) throw error;
+      }
+    }
+    throw invalidOptions(`generateFormat: type must be Number, Boolean, String or a type name ('integer', 'number', 'boolean', 'string'); got ${typeof type === 'function' ? type.name || 'a function' : JSON.stringify(type)}`);
+  })();
+  return (await run('generateFormat', prompt, constraint, o)).value as InferSchema<S>;
+}
+
+export interface EmbedOptions {
+  /** A local model (see CallOptions.model). Embeddings are computed locally only. */
+  model?: string;
+}
+
+function localOnly(model: string | undefined, fn: string): string {
+  const ref = resolveModel(model);
+  if (ref.kind === 'remote') throw new ClientError('unsupported-operation', `${fn}: runs on local models only; '${model}' is a remote model`);
+  return ref.path;
+}
+
+/** An L2-normalized embedding of `text`, of the model's dimension. */
+export async function embed(text: string, options: EmbedOptions = {}): Promise<number[]> {
+  const o = checkOptions(options, ['model'], 'embed') as EmbedOptions;
+  if (typeof text !== 'string') throw invalidOptions(`embed: text must be a string; got ${text === null ? 'null' : typeof text}`);
+  return (await localEngine(localOnly(o.model, 'embed'))).embed(text);
+}
+
+export interface RerankOptions extends EmbedOptions {
+  /** Instruction prefixed to the query (default: DEFAULT_RERANK_TASK). */
+  task?: string;
+}
+
+/**
+ * `documents` ranked for `query`, best first: `{ index, document, score }`. Uses the model's ranking
+ * head where it has one (score 0..1), else cosine similarity of embeddings (score -1..1).
+ */
+export async function rerank(query: string, documents: readonly string[], options: RerankOptions = {}): Promise<RerankResult[]> {
+  const o = checkOptions(options, ['model', 'task'], 'rerank') as RerankOptions;
+  if (typeof query !== 'string') throw invalidOptions(`rerank: query must be a string; got ${query === null ? 'null' : typeof query}`);
+  if (!Array.isArray(documents) || documents.some((d) => typeof d !== 'string')) throw invalidOptions('rerank: documents must be an array of strings');
+  if (o.task !== undefined && typeof o.task !== 'string') throw invalidOptions('rerank: task must be a string');
+  return (await localEngine(localOnly(o.model, 'rerank'))).rerank(query, [...documents], o.task ?? DEFAULT_RERANK_TASK);
+}
+
+/** Loads a local model now (e.g. to show progress before the first call) and describes it. */
+export async function loadModel(model?: string): Promise<{ path: string; modelId: string; dimension: number; hasRankingHead: boolean }> {
+  const path = localOnly(model, 'loadModel');
+  const engine = await localEngine(path);
+  return { path, modelId: engine.modelId, dimension: engine.dimension, hasRankingHead: engine.hasRankingHead };
+}
+
