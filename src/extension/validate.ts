@@ -10,7 +10,7 @@ function notNull<T>(fn: string, name: string, value: T | null | undefined): T {
   return value;
 }
 
-export function text(fn: string, name: string, value: unknown, { allowEmpty = false, maxChars = LIMITS.promptMaxChars } = {}): string {
+export function text(fn: string, name: string, value: unknown, { allowEmpty = false, maxChars = LIMITS.promptMaxChars as number } = {}): string {
   const v = notNull(fn, name, value);
   if (typeof v !== 'string') throw parameterError(fn, name, 'must be text');
   if (!allowEmpty && v.trim() === '') throw parameterError(fn, name, 'must not be empty');

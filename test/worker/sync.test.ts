@@ -1,7 +1,7 @@
 // End to end with a real worker process and the tiny model: the synchronous functions, the cache,
 // and determinism (sync vs async, cached vs not, concurrency 1 vs 4, across a worker restart).
 import type pg from 'pg';
-import Ajv from 'ajv';
+import AjvModule from 'ajv';
 import { useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 
@@ -27,6 +27,8 @@ const SCHEMA = {
 
 test('svc_generate_json returns JSON valid against the schema', async () => {
   const { rows } = await db.query(`SELECT svc_generate_json('A person as JSON', $1::jsonb, max_tokens := 200) AS out`, [SCHEMA]);
+  // ajv is CommonJS: under ESM its class may sit on `default`.
+  const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new () => { compile(s: object): (v: unknown) => boolean };
   const validate = new Ajv().compile(SCHEMA);
   expect(validate(JSON.parse(rows[0].out))).toBe(true);
 });
