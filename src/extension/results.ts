@@ -13,7 +13,8 @@ export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): str
   const id = v.uuid(fn, 'request_id', requestId);
   const timeout = v.integerInRange(fn, 'timeout_seconds', timeoutSeconds, 0, LIMITS.timeoutSecondsMax);
   const deadline = Date.now() + timeout * 1000;
-  let pause = 0.002;
+  // Short first pauses: most answers of a small model come within milliseconds.
+  let pause = 0.001;
   for (;;) {
     const job = one<JobState>(QUERIES.jobState, id);
     if (!job) {
@@ -34,7 +35,7 @@ export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): str
       });
     }
     one(QUERIES.sleep, Math.min(pause, left / 1000));
-    pause = Math.min(pause * 2, 0.1);
+    pause = Math.min(pause * 1.25, 0.05);
   }
 }
 

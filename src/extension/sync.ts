@@ -41,7 +41,8 @@ function wait(fn: string, id: string): string {
   const timeout = intervalSetting('svc.sync_timeout');
   const deadline = Date.now() + timeout * 1000;
   const quotedId = plv8.quote_literal(id);
-  let pause = 0.002;
+  // Short first pauses: most answers of a small model come within milliseconds.
+  let pause = 0.001;
   for (;;) {
     const state = remote<{ status: string; result: string | null; error: string | null }>(QUERIES.syncState, REMOTE.state(quotedId))[0];
     if (state?.status === 'completed') return state.result ?? '';
@@ -55,7 +56,7 @@ function wait(fn: string, id: string): string {
       });
     }
     one(QUERIES.sleep, Math.min(pause, Math.max(0.001, (deadline - Date.now()) / 1000)));
-    pause = Math.min(pause * 2, 0.05);
+    pause = Math.min(pause * 1.25, 0.02);
   }
 }
 

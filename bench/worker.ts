@@ -1,0 +1,80 @@
+// The queue worker end to end, on the tiny test model (SVC_MODEL for a real GGUF):
+// (a) what a synchronous SQL call adds over the raw engine for the same request, cache miss and
+//     cache hit, p50/p95; (b) worker throughput at concurrency 1, 2 and 4.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { startCluster } from '../scripts/cluster.js';
+import { writeTestModel } from '../scripts/make-test-model.js';
+import { Engine } from '../src/engine/engine.js';
+
+const MODEL = process.env.SVC_MODEL ?? '.tmp/test-model.gguf';
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
+const JOBS = Number(process.env.BENCH_JOBS ?? 40);
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 16);
+const THREADS = process.env.BENCH_THREADS ?? '1';
+if (!process.env.SVC_MODEL && !existsSync(MODEL)) writeTestModel(MODEL);
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const ms = (x: number) => x.toFixed(2);
+const time = async (fn: () => Promise<unknown>) => {
+  const started = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+};
+
+const cluster = await startCluster();
+const db = await cluster.connect();
+await db.query('CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker');
+
+function startWorker(concurrency: number) {
+  const child = spawn(process.execPath, ['bin/svc-worker.js', '--model', MODEL, '--db-host', cluster.host, '--db-port', String(cluster.port),
+    '--db-name', 'postgres', '--db-user', 'bench_worker', '--threads', THREADS], {
+    stdio: 'ignore', env: { ...process.env, SVC_WORKER_CONCURRENCY: String(concurrency), SVC_WORKER_CONTEXT_SIZE: '512' },
+  });
+  return { stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+}
+async function waitForWorker() {
+  while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+}
+
+try {
+  // (a) the same request through the raw engine, svc_generate missing the cache, and hitting it.
+  const engine = await Engine.load({ model: MODEL, threads: Number(THREADS), contextSize: 512 });
+  let worker = startWorker(1);
+  await waitForWorker();
+  const raw: number[] = [];
+  const miss: number[] = [];
+  const hit: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const prompt = `sample ${i}:`;
+    raw.push(await time(() => engine.generate({ prompt, maxTokens: TOKENS, seed: 42 })));
+    miss.push(await time(() => db.query('SELECT svc_generate($1, max_tokens := $2)', [prompt, TOKENS])));
+    hit.push(await time(() => db.query('SELECT svc_generate($1, max_tokens := $2)', [prompt, TOKENS])));
+  }
+  await engine.dispose();
+  console.log(`model ${MODEL}, ${THREADS} thread(s) per engine, ${TOKENS} tokens per request, ${SAMPLES} samples\n`);
+  console.log('| path | p50 ms | p95 ms | p50 over raw engine |');
+  console.log('|---|---:|---:|---:|');
+  console.log(`| raw engine (in process) | ${ms(pct(raw, 0.5))} | ${ms(pct(raw, 0.95))} | |`);
+  console.log(`| svc_generate, cache miss (enqueue, worker, wait) | ${ms(pct(miss, 0.5))} | ${ms(pct(miss, 0.95))} | +${ms(pct(miss, 0.5) - pct(raw, 0.5))} ms |`);
+  console.log(`| svc_generate, cache hit | ${ms(pct(hit, 0.5))} | ${ms(pct(hit, 0.95))} | |`);
+
+  // (b) a batch of distinct jobs, uncached, at each concurrency.
+  console.log(`\n| worker concurrency | jobs/s (${JOBS} jobs of ${TOKENS} tokens) |`);
+  console.log('|---:|---:|');
+  for (const concurrency of [1, 2, 4]) {
+    await worker.stop();
+    worker = startWorker(concurrency);
+    await waitForWorker();
+    const prompts = Array.from({ length: JOBS }, (_, i) => `job ${concurrency}-${i}:`);
+    const started = process.hrtime.bigint();
+    const { rows } = await db.query('SELECT svc_generate_batch_async($1::text[], max_tokens := $2, use_cache := false) AS ids', [prompts, TOKENS]);
+    for (const id of rows[0].ids) await db.query('SELECT svc_get_async_result($1, 300)', [id]);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    console.log(`| ${concurrency} | ${(JOBS / seconds).toFixed(1)} |`);
+  }
+  await worker.stop();
+} finally {
+  await db.end();
+  await cluster.stop();
+}
