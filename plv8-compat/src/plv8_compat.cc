@@ -409,6 +409,24 @@ raise_outcome(Outcome &out)
 			 e->constraint_name ? err_generic_string(PG_DIAG_CONSTRAINT_NAME, e->constraint_name) : 0));
 }
 
+/* Counts the running invocations of a function (see result_rowinfo). */
+class ActiveCall
+{
+  public:
+	explicit ActiveCall(FuncInfo *fi) : fi_(fi) { fi->calls++; }
+	~ActiveCall()
+	{
+		if (--fi_->calls == 0)
+		{
+			for (MemoryContext c : fi_->retired_rows)
+				MemoryContextDelete(c);
+			fi_->retired_rows.clear();
+		}
+	}
+  private:
+	FuncInfo   *fi_;
+};
+
 class FramePush
 {
   public:
@@ -474,6 +492,31 @@ finish_spi(CallFrame *f, MemoryContext cxt)
 		f->spi_connected = false;
 		PG_GUARD(SPI_finish());
 		MemoryContextSwitchTo(cxt);
+	}
+}
+
+/*
+ * The same on the way out with an error, so that the SPI stack is left as the
+ * call found it whether or not the error is caught above (abort cleanup would
+ * pop the connection only when the (sub)transaction that made it ends, and a
+ * PG_GUARD in an outer plv8 callback may go on without one).  The connection
+ * of this frame is the innermost one here: callbacks run their SPI work in a
+ * subtransaction, whose rollback pops any connection made inside it.  The
+ * error being reported must not live in SPI memory: callers switch to cxt
+ * before building it.
+ */
+static void
+finish_spi_after_error(CallFrame *f, MemoryContext cxt)
+{
+	try
+	{
+		finish_spi(f, cxt);
+	}
+	catch (PgError &e)
+	{
+		/* keep reporting the original error */
+		MemoryContextSwitchTo(cxt);
+		FreeErrorData(e.edata);
 	}
 }
 
@@ -732,8 +775,31 @@ result_rowinfo(FuncInfo *fi, FunctionCallInfo fcinfo)
 		throw PgError{make_edata(ERRCODE_WRONG_OBJECT_TYPE, "return type is not a row type", NULL, NULL)};
 	if (!fi->ret_row || fi->ret_row->tupdesc_id != tce->tupDesc_identifier)
 	{
-		fi->ret_row = rowinfo_create(tce->tupDesc, fi->mcxt);
-		fi->ret_row->tupdesc_id = tce->tupDesc_identifier;
+		MemoryContext cxt;
+		RowInfo    *ri;
+
+		/* each cached row type in a context of its own, freed when replaced */
+		PG_GUARD(cxt = AllocSetContextCreate(fi->mcxt, "plv8 row type", ALLOCSET_SMALL_SIZES));
+		try
+		{
+			ri = rowinfo_create(tce->tupDesc, cxt);
+		}
+		catch (...)
+		{
+			MemoryContextDelete(cxt);
+			throw;
+		}
+		ri->tupdesc_id = tce->tupDesc_identifier;
+		if (fi->ret_row_cxt)
+		{
+			/* an outer running call of this function may still use the old one */
+			if (fi->calls > 1)
+				fi->retired_rows.push_back(fi->ret_row_cxt);
+			else
+				MemoryContextDelete(fi->ret_row_cxt);
+		}
+		fi->ret_row = ri;
+		fi->ret_row_cxt = cxt;
 	}
 	return fi->ret_row;
 }
@@ -893,6 +959,7 @@ call_impl(FunctionCallInfo fcinfo, Outcome &out)
 									 : "trigger functions can only be called as triggers", NULL, NULL)};
 		frame.fn = fi;
 		frame.read_only = fi->read_only;
+		ActiveCall	ac(fi);
 		FramePush	fp(&frame);
 		Isolate::Scope iscope(isolate);
 		HandleScope hscope(isolate);
@@ -980,7 +1047,9 @@ call_impl(FunctionCallInfo fcinfo, Outcome &out)
 		}
 		catch (JsPending &)
 		{
+			MemoryContextSwitchTo(caller_cxt);
 			js_failure(ctx, tc, out, fi->name.c_str());
+			finish_spi_after_error(&frame, caller_cxt);
 			return (Datum) 0;
 		}
 		finish_spi(&frame, caller_cxt);
@@ -990,16 +1059,19 @@ call_impl(FunctionCallInfo fcinfo, Outcome &out)
 		MemoryContextSwitchTo(caller_cxt);
 		out.edata = e.edata;
 		out.rethrow = !e.from_js;
+		finish_spi_after_error(&frame, caller_cxt);
 	}
 	catch (std::exception &e)
 	{
 		MemoryContextSwitchTo(caller_cxt);
 		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, e.what(), NULL, NULL);
+		finish_spi_after_error(&frame, caller_cxt);
 	}
 	catch (...)
 	{
 		MemoryContextSwitchTo(caller_cxt);
 		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, "unexpected C++ exception in plv8", NULL, NULL);
+		finish_spi_after_error(&frame, caller_cxt);
 	}
 	MemoryContextSwitchTo(caller_cxt);
 	return result;
@@ -1040,7 +1112,9 @@ inline_impl(const char *src, Outcome &out)
 
 		if (!fn->Call(context, context->Global(), 0, nullptr).ToLocal(&r) || ctx->pending_error)
 		{
+			MemoryContextSwitchTo(caller_cxt);
 			js_failure(ctx, tc, out, "anonymous");
+			finish_spi_after_error(&frame, caller_cxt);
 			return;
 		}
 		finish_spi(&frame, caller_cxt);
@@ -1050,11 +1124,13 @@ inline_impl(const char *src, Outcome &out)
 		MemoryContextSwitchTo(caller_cxt);
 		out.edata = e.edata;
 		out.rethrow = !e.from_js;
+		finish_spi_after_error(&frame, caller_cxt);
 	}
 	catch (...)
 	{
 		MemoryContextSwitchTo(caller_cxt);
 		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, "unexpected C++ exception in plv8", NULL, NULL);
+		finish_spi_after_error(&frame, caller_cxt);
 	}
 	MemoryContextSwitchTo(caller_cxt);
 }
@@ -1174,6 +1250,7 @@ run_start_proc(Plv8Context *ctx)
 
 	frame.fn = fi.get();
 	frame.read_only = fi->read_only;
+	ActiveCall	ac(fi.get());
 	FramePush	fp(&frame);
 	Isolate    *isolate = ctx->isolate;
 	Isolate::Scope iscope(isolate);
@@ -1189,7 +1266,9 @@ run_start_proc(Plv8Context *ctx)
 	{
 		Outcome		out;
 
+		MemoryContextSwitchTo(cxt);
 		js_failure(ctx, tc, out, fi->name.c_str());
+		finish_spi_after_error(&frame, cxt);
 		throw PgError{out.edata, !out.rethrow};
 	}
 	finish_spi(&frame, cxt);

@@ -55,14 +55,15 @@ struct JsPending
 /*
  * Run a statement that may ereport(); convert the error into PgError.
  * The statement must not create C++ objects with destructors, nor call V8.
+ * (Variadic so that other macros can pass statements containing commas on.)
  */
-#define PG_GUARD(stmt) \
+#define PG_GUARD(...) \
 	do { \
 		ErrorData  *volatile _pg_edata = NULL; \
 		MemoryContext _pg_oldcxt = CurrentMemoryContext; \
 		PG_TRY(); \
 		{ \
-			stmt; \
+			__VA_ARGS__; \
 		} \
 		PG_CATCH(); \
 		{ \
@@ -207,6 +208,9 @@ struct FuncInfo
 	bool		ret_record_dynamic;	/* RETURNS record without OUT params */
 	TypeInfo   *ret;			/* scalar result / scalar set element */
 	RowInfo    *ret_row;		/* OUT params / RETURNS TABLE (fixed), or named row type (cached) */
+	MemoryContext ret_row_cxt;	/* owns a cached named-row ret_row (child of mcxt) */
+	std::vector<MemoryContext> retired_rows;	/* replaced ret_row_cxt still in use by a running call */
+	int			calls;			/* running invocations (recursion depth) */
 
 	~FuncInfo();
 };

@@ -86,6 +86,45 @@ guarded(const FunctionCallbackInfo<Value> &args)
 		MemoryContextReset(tmp);
 }
 
+/*
+ * Run an SPI call.  The SPI functions that run the executor return in SPI's
+ * per-procedure context ("SPI Proc", _SPI_end_call), which lives until
+ * SPI_finish() at the end of the whole plv8 function call: go back to the
+ * callback's scratch context, or whatever the callback allocates after the
+ * call (converted rows, type info, ...) piles up there for every
+ * plv8.execute() of a long loop.
+ */
+#define SPI_GUARD(...) \
+	do { \
+		MemoryContext _spi_cxt = CurrentMemoryContext; \
+		PG_GUARD(__VA_ARGS__); \
+		MemoryContextSwitchTo(_spi_cxt); \
+	} while (0)
+
+/*
+ * An unsaved SPI plan (a child of "SPI Proc"): freed on every way out, the
+ * error paths too, after the subtransaction declared later has ended.
+ */
+class TempPlan
+{
+  public:
+	SPIPlanPtr	plan = NULL;
+	~TempPlan()
+	{
+		if (plan)
+		{
+			try
+			{
+				SPI_GUARD(SPI_freeplan(plan));
+			}
+			catch (PgError &e)
+			{
+				FreeErrorData(e.edata);
+			}
+		}
+	}
+};
+
 static Local<Context>
 cur(Isolate *isolate)
 {
@@ -214,11 +253,24 @@ spi_result(Isolate *isolate, int rc)
 	}
 	if (tt != NULL && tt->tupdesc != NULL)
 	{
-		result = spi_rows_to_js(isolate, tt, n);
-		SPI_freetuptable(tt);
+		/* the rows are copied into JS: free them now, not at SPI_finish */
+		try
+		{
+			result = spi_rows_to_js(isolate, tt, n);
+		}
+		catch (...)
+		{
+			SPI_GUARD(SPI_freetuptable(tt));
+			throw;
+		}
+		SPI_GUARD(SPI_freetuptable(tt));
 	}
 	else
+	{
+		if (tt != NULL)
+			SPI_GUARD(SPI_freetuptable(tt));
 		result = Number::New(isolate, (double) n);
+	}
 	return result;
 }
 
@@ -227,6 +279,19 @@ struct VarParams
 	Oid		   *types;
 	int			n;
 };
+
+/*
+ * The parser grows the parameter type array with repalloc(), which keeps a
+ * chunk in its own context: start the array in ours (the callback's), or it is
+ * palloc'd in SPI's executor context, which SPI_prepare_params() resets before
+ * it returns -- vp.types would point into freed memory.
+ */
+static void
+varparams_init(VarParams *vp)
+{
+	PG_GUARD(vp->types = (Oid *) palloc0(sizeof(Oid)));
+	vp->n = 0;
+}
 
 static void
 variable_param_setup(ParseState *pstate, void *arg)
@@ -255,16 +320,17 @@ plv8_execute(const FunctionCallbackInfo<Value> &args)
 		arg_error(isolate, "plv8.execute() requires a SQL string");
 	std::string sql = js_to_stdstring(isolate, args[0]);
 	std::vector<Local<Value>> params = collect_params(args, 1);
+	TempPlan	tp;
 	SubXact		sx;
 	VarParams	vp = {NULL, 0};
-	SPIPlanPtr	plan;
 	ParamListInfo pli;
 	int			rc;
 
 	/* parameter types are whatever the parser deduces from the query */
-	PG_GUARD(plan = SPI_prepare_params(sql.c_str(), variable_param_setup, &vp, 0);
-			 if (!plan)
-			 elog(ERROR, "SPI_prepare_params failed: %s", SPI_result_code_string(SPI_result)));
+	varparams_init(&vp);
+	SPI_GUARD(tp.plan = SPI_prepare_params(sql.c_str(), variable_param_setup, &vp, 0);
+			  if (!tp.plan)
+			  elog(ERROR, "SPI_prepare_params failed: %s", SPI_result_code_string(SPI_result)));
 	if ((int) params.size() < vp.n)
 		too_few(vp.n, (int) params.size());
 	PG_GUARD(pli = makeParamList(vp.n));
@@ -294,10 +360,9 @@ plv8_execute(const FunctionCallbackInfo<Value> &args)
 		prm->ptype = t;
 		prm->value = js_to_datum(isolate, params[i], &prm->isnull, ti);
 	}
-	PG_GUARD(rc = SPI_execute_plan_with_paramlist(plan, pli, read_only(), 0));
+	SPI_GUARD(rc = SPI_execute_plan_with_paramlist(tp.plan, pli, read_only(), 0));
 	Local<Value> result = spi_result(isolate, rc);
 
-	PG_GUARD(SPI_freeplan(plan));
 	sx.commit();
 	args.GetReturnValue().Set(result);
 }
@@ -366,7 +431,7 @@ plan_execute(const FunctionCallbackInfo<Value> &args)
 	int			rc;
 
 	plan_args(isolate, pd, params, &values, &nulls);
-	PG_GUARD(rc = SPI_execute_plan(pd->plan, values, nulls, read_only(), 0));
+	SPI_GUARD(rc = SPI_execute_plan(pd->plan, values, nulls, read_only(), 0));
 	Local<Value> result = spi_result(isolate, rc);
 
 	sx.commit();
@@ -386,7 +451,7 @@ plan_cursor(const FunctionCallbackInfo<Value> &args)
 	Portal		portal;
 
 	plan_args(isolate, pd, params, &values, &nulls);
-	PG_GUARD(portal = SPI_cursor_open(NULL, pd->plan, values, nulls, read_only()));
+	SPI_GUARD(portal = SPI_cursor_open(NULL, pd->plan, values, nulls, read_only()));
 	sx.commit();
 
 	Local<Object> cursor = current_context->cursor_template.Get(isolate)->NewInstance(context).ToLocalChecked();
@@ -403,8 +468,8 @@ plan_free(const FunctionCallbackInfo<Value> &args)
 	PlanData   *pd = this_plan(args);
 
 	args.This()->SetAlignedPointerInInternalField(0, nullptr);
-	PG_GUARD(SPI_freeplan(pd->plan);
-			 MemoryContextDelete(pd->mcxt));
+	SPI_GUARD(SPI_freeplan(pd->plan);
+			  MemoryContextDelete(pd->mcxt));
 	delete pd;
 }
 
@@ -457,21 +522,21 @@ plv8_prepare(const FunctionCallbackInfo<Value> &args)
 	{
 		/* no types given: deduce them once, then prepare with what was found */
 		VarParams	vp = {NULL, 0};
-		SPIPlanPtr	probe;
+		TempPlan	probe;
 
-		PG_GUARD(probe = SPI_prepare_params(sql.c_str(), variable_param_setup, &vp, 0);
-				 if (!probe)
-				 elog(ERROR, "SPI_prepare_params failed: %s", SPI_result_code_string(SPI_result)));
+		varparams_init(&vp);
+		SPI_GUARD(probe.plan = SPI_prepare_params(sql.c_str(), variable_param_setup, &vp, 0);
+				  if (!probe.plan)
+				  elog(ERROR, "SPI_prepare_params failed: %s", SPI_result_code_string(SPI_result)));
 		n = vp.n;
 		PG_GUARD(types = (Oid *) palloc0(sizeof(Oid) * (n + 1)));
 		for (int i = 0; i < n; i++)
 			types[i] = (vp.types[i] == InvalidOid || vp.types[i] == UNKNOWNOID) ? TEXTOID : vp.types[i];
-		PG_GUARD(SPI_freeplan(probe));
 	}
-	PG_GUARD(plan = SPI_prepare(sql.c_str(), n, types);
-			 if (!plan)
-			 elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
-			 SPI_keepplan(plan));
+	SPI_GUARD(plan = SPI_prepare(sql.c_str(), n, types);
+			  if (!plan)
+			  elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+			  SPI_keepplan(plan));
 	sx.commit();
 
 	PlanData   *pd = new PlanData();
@@ -488,6 +553,8 @@ plv8_prepare(const FunctionCallbackInfo<Value> &args)
 	catch (...)
 	{
 		SPI_freeplan(plan);
+		if (pd->mcxt)
+			MemoryContextDelete(pd->mcxt);
 		delete pd;
 		throw;
 	}
@@ -516,8 +583,8 @@ find_portal(CursorData *cd)
 {
 	Portal		p;
 
-	PG_GUARD(p = SPI_cursor_find(cd->portal.c_str());
-			 if (!p)
+	SPI_GUARD(p = SPI_cursor_find(cd->portal.c_str());
+			  if (!p)
 			 ereport(ERROR, (errcode(ERRCODE_INVALID_CURSOR_NAME),
 							 errmsg("cursor \"%s\" does not exist", cd->portal.c_str()))));
 	return p;
@@ -540,7 +607,7 @@ cursor_fetch(const FunctionCallbackInfo<Value> &args)
 	SubXact		sx;
 	Portal		portal = find_portal(cd);
 
-	PG_GUARD(SPI_cursor_fetch(portal, count >= 0, count >= 0 ? count : -count));
+	SPI_GUARD(SPI_cursor_fetch(portal, count >= 0, count >= 0 ? count : -count));
 	Local<Value> rows = spi_result(isolate, SPI_OK_FETCH);
 
 	sx.commit();
@@ -569,7 +636,7 @@ cursor_move(const FunctionCallbackInfo<Value> &args)
 	SubXact		sx;
 	Portal		portal = find_portal(cd);
 
-	PG_GUARD(SPI_cursor_move(portal, count >= 0, count >= 0 ? count : -count));
+	SPI_GUARD(SPI_cursor_move(portal, count >= 0, count >= 0 ? count : -count));
 	sx.commit();
 }
 
@@ -581,9 +648,9 @@ cursor_close(const FunctionCallbackInfo<Value> &args)
 
 	args.This()->SetAlignedPointerInInternalField(0, nullptr);
 	std::unique_ptr<CursorData> owner(cd);
-	PG_GUARD(p = SPI_cursor_find(cd->portal.c_str());
-			 if (p)
-			 SPI_cursor_close(p));
+	SPI_GUARD(p = SPI_cursor_find(cd->portal.c_str());
+			  if (p)
+			  SPI_cursor_close(p));
 }
 
 /* ---------------------------------------------------------------------------
