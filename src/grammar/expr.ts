@@ -1,0 +1,172 @@
+// The grammar intermediate representation shared by every front end (JSON Schema, regex, choices,
+// types) and by the GBNF parser, sampler and recognizer. Characters are Unicode code points, as in
+// llama.cpp, so astral characters count as one.
+
+/** Sorted, disjoint, non-adjacent inclusive code point ranges. */
+export type CharRanges = ReadonlyArray<readonly [number, number]>;
+
+export type Expr =
+  | { readonly kind: 'literal'; readonly text: string }
+  | { readonly kind: 'class'; readonly ranges: CharRanges; readonly negated: boolean }
+  | { readonly kind: 'ref'; readonly name: string }
+  | { readonly kind: 'seq'; readonly items: readonly Expr[] }
+  | { readonly kind: 'alt'; readonly options: readonly Expr[] }
+  | { readonly kind: 'repeat'; readonly body: Expr; readonly min: number; readonly max: number | null };
+
+export interface Grammar {
+  /** Rule definitions; iteration order is emission order. */
+  readonly rules: ReadonlyMap<string, Expr>;
+  readonly root: string;
+}
+
+export const MAX_CODE_POINT = 0x10ffff;
+
+/**
+ * What our front ends let a generated string contain: every code point except NUL (llama.cpp uses 0
+ * as an end marker) and the UTF-16 surrogates (no UTF-8 token can produce them).
+ */
+export const GENERATABLE: CharRanges = [
+  [1, 0xd7ff],
+  [0xe000, MAX_CODE_POINT],
+];
+
+export const EMPTY: Expr = { kind: 'literal', text: '' };
+
+export const literal = (text: string): Expr => ({ kind: 'literal', text });
+export const ref = (name: string): Expr => ({ kind: 'ref', name });
+export const charClass = (ranges: CharRanges, negated = false): Expr => ({ kind: 'class', ranges, negated });
+export const repeat = (body: Expr, min: number, max: number | null): Expr =>
+  min === 1 && max === 1 ? body : max === 0 ? EMPTY : { kind: 'repeat', body, min, max };
+export const optional = (body: Expr): Expr => repeat(body, 0, 1);
+
+/** A sequence, flattening nested sequences, joining adjacent literals and dropping empty ones. */
+export function seq(...items: Expr[]): Expr {
+  const flat: Expr[] = [];
+  const push = (item: Expr) => {
+    const last = flat[flat.length - 1];
+    if (item.kind === 'literal' && item.text === '') return;
+    if (item.kind === 'literal' && last?.kind === 'literal') flat[flat.length - 1] = literal(last.text + item.text);
+    else flat.push(item);
+  };
+  for (const item of items) {
+    if (item.kind === 'seq') item.items.forEach(push);
+    else push(item);
+  }
+  if (flat.length === 0) return EMPTY;
+  if (flat.length === 1) return flat[0];
+  return { kind: 'seq', items: flat };
+}
+
+/** An alternation, flattening nested alternations. */
+export function alt(...options: Expr[]): Expr {
+  const flat: Expr[] = [];
+  for (const option of options) {
+    if (option.kind === 'alt') flat.push(...option.options);
+    else flat.push(option);
+  }
+  if (flat.length === 1) return flat[0];
+  return { kind: 'alt', options: flat };
+}
+
+// ---- character sets ---------------------------------------------------------------------------
+
+export function normalizeRanges(input: Iterable<readonly [number, number]>): [number, number][] {
+  const sorted = [...input].filter(([lo, hi]) => lo <= hi).sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [lo, hi] of sorted) {
+    const last = out[out.length - 1];
+    if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
+}
+
+export function complementRanges(ranges: CharRanges, universe: CharRanges = [[0, MAX_CODE_POINT]]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [ulo, uhi] of universe) {
+    let next = ulo;
+    for (const [lo, hi] of ranges) {
+      if (hi < next || lo > uhi) continue;
+      if (lo > next) out.push([next, Math.min(lo - 1, uhi)]);
+      next = Math.max(next, hi + 1);
+    }
+    if (next <= uhi) out.push([next, uhi]);
+  }
+  return normalizeRanges(out);
+}
+
+export function intersectRanges(a: CharRanges, b: CharRanges): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [alo, ahi] of a) {
+    for (const [blo, bhi] of b) {
+      const lo = Math.max(alo, blo);
+      const hi = Math.min(ahi, bhi);
+      if (lo <= hi) out.push([lo, hi]);
+    }
+  }
+  return normalizeRanges(out);
+}
+
+export function rangesContain(ranges: CharRanges, codePoint: number): boolean {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [rlo, rhi] = ranges[mid];
+    if (codePoint < rlo) hi = mid - 1;
+    else if (codePoint > rhi) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+export function rangesSize(ranges: CharRanges): number {
+  let total = 0;
+  for (const [lo, hi] of ranges) total += hi - lo + 1;
+  return total;
+}
+
+/** The code points a class expression matches, as positive ranges. */
+export function classMembers(expr: { ranges: CharRanges; negated: boolean }): CharRanges {
+  return expr.negated ? complementRanges(expr.ranges) : expr.ranges;
+}
+
+export function codePointsOf(text: string): number[] {
+  const out: number[] = [];
+  for (const ch of text) out.push(ch.codePointAt(0)!);
+  return out;
+}
+
+/** True when the expression can match the empty string, given which rules are nullable. */
+export function isNullable(expr: Expr, nullableRules: ReadonlySet<string> = new Set()): boolean {
+  switch (expr.kind) {
+    case 'literal':
+      return expr.text === '';
+    case 'class':
+      return false;
+    case 'ref':
+      return nullableRules.has(expr.name);
+    case 'seq':
+      return expr.items.every((item) => isNullable(item, nullableRules));
+    case 'alt':
+      return expr.options.some((option) => isNullable(option, nullableRules));
+    case 'repeat':
+      return expr.min === 0 || isNullable(expr.body, nullableRules);
+  }
+}
+
+/** Fixpoint: the set of rules that can derive the empty string. */
+export function nullableRules(grammar: Grammar): Set<string> {
+  const nullable = new Set<string>();
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const [name, body] of grammar.rules) {
+      if (!nullable.has(name) && isNullable(body, nullable)) {
+        nullable.add(name);
+        changed = true;
+      }
+    }
+  }
+  return nullable;
+}

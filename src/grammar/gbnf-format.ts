@@ -1,0 +1,325 @@
+// Turns the grammar IR into GBNF text that llama.cpp's parser accepts, applying the rewrites that
+// keep llama.cpp fast and correct:
+//  * repetition bounds above LLAMA_MAX_REPETITION are split into nested bounded repetitions,
+//    because llama.cpp silently treats larger bounds as unbounded;
+//  * adjacent copies of the same item are merged into one bounded repetition (`x? x? x?` becomes
+//    `x{0,3}`), because chained optionals multiply llama.cpp's parse stacks;
+//  * every non-ASCII or special character is escaped, so the text is plain ASCII.
+
+import { ConstraintError } from './errors.js';
+import type { CharRanges, Expr, Grammar } from './expr.js';
+import { EMPTY, alt, repeat, seq } from './expr.js';
+
+/** Largest repetition bound llama.cpp honours; larger ones silently become unbounded. */
+export const LLAMA_MAX_REPETITION = 2000;
+/** Chunk used when splitting a large bound: x{5000} = (x{1000}){5}. */
+const REPETITION_CHUNK = 1000;
+
+export interface GrammarLimits {
+  /** Maximum length of the GBNF text, in characters. */
+  maxGrammarChars: number;
+  /** Maximum size after llama.cpp expands repetitions into copies (elements, roughly). */
+  maxExpandedSize: number;
+}
+
+export const DEFAULT_LIMITS: GrammarLimits = { maxGrammarChars: 1_000_000, maxExpandedSize: 2_000_000 };
+
+// ---- escaping ---------------------------------------------------------------------------------
+
+function hex(codePoint: number, width: number): string {
+  return codePoint.toString(16).toUpperCase().padStart(width, '0');
+}
+
+function escapeCodePoint(codePoint: number, specials: string): string {
+  const ch = String.fromCodePoint(codePoint);
+  if (codePoint >= 0x20 && codePoint < 0x7f) return specials.includes(ch) ? '\\' + ch : ch;
+  if (codePoint === 0x0a) return '\\n';
+  if (codePoint === 0x0d) return '\\r';
+  if (codePoint === 0x09) return '\\t';
+  if (codePoint < 0x80) return '\\x' + hex(codePoint, 2);
+  if (codePoint <= 0xffff) return '\\u' + hex(codePoint, 4);
+  return '\\U' + hex(codePoint, 8);
+}
+
+export function formatLiteral(text: string): string {
+  let out = '"';
+  for (const ch of text) out += escapeCodePoint(ch.codePointAt(0)!, '"\\');
+  return out + '"';
+}
+
+// Inside a class `-`, `^`, `[` and `]` are written as hex escapes: llama.cpp only knows `\[` and
+// `\]` among them, and a hex escape is never mistaken for a range or a negation.
+function classChar(codePoint: number): string {
+  if (codePoint === 0x2d || codePoint === 0x5e) return '\\x' + hex(codePoint, 2);
+  return escapeCodePoint(codePoint, '\\]["');
+}
+
+export function formatClass(ranges: CharRanges, negated: boolean): string {
+  let out = negated ? '[^' : '[';
+  for (const [lo, hi] of ranges) {
+    if (lo === hi) out += classChar(lo);
+    else if (hi === lo + 1) out += classChar(lo) + classChar(hi);
+    else out += classChar(lo) + '-' + classChar(hi);
+  }
+  return out + ']';
+}
+
+// ---- rewrites ---------------------------------------------------------------------------------
+
+function exactly(body: Expr, count: number): Expr {
+  if (count === 0) return EMPTY;
+  if (count <= LLAMA_MAX_REPETITION) return repeat(body, count, count);
+  const chunk = repeat(body, REPETITION_CHUNK, REPETITION_CHUNK);
+  return seq(exactly(chunk, Math.floor(count / REPETITION_CHUNK)), exactly(body, count % REPETITION_CHUNK));
+}
+
+// Counts 0..max. With max = q*1000 + r, a count c = i*1000 + j (j < 1000) is either j <= r with
+// i <= q, or j > r with i < q: two disjoint alternatives, each with small bounds.
+function upTo(body: Expr, max: number): Expr {
+  if (max <= LLAMA_MAX_REPETITION) return repeat(body, 0, max);
+  const chunk = repeat(body, REPETITION_CHUNK, REPETITION_CHUNK);
+  const q = Math.floor(max / REPETITION_CHUNK);
+  const r = max % REPETITION_CHUNK;
+  const low = seq(upTo(chunk, q), repeat(body, 0, r));
+  if (r === REPETITION_CHUNK - 1) return low;
+  return alt(low, seq(upTo(chunk, q - 1), repeat(body, r + 1, REPETITION_CHUNK - 1)));
+}
+
+function boundedRepeat(body: Expr, min: number, max: number | null): Expr {
+  if (min <= LLAMA_MAX_REPETITION && (max === null || max <= LLAMA_MAX_REPETITION)) return repeat(body, min, max);
+  if (max === null) return seq(exactly(body, min), repeat(body, 0, null));
+  return seq(exactly(body, min), upTo(body, max - min));
+}
+
+// ---- formatting -------------------------------------------------------------------------------
+
+const enum Precedence {
+  Alt = 0,
+  Seq = 1,
+  Atom = 2,
+}
+
+function wrap(text: string, inner: Precedence, outer: Precedence): string {
+  return inner < outer ? `(${text})` : text;
+}
+
+function formatRepeatSuffix(min: number, max: number | null): string {
+  if (min === 0 && max === 1) return '?';
+  if (min === 0 && max === null) return '*';
+  if (min === 1 && max === null) return '+';
+  if (max === null) return `{${min},}`;
+  if (min === max) return `{${min}}`;
+  return `{${min},${max}}`;
+}
+
+interface Run {
+  body: Expr;
+  text: string;
+  min: number;
+  max: number | null;
+}
+
+function formatExpr(expr: Expr, outer: Precedence): string {
+  switch (expr.kind) {
+    case 'literal':
+      return formatLiteral(expr.text);
+    case 'class':
+      return formatClass(expr.ranges, expr.negated);
+    case 'ref':
+      return expr.name;
+    case 'alt':
+      if (expr.options.length === 0) throw new ConstraintError('unsatisfiable', 'an empty alternation matches nothing');
+      return wrap(expr.options.map((o) => formatExpr(o, Precedence.Seq)).join(' | '), Precedence.Alt, outer);
+    case 'seq': {
+      const runs = mergeRuns(expr.items);
+      const parts = runs.map((run) =>
+        run.min === 1 && run.max === 1 ? formatExpr(run.body, Precedence.Atom) : formatRepeat(run.body, run.min, run.max),
+      );
+      if (parts.length === 0) return '""';
+      return wrap(parts.join(' '), parts.length > 1 ? Precedence.Seq : Precedence.Atom, outer);
+    }
+    case 'repeat':
+      return formatRepeat(expr.body, expr.min, expr.max);
+  }
+}
+
+function formatRepeat(body: Expr, min: number, max: number | null): string {
+  if (max !== null && max < min) throw new ConstraintError('unsatisfiable', `repetition {${min},${max}} matches nothing`);
+  if (max === 0) return '""';
+  if (min === 1 && max === 1) return formatExpr(body, Precedence.Atom);
+  const rewritten = boundedRepeat(body, min, max);
+  if (rewritten.kind !== 'repeat') return formatExpr(rewritten, Precedence.Atom);
+  const inner = formatExpr(body, Precedence.Atom);
+  const text = body.kind === 'repeat' ? `(${inner})` : inner;
+  return text + formatRepeatSuffix(min, max);
+}
+
+/** Merges adjacent items with the same body: x{a,b} x{c,d} = x{a+c,b+d}. */
+function mergeRuns(items: readonly Expr[]): Run[] {
+  const runs: Run[] = [];
+  for (const item of items) {
+    const body = item.kind === 'repeat' ? item.body : item;
+    const min = item.kind === 'repeat' ? item.min : 1;
+    const max = item.kind === 'repeat' ? item.max : 1;
+    const text = formatExpr(body, Precedence.Atom);
+    const last = runs[runs.length - 1];
+    if (last && last.text === text) {
+      last.min += min;
+      last.max = last.max === null || max === null ? null : last.max + max;
+    } else {
+      runs.push({ body, text, min, max });
+    }
+  }
+  return runs;
+}
+
+export function formatRuleBody(expr: Expr): string {
+  return formatExpr(expr, Precedence.Alt);
+}
+
+export function formatGrammar(grammar: Grammar): string {
+  const lines: string[] = [];
+  const root = grammar.rules.get(grammar.root);
+  if (root) lines.push(`${grammar.root} ::= ${formatRuleBody(root)}`);
+  for (const [name, body] of grammar.rules) {
+    if (name !== grammar.root) lines.push(`${name} ::= ${formatRuleBody(body)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+// ---- size accounting --------------------------------------------------------------------------
+
+/** Roughly how many grammar elements llama.cpp holds once it has expanded repetitions. */
+export function expandedSize(expr: Expr): number {
+  switch (expr.kind) {
+    case 'literal':
+      return Math.max(1, [...expr.text].length);
+    case 'class':
+      return 1 + expr.ranges.length;
+    case 'ref':
+      return 1;
+    case 'seq':
+      return expr.items.reduce((sum, item) => sum + expandedSize(item), 0);
+    case 'alt':
+      return expr.options.reduce((sum, option) => sum + expandedSize(option), 1);
+    case 'repeat': {
+      const copies = Math.max(1, expr.max ?? expr.min + 1);
+      return Math.min(Number.MAX_SAFE_INTEGER, expandedSize(expr.body) * copies + 1);
+    }
+  }
+}
+
+export function checkLimits(grammar: Grammar, text: string, limits: GrammarLimits): void {
+  if (text.length > limits.maxGrammarChars) {
+    throw new ConstraintError(
+      'too-large',
+      `grammar is ${text.length} characters, above the limit of ${limits.maxGrammarChars}`,
+    );
+  }
+  let total = 0;
+  for (const body of grammar.rules.values()) total += expandedSize(body);
+  if (total > limits.maxExpandedSize) {
+    throw new ConstraintError(
+      'too-large',
+      `grammar expands to about ${total} elements once repetitions are unrolled, above the limit of ${limits.maxExpandedSize}`,
+    );
+  }
+}
+
+// ---- building ---------------------------------------------------------------------------------
+
+/**
+ * Collects rules with readable, valid, unique names; structurally identical rule bodies share one
+ * rule, which keeps nested `$ref`/`anyOf` schemas linear in size.
+ */
+export class GrammarBuilder {
+  private readonly rules = new Map<string, Expr | null>();
+  private readonly byBody = new Map<string, string>();
+
+  constructor() {
+    this.rules.set('root', null);
+  }
+
+  /** Reserves a unique rule name (for recursive rules, defined later). */
+  reserve(hint: string): string {
+    const base = sanitizeRuleName(hint);
+    let name = base;
+    for (let i = 2; this.rules.has(name); i++) name = `${base}-${i}`;
+    this.rules.set(name, null);
+    return name;
+  }
+
+  define(name: string, body: Expr): void {
+    this.rules.set(name, body);
+  }
+
+  /** A reference to a rule with this body, reusing an existing rule with the same body. */
+  rule(hint: string, body: Expr): Expr {
+    const key = formatRuleBody(body);
+    const existing = this.byBody.get(key);
+    if (existing) return { kind: 'ref', name: existing };
+    const name = this.reserve(hint);
+    this.define(name, body);
+    this.byBody.set(key, name);
+    return { kind: 'ref', name };
+  }
+
+  /** The grammar with this root, keeping only the rules it reaches. */
+  build(rootBody: Expr): Grammar {
+    this.rules.set('root', rootBody);
+    const grammar = this.snapshot(rootBody);
+    if (!grammar) throw new Error('internal: a reachable rule was reserved but never defined');
+    return grammar;
+  }
+
+  /** The grammar rooted at `rootBody` if every rule it reaches is defined already, else undefined. */
+  snapshot(rootBody: Expr): Grammar | undefined {
+    const reached = new Set<string>(['root']);
+    const pending: Expr[] = [rootBody];
+    while (pending.length) {
+      const expr = pending.pop()!;
+      forEachRef(expr, (name) => {
+        if (reached.has(name)) return;
+        reached.add(name);
+        const body = this.rules.get(name);
+        if (body) pending.push(body);
+      });
+    }
+    const rules = new Map<string, Expr>([['root', rootBody]]);
+    for (const [name, body] of this.rules) {
+      if (name === 'root' || !reached.has(name)) continue;
+      if (body === null || body === undefined) return undefined;
+      rules.set(name, body);
+    }
+    for (const name of reached) if (!rules.has(name)) return undefined;
+    return { rules, root: 'root' };
+  }
+}
+
+export function forEachRef(expr: Expr, visit: (name: string) => void): void {
+  switch (expr.kind) {
+    case 'ref':
+      visit(expr.name);
+      return;
+    case 'seq':
+      expr.items.forEach((item) => forEachRef(item, visit));
+      return;
+    case 'alt':
+      expr.options.forEach((option) => forEachRef(option, visit));
+      return;
+    case 'repeat':
+      forEachRef(expr.body, visit);
+      return;
+    default:
+      return;
+  }
+}
+
+export function sanitizeRuleName(hint: string): string {
+  const cleaned = hint
+    .replace(/[^a-zA-Z0-9-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 48);
+  return cleaned === '' || cleaned === 'root' ? 'r' + (cleaned ? '-' + cleaned : '') : cleaned;
+}

@@ -1,0 +1,110 @@
+// Public API of the constraint compiler. Pure TypeScript, synchronous and deterministic: the same
+// module runs in PostgreSQL (plv8 bundle), the Node library and the edge worker.
+
+import { ConstraintError } from './errors.js';
+import type { Grammar } from './expr.js';
+import type { GrammarLimits } from './gbnf-format.js';
+import { DEFAULT_LIMITS, GrammarBuilder, checkLimits, formatGrammar } from './gbnf-format.js';
+import { checkGrammar } from './gbnf-check.js';
+import { parseGbnf } from './gbnf-parse.js';
+import { choicesToGrammar, checkChoices } from './choices.js';
+import type { Approximation, JsonSchemaOptions } from './json-schema.js';
+import { compileJsonSchemaToGrammar } from './json-schema.js';
+import { regexToExpr } from './regex.js';
+import type { BasicType } from './types.js';
+import { parseTypedOutput, resolveTypeName, typeToGrammar } from './types.js';
+import type { ValidationResult } from './validator.js';
+import { createSchemaValidator } from './validator.js';
+
+export { ConstraintError, pointerChild } from './errors.js';
+export type { ConstraintErrorCode, ConstraintErrorContext } from './errors.js';
+export type { Expr, Grammar, CharRanges } from './expr.js';
+export type { GrammarLimits } from './gbnf-format.js';
+export { DEFAULT_LIMITS, LLAMA_MAX_REPETITION, formatGrammar as formatGbnf } from './gbnf-format.js';
+export { parseGbnf } from './gbnf-parse.js';
+export { recognizeGbnf, sampleGbnf, seededRandom } from './gbnf-run.js';
+export type { SampleOptions } from './gbnf-run.js';
+export { checkGrammar } from './gbnf-check.js';
+export { parseTypedOutput, resolveTypeName } from './types.js';
+export type { BasicType } from './types.js';
+export type { Approximation, JsonSchemaOptions } from './json-schema.js';
+export type { ValidationResult } from './validator.js';
+
+export interface CompileOptions {
+  limits?: Partial<GrammarLimits>;
+}
+
+export interface CompiledGrammar {
+  /** GBNF text for llama.cpp; the root rule is `root`. */
+  gbnf: string;
+  /** The same grammar as IR, for sampleGbnf/recognizeGbnf. */
+  grammar: Grammar;
+}
+
+export interface CompiledJsonSchema extends CompiledGrammar {
+  /** Keywords the grammar over-approximates; `validate` checks them on the output. */
+  approximations: Approximation[];
+  draft: '2020-12' | 'draft-07';
+  /** Parses the output and validates it against the original schema (ajv). */
+  validate(text: string): ValidationResult;
+  /** Like validate, but returns the value or throws ConstraintError('validation-failed'). */
+  parse(text: string): unknown;
+}
+
+export interface CompiledType extends CompiledGrammar {
+  type: BasicType;
+  parse(text: string): number | boolean | string;
+}
+
+/** Formats, size-checks and re-parses a grammar, so what leaves here is known to be well formed. */
+function finish(grammar: Grammar, options: CompileOptions = {}): CompiledGrammar {
+  checkGrammar(grammar);
+  const gbnf = formatGrammar(grammar);
+  checkLimits(grammar, gbnf, { ...DEFAULT_LIMITS, ...options.limits });
+  return { gbnf, grammar: parseGbnf(gbnf) };
+}
+
+export function compileJsonSchema(schema: unknown, options: JsonSchemaOptions & CompileOptions = {}): CompiledJsonSchema {
+  const { grammar, approximations, draft } = compileJsonSchemaToGrammar(schema, options);
+  const compiled = finish(grammar, options);
+  const validate = createSchemaValidator(schema, draft);
+  return {
+    ...compiled,
+    approximations,
+    draft,
+    validate,
+    parse(text: string) {
+      const result = validate(text);
+      if (!result.ok) throw result.error;
+      return result.value;
+    },
+  };
+}
+
+/** A regex that the whole output must match (anchors at the ends are optional). Flags: i, s (u is implied). */
+export function compileRegex(pattern: string, flags = '', options: CompileOptions = {}): CompiledGrammar {
+  const builder = new GrammarBuilder();
+  return finish(builder.build(regexToExpr(pattern, flags, { semantics: 'full' })), options);
+}
+
+/** Exactly one of the strings. */
+export function compileChoices(choices: readonly string[], options: CompileOptions = {}): CompiledGrammar & { choices: string[] } {
+  return { ...finish(choicesToGrammar(choices), options), choices: checkChoices(choices) };
+}
+
+/** integer/int, number/float/Number, boolean/bool/Boolean, string/str/String. */
+export function compileType(name: string, options: CompileOptions = {}): CompiledType {
+  const type = resolveTypeName(name);
+  return { ...finish(typeToGrammar(type), options), type, parse: (text: string) => parseTypedOutput(type, text) };
+}
+
+/** Throws unless `gbnf` parses and is usable (rules defined, no left recursion, finite output). */
+export function checkGbnf(gbnf: string): Grammar {
+  const grammar = parseGbnf(gbnf);
+  checkGrammar(grammar);
+  return grammar;
+}
+
+export function isConstraintError(error: unknown): error is ConstraintError {
+  return error instanceof ConstraintError;
+}

@@ -1,0 +1,945 @@
+// JSON Schema to grammar, one rule per construct (in the spirit of llama.cpp's
+// json-schema-to-grammar, without its silent gaps). Output is compact JSON: no whitespace, object
+// properties in schema order. Every keyword is either compiled exactly, over-approximated and left
+// to the validator (recorded in `approximations`), an annotation, or an error: never dropped.
+
+import { ConstraintError, pointerChild } from './errors.js';
+import type { Expr, Grammar } from './expr.js';
+import { EMPTY, alt, charClass, literal, normalizeRanges, optional, ref, repeat, seq } from './expr.js';
+import { FORMAT_PATTERNS, NUMBER_FORMATS, VALIDATED_FORMATS } from './formats.js';
+import { GrammarBuilder } from './gbnf-format.js';
+import { checkGrammar } from './gbnf-check.js';
+import { DEFAULT_INTEGER_DIGITS, JsonRules } from './json-primitives.js';
+import { recognizeGbnf } from './gbnf-run.js';
+import { regexToExpr, toJsonStringContent } from './regex.js';
+
+type Schema = boolean | SchemaObject;
+type SchemaObject = { [keyword: string]: unknown };
+
+export interface JsonSchemaOptions {
+  /**
+   * What the grammar allows when a schema has no `additionalProperties`: `false` (default) allows
+   * only the declared properties, which is what a model should produce; `true` allows any others.
+   */
+  additionalProperties?: boolean;
+  /** Maximum nesting of inline subschemas (and of `$ref` inlining inside `allOf`). Default 64. */
+  maxDepth?: number;
+  /** Maximum alternatives produced when `anyOf`/`oneOf` are distributed over siblings. Default 256. */
+  maxBranches?: number;
+  /** Extra keywords to treat as annotations (e.g. vendor extensions such as `x-order`). */
+  annotations?: string[];
+}
+
+export interface Approximation {
+  pointer: string;
+  keyword: string;
+  note: string;
+}
+
+export interface JsonSchemaGrammar {
+  grammar: Grammar;
+  /** Keywords the grammar does not enforce exactly; the validator checks them on the output. */
+  approximations: Approximation[];
+  /** `draft-07` when the schema uses draft-07 spellings (`definitions`, array `items`), else `2020-12`. */
+  draft: '2020-12' | 'draft-07';
+}
+
+// ---- keyword policy ---------------------------------------------------------------------------
+
+const ANNOTATIONS = new Set([
+  '$schema', '$id', '$comment', '$anchor', '$vocabulary', 'title', 'description', 'default', 'examples',
+  'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema', '$defs', 'definitions',
+]);
+
+const COMPILED = new Set([
+  'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
+  'items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'format',
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'allOf', 'anyOf', 'oneOf', '$ref',
+]);
+
+/** Keywords the grammar ignores (over-approximates) and the validator checks afterwards. */
+const VALIDATED: Record<string, string> = {
+  multipleOf: 'divisibility is not expressible as a grammar',
+  uniqueItems: 'uniqueness is not context-free',
+  not: 'negation is not expressible as a grammar',
+  contains: 'checked by the validator',
+  minContains: 'checked by the validator',
+  maxContains: 'checked by the validator',
+  dependentRequired: 'checked by the validator',
+  dependentSchemas: 'checked by the validator',
+  dependencies: 'checked by the validator',
+  if: 'conditionals are checked by the validator',
+  then: 'conditionals are checked by the validator',
+  else: 'conditionals are checked by the validator',
+  propertyNames: 'checked by the validator',
+  patternProperties: 'pattern-named properties are not generated; the validator checks them',
+  unevaluatedProperties: 'checked by the validator',
+  unevaluatedItems: 'checked by the validator',
+};
+
+const TYPE_NAMES = ['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'] as const;
+type TypeName = (typeof TYPE_NAMES)[number];
+
+const KEYWORD_TYPES: Record<string, TypeName[]> = {
+  properties: ['object'], required: ['object'], additionalProperties: ['object'], minProperties: ['object'],
+  maxProperties: ['object'], items: ['array'], prefixItems: ['array'], additionalItems: ['array'],
+  minItems: ['array'], maxItems: ['array'], minLength: ['string'], maxLength: ['string'], pattern: ['string'],
+  minimum: ['number'], maximum: ['number'], exclusiveMinimum: ['number'], exclusiveMaximum: ['number'],
+};
+
+// ---- helpers ----------------------------------------------------------------------------------
+
+const isObject = (value: unknown): value is SchemaObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function jsonTypeOf(value: unknown): TypeName {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value as TypeName;
+}
+
+function invalid(message: string, pointer: string, keyword?: string): never {
+  throw new ConstraintError('invalid-input', message, { pointer, keyword });
+}
+
+function nonNegativeInteger(schema: SchemaObject, keyword: string, pointer: string): number | undefined {
+  const value = schema[keyword];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    invalid(`${keyword} must be a non-negative integer`, pointerChild(pointer, keyword), keyword);
+  }
+  return value;
+}
+
+/** Rewrites draft-07 (and draft-04) spellings into 2020-12 ones, shallowly. */
+function normalizeDraft(schema: SchemaObject): SchemaObject {
+  let out = schema;
+  const edit = () => (out === schema ? (out = { ...schema }) : out);
+  if (Array.isArray(schema.items)) {
+    edit().prefixItems = schema.items;
+    if ('additionalItems' in schema) out.items = schema.additionalItems;
+    else delete out.items;
+    delete out.additionalItems;
+  } else if ('additionalItems' in schema) {
+    // additionalItems without array items has no effect.
+    delete edit().additionalItems;
+  }
+  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof schema[exclusive] === 'boolean') {
+      edit();
+      if (schema[exclusive] === true && typeof schema[bound] === 'number') {
+        out[exclusive] = schema[bound];
+        delete out[bound];
+      } else delete out[exclusive];
+    }
+  }
+  return out;
+}
+
+function hintFromPointer(pointer: string): string {
+  const structural = new Set(['properties', '$defs', 'definitions', 'allOf', 'anyOf', 'oneOf', 'prefixItems']);
+  const tokens = pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .filter((t) => !structural.has(t));
+  return tokens.slice(-2).join('-') || 'schema';
+}
+
+// ---- the compiler -----------------------------------------------------------------------------
+
+class SchemaCompiler {
+  readonly builder = new GrammarBuilder();
+  readonly json = new JsonRules(this.builder);
+  readonly approximations: Approximation[] = [];
+  private readonly approximationKeys = new Set<string>();
+  private readonly refRules = new Map<string, string>();
+  private readonly maxDepth: number;
+  private readonly maxBranches: number;
+  private readonly annotations: Set<string>;
+  private readonly allowExtraProperties: boolean;
+
+  constructor(
+    private readonly root: Schema,
+    options: JsonSchemaOptions,
+  ) {
+    this.maxDepth = options.maxDepth ?? 64;
+    this.maxBranches = options.maxBranches ?? 256;
+    this.annotations = new Set([...ANNOTATIONS, ...(options.annotations ?? [])]);
+    this.allowExtraProperties = options.additionalProperties ?? false;
+  }
+
+  approximate(pointer: string, keyword: string, note: string): void {
+    const key = `${pointer}\u0000${keyword}`;
+    if (this.approximationKeys.has(key)) return;
+    this.approximationKeys.add(key);
+    this.approximations.push({ pointer, keyword, note });
+  }
+
+  // -- pre-walk: every keyword everywhere the grammar looks gets a policy, or an error ----------
+
+  checkKeywords(schema: unknown, pointer: string, depth: number): void {
+    if (depth > this.maxDepth) {
+      throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
+    }
+    if (typeof schema === 'boolean') return;
+    if (!isObject(schema)) invalid('a schema must be an object or a boolean', pointer);
+    for (const keyword of Object.keys(schema)) {
+      if (this.annotations.has(keyword) || COMPILED.has(keyword)) continue;
+      if (keyword in VALIDATED) {
+        this.approximate(pointer, keyword, VALIDATED[keyword]);
+        continue;
+      }
+      if (keyword === '$dynamicRef' || keyword === '$recursiveRef' || keyword === '$dynamicAnchor' || keyword === '$recursiveAnchor') {
+        throw new ConstraintError('unsupported-keyword', `${keyword} is not supported; use $ref`, { pointer: pointerChild(pointer, keyword), keyword });
+      }
+      throw new ConstraintError('unsupported-keyword', `unknown keyword '${keyword}'`, { pointer: pointerChild(pointer, keyword), keyword });
+    }
+    const child = (value: unknown, path: string) => this.checkKeywords(value, path, depth + 1);
+    for (const keyword of ['properties', '$defs', 'definitions']) {
+      const map = schema[keyword];
+      if (map === undefined) continue;
+      if (!isObject(map)) invalid(`${keyword} must be an object`, pointerChild(pointer, keyword), keyword);
+      for (const [name, sub] of Object.entries(map)) child(sub, pointerChild(pointerChild(pointer, keyword), name));
+    }
+    for (const keyword of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) {
+      const list = schema[keyword];
+      if (list === undefined) continue;
+      if (!Array.isArray(list) || (list.length === 0 && keyword !== 'prefixItems')) {
+        invalid(`${keyword} must be a non-empty array`, pointerChild(pointer, keyword), keyword);
+      }
+      list.forEach((sub, i) => child(sub, pointerChild(pointerChild(pointer, keyword), i)));
+    }
+    if (Array.isArray(schema.items)) schema.items.forEach((sub, i) => child(sub, pointerChild(pointerChild(pointer, 'items'), i)));
+    else if (schema.items !== undefined) child(schema.items, pointerChild(pointer, 'items'));
+    for (const keyword of ['additionalProperties', 'additionalItems']) {
+      if (schema[keyword] !== undefined) child(schema[keyword], pointerChild(pointer, keyword));
+    }
+    if (schema.required !== undefined && (!Array.isArray(schema.required) || schema.required.some((r) => typeof r !== 'string'))) {
+      invalid('required must be an array of strings', pointerChild(pointer, 'required'), 'required');
+    }
+    if (schema.enum !== undefined && !Array.isArray(schema.enum)) invalid('enum must be an array', pointerChild(pointer, 'enum'), 'enum');
+    if (schema.pattern !== undefined && typeof schema.pattern !== 'string') invalid('pattern must be a string', pointerChild(pointer, 'pattern'), 'pattern');
+    if (schema.$ref !== undefined && typeof schema.$ref !== 'string') invalid('$ref must be a string', pointerChild(pointer, '$ref'), '$ref');
+  }
+
+  // -- $ref ------------------------------------------------------------------------------------
+
+  resolvePointer(reference: string, pointer: string): { schema: Schema; pointer: string } {
+    let fragment = reference;
+    const rootId = isObject(this.root) && typeof this.root.$id === 'string' ? this.root.$id.replace(/#$/, '') : undefined;
+    if (rootId && fragment.startsWith(rootId)) fragment = fragment.slice(rootId.length);
+    if (!fragment.startsWith('#')) {
+      throw new ConstraintError('unresolved-ref', `$ref '${reference}' is not local to this schema`, { pointer, keyword: '$ref' });
+    }
+    const body = decodeURIComponent(fragment.slice(1));
+    if (body !== '' && !body.startsWith('/')) return this.resolveAnchor(body, reference, pointer);
+    let target: unknown = this.root;
+    const tokens = body === '' ? [] : body.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    for (const token of tokens) {
+      if (Array.isArray(target) && /^(0|[1-9][0-9]*)$/.test(token)) target = target[Number(token)];
+      else if (isObject(target) && Object.prototype.hasOwnProperty.call(target, token)) target = target[token];
+      else target = undefined;
+      if (target === undefined) break;
+    }
+    if (target === undefined || !(typeof target === 'boolean' || isObject(target))) {
+      throw new ConstraintError('unresolved-ref', `$ref '${reference}' points to nothing`, { pointer, keyword: '$ref' });
+    }
+    return { schema: target as Schema, pointer: body };
+  }
+
+  private resolveAnchor(anchor: string, reference: string, pointer: string): { schema: Schema; pointer: string } {
+    const seen = new Set<unknown>();
+    const search = (node: unknown, at: string, depth: number): { schema: Schema; pointer: string } | undefined => {
+      if (depth > this.maxDepth || !isObject(node) || seen.has(node)) return undefined;
+      seen.add(node);
+      if (node.$anchor === anchor || node.$id === '#' + anchor) return { schema: node, pointer: at };
+      for (const [key, value] of Object.entries(node)) {
+        if (isObject(value) || Array.isArray(value)) {
+          const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+          if (isObject(value) && (key === 'enum' || key === 'const' || key === 'default' || key === 'examples')) continue;
+          const direct = search(value, pointerChild(at, key), depth + 1);
+          if (direct) return direct;
+          for (const [k, v] of entries) {
+            const found = search(v, pointerChild(pointerChild(at, key), k), depth + 2);
+            if (found) return found;
+          }
+        }
+      }
+      return undefined;
+    };
+    const found = search(this.root, '', 0);
+    if (!found) throw new ConstraintError('unresolved-ref', `$ref '${reference}' names no $anchor`, { pointer, keyword: '$ref' });
+    return found;
+  }
+
+  /** A rule per referenced location, so recursion and repeated references cost one rule. */
+  refExpr(reference: string, pointer: string, depth: number): Expr {
+    const target = this.resolvePointer(reference, pointer);
+    const existing = this.refRules.get(target.pointer);
+    if (existing) return ref(existing);
+    const name = this.builder.reserve(hintFromPointer(target.pointer));
+    this.refRules.set(target.pointer, name);
+    this.builder.define(name, this.compile(target.schema, target.pointer, depth + 1));
+    return ref(name);
+  }
+
+  /** Follows a top-level `$ref` (merging its siblings) so the schema can take part in a merge. */
+  dereference(schema: Schema, pointer: string, depth: number): Schema {
+    for (let hops = 0; isObject(schema) && typeof schema.$ref === 'string'; hops++) {
+      if (depth + hops > this.maxDepth) {
+        throw new ConstraintError('too-deep', 'recursive $ref inside allOf/anyOf cannot be merged within the depth limit', { pointer, keyword: '$ref' });
+      }
+      const { $ref, ...siblings } = schema;
+      const target = this.resolvePointer($ref as string, pointer).schema;
+      schema = hasConstraints(siblings) ? mergeSchemas(target, siblings, pointer) : target;
+    }
+    return schema;
+  }
+
+  // -- main dispatch ---------------------------------------------------------------------------
+
+  compile(input: Schema, pointer: string, depth: number): Expr {
+    if (depth > this.maxDepth) {
+      throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
+    }
+    if (input === true) return this.json.value();
+    if (input === false) throw new ConstraintError('unsatisfiable', 'schema `false` matches nothing', { pointer });
+    if (!isObject(input)) invalid('a schema must be an object or a boolean', pointer);
+    const schema = normalizeDraft(input);
+    if (!hasConstraints(schema)) return this.json.value();
+
+    if (typeof schema.$ref === 'string') {
+      const { $ref, ...siblings } = schema;
+      if (!hasConstraints(siblings)) return this.refExpr($ref, pointer, depth);
+      return this.compile(mergeSchemas(this.dereference({ $ref }, pointer, depth), siblings, pointer), pointer, depth + 1);
+    }
+    if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.compileUnion(schema, pointer, depth);
+    if (schema.allOf !== undefined) {
+      const { allOf, ...base } = schema;
+      let merged: Schema = base;
+      for (const part of allOf as Schema[]) merged = mergeSchemas(merged, this.dereference(part, pointer, depth), pointer);
+      return this.compile(merged, pointer, depth + 1);
+    }
+    if (schema.const !== undefined || schema.enum !== undefined) return this.compileEnum(schema, pointer, depth);
+
+    const types = this.allowedTypes(schema, pointer);
+    const options: Expr[] = [];
+    for (const type of types) {
+      if (type === 'integer' && types.includes('number')) continue;
+      options.push(this.compileType(type, schema, pointer, depth));
+    }
+    return alt(...options);
+  }
+
+  private compileUnion(schema: SchemaObject, pointer: string, depth: number): Expr {
+    const keyword = schema.anyOf !== undefined ? 'anyOf' : 'oneOf';
+    const { [keyword]: branches, ...base } = schema;
+    if (keyword === 'oneOf') this.approximate(pointer, 'oneOf', 'the grammar accepts any branch; the validator checks that exactly one matches');
+    const list = branches as Schema[];
+    if (list.length > this.maxBranches) {
+      throw new ConstraintError('too-large', `${keyword} has ${list.length} branches, above the limit of ${this.maxBranches}`, { pointer, keyword });
+    }
+    const options: Expr[] = [];
+    let lastError: unknown;
+    list.forEach((branch, i) => {
+      const branchPointer = pointerChild(pointerChild(pointer, keyword), i);
+      try {
+        // Without siblings a branch compiles on its own, so `$ref` branches stay shared rules;
+        // with siblings (`properties` next to `anyOf`) each branch is merged with them.
+        const expr = hasConstraints(base)
+          ? this.compile(mergeSchemas(base, this.dereference(branch, branchPointer, depth), branchPointer), branchPointer, depth + 1)
+          : this.compile(branch, branchPointer, depth + 1);
+        options.push(expr);
+      } catch (error) {
+        // A branch that cannot match (e.g. contradicts its siblings) just drops out of the union.
+        if (error instanceof ConstraintError && error.code === 'unsatisfiable') lastError = error;
+        else throw error;
+      }
+    });
+    if (options.length === 0) throw lastError ?? new ConstraintError('unsatisfiable', `no ${keyword} branch can match`, { pointer });
+    if (options.length > this.maxBranches) {
+      throw new ConstraintError('too-large', `${keyword} expands to ${options.length} alternatives, above the limit of ${this.maxBranches}`, { pointer, keyword });
+    }
+    return alt(...options);
+  }
+
+  private compileEnum(schema: SchemaObject, pointer: string, depth: number): Expr {
+    const { enum: enumValues, const: constValue, ...rest } = schema;
+    let values: unknown[] = constValue !== undefined ? [constValue] : (enumValues as unknown[]);
+    if (constValue !== undefined && enumValues !== undefined) {
+      const key = JSON.stringify(constValue);
+      values = (enumValues as unknown[]).some((v) => JSON.stringify(v) === key) ? [constValue] : [];
+    }
+    const seen = new Set<string>();
+    const texts: string[] = [];
+    for (const value of values) {
+      const text = JSON.stringify(value);
+      if (text === undefined) invalid('enum/const values must be JSON values', pointer, 'enum');
+      if (!seen.has(text)) {
+        seen.add(text);
+        texts.push(text);
+      }
+    }
+    let allowed = texts;
+    if (hasConstraints(rest)) {
+      // Keep the values the rest of the schema accepts, judged by the grammar for that rest.
+      const restExpr = this.compile(rest, pointer, depth + 1);
+      const snapshot = this.builder.snapshot(restExpr);
+      if (snapshot) allowed = texts.filter((text) => recognizeGbnf(snapshot, text));
+      else this.approximate(pointer, 'enum', 'values are not filtered by the recursive rest of the schema; the validator checks them');
+    }
+    if (allowed.length === 0) throw new ConstraintError('unsatisfiable', 'no enum/const value satisfies the rest of the schema', { pointer, keyword: 'enum' });
+    return alt(...allowed.map(literal));
+  }
+
+  private allowedTypes(schema: SchemaObject, pointer: string): TypeName[] {
+    const declared = schema.type;
+    if (declared !== undefined) {
+      const list = Array.isArray(declared) ? declared : [declared];
+      if (list.length === 0) invalid('type must not be empty', pointerChild(pointer, 'type'), 'type');
+      for (const type of list) {
+        if (!TYPE_NAMES.includes(type as TypeName)) invalid(`unknown type '${String(type)}'`, pointerChild(pointer, 'type'), 'type');
+      }
+      return [...new Set(list as TypeName[])];
+    }
+    // Without `type`, generate only the types the keywords talk about (a subset of what the schema
+    // allows, so still sound); with no such keyword, any JSON value.
+    const inferred = new Set<TypeName>();
+    for (const keyword of Object.keys(schema)) for (const type of KEYWORD_TYPES[keyword] ?? []) inferred.add(type);
+    if (schema.format !== undefined) inferred.add(NUMBER_FORMATS.has(String(schema.format)) ? 'number' : 'string');
+    if (inferred.size === 0) return [...TYPE_NAMES].filter((t) => t !== 'integer');
+    return [...inferred];
+  }
+
+  private compileType(type: TypeName, schema: SchemaObject, pointer: string, depth: number): Expr {
+    switch (type) {
+      case 'null':
+        return literal('null');
+      case 'boolean':
+        return this.json.boolean();
+      case 'integer':
+        return this.compileInteger(schema, pointer);
+      case 'number':
+        return this.compileNumber(schema, pointer);
+      case 'string':
+        return this.compileString(schema, pointer);
+      case 'array':
+        return this.compileArray(schema, pointer, depth);
+      case 'object':
+        return this.compileObject(schema, pointer, depth);
+    }
+  }
+
+  // -- numbers ---------------------------------------------------------------------------------
+
+  private numericBound(schema: SchemaObject, keyword: string, pointer: string): number | undefined {
+    const value = schema[keyword];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value)) invalid(`${keyword} must be a number`, pointerChild(pointer, keyword), keyword);
+    return value;
+  }
+
+  private compileInteger(schema: SchemaObject, pointer: string): Expr {
+    if (schema.multipleOf !== undefined) this.approximate(pointer, 'multipleOf', VALIDATED.multipleOf);
+    if (schema.format !== undefined) this.approximate(pointer, 'format', `number format '${String(schema.format)}' is checked by the validator`);
+    const lowerCandidates: bigint[] = [];
+    const upperCandidates: bigint[] = [];
+    const min = this.numericBound(schema, 'minimum', pointer);
+    const max = this.numericBound(schema, 'maximum', pointer);
+    const exMin = this.numericBound(schema, 'exclusiveMinimum', pointer);
+    const exMax = this.numericBound(schema, 'exclusiveMaximum', pointer);
+    if (min !== undefined) lowerCandidates.push(BigInt(Math.ceil(min)));
+    if (exMin !== undefined) lowerCandidates.push(BigInt(Math.floor(exMin)) + 1n);
+    if (max !== undefined) upperCandidates.push(BigInt(Math.floor(max)));
+    if (exMax !== undefined) upperCandidates.push(BigInt(Math.ceil(exMax)) - 1n);
+    if (lowerCandidates.length === 0 && upperCandidates.length === 0) return this.json.integer();
+    const lower = lowerCandidates.length ? lowerCandidates.reduce((a, b) => (a > b ? a : b)) : undefined;
+    const upper = upperCandidates.length ? upperCandidates.reduce((a, b) => (a < b ? a : b)) : undefined;
+    // An open side keeps the default digit limit (or the other bound's length, if longer).
+    const digits = Math.max(DEFAULT_INTEGER_DIGITS, String(lower ?? 0n).replace('-', '').length, String(upper ?? 0n).replace('-', '').length);
+    const cap = 10n ** BigInt(digits) - 1n;
+    const lo = lower ?? -cap;
+    const hi = upper ?? cap;
+    if (lo > hi) throw new ConstraintError('unsatisfiable', `no integer lies between ${lo} and ${hi}`, { pointer, keyword: 'minimum' });
+    return this.builder.rule(`${hintFromPointer(pointer)}-int`, integerRangeExpr(lo, hi));
+  }
+
+  private compileNumber(schema: SchemaObject, pointer: string): Expr {
+    if (schema.multipleOf !== undefined) this.approximate(pointer, 'multipleOf', VALIDATED.multipleOf);
+    if (schema.format !== undefined) {
+      if (!NUMBER_FORMATS.has(String(schema.format))) {
+        throw new ConstraintError('unsupported-format', `format '${String(schema.format)}' is not a number format`, { pointer, keyword: 'format' });
+      }
+      this.approximate(pointer, 'format', `number format '${String(schema.format)}' is checked by the validator`);
+    }
+    const bounds = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].filter((k) => this.numericBound(schema, k, pointer) !== undefined);
+    if (bounds.length === 0) return this.json.number();
+    for (const keyword of bounds) this.approximate(pointer, keyword, 'non-integer bounds are checked by the validator (the grammar only drops the sign when the lower bound is >= 0)');
+    const lower = Math.max(this.numericBound(schema, 'minimum', pointer) ?? -Infinity, this.numericBound(schema, 'exclusiveMinimum', pointer) ?? -Infinity);
+    return lower >= 0 ? this.json.nonNegativeNumber() : this.json.number();
+  }
+
+  // -- strings ---------------------------------------------------------------------------------
+
+  private compileString(schema: SchemaObject, pointer: string): Expr {
+    const minLength = nonNegativeInteger(schema, 'minLength', pointer);
+    const maxLength = nonNegativeInteger(schema, 'maxLength', pointer);
+    if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
+      throw new ConstraintError('unsatisfiable', `minLength ${minLength} exceeds maxLength ${maxLength}`, { pointer, keyword: 'minLength' });
+    }
+    const quoted = (content: Expr) => this.builder.rule(`${hintFromPointer(pointer)}-string`, seq(literal('"'), content, literal('"')));
+    const lengthIsLeftToValidator = (why: string) => {
+      if (minLength !== undefined) this.approximate(pointer, 'minLength', why);
+      if (maxLength !== undefined) this.approximate(pointer, 'maxLength', why);
+    };
+
+    if (schema.format !== undefined) {
+      const format = String(schema.format);
+      const known = FORMAT_PATTERNS[format];
+      if (known) {
+        lengthIsLeftToValidator(`combined with format '${format}', length is checked by the validator`);
+        if (schema.pattern !== undefined) this.approximate(pointer, 'pattern', `combined with format '${format}', the pattern is checked by the validator`);
+        return quoted(toJsonStringContent(regexToExpr(known.pattern, known.flags, { semantics: 'full' })));
+      }
+      if (!VALIDATED_FORMATS.has(format)) {
+        throw new ConstraintError('unsupported-format', `unknown string format '${format}'`, { pointer: pointerChild(pointer, 'format'), keyword: 'format' });
+      }
+      this.approximate(pointer, 'format', `format '${format}' is generated as a plain string and checked by the validator`);
+    }
+    if (typeof schema.pattern === 'string' && schema.format === undefined) {
+      lengthIsLeftToValidator('combined with pattern, length is checked by the validator');
+      let content: Expr;
+      try {
+        content = regexToExpr(schema.pattern, '', { semantics: 'search' });
+      } catch (error) {
+        if (error instanceof ConstraintError) {
+          throw new ConstraintError(error.code, `pattern: ${error.message}`, {
+            pointer: pointerChild(pointer, 'pattern'),
+            position: error.position,
+            keyword: error.keyword ?? 'pattern',
+          });
+        }
+        throw error;
+      }
+      return quoted(toJsonStringContent(content));
+    }
+    if (minLength === undefined && maxLength === undefined) return this.json.string();
+    return quoted(repeat(this.json.char(), minLength ?? 0, maxLength ?? null));
+  }
+
+  // -- arrays ----------------------------------------------------------------------------------
+
+  private compileArray(schema: SchemaObject, pointer: string, depth: number): Expr {
+    const minItems = nonNegativeInteger(schema, 'minItems', pointer) ?? 0;
+    const maxItems = nonNegativeInteger(schema, 'maxItems', pointer) ?? null;
+    if (maxItems !== null && minItems > maxItems) {
+      throw new ConstraintError('unsatisfiable', `minItems ${minItems} exceeds maxItems ${maxItems}`, { pointer, keyword: 'minItems' });
+    }
+    if (schema.uniqueItems === true) this.approximate(pointer, 'uniqueItems', VALIDATED.uniqueItems);
+    const prefix = (schema.prefixItems as Schema[] | undefined) ?? [];
+    // Positions a `false` prefix schema forbids end the array there.
+    let usablePrefix = prefix.findIndex((p) => p === false);
+    if (usablePrefix < 0) usablePrefix = prefix.length;
+    // Items beyond `prefixItems` default to none (a tuple); a plain array defaults to any values.
+    const restSchema: Schema | undefined = schema.items !== undefined ? (schema.items as Schema) : prefix.length ? false : true;
+    const restAllowed = restSchema !== false && usablePrefix === prefix.length;
+    const itemPointer = pointerChild(pointer, 'items');
+    const restExpr = restAllowed ? this.compile(restSchema as Schema, itemPointer, depth + 1) : undefined;
+    const prefixExprs = prefix.slice(0, usablePrefix).map((p, i) => this.compile(p, pointerChild(pointerChild(pointer, 'prefixItems'), i), depth + 1));
+
+    const k = prefixExprs.length;
+    const sep = (i: number) => (i > 0 ? literal(',') : EMPTY);
+    let tail: Expr | null;
+    // Elements from index k on: the `items` schema, as many as the bounds allow.
+    if (restExpr) {
+      const needed = Math.max(0, minItems - k);
+      const room = maxItems === null ? null : maxItems - k;
+      if (room !== null && room < 0) tail = minItems <= k ? EMPTY : null;
+      else if (k > 0) tail = repeat(seq(literal(','), restExpr), needed, room);
+      else tail = listExpr(restExpr, needed, room);
+    } else {
+      tail = minItems <= k ? EMPTY : null;
+    }
+    // Prefix elements, nested from the end: the array may stop after any index >= minItems.
+    for (let i = k - 1; i >= 0; i--) {
+      const take = maxItems !== null && i + 1 > maxItems ? null : tail === null ? null : seq(sep(i), prefixExprs[i], tail);
+      if (i >= minItems) tail = take ? optional(take) : EMPTY;
+      else tail = take;
+    }
+    if (tail === null) {
+      throw new ConstraintError('unsatisfiable', 'no array satisfies prefixItems/items with minItems/maxItems', { pointer, keyword: 'minItems' });
+    }
+    return this.builder.rule(`${hintFromPointer(pointer)}-array`, seq(literal('['), tail, literal(']')));
+  }
+
+  // -- objects ---------------------------------------------------------------------------------
+
+  private compileObject(schema: SchemaObject, pointer: string, depth: number): Expr {
+    const hint = hintFromPointer(pointer);
+    const minProperties = nonNegativeInteger(schema, 'minProperties', pointer) ?? 0;
+    const maxProperties = nonNegativeInteger(schema, 'maxProperties', pointer) ?? null;
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};
+    const additional = schema.additionalProperties as Schema | undefined;
+    // Without additionalProperties: only the declared properties when there are any (what a model
+    // should produce); a free-form object when the schema declares none.
+    const declaresMembers = Object.keys(properties).length > 0 || required.size > 0;
+    const extrasSchema: Schema = additional !== undefined ? additional : declaresMembers ? this.allowExtraProperties : true;
+
+    interface Member {
+      key: string;
+      value: Expr;
+      required: boolean;
+    }
+    const members: Member[] = [];
+    for (const [key, sub] of Object.entries(properties)) {
+      const propertyPointer = pointerChild(pointerChild(pointer, 'properties'), key);
+      if (sub === false) {
+        if (required.has(key)) throw new ConstraintError('unsatisfiable', `required property '${key}' has schema false`, { pointer: propertyPointer });
+        continue;
+      }
+      members.push({ key, value: this.compile(sub, propertyPointer, depth + 1), required: required.has(key) });
+    }
+    const declared = new Set(Object.keys(properties));
+    for (const key of required) {
+      if (declared.has(key)) continue;
+      // A required property that is not declared takes the additionalProperties schema.
+      if (additional === false) {
+        throw new ConstraintError('unsatisfiable', `required property '${key}' is not allowed by additionalProperties: false`, { pointer, keyword: 'required' });
+      }
+      const valueSchema: Schema = additional === undefined ? true : additional;
+      members.push({ key, value: this.compile(valueSchema, pointerChild(pointer, 'additionalProperties'), depth + 1), required: true });
+    }
+
+    const extraMember =
+      extrasSchema === false
+        ? undefined
+        : seq(
+            this.builder.rule(`${hint}-extra-key`, extraKeyExpr(members.map((m) => m.key).concat([...declared]))),
+            literal(':'),
+            this.compile(extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1),
+          );
+
+    if (extraMember && minProperties > members.length) {
+      this.approximate(pointer, 'minProperties', 'additional keys could repeat (a grammar cannot keep keys distinct); the validator checks the count');
+    }
+    const n = members.length;
+    const memo = new Map<string, Expr | null>();
+    // Properties after `count` have been written: the extras, bounded by min/maxProperties.
+    const extras = (count: number): Expr | null => {
+      const needed = Math.max(0, minProperties - count);
+      const room = maxProperties === null ? null : maxProperties - count;
+      if (room !== null && room < needed) return null;
+      if (!extraMember) return needed > 0 ? null : EMPTY;
+      if (count > 0) return repeat(seq(literal(','), extraMember), needed, room);
+      return listExpr(extraMember, needed, room);
+    };
+    // `state(i, count)`: members i.. given `count` written so far. Only count's relation to the
+    // bounds matters, so without maxProperties counts above minProperties share one state.
+    const state = (i: number, count: number): Expr | null => {
+      const key = maxProperties === null ? Math.min(count, Math.max(minProperties, 1)) : count;
+      const memoKey = `${i}:${key}`;
+      if (memo.has(memoKey)) return memo.get(memoKey)!;
+      let result: Expr | null;
+      if (i === n) result = extras(count);
+      else {
+        const member = members[i];
+        const next = maxProperties !== null && count + 1 > maxProperties ? null : state(i + 1, count + 1);
+        const take = next === null ? null : seq(count > 0 ? literal(',') : EMPTY, literal(JSON.stringify(member.key) + ':'), member.value, next);
+        if (member.required) result = take;
+        else {
+          const skip = state(i + 1, count);
+          const options = [take, skip].filter((o): o is Expr => o !== null);
+          // A choice is shared by the states that reach it: a rule keeps the grammar linear.
+          result = options.length === 0 ? null : options.length === 1 ? options[0] : this.builder.rule(`${hint}-rest`, alt(...options));
+        }
+      }
+      memo.set(memoKey, result);
+      return result;
+    };
+    const body = state(0, 0);
+    if (body === null) {
+      throw new ConstraintError('unsatisfiable', 'no object satisfies properties/required/additionalProperties with minProperties/maxProperties', { pointer });
+    }
+    return this.builder.rule(`${hint}-object`, seq(literal('{'), body, literal('}')));
+  }
+}
+
+/** `item ("," item){...}` with a total count in [min, max]; the empty list allowed when min = 0. */
+function listExpr(item: Expr, min: number, max: number | null): Expr {
+  if (max === 0) return EMPTY;
+  const list = seq(item, repeat(seq(literal(','), item), Math.max(0, min - 1), max === null ? null : max - 1));
+  return min === 0 ? optional(list) : list;
+}
+
+// ---- integer ranges ---------------------------------------------------------------------------
+
+const DIGIT_CLASS = (lo: number, hi: number): Expr => charClass([[0x30 + lo, 0x30 + hi]]);
+
+/** Digit strings of equal length between x and y (inclusive), as unambiguous alternatives. */
+function sameLengthRange(x: string, y: string): Expr {
+  if (x.length === 0) return EMPTY;
+  if (x === y) return literal(x);
+  const x0 = Number(x[0]);
+  const y0 = Number(y[0]);
+  const restLength = x.length - 1;
+  const xRest = x.slice(1);
+  const yRest = y.slice(1);
+  if (x0 === y0) return seq(literal(x[0]), sameLengthRange(xRest, yRest));
+  const anyDigits = repeat(DIGIT_CLASS(0, 9), restLength, restLength);
+  const lowFull = /^0*$/.test(xRest);
+  const highFull = /^9*$/.test(yRest);
+  const options: Expr[] = [];
+  if (!lowFull) options.push(seq(literal(x[0]), sameLengthRange(xRest, '9'.repeat(restLength))));
+  const middleLo = lowFull ? x0 : x0 + 1;
+  const middleHi = highFull ? y0 : y0 - 1;
+  if (middleLo <= middleHi) options.push(seq(middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi), anyDigits));
+  if (!highFull) options.push(seq(literal(y[0]), sameLengthRange('0'.repeat(restLength), yRest)));
+  return alt(...options);
+}
+
+/** Natural numbers in [lo, hi] without leading zeros. */
+function naturalRange(lo: bigint, hi: bigint): Expr {
+  const options: Expr[] = [];
+  const loLength = String(lo).length;
+  const hiLength = String(hi).length;
+  for (let length = loLength; length <= hiLength; length++) {
+    const floor = length === 1 ? 0n : 10n ** BigInt(length - 1);
+    const ceiling = 10n ** BigInt(length) - 1n;
+    const a = lo > floor ? lo : floor;
+    const b = hi < ceiling ? hi : ceiling;
+    if (a <= b) options.push(sameLengthRange(String(a), String(b)));
+  }
+  return alt(...options);
+}
+
+/** Exactly the integers in [lo, hi], written without leading zeros (and `0`, never `-0`). */
+export function integerRangeExpr(lo: bigint, hi: bigint): Expr {
+  const options: Expr[] = [];
+  if (lo < 0n) {
+    const negHi = hi < -1n ? hi : -1n;
+    options.push(seq(literal('-'), naturalRange(-negHi, -lo)));
+  }
+  if (hi >= 0n) options.push(naturalRange(lo > 0n ? lo : 0n, hi));
+  return alt(...options);
+}
+
+// ---- keys that are not declared ---------------------------------------------------------------
+
+interface TrieNode {
+  terminal: boolean;
+  children: Map<string, TrieNode>;
+}
+
+// Extra keys use raw characters and the short escapes only (no `\u`, no `\/`), so each key has one
+// spelling and "not a declared key" is decidable character by character.
+const KEY_RAW = normalizeRanges([[0x00, 0x1f], [0x22, 0x22], [0x5c, 0x5c], [0x7f, 0x7f]]);
+const KEY_ESCAPES = ['"', '\\', 'b', 'f', 'n', 'r', 't'];
+
+function keyTokens(key: string): string[] {
+  const tokens: string[] = [];
+  for (const ch of key) tokens.push(JSON.stringify(ch).slice(1, -1));
+  return tokens;
+}
+
+/** A JSON string (quotes included) that is not any of `names`: the complement of their trie. */
+function extraKeyExpr(names: string[]): Expr {
+  const root: TrieNode = { terminal: false, children: new Map() };
+  for (const name of names) {
+    let node = root;
+    for (const token of keyTokens(name)) {
+      let child = node.children.get(token);
+      if (!child) node.children.set(token, (child = { terminal: false, children: new Map() }));
+      node = child;
+    }
+    node.terminal = true;
+  }
+  const rawChar = (excluded: number[]) => charClass(normalizeRanges([...KEY_RAW, ...excluded.map((c) => [c, c] as [number, number])]), true);
+  const escapeChar = (excluded: string[]) => {
+    const letters = KEY_ESCAPES.filter((e) => !excluded.includes(e));
+    return letters.length ? seq(literal('\\'), charClass(normalizeRanges(letters.map((e) => [e.charCodeAt(0), e.charCodeAt(0)])))) : undefined;
+  };
+  const anyKeyChar = alt(rawChar([]), escapeChar([])!);
+  const anyRest = seq(repeat(anyKeyChar, 0, null), literal('"'));
+
+  const build = (node: TrieNode): Expr => {
+    const options: Expr[] = [];
+    if (!node.terminal) options.push(literal('"'));
+    const rawChildren: number[] = [];
+    const escapeChildren: string[] = [];
+    for (const [token, child] of node.children) {
+      if (token.length === 1) rawChildren.push(token.codePointAt(0)!);
+      else if (token.length === 2) escapeChildren.push(token[1]);
+      else continue; // a `\u00XX` spelling: extra keys cannot produce it anyway
+      options.push(seq(literal(token), build(child)));
+    }
+    options.push(seq(rawChar(rawChildren), anyRest));
+    const escape = escapeChar(escapeChildren);
+    if (escape) options.push(seq(escape, anyRest));
+    return alt(...options);
+  };
+  return seq(literal('"'), build(root));
+}
+
+// ---- merging (allOf) --------------------------------------------------------------------------
+
+function hasConstraints(schema: SchemaObject): boolean {
+  return Object.keys(schema).some((k) => !ANNOTATIONS.has(k));
+}
+
+function typeSet(schema: SchemaObject): Set<TypeName> | undefined {
+  if (schema.type === undefined) return undefined;
+  return new Set((Array.isArray(schema.type) ? schema.type : [schema.type]) as TypeName[]);
+}
+
+function intersectTypes(a: Set<TypeName>, b: Set<TypeName>): TypeName[] {
+  const out = new Set<TypeName>();
+  for (const t of a) {
+    if (b.has(t)) out.add(t);
+    else if (t === 'integer' && b.has('number')) out.add('integer');
+    else if (t === 'number' && b.has('integer')) out.add('integer');
+  }
+  return [...out];
+}
+
+/**
+ * The schema matching exactly what both match, keyword by keyword (allOf is merged, never
+ * concatenated). Where two keywords cannot be combined in one schema the result keeps both under a
+ * nested `allOf`, or keeps one and the validator checks the other (the validator always checks the
+ * original schema).
+ */
+export function mergeSchemas(left: Schema, right: Schema, pointer: string): Schema {
+  if (left === false || right === false) return false;
+  if (left === true) return right;
+  if (right === true) return left;
+  const a = normalizeDraft(left);
+  const b = normalizeDraft(right);
+  const out: SchemaObject = { ...a };
+  const conjoin = (x: unknown, y: unknown): Schema => ({ allOf: [x as Schema, y as Schema] });
+
+  for (const [keyword, value] of Object.entries(b)) {
+    if (!(keyword in out)) {
+      out[keyword] = value;
+      continue;
+    }
+    const mine = out[keyword];
+    switch (keyword) {
+      case 'type': {
+        const types = intersectTypes(typeSet(a)!, typeSet(b)!);
+        if (types.length === 0) throw new ConstraintError('unsatisfiable', 'allOf parts allow no common type', { pointer, keyword: 'type' });
+        out.type = types;
+        break;
+      }
+      case 'enum':
+      case 'const': {
+        const theirs = keyword === 'const' ? [value] : (value as unknown[]);
+        const ours = new Set((keyword === 'const' ? [mine] : (mine as unknown[])).map((v) => JSON.stringify(v)));
+        delete out[keyword];
+        out.enum = theirs.filter((v) => ours.has(JSON.stringify(v)));
+        break;
+      }
+      case 'required':
+        out.required = [...new Set([...(mine as string[]), ...(value as string[])])];
+        break;
+      case 'minimum': case 'exclusiveMinimum': case 'minLength': case 'minItems': case 'minProperties':
+        out[keyword] = Math.max(mine as number, value as number);
+        break;
+      case 'maximum': case 'exclusiveMaximum': case 'maxLength': case 'maxItems': case 'maxProperties':
+        out[keyword] = Math.min(mine as number, value as number);
+        break;
+      case 'anyOf':
+      case 'oneOf': {
+        // (a1|a2) and (b1|b2) = a1b1 | a1b2 | a2b1 | a2b2; for oneOf this is exact as well.
+        const pairs: Schema[] = [];
+        for (const x of mine as Schema[]) for (const y of value as Schema[]) pairs.push(conjoin(x, y));
+        out[keyword] = pairs;
+        break;
+      }
+      case 'allOf':
+        out.allOf = [...(mine as Schema[]), ...(value as Schema[])];
+        break;
+      case 'properties':
+      case 'additionalProperties':
+      case 'items':
+        // handled below, with their interplay
+        break;
+      case 'prefixItems':
+        break;
+      case '$ref':
+        out.allOf = [...((out.allOf as Schema[]) ?? []), { $ref: value }];
+        break;
+      default:
+        // pattern, format, multipleOf, not, ...: keep ours. The grammar enforces one of two
+        // different patterns or formats; the validator checks the original schema, so both hold.
+        break;
+    }
+  }
+  mergeObjectKeywords(a, b, out);
+  mergeArrayKeywords(a, b, out);
+  return out;
+}
+
+// additionalProperties of one part applies to the properties only the other part declares.
+function mergeObjectKeywords(a: SchemaObject, b: SchemaObject, out: SchemaObject): void {
+  const pa = (a.properties as Record<string, Schema> | undefined) ?? {};
+  const pb = (b.properties as Record<string, Schema> | undefined) ?? {};
+  if (a.properties === undefined && b.properties === undefined && (a.additionalProperties === undefined || b.additionalProperties === undefined)) return;
+  const properties: Record<string, Schema> = {};
+  const restrict = (sub: Schema, other: SchemaObject): Schema =>
+    other.additionalProperties === undefined ? sub : { allOf: [sub, other.additionalProperties as Schema] };
+  for (const [key, sub] of Object.entries(pa)) properties[key] = key in pb ? { allOf: [sub, pb[key]] } : restrict(sub, b);
+  for (const [key, sub] of Object.entries(pb)) if (!(key in pa)) properties[key] = restrict(sub, a);
+  if (a.properties !== undefined || b.properties !== undefined) out.properties = properties;
+  if (a.additionalProperties !== undefined && b.additionalProperties !== undefined) {
+    out.additionalProperties = { allOf: [a.additionalProperties as Schema, b.additionalProperties as Schema] };
+  }
+}
+
+// `items` of one part applies to the prefix positions only the other part declares.
+function mergeArrayKeywords(a: SchemaObject, b: SchemaObject, out: SchemaObject): void {
+  const pa = (a.prefixItems as Schema[] | undefined) ?? [];
+  const pb = (b.prefixItems as Schema[] | undefined) ?? [];
+  if (pa.length || pb.length) {
+    const length = Math.max(pa.length, pb.length);
+    const prefix: Schema[] = [];
+    for (let i = 0; i < length; i++) {
+      const x = i < pa.length ? pa[i] : a.items;
+      const y = i < pb.length ? pb[i] : b.items;
+      const parts = [x, y].filter((s) => s !== undefined) as Schema[];
+      // A part with prefixItems and no items allows anything beyond its prefix (JSON Schema), so
+      // only an explicit schema restricts here.
+      prefix.push(parts.length === 2 ? { allOf: parts } : parts[0] ?? true);
+    }
+    out.prefixItems = prefix;
+  }
+  if (a.items !== undefined && b.items !== undefined) out.items = { allOf: [a.items as Schema, b.items as Schema] };
+}
+
+// ---- entry point ------------------------------------------------------------------------------
+
+function detectDraft(schema: Schema): '2020-12' | 'draft-07' {
+  if (!isObject(schema)) return '2020-12';
+  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (/draft-0[4-7]/.test(declared)) return 'draft-07';
+  if (/2019-09|2020-12/.test(declared)) return '2020-12';
+  const text = JSON.stringify(schema);
+  return /"definitions"\s*:|"additionalItems"\s*:|"dependencies"\s*:/.test(text) || hasArrayItems(schema, 0) ? 'draft-07' : '2020-12';
+}
+
+function hasArrayItems(node: unknown, depth: number): boolean {
+  if (depth > 64 || typeof node !== 'object' || node === null) return false;
+  if (!Array.isArray(node) && Array.isArray((node as SchemaObject).items)) return true;
+  return Object.values(node).some((v) => hasArrayItems(v, depth + 1));
+}
+
+export function compileJsonSchemaToGrammar(schema: unknown, options: JsonSchemaOptions = {}): JsonSchemaGrammar {
+  if (typeof schema !== 'boolean' && !isObject(schema)) invalid('a JSON Schema must be an object or a boolean', '');
+  const compiler = new SchemaCompiler(schema as Schema, options);
+  compiler.checkKeywords(schema, '', 0);
+  const rootExpr = compiler.compile(schema as Schema, '', 0);
+  const grammar = compiler.builder.build(rootExpr);
+  checkGrammar(grammar);
+  return { grammar, approximations: compiler.approximations, draft: detectDraft(schema as Schema) };
+}
