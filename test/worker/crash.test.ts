@@ -116,3 +116,33 @@ test('bad worker configuration is a clear error with exit code 2', async () => {
   expect(await w.exited).toBe(2);
   expect(w.logs.join('\n')).toMatch(/SVC_WORKER_CONCURRENCY must be an integer of at least 1 \(got "lots"\)/);
 });
+
+describe('waking up', () => {
+  test('the enqueue notification wakes an idle worker long before its poll interval', async () => {
+    start({ SVC_WORKER_POLL_INTERVAL: '60' });
+    await eventually('the worker to start', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+    await new Promise((r) => setTimeout(r, 300)); // idle now, waiting on LISTEN
+    const started = Date.now();
+    const id = await submit('wake up', 4);
+    expect((await eventually('the job to finish', finished(id), 20_000)).status).toBe('completed');
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 60_000);
+
+  test('polling finds work that arrived without a notification', async () => {
+    start({ SVC_WORKER_POLL_INTERVAL: '0.3' });
+    const { rows } = await db.query(`INSERT INTO svc_queue (function_name, parameters)
+      VALUES ('generate', '{"prompt": "silent", "max_tokens": 4, "use_cache": false, "seed": 42}') RETURNING request_id`);
+    expect((await eventually('the job to finish', finished(rows[0].request_id), 20_000)).status).toBe('completed');
+  }, 60_000);
+
+  test('svc.worker_concurrency applies when SVC_WORKER_CONCURRENCY is unset', async () => {
+    await db.query(`ALTER DATABASE postgres SET svc.worker_concurrency = 3`);
+    try {
+      const w = start();
+      const row = await eventually('a heartbeat', async () => (await db.query(`SELECT concurrency FROM svc_worker_status() WHERE pid = $1`, [w.child.pid])).rows[0]);
+      expect(row.concurrency).toBe(3);
+    } finally {
+      await db.query(`ALTER DATABASE postgres RESET svc.worker_concurrency`);
+    }
+  }, 60_000);
+});
