@@ -25,7 +25,6 @@ import pg from 'pg';
 import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from 'graphile-worker';
 import { startCluster, type Cluster } from '../scripts/cluster.js';
 import { claim, complete, WAKEUP_CHANNEL, type ClaimedJob } from '../worker/protocol.js';
-import { SQL_BODIES } from '../src/extension/queries.js';
 
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -79,7 +78,7 @@ class TestClaimer {
     private readonly listenDb: pg.Client,
     private readonly slotDbs: pg.Client[],
     private readonly workerId: string,
-    /** svc_worker_claim, or a drop-in variant (the diagnostics' rewritten claim). */
+    /** svc_worker_claim, or a drop-in variant with the same signature. */
     private readonly claimFunction = 'svc_worker_claim',
   ) {
     this.freeSlots = slotDbs.map((_, i) => i);
@@ -356,30 +355,6 @@ async function gwLatency(s: Sides, samples: number): Promise<number[]> {
   return out;
 }
 
-// svc_worker_claim with its second statement rewritten so the UPDATE finds the picked rows through
-// the primary key (`request_id = ANY (ARRAY(SELECT ... LIMIT $2 FOR UPDATE SKIP LOCKED))`) rather
-// than a join the generic plan of a SQL function turns into a hash join over a sequential scan of the
-// whole table. The first statement (expired leases) is svc's own.
-const claimBody = SQL_BODIES.workerClaim;
-const firstStatementEnd = claimBody.indexOf("WHERE status = 'failed';") + "WHERE status = 'failed';".length;
-if (firstStatementEnd < 50) throw new Error('bench: the shape of svc_worker_claim changed; update bench/queue.ts');
-const REWRITTEN_CLAIM_SQL = `
-  CREATE OR REPLACE FUNCTION bench_claim_rewritten(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer DEFAULT 3)
-  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
-  LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public, pg_catalog, pg_temp AS $bench$
-  ${claimBody.slice(0, firstStatementEnd)}
-    UPDATE svc_queue q SET
-      status = 'processing', started_at = clock_timestamp(), attempt = q.attempt + 1,
-      worker_id = $1, lease_expires_at = clock_timestamp() + make_interval(secs => $3)
-    WHERE q.request_id = ANY (ARRAY(
-      SELECT s.request_id FROM svc_queue s
-      WHERE s.status = 'pending' AND s.run_after <= clock_timestamp()
-      ORDER BY s.priority DESC, s.seq
-      LIMIT $2
-      FOR UPDATE SKIP LOCKED))
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority
-  $bench$`;
-
 // --- diagnostics: where svc's time goes ---------------------------------------------------------
 
 async function timeQuery(db: pg.Client, sql: string, params: unknown[], n: number): Promise<number> {
@@ -440,10 +415,9 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
 
     // Costs as finished rows pile up (svc keeps them until svc_cleanup, 7 days by default): the
     // enqueue's depth count and the claim's UPDATE both read the whole table.
-    await s.svcAdmin.query(REWRITTEN_CLAIM_SQL);
     lines.push('',
-      '| finished rows in svc_queue | `svc_generate_async` | `svc__queue_depth()` | depth over the partial indexes | `svc_worker_claim(max_jobs => 1)` | claim rewritten (`= ANY (ARRAY(...))`) |',
-      '|---:|---:|---:|---:|---:|---:|');
+      '| finished rows in svc_queue | `svc_generate_async` | `svc__queue_depth()` | depth over the partial indexes | `svc_worker_claim(max_jobs => 1)` |',
+      '|---:|---:|---:|---:|---:|');
     const m = Math.min(n, 300);
     for (const finished of [0, 10_000, 50_000, 100_000]) {
       await s.svcAdmin.query('TRUNCATE svc_queue');
@@ -458,12 +432,31 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
         `SELECT (SELECT count(*) FROM svc_queue WHERE status = 'pending') + (SELECT count(*) FROM svc_queue WHERE status = 'processing')`, [], m);
       await s.svcClient.query('SELECT svc_generate_batch_async($1::text[])', [prompts(2 * m + 100)]);
       const claimNow = await timeQuery(worker, `SELECT * FROM svc_worker_claim('diag', 1, 60, 3)`, [], m);
-      const claimRewritten = await timeQuery(worker, `SELECT * FROM bench_claim_rewritten('diag', 1, 60, 3)`, [], m);
-      lines.push(`| ${finished.toLocaleString('en-US')} | ${us(enqueue)} | ${us(depth)} | ${us(depthRewritten)} | ${us(claimNow)} | ${us(claimRewritten)} |`);
+      lines.push(`| ${finished.toLocaleString('en-US')} | ${us(enqueue)} | ${us(depth)} | ${us(depthRewritten)} | ${us(claimNow)} |`);
     }
     const plan = await s.svcAdmin.query(
       `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM svc_queue WHERE status IN ('pending', 'processing')`);
     lines.push('', 'Plan of the depth count (100,000 finished rows):', '```', ...plan.rows.map((r) => r['QUERY PLAN']), '```');
+
+    // The processing run's situation: the worker polled the queue while it was empty (truncated and
+    // vacuumed, so zero pages), then 5,000 jobs arrived. Plans cached by the worker's session during
+    // the idle polls would be made for an empty table (sequential scans); svc_worker_claim plans each
+    // call for the table as it is, so the idle session must claim as fast as a fresh one.
+    await s.svcAdmin.query('TRUNCATE svc_queue');
+    await s.svcAdmin.query('VACUUM ANALYZE svc_queue');
+    const idleWorker = await cluster.connect(SVC_DB, WORKER_ROLE);
+    try {
+      for (let i = 0; i < 10; i++) await idleWorker.query(`SELECT * FROM svc_worker_claim('diag-idle', 4, 60, 3)`);
+      await s.svcClient.query('SELECT svc_generate_batch_async($1::text[])', [prompts(5000)]);
+      const claimIdle = await timeQuery(idleWorker, `SELECT * FROM svc_worker_claim('diag-idle', 1, 60, 3)`, [], m);
+      const fresh = await cluster.connect(SVC_DB, WORKER_ROLE);
+      const claimFresh = await timeQuery(fresh, `SELECT * FROM svc_worker_claim('diag-fresh', 1, 60, 3)`, [], m);
+      await fresh.end();
+      lines.push('', `\`svc_worker_claim(max_jobs => 1)\` with ~5,000 pending, no ANALYZE since the table was empty: ` +
+        `${us(claimIdle)} in a session whose first 10 claims found it empty, ${us(claimFresh)} in a fresh session.`);
+    } finally {
+      await idleWorker.end();
+    }
 
     await s.svcAdmin.query('TRUNCATE svc_queue');
     await s.svcClient.query('SELECT svc_generate_batch_async($1::text[])', [prompts(5000)]);
@@ -480,28 +473,6 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
       .map((l) => l.replace(/^\S+ \S+ \S+ \[\d+\] /, '').replace(/\t/g, '  '));
     lines.push('', 'auto_explain of one `svc_worker_claim(max_jobs => 4)` with 5,000 pending (plans only):', '```', ...logged, '```');
 
-    // Processing again, the test claimer calling the rewritten claim instead of svc_worker_claim.
-    await s.svcAdmin.query('TRUNCATE svc_queue');
-    const listen = await cluster.connect(SVC_DB, WORKER_ROLE);
-    const slots = await Promise.all(Array.from({ length: CONCURRENCY }, () => cluster.connect(SVC_DB, WORKER_ROLE)));
-    try {
-      const rewritten = new TestClaimer(worker, listen, slots, 'bench-rewritten', 'bench_claim_rewritten');
-      await rewritten.listen();
-      rewritten.start();
-      const current = s.claimer;
-      s.claimer = rewritten;
-      const rates: number[] = [];
-      for (let r = 0; r < RUNS; r++) {
-        await reset(s);
-        rates.push(await svcProcess(s, JOBS));
-      }
-      s.claimer = current;
-      await rewritten.stop();
-      lines.push('', `Processing ${fmt(JOBS)} no-op jobs at concurrency ${CONCURRENCY} with the rewritten claim (same test claimer): ` +
-        `${fmt(median(rates))} jobs/s (median of ${rates.map(fmt).join('/')}).`);
-    } finally {
-      await Promise.all([listen, ...slots].map((c) => c.end()));
-    }
   } finally {
     await worker.end();
   }

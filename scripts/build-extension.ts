@@ -53,7 +53,8 @@ function signature(fn: SqlFunction, withDefaults: boolean): string {
 
 function functionSql(fn: SqlFunction, buildId: string): string {
   const head = `CREATE OR REPLACE FUNCTION ${quoteIdent(fn.name)}(${signature(fn, true)})\nRETURNS ${fn.returns}`;
-  const options = `${fn.volatility} SECURITY ${fn.security} SET search_path = @extschema@, pg_catalog, pg_temp`;
+  const settings = Object.entries(fn.settings ?? {}).map(([name, value]) => ` SET ${name} = ${sqlLiteral(value)}`).join('');
+  const options = `${fn.volatility} SECURITY ${fn.security} SET search_path = @extschema@, pg_catalog, pg_temp${settings}`;
   let body: string;
   if ('sql' in fn.body) {
     body = `LANGUAGE sql ${options}\nAS ${dollarQuote(fn.body.sql.trim() + '\n', 'svc')}`;

@@ -19,6 +19,8 @@ export interface SqlFunction {
   readonly security: 'INVOKER' | 'DEFINER';
   /** Who may call it; PUBLIC unless said otherwise. */
   readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'nobody';
+  /** Settings for the duration of each call (a SET clause), besides the pinned search_path. */
+  readonly settings?: Readonly<Record<string, string>>;
   readonly body: { readonly ts: keyof typeof api } | { readonly sql: string } | { readonly plpgsql: string };
   readonly comment: string;
 }
@@ -26,6 +28,8 @@ export interface SqlFunction {
 const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
 const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
 const PRIORITY = p('priority', 'integer', '0');
+// See SQL_BODIES.workerClaim: plans cached while the queue was empty would scan it once it is not.
+const PLAN_PER_CALL = { plan_cache_mode: 'force_custom_plan' };
 const RERANK_TASK = p('task', 'text', `'Given a web search query, retrieve relevant passages that answer the query'`);
 const REQUEST_RECORD = 'TABLE(status text, result text, error text, created_at timestamp, started_at timestamp, completed_at timestamp, priority integer)';
 
@@ -144,17 +148,17 @@ export const FUNCTIONS: readonly SqlFunction[] = [
   {
     name: 'svc_worker_claim', params: [p('worker_id', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3')],
     returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { plpgsql: SQL_BODIES.workerClaim },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerClaim },
     comment: 'Worker protocol: claim up to max_jobs pending jobs under a lease; expired leases are requeued first.',
   },
   {
     name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text')], returns: 'boolean',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { plpgsql: SQL_BODIES.workerComplete },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerComplete },
     comment: 'Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.',
   },
   {
     name: 'svc_worker_fail', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('error', 'text'), p('max_retries', 'integer', '3')], returns: 'text',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { plpgsql: SQL_BODIES.workerFail },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerFail },
     comment: 'Worker protocol: record a failure; the job goes back to pending with a backoff while retries remain, else fails. Returns the new status (NULL when refused).',
   },
   {

@@ -23,9 +23,8 @@ export function ensureCapacity(fn: string, adding: number): void {
 
 function enqueue(fn: string, job: jobs.PreparedJob, priority: number): string {
   ensureCapacity(fn, 1);
-  const row = one<{ request_id: string }>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!;
-  one(QUERIES.notifyWorkers, job.functionName);
-  return row.request_id;
+  // insertJob also notifies the workers (svc_jobs, payload: the function name).
+  return one<{ request_id: string }>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!.request_id;
 }
 
 function enqueueBatch(fn: string, functionName: jobs.QueueFunction, items: object[], priority: number): string[] {
