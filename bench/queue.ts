@@ -12,19 +12,23 @@
 //
 // The svc "test claimer" is a process-local loop with CONCURRENCY slots: it claims exactly the free
 // slots (max_jobs = free slots), completes each job with an empty result on the slot's connection,
-// sleeps on LISTEN svc_jobs when the queue is empty, and polls as a fallback.
+// sleeps on LISTEN svc_jobs when the queue is empty, and polls as a fallback. By default a slot
+// completes with svc_worker_complete_and_claim (claim_jobs => 1) and runs what it returns, so the
+// four slots claim in parallel, each for itself; BENCH_COMPLETE_AND_CLAIM=0 completes with
+// svc_worker_complete and leaves every claim to the one claim loop (the previous round's claimer).
 //
 // Queues are emptied (TRUNCATE) before every measured run. Each figure is the median of BENCH_RUNS
 // runs, svc and graphile-worker alternating. Sizes (environment):
 //   BENCH_SINGLE=2000  BENCH_BATCHES=10  BENCH_BATCH_SIZE=1000  BENCH_JOBS=5000
 //   BENCH_LATENCY=200  BENCH_RUNS=3  BENCH_CONCURRENCY=4  BENCH_POLL_MS=1000
 //   BENCH_DIAG=1 (0 to skip the diagnostics section: EXPLAIN ANALYZE and per-statement costs)
+//   BENCH_COMPLETE_AND_CLAIM=1 (0: complete and claim in separate calls, see above)
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from 'graphile-worker';
 import { startCluster, type Cluster } from '../scripts/cluster.js';
-import { claim, complete, WAKEUP_CHANNEL, type ClaimedJob } from '../worker/protocol.js';
+import { claim, complete, completeAndClaim, WAKEUP_CHANNEL, type ClaimedJob } from '../worker/protocol.js';
 
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -80,6 +84,8 @@ class TestClaimer {
     private readonly workerId: string,
     /** svc_worker_claim, or a drop-in variant with the same signature. */
     private readonly claimFunction = 'svc_worker_claim',
+    /** Complete with svc_worker_complete_and_claim (true) or svc_worker_complete (false: one claim at a time, on claimDb). */
+    private readonly completeAndClaim = process.env.BENCH_COMPLETE_AND_CLAIM !== '0',
   ) {
     this.freeSlots = slotDbs.map((_, i) => i);
     listenDb.on('notification', (msg) => {
@@ -151,14 +157,34 @@ class TestClaimer {
     }
   }
 
-  private async runJob(job: ClaimedJob): Promise<void> {
+  /**
+   * Runs a job on a free slot. With completeAndClaim (the default), the slot's connection completes
+   * its job and claims one more for itself in the same call (svc_worker_complete_and_claim), and runs
+   * it, until the claim finds nothing; only then is the slot free for the claim loop.
+   */
+  private async runJob(first: ClaimedJob): Promise<void> {
     const slot = this.freeSlots.pop()!;
     this.inFlight++;
     try {
-      await Promise.resolve(); // the no-op job
-      const ok = await complete(this.slotDbs[slot], job, '');
-      if (!ok) throw new Error(`svc_worker_complete refused ${job.request_id}`);
-      this.onComplete(job, now());
+      for (let job: ClaimedJob | undefined = first; job; ) {
+        await Promise.resolve(); // the no-op job
+        let ok: boolean;
+        let next: ClaimedJob[] = [];
+        if (this.completeAndClaim && this.running) {
+          ({ completed: ok, jobs: next } = await completeAndClaim(this.slotDbs[slot], job, '',
+            { workerId: this.workerId, leaseSeconds: 60, maxRetries: 3, claimJobs: 1 }));
+        } else {
+          ok = await complete(this.slotDbs[slot], job, '');
+        }
+        const at = now();
+        if (!ok) throw new Error(`svc_worker_complete refused ${job.request_id}`);
+        this.onComplete(job, at);
+        job = next[0];
+        if (job) {
+          this.claims++;
+          this.onClaim(job, at);
+        }
+      }
     } finally {
       this.freeSlots.push(slot);
       this.inFlight--;

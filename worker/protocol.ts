@@ -35,6 +35,30 @@ export async function complete(db: Queryable, job: Pick<ClaimedJob, 'request_id'
   return rows[0].ok;
 }
 
+export interface CompleteAndClaimResult {
+  /** True when stored; false when refused (as complete()). */
+  completed: boolean;
+  /** The jobs claimed for the freed slot (the claim runs whether or not the completion was stored). */
+  jobs: ClaimedJob[];
+}
+
+/**
+ * complete(), then claim() of up to `claimJobs` jobs for the slot that freed: one round trip and one
+ * transaction (svc_worker_complete_and_claim).
+ */
+export async function completeAndClaim(
+  db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, result: string,
+  o: Omit<ClaimOptions, 'maxJobs'> & { claimJobs: number },
+): Promise<CompleteAndClaimResult> {
+  const { rows } = await db.query<ClaimedJob & { completed: boolean }>(
+    'SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5, $6, $7)',
+    [job.request_id, job.attempt, result, o.workerId, o.leaseSeconds, o.maxRetries, o.claimJobs],
+  );
+  const jobs: ClaimedJob[] = [];
+  for (const { completed: _, ...claimed } of rows) if (claimed.request_id !== null) jobs.push(claimed);
+  return { completed: rows[0].completed, jobs };
+}
+
 /** The job's new status ('pending' for a retry, 'failed'), or null when refused. */
 export async function fail(db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, error: string, maxRetries: number): Promise<'pending' | 'failed' | null> {
   const { rows } = await db.query<{ status: 'pending' | 'failed' | null }>('SELECT svc_worker_fail($1, $2, $3, $4) AS status', [job.request_id, job.attempt, error, maxRetries]);

@@ -61,7 +61,8 @@ export class Worker {
       if (free > 0 && claimed === free) continue; // there may be more
       await this.idle(this.config.pollIntervalMs);
     }
-    await Promise.all([...this.running.values()].map((r) => r.done));
+    // A completion in flight may still hand its slot a new job (complete-and-claim): wait for those too.
+    while (this.running.size > 0) await Promise.all([...this.running.values()].map((r) => r.done));
     for (const timer of this.timers) clearInterval(timer);
     await this.beat('stopped');
     await this.listener?.end().catch(() => undefined);
@@ -96,9 +97,13 @@ export class Worker {
         (result) => this.finish(job, { result }),
         (error: unknown) => this.finish(job, { error: controller.signal.aborted ? controller.signal.reason : error }),
       )
+      // Jobs claimed for this slot by the completion start before the slot is released, so the
+      // claim loop never counts the slot as free meanwhile.
+      .then((next) => { for (const j of next) this.start(j); })
       .finally(() => {
         clearTimeout(timeout);
-        this.running.delete(job.request_id);
+        // Not when the slot's next job is this very request again (its lease was lost, and it was requeued and claimed anew).
+        if (this.running.get(job.request_id)?.done === done) this.running.delete(job.request_id);
         this.wake();
       });
     this.running.set(job.request_id, { job, done });
@@ -120,14 +125,28 @@ export class Worker {
     return result;
   }
 
-  /** Writes the outcome, retrying while the database is unreachable (the lease decides who wins). */
-  private async finish(job: protocol.ClaimedJob, outcome: { result: string } | { error: unknown }): Promise<void> {
+  /**
+   * Writes the outcome, retrying while the database is unreachable (the lease decides who wins). A
+   * success, while the worker is not stopping, also claims the next job for this slot in the same call
+   * (svc_worker_complete_and_claim); those jobs are returned for the caller to start. Retries only
+   * complete: a first attempt that committed but lost its reply leaves its claim to lease expiry.
+   */
+  private async finish(job: protocol.ClaimedJob, outcome: { result: string } | { error: unknown }): Promise<protocol.ClaimedJob[]> {
     for (let attempt = 0; ; attempt++) {
       try {
         if ('result' in outcome) {
-          const stored = await protocol.complete(this.pool, job, outcome.result);
+          let stored: boolean;
+          let next: protocol.ClaimedJob[] = [];
+          if (attempt === 0 && !this.stopping) {
+            ({ completed: stored, jobs: next } = await protocol.completeAndClaim(this.pool, job, outcome.result, {
+              workerId: this.config.workerId, leaseSeconds: this.config.leaseSeconds, maxRetries: this.config.maxRetries, claimJobs: 1,
+            }));
+          } else {
+            stored = await protocol.complete(this.pool, job, outcome.result);
+          }
           this.jobsDone++;
           log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', { requestId: job.request_id, attempt: job.attempt });
+          return next;
         } else {
           const permanent = outcome.error instanceof PermanentJobError;
           const message = toPgText(outcome.error instanceof Error ? outcome.error.message : String(outcome.error));
@@ -135,11 +154,11 @@ export class Worker {
           this.jobsFailed++;
           log('warn', 'job failed', { requestId: job.request_id, attempt: job.attempt, error: message, newStatus: status, permanent });
         }
-        return;
+        return [];
       } catch (error) {
         if (attempt >= 60) {
           log('error', 'giving up on writing a job outcome; its lease will expire and it will run again', { requestId: job.request_id, ...errorFields(error) });
-          return;
+          return [];
         }
         await sleep(Math.min(100 * 2 ** attempt, 5000));
       }

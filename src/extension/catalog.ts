@@ -157,6 +157,15 @@ export const FUNCTIONS: readonly SqlFunction[] = [
     comment: 'Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.',
   },
   {
+    name: 'svc_worker_complete_and_claim',
+    params: [p('complete_request_id', 'uuid'), p('complete_attempt', 'integer'), p('result', 'text'), p('worker_id', 'text'),
+      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', '1')],
+    returns: 'TABLE(completed boolean, request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerCompleteAndClaim },
+    comment: 'Worker protocol: svc_worker_complete, then svc_worker_claim of up to claim_jobs jobs for the freed slot, in one call. '
+      + 'Every row carries completed (false: refused, as svc_worker_complete); with no job claimed, one row of NULL job columns.',
+  },
+  {
     name: 'svc_worker_fail', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('error', 'text'), p('max_retries', 'integer', '3')], returns: 'text',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerFail },
     comment: 'Worker protocol: record a failure; the job goes back to pending with a backoff while retries remain, else fails. Returns the new status (NULL when refused).',

@@ -93,6 +93,49 @@ export const REMOTE = {
   cancel: (quotedId: string) => `SELECT svc_cancel_async(${quotedId}::uuid)`,
 } as const;
 
+// The two halves of a claim, shared by svc_worker_claim and svc_worker_complete_and_claim (the
+// parameters are the functions' positional ones). Both are PL/pgSQL bodies with a variable now_
+// (timestamptz) and announced (integer) declared, under #variable_conflict use_column.
+//
+// The sweep: expired leases go back to pending with a retry counted (or fail when retries are
+// spent, announced on svc_completed). It runs only when the probe finds an expired lease.
+const leaseSweep = (maxRetries: string) => `  IF EXISTS (SELECT FROM svc_queue e WHERE e.status = 'processing' AND e.lease_expires_at < now_) THEN
+    WITH requeued AS (
+      UPDATE svc_queue q SET
+        status = CASE WHEN q.retry_count < ${maxRetries} THEN 'pending' ELSE 'failed' END,
+        retry_count = CASE WHEN q.retry_count < ${maxRetries} THEN q.retry_count + 1 ELSE q.retry_count END,
+        run_after = clock_timestamp() + svc__backoff(q.retry_count),
+        failed_at = CASE WHEN q.retry_count < ${maxRetries} THEN NULL ELSE clock_timestamp() END,
+        error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
+        lease_expires_at = NULL, worker_id = NULL
+      WHERE q.request_id = ANY (ARRAY(
+        SELECT e.request_id FROM svc_queue e
+        WHERE e.status = 'processing' AND e.lease_expires_at < now_
+        FOR UPDATE SKIP LOCKED))
+      RETURNING q.request_id, q.function_name, q.status
+    )
+    SELECT count(pg_notify('svc_completed', ${completedPayload("'failed'")})) INTO announced
+    FROM requeued WHERE status = 'failed';
+    now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
+  END IF;`;
+
+// The claim: up to `limit` pending jobs, highest priority first, then oldest, in that order;
+// `lead` is a select-list prefix (e.g. a flag column) for functions returning more than the job.
+const claimStatement = (lead: string, workerId: string, limit: string, leaseSeconds: string) => `  WITH claimed AS (
+    UPDATE svc_queue q SET
+      status = 'processing', started_at = now_, attempt = q.attempt + 1,
+      worker_id = ${workerId}, lease_expires_at = now_ + make_interval(secs => ${leaseSeconds})
+    WHERE q.request_id = ANY (ARRAY(
+      SELECT p.request_id FROM svc_queue p
+      WHERE p.status = 'pending' AND p.run_after <= now_
+      ORDER BY p.priority DESC, p.seq
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED))
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
+  )
+  SELECT ${lead}c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
+  FROM claimed c ORDER BY c.priority DESC, c.seq`;
+
 /** Bodies of the SQL-language functions in the catalog. */
 export const SQL_BODIES = {
   checkAsync: `
@@ -187,41 +230,9 @@ DECLARE
   now_ timestamptz := clock_timestamp();
   announced integer;
 BEGIN
-  IF EXISTS (SELECT FROM svc_queue e WHERE e.status = 'processing' AND e.lease_expires_at < now_) THEN
-    WITH requeued AS (
-      UPDATE svc_queue q SET
-        status = CASE WHEN q.retry_count < $4 THEN 'pending' ELSE 'failed' END,
-        retry_count = CASE WHEN q.retry_count < $4 THEN q.retry_count + 1 ELSE q.retry_count END,
-        run_after = clock_timestamp() + svc__backoff(q.retry_count),
-        failed_at = CASE WHEN q.retry_count < $4 THEN NULL ELSE clock_timestamp() END,
-        error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
-        lease_expires_at = NULL, worker_id = NULL
-      WHERE q.request_id = ANY (ARRAY(
-        SELECT e.request_id FROM svc_queue e
-        WHERE e.status = 'processing' AND e.lease_expires_at < now_
-        FOR UPDATE SKIP LOCKED))
-      RETURNING q.request_id, q.function_name, q.status
-    )
-    SELECT count(pg_notify('svc_completed', ${completedPayload("'failed'")})) INTO announced
-    FROM requeued WHERE status = 'failed';
-    now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
-  END IF;
-
+${leaseSweep('$4')}
   RETURN QUERY
-  WITH claimed AS (
-    UPDATE svc_queue q SET
-      status = 'processing', started_at = now_, attempt = q.attempt + 1,
-      worker_id = $1, lease_expires_at = now_ + make_interval(secs => $3)
-    WHERE q.request_id = ANY (ARRAY(
-      SELECT p.request_id FROM svc_queue p
-      WHERE p.status = 'pending' AND p.run_after <= now_
-      ORDER BY p.priority DESC, p.seq
-      LIMIT $2
-      FOR UPDATE SKIP LOCKED))
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
-  )
-  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
-  FROM claimed c ORDER BY c.priority DESC, c.seq;
+${claimStatement('', '$1', '$2', '$3')};
 END`,
 
   // A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
@@ -241,6 +252,40 @@ BEGIN
   -- clause, so never inlined, and it costs a call (planned each time) per completion.
   PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', fn, 'status', 'completed')::text);
   RETURN true;
+END`,
+
+  // Complete, then claim for the slot that freed: one round trip (and one transaction) per job for a
+  // busy worker instead of two. The completion is svc_worker_complete's (a stale attempt is refused,
+  // a stored result announced on svc_completed); the claim is svc_worker_claim's, for up to $7 jobs,
+  // and it runs whether or not the completion was stored: either way the worker no longer runs the
+  // job, so its slot is free. Each row carries the completion's outcome (completed); when no job
+  // is claimed there is exactly one row, with completed and NULL job columns.
+  workerCompleteAndClaim: `
+#variable_conflict use_column
+DECLARE
+  now_ timestamptz;
+  announced integer;
+  fn text;
+  done boolean;
+BEGIN
+  UPDATE svc_queue SET status = 'completed', result = $3, error = NULL, completed_at = clock_timestamp(), lease_expires_at = NULL
+  WHERE request_id = $1 AND status = 'processing' AND attempt = $2
+  RETURNING ${NOTIFY_FUNCTION_SQL} INTO fn;
+  done := fn IS NOT NULL;
+  IF done THEN
+    PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', fn, 'status', 'completed')::text);
+  END IF;
+  IF $7 > 0 THEN
+    now_ := clock_timestamp();
+${leaseSweep('$6')}
+    RETURN QUERY
+${claimStatement('done, ', '$4', '$7', '$5')};
+    IF FOUND THEN
+      RETURN;
+    END IF;
+  END IF;
+  completed := done;
+  RETURN NEXT;
 END`,
 
   workerFail: `

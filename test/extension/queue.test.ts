@@ -69,6 +69,87 @@ test('an expired lease is taken again; the late completion of the first worker i
   expect(await row(id)).toMatchObject({ status: 'completed', result: 'on time', retry_count: 1, worker_id: 'w2' });
 });
 
+describe('svc_worker_complete_and_claim', () => {
+  const cc = (workerId: string, claimJobs = 1, leaseSeconds = 30) => ({ workerId, leaseSeconds, maxRetries: 3, claimJobs });
+
+  test('completes the job and claims the next ones for the slot in one call, highest priority first', async () => {
+    const first = await submit('first', 20);
+    const low = await submit('low', 0);
+    const high = await submit('high', 10);
+    const mid = await submit('mid', 5);
+    const [job] = await protocol.claim(worker, opts('w1', 1));
+    expect(job.request_id).toBe(first);
+    const { completed, jobs } = await protocol.completeAndClaim(worker, job, 'done', cc('w1', 2));
+    expect(completed).toBe(true);
+    expect(jobs.map((j) => j.request_id)).toEqual([high, mid]);
+    expect(jobs[0]).toMatchObject({ function_name: 'generate', parameters: { prompt: 'high' }, attempt: 1, retry_count: 0, priority: 10 });
+    expect(await row(first)).toMatchObject({ status: 'completed', result: 'done' });
+    expect(await row(high)).toMatchObject({ status: 'processing', worker_id: 'w1' });
+    expect(await row(low)).toMatchObject({ status: 'pending' });
+    // claim_jobs defaults to 1; with nothing left to claim there is one row, with NULL job columns.
+    const { rows } = await worker.query('SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5)', [jobs[0].request_id, 1, 'r', 'w1', 30]);
+    expect(rows.map((r) => r.request_id)).toEqual([low]);
+    expect(rows[0].completed).toBe(true);
+    const last = (await worker.query('SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5)', [low, 1, 'r', 'w1', 30])).rows;
+    expect(last).toEqual([{ completed: true, request_id: null, function_name: null, parameters: null, grammar: null, attempt: null, retry_count: null, priority: null }]);
+    // claim_jobs => 0 only completes.
+    const { completed: c0, jobs: none } = await protocol.completeAndClaim(worker, jobs[1], 'r', cc('w1', 0));
+    expect(c0).toBe(true);
+    expect(none).toEqual([]);
+    expect(await row(mid)).toMatchObject({ status: 'completed' });
+  });
+
+  test('a refused (stale) completion reports false, changes nothing, and still claims for the freed slot only', async () => {
+    const id = await submit('slow job');
+    const [first] = await protocol.claim(worker, opts('w1', 1, 0.05));
+    await new Promise((r) => setTimeout(r, 100));
+    const [second] = await protocol.claim(worker, opts('w2', 1, 30));
+    expect(second.request_id).toBe(id);
+    const other1 = await submit('other 1');
+    const other2 = await submit('other 2');
+    const late = await protocol.completeAndClaim(worker, first, 'late', cc('w1'));
+    expect(late.completed).toBe(false);
+    expect(late.jobs.map((j) => j.request_id)).toEqual([other1]); // one slot freed, one job: no more
+    expect(await row(id)).toMatchObject({ status: 'processing', worker_id: 'w2', result: null });
+    expect(await row(other2)).toMatchObject({ status: 'pending' });
+    // The slot goes on: complete other 1 and take other 2; a second completion of other 1 is refused and claims nothing.
+    const again = await protocol.completeAndClaim(worker, late.jobs[0], 'x', cc('w1'));
+    expect(again.completed).toBe(true);
+    expect(again.jobs.map((j) => j.request_id)).toEqual([other2]);
+    const twice = await protocol.completeAndClaim(worker, late.jobs[0], 'y', cc('w1'));
+    expect(twice).toEqual({ completed: false, jobs: [] });
+    expect(await row(other1)).toMatchObject({ status: 'completed', result: 'x' });
+    expect(await protocol.complete(worker, second, 'on time')).toBe(true);
+  });
+
+  test('it requeues expired leases before claiming, like svc_worker_claim', async () => {
+    const stuck = await submit('stuck', 5);
+    const mine = await submit('mine');
+    const [a] = await protocol.claim(worker, opts('dead', 1, 0.05));
+    expect(a.request_id).toBe(stuck);
+    const [b] = await protocol.claim(worker, opts('w1', 1, 30));
+    expect(b.request_id).toBe(mine);
+    await new Promise((r) => setTimeout(r, 100));
+    const { completed, jobs } = await protocol.completeAndClaim(worker, b, 'ok', cc('w1'));
+    expect(completed).toBe(true);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]).toMatchObject({ request_id: stuck, attempt: 2, retry_count: 1 });
+  });
+
+  test('announces the completion on svc_completed like svc_worker_complete', async () => {
+    const conn = await svc().connect();
+    const payloads: string[] = [];
+    conn.on('notification', (n) => { if (n.channel === protocol.COMPLETED_CHANNEL) payloads.push(n.payload ?? ''); });
+    await conn.query(`LISTEN ${protocol.COMPLETED_CHANNEL}`);
+    const id = (await db.query(`SELECT svc_embed_async('e') AS id`)).rows[0].id;
+    const [job] = await protocol.claim(worker, opts('w1', 1));
+    expect((await protocol.completeAndClaim(worker, job, '[1]', cc('w1'))).completed).toBe(true);
+    expect((await protocol.completeAndClaim(worker, job, '[2]', cc('w1'))).completed).toBe(false);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(payloads.map((p) => JSON.parse(p))).toEqual([{ request_id: id, function: 'embed', status: 'completed' }]);
+  });
+});
+
 test('renewing a lease keeps the job from being taken again', async () => {
   await submit('long job');
   const [job] = await protocol.claim(worker, opts('w1', 1, 0.2));
