@@ -87,6 +87,9 @@ const KEYWORD_TYPES: Record<string, TypeName[]> = {
   minimum: ['number'], maximum: ['number'], exclusiveMinimum: ['number'], exclusiveMaximum: ['number'],
 };
 
+/** Bound on the (property, count) states an object with min/maxProperties may need. */
+const MAX_OBJECT_STATES = 4000;
+
 // ---- helpers ----------------------------------------------------------------------------------
 
 const isObject = (value: unknown): value is SchemaObject =>
@@ -501,7 +504,7 @@ class SchemaCompiler {
       if (known) {
         lengthIsLeftToValidator(`combined with format '${format}', length is checked by the validator`);
         if (schema.pattern !== undefined) this.approximate(pointer, 'pattern', `combined with format '${format}', the pattern is checked by the validator`);
-        return quoted(toJsonStringContent(regexToExpr(known.pattern, known.flags, { semantics: 'full' })));
+        return quoted(formatContent(format, known));
       }
       if (!VALIDATED_FORMATS.has(format)) {
         throw new ConstraintError('unsupported-format', `unknown string format '${format}'`, { pointer: pointerChild(pointer, 'format'), keyword: 'format' });
@@ -626,6 +629,15 @@ class SchemaCompiler {
       this.approximate(pointer, 'minProperties', 'additional keys could repeat (a grammar cannot keep keys distinct); the validator checks the count');
     }
     const n = members.length;
+    // Counting states: one per (member, count) pair when maxProperties bounds the count.
+    const counts = maxProperties !== null ? maxProperties + 1 : Math.max(minProperties, 1) + 1;
+    if (n * counts > MAX_OBJECT_STATES) {
+      throw new ConstraintError(
+        'too-large',
+        `minProperties/maxProperties over ${n} properties needs ${n * counts} counting rules, above the limit of ${MAX_OBJECT_STATES}`,
+        { pointer, keyword: maxProperties !== null ? 'maxProperties' : 'minProperties' },
+      );
+    }
     const memo = new Map<string, Expr | null>();
     // Properties after `count` have been written: the extras, bounded by min/maxProperties.
     const extras = (count: number): Expr | null => {
@@ -672,6 +684,17 @@ function listExpr(item: Expr, min: number, max: number | null): Expr {
   if (max === 0) return EMPTY;
   const list = seq(item, repeat(seq(literal(','), item), Math.max(0, min - 1), max === null ? null : max - 1));
   return min === 0 ? optional(list) : list;
+}
+
+// Format grammars are the same for every schema: build each once per process.
+const formatContentCache = new Map<string, Expr>();
+function formatContent(format: string, known: { pattern: string; flags: string }): Expr {
+  let expr = formatContentCache.get(format);
+  if (!expr) {
+    expr = toJsonStringContent(regexToExpr(known.pattern, known.flags, { semantics: 'full' }));
+    formatContentCache.set(format, expr);
+  }
+  return expr;
 }
 
 // ---- integer ranges ---------------------------------------------------------------------------

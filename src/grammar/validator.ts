@@ -2,12 +2,16 @@
 // schema with ajv, which catches what the grammar over-approximates (multipleOf, uniqueItems,
 // number bounds, not, ...). Validators are built lazily: compiling a grammar never needs ajv.
 
-import AjvDraft07Module from 'ajv';
+// File paths rather than package names: esbuild's neutral platform (the plv8 bundle) ignores the
+// `main` field these CommonJS packages rely on.
+import AjvDraft07Module from 'ajv/dist/ajv.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+// ajv-formats' index requires "ajv" by package name; its format table does not.
+import * as ajvFormatTable from 'ajv-formats/dist/formats.js';
 import { ConstraintError } from './errors.js';
 
 type AjvInstance = {
+  addFormat(name: string, format: unknown): unknown;
   compile(schema: unknown): ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 };
 interface AjvError {
@@ -22,7 +26,13 @@ type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance;
 const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?? module) as T;
 const AjvDraft07 = unwrap<AjvConstructor>(AjvDraft07Module);
 const Ajv2020 = unwrap<AjvConstructor>(Ajv2020Module);
-const addFormats = unwrap<(ajv: AjvInstance) => void>(addFormatsModule);
+const fullFormats = ((ajvFormatTable as { fullFormats?: Record<string, unknown> }).fullFormats ??
+  unwrap<{ fullFormats: Record<string, unknown> }>(ajvFormatTable).fullFormats);
+
+/** What ajv-formats' addFormats(ajv) does in its default ("full") mode. */
+function addFormats(ajv: AjvInstance): void {
+  for (const [name, format] of Object.entries(fullFormats)) ajv.addFormat(name, format);
+}
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; error: ConstraintError };
 

@@ -1,0 +1,205 @@
+// JSON Schema: each construct and each error.
+import { ConstraintError, compileJsonSchema, recognizeGbnf } from '../../src/grammar/index.js';
+
+const accepts = (schema: unknown, text: string, options = {}) => recognizeGbnf(compileJsonSchema(schema, options).grammar, text);
+
+function expectError(schema: unknown, code: string, pointer?: string, keyword?: string): ConstraintError {
+  let caught: unknown;
+  try {
+    compileJsonSchema(schema);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(ConstraintError);
+  const error = caught as ConstraintError;
+  expect(error.code).toBe(code);
+  if (pointer !== undefined) expect(error.pointer).toBe(pointer);
+  if (keyword !== undefined) expect(error.keyword).toBe(keyword);
+  return error;
+}
+
+describe('types and values', () => {
+  test('type arrays and nullable unions', () => {
+    expect(accepts({ type: ['string', 'null'] }, 'null')).toBe(true);
+    expect(accepts({ type: ['string', 'null'] }, '"x"')).toBe(true);
+    expect(accepts({ type: ['string', 'null'] }, '1')).toBe(false);
+  });
+  test('integers never have leading zeros or -0; numbers stay finite', () => {
+    expect(accepts({ type: 'integer' }, '007')).toBe(false);
+    expect(accepts({ type: 'integer' }, '-0')).toBe(false);
+    expect(accepts({ type: 'number' }, '1e999')).toBe(false);
+    expect(accepts({ type: 'number' }, '-0.5e-10')).toBe(true);
+  });
+  test('enum and const of any JSON value, compact', () => {
+    expect(accepts({ enum: [{ a: [1, null] }] }, '{"a":[1,null]}')).toBe(true);
+    expect(accepts({ enum: [{ a: [1, null] }] }, '{"a": [1,null]}')).toBe(false);
+    expect(accepts({ const: 'x' }, '"y"')).toBe(false);
+  });
+  test('{} and true accept any JSON; false is an error', () => {
+    expect(accepts({}, '{"a":[true,{"b":null}]}')).toBe(true);
+    expect(accepts(true, '"s"')).toBe(true);
+    expectError(false, 'unsatisfiable', '');
+    expectError({ type: 'object', properties: { a: false }, required: ['a'] }, 'unsatisfiable', '/properties/a');
+  });
+});
+
+describe('objects', () => {
+  const schema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } }, required: ['b'] };
+  test('optional properties are truly optional, in schema order', () => {
+    expect(accepts(schema, '{"b":1}')).toBe(true);
+    expect(accepts(schema, '{"a":1,"b":2,"c":3}')).toBe(true);
+    expect(accepts(schema, '{"b":2,"a":1}')).toBe(false);
+    expect(accepts(schema, '{"a":1}')).toBe(false);
+  });
+  test('optional properties are not written as chained optionals', () => {
+    const { gbnf } = compileJsonSchema({ type: 'object', properties: Object.fromEntries('abcdefgh'.split('').map((k) => [k, { type: 'integer' }])) });
+    expect(gbnf).not.toMatch(/\)\? \(/);
+  });
+  test('additionalProperties: default none when properties are declared, option allows them', () => {
+    expect(accepts(schema, '{"b":1,"z":2}')).toBe(false);
+    expect(accepts(schema, '{"b":1,"z":2}', { additionalProperties: true })).toBe(true);
+    expect(accepts({ type: 'object' }, '{"z":2}')).toBe(true);
+  });
+  test('additional keys never repeat a declared key', () => {
+    const s = { type: 'object', properties: { ab: { type: 'string' } }, additionalProperties: { type: 'integer' } };
+    expect(accepts(s, '{"ab":"x","a":1,"abc":2,"b":3}')).toBe(true);
+    expect(accepts(s, '{"ab":"x","ab":1}')).toBe(false);
+    expect(accepts(s, '{"ab":1}')).toBe(false);
+  });
+  test('minProperties/maxProperties count optional and additional properties', () => {
+    const s = { type: 'object', properties: { a: { type: 'null' }, b: { type: 'null' } }, additionalProperties: { type: 'null' }, minProperties: 1, maxProperties: 2 };
+    expect(accepts(s, '{}')).toBe(false);
+    expect(accepts(s, '{"b":null}')).toBe(true);
+    expect(accepts(s, '{"a":null,"x":null}')).toBe(true);
+    expect(accepts(s, '{"a":null,"b":null,"x":null}')).toBe(false);
+    expectError({ type: 'object', properties: { a: {} }, additionalProperties: false, minProperties: 2 }, 'unsatisfiable', '');
+  });
+  test('required properties not declared take additionalProperties', () => {
+    expect(accepts({ type: 'object', required: ['x'], additionalProperties: { type: 'integer' } }, '{"x":1}')).toBe(true);
+    expectError({ type: 'object', required: ['x'], additionalProperties: false }, 'unsatisfiable', '', 'required');
+  });
+});
+
+describe('arrays', () => {
+  test('items with bounds', () => {
+    const s = { type: 'array', items: { type: 'integer' }, minItems: 1, maxItems: 2 };
+    expect(accepts(s, '[]')).toBe(false);
+    expect(accepts(s, '[1,2]')).toBe(true);
+    expect(accepts(s, '[1,2,3]')).toBe(false);
+    expectError({ type: 'array', minItems: 3, maxItems: 2 }, 'unsatisfiable', '', 'minItems');
+  });
+  test('prefixItems and draft-07 items arrays are tuples; extra items only with items', () => {
+    expect(accepts({ type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] }, '[1,"a"]')).toBe(true);
+    expect(accepts({ type: 'array', prefixItems: [{ type: 'integer' }] }, '[1,2]')).toBe(false);
+    expect(accepts({ type: 'array', prefixItems: [{ type: 'integer' }], items: { type: 'null' } }, '[1,null,null]')).toBe(true);
+    expect(accepts({ type: 'array', items: [{ type: 'integer' }], additionalItems: { type: 'string' } }, '[1,"a"]')).toBe(true);
+  });
+});
+
+describe('strings', () => {
+  test('lengths count code points and escapes as one character', () => {
+    const s = { type: 'string', minLength: 2, maxLength: 2 };
+    expect(accepts(s, '"ab"')).toBe(true);
+    expect(accepts(s, '"😀😀"')).toBe(true);
+    expect(accepts(s, '"\\n\\u00e9"')).toBe(true);
+    expect(accepts(s, '"abc"')).toBe(false);
+    expect(accepts(s, '"\\ud83d\\ude00"')).toBe(false); // surrogate escapes are never produced
+  });
+  test('pattern goes through the regex compiler, escaped for JSON', () => {
+    expect(accepts({ type: 'string', pattern: '^a"b\\\\$' }, '"a\\"b\\\\"')).toBe(true);
+    expect(accepts({ type: 'string', pattern: 'x' }, '"axb"')).toBe(true);
+    expect(accepts({ type: 'string', pattern: '^x' }, '"ax"')).toBe(false);
+  });
+  test('pattern errors carry the pointer and the regex position', () => {
+    const error = expectError({ properties: { p: { type: 'string', pattern: 'a(?=b)' } } }, 'unsupported-regex', '/properties/p/pattern');
+    expect(error.position).toBe(1);
+  });
+  test('formats', () => {
+    expect(accepts({ format: 'date' }, '"2023-02-29"')).toBe(false);
+    expect(accepts({ format: 'date' }, '"2024-02-29"')).toBe(true);
+    expect(accepts({ format: 'date' }, '"1900-02-29"')).toBe(false);
+    expect(accepts({ format: 'ipv4' }, '"256.1.1.1"')).toBe(false);
+    expect(accepts({ format: 'uuid' }, '"123e4567-e89b-12d3-a456-426614174000"')).toBe(true);
+    expectError({ type: 'string', format: 'no-such-format' }, 'unsupported-format', '/format', 'format');
+  });
+});
+
+describe('integer bounds are exact digit ranges', () => {
+  test.each([
+    [0, 9], [5, 123], [-50, -3], [-7, 7], [99, 1000], [1, 1],
+  ])('[%i, %i]', (lo, hi) => {
+    const { grammar } = compileJsonSchema({ type: 'integer', minimum: lo, maximum: hi });
+    for (let v = lo - 30; v <= hi + 30; v++) expect([v, recognizeGbnf(grammar, String(v))]).toEqual([v, v >= lo && v <= hi]);
+  });
+  test('contradictory bounds are an error', () => {
+    expectError({ type: 'integer', minimum: 5, maximum: 4 }, 'unsatisfiable');
+  });
+});
+
+describe('combinators and refs', () => {
+  test('allOf is merged, not concatenated', () => {
+    const s = { allOf: [{ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }, { properties: { b: { type: 'string' } }, required: ['b'] }] };
+    expect(accepts(s, '{"a":1,"b":"x"}')).toBe(true);
+    expect(accepts(s, '{"a":1}{"b":"x"}')).toBe(false);
+    expectError({ allOf: [{ type: 'string' }, { type: 'integer' }] }, 'unsatisfiable');
+  });
+  test('anyOf mixed with properties distributes the siblings', () => {
+    const s = { type: 'object', properties: { t: { type: 'string' } }, required: ['t'], anyOf: [{ properties: { t: { const: 'a' } } }, { properties: { t: { const: 'b' } } }] };
+    expect(accepts(s, '{"t":"a"}')).toBe(true);
+    expect(accepts(s, '{"t":"c"}')).toBe(false);
+  });
+  test('oneOf is recorded as validated', () => {
+    expect(compileJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }).approximations.map((a) => a.keyword)).toContain('oneOf');
+  });
+  test('recursive $ref compiles to a recursive rule', () => {
+    const s = { $defs: { t: { type: 'array', items: { $ref: '#/$defs/t' } } }, $ref: '#/$defs/t' };
+    expect(accepts(s, '[[[]],[]]')).toBe(true);
+  });
+  test('$ref errors', () => {
+    expectError({ $ref: '#/$defs/missing' }, 'unresolved-ref', '', '$ref');
+    expectError({ $ref: 'https://example.com/other.json' }, 'unresolved-ref');
+    expectError({ $ref: '#' }, 'invalid-gbnf');
+  });
+  test('draft-07 definitions', () => {
+    expect(accepts({ definitions: { x: { type: 'boolean' } }, $ref: '#/definitions/x' }, 'true')).toBe(true);
+  });
+});
+
+describe('keyword policy', () => {
+  test('validated keywords are listed with their pointer', () => {
+    const { approximations } = compileJsonSchema({ type: 'object', properties: { n: { type: 'number', multipleOf: 0.5, minimum: 1 } }, not: { required: ['x'] } });
+    expect(approximations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ pointer: '', keyword: 'not' }),
+        expect.objectContaining({ pointer: '/properties/n', keyword: 'multipleOf' }),
+        expect.objectContaining({ pointer: '/properties/n', keyword: 'minimum' }),
+      ]),
+    );
+  });
+  test('validation catches what the grammar over-approximates', () => {
+    const compiled = compileJsonSchema({ type: 'integer', multipleOf: 5 });
+    expect(compiled.validate('10')).toMatchObject({ ok: true, value: 10 });
+    const result = compiled.validate('7');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe('validation-failed');
+      expect(result.error.message).toMatch(/multiple of 5/);
+    }
+    expect(() => compiled.parse('7')).toThrow(ConstraintError);
+    expect(compiled.validate('not json')).toMatchObject({ ok: false });
+  });
+  test('unknown keywords are errors naming keyword and pointer', () => {
+    expectError({ type: 'object', properties: { a: { type: 'string', maxLenght: 3 } } }, 'unsupported-keyword', '/properties/a/maxLenght', 'maxLenght');
+    expectError({ $dynamicRef: '#x' }, 'unsupported-keyword', '/$dynamicRef');
+  });
+  test('declared annotations are accepted', () => {
+    expect(() => compileJsonSchema({ 'x-order': 1, type: 'string' }, { annotations: ['x-order'] })).not.toThrow();
+  });
+  test('malformed schemas', () => {
+    expectError('string', 'invalid-input');
+    expectError({ type: 'strin' }, 'invalid-input', '/type');
+    expectError({ required: 'a' }, 'invalid-input', '/required');
+    expectError({ anyOf: [] }, 'invalid-input', '/anyOf');
+    expectError({ type: 'string', minLength: -1 }, 'invalid-input', '/minLength');
+  });
+});
