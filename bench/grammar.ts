@@ -6,7 +6,7 @@ import { compileJsonSchema, parseGbnf, recognizeGbnf, sampleGbnf, seededRandom }
 import type { Grammar } from '../src/grammar/index.js';
 import { CORPUS } from '../test/grammar/corpus.js';
 
-const ROUNDS = 20;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -108,8 +108,9 @@ async function main(): Promise<void> {
   const n = CORPUS.length;
   console.log(`corpus: ${n} schemas, ${oursInstances} valid instances, ${ROUNDS} rounds`);
   console.log('');
-  const row = (label: string, a: string, b: string) => console.log(`${label.padEnd(30)}${a.padEnd(48)}${b}`);
-  row('', 'svc (src/grammar)', 'node-llama-cpp createGrammarForJsonSchema');
+  const row = (label: string, a: string, b: string) => console.log(`| ${label} | ${a} | ${b} |`);
+  console.log('| | svc (src/grammar) | node-llama-cpp createGrammarForJsonSchema |');
+  console.log('|---|---|---|');
   row('compile time', stats(ours), stats(theirs));
   row('compiled to a grammar', `${n}/${n}`, `${n - theirsFailed}/${n} (threw on ${theirsFailed})`);
   row('grammar only emits null', String(oursOnlyNull), String(theirsOnlyNull));
