@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { ConstraintError } from '../grammar/index.js';
 export interface Command {
   /** One line for `svc --help`. */
   summary: string;
@@ -7,3 +9,18 @@ export interface Command {
 
 /** A usage problem (bad flags): exit code 2. */
 export class UsageError extends Error {}
+
+/** A JSON Schema from a file, or from stdin for `-`: unreadable is a usage error, bad JSON a constraint error. */
+export function readSchema(source: string): unknown {
+  let text: string;
+  try {
+    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read schema ${source === '-' ? 'from stdin' : `file '${source}'`}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConstraintError('invalid-input', `schema ${source === '-' ? 'on stdin' : `file '${source}'`} is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,10 +1,9 @@
 // `svc grammar`: compile a constraint to GBNF on stdout.
 
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, compileType } from '../grammar/index.js';
 import type { Command } from './command.js';
-import { UsageError } from './command.js';
+import { readSchema, UsageError } from './command.js';
 
 const HELP = `Usage: svc grammar (--schema FILE|- | --regex PATTERN | --choices JSON | --type NAME) [options]
 
@@ -24,20 +23,6 @@ Options:
   -h, --help          show this help
 
 Exit status: 0 on success, 1 when the constraint cannot be compiled, 2 on usage errors.`;
-
-function readSchema(source: string): unknown {
-  let text: string;
-  try {
-    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read schema ${source === '-' ? 'from stdin' : `file '${source}'`}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ConstraintError('invalid-input', `schema is not valid JSON: ${(error as Error).message}`);
-  }
-}
 
 function parseChoices(text: string): string[] {
   try {

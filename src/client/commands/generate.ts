@@ -1,11 +1,9 @@
 // `svc generate`: constrained (or plain) generation from the command line, through the client library (src/cli/generate.ts registers it).
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConstraintError } from '../../grammar/index.js';
 import { generate, generateFormat, unloadModels, type BasicTypeSpec, type GenerateOptions } from '../index.js';
 import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../constraint.js';
 import { EXIT, EXIT_HELP, MODEL_HELP, MODEL_OPTIONS, positiveInteger, prepareModel, readStdin, report } from '../cli-support.js';
-import { UsageError } from '../../cli/command.js';
+import { readSchema, UsageError } from '../../cli/command.js';
 
 const HELP = `Usage: svc generate ["PROMPT"] [--schema FILE|- | --regex R | --choices a,b,c | --type T] [options]
 
@@ -29,19 +27,6 @@ ${MODEL_HELP}
 
 ${EXIT_HELP}`;
 
-function readSchema(source: string): unknown {
-  let text: string;
-  try {
-    text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read schema ${source === '-' ? 'from stdin' : `file '${source}'`}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ConstraintError('invalid-input', `schema ${source === '-' ? 'on stdin' : `file '${source}'`} is not valid JSON: ${(error as Error).message}`);
-  }
-}
 
 function parseChoices(text: string): string[] {
   if (text.trimStart().startsWith('[')) {
