@@ -122,14 +122,31 @@ export class EmbeddingCache {
   }
 }
 
-/** Coalesces identical concurrent computations: one promise per key while it is in flight. */
+/**
+ * Coalesces identical concurrent computations: one promise per key while it is in flight. With
+ * `remember`, the last few results stay available after they settle, so a request that missed the
+ * caches just before the first one's result was written there still does not compute it again
+ * (outputs are deterministic: the same key always gives the same result).
+ */
 export class Coalescer<T> {
   private inflight = new Map<string, Promise<T>>();
+  private recent = new Map<string, Promise<T>>();
+  constructor(private readonly remember = 0) {}
+
   run(key: string, fn: () => Promise<T>): { promise: Promise<T>; joined: boolean } {
-    const existing = this.inflight.get(key);
+    const existing = this.inflight.get(key) ?? this.recent.get(key);
     if (existing) return { promise: existing, joined: true };
-    const promise = fn().finally(() => this.inflight.delete(key));
+    const promise = fn();
     this.inflight.set(key, promise);
+    promise.then(
+      () => {
+        this.inflight.delete(key);
+        if (this.remember === 0) return;
+        this.recent.set(key, promise);
+        if (this.recent.size > this.remember) this.recent.delete(this.recent.keys().next().value!);
+      },
+      () => this.inflight.delete(key),
+    );
     return { promise, joined: false };
   }
   get size(): number {

@@ -2,7 +2,7 @@
 //
 // One instance (idFromName of the model name) serves the worker. The model is loaded from R2 once,
 // on first use; a failed load is not remembered, so the next request retries (e.g. after the
-// model was uploaded). Identical concurrent calls are coalesced, and wllama itself runs one wasm
+// model was uploaded). Identical concurrent calls are coalesced (and the last 64 results kept), and wllama itself runs one wasm
 // call at a time, so requests queue here rather than run in parallel.
 import { Coalescer } from './cache.js';
 import { GENERATE_DEFAULT_MAX_TOKENS } from './config.js';
@@ -20,7 +20,8 @@ interface Loaded {
 
 export class EngineObject {
   private loading: Promise<Loaded> | null = null;
-  private coalescer = new Coalescer<unknown>();
+  // Remembers its last results too: see Coalescer.
+  private coalescer = new Coalescer<unknown>(64);
   private stats = { loads: 0, generations: 0, embeddings: 0, coalesced: 0 };
 
   constructor(
