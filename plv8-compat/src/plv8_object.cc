@@ -380,18 +380,26 @@ struct CursorData
 	std::string portal;
 };
 
-static PlanData *
-this_plan(const FunctionCallbackInfo<Value> &args)
+/* The C++ object behind a plan or cursor wrapper, with errors for a foreign or released one */
+template <typename T>
+static T *
+this_wrapped(const FunctionCallbackInfo<Value> &args, const char *not_one, const char *released)
 {
 	Local<Object> self = args.This();
 
 	if (self->InternalFieldCount() < 1)
-		arg_error(args.GetIsolate(), "not a plv8 plan");
-	PlanData   *pd = (PlanData *) self->GetAlignedPointerFromInternalField(0);
+		arg_error(args.GetIsolate(), not_one);
+	T		   *data = (T *) self->GetAlignedPointerFromInternalField(0);
 
-	if (!pd)
-		arg_error(args.GetIsolate(), "plan has been freed");
-	return pd;
+	if (!data)
+		arg_error(args.GetIsolate(), released);
+	return data;
+}
+
+static PlanData *
+this_plan(const FunctionCallbackInfo<Value> &args)
+{
+	return this_wrapped<PlanData>(args, "not a plv8 plan", "plan has been freed");
 }
 
 /* values/nulls for a plan call, checking the argument count */
@@ -567,15 +575,7 @@ plv8_prepare(const FunctionCallbackInfo<Value> &args)
 static CursorData *
 this_cursor(const FunctionCallbackInfo<Value> &args)
 {
-	Local<Object> self = args.This();
-
-	if (self->InternalFieldCount() < 1)
-		arg_error(args.GetIsolate(), "not a plv8 cursor");
-	CursorData *cd = (CursorData *) self->GetAlignedPointerFromInternalField(0);
-
-	if (!cd)
-		arg_error(args.GetIsolate(), "cursor is closed");
-	return cd;
+	return this_wrapped<CursorData>(args, "not a plv8 cursor", "cursor is closed");
 }
 
 static Portal
