@@ -221,11 +221,11 @@ export const FUNCTIONS: readonly SqlFunction[] = [
   },
   {
     name: 'svc__queue_depth', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
-    body: { sql: SQL_BODIES.queueDepth }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',
+    body: { plpgsql: SQL_BODIES.queueDepth }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',
   },
   {
     name: 'svc__queue_depth_bound', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
-    body: { sql: SQL_BODIES.queueDepthBound }, comment: 'Internal: a cheap upper bound of svc__queue_depth().',
+    body: { plpgsql: SQL_BODIES.queueDepthBound }, comment: 'Internal: a cheap upper bound of svc__queue_depth().',
   },
   {
     name: 'svc__notify_function', params: [p('function_name', 'text')], returns: 'text', volatility: 'IMMUTABLE', security: 'INVOKER',
