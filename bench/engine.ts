@@ -3,17 +3,15 @@
 // (d) svc's engine against node-llama-cpp called directly with the same settings (target >= 0.95).
 import { getLlama, LlamaCompletion } from 'node-llama-cpp';
 import { availableParallelism } from 'node:os';
-import { existsSync } from 'node:fs';
 import { Engine } from '../src/engine/engine.js';
 import { compileJsonSchema } from '../src/grammar/index.js';
-import { writeTestModel } from '../scripts/make-test-model.js';
+import { ensureTestModel } from '../scripts/make-test-model.js';
 
-const MODEL = process.env.SVC_MODEL ?? '.tmp/test-model.gguf';
+const MODEL = process.env.SVC_MODEL ?? ensureTestModel();
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 256);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 // The tiny test model decodes fastest on one thread; a real model wants every core.
 const THREADS = Number(process.env.BENCH_THREADS ?? (process.env.SVC_MODEL ? availableParallelism() : 1));
-if (!process.env.SVC_MODEL && !existsSync(MODEL)) writeTestModel(MODEL);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const schema = {

@@ -1,18 +1,16 @@
 // The queue worker end to end, on the tiny test model (SVC_MODEL for a real GGUF):
 // (a) what a synchronous SQL call adds over the raw engine for the same request, cache miss and
 //     cache hit, p50/p95; (b) worker throughput at concurrency 1, 2 and 4.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { startCluster } from '../scripts/cluster.js';
-import { writeTestModel } from '../scripts/make-test-model.js';
+import { ensureTestModel } from '../scripts/make-test-model.js';
+import { spawnWorker } from '../scripts/worker-process.js';
 import { Engine } from '../src/engine/engine.js';
 
-const MODEL = process.env.SVC_MODEL ?? '.tmp/test-model.gguf';
+const MODEL = process.env.SVC_MODEL ?? ensureTestModel();
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
 const JOBS = Number(process.env.BENCH_JOBS ?? 40);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 16);
 const THREADS = process.env.BENCH_THREADS ?? '1';
-if (!process.env.SVC_MODEL && !existsSync(MODEL)) writeTestModel(MODEL);
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const ms = (x: number) => x.toFixed(2);
@@ -27,9 +25,9 @@ const db = await cluster.connect();
 await db.query('CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker');
 
 function startWorker(concurrency: number) {
-  const child = spawn(process.execPath, ['bin/svc-worker.js', '--model', MODEL, '--db-host', cluster.host, '--db-port', String(cluster.port),
-    '--db-name', 'postgres', '--db-user', 'bench_worker', '--threads', THREADS], {
-    stdio: 'ignore', env: { ...process.env, SVC_WORKER_CONCURRENCY: String(concurrency), SVC_WORKER_CONTEXT_SIZE: '512' },
+  const child = spawnWorker(cluster, {
+    role: 'bench_worker', model: MODEL, threads: Number(THREADS), stdio: 'ignore',
+    env: { SVC_WORKER_CONCURRENCY: String(concurrency), SVC_WORKER_CONTEXT_SIZE: '512' },
   });
   return { stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }

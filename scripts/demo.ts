@@ -1,20 +1,15 @@
 // The README's main command: a throwaway PostgreSQL with `CREATE EXTENSION svc`, a real svc-worker on
 // the bundled tiny model, and real calls printed as they run. (The tiny model's weights are random:
 // what it writes means nothing, but constrained output always fits its constraint.)
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { startCluster } from './cluster.js';
-import { writeTestModel } from './make-test-model.js';
+import { ensureTestModel } from './make-test-model.js';
+import { spawnWorker } from './worker-process.js';
 
-const modelPath = process.env.SVC_MODEL ?? '.tmp/test-model.gguf';
-if (!process.env.SVC_MODEL && !existsSync(modelPath)) writeTestModel(modelPath);
+const modelPath = process.env.SVC_MODEL ?? ensureTestModel();
 
 const cluster = await startCluster();
 const db = await cluster.connect();
-const worker = spawn(process.execPath, ['bin/svc-worker.js', '--model', modelPath, '--db-host', cluster.host,
-  '--db-port', String(cluster.port), '--db-name', 'postgres', '--db-user', 'svc_demo_worker'], {
-  stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SVC_WORKER_CONCURRENCY: '2' },
-});
+const worker = spawnWorker(cluster, { role: 'svc_demo_worker', model: modelPath, env: { SVC_WORKER_CONCURRENCY: '2' } });
 let workerLog = '';
 worker.stderr!.on('data', (chunk) => (workerLog += chunk));
 

@@ -1,6 +1,6 @@
 // Writes the tiny deterministic test GGUF (src/model/test-model.ts) to PATH.
 // Usage: npx tsx scripts/make-test-model.ts PATH [--f16] [--seed N]
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { makeTestModel } from '../src/model/test-model.ts';
 
@@ -8,6 +8,17 @@ export function writeTestModel(path: string, opts: Parameters<typeof makeTestMod
   const out = resolve(path);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, makeTestModel(opts));
+  return out;
+}
+
+/** The default test model's path, written first if missing (atomically: tests run in parallel). */
+export function ensureTestModel(path = '.tmp/test-model.gguf'): string {
+  const out = resolve(path);
+  if (!existsSync(out)) {
+    const tmp = `${out}.${process.pid}`;
+    writeTestModel(tmp);
+    renameSync(tmp, out);
+  }
   return out;
 }
 

@@ -936,6 +936,33 @@ trigger_result(Isolate *isolate, Local<Value> r, TriggerData *td)
 	return PointerGetDatum(js_to_heaptuple(isolate, r, ri));
 }
 
+/*
+ * The exception being handled, as a handler's outcome (call only inside a catch block): a
+ * PostgreSQL error is kept as it is, anything else becomes an internal error.
+ */
+static void
+outcome_from_exception(Outcome &out, MemoryContext caller_cxt)
+{
+	MemoryContextSwitchTo(caller_cxt);
+	try
+	{
+		throw;
+	}
+	catch (PgError &e)
+	{
+		out.edata = e.edata;
+		out.rethrow = !e.from_js;
+	}
+	catch (std::exception &e)
+	{
+		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, e.what(), NULL, NULL);
+	}
+	catch (...)
+	{
+		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, "unexpected C++ exception in plv8", NULL, NULL);
+	}
+}
+
 static Datum
 call_impl(FunctionCallInfo fcinfo, Outcome &out)
 {
@@ -1054,23 +1081,9 @@ call_impl(FunctionCallInfo fcinfo, Outcome &out)
 		}
 		finish_spi(&frame, caller_cxt);
 	}
-	catch (PgError &e)
-	{
-		MemoryContextSwitchTo(caller_cxt);
-		out.edata = e.edata;
-		out.rethrow = !e.from_js;
-		finish_spi_after_error(&frame, caller_cxt);
-	}
-	catch (std::exception &e)
-	{
-		MemoryContextSwitchTo(caller_cxt);
-		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, e.what(), NULL, NULL);
-		finish_spi_after_error(&frame, caller_cxt);
-	}
 	catch (...)
 	{
-		MemoryContextSwitchTo(caller_cxt);
-		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, "unexpected C++ exception in plv8", NULL, NULL);
+		outcome_from_exception(out, caller_cxt);
 		finish_spi_after_error(&frame, caller_cxt);
 	}
 	MemoryContextSwitchTo(caller_cxt);
@@ -1119,17 +1132,9 @@ inline_impl(const char *src, Outcome &out)
 		}
 		finish_spi(&frame, caller_cxt);
 	}
-	catch (PgError &e)
-	{
-		MemoryContextSwitchTo(caller_cxt);
-		out.edata = e.edata;
-		out.rethrow = !e.from_js;
-		finish_spi_after_error(&frame, caller_cxt);
-	}
 	catch (...)
 	{
-		MemoryContextSwitchTo(caller_cxt);
-		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, "unexpected C++ exception in plv8", NULL, NULL);
+		outcome_from_exception(out, caller_cxt);
 		finish_spi_after_error(&frame, caller_cxt);
 	}
 	MemoryContextSwitchTo(caller_cxt);
@@ -1167,16 +1172,9 @@ validate_impl(Oid fn_oid, Outcome &out)
 
 		(void) get_function(ctx, fn_oid, true);
 	}
-	catch (PgError &e)
-	{
-		MemoryContextSwitchTo(caller_cxt);
-		out.edata = e.edata;
-		out.rethrow = !e.from_js;
-	}
 	catch (...)
 	{
-		MemoryContextSwitchTo(caller_cxt);
-		out.edata = make_edata(ERRCODE_INTERNAL_ERROR, "unexpected C++ exception in plv8", NULL, NULL);
+		outcome_from_exception(out, caller_cxt);
 	}
 	MemoryContextSwitchTo(caller_cxt);
 }

@@ -761,16 +761,20 @@ plv8_find_function(const FunctionCallbackInfo<Value> &args)
 	args.GetReturnValue().Set(fi->fn.Get(isolate));
 }
 
+/* quote_literal and quote_nullable differ only in what null and undefined become */
 static void
-plv8_quote_literal(const FunctionCallbackInfo<Value> &args)
+quote_value(const FunctionCallbackInfo<Value> &args, const char *missing_arg, bool null_as_keyword)
 {
 	Isolate    *isolate = args.GetIsolate();
 
 	if (args.Length() < 1)
-		arg_error(isolate, "plv8.quote_literal() requires an argument");
+		arg_error(isolate, missing_arg);
 	if (args[0]->IsNullOrUndefined())
 	{
-		args.GetReturnValue().SetNull();
+		if (null_as_keyword)
+			args.GetReturnValue().Set(js_str(isolate, "NULL"));
+		else
+			args.GetReturnValue().SetNull();
 		return;
 	}
 	std::string s = js_to_stdstring(isolate, args[0]);
@@ -781,22 +785,15 @@ plv8_quote_literal(const FunctionCallbackInfo<Value> &args)
 }
 
 static void
+plv8_quote_literal(const FunctionCallbackInfo<Value> &args)
+{
+	quote_value(args, "plv8.quote_literal() requires an argument", false);
+}
+
+static void
 plv8_quote_nullable(const FunctionCallbackInfo<Value> &args)
 {
-	Isolate    *isolate = args.GetIsolate();
-
-	if (args.Length() < 1)
-		arg_error(isolate, "plv8.quote_nullable() requires an argument");
-	if (args[0]->IsNullOrUndefined())
-	{
-		args.GetReturnValue().Set(js_str(isolate, "NULL"));
-		return;
-	}
-	std::string s = js_to_stdstring(isolate, args[0]);
-	char	   *q;
-
-	PG_GUARD(q = quote_literal_cstr(s.c_str()));
-	args.GetReturnValue().Set(js_str(isolate, q));
+	quote_value(args, "plv8.quote_nullable() requires an argument", true);
 }
 
 static void

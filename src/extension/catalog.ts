@@ -227,10 +227,7 @@ export const FUNCTIONS: readonly SqlFunction[] = [
     name: 'svc__queue_depth_bound', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
     body: { plpgsql: SQL_BODIES.queueDepthBound }, comment: 'Internal: a cheap upper bound of svc__queue_depth().',
   },
-  {
-    name: 'svc__notify_function', params: [p('function_name', 'text')], returns: 'text', volatility: 'IMMUTABLE', security: 'INVOKER',
-    body: { sql: SQL_BODIES.notifyFunction }, comment: 'Internal: the function field of svc_completed payloads (constrained and batch generation count as generate).',
-  },
+
   {
     name: 'svc__backoff', params: [p('retry_count', 'integer')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',
     grantTo: 'nobody', body: { sql: SQL_BODIES.backoff }, comment: 'Internal: the delay before retry n, svc.retry_backoff * 2^n, at most 5 minutes.',

@@ -255,8 +255,7 @@ BEGIN
   IF fn IS NULL THEN
     RETURN false;
   END IF;
-  -- fn is already the payload's function field: svc__notify_function() is a SQL function with a SET
-  -- clause, so never inlined, and it costs a call (planned each time) per completion.
+  -- fn is already the payload's function field (NOTIFY_FUNCTION_SQL, computed by the UPDATE).
   PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', fn, 'status', 'completed')::text);
   RETURN true;
 END`,
@@ -314,8 +313,6 @@ BEGIN
   END IF;
   RETURN new_status;
 END`,
-
-  notifyFunction: `SELECT ${NOTIFY_FUNCTION_SQL.replace('function_name', '$1')}`,
 
   workerRenew: `
     WITH renewed AS (

@@ -5,22 +5,21 @@ import { LIMITS } from './limits.js';
 import { SvcError, SQLSTATE } from './errors.js';
 import * as v from './validate.js';
 
-interface JobState { status: string; result: string | null; error: string | null }
 
-/** Polls the request's row (each poll sees newly committed rows) until it is finished or time is up. */
-export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): string | null {
-  const fn = 'svc_get_async_result';
-  const id = v.uuid(fn, 'request_id', requestId);
-  const timeout = v.integerInRange(fn, 'timeout_seconds', timeoutSeconds, 0, LIMITS.timeoutSecondsMax);
-  const deadline = Date.now() + timeout * 1000;
-  // Short first pauses: most answers of a small model come within milliseconds.
+export interface JobState { status: string; result: string | null; error: string | null }
+
+/**
+ * Polls `read` until the request is finished: returns its result, or throws its failure or
+ * cancellation; past the deadline `timedOut(lastState)` throws. Pauses start short (most answers of
+ * a small model come within milliseconds) and grow to `maxPause` seconds.
+ */
+export function awaitOutcome(fn: string, id: string, timeoutSeconds: number, maxPause: number,
+  read: () => JobState | undefined, timedOut: (state: JobState | undefined) => never): string | null {
+  const deadline = Date.now() + timeoutSeconds * 1000;
   let pause = 0.001;
   for (;;) {
-    const job = one<JobState>(QUERIES.jobState, id);
-    if (!job) {
-      throw new SvcError(SQLSTATE.noDataFound, `${fn}: request ${id} does not exist or is not visible to the current role`);
-    }
-    switch (job.status) {
+    const job = read();
+    switch (job?.status) {
       case 'completed':
         return job.result;
       case 'failed':
@@ -29,14 +28,27 @@ export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): str
         throw new SvcError('SV002', `${fn}: request ${id} was cancelled`);
     }
     const left = deadline - Date.now();
-    if (left <= 0) {
-      throw new SvcError(SQLSTATE.queryCanceled, `${fn}: request ${id} is still ${job.status} after ${timeout} s`, {
-        hint: 'Call svc_get_async_result again later, or check svc_worker_status() for running workers.',
-      });
-    }
-    one(QUERIES.sleep, Math.min(pause, left / 1000));
-    pause = Math.min(pause * 1.25, 0.05);
+    if (left <= 0) timedOut(job);
+    one(QUERIES.sleep, Math.min(pause, Math.max(0.001, left / 1000)));
+    pause = Math.min(pause * 1.25, maxPause);
   }
+}
+
+/** Polls the request's row (each poll sees newly committed rows) until it is finished or time is up. */
+export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): string | null {
+  const fn = 'svc_get_async_result';
+  const id = v.uuid(fn, 'request_id', requestId);
+  const timeout = v.integerInRange(fn, 'timeout_seconds', timeoutSeconds, 0, LIMITS.timeoutSecondsMax);
+  const read = () => {
+    const job = one<JobState>(QUERIES.jobState, id);
+    if (!job) throw new SvcError(SQLSTATE.noDataFound, `${fn}: request ${id} does not exist or is not visible to the current role`);
+    return job;
+  };
+  return awaitOutcome(fn, id, timeout, 0.05, read, (job) => {
+    throw new SvcError(SQLSTATE.queryCanceled, `${fn}: request ${id} is still ${job?.status} after ${timeout} s`, {
+      hint: 'Call svc_get_async_result again later, or check svc_worker_status() for running workers.',
+    });
+  });
 }
 
 export function cancelAsync(requestId: unknown): boolean {

@@ -9,6 +9,7 @@ import { intervalSetting } from './settings.js';
 import { cacheIdentity } from './cache-key.js';
 import * as jobs from './jobs.js';
 import { ensureCapacity } from './submit.js';
+import { awaitOutcome, type JobState } from './results.js';
 
 interface Plv8Quote { quote_literal(text: string): string }
 declare const plv8: Plv8Quote;
@@ -39,25 +40,16 @@ function workersSummary(): string {
 
 function wait(fn: string, id: string): string {
   const timeout = intervalSetting('svc.sync_timeout');
-  const deadline = Date.now() + timeout * 1000;
   const quotedId = plv8.quote_literal(id);
-  // Short first pauses: most answers of a small model come within milliseconds.
-  let pause = 0.001;
-  for (;;) {
-    const state = remote<{ status: string; result: string | null; error: string | null }>(QUERIES.syncState, REMOTE.state(quotedId))[0];
-    if (state?.status === 'completed') return state.result ?? '';
-    if (state?.status === 'failed') throw new SvcError('SV001', `${fn}: request ${id} failed: ${state.error ?? 'no error text'}`);
-    if (state?.status === 'cancelled') throw new SvcError('SV002', `${fn}: request ${id} was cancelled`);
-    if (Date.now() >= deadline) {
-      remote(QUERIES.syncCancel, REMOTE.cancel(quotedId));
-      throw new SvcError(SQLSTATE.queryCanceled, `${fn}: no result within ${timeout} s (svc.sync_timeout); ${workersSummary()}`, {
-        detail: `request ${id} was ${state?.status ?? 'not found'}; it is cancelled if it had not started`,
-        hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
-      });
-    }
-    one(QUERIES.sleep, Math.min(pause, Math.max(0.001, (deadline - Date.now()) / 1000)));
-    pause = Math.min(pause * 1.25, 0.02);
-  }
+  const read = () => remote<JobState>(QUERIES.syncState, REMOTE.state(quotedId))[0];
+  const result = awaitOutcome(fn, id, timeout, 0.02, read, (state) => {
+    remote(QUERIES.syncCancel, REMOTE.cancel(quotedId));
+    throw new SvcError(SQLSTATE.queryCanceled, `${fn}: no result within ${timeout} s (svc.sync_timeout); ${workersSummary()}`, {
+      detail: `request ${id} was ${state?.status ?? 'not found'}; it is cancelled if it had not started`,
+      hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
+    });
+  });
+  return result ?? '';
 }
 
 function run(fn: string, job: jobs.PreparedJob): string {

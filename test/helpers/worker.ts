@@ -1,21 +1,9 @@
 // Real svc-worker processes for tests, on the tiny deterministic test model.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, renameSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeTestModel } from '../../scripts/make-test-model.js';
+import type { ChildProcess } from 'node:child_process';
+import { ensureTestModel } from '../../scripts/make-test-model.js';
+import { spawnWorker } from '../../scripts/worker-process.js';
 import type { Cluster } from '../../scripts/cluster.js';
 import { ROLES } from './svc.js';
-
-/** The test model, written once (atomically: test files run in parallel). */
-export function testModelPath(): string {
-  const path = join(process.cwd(), '.tmp', 'test-model.gguf');
-  if (!existsSync(path)) {
-    const tmp = `${path}.${process.pid}`;
-    writeTestModel(tmp);
-    renameSync(tmp, path);
-  }
-  return path;
-}
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -26,10 +14,9 @@ export interface WorkerProcess {
 }
 
 export function startWorker(cluster: Cluster, env: Record<string, string> = {}): WorkerProcess {
-  const child = spawn(process.execPath, ['bin/svc-worker.js', '--model', testModelPath(), '--db-host', cluster.host,
-    '--db-port', String(cluster.port), '--db-name', 'postgres', '--db-user', ROLES.worker, '--threads', '1'], {
-    env: { ...process.env, SVC_WORKER_POLL_INTERVAL: '0.2', SVC_WORKER_HEARTBEAT: '0.5', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const child = spawnWorker(cluster, {
+    role: ROLES.worker, model: ensureTestModel(), threads: 1,
+    env: { SVC_WORKER_POLL_INTERVAL: '0.2', SVC_WORKER_HEARTBEAT: '0.5', ...env },
   });
   const logs: string[] = [];
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => logs.push(...chunk.split('\n').filter(Boolean)));
