@@ -13,22 +13,25 @@
 // The svc "test claimer" is a process-local loop with CONCURRENCY slots: it claims exactly the free
 // slots (max_jobs = free slots), completes each job with an empty result on the slot's connection,
 // sleeps on LISTEN svc_jobs when the queue is empty, and polls as a fallback. By default a slot
-// completes with svc_worker_complete_and_claim (claim_jobs => 1) and runs what it returns, so the
-// four slots claim in parallel, each for itself; BENCH_COMPLETE_AND_CLAIM=0 completes with
-// svc_worker_complete and leaves every claim to the one claim loop (the previous round's claimer).
+// completes through the worker's CompletionBatcher (worker/completions.ts): its result goes out at
+// once in svc_worker_complete_and_claim, with a claim for the slot, on one of BENCH_LANES connections;
+// results that finish while every lane is busy go out together in the next call, each claiming one
+// job for its slot. BENCH_COMPLETE_AND_CLAIM=0 completes with svc_worker_complete and leaves every
+// claim to the one claim loop (the claimer of round 2).
 //
 // Queues are emptied (TRUNCATE) before every measured run. Each figure is the median of BENCH_RUNS
 // runs, svc and graphile-worker alternating. Sizes (environment):
 //   BENCH_SINGLE=2000  BENCH_BATCHES=10  BENCH_BATCH_SIZE=1000  BENCH_JOBS=5000
 //   BENCH_LATENCY=200  BENCH_RUNS=3  BENCH_CONCURRENCY=4  BENCH_POLL_MS=1000
 //   BENCH_DIAG=1 (0 to skip the diagnostics section: EXPLAIN ANALYZE and per-statement costs)
-//   BENCH_COMPLETE_AND_CLAIM=1 (0: complete and claim in separate calls, see above)
+//   BENCH_COMPLETE_AND_CLAIM=1 (0: complete and claim in separate calls, see above)  BENCH_LANES=1
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from 'graphile-worker';
 import { startCluster, type Cluster } from '../scripts/cluster.js';
-import { claim, complete, completeAndClaim, WAKEUP_CHANNEL, type ClaimedJob } from '../worker/protocol.js';
+import { claim, complete, WAKEUP_CHANNEL, type ClaimedJob } from '../worker/protocol.js';
+import { CompletionBatcher } from '../worker/completions.js';
 
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -44,6 +47,7 @@ const RUNS = Math.max(1, env('BENCH_RUNS', 3));
 const CONCURRENCY = Math.max(1, env('BENCH_CONCURRENCY', 4));
 const POLL_MS = env('BENCH_POLL_MS', 1000);
 const DIAG = env('BENCH_DIAG', 1) !== 0;
+const LANES = Math.max(1, Math.min(CONCURRENCY, env('BENCH_LANES', 1)));
 
 const SVC_DB = 'postgres';
 const GW_DB = 'gw';
@@ -76,6 +80,7 @@ class TestClaimer {
   onComplete: (job: ClaimedJob, at: number) => void = () => undefined;
   claims = 0;
   emptyClaims = 0;
+  private readonly batcher: CompletionBatcher | null;
 
   constructor(
     private readonly claimDb: pg.Client,
@@ -85,9 +90,12 @@ class TestClaimer {
     /** svc_worker_claim, or a drop-in variant with the same signature. */
     private readonly claimFunction = 'svc_worker_claim',
     /** Complete with svc_worker_complete_and_claim (true) or svc_worker_complete (false: one claim at a time, on claimDb). */
-    private readonly completeAndClaim = process.env.BENCH_COMPLETE_AND_CLAIM !== '0',
+    completeAndClaim = process.env.BENCH_COMPLETE_AND_CLAIM !== '0',
   ) {
     this.freeSlots = slotDbs.map((_, i) => i);
+    this.batcher = completeAndClaim
+      ? new CompletionBatcher(slotDbs.slice(0, LANES), { workerId, leaseSeconds: 60, maxRetries: 3 }, Math.ceil(slotDbs.length / LANES))
+      : null;
     listenDb.on('notification', (msg) => {
       if (msg.channel !== WAKEUP_CHANNEL) return;
       this.notified = true;
@@ -158,9 +166,9 @@ class TestClaimer {
   }
 
   /**
-   * Runs a job on a free slot. With completeAndClaim (the default), the slot's connection completes
-   * its job and claims one more for itself in the same call (svc_worker_complete_and_claim), and runs
-   * it, until the claim finds nothing; only then is the slot free for the claim loop.
+   * Runs a job on a free slot. With the batcher (the default), the slot's completion claims one more
+   * job for the slot in the same call (svc_worker_complete_and_claim), which it runs, until the claim
+   * finds nothing; only then is the slot free for the claim loop.
    */
   private async runJob(first: ClaimedJob): Promise<void> {
     const slot = this.freeSlots.pop()!;
@@ -170,9 +178,8 @@ class TestClaimer {
         await Promise.resolve(); // the no-op job
         let ok: boolean;
         let next: ClaimedJob[] = [];
-        if (this.completeAndClaim && this.running) {
-          ({ completed: ok, jobs: next } = await completeAndClaim(this.slotDbs[slot], job, '',
-            { workerId: this.workerId, leaseSeconds: 60, maxRetries: 3, claimJobs: 1 }));
+        if (this.batcher && this.running) {
+          ({ completed: ok, jobs: next } = await this.batcher.complete(job, '', 1));
         } else {
           ok = await complete(this.slotDbs[slot], job, '');
         }

@@ -35,28 +35,34 @@ export async function complete(db: Queryable, job: Pick<ClaimedJob, 'request_id'
   return rows[0].ok;
 }
 
+export interface Completion {
+  job: Pick<ClaimedJob, 'request_id' | 'attempt'>;
+  result: string;
+}
+
 export interface CompleteAndClaimResult {
-  /** True when stored; false when refused (as complete()). */
-  completed: boolean;
-  /** The jobs claimed for the freed slot (the claim runs whether or not the completion was stored). */
+  /** The request ids whose results were stored; the others were refused (as complete()). */
+  completed: Set<string>;
+  /** The jobs claimed for the freed slots (the claim runs whether or not a completion was stored). */
   jobs: ClaimedJob[];
 }
 
 /**
- * complete(), then claim() of up to `claimJobs` jobs for the slot that freed: one round trip and one
- * transaction (svc_worker_complete_and_claim).
+ * complete() of each completion, then claim() of up to `claimJobs` jobs (default: one per completion)
+ * for the slots that freed: one round trip and one transaction (svc_worker_complete_and_claim).
  */
 export async function completeAndClaim(
-  db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, result: string,
-  o: Omit<ClaimOptions, 'maxJobs'> & { claimJobs: number },
+  db: Queryable, completions: readonly Completion[], o: Omit<ClaimOptions, 'maxJobs'> & { claimJobs?: number },
 ): Promise<CompleteAndClaimResult> {
-  const { rows } = await db.query<ClaimedJob & { completed: boolean }>(
-    'SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5, $6, $7)',
-    [job.request_id, job.attempt, result, o.workerId, o.leaseSeconds, o.maxRetries, o.claimJobs],
-  );
+  const { rows } = await db.query<ClaimedJob & { completed: string[] }>({
+    name: 'svc_worker_complete_and_claim',
+    text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4, $5, $6, $7)',
+    values: [completions.map((c) => c.job.request_id), completions.map((c) => c.job.attempt), completions.map((c) => c.result),
+      o.workerId, o.leaseSeconds, o.maxRetries, o.claimJobs ?? null],
+  });
   const jobs: ClaimedJob[] = [];
   for (const { completed: _, ...claimed } of rows) if (claimed.request_id !== null) jobs.push(claimed);
-  return { completed: rows[0].completed, jobs };
+  return { completed: new Set(rows[0].completed), jobs };
 }
 
 /** The job's new status ('pending' for a retry, 'failed'), or null when refused. */

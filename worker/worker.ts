@@ -8,6 +8,7 @@ import type { WorkerConfig } from './config.js';
 import { errorFields, log } from './log.js';
 import { PermanentJobError, runJob, toPgText } from './jobs.js';
 import * as protocol from './protocol.js';
+import { CompletionBatcher } from './completions.js';
 import { cacheIdentity } from '../src/extension/cache-key.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,12 +26,17 @@ export class Worker {
   private jobsDone = 0;
   private jobsFailed = 0;
   private timers: NodeJS.Timeout[] = [];
+  private readonly completions: CompletionBatcher;
 
   constructor(
     private readonly config: WorkerConfig,
     private readonly pool: pg.Pool,
     private readonly engine: Engine,
-  ) {}
+  ) {
+    this.completions = new CompletionBatcher([pool], {
+      workerId: config.workerId, leaseSeconds: config.leaseSeconds, maxRetries: config.maxRetries,
+    });
+  }
 
   /** Runs until stop() is called and every claimed job has been finished. */
   async run(): Promise<void> {
@@ -128,8 +134,9 @@ export class Worker {
   /**
    * Writes the outcome, retrying while the database is unreachable (the lease decides who wins). A
    * success, while the worker is not stopping, also claims the next job for this slot in the same call
-   * (svc_worker_complete_and_claim); those jobs are returned for the caller to start. Retries only
-   * complete: a first attempt that committed but lost its reply leaves its claim to lease expiry.
+   * (svc_worker_complete_and_claim, with the results of other slots that finished meanwhile); those
+   * jobs are returned for the caller to start. Retries only complete: a first attempt that committed
+   * but lost its reply leaves its claim to lease expiry.
    */
   private async finish(job: protocol.ClaimedJob, outcome: { result: string } | { error: unknown }): Promise<protocol.ClaimedJob[]> {
     for (let attempt = 0; ; attempt++) {
@@ -138,9 +145,7 @@ export class Worker {
           let stored: boolean;
           let next: protocol.ClaimedJob[] = [];
           if (attempt === 0 && !this.stopping) {
-            ({ completed: stored, jobs: next } = await protocol.completeAndClaim(this.pool, job, outcome.result, {
-              workerId: this.config.workerId, leaseSeconds: this.config.leaseSeconds, maxRetries: this.config.maxRetries, claimJobs: 1,
-            }));
+            ({ completed: stored, jobs: next } = await this.completions.complete(job, outcome.result, 1));
           } else {
             stored = await protocol.complete(this.pool, job, outcome.result);
           }

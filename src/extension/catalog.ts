@@ -28,8 +28,8 @@ export interface SqlFunction {
 const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
 const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
 const PRIORITY = p('priority', 'integer', '0');
-// See SQL_BODIES.workerClaim: plans cached while the queue was empty would scan it once it is not.
-const PLAN_PER_CALL = { plan_cache_mode: 'force_custom_plan' };
+// See SQL_BODIES.workerClaim: plans cached while the queue was empty must still use its indexes once it is not.
+const INDEX_PLANS = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off', enable_bitmapscan: 'off' };
 const RERANK_TASK = p('task', 'text', `'Given a web search query, retrieve relevant passages that answer the query'`);
 const REQUEST_RECORD = 'TABLE(status text, result text, error text, created_at timestamp, started_at timestamp, completed_at timestamp, priority integer)';
 
@@ -148,26 +148,27 @@ export const FUNCTIONS: readonly SqlFunction[] = [
   {
     name: 'svc_worker_claim', params: [p('worker_id', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3')],
     returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerClaim },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { plpgsql: SQL_BODIES.workerClaim },
     comment: 'Worker protocol: claim up to max_jobs pending jobs under a lease; expired leases are requeued first.',
   },
   {
     name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text')], returns: 'boolean',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerComplete },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { plpgsql: SQL_BODIES.workerComplete },
     comment: 'Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.',
   },
   {
     name: 'svc_worker_complete_and_claim',
-    params: [p('complete_request_id', 'uuid'), p('complete_attempt', 'integer'), p('result', 'text'), p('worker_id', 'text'),
-      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', '1')],
-    returns: 'TABLE(completed boolean, request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerCompleteAndClaim },
-    comment: 'Worker protocol: svc_worker_complete, then svc_worker_claim of up to claim_jobs jobs for the freed slot, in one call. '
-      + 'Every row carries completed (false: refused, as svc_worker_complete); with no job claimed, one row of NULL job columns.',
+    params: [p('complete_request_ids', 'uuid[]'), p('complete_attempts', 'integer[]'), p('results', 'text[]'), p('worker_id', 'text'),
+      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL')],
+    returns: 'TABLE(completed uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { plpgsql: SQL_BODIES.workerCompleteAndClaim },
+    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs '
+      + '(default: one per completion) for the freed slots, in one call. Every row carries completed, the ids whose results were stored '
+      + '(the others were refused, as svc_worker_complete); with no job claimed, one row of NULL job columns.',
   },
   {
     name: 'svc_worker_fail', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('error', 'text'), p('max_retries', 'integer', '3')], returns: 'text',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: PLAN_PER_CALL, body: { plpgsql: SQL_BODIES.workerFail },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { plpgsql: SQL_BODIES.workerFail },
     comment: 'Worker protocol: record a failure; the job goes back to pending with a backoff while retries remain, else fails. Returns the new status (NULL when refused).',
   },
   {

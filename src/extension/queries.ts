@@ -136,6 +136,22 @@ const claimStatement = (lead: string, workerId: string, limit: string, leaseSeco
   SELECT ${lead}c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
   FROM claimed c ORDER BY c.priority DESC, c.seq`;
 
+// The completion: store the results of the listed attempts and announce each on svc_completed. An
+// attempt that is no longer processing under that number (its lease expired and the job was taken
+// again, or it was already completed) matches nothing and is refused. The arrays are matched by
+// position; `= ANY (ids)` keeps the lookup on the primary key whatever plan is chosen. Assigns
+// `stored` (uuid[]: the completed ids) and `announced`.
+const completeStatement = (ids: string, attempts: string, results: string) => `  WITH done AS (
+    UPDATE svc_queue q SET
+      status = 'completed', result = (${results})[array_position(${ids}, q.request_id)], error = NULL,
+      completed_at = clock_timestamp(), lease_expires_at = NULL
+    WHERE q.request_id = ANY (${ids}) AND q.status = 'processing'
+      AND q.attempt = (${attempts})[array_position(${ids}, q.request_id)]
+    RETURNING q.request_id, q.function_name
+  )
+  SELECT coalesce(array_agg(request_id), '{}'), count(pg_notify('svc_completed', ${completedPayload("'completed'")}))
+  INTO stored, announced FROM done;`;
+
 /** Bodies of the SQL-language functions in the catalog. */
 export const SQL_BODIES = {
   checkAsync: `
@@ -215,15 +231,15 @@ END`,
     SELECT count(*) FROM removed
     WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0`,
 
-  // The worker protocol is PL/pgSQL (no SQL-function overhead per call), but its statements must not
-  // run on plans PL/pgSQL caches for the session: after five calls it keeps a generic plan, built
-  // from the table's size at that moment. A worker polling an idle queue (or one just truncated or
-  // vacuumed to zero pages) fixes plans that sequential-scan svc_queue and sort it, cheapest on an
-  // empty table, and then keeps them when thousands of jobs arrive: each claim read the whole table
-  // (2-3 ms with 5,000 rows, growing with the finished rows kept for svc_cleanup). So each call plans
-  // for the table as it is (the catalog gives these functions `SET plan_cache_mode =
-  // force_custom_plan`). Planning costs about 50-80 µs per statement, so the claim runs as few
-  // statements as possible.
+  // The worker protocol is PL/pgSQL, whose plans are kept for the session: after five calls each
+  // statement runs on a generic plan, built from the table's size at that moment. A worker polling an
+  // idle queue (one just truncated, or vacuumed to zero pages) would fix plans that sequential-scan
+  // svc_queue and sort it, cheapest on an empty table, and keep them when thousands of jobs arrive
+  // (2-3 ms per claim with 5,000 rows, growing with the finished rows kept for svc_cleanup). So these
+  // functions run with sequential and bitmap scans disabled (the catalog's INDEX_PLANS): every
+  // statement here has an index that serves it (the primary key, or the partial claim and lease
+  // indexes, which also give the claim order), so the generic plan is the ordered index scan at any
+  // size, and no call pays for planning (50-80 µs per statement when every call was planned anew).
   //
   // Claim: expired leases go back to pending with a retry counted (or fail when retries are spent,
   // announced on svc_completed); then up to max_jobs pending jobs are claimed, highest priority
@@ -243,54 +259,50 @@ ${claimStatement('', '$1', '$2', '$3')};
 END`,
 
   // A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
-  // job was claimed again) matches nothing and is refused (false). Planned per call, like workerClaim.
+  // job was claimed again) matches nothing and is refused (false).
   workerComplete: `
 #variable_conflict use_column
 DECLARE
-  fn text;
+  stored uuid[];
+  announced integer;
 BEGIN
-  UPDATE svc_queue SET status = 'completed', result = $3, error = NULL, completed_at = clock_timestamp(), lease_expires_at = NULL
-  WHERE request_id = $1 AND status = 'processing' AND attempt = $2
-  RETURNING ${NOTIFY_FUNCTION_SQL} INTO fn;
-  IF fn IS NULL THEN
-    RETURN false;
-  END IF;
-  -- fn is already the payload's function field (NOTIFY_FUNCTION_SQL, computed by the UPDATE).
-  PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', fn, 'status', 'completed')::text);
-  RETURN true;
+${completeStatement('ARRAY[$1]', 'ARRAY[$2]', 'ARRAY[$3]')}
+  RETURN cardinality(stored) > 0;
 END`,
 
-  // Complete, then claim for the slot that freed: one round trip (and one transaction) per job for a
-  // busy worker instead of two. The completion is svc_worker_complete's (a stale attempt is refused,
-  // a stored result announced on svc_completed); the claim is svc_worker_claim's, for up to $7 jobs,
-  // and it runs whether or not the completion was stored: either way the worker no longer runs the
-  // job, so its slot is free. Each row carries the completion's outcome (completed); when no job
-  // is claimed there is exactly one row, with completed and NULL job columns.
+  // Complete, then claim for the slots that freed: one round trip (and one transaction) for a busy
+  // worker instead of two per job, and several jobs that finished together complete in one call. The
+  // completion is svc_worker_complete's for each (request, attempt, result) of the three arrays; the
+  // claim is svc_worker_claim's, for up to claim_jobs jobs (by default one per completion given: the
+  // freed slots, whether or not a completion was stored, since the worker no longer runs that job
+  // either way). Each row carries the ids whose results were stored (completed); when no job is
+  // claimed there is exactly one row, with completed and NULL job columns.
   workerCompleteAndClaim: `
 #variable_conflict use_column
 DECLARE
   now_ timestamptz;
   announced integer;
-  fn text;
-  done boolean;
+  stored uuid[];
+  wanted integer := coalesce($7, cardinality($1));
 BEGIN
-  UPDATE svc_queue SET status = 'completed', result = $3, error = NULL, completed_at = clock_timestamp(), lease_expires_at = NULL
-  WHERE request_id = $1 AND status = 'processing' AND attempt = $2
-  RETURNING ${NOTIFY_FUNCTION_SQL} INTO fn;
-  done := fn IS NOT NULL;
-  IF done THEN
-    PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', fn, 'status', 'completed')::text);
+  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts and results must be arrays of the same length'
+      USING ERRCODE = '22023';
   END IF;
-  IF $7 > 0 THEN
+  IF wanted < 0 THEN
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = '22023';
+  END IF;
+${completeStatement('$1', '$2', '$3')}
+  IF wanted > 0 THEN
     now_ := clock_timestamp();
 ${leaseSweep('$6')}
     RETURN QUERY
-${claimStatement('done, ', '$4', '$7', '$5')};
+${claimStatement('stored, ', '$4', 'wanted', '$5')};
     IF FOUND THEN
       RETURN;
     END IF;
   END IF;
-  completed := done;
+  completed := stored;
   RETURN NEXT;
 END`,
 

@@ -70,7 +70,10 @@ test('an expired lease is taken again; the late completion of the first worker i
 });
 
 describe('svc_worker_complete_and_claim', () => {
-  const cc = (workerId: string, claimJobs = 1, leaseSeconds = 30) => ({ workerId, leaseSeconds, maxRetries: 3, claimJobs });
+  const cc = (workerId: string, claimJobs?: number, leaseSeconds = 30) => ({ workerId, leaseSeconds, maxRetries: 3, claimJobs });
+  const one = (job: protocol.ClaimedJob, result: string) => [{ job, result }];
+  const call = (ids: unknown, attempts: unknown, results: unknown, claimJobs: unknown = null) =>
+    worker.query('SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5, claim_jobs => $6)', [ids, attempts, results, 'w1', 30, claimJobs]);
 
   test('completes the job and claims the next ones for the slot in one call, highest priority first', async () => {
     const first = await submit('first', 20);
@@ -79,27 +82,53 @@ describe('svc_worker_complete_and_claim', () => {
     const mid = await submit('mid', 5);
     const [job] = await protocol.claim(worker, opts('w1', 1));
     expect(job.request_id).toBe(first);
-    const { completed, jobs } = await protocol.completeAndClaim(worker, job, 'done', cc('w1', 2));
-    expect(completed).toBe(true);
+    const { completed, jobs } = await protocol.completeAndClaim(worker, one(job, 'done'), cc('w1', 2));
+    expect([...completed]).toEqual([first]);
     expect(jobs.map((j) => j.request_id)).toEqual([high, mid]);
     expect(jobs[0]).toMatchObject({ function_name: 'generate', parameters: { prompt: 'high' }, attempt: 1, retry_count: 0, priority: 10 });
     expect(await row(first)).toMatchObject({ status: 'completed', result: 'done' });
     expect(await row(high)).toMatchObject({ status: 'processing', worker_id: 'w1' });
     expect(await row(low)).toMatchObject({ status: 'pending' });
-    // claim_jobs defaults to 1; with nothing left to claim there is one row, with NULL job columns.
-    const { rows } = await worker.query('SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5)', [jobs[0].request_id, 1, 'r', 'w1', 30]);
+    // claim_jobs defaults to one per completion; with nothing left to claim there is one row, with NULL job columns.
+    const { rows } = await worker.query('SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5)', [[jobs[0].request_id], [1], ['r'], 'w1', 30]);
     expect(rows.map((r) => r.request_id)).toEqual([low]);
-    expect(rows[0].completed).toBe(true);
-    const last = (await worker.query('SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5)', [low, 1, 'r', 'w1', 30])).rows;
-    expect(last).toEqual([{ completed: true, request_id: null, function_name: null, parameters: null, grammar: null, attempt: null, retry_count: null, priority: null }]);
+    expect(rows[0].completed).toEqual([high]);
+    const last = (await call([low], [1], ['r'])).rows;
+    expect(last).toEqual([{ completed: [low], request_id: null, function_name: null, parameters: null, grammar: null, attempt: null, retry_count: null, priority: null }]);
     // claim_jobs => 0 only completes.
-    const { completed: c0, jobs: none } = await protocol.completeAndClaim(worker, jobs[1], 'r', cc('w1', 0));
-    expect(c0).toBe(true);
+    const { completed: c0, jobs: none } = await protocol.completeAndClaim(worker, one(jobs[1], 'r'), cc('w1', 0));
+    expect([...c0]).toEqual([mid]);
     expect(none).toEqual([]);
     expect(await row(mid)).toMatchObject({ status: 'completed' });
   });
 
-  test('a refused (stale) completion reports false, changes nothing, and still claims for the freed slot only', async () => {
+  test('completes several jobs in one call and claims one job per completion by default', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await submit(`job ${i}`));
+    const held = await protocol.claim(worker, opts('w1', 3));
+    expect(held.map((j) => j.request_id)).toEqual(ids.slice(0, 3));
+    const { completed, jobs } = await protocol.completeAndClaim(worker, held.map((job, i) => ({ job, result: `r${i}` })), cc('w1'));
+    expect([...completed].sort()).toEqual(ids.slice(0, 3).sort());
+    expect(jobs.map((j) => j.request_id)).toEqual(ids.slice(3)); // three slots freed, two jobs left
+    for (let i = 0; i < 3; i++) expect(await row(ids[i])).toMatchObject({ status: 'completed', result: `r${i}` });
+    // An empty completion list frees no slot, so by default it claims nothing (nor with claim_jobs => 0).
+    await submit('left pending');
+    expect((await call([], [], [], 0)).rows).toEqual([expect.objectContaining({ completed: [], request_id: null })]);
+    expect((await call([], [], [])).rows).toEqual([expect.objectContaining({ completed: [], request_id: null })]);
+  });
+
+  test('rejects arrays of different lengths, NULL arrays and a negative claim_jobs, changing nothing', async () => {
+    const id = await submit('kept');
+    const [job] = await protocol.claim(worker, opts('w1', 1));
+    const lengths = /complete_request_ids, complete_attempts and results must be arrays of the same length/;
+    await expect(call([id], [1, 2], ['r'])).rejects.toThrow(lengths);
+    await expect(call([id], [1], [])).rejects.toThrow(lengths);
+    await expect(call(null, [1], ['r'])).rejects.toThrow(lengths);
+    await expect(call([id], [1], ['r'], -1)).rejects.toThrow(/claim_jobs must be at least 0/);
+    expect(await row(job.request_id)).toMatchObject({ status: 'processing', result: null });
+  });
+
+  test('a refused (stale) completion is left out of completed, changes nothing, and still claims for the freed slot only', async () => {
     const id = await submit('slow job');
     const [first] = await protocol.claim(worker, opts('w1', 1, 0.05));
     await new Promise((r) => setTimeout(r, 100));
@@ -107,18 +136,20 @@ describe('svc_worker_complete_and_claim', () => {
     expect(second.request_id).toBe(id);
     const other1 = await submit('other 1');
     const other2 = await submit('other 2');
-    const late = await protocol.completeAndClaim(worker, first, 'late', cc('w1'));
-    expect(late.completed).toBe(false);
+    const late = await protocol.completeAndClaim(worker, one(first, 'late'), cc('w1'));
+    expect(late.completed.size).toBe(0);
     expect(late.jobs.map((j) => j.request_id)).toEqual([other1]); // one slot freed, one job: no more
     expect(await row(id)).toMatchObject({ status: 'processing', worker_id: 'w2', result: null });
     expect(await row(other2)).toMatchObject({ status: 'pending' });
-    // The slot goes on: complete other 1 and take other 2; a second completion of other 1 is refused and claims nothing.
-    const again = await protocol.completeAndClaim(worker, late.jobs[0], 'x', cc('w1'));
-    expect(again.completed).toBe(true);
+    // The slot goes on: complete other 1 and take other 2; a second completion of other 1 is refused
+    // (and claims nothing, the queue being empty), and in a mixed call only the live one is stored.
+    const again = await protocol.completeAndClaim(worker, one(late.jobs[0], 'x'), cc('w1'));
+    expect([...again.completed]).toEqual([other1]);
     expect(again.jobs.map((j) => j.request_id)).toEqual([other2]);
-    const twice = await protocol.completeAndClaim(worker, late.jobs[0], 'y', cc('w1'));
-    expect(twice).toEqual({ completed: false, jobs: [] });
+    const mixed = await protocol.completeAndClaim(worker, [{ job: late.jobs[0], result: 'y' }, { job: again.jobs[0], result: 'z' }], cc('w1'));
+    expect(mixed).toEqual({ completed: new Set([other2]), jobs: [] });
     expect(await row(other1)).toMatchObject({ status: 'completed', result: 'x' });
+    expect(await row(other2)).toMatchObject({ status: 'completed', result: 'z' });
     expect(await protocol.complete(worker, second, 'on time')).toBe(true);
   });
 
@@ -130,23 +161,28 @@ describe('svc_worker_complete_and_claim', () => {
     const [b] = await protocol.claim(worker, opts('w1', 1, 30));
     expect(b.request_id).toBe(mine);
     await new Promise((r) => setTimeout(r, 100));
-    const { completed, jobs } = await protocol.completeAndClaim(worker, b, 'ok', cc('w1'));
-    expect(completed).toBe(true);
+    const { completed, jobs } = await protocol.completeAndClaim(worker, one(b, 'ok'), cc('w1'));
+    expect([...completed]).toEqual([mine]);
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ request_id: stuck, attempt: 2, retry_count: 1 });
   });
 
-  test('announces the completion on svc_completed like svc_worker_complete', async () => {
+  test('announces each completion on svc_completed like svc_worker_complete', async () => {
     const conn = await svc().connect();
     const payloads: string[] = [];
     conn.on('notification', (n) => { if (n.channel === protocol.COMPLETED_CHANNEL) payloads.push(n.payload ?? ''); });
     await conn.query(`LISTEN ${protocol.COMPLETED_CHANNEL}`);
-    const id = (await db.query(`SELECT svc_embed_async('e') AS id`)).rows[0].id;
-    const [job] = await protocol.claim(worker, opts('w1', 1));
-    expect((await protocol.completeAndClaim(worker, job, '[1]', cc('w1'))).completed).toBe(true);
-    expect((await protocol.completeAndClaim(worker, job, '[2]', cc('w1'))).completed).toBe(false);
+    const e = (await db.query(`SELECT svc_embed_async('e') AS id`)).rows[0].id;
+    const g = await submit('g');
+    const held = await protocol.claim(worker, opts('w1', 2));
+    const both = held.map((job) => ({ job, result: '[1]' }));
+    expect((await protocol.completeAndClaim(worker, both, cc('w1'))).completed.size).toBe(2);
+    expect((await protocol.completeAndClaim(worker, both, cc('w1'))).completed.size).toBe(0);
     await new Promise((r) => setTimeout(r, 150));
-    expect(payloads.map((p) => JSON.parse(p))).toEqual([{ request_id: id, function: 'embed', status: 'completed' }]);
+    expect(payloads.map((p) => JSON.parse(p)).sort((x, y) => x.function.localeCompare(y.function))).toEqual([
+      { request_id: e, function: 'embed', status: 'completed' },
+      { request_id: g, function: 'generate', status: 'completed' },
+    ]);
   });
 });
 

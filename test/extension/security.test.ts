@@ -44,7 +44,7 @@ test('only svc_worker members may claim, complete, fail, renew or heartbeat', as
   for (const sql of [
     `SELECT * FROM svc_worker_claim('x', 1, 30)`,
     `SELECT svc_worker_complete('${aliceId}', 1, 'forged')`,
-    `SELECT * FROM svc_worker_complete_and_claim('${aliceId}', 1, 'forged', 'x', 30)`,
+    `SELECT * FROM svc_worker_complete_and_claim(ARRAY['${aliceId}']::uuid[], ARRAY[1], ARRAY['forged'], 'x', 30)`,
     `SELECT svc_worker_fail('${aliceId}', 1, 'forged')`,
     `SELECT svc_worker_renew('x', ARRAY['${aliceId}']::uuid[], 30)`,
     `SELECT svc_worker_heartbeat('x', 'h', 1, 's', 1, NULL, 0, 0, 0)`,
