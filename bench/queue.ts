@@ -103,21 +103,25 @@ class TestClaimer {
     });
   }
 
-  async listen(): Promise<void> {
+  /** Listens for the wakeup channel and starts claiming. */
+  async start(): Promise<void> {
     await this.listenDb.query(`LISTEN ${WAKEUP_CHANNEL}`);
-  }
-
-  start(): void {
     this.running = true;
     this.mayHaveWork = true;
     this.loopDone = this.loop();
   }
 
+  /**
+   * Stops claiming once the jobs in flight are done, and stops listening, as a stopped worker does
+   * (graphile-worker's runner releases its LISTEN connection too): a listener would be woken by every
+   * enqueue measured while the workers are stopped.
+   */
   async stop(): Promise<void> {
     this.running = false;
     this.kick();
     await this.loopDone;
     await this.idle();
+    await this.listenDb.query(`UNLISTEN ${WAKEUP_CHANNEL}`);
   }
 
   /** Resolves once no job is in flight. */
@@ -536,12 +540,11 @@ try {
   clients.push(svcAdmin, svcClient, claimDb, listenDb, ...slotDbs, gwAdmin);
 
   claimer = new TestClaimer(claimDb, listenDb, slotDbs, 'bench-claimer');
-  await claimer.listen();
   gw = await setUpGraphile(cluster);
   const s: Sides = { svcAdmin, svcClient, claimer, gwAdmin, gw };
   // Workers run only for processing and latency; the enqueue figures are enqueue alone.
   const startWorkers = async () => {
-    s.claimer.start();
+    await s.claimer.start();
     await startGraphileRunner(s.gw);
   };
   const stopWorkers = async () => {

@@ -54,15 +54,16 @@ export interface CompleteAndClaimResult {
 export async function completeAndClaim(
   db: Queryable, completions: readonly Completion[], o: Omit<ClaimOptions, 'maxJobs'> & { claimJobs?: number },
 ): Promise<CompleteAndClaimResult> {
-  const { rows } = await db.query<ClaimedJob & { completed: string[] }>({
+  const { rows } = await db.query<ClaimedJob & { refused: string[] }>({
     name: 'svc_worker_complete_and_claim',
     text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4, $5, $6, $7)',
     values: [completions.map((c) => c.job.request_id), completions.map((c) => c.job.attempt), completions.map((c) => c.result),
       o.workerId, o.leaseSeconds, o.maxRetries, o.claimJobs ?? null],
   });
   const jobs: ClaimedJob[] = [];
-  for (const { completed: _, ...claimed } of rows) if (claimed.request_id !== null) jobs.push(claimed);
-  return { completed: new Set(rows[0].completed), jobs };
+  for (const { refused: _, ...claimed } of rows) if (claimed.request_id !== null) jobs.push(claimed);
+  const refused = new Set(rows[0].refused);
+  return { completed: new Set(completions.map((c) => c.job.request_id).filter((id) => !refused.has(id))), jobs };
 }
 
 /** The job's new status ('pending' for a retry, 'failed'), or null when refused. */

@@ -160,11 +160,11 @@ export const FUNCTIONS: readonly SqlFunction[] = [
     name: 'svc_worker_complete_and_claim',
     params: [p('complete_request_ids', 'uuid[]'), p('complete_attempts', 'integer[]'), p('results', 'text[]'), p('worker_id', 'text'),
       p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL')],
-    returns: 'TABLE(completed uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
+    returns: 'TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { plpgsql: SQL_BODIES.workerCompleteAndClaim },
     comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs '
-      + '(default: one per completion) for the freed slots, in one call. Every row carries completed, the ids whose results were stored '
-      + '(the others were refused, as svc_worker_complete); with no job claimed, one row of NULL job columns.',
+      + '(default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused '
+      + '(as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.',
   },
   {
     name: 'svc_worker_fail', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('error', 'text'), p('max_retries', 'integer', '3')], returns: 'text',

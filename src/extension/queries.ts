@@ -275,14 +275,16 @@ END`,
   // completion is svc_worker_complete's for each (request, attempt, result) of the three arrays; the
   // claim is svc_worker_claim's, for up to claim_jobs jobs (by default one per completion given: the
   // freed slots, whether or not a completion was stored, since the worker no longer runs that job
-  // either way). Each row carries the ids whose results were stored (completed); when no job is
-  // claimed there is exactly one row, with completed and NULL job columns.
+  // either way). Each row carries the ids whose completion was refused (refused, usually empty: cheap
+  // to return on every row); when no job is claimed there is exactly one row, with refused and NULL
+  // job columns.
   workerCompleteAndClaim: `
 #variable_conflict use_column
 DECLARE
   now_ timestamptz;
   announced integer;
   stored uuid[];
+  dropped uuid[];
   wanted integer := coalesce($7, cardinality($1));
 BEGIN
   IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
@@ -293,16 +295,17 @@ BEGIN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = '22023';
   END IF;
 ${completeStatement('$1', '$2', '$3')}
+  dropped := ARRAY(SELECT id FROM unnest($1) AS given(id) WHERE id <> ALL (stored));
   IF wanted > 0 THEN
     now_ := clock_timestamp();
 ${leaseSweep('$6')}
     RETURN QUERY
-${claimStatement('stored, ', '$4', 'wanted', '$5')};
+${claimStatement('dropped, ', '$4', 'wanted', '$5')};
     IF FOUND THEN
       RETURN;
     END IF;
   END IF;
-  completed := stored;
+  refused := dropped;
   RETURN NEXT;
 END`,
 

@@ -92,9 +92,9 @@ describe('svc_worker_complete_and_claim', () => {
     // claim_jobs defaults to one per completion; with nothing left to claim there is one row, with NULL job columns.
     const { rows } = await worker.query('SELECT * FROM svc_worker_complete_and_claim($1, $2, $3, $4, $5)', [[jobs[0].request_id], [1], ['r'], 'w1', 30]);
     expect(rows.map((r) => r.request_id)).toEqual([low]);
-    expect(rows[0].completed).toEqual([high]);
+    expect(rows[0].refused).toEqual([]);
     const last = (await call([low], [1], ['r'])).rows;
-    expect(last).toEqual([{ completed: [low], request_id: null, function_name: null, parameters: null, grammar: null, attempt: null, retry_count: null, priority: null }]);
+    expect(last).toEqual([{ refused: [], request_id: null, function_name: null, parameters: null, grammar: null, attempt: null, retry_count: null, priority: null }]);
     // claim_jobs => 0 only completes.
     const { completed: c0, jobs: none } = await protocol.completeAndClaim(worker, one(jobs[1], 'r'), cc('w1', 0));
     expect([...c0]).toEqual([mid]);
@@ -113,8 +113,8 @@ describe('svc_worker_complete_and_claim', () => {
     for (let i = 0; i < 3; i++) expect(await row(ids[i])).toMatchObject({ status: 'completed', result: `r${i}` });
     // An empty completion list frees no slot, so by default it claims nothing (nor with claim_jobs => 0).
     await submit('left pending');
-    expect((await call([], [], [], 0)).rows).toEqual([expect.objectContaining({ completed: [], request_id: null })]);
-    expect((await call([], [], [])).rows).toEqual([expect.objectContaining({ completed: [], request_id: null })]);
+    expect((await call([], [], [], 0)).rows).toEqual([expect.objectContaining({ refused: [], request_id: null })]);
+    expect((await call([], [], [])).rows).toEqual([expect.objectContaining({ refused: [], request_id: null })]);
   });
 
   test('rejects arrays of different lengths, NULL arrays and a negative claim_jobs, changing nothing', async () => {
@@ -150,7 +150,9 @@ describe('svc_worker_complete_and_claim', () => {
     expect(mixed).toEqual({ completed: new Set([other2]), jobs: [] });
     expect(await row(other1)).toMatchObject({ status: 'completed', result: 'x' });
     expect(await row(other2)).toMatchObject({ status: 'completed', result: 'z' });
-    expect(await protocol.complete(worker, second, 'on time')).toBe(true);
+    expect((await call([other1, second.request_id], [1, second.attempt], ['again', 'on time'])).rows)
+      .toEqual([expect.objectContaining({ refused: [other1], request_id: null })]);
+    expect(await row(id)).toMatchObject({ status: 'completed', result: 'on time' });
   });
 
   test('it requeues expired leases before claiming, like svc_worker_claim', async () => {
