@@ -48,6 +48,9 @@ const CONCURRENCY = Math.max(1, env('BENCH_CONCURRENCY', 4));
 const POLL_MS = env('BENCH_POLL_MS', 1000);
 const DIAG = env('BENCH_DIAG', 1) !== 0;
 const LANES = Math.max(1, Math.min(CONCURRENCY, env('BENCH_LANES', 1)));
+// The throwaway cluster skips fsync and waits for no WAL flush at commit (test speed). BENCH_DURABLE=1
+// runs it with PostgreSQL's defaults instead: every commit waits for its WAL to reach the disk.
+const DURABLE = env('BENCH_DURABLE', 0) !== 0;
 
 const SVC_DB = 'postgres';
 const GW_DB = 'gw';
@@ -519,7 +522,7 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
 
 // --- main ---------------------------------------------------------------------------------------
 
-const cluster = await startCluster();
+const cluster = await startCluster(DURABLE ? { settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' } } : {});
 const clients: pg.Client[] = [];
 let gw: GraphileSide | undefined;
 let claimer: TestClaimer | undefined;

@@ -87,7 +87,7 @@ function quoteIdentJs(name: string): string {
 
 const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-const SCHEMA_FILES = ['schema.sql', 'cache.sql'];
+const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql'];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');
 
 /** A migration's SQL, with each `-- @include FILE` line replaced by that schema file. */

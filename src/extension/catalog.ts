@@ -224,10 +224,6 @@ export const FUNCTIONS: readonly SqlFunction[] = [
     name: 'svc__queue_depth', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
     body: { plpgsql: SQL_BODIES.queueDepth }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',
   },
-  {
-    name: 'svc__queue_depth_bound', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
-    body: { plpgsql: SQL_BODIES.queueDepthBound }, comment: 'Internal: a cheap upper bound of svc__queue_depth().',
-  },
 
   {
     name: 'svc__backoff', params: [p('retry_count', 'integer')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',

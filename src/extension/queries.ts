@@ -20,16 +20,19 @@ export const QUERIES = {
   intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
 
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),
-  queueDepthBound: q(`SELECT svc__queue_depth_bound() AS depth`),
+  // What a capacity check reads: svc__queue_depth_bound (a view: see schema.sql) and the setting.
+  capacity: q(`SELECT depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size FROM svc__queue_depth_bound`),
 
-  // The insert and the workers' wakeup in one statement (one SPI call less per submission); the
-  // notification is delivered at commit, and dropped with the row should the transaction roll back.
+  // The insert, the workers' wakeup and the capacity figures (read in the statement's snapshot, so
+  // without the new row) in one statement, one SPI call per submission. The notification is
+  // delivered at commit, and dropped with the row should the capacity check or anything else fail.
   insertJob: q(
     `WITH job AS (
        INSERT INTO svc_queue (function_name, parameters, grammar, priority)
        VALUES ($1, $2, $3, $4) RETURNING request_id
      )
-     SELECT request_id, pg_notify('svc_jobs', $1) FROM job`,
+     SELECT job.request_id, pg_notify('svc_jobs', $1), b.depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size
+     FROM job, svc__queue_depth_bound b`,
     'text', 'jsonb', 'text', 'integer',
   ),
 
@@ -164,20 +167,11 @@ export const SQL_BODIES = {
     JOIN svc_queue q ON q.request_id = ids.id
     ORDER BY ids.ord`,
 
-  // The two queue-depth helpers are PL/pgSQL so their plans are kept for the session: as SQL
-  // functions (SECURITY DEFINER, SET search_path, so never inlined) each call from a plv8 plan
-  // parsed and planned the body again, about 100 µs of a 140 µs submission.
+  // PL/pgSQL so its plans are kept for the session: as an SQL function (SECURITY DEFINER, SET
+  // search_path, so never inlined) each call from a plv8 plan parsed and planned the body again.
   queueDepth: `
 BEGIN
   RETURN (SELECT count(*) FROM svc_queue WHERE status = 'pending') + (SELECT count(*) FROM svc_queue WHERE status = 'processing');
-END`,
-
-  // At least the number of pending and processing requests, read from two index ends: submissions
-  // are numbered (seq), so none is older than the oldest active one nor newer than the last number.
-  queueDepthBound: `
-BEGIN
-  RETURN (SELECT coalesce((SELECT last_value FROM svc_queue_seq_seq) - min(seq) + 1, 0)
-          FROM svc_queue WHERE status IN ('pending', 'processing'));
 END`,
 
   // The model whose answers the cache serves: the one the most recently heard-from live worker runs.

@@ -79,7 +79,7 @@ CREATE TABLE svc_workers (
 );
 GRANT SELECT ON svc_workers TO PUBLIC;
 
--- The result cache is in cache.sql, emitted after this file.
+-- The queue-depth bound is in queue-bound.sql and the result cache in cache.sql, emitted after this file.
 
 SELECT pg_catalog.pg_extension_config_dump('svc_queue', '');
 SELECT pg_catalog.pg_extension_config_dump('svc_workers', '');

@@ -12,13 +12,15 @@ export const SETTING_DEFAULTS = {
   'svc.retry_backoff': '1s',
 } as const;
 
+const normalized = (value: string | null) => (value === null || value.trim() === '' ? null : value.trim());
+
 function raw(name: keyof typeof SETTING_DEFAULTS): string | null {
-  const value = one<{ value: string | null }>(QUERIES.setting, name)?.value ?? null;
-  return value === null || value.trim() === '' ? null : value.trim();
+  return normalized(one<{ value: string | null }>(QUERIES.setting, name)?.value ?? null);
 }
 
-export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurrency', min: number): number {
-  const value = raw(name);
+/** An integer setting; `current` is its value when the caller read it already (current_setting(name, true)). */
+export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurrency', min: number, current?: string | null): number {
+  const value = current === undefined ? raw(name) : normalized(current);
   if (value === null) return SETTING_DEFAULTS[name];
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) {

@@ -9,11 +9,20 @@ import { integerSetting } from './settings.js';
 import * as v from './validate.js';
 import * as jobs from './jobs.js';
 
-export function ensureCapacity(fn: string, adding: number): void {
-  const max = integerSetting('svc.max_queue_size', 1);
+interface Capacity {
+  bound: string | number; // svc__queue_depth_bound: at least the requests pending or processing
+  max_queue_size: string | null; // current_setting('svc.max_queue_size', true)
+}
+
+/**
+ * Refuses `adding` requests when the queue has no room for them. `capacity` was read before they
+ * were inserted; `inserted` of them are in the table already (an exact recount sees them).
+ */
+function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted: number): void {
+  const max = integerSetting('svc.max_queue_size', 1, capacity.max_queue_size);
   // Counting the queue costs as much as the rest of a submission; the bound is two index lookups.
-  if (Number(one<{ depth: string | number }>(QUERIES.queueDepthBound)?.depth ?? 0) + adding <= max) return;
-  const depth = Number(one<{ depth: string | number }>(QUERIES.queueDepth)?.depth ?? 0);
+  if (Number(capacity.bound) + adding <= max) return;
+  const depth = Number(one<{ depth: string | number }>(QUERIES.queueDepth)?.depth ?? 0) - inserted;
   if (depth + adding > max) {
     throw new SvcError('53400', `${fn}: the queue is full (${depth} requests pending or processing, svc.max_queue_size = ${max})`, {
       hint: 'Wait for workers to drain the queue, cancel requests, or raise svc.max_queue_size.',
@@ -21,10 +30,16 @@ export function ensureCapacity(fn: string, adding: number): void {
   }
 }
 
+export function ensureCapacity(fn: string, adding: number): void {
+  checkCapacity(fn, one<Capacity>(QUERIES.capacity)!, adding, 0);
+}
+
 function enqueue(fn: string, job: jobs.PreparedJob, priority: number): string {
-  ensureCapacity(fn, 1);
-  // insertJob also notifies the workers (svc_jobs, payload: the function name).
-  return one<{ request_id: string }>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!.request_id;
+  // insertJob also notifies the workers (svc_jobs, payload: the function name) and reads the
+  // capacity figures; a full queue raises here, which takes the row and the notification back.
+  const row = one<{ request_id: string } & Capacity>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!;
+  checkCapacity(fn, row, 1, 1);
+  return row.request_id;
 }
 
 function enqueueBatch(fn: string, functionName: jobs.QueueFunction, items: object[], priority: number): string[] {

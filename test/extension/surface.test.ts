@@ -167,6 +167,7 @@ describe('queue capacity (svc.max_queue_size)', () => {
     await expect(db.query(`SELECT svc_generate_batch_async(ARRAY['c', 'd'])`)).rejects.toThrow(/the queue is full \(2 requests pending or processing, svc.max_queue_size = 3\)/);
     await db.query(`SELECT svc_generate_async('c')`);
     await expect(db.query(`SELECT svc_embed_async('d')`)).rejects.toMatchObject({ code: '53400' });
+    await expect(db.query(`SELECT svc_generate_async('d')`)).rejects.toThrow(/the queue is full \(3 requests pending or processing, svc.max_queue_size = 3\)/);
     expect((await db.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(3);
   });
 
@@ -179,6 +180,9 @@ describe('queue capacity (svc.max_queue_size)', () => {
 
   test('a malformed setting is a clear error', async () => {
     await db.query(`SET svc.max_queue_size = 'lots'`);
+    const before = (await db.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n;
     await expect(db.query(`SELECT svc_generate_async('a')`)).rejects.toThrow(/setting svc.max_queue_size must be an integer of at least 1 \(is "lots"\)/);
+    await expect(db.query(`SELECT svc_generate_batch_async(ARRAY['a'])`)).rejects.toThrow(/setting svc.max_queue_size must be an integer of at least 1/);
+    expect((await db.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(before);
   });
 });

@@ -6,6 +6,7 @@
 
 -- The cheap bound on the queue's depth (svc__queue_depth_bound) reads the oldest active request here.
 CREATE INDEX svc_queue_active_idx ON svc_queue (seq) WHERE status IN ('pending', 'processing');
+-- @include queue-bound.sql
 
 -- As in schema.sql: no statistics on status: how many rows are pending swings from none to all between two ANALYZEs,
 -- and stats taken while the queue was drained (say 99.9% 'completed') make the planner expect no
