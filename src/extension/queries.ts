@@ -143,7 +143,7 @@ const claimStatement = (lead: string, workerId: string, limit: string, leaseSeco
 // attempt that is no longer processing under that number (its lease expired and the job was taken
 // again, or it was already completed) matches nothing and is refused. The arrays are matched by
 // position; `= ANY (ids)` keeps the lookup on the primary key whatever plan is chosen. Assigns
-// `stored` (uuid[]: the completed ids) and `announced`.
+// `dropped` (uuid[]: the ids given whose completion was refused) and `announced`.
 const completeStatement = (ids: string, attempts: string, results: string) => `  WITH done AS (
     UPDATE svc_queue q SET
       status = 'completed', result = (${results})[array_position(${ids}, q.request_id)], error = NULL,
@@ -151,9 +151,11 @@ const completeStatement = (ids: string, attempts: string, results: string) => ` 
     WHERE q.request_id = ANY (${ids}) AND q.status = 'processing'
       AND q.attempt = (${attempts})[array_position(${ids}, q.request_id)]
     RETURNING q.request_id, q.function_name
+  ), notified AS (
+    SELECT count(pg_notify('svc_completed', ${completedPayload("'completed'")})) AS n FROM done
   )
-  SELECT coalesce(array_agg(request_id), '{}'), count(pg_notify('svc_completed', ${completedPayload("'completed'")}))
-  INTO stored, announced FROM done;`;
+  SELECT ARRAY(SELECT given.id FROM unnest(${ids}) AS given(id) WHERE given.id NOT IN (SELECT request_id FROM done)), n
+  INTO dropped, announced FROM notified;`;
 
 /** Bodies of the SQL-language functions in the catalog. */
 export const SQL_BODIES = {
@@ -257,11 +259,11 @@ END`,
   workerComplete: `
 #variable_conflict use_column
 DECLARE
-  stored uuid[];
+  dropped uuid[];
   announced integer;
 BEGIN
 ${completeStatement('ARRAY[$1]', 'ARRAY[$2]', 'ARRAY[$3]')}
-  RETURN cardinality(stored) > 0;
+  RETURN cardinality(dropped) = 0;
 END`,
 
   // Complete, then claim for the slots that freed: one round trip (and one transaction) for a busy
@@ -277,7 +279,6 @@ END`,
 DECLARE
   now_ timestamptz;
   announced integer;
-  stored uuid[];
   dropped uuid[];
   wanted integer := coalesce($7, cardinality($1));
 BEGIN
@@ -289,7 +290,6 @@ BEGIN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = '22023';
   END IF;
 ${completeStatement('$1', '$2', '$3')}
-  dropped := ARRAY(SELECT id FROM unnest($1) AS given(id) WHERE id <> ALL (stored));
   IF wanted > 0 THEN
     now_ := clock_timestamp();
 ${leaseSweep('$6')}
