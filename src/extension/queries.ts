@@ -102,7 +102,13 @@ export const REMOTE = {
 //
 // The sweep: expired leases go back to pending with a retry counted (or fail when retries are
 // spent, announced on svc_completed). It runs only when the probe finds an expired lease.
-const leaseSweep = (maxRetries: string) => `  IF EXISTS (SELECT FROM svc_queue e WHERE e.status = 'processing' AND e.lease_expires_at < now_) THEN
+//
+// Each statement is written so that one index alone serves its order (the plans are generic, made
+// whatever the table held then; see workerClaim): the probe reads the earliest lease, the first entry
+// of svc_queue_lease_idx. (An EXISTS over status and lease looks as cheap, on an empty table, through
+// svc_queue_active_idx, and then filters every active row on each call; min() may be planned as an
+// aggregate over every lease.)
+const leaseSweep = (maxRetries: string) => `  IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
     WITH requeued AS (
       UPDATE svc_queue q SET
         status = CASE WHEN q.retry_count < ${maxRetries} THEN 'pending' ELSE 'failed' END,
@@ -114,6 +120,7 @@ const leaseSweep = (maxRetries: string) => `  IF EXISTS (SELECT FROM svc_queue e
       WHERE q.request_id = ANY (ARRAY(
         SELECT e.request_id FROM svc_queue e
         WHERE e.status = 'processing' AND e.lease_expires_at < now_
+        ORDER BY e.lease_expires_at
         FOR UPDATE SKIP LOCKED))
       RETURNING q.request_id, q.function_name, q.status
     )
@@ -231,18 +238,19 @@ END`,
   // statement runs on a generic plan, built from the table's size at that moment. A worker polling an
   // idle queue (one just truncated, or vacuumed to zero pages) would fix plans that sequential-scan
   // svc_queue and sort it, cheapest on an empty table, and keep them when thousands of jobs arrive
-  // (2-3 ms per claim with 5,000 rows, growing with the finished rows kept for svc_cleanup). So these
-  // functions run with sequential and bitmap scans disabled (the catalog's INDEX_PLANS): every
-  // statement here has an index that serves it (the primary key, or the partial claim and lease
-  // indexes, which also give the claim order), so the generic plan is the ordered index scan at any
-  // size, and no call pays for planning (50-80 µs per statement when every call was planned anew).
+  // (2-3 ms per claim with 5,000 rows, growing with the finished rows kept for svc_cleanup). Planning
+  // every call costs 50-80 µs per statement instead. So these functions always run generic plans,
+  // with sequential and bitmap scans disabled (the catalog's INDEX_PLANS), and each statement is
+  // written so that one index alone serves it: ids through the primary key, the claim order only
+  // from svc_queue_claim_idx, the earliest lease only from svc_queue_lease_idx. Their plan is then
+  // the same whatever the table held when it was made.
   //
   // Claim: expired leases go back to pending with a retry counted (or fail when retries are spent,
   // announced on svc_completed); then up to max_jobs pending jobs are claimed, highest priority
   // first, then oldest. `now_` is a parameter of each statement, so the lease index can seek on it
-  // (clock_timestamp() in a WHERE clause cannot be an index condition); the sweep runs only when
-  // that probe finds an expired lease, rather than planning and running it on every claim. (Folding
-  // the probe into the claim statement, through a loop over its rows, measured no faster.)
+  // (clock_timestamp() in a WHERE clause cannot be an index condition); the sweep runs only when the
+  // earliest lease has expired, rather than on every claim. (Folding that probe into the claim
+  // statement, through a loop over its rows, measured no faster.)
   workerClaim: `
 #variable_conflict use_column
 DECLARE

@@ -35,15 +35,15 @@ CREATE TABLE svc_queue (
   batch_index      integer
 );
 
--- The claim order (priority first, then age) over pending rows only, and expired-lease sweeps.
+-- The claim order (priority first, then age) over pending rows only, and expired-lease sweeps. (The
+-- index the queue-depth bound reads is in queue-bound.sql.)
 CREATE INDEX svc_queue_claim_idx ON svc_queue (priority DESC, seq) WHERE status = 'pending';
-CREATE INDEX svc_queue_active_idx ON svc_queue (seq) WHERE status IN ('pending', 'processing');
 CREATE INDEX svc_queue_lease_idx ON svc_queue (lease_expires_at) WHERE status = 'processing';
 CREATE INDEX svc_queue_finished_idx ON svc_queue (coalesce(completed_at, failed_at, cancelled_at)) WHERE status IN ('completed', 'failed', 'cancelled');
 
 -- No statistics on status: how many rows are pending swings from none to all between two ANALYZEs,
 -- and stats taken while the queue was drained (say 99.9% 'completed') make the planner expect no
--- pending row when a burst arrives; it then claims through svc_queue_active_idx plus a sort of every
+-- pending row when a burst arrives; it then claims through another partial index plus a sort of every
 -- active row (1.5 ms with 5,000 pending) instead of the first entries of svc_queue_claim_idx. Without
 -- stats it assumes a small fraction (0.5% per status), for which the partial indexes always win.
 ALTER TABLE svc_queue ALTER COLUMN status SET STATISTICS 0;

@@ -412,3 +412,33 @@ test('svc_cleanup removes finished requests past the retention period only', asy
   const left = (await db.query('SELECT request_id FROM svc_queue ORDER BY seq')).rows.map((r) => r.request_id);
   expect(left).toEqual([recent, pending]);
 });
+
+test('the worker protocol keeps index plans made while the queue was empty, stale statistics and all', async () => {
+  // The worst case for generic plans: statistics from a queue of 20,000 finished requests (ANALYZE
+  // of an empty table keeps them), a table vacuumed to zero pages, and a worker session whose plans
+  // were all made on it. Its calls must still run on the claim, lease and primary-key indexes, not
+  // filter and sort every active row (auto_explain logs the plan of each statement they run).
+  await db.query(`INSERT INTO svc_queue (function_name, parameters, status, completed_at, result)
+    SELECT 'generate', '{"prompt":"x"}', 'completed', now(), '' FROM generate_series(1, 20000)`);
+  await db.query('ANALYZE svc_queue');
+  await db.query('TRUNCATE svc_queue');
+  await db.query('VACUUM ANALYZE svc_queue');
+  const idle = await svc().connect(); // superuser: may LOAD auto_explain; the functions run as their owner anyway
+  for (let i = 0; i < 8; i++) {
+    await idle.query(`SELECT * FROM svc_worker_claim('idle', 4, 30)`);
+    await idle.query(`SELECT * FROM svc_worker_complete_and_claim('{}', '{}', '{}', 'idle', 30, 3, 4)`);
+  }
+  await db.query(`SELECT svc_generate_batch_async(array(SELECT 'p' || i FROM generate_series(1, 500) i))`);
+  await idle.query(`LOAD 'auto_explain'`);
+  await idle.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on`);
+  const logBefore = svc().cluster.log().length;
+  const [job] = await protocol.claim(idle, opts('idle', 1));
+  await protocol.completeAndClaim(idle, [{ job, result: 'r' }], { workerId: 'idle', leaseSeconds: 30, maxRetries: 3 });
+  await idle.query('RESET ALL');
+  await new Promise((r) => setTimeout(r, 200)); // the log is written by the server process
+  const plans = svc().cluster.log().slice(logBefore);
+  expect(plans).toMatch(/Index Scan using svc_queue_claim_idx/);
+  expect(plans).toMatch(/Index Only Scan using svc_queue_lease_idx/);
+  expect(plans).toMatch(/Index Scan using svc_queue_pkey/);
+  expect(plans).not.toMatch(/svc_queue_active_idx|Seq Scan|Bitmap|Sort Key: p\./);
+});

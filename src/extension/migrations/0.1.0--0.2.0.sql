@@ -4,13 +4,12 @@
 -- by the generated part of the upgrade script that follows this file.
 -- @include cache.sql
 
--- The cheap bound on the queue's depth (svc__queue_depth_bound) reads the oldest active request here.
-CREATE INDEX svc_queue_active_idx ON svc_queue (seq) WHERE status IN ('pending', 'processing');
+-- The cheap bound on the queue's depth (svc__queue_depth_bound) and the index it reads.
 -- @include queue-bound.sql
 
 -- As in schema.sql: no statistics on status: how many rows are pending swings from none to all between two ANALYZEs,
 -- and stats taken while the queue was drained (say 99.9% 'completed') make the planner expect no
--- pending row when a burst arrives; it then claims through svc_queue_active_idx plus a sort of every
+-- pending row when a burst arrives; it then claims through another partial index plus a sort of every
 -- active row (1.5 ms with 5,000 pending) instead of the first entries of svc_queue_claim_idx. Without
 -- stats it assumes a small fraction (0.5% per status), for which the partial indexes always win.
 ALTER TABLE svc_queue ALTER COLUMN status SET STATISTICS 0;
