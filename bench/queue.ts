@@ -2,7 +2,8 @@
 // svc_worker_complete through a test claimer) side by side with graphile-worker 0.17 (defaults), on
 // one throwaway cluster in one run. svc lives in database `postgres`, graphile-worker in `gw`.
 //
-//   1. sequential single enqueue: one job per call, one call at a time, one connection (jobs/s)
+//   1. sequential single enqueue: one job per call, one call at a time, one connection, svc and
+//      graphile-worker taking turns every 100 calls (jobs/s)
 //   2. batch enqueue: 1,000 jobs per call (svc_generate_batch_async / graphile's addJobs) (jobs/s)
 //   3. processing N no-op jobs at concurrency 4: the jobs are enqueued in one transaction while the
 //      worker is idle; the rate is N / (last completion - first claim) (jobs/s)
@@ -39,6 +40,7 @@ const env = (name: string, fallback: number) => {
   return value;
 };
 const SINGLE = env('BENCH_SINGLE', 2000);
+const SINGLE_BLOCK = 100; // svc and graphile-worker take turns every SINGLE_BLOCK single enqueues
 const BATCHES = env('BENCH_BATCHES', 10);
 const BATCH_SIZE = env('BENCH_BATCH_SIZE', 1000);
 const JOBS = env('BENCH_JOBS', 5000);
@@ -267,16 +269,33 @@ async function reset(s: Sides): Promise<void> {
   await s.gwAdmin.query('VACUUM ANALYZE graphile_worker._private_jobs');
 }
 
+/** Seconds for n sequential svc_generate_async calls. */
 async function svcSingle(s: Sides, n: number): Promise<number> {
   const start = now();
   for (let i = 0; i < n; i++) await s.svcClient.query('SELECT svc_generate_async($1) AS id', [PROMPT]);
-  return n / ((now() - start) / 1000);
+  return (now() - start) / 1000;
 }
 
+/** Seconds for n sequential addJob calls. */
 async function gwSingle(s: Sides, n: number): Promise<number> {
   const start = now();
   for (let i = 0; i < n; i++) await s.gw.utils.addJob('noop', { prompt: PROMPT });
-  return n / ((now() - start) / 1000);
+  return (now() - start) / 1000;
+}
+
+/**
+ * Single enqueue rates [svc, gw] over n calls each, in blocks of SINGLE_BLOCK calls taking turns, so
+ * that the machine's load drifting during the run weighs on both alike.
+ */
+async function singleRates(s: Sides, n: number): Promise<[number, number]> {
+  let svcSeconds = 0;
+  let gwSeconds = 0;
+  for (let done = 0; done < n; done += SINGLE_BLOCK) {
+    const block = Math.min(SINGLE_BLOCK, n - done);
+    svcSeconds += await svcSingle(s, block);
+    gwSeconds += await gwSingle(s, block);
+  }
+  return [n / svcSeconds, n / gwSeconds];
 }
 
 const prompts = (n: number) => Array.from({ length: n }, (_, i) => `${PROMPT} #${i}`);
@@ -562,8 +581,7 @@ try {
 
   // Warm up: plv8 contexts, plans, graphile-worker's task ids and prepared statements.
   await reset(s);
-  await svcSingle(s, 200);
-  await gwSingle(s, 200);
+  await singleRates(s, 200);
   await svcBatch(s, 2, BATCH_SIZE);
   await gwBatch(s, 2, BATCH_SIZE);
   await reset(s);
@@ -580,8 +598,9 @@ try {
   const latency: [number[], number[]] = [[], []];
   for (let r = 0; r < RUNS; r++) {
     await reset(s);
-    results.single[0].push(await svcSingle(s, SINGLE));
-    results.single[1].push(await gwSingle(s, SINGLE));
+    const [svcRate, gwRate] = await singleRates(s, SINGLE);
+    results.single[0].push(svcRate);
+    results.single[1].push(gwRate);
     await reset(s);
     results.batch[0].push(await svcBatch(s, BATCHES, BATCH_SIZE));
     results.batch[1].push(await gwBatch(s, BATCHES, BATCH_SIZE));
