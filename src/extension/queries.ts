@@ -20,7 +20,7 @@ export const QUERIES = {
   intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
 
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),
-  // What a capacity check reads: svc__queue_depth_bound (a view: see schema.sql) and the setting.
+  // What a capacity check reads: svc__queue_depth_bound (a view: see queue-bound.sql) and the setting.
   capacity: q(`SELECT depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size FROM svc__queue_depth_bound`),
 
   // The insert, the workers' wakeup and the capacity figures (read in the statement's snapshot, so
@@ -293,6 +293,9 @@ BEGIN
   IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts and results must be arrays of the same length'
       USING ERRCODE = '22023';
+  END IF;
+  IF array_position($1, NULL) IS NOT NULL OR array_position($2, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids and complete_attempts must not contain NULL' USING ERRCODE = '22004';
   END IF;
   IF wanted < 0 THEN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = '22023';

@@ -117,7 +117,7 @@ describe('svc_worker_complete_and_claim', () => {
     expect((await call([], [], [])).rows).toEqual([expect.objectContaining({ refused: [], request_id: null })]);
   });
 
-  test('rejects arrays of different lengths, NULL arrays and a negative claim_jobs, changing nothing', async () => {
+  test('rejects arrays of different lengths, NULL arrays or ids, and a negative claim_jobs, changing nothing', async () => {
     const id = await submit('kept');
     const [job] = await protocol.claim(worker, opts('w1', 1));
     const lengths = /complete_request_ids, complete_attempts and results must be arrays of the same length/;
@@ -125,6 +125,8 @@ describe('svc_worker_complete_and_claim', () => {
     await expect(call([id], [1], [])).rejects.toThrow(lengths);
     await expect(call(null, [1], ['r'])).rejects.toThrow(lengths);
     await expect(call([id], [1], ['r'], -1)).rejects.toThrow(/claim_jobs must be at least 0/);
+    await expect(call([id, null], [1, 1], ['r', 'r'])).rejects.toThrow(/complete_request_ids and complete_attempts must not contain NULL/);
+    await expect(call([id], [null], ['r'])).rejects.toMatchObject({ code: '22004' });
     expect(await row(job.request_id)).toMatchObject({ status: 'processing', result: null });
   });
 
