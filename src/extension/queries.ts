@@ -15,6 +15,18 @@ export const NOTIFY_FUNCTION_SQL = `CASE function_name WHEN 'embed' THEN 'embed'
 const completedPayload = (statusExpr: string) =>
   `json_build_object('request_id', request_id, 'function', ${NOTIFY_FUNCTION_SQL}, 'status', ${statusExpr})::text`;
 
+// The capacity figures are read in the statement's snapshot, so without the new row; the notification
+// is delivered at commit, and dropped with the row should the capacity check or anything else fail.
+const insertOneJob = (withOwner: boolean): Query => q(
+  `WITH job AS (
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority${withOwner ? ', owner' : ''})
+     VALUES ($1, $2, $3, $4${withOwner ? ', $5' : ''}) RETURNING request_id
+   )
+   SELECT job.request_id, pg_notify('svc_jobs', $1), b.depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size
+   FROM job, svc__queue_depth_bound b`,
+  'text', 'jsonb', 'text', 'integer', ...(withOwner ? ['name'] : []),
+);
+
 export const QUERIES = {
   setting: q(`SELECT current_setting($1, true) AS value`, 'text'),
   intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
@@ -23,18 +35,10 @@ export const QUERIES = {
   // What a capacity check reads: svc__queue_depth_bound (a view: see queue-bound.sql) and the setting.
   capacity: q(`SELECT depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size FROM svc__queue_depth_bound`),
 
-  // The insert, the workers' wakeup and the capacity figures (read in the statement's snapshot, so
-  // without the new row) in one statement, one SPI call per submission. The notification is
-  // delivered at commit, and dropped with the row should the capacity check or anything else fail.
-  insertJob: q(
-    `WITH job AS (
-       INSERT INTO svc_queue (function_name, parameters, grammar, priority)
-       VALUES ($1, $2, $3, $4) RETURNING request_id
-     )
-     SELECT job.request_id, pg_notify('svc_jobs', $1), b.depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size
-     FROM job, svc__queue_depth_bound b`,
-    'text', 'jsonb', 'text', 'integer',
-  ),
+  // One request (submitters may not name its owner; svc__enqueue_as does), the workers' wakeup and
+  // the capacity figures in one statement: one SPI call per submission.
+  insertJob: insertOneJob(false),
+  insertJobAs: insertOneJob(true),
 
   // One row per element of $2 (a JSON array of parameter objects), all in one new batch; ids come
   // back with their 1-based position so the caller can return them in input order.
@@ -67,11 +71,6 @@ export const QUERIES = {
   syncEnqueue: q(`SELECT request_id FROM dblink('svc_sync', $1) AS t(request_id uuid)`, 'text'),
   syncState: q(`SELECT status, result, error FROM dblink('svc_sync', $1) AS t(status text, result text, error text)`, 'text'),
   syncCancel: q(`SELECT ok FROM dblink('svc_sync', $1) AS t(ok boolean)`, 'text'),
-  insertJobAs: q(
-    `INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner)
-     VALUES ($1, $2, $3, $4, $5) RETURNING request_id`,
-    'text', 'jsonb', 'text', 'integer', 'name',
-  ),
   workersSummary: q(
     `SELECT count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
             count(*) AS known,

@@ -2,7 +2,7 @@
 // enqueue. Nothing is written unless everything is valid; the workers' wakeup notification is
 // delivered at commit.
 import { one, rows } from './db.js';
-import { QUERIES } from './queries.js';
+import { QUERIES, type Query } from './queries.js';
 import { LIMITS } from './limits.js';
 import { SvcError } from './errors.js';
 import { integerSetting } from './settings.js';
@@ -30,20 +30,21 @@ function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted:
   }
 }
 
-export function ensureCapacity(fn: string, adding: number): void {
-  checkCapacity(fn, one<Capacity>(QUERIES.capacity)!, adding, 0);
-}
-
-function enqueue(fn: string, job: jobs.PreparedJob, priority: number): string {
-  // insertJob also notifies the workers (svc_jobs, payload: the function name) and reads the
-  // capacity figures; a full queue raises here, which takes the row and the notification back.
-  const row = one<{ request_id: string } & Capacity>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!;
+/**
+ * Inserts one request with `query` (QUERIES.insertJob, or insertJobAs with the owner last), which also
+ * notifies the workers (svc_jobs, payload: the function name) and reads the capacity figures; a full
+ * queue raises here, which takes the row and the notification back.
+ */
+export function enqueueOne(fn: string, query: Query, job: jobs.PreparedJob, priority: number, ...owner: string[]): string {
+  const row = one<{ request_id: string } & Capacity>(query, job.functionName, job.parameters, job.grammar, priority, ...owner)!;
   checkCapacity(fn, row, 1, 1);
   return row.request_id;
 }
 
+const enqueue = (fn: string, job: jobs.PreparedJob, priority: number) => enqueueOne(fn, QUERIES.insertJob, job, priority);
+
 function enqueueBatch(fn: string, functionName: jobs.QueueFunction, items: object[], priority: number): string[] {
-  ensureCapacity(fn, items.length);
+  checkCapacity(fn, one<Capacity>(QUERIES.capacity)!, items.length, 0);
   const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatch, functionName, items, null, priority);
   one(QUERIES.notifyWorkers, functionName);
   const ids = new Array<string>(items.length);

@@ -8,7 +8,7 @@ import { SvcError, SQLSTATE } from './errors.js';
 import { intervalSetting } from './settings.js';
 import { cacheIdentity } from './cache-key.js';
 import * as jobs from './jobs.js';
-import { ensureCapacity } from './submit.js';
+import { enqueueOne } from './submit.js';
 import { awaitOutcome, type JobState } from './results.js';
 
 interface Plv8Quote { quote_literal(text: string): string }
@@ -95,8 +95,5 @@ export function enqueueAs(payload: unknown): string {
   const { function_name, parameters, owner } = (payload ?? {}) as Record<string, unknown>;
   if (typeof owner !== 'string' || owner === '') throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner must be a role name`);
   const job = jobs.prepareFromParameters(fn, function_name, parameters);
-  ensureCapacity(fn, 1);
-  const row = one<{ request_id: string }>(QUERIES.insertJobAs, job.functionName, job.parameters, job.grammar, SYNC_PRIORITY, owner)!;
-  one(QUERIES.notifyWorkers, job.functionName);
-  return row.request_id;
+  return enqueueOne(fn, QUERIES.insertJobAs, job, SYNC_PRIORITY, owner);
 }
