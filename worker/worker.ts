@@ -26,6 +26,7 @@ export class Worker {
   private jobsDone = 0;
   private jobsFailed = 0;
   private timers: NodeJS.Timeout[] = [];
+  private lastBeat: Promise<void> = Promise.resolve();
   private readonly completions: CompletionBatcher;
 
   constructor(
@@ -179,7 +180,16 @@ export class Worker {
     }
   }
 
-  private async beat(state: string): Promise<void> {
+  /**
+   * Reports the worker's state. Heartbeats go out one after another, so that a periodic one still in
+   * flight cannot land after the final 'stopped' (each takes its own pool connection).
+   */
+  private beat(state: string): Promise<void> {
+    this.lastBeat = this.lastBeat.then(() => this.sendBeat(state));
+    return this.lastBeat;
+  }
+
+  private async sendBeat(state: string): Promise<void> {
     try {
       await protocol.heartbeat(this.pool, {
         workerId: this.config.workerId, host: hostname(), pid: process.pid, state, concurrency: this.config.concurrency,
