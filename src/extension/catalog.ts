@@ -28,12 +28,16 @@ export interface SqlFunction {
 const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
 const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
 const PRIORITY = p('priority', 'integer', '0');
-// See SQL_BODIES.workerClaim: plans cached while the queue was empty must still use its indexes once it is not.
-const INDEX_PLANS = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off', enable_bitmapscan: 'off' };
+// Plans cached while the queue was empty must still use its indexes once it is not (see
+// SQL_BODIES.workerClaim). The worker protocol's PL/pgSQL and every plv8 function (db.ts prepares each
+// statement once per session) keep their plans, so they run with these settings. JIT is off: a scan
+// with no alternative (the one-row sequence read by svc__queue_depth_bound) keeps its disabled cost
+// (1e10), far above jit_above_cost, and compiling it took 115 ms a call.
+const INDEX_PLANS = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off', enable_bitmapscan: 'off', jit: 'off' };
 const RERANK_TASK = p('task', 'text', `'Given a web search query, retrieve relevant passages that answer the query'`);
 const REQUEST_RECORD = 'TABLE(status text, result text, error text, created_at timestamp, started_at timestamp, completed_at timestamp, priority integer)';
 
-export const FUNCTIONS: readonly SqlFunction[] = [
+const DECLARED: readonly SqlFunction[] = [
   // Synchronous: the result in the caller's statement (cache first, else a worker within svc.sync_timeout).
   {
     name: 'svc_generate', params: [p('prompt', 'text'), ...GENERATION], returns: 'text',
@@ -222,7 +226,7 @@ export const FUNCTIONS: readonly SqlFunction[] = [
   },
   {
     name: 'svc__queue_depth', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
-    body: { plpgsql: SQL_BODIES.queueDepth }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',
+    settings: INDEX_PLANS, body: { plpgsql: SQL_BODIES.queueDepth }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',
   },
 
   {
@@ -230,3 +234,5 @@ export const FUNCTIONS: readonly SqlFunction[] = [
     grantTo: 'nobody', body: { sql: SQL_BODIES.backoff }, comment: 'Internal: the delay before retry n, svc.retry_backoff * 2^n, at most 5 minutes.',
   },
 ];
+
+export const FUNCTIONS: readonly SqlFunction[] = DECLARED.map((fn) => ('ts' in fn.body ? { ...fn, settings: INDEX_PLANS } : fn));

@@ -78,10 +78,12 @@ export const QUERIES = {
      FROM svc_workers`,
   ),
 
+  // $2 is 'pending': a parameter, not a literal, so that the plan (generic, made once) cannot take
+  // svc_queue_claim_idx for this lookup by id (see BY_ID_STATUS).
   cancel: q(
     `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now()
-     WHERE request_id = $1 AND status = 'pending' RETURNING request_id`,
-    'uuid',
+     WHERE request_id = $1 AND status = $2 RETURNING request_id`,
+    'uuid', 'text',
   ),
 } as const;
 
@@ -145,6 +147,12 @@ const claimStatement = (lead: string, workerId: string, limit: string, leaseSeco
   SELECT ${lead}c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
   FROM claimed c ORDER BY c.priority DESC, c.seq`;
 
+// Statements that look a request up by id and check its status compare the status with a variable
+// rather than a literal. Their plans are generic, made once: with status = 'processing' the
+// lease index's predicate is implied, so the planner may take that index (tied with the primary key
+// on an empty table) and filter every processing row on request_id, call after call.
+const BY_ID_STATUS = `  processing_ text := 'processing'; -- see BY_ID_STATUS in queries.ts`;
+
 // The completion: store the results of the listed attempts and announce each on svc_completed. An
 // attempt that is no longer processing under that number (its lease expired and the job was taken
 // again, or it was already completed) matches nothing and is refused. The arrays are matched by
@@ -154,7 +162,7 @@ const completeStatement = (ids: string, attempts: string, results: string) => ` 
     UPDATE svc_queue q SET
       status = 'completed', result = (${results})[array_position(${ids}, q.request_id)], error = NULL,
       completed_at = clock_timestamp(), lease_expires_at = NULL
-    WHERE q.request_id = ANY (${ids}) AND q.status = 'processing'
+    WHERE q.request_id = ANY (${ids}) AND q.status = processing_
       AND q.attempt = (${attempts})[array_position(${ids}, q.request_id)]
     RETURNING q.request_id, q.function_name
   ), notified AS (
@@ -266,6 +274,7 @@ END`,
   workerComplete: `
 #variable_conflict use_column
 DECLARE
+${BY_ID_STATUS}
   dropped uuid[];
   announced integer;
 BEGIN
@@ -284,6 +293,7 @@ END`,
   workerCompleteAndClaim: `
 #variable_conflict use_column
 DECLARE
+${BY_ID_STATUS}
   now_ timestamptz;
   announced integer;
   dropped uuid[];
@@ -316,6 +326,7 @@ END`,
   workerFail: `
 #variable_conflict use_column
 DECLARE
+${BY_ID_STATUS}
   fn text;
   new_status text;
 BEGIN
@@ -325,7 +336,7 @@ BEGIN
     run_after = clock_timestamp() + svc__backoff(retry_count),
     failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
     error = $3, lease_expires_at = NULL, worker_id = NULL
-  WHERE request_id = $1 AND status = 'processing' AND attempt = $2
+  WHERE request_id = $1 AND status = processing_ AND attempt = $2
   RETURNING ${NOTIFY_FUNCTION_SQL}, status INTO fn, new_status;
   IF new_status = 'failed' THEN
     PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', fn, 'status', 'failed')::text);

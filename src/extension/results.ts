@@ -53,5 +53,5 @@ export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): str
 
 export function cancelAsync(requestId: unknown): boolean {
   const id = v.uuid('svc_cancel_async', 'request_id', requestId);
-  return one(QUERIES.cancel, id) !== undefined;
+  return one(QUERIES.cancel, id, 'pending') !== undefined;
 }

@@ -429,13 +429,15 @@ test('the worker protocol keeps index plans made while the queue was empty, stal
   for (let i = 0; i < 8; i++) {
     await idle.query(`SELECT * FROM svc_worker_claim('idle', 4, 30)`);
     await idle.query(`SELECT * FROM svc_worker_complete_and_claim('{}', '{}', '{}', 'idle', 30, 3, 4)`);
+    await idle.query(`SELECT svc_worker_fail(gen_random_uuid(), 1, 'no such job')`);
   }
   await db.query(`SELECT svc_generate_batch_async(array(SELECT 'p' || i FROM generate_series(1, 500) i))`);
   await idle.query(`LOAD 'auto_explain'`);
   await idle.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on`);
   const logBefore = svc().cluster.log().length;
   const [job] = await protocol.claim(idle, opts('idle', 1));
-  await protocol.completeAndClaim(idle, [{ job, result: 'r' }], { workerId: 'idle', leaseSeconds: 30, maxRetries: 3 });
+  const { jobs: [next] } = await protocol.completeAndClaim(idle, [{ job, result: 'r' }], { workerId: 'idle', leaseSeconds: 30, maxRetries: 3 });
+  expect(await protocol.fail(idle, next, 'failed on purpose', 3)).toBe('pending');
   await idle.query('RESET ALL');
   await new Promise((r) => setTimeout(r, 200)); // the log is written by the server process
   const plans = svc().cluster.log().slice(logBefore);
@@ -443,4 +445,35 @@ test('the worker protocol keeps index plans made while the queue was empty, stal
   expect(plans).toMatch(/Index Only Scan using svc_queue_lease_idx/);
   expect(plans).toMatch(/Index Scan using svc_queue_pkey/);
   expect(plans).not.toMatch(/svc_queue_active_idx|Seq Scan|Bitmap|Sort Key: p\./);
+  expect(plans).not.toMatch(/Filter: [^\n]*\(request_id = (ANY|\$)/); // a lookup by id filtering another index's rows
+});
+
+test('submitters and svc_cancel_async keep index plans made while the queue was empty, and never JIT-compile', async () => {
+  // The same worst case for the plv8 functions, whose statements are prepared once per session: the
+  // capacity bound must stay two index reads and a cancel a primary-key lookup once the queue fills,
+  // not scan every row; and the bound's sequence read (its only plan has a disabled cost of 1e10)
+  // must not pass jit_above_cost (that compiled it on every call, 115 ms).
+  await db.query(`INSERT INTO svc_queue (function_name, parameters, status, completed_at, result)
+    SELECT 'generate', '{"prompt":"x"}', 'completed', now(), '' FROM generate_series(1, 20000)`);
+  await db.query('ANALYZE svc_queue');
+  await db.query('TRUNCATE svc_queue');
+  await db.query('VACUUM ANALYZE svc_queue');
+  const submitter = await svc().connect(); // superuser: may LOAD auto_explain
+  for (let i = 0; i < 8; i++) {
+    await submitter.query(`SELECT svc_generate_async('warm ' || $1::int)`, [i]);
+    await submitter.query(`SELECT svc_cancel_async(gen_random_uuid())`);
+  }
+  await db.query(`SELECT svc_generate_batch_async(array(SELECT 'p' || i FROM generate_series(1, 500) i))`);
+  await submitter.query(`LOAD 'auto_explain'`);
+  await submitter.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on`);
+  const logBefore = svc().cluster.log().length;
+  const id = (await submitter.query(`SELECT svc_generate_async('after the burst') AS id`)).rows[0].id;
+  expect((await submitter.query(`SELECT svc_cancel_async($1) AS ok`, [id])).rows[0].ok).toBe(true);
+  await submitter.query('RESET ALL');
+  await new Promise((r) => setTimeout(r, 200)); // the log is written by the server process
+  const plans = svc().cluster.log().slice(logBefore);
+  expect(plans).toMatch(/Index Only Scan using svc_queue_active_idx/);
+  expect(plans).toMatch(/Index Scan using svc_queue_pkey/);
+  expect(plans).not.toMatch(/Seq Scan on svc_queue |Bitmap|JIT/);
+  expect(plans).not.toMatch(/Filter: [^\n]*\(request_id = (ANY|\$)/);
 });
