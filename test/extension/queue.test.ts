@@ -415,65 +415,65 @@ test('svc_cleanup removes finished requests past the retention period only', asy
   expect(left).toEqual([recent, pending]);
 });
 
-test('the worker protocol keeps index plans made while the queue was empty, stale statistics and all', async () => {
-  // The worst case for generic plans: statistics from a queue of 20,000 finished requests (ANALYZE
-  // of an empty table keeps them), a table vacuumed to zero pages, and a worker session whose plans
-  // were all made on it. Its calls must still run on the claim, lease and primary-key indexes, not
-  // filter and sort every active row (auto_explain logs the plan of each statement they run).
+/**
+ * The worst case for generic plans: statistics from a queue of 20,000 finished requests (ANALYZE of an
+ * empty table keeps them), the table vacuumed to zero pages, and a session whose plans were all made
+ * on it (`warm` runs eight times; plans turn generic at the sixth). Then 500 requests arrive and the
+ * session runs `measured`: returns the plan of each statement that ran (auto_explain).
+ */
+async function plansMadeOnAnEmptyQueue(warm: (session: pg.Client) => Promise<unknown>, measured: (session: pg.Client) => Promise<unknown>): Promise<string> {
   await db.query(`INSERT INTO svc_queue (function_name, parameters, status, completed_at, result)
     SELECT 'generate', '{"prompt":"x"}', 'completed', now(), '' FROM generate_series(1, 20000)`);
   await db.query('ANALYZE svc_queue');
   await db.query('TRUNCATE svc_queue');
   await db.query('VACUUM ANALYZE svc_queue');
-  const idle = await svc().connect(); // superuser: may LOAD auto_explain; the functions run as their owner anyway
-  for (let i = 0; i < 8; i++) {
+  const session = await svc().connect(); // superuser: may LOAD auto_explain; the worker functions run as their owner anyway
+  for (let i = 0; i < 8; i++) await warm(session);
+  await db.query(`SELECT svc_generate_batch_async(array(SELECT 'p' || i FROM generate_series(1, 500) i))`);
+  await session.query(`LOAD 'auto_explain'`);
+  await session.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on`);
+  const logBefore = svc().cluster.log().length;
+  await measured(session);
+  await session.query('RESET ALL');
+  await new Promise((r) => setTimeout(r, 200)); // the log is written by the server process
+  return svc().cluster.log().slice(logBefore);
+}
+
+// A lookup by id that filters the rows of another index instead of seeking the primary key.
+const BY_ID_AS_FILTER = /Filter: [^\n]*\(request_id = (ANY|\$)/;
+
+test('the worker protocol keeps index plans made while the queue was empty, stale statistics and all', async () => {
+  // Its calls must still run on the claim, lease and primary-key indexes, not filter and sort every active row.
+  const plans = await plansMadeOnAnEmptyQueue(async (idle) => {
     await idle.query(`SELECT * FROM svc_worker_claim('idle', 4, 30)`);
     await idle.query(`SELECT * FROM svc_worker_complete_and_claim('{}', '{}', '{}', 'idle', 30, 3, 4)`);
     await idle.query(`SELECT svc_worker_fail(gen_random_uuid(), 1, 'no such job')`);
-  }
-  await db.query(`SELECT svc_generate_batch_async(array(SELECT 'p' || i FROM generate_series(1, 500) i))`);
-  await idle.query(`LOAD 'auto_explain'`);
-  await idle.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on`);
-  const logBefore = svc().cluster.log().length;
-  const [job] = await protocol.claim(idle, opts('idle', 1));
-  const { jobs: [next] } = await protocol.completeAndClaim(idle, [{ job, result: 'r' }], { workerId: 'idle', leaseSeconds: 30, maxRetries: 3 });
-  expect(await protocol.fail(idle, next, 'failed on purpose', 3)).toBe('pending');
-  await idle.query('RESET ALL');
-  await new Promise((r) => setTimeout(r, 200)); // the log is written by the server process
-  const plans = svc().cluster.log().slice(logBefore);
+  }, async (idle) => {
+    const [job] = await protocol.claim(idle, opts('idle', 1));
+    const { jobs: [next] } = await protocol.completeAndClaim(idle, [{ job, result: 'r' }], { workerId: 'idle', leaseSeconds: 30, maxRetries: 3 });
+    expect(await protocol.fail(idle, next, 'failed on purpose', 3)).toBe('pending');
+  });
   expect(plans).toMatch(/Index Scan using svc_queue_claim_idx/);
   expect(plans).toMatch(/Index Only Scan using svc_queue_lease_idx/);
   expect(plans).toMatch(/Index Scan using svc_queue_pkey/);
   expect(plans).not.toMatch(/svc_queue_active_idx|Seq Scan|Bitmap|Sort Key: p\./);
-  expect(plans).not.toMatch(/Filter: [^\n]*\(request_id = (ANY|\$)/); // a lookup by id filtering another index's rows
+  expect(plans).not.toMatch(BY_ID_AS_FILTER);
 });
 
 test('submitters and svc_cancel_async keep index plans made while the queue was empty, and never JIT-compile', async () => {
-  // The same worst case for the plv8 functions, whose statements are prepared once per session: the
-  // capacity bound must stay two index reads and a cancel a primary-key lookup once the queue fills,
-  // not scan every row; and the bound's sequence read (its only plan has a disabled cost of 1e10)
-  // must not pass jit_above_cost (that compiled it on every call, 115 ms).
-  await db.query(`INSERT INTO svc_queue (function_name, parameters, status, completed_at, result)
-    SELECT 'generate', '{"prompt":"x"}', 'completed', now(), '' FROM generate_series(1, 20000)`);
-  await db.query('ANALYZE svc_queue');
-  await db.query('TRUNCATE svc_queue');
-  await db.query('VACUUM ANALYZE svc_queue');
-  const submitter = await svc().connect(); // superuser: may LOAD auto_explain
-  for (let i = 0; i < 8; i++) {
-    await submitter.query(`SELECT svc_generate_async('warm ' || $1::int)`, [i]);
+  // The plv8 functions prepare their statements once per session: the capacity bound must stay two
+  // index reads and a cancel a primary-key lookup once the queue fills, not scan every row; and the
+  // bound's sequence read (its only plan has a disabled cost of 1e10) must not pass jit_above_cost
+  // (that compiled it on every call, 115 ms).
+  const plans = await plansMadeOnAnEmptyQueue(async (submitter) => {
+    await submitter.query(`SELECT svc_generate_async('warm')`);
     await submitter.query(`SELECT svc_cancel_async(gen_random_uuid())`);
-  }
-  await db.query(`SELECT svc_generate_batch_async(array(SELECT 'p' || i FROM generate_series(1, 500) i))`);
-  await submitter.query(`LOAD 'auto_explain'`);
-  await submitter.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on`);
-  const logBefore = svc().cluster.log().length;
-  const id = (await submitter.query(`SELECT svc_generate_async('after the burst') AS id`)).rows[0].id;
-  expect((await submitter.query(`SELECT svc_cancel_async($1) AS ok`, [id])).rows[0].ok).toBe(true);
-  await submitter.query('RESET ALL');
-  await new Promise((r) => setTimeout(r, 200)); // the log is written by the server process
-  const plans = svc().cluster.log().slice(logBefore);
+  }, async (submitter) => {
+    const id = (await submitter.query(`SELECT svc_generate_async('after the burst') AS id`)).rows[0].id;
+    expect((await submitter.query(`SELECT svc_cancel_async($1) AS ok`, [id])).rows[0].ok).toBe(true);
+  });
   expect(plans).toMatch(/Index Only Scan using svc_queue_active_idx/);
   expect(plans).toMatch(/Index Scan using svc_queue_pkey/);
   expect(plans).not.toMatch(/Seq Scan on svc_queue |Bitmap|JIT/);
-  expect(plans).not.toMatch(/Filter: [^\n]*\(request_id = (ANY|\$)/);
+  expect(plans).not.toMatch(BY_ID_AS_FILTER);
 });
