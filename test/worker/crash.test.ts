@@ -99,7 +99,9 @@ test('output that cannot satisfy its constraint fails at once, without useless r
 
 test('SIGTERM: the worker finishes the job in flight, then exits 0', async () => {
   const w = start({ SVC_WORKER_CONCURRENCY: '1' });
-  const id = await submit('finish me', 1200);
+  // A prompt the test model does not end early: 'finish me' ended after 104 tokens (~40 ms), which the
+  // 50 ms poll below sometimes missed. This one runs to max_tokens, about a second on one thread.
+  const id = await submit('keep going', 1200);
   await eventually('the job to be claimed', async () => (await row(id)).status === 'processing').catch((e) => {
     throw new Error(`${e.message}; worker log:\n${w.logs.join('\n')}`);
   });
