@@ -10,6 +10,14 @@ export interface Command {
 /** A usage problem (bad flags): exit code 2. */
 export class UsageError extends Error {}
 
+/** The constraint flags of `svc grammar` and `svc generate` (each takes one of them). */
+export const CONSTRAINT_OPTIONS = {
+  schema: { type: 'string' },
+  regex: { type: 'string' },
+  choices: { type: 'string' },
+  type: { type: 'string' },
+} as const;
+
 /** A JSON Schema from a file, or from stdin for `-`: unreadable is a usage error, bad JSON a constraint error. */
 export function readSchema(source: string): unknown {
   let text: string;

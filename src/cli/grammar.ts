@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, compileType } from '../grammar/index.js';
 import type { Command } from './command.js';
-import { readSchema, UsageError } from './command.js';
+import { CONSTRAINT_OPTIONS, readSchema, UsageError } from './command.js';
 
 const HELP = `Usage: svc grammar (--schema FILE|- | --regex PATTERN | --choices JSON | --type NAME) [options]
 
@@ -37,10 +37,7 @@ async function run(args: string[]): Promise<number> {
     const { values } = parseArgs({
       args,
       options: {
-        schema: { type: 'string' },
-        regex: { type: 'string' },
-        choices: { type: 'string' },
-        type: { type: 'string' },
+        ...CONSTRAINT_OPTIONS,
         flags: { type: 'string' },
         'additional-properties': { type: 'boolean' },
         approximations: { type: 'boolean' },

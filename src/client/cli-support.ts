@@ -1,12 +1,13 @@
 // Shared by the `svc generate`, `svc embed` and `svc rerank` commands: reading the prompt from
 // stdin, the model-loading progress bar, and one mapping from errors to exit codes and messages.
 import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { basename } from 'node:path';
 import { UsageError } from '../cli/command.js';
 import { GenerationAbortedError, ModelLoadError } from '../engine/engine.js';
 import { ConstraintError } from '../grammar/index.js';
 import { ClientError } from './errors.js';
-import { configure, loadModel, resolveModel } from './index.js';
+import { configure, loadModel, resolveModel, unloadModels } from './index.js';
 
 /** Exit codes of the model commands. */
 export const EXIT = {
@@ -147,3 +148,33 @@ export function report(command: string, error: unknown): number {
 export const EXIT_HELP = `Exit status: 0 success; 1 invalid constraint, or the output could not satisfy it
 (cut at --max-tokens, failed validation); 2 usage error or no model; 3 the model cannot be loaded or
 the remote provider failed; 4 timed out.`;
+
+type CommandConfig<O extends NonNullable<ParseArgsConfig['options']>> = {
+  args: string[]; options: O & typeof MODEL_OPTIONS & { help: { type: 'boolean'; short: 'h' } }; strict: true; allowPositionals: true;
+};
+type Parsed<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<CommandConfig<O>>>;
+
+/**
+ * The frame of a model command: parses `args` against its own `options` plus the model options and
+ * --help (printing `help`), runs `body`, maps what it throws to an exit code (report) and unloads the
+ * models either way. `body` returns nothing: success is EXIT.ok.
+ */
+export async function runModelCommand<O extends NonNullable<ParseArgsConfig['options']>>(
+  command: string, help: string, args: string[], options: O, body: (parsed: Parsed<O>) => Promise<void>,
+): Promise<number> {
+  try {
+    const parsed = parseArgs<CommandConfig<O>>({
+      args, options: { ...options, ...MODEL_OPTIONS, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true,
+    });
+    if ((parsed.values as { help?: boolean }).help) {
+      process.stdout.write(help + '\n');
+      return EXIT.ok;
+    }
+    await body(parsed);
+    return EXIT.ok;
+  } catch (error) {
+    return report(command, error);
+  } finally {
+    await unloadModels();
+  }
+}

@@ -1,7 +1,6 @@
 // `svc embed`: the embedding of a text, as a JSON array (src/cli/embed.ts registers it).
-import { parseArgs } from 'node:util';
-import { embed, loadModel, unloadModels } from '../index.js';
-import { EXIT, EXIT_HELP, MODEL_HELP, MODEL_OPTIONS, prepareModel, readStdin, report } from '../cli-support.js';
+import { embed, loadModel } from '../index.js';
+import { EXIT_HELP, MODEL_HELP, prepareModel, readStdin, runModelCommand } from '../cli-support.js';
 import { UsageError } from '../../cli/command.js';
 
 const HELP = `Usage: svc embed ["TEXT"] [options]
@@ -16,18 +15,8 @@ ${MODEL_HELP}
 
 ${EXIT_HELP}`;
 
-export async function run(args: string[]): Promise<number> {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { json: { type: 'boolean' }, ...MODEL_OPTIONS, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: true,
-    });
-    if (values.help) {
-      process.stdout.write(HELP + '\n');
-      return EXIT.ok;
-    }
+export function run(args: string[]): Promise<number> {
+  return runModelCommand('embed', HELP, args, { json: { type: 'boolean' } }, async ({ values, positionals }) => {
     if (positionals.length > 1) throw new UsageError(`give the text as one argument (quote it); got ${positionals.length} arguments`);
     const text = positionals[0] ?? readStdin('text');
     await prepareModel(values);
@@ -38,11 +27,5 @@ export async function run(args: string[]): Promise<number> {
     } else {
       process.stdout.write(JSON.stringify(embedding) + '\n');
     }
-    return EXIT.ok;
-  } catch (error) {
-    return report('embed', error);
-  } finally {
-    await unloadModels();
-  }
+  });
 }
-

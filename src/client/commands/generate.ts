@@ -1,9 +1,8 @@
 // `svc generate`: constrained (or plain) generation from the command line, through the client library (src/cli/generate.ts registers it).
-import { parseArgs } from 'node:util';
-import { generate, generateFormat, unloadModels, type BasicTypeSpec, type GenerateOptions } from '../index.js';
+import { generate, generateFormat, type BasicTypeSpec, type GenerateOptions } from '../index.js';
 import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../constraint.js';
-import { EXIT, EXIT_HELP, MODEL_HELP, MODEL_OPTIONS, positiveInteger, prepareModel, readStdin, report } from '../cli-support.js';
-import { readSchema, UsageError } from '../../cli/command.js';
+import { EXIT_HELP, MODEL_HELP, positiveInteger, prepareModel, readStdin, runModelCommand } from '../cli-support.js';
+import { CONSTRAINT_OPTIONS, readSchema, UsageError } from '../../cli/command.js';
 
 const HELP = `Usage: svc generate ["PROMPT"] [--schema FILE|- | --regex R | --choices a,b,c | --type T] [options]
 
@@ -40,30 +39,16 @@ function parseChoices(text: string): string[] {
   return text.split(',');
 }
 
-export async function run(args: string[]): Promise<number> {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: {
-        schema: { type: 'string' },
-        regex: { type: 'string' },
-        choices: { type: 'string' },
-        type: { type: 'string' },
-        'max-tokens': { type: 'string' },
-        seed: { type: 'string' },
-        timeout: { type: 'string' },
-        unsafe: { type: 'boolean' },
-        json: { type: 'boolean' },
-        ...MODEL_OPTIONS,
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: true,
-    });
-    if (values.help) {
-      process.stdout.write(HELP + '\n');
-      return EXIT.ok;
-    }
+export function run(args: string[]): Promise<number> {
+  const flags = {
+    ...CONSTRAINT_OPTIONS,
+    'max-tokens': { type: 'string' },
+    seed: { type: 'string' },
+    timeout: { type: 'string' },
+    unsafe: { type: 'boolean' },
+    json: { type: 'boolean' },
+  } as const;
+  return runModelCommand('generate', HELP, args, flags, async ({ values, positionals }) => {
     const given = (['schema', 'regex', 'choices', 'type'] as const).filter((k) => values[k] !== undefined);
     if (given.length > 1) throw new UsageError(`give at most one of --schema, --regex, --choices, --type; got ${given.map((g) => '--' + g).join(' and ')}`);
     if (positionals.length > 1) throw new UsageError(`give the prompt as one argument (quote it); got ${positionals.length} arguments`);
@@ -103,11 +88,5 @@ export async function run(args: string[]): Promise<number> {
       value = options.schema !== undefined ? JSON.parse(text.slice('<json-output>'.length, -'</json-output>'.length)) : text;
     }
     process.stdout.write(values.json ? JSON.stringify({ text, value }) + '\n' : text + '\n');
-    return EXIT.ok;
-  } catch (error) {
-    return report('generate', error);
-  } finally {
-    await unloadModels();
-  }
+  });
 }
-

@@ -1,7 +1,6 @@
 // `svc rerank`: documents ranked for a query, best first (src/cli/rerank.ts registers it).
-import { parseArgs } from 'node:util';
-import { DEFAULT_RERANK_TASK, rerank, unloadModels } from '../index.js';
-import { EXIT, EXIT_HELP, MODEL_HELP, MODEL_OPTIONS, prepareModel, readStdin, report } from '../cli-support.js';
+import { DEFAULT_RERANK_TASK, rerank } from '../index.js';
+import { EXIT_HELP, MODEL_HELP, prepareModel, readStdin, runModelCommand } from '../cli-support.js';
 import { UsageError } from '../../cli/command.js';
 
 const HELP = `Usage: svc rerank "QUERY" ["DOCUMENT" ...] [options]
@@ -21,18 +20,8 @@ ${MODEL_HELP}
 
 ${EXIT_HELP}`;
 
-export async function run(args: string[]): Promise<number> {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { task: { type: 'string' }, json: { type: 'boolean' }, ...MODEL_OPTIONS, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: true,
-    });
-    if (values.help) {
-      process.stdout.write(HELP + '\n');
-      return EXIT.ok;
-    }
+export function run(args: string[]): Promise<number> {
+  return runModelCommand('rerank', HELP, args, { task: { type: 'string' }, json: { type: 'boolean' } }, async ({ values, positionals }) => {
     const [query, ...documents] = positionals;
     if (query === undefined) throw new UsageError('give the query as the first argument');
     const docs = documents.length > 0 ? documents : readStdin('documents').split(/\r?\n/).filter((line) => line.trim() !== '');
@@ -41,11 +30,5 @@ export async function run(args: string[]): Promise<number> {
     const ranked = await rerank(query, docs, { model: values.model, task: values.task });
     if (values.json) process.stdout.write(JSON.stringify(ranked) + '\n');
     else for (const r of ranked) process.stdout.write(`${r.score.toFixed(6)}\t${r.index}\t${r.document}\n`);
-    return EXIT.ok;
-  } catch (error) {
-    return report('rerank', error);
-  } finally {
-    await unloadModels();
-  }
+  });
 }
-
