@@ -1,5 +1,6 @@
-// Shared by the `svc generate`, `svc embed` and `svc rerank` commands: reading the prompt from
-// stdin, the model-loading progress bar, and one mapping from errors to exit codes and messages.
+// Shared by the `svc generate`, `svc embed` and `svc rerank` commands: their frame (runModelCommand),
+// reading the prompt from stdin, the model-loading progress bar, and one mapping from errors to exit
+// codes and messages.
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { basename } from 'node:path';
