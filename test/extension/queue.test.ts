@@ -155,6 +155,9 @@ describe('svc_worker_complete_and_claim', () => {
     expect((await call([other1, second.request_id], [1, second.attempt], ['again', 'on time'])).rows)
       .toEqual([expect.objectContaining({ refused: [other1], request_id: null })]);
     expect(await row(id)).toMatchObject({ status: 'completed', result: 'on time' });
+    // Every completion refused, in the order given.
+    expect((await call([other2, other1], [1, 1], ['late', 'late'], 0)).rows)
+      .toEqual([expect.objectContaining({ refused: [other2, other1], request_id: null })]);
   });
 
   test('it requeues expired leases before claiming, like svc_worker_claim', async () => {
