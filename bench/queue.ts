@@ -11,28 +11,26 @@
 //      time from just before the enqueue call to the claim returning it (graphile: to its task
 //      starting) (p50/p95 ms)
 //
-// The svc "test claimer" is a process-local loop with CONCURRENCY slots: it claims exactly the free
-// slots (max_jobs = free slots), completes each job with an empty result on the slot's connection,
-// sleeps on LISTEN svc_jobs when the queue is empty, and polls as a fallback. By default a slot
-// completes through the worker's CompletionBatcher (worker/completions.ts): its result goes out at
-// once in svc_worker_complete_and_claim, with a claim for the slot, on one of BENCH_LANES connections;
-// results that finish while every lane is busy go out together in the next call, each claiming one
-// job for its slot. BENCH_COMPLETE_AND_CLAIM=0 completes with svc_worker_complete and leaves every
-// claim to the one claim loop (the claimer of round 2).
+// The svc "test claimer" is a process-local loop with CONCURRENCY slots, run as the worker runs
+// (worker/worker.ts): it claims exactly the free slots (svc_worker_claim, max_jobs = free slots; a
+// claim commits without waiting for the disk), frees a slot as soon as its job has run, and writes
+// the results (empty) through the worker's CompletionBatcher (worker/completions.ts): results that
+// finish while the write connection is busy go out together in the next call (durable). It sleeps on
+// LISTEN svc_jobs when the queue is empty, and polls as a fallback.
 //
 // Queues are emptied (TRUNCATE) before every measured run. Each figure is the median of BENCH_RUNS
 // runs, svc and graphile-worker alternating. Sizes (environment):
 //   BENCH_SINGLE=2000  BENCH_BATCHES=10  BENCH_BATCH_SIZE=1000  BENCH_JOBS=5000
 //   BENCH_LATENCY=200  BENCH_RUNS=3  BENCH_CONCURRENCY=4  BENCH_POLL_MS=1000
 //   BENCH_DIAG=1 (0 to skip the diagnostics section: EXPLAIN ANALYZE and per-statement costs)
-//   BENCH_COMPLETE_AND_CLAIM=1 (0: complete and claim in separate calls, see above)  BENCH_LANES=1
+//   BENCH_LANES=1 (connections the results are written on)
 //   BENCH_DURABLE=1 (0: the test cluster's settings, see DURABLE below)
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from 'graphile-worker';
 import { startCluster, type Cluster } from '../scripts/cluster.js';
-import { claim, complete, WAKEUP_CHANNEL, type ClaimedJob } from '../worker/protocol.js';
+import { claim, WAKEUP_CHANNEL, type ClaimedJob } from '../worker/protocol.js';
 import { CompletionBatcher } from '../worker/completions.js';
 
 const env = (name: string, fallback: number) => {
@@ -50,7 +48,7 @@ const RUNS = Math.max(1, env('BENCH_RUNS', 3));
 const CONCURRENCY = Math.max(1, env('BENCH_CONCURRENCY', 4));
 const POLL_MS = env('BENCH_POLL_MS', 1000);
 const DIAG = env('BENCH_DIAG', 1) !== 0;
-const LANES = Math.max(1, Math.min(CONCURRENCY, env('BENCH_LANES', 1)));
+const LANES = Math.max(1, env('BENCH_LANES', 1));
 // By default the cluster runs PostgreSQL's defaults: every commit waits for its WAL to reach the disk
 // (graphile-worker's figures in the issue, ~750 enqueues/s and ~2,400 jobs/s, are of that kind).
 // BENCH_DURABLE=0 runs the test cluster's settings instead: no fsync, no wait for the WAL at commit.
@@ -74,35 +72,30 @@ const percentile = (xs: number[], p: number) => {
 // --- svc: the test claimer ----------------------------------------------------------------------
 
 class TestClaimer {
-  private inFlight = 0;
+  private inFlight = 0; // jobs holding a slot
+  private writing = 0; // jobs run whose result is not stored yet
   private running = false;
   private mayHaveWork = true; // the last claim filled every free slot, or a poll/notification said so
   private notified = false;
   private wake: (() => void) | null = null;
   private loopDone: Promise<void> = Promise.resolve();
-  private freeSlots: number[];
   /** Called with the claim's return time for every job claimed. */
   onClaim: (job: ClaimedJob, at: number) => void = () => undefined;
-  /** Called after svc_worker_complete returned. */
+  /** Called once the job's result is stored. */
   onComplete: (job: ClaimedJob, at: number) => void = () => undefined;
   claims = 0;
   emptyClaims = 0;
-  private readonly batcher: CompletionBatcher | null;
+  private readonly completions: CompletionBatcher;
 
   constructor(
     private readonly claimDb: pg.Client,
     private readonly listenDb: pg.Client,
-    private readonly slotDbs: pg.Client[],
+    /** The connections results are written on (BENCH_LANES), one call at a time on each. */
+    laneDbs: pg.Client[],
     private readonly workerId: string,
-    /** svc_worker_claim, or a drop-in variant with the same signature. */
-    private readonly claimFunction = 'svc_worker_claim',
-    /** Complete with svc_worker_complete_and_claim (true) or svc_worker_complete (false: one claim at a time, on claimDb). */
-    completeAndClaim = process.env.BENCH_COMPLETE_AND_CLAIM !== '0',
+    private readonly slots: number,
   ) {
-    this.freeSlots = slotDbs.map((_, i) => i);
-    this.batcher = completeAndClaim
-      ? new CompletionBatcher(slotDbs.slice(0, LANES), { workerId, leaseSeconds: 60, maxRetries: 3 }, Math.ceil(slotDbs.length / LANES))
-      : null;
+    this.completions = new CompletionBatcher(laneDbs, { workerId, leaseSeconds: 60, maxRetries: 3 });
     listenDb.on('notification', (msg) => {
       if (msg.channel !== WAKEUP_CHANNEL) return;
       this.notified = true;
@@ -131,9 +124,9 @@ class TestClaimer {
     await this.listenDb.query(`UNLISTEN ${WAKEUP_CHANNEL}`);
   }
 
-  /** Resolves once no job is in flight. */
+  /** Resolves once no job is running and every result is stored. */
   async idle(): Promise<void> {
-    while (this.inFlight > 0) await sleep(1);
+    while (this.inFlight > 0 || this.writing > 0) await sleep(1);
   }
 
   private kick(): void {
@@ -144,14 +137,10 @@ class TestClaimer {
 
   private async loop(): Promise<void> {
     while (this.running) {
-      const free = this.slotDbs.length - this.inFlight;
+      const free = this.slots - this.inFlight;
       if (free > 0 && (this.mayHaveWork || this.notified)) {
         this.notified = false;
-        const options = { workerId: this.workerId, maxJobs: free, leaseSeconds: 60, maxRetries: 3 };
-        const jobs = this.claimFunction === 'svc_worker_claim'
-          ? await claim(this.claimDb, options)
-          : (await this.claimDb.query<ClaimedJob>(`SELECT * FROM ${this.claimFunction}($1, $2, $3, $4)`,
-            [options.workerId, options.maxJobs, options.leaseSeconds, options.maxRetries])).rows;
+        const jobs = await claim(this.claimDb, { workerId: this.workerId, maxJobs: free, leaseSeconds: 60, maxRetries: 3 });
         const at = now();
         this.claims++;
         if (jobs.length === 0) this.emptyClaims++;
@@ -176,37 +165,19 @@ class TestClaimer {
     }
   }
 
-  /**
-   * Runs a job on a free slot. With the batcher (the default), the slot's completion claims one more
-   * job for the slot in the same call (svc_worker_complete_and_claim), which it runs, until the claim
-   * finds nothing; only then is the slot free for the claim loop.
-   */
-  private async runJob(first: ClaimedJob): Promise<void> {
-    const slot = this.freeSlots.pop()!;
+  /** Runs a job on a slot, frees the slot, and writes the result as the worker does (worker/worker.ts). */
+  private async runJob(job: ClaimedJob): Promise<void> {
     this.inFlight++;
+    await Promise.resolve(); // the no-op job
+    this.inFlight--;
+    this.writing++;
+    this.kick();
     try {
-      for (let job: ClaimedJob | undefined = first; job; ) {
-        await Promise.resolve(); // the no-op job
-        let ok: boolean;
-        let next: ClaimedJob[] = [];
-        if (this.batcher && this.running) {
-          ({ completed: ok, jobs: next } = await this.batcher.complete(job, '', 1));
-        } else {
-          ok = await complete(this.slotDbs[slot], job, '');
-        }
-        const at = now();
-        if (!ok) throw new Error(`svc_worker_complete refused ${job.request_id}`);
-        this.onComplete(job, at);
-        job = next[0];
-        if (job) {
-          this.claims++;
-          this.onClaim(job, at);
-        }
-      }
+      const { completed } = await this.completions.complete(job, '', 0);
+      if (!completed) throw new Error(`the completion of ${job.request_id} was refused`);
+      this.onComplete(job, now());
     } finally {
-      this.freeSlots.push(slot);
-      this.inFlight--;
-      this.kick();
+      this.writing--;
     }
   }
 }
@@ -558,11 +529,11 @@ try {
   const svcClient = await cluster.connect(SVC_DB, CLIENT_ROLE);
   const claimDb = await cluster.connect(SVC_DB, WORKER_ROLE);
   const listenDb = await cluster.connect(SVC_DB, WORKER_ROLE);
-  const slotDbs = await Promise.all(Array.from({ length: CONCURRENCY }, () => cluster.connect(SVC_DB, WORKER_ROLE)));
+  const laneDbs = await Promise.all(Array.from({ length: LANES }, () => cluster.connect(SVC_DB, WORKER_ROLE)));
   const gwAdmin = await cluster.connect(GW_DB);
-  clients.push(svcAdmin, svcClient, claimDb, listenDb, ...slotDbs, gwAdmin);
+  clients.push(svcAdmin, svcClient, claimDb, listenDb, ...laneDbs, gwAdmin);
 
-  claimer = new TestClaimer(claimDb, listenDb, slotDbs, 'bench-claimer');
+  claimer = new TestClaimer(claimDb, listenDb, laneDbs, 'bench-claimer', CONCURRENCY);
   gw = await setUpGraphile(cluster);
   const s: Sides = { svcAdmin, svcClient, claimer, gwAdmin, gw };
   // Workers run only for processing and latency; the enqueue figures are enqueue alone.

@@ -1,5 +1,6 @@
 // The queue worker: claims as many jobs as it has free slots, runs them on the engine, writes results
-// back, and keeps its leases and heartbeat fresh. Wakes on the enqueue notification, polls as a
+// back (a slot is free again once its job has run: the write goes on meanwhile, and results that
+// finish together are written in one call), and keeps its leases and heartbeat fresh. Wakes on the enqueue notification, polls as a
 // fallback, survives database restarts, and on stop() finishes what it holds before returning.
 import pg from 'pg';
 import { hostname } from 'node:os';
@@ -18,8 +19,15 @@ interface Running {
   done: Promise<void>;
 }
 
+/** A job that has run and whose outcome is being written. */
+interface Writing {
+  job: protocol.ClaimedJob;
+  written: Promise<void>;
+}
+
 export class Worker {
   private readonly running = new Map<string, Running>();
+  private readonly writing = new Set<Writing>();
   private stopping = false;
   private wake: () => void = () => undefined;
   private listener?: pg.Client;
@@ -68,8 +76,8 @@ export class Worker {
       if (free > 0 && claimed === free) continue; // there may be more
       await this.idle(this.config.pollIntervalMs);
     }
-    // A completion in flight may still hand its slot a new job (complete-and-claim): wait for those too.
     while (this.running.size > 0) await Promise.all([...this.running.values()].map((r) => r.done));
+    await Promise.all([...this.writing].map((w) => w.written));
     for (const timer of this.timers) clearInterval(timer);
     await this.beat('stopped');
     await this.listener?.end().catch(() => undefined);
@@ -101,17 +109,16 @@ export class Worker {
     log('debug', 'job started', { requestId: job.request_id, function: job.function_name, attempt: job.attempt });
     const done = this.execute(job, controller.signal)
       .then(
-        (result) => this.finish(job, { result }),
-        (error: unknown) => this.finish(job, { error: controller.signal.aborted ? controller.signal.reason : error }),
+        (result) => ({ result }),
+        (error: unknown) => ({ error: controller.signal.aborted ? controller.signal.reason : error }),
       )
-      // Jobs claimed for this slot by the completion start before the slot is released, so the
-      // claim loop never counts the slot as free meanwhile.
-      .then((next) => { for (const j of next) this.start(j); })
-      .finally(() => {
+      .then((outcome) => {
         clearTimeout(timeout);
-        // Not when the slot's next job is this very request again (its lease was lost, and it was requeued and claimed anew).
+        // Not when this very request runs again already (its lease was lost, and it was requeued and claimed anew).
         if (this.running.get(job.request_id)?.done === done) this.running.delete(job.request_id);
-        this.wake();
+        const writing: Writing = { job, written: this.finish(job, outcome).finally(() => this.writing.delete(writing)) };
+        this.writing.add(writing);
+        this.wake(); // the slot is free
       });
     this.running.set(job.request_id, { job, done });
   }
@@ -134,25 +141,19 @@ export class Worker {
 
   /**
    * Writes the outcome, retrying while the database is unreachable (the lease decides who wins). A
-   * success, while the worker is not stopping, also claims the next job for this slot in the same call
-   * (svc_worker_complete_and_claim, with the results of other slots that finished meanwhile); those
-   * jobs are returned for the caller to start. Retries only complete: a first attempt that committed
-   * but lost its reply leaves its claim to lease expiry.
+   * result goes out with the others that finished meanwhile (svc_worker_complete_and_claim, claiming
+   * nothing: the claim loop claims for the freed slots); a retry writes it alone.
    */
-  private async finish(job: protocol.ClaimedJob, outcome: { result: string } | { error: unknown }): Promise<protocol.ClaimedJob[]> {
+  private async finish(job: protocol.ClaimedJob, outcome: { result: string } | { error: unknown }): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         if ('result' in outcome) {
-          let stored: boolean;
-          let next: protocol.ClaimedJob[] = [];
-          if (attempt === 0 && !this.stopping) {
-            ({ completed: stored, jobs: next } = await this.completions.complete(job, outcome.result, 1));
-          } else {
-            stored = await protocol.complete(this.pool, job, outcome.result);
-          }
+          const stored = attempt === 0
+            ? (await this.completions.complete(job, outcome.result, 0)).completed
+            : await protocol.complete(this.pool, job, outcome.result);
           this.jobsDone++;
           log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', { requestId: job.request_id, attempt: job.attempt });
-          return next;
+          return;
         } else {
           const permanent = outcome.error instanceof PermanentJobError;
           const message = toPgText(outcome.error instanceof Error ? outcome.error.message : String(outcome.error));
@@ -160,11 +161,11 @@ export class Worker {
           this.jobsFailed++;
           log('warn', 'job failed', { requestId: job.request_id, attempt: job.attempt, error: message, newStatus: status, permanent });
         }
-        return [];
+        return;
       } catch (error) {
         if (attempt >= 60) {
           log('error', 'giving up on writing a job outcome; its lease will expire and it will run again', { requestId: job.request_id, ...errorFields(error) });
-          return [];
+          return;
         }
         await sleep(Math.min(100 * 2 ** attempt, 5000));
       }
@@ -172,9 +173,11 @@ export class Worker {
   }
 
   private async renewLeases(): Promise<void> {
-    if (this.running.size === 0) return;
+    // Jobs whose outcome is still being written keep their leases too.
+    const held = [...this.running.keys(), ...[...this.writing].map((w) => w.job.request_id)];
+    if (held.length === 0) return;
     try {
-      await protocol.renew(this.pool, this.config.workerId, [...this.running.keys()], this.config.leaseSeconds);
+      await protocol.renew(this.pool, this.config.workerId, held, this.config.leaseSeconds);
     } catch (error) {
       log('warn', 'lease renewal failed', errorFields(error));
     }

@@ -69,6 +69,32 @@ test('an expired lease is taken again; the late completion of the first worker i
   expect(await row(id)).toMatchObject({ status: 'completed', result: 'on time', retry_count: 1, worker_id: 'w2' });
 });
 
+test('a claim commits without waiting for the disk, unless its transaction wrote before it or it failed a job for good', async () => {
+  const session = await svc().connect(ROLES.worker);
+  try {
+    await session.query('SET synchronous_commit = on'); // the test cluster runs with it off
+    const commitMode = async () => (await session.query('SHOW synchronous_commit')).rows[0].synchronous_commit;
+    const inTransaction = async (before: string | null, maxRetries = 3) => {
+      await session.query('BEGIN');
+      if (before) await session.query(before);
+      await protocol.claim(session, { ...opts('w1', 1, 0.05), maxRetries });
+      const mode = await commitMode();
+      await session.query('COMMIT');
+      return mode;
+    };
+    await submit('a');
+    await submit('b');
+    expect(await inTransaction(null)).toBe('off');
+    expect(await commitMode()).toBe('on'); // for that transaction only
+    expect(await inTransaction(`SELECT svc_worker_heartbeat('w1', 'h', 1, 'running', 1, NULL, 0, 0, 0)`)).toBe('on');
+    await new Promise((r) => setTimeout(r, 100)); // both leases expire: the sweep fails them (no retries left)
+    expect(await inTransaction(null, 0)).toBe('on');
+    expect((await db.query(`SELECT count(*)::int AS n FROM svc_queue WHERE status = 'failed'`)).rows[0].n).toBe(2);
+  } finally {
+    await session.end();
+  }
+});
+
 describe('svc_worker_complete_and_claim', () => {
   const cc = (workerId: string, claimJobs?: number, leaseSeconds = 30) => ({ workerId, leaseSeconds, maxRetries: 3, claimJobs });
   const one = (job: protocol.ClaimedJob, result: string) => [{ job, result }];
