@@ -1,23 +1,15 @@
 // Group completion: results that finish in the same turn of the event loop, or while every connection
-// ("lane") is busy, go out together in one svc_worker_complete_and_claim call, each with a claim for
-// the slot it frees. A worker whose jobs last seconds sends one completion per call, at once; one
-// whose jobs finish together (short jobs, many slots) pays one round trip and one commit for the lot
-// instead of one per job.
+// ("lane") is busy, are written together in one call and one commit (svc_worker_complete_and_claim,
+// claiming nothing: the worker's claim loop claims for the freed slots). A worker whose jobs last
+// seconds writes one result per call, at once; one whose jobs finish together (short jobs, many slots)
+// pays one round trip and one durable commit for the lot instead of one per job.
 import * as protocol from './protocol.js';
 
 type Queryable = Parameters<typeof protocol.completeAndClaim>[0];
 
-export interface SlotOutcome {
-  /** True when stored; false when refused (the job is no longer this attempt's to complete). */
-  completed: boolean;
-  /** The jobs claimed for this slot. */
-  jobs: protocol.ClaimedJob[];
-}
-
 interface Waiting {
   completion: protocol.Completion;
-  claimJobs: number;
-  resolve: (outcome: SlotOutcome) => void;
+  resolve: (stored: boolean) => void;
   reject: (error: unknown) => void;
 }
 
@@ -28,7 +20,7 @@ export class CompletionBatcher {
 
   /**
    * `lanes`: the connections calls go out on, one call at a time on each (a pg.Pool counts as one).
-   * `maxBatch`: the most completions per call; more spread over the free lanes.
+   * `maxBatch`: the most results per call; more spread over the free lanes.
    */
   constructor(
     lanes: readonly Queryable[],
@@ -40,10 +32,13 @@ export class CompletionBatcher {
     this.freeLanes = [...lanes];
   }
 
-  /** Stores the job's result and claims up to `claimJobs` jobs for its slot. Rejects when the call fails. */
-  complete(job: protocol.Completion['job'], result: string, claimJobs: number): Promise<SlotOutcome> {
+  /**
+   * Stores the job's result: true once stored, false when refused (the job is no longer this
+   * attempt's to complete). Rejects when the call fails.
+   */
+  complete(job: protocol.Completion['job'], result: string): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ completion: { job, result }, claimJobs, resolve, reject });
+      this.waiting.push({ completion: { job, result }, resolve, reject });
       this.schedule();
     });
   }
@@ -64,14 +59,9 @@ export class CompletionBatcher {
   }
 
   private sendBatch(lane: Queryable, batch: Waiting[]): void {
-    const claimJobs = batch.reduce((n, w) => n + w.claimJobs, 0);
-    protocol.completeAndClaim(lane, batch.map((w) => w.completion), { ...this.options, claimJobs })
-      .then(({ completed, jobs }) => {
-        // Claimed jobs come highest priority first; the earliest finished slot gets the first.
-        let next = 0;
-        for (const w of batch) {
-          w.resolve({ completed: completed.has(w.completion.job.request_id), jobs: jobs.slice(next, (next += w.claimJobs)) });
-        }
+    protocol.completeAndClaim(lane, batch.map((w) => w.completion), { ...this.options, claimJobs: 0 })
+      .then(({ completed }) => {
+        for (const w of batch) w.resolve(completed.has(w.completion.job.request_id));
       }, (error: unknown) => {
         for (const w of batch) w.reject(error);
       })

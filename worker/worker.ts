@@ -149,7 +149,7 @@ export class Worker {
       try {
         if ('result' in outcome) {
           const stored = attempt === 0
-            ? (await this.completions.complete(job, outcome.result, 0)).completed
+            ? await this.completions.complete(job, outcome.result)
             : await protocol.complete(this.pool, job, outcome.result);
           this.jobsDone++;
           log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', { requestId: job.request_id, attempt: job.attempt });
