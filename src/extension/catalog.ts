@@ -153,7 +153,8 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_worker_claim', params: [p('worker_id', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3')],
     returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { plpgsql: SQL_BODIES.workerClaim },
-    comment: 'Worker protocol: claim up to max_jobs pending jobs under a lease; expired leases are requeued first.',
+    comment: 'Worker protocol: claim up to max_jobs pending jobs under a lease; expired leases are requeued first. '
+      + 'As its transaction\'s first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.',
   },
   {
     name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text')], returns: 'boolean',
