@@ -1,7 +1,8 @@
 // The queue worker: claims as many jobs as it has free slots, runs them on the engine, writes results
 // back (a slot is free again once its job has run: the write goes on meanwhile, and results that
-// finish together are written in one call), and keeps its leases and heartbeat fresh. Wakes on the enqueue notification, polls as a
-// fallback, survives database restarts, and on stop() finishes what it holds before returning.
+// finish together are written in one call), and keeps its leases and heartbeat fresh. Wakes on the
+// enqueue notification, polls as a fallback, survives database restarts, and on stop() finishes and
+// writes what it holds before returning.
 import pg from 'pg';
 import { hostname } from 'node:os';
 import type { Engine } from '../src/engine/engine.js';
