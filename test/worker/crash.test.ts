@@ -1,5 +1,6 @@
 // Crash safety with real processes: a worker killed mid-job, a database restart, jobs that always
-// fail or run past SVC_WORKER_TIMEOUT, and a graceful stop. Nothing lost, nothing completed twice.
+// fail or run past SVC_WORKER_TIMEOUT, a result whose write is held up, and a graceful stop. Nothing
+// lost, nothing completed twice.
 import type pg from 'pg';
 import { useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
@@ -112,6 +113,30 @@ test('SIGTERM: the worker finishes the job in flight, then exits 0', async () =>
   const status = (await db.query(`SELECT state FROM svc_worker_status() WHERE pid = $1`, [w.child.pid])).rows[0];
   expect(status.state).toBe('stopped');
 }, 60_000);
+
+test('a slot is free once its job has run: a result held up in writing does not hold it, and SIGTERM waits for the write', async () => {
+  const w = start({ SVC_WORKER_CONCURRENCY: '1' });
+  const first = await submit('keep going');
+  await eventually('the first job to be claimed', async () => (await row(first)).status === 'processing');
+  // Lock the first job's row while it runs: its result cannot be written until this transaction ends.
+  const blocker = await svc().connect();
+  try {
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT 1 FROM svc_queue WHERE request_id = $1 FOR UPDATE', [first]);
+    const second = await submit('next', 16);
+    await eventually('the second job to be claimed while the first result waits', async () => (await row(second)).status === 'processing', 60_000);
+    expect((await row(first)).status).toBe('processing');
+    w.child.kill('SIGTERM');
+    const early = await Promise.race([w.exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('still writing'), 500))]);
+    expect(early).toBe('still writing');
+    await blocker.query('COMMIT');
+    expect(await w.exited).toBe(0);
+    expect((await row(first)).status).toBe('completed');
+    expect((await row(second)).status).toBe('completed');
+  } finally {
+    await blocker.end();
+  }
+}, 90_000);
 
 test('bad worker configuration is a clear error with exit code 2', async () => {
   const w = start({ SVC_WORKER_CONCURRENCY: 'lots' });
