@@ -1,5 +1,5 @@
-// The svc_*_async submitters: validate every argument and compile the constraint (jobs.ts), then
-// enqueue. Nothing is written unless everything is valid; the workers' wakeup notification is
+// The svc_*_async submitters: validate every argument (priority first, then the others in order; the
+// constraint is compiled last, jobs.ts), then enqueue. Nothing is written unless everything is valid; the workers' wakeup notification is
 // delivered at commit.
 import { one, rows } from './db.js';
 import { QUERIES, type Query } from './queries.js';
@@ -54,12 +54,14 @@ function enqueueBatch(fn: string, functionName: jobs.QueueFunction, items: objec
 
 export function generateAsync(prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string {
   const fn = 'svc_generate_async';
-  return enqueue(fn, jobs.prepareGenerate(fn, prompt, maxTokens, useCache, seed), v.priority(fn, priority));
+  const p = v.priority(fn, priority);
+  return enqueue(fn, jobs.prepareGenerate(fn, prompt, maxTokens, useCache, seed), p);
 }
 
 export function embedAsync(textInput: unknown, useCache: unknown, priority: unknown): string {
   const fn = 'svc_embed_async';
-  return enqueue(fn, jobs.prepareEmbed(fn, textInput, useCache), v.priority(fn, priority));
+  const p = v.priority(fn, priority);
+  return enqueue(fn, jobs.prepareEmbed(fn, textInput, useCache), p);
 }
 
 export function generateJsonAsync(prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string {
@@ -88,14 +90,16 @@ export function rerankAsync(query: unknown, documents: unknown, task: unknown, u
 
 export function generateBatchAsync(prompts: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string[] {
   const fn = 'svc_generate_batch_async';
+  const p = v.priority(fn, priority);
   const checked = v.textArray(fn, 'prompts', prompts, { maxItems: LIMITS.batchMaxItems });
   const options = jobs.generationOptions(fn, maxTokens, useCache, seed);
-  return enqueueBatch(fn, 'generate', checked.map((prompt) => ({ ...options, prompt })), v.priority(fn, priority));
+  return enqueueBatch(fn, 'generate', checked.map((prompt) => ({ ...options, prompt })), p);
 }
 
 export function embedBatchAsync(texts: unknown, useCache: unknown, priority: unknown): string[] {
   const fn = 'svc_embed_batch_async';
+  const p = v.priority(fn, priority);
   const checked = v.textArray(fn, 'texts', texts, { maxItems: LIMITS.batchMaxItems });
   const cache = v.boolean(fn, 'use_cache', useCache);
-  return enqueueBatch(fn, 'embed', checked.map((text_input) => ({ text_input, use_cache: cache })), v.priority(fn, priority));
+  return enqueueBatch(fn, 'embed', checked.map((text_input) => ({ text_input, use_cache: cache })), p);
 }

@@ -150,6 +150,16 @@ describe('validation at the call', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(0);
   });
 
+  test('every submitter checks priority first, whatever else is wrong (so a bad one never costs a compile)', async () => {
+    const bad = 'priority := 101';
+    const calls = [
+      `svc_generate_async(NULL, ${bad})`, `svc_embed_async(NULL, ${bad})`, `svc_generate_json_async(NULL, '{"type": "nonsense"}', ${bad})`,
+      `svc_generate_regex_async(NULL, '(a', ${bad})`, `svc_generate_choice_async(NULL, ARRAY[]::text[], ${bad})`,
+      `svc_generate_batch_async(ARRAY[]::text[], ${bad})`, `svc_embed_batch_async(ARRAY[]::text[], ${bad})`, `svc_rerank_async(NULL, ARRAY[]::text[], ${bad})`,
+    ];
+    for (const call of calls) await expect(db.query(`SELECT ${call}`)).rejects.toThrow(/priority must be between -100 and 100/);
+  });
+
   test('errors carry an SQLSTATE', async () => {
     await expect(db.query(`SELECT svc_generate_async('x', max_tokens := 0)`)).rejects.toMatchObject({ code: '22023' });
     await expect(db.query(`SELECT svc_generate_async(NULL)`)).rejects.toMatchObject({ code: '22004' });
