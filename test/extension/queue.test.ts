@@ -21,6 +21,15 @@ async function submit(prompt: string, priority = 0): Promise<string> {
   return (await db.query(`SELECT svc_generate_async($1, priority := $2) AS id`, [prompt, priority])).rows[0].id;
 }
 
+/** A job claimed by w1 under a lease that expires, then claimed again by w2: both claims. */
+async function leaseTakenOver(prompt: string) {
+  const id = await submit(prompt);
+  const [first] = await protocol.claim(worker, opts('w1', 1, 0.05));
+  await new Promise((r) => setTimeout(r, 100));
+  const [second] = await protocol.claim(worker, opts('w2', 1, 30));
+  return { id, first, second };
+}
+
 async function row(id: string) {
   return (await db.query('SELECT * FROM svc_queue WHERE request_id = $1', [id])).rows[0];
 }
@@ -57,10 +66,7 @@ test('complete stores the result once; a second completion is refused', async ()
 });
 
 test('an expired lease is taken again; the late completion of the first worker is refused', async () => {
-  const id = await submit('slow job');
-  const [first] = await protocol.claim(worker, opts('w1', 1, 0.05));
-  await new Promise((r) => setTimeout(r, 100));
-  const [second] = await protocol.claim(worker, opts('w2', 1, 30));
+  const { id, first, second } = await leaseTakenOver('slow job');
   expect(second.request_id).toBe(id);
   expect(second.attempt).toBe(first.attempt + 1);
   expect(second.retry_count).toBe(1);
@@ -157,10 +163,7 @@ describe('svc_worker_complete_and_claim', () => {
   });
 
   test('a refused (stale) completion is left out of completed, changes nothing, and still claims for the freed slot only', async () => {
-    const id = await submit('slow job');
-    const [first] = await protocol.claim(worker, opts('w1', 1, 0.05));
-    await new Promise((r) => setTimeout(r, 100));
-    const [second] = await protocol.claim(worker, opts('w2', 1, 30));
+    const { id, first, second } = await leaseTakenOver('slow job');
     expect(second.request_id).toBe(id);
     const other1 = await submit('other 1');
     const other2 = await submit('other 2');
