@@ -71,6 +71,8 @@ const percentile = (xs: number[], p: number) => {
 
 // --- svc: the test claimer ----------------------------------------------------------------------
 
+const LEASE = { leaseSeconds: 60, maxRetries: 3 }; // the claimer's claims and completions
+
 class TestClaimer {
   private inFlight = 0; // jobs holding a slot
   private writing = 0; // jobs run whose result is not stored yet
@@ -95,7 +97,7 @@ class TestClaimer {
     private readonly workerId: string,
     private readonly slots: number,
   ) {
-    this.completions = new CompletionBatcher(laneDbs, { workerId, leaseSeconds: 60, maxRetries: 3 });
+    this.completions = new CompletionBatcher(laneDbs, { workerId, ...LEASE });
     listenDb.on('notification', (msg) => {
       if (msg.channel !== WAKEUP_CHANNEL) return;
       this.notified = true;
@@ -140,7 +142,7 @@ class TestClaimer {
       const free = this.slots - this.inFlight;
       if (free > 0 && (this.mayHaveWork || this.notified)) {
         this.notified = false;
-        const jobs = await claim(this.claimDb, { workerId: this.workerId, maxJobs: free, leaseSeconds: 60, maxRetries: 3 });
+        const jobs = await claim(this.claimDb, { workerId: this.workerId, maxJobs: free, ...LEASE });
         const at = now();
         this.claims++;
         if (jobs.length === 0) this.emptyClaims++;

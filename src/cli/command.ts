@@ -18,6 +18,13 @@ export const CONSTRAINT_OPTIONS = {
   type: { type: 'string' },
 } as const;
 
+type ConstraintFlag = keyof typeof CONSTRAINT_OPTIONS;
+
+/** Which constraint flags were given, in the order of CONSTRAINT_OPTIONS. */
+export function givenConstraints(values: Partial<Record<ConstraintFlag, unknown>>): ConstraintFlag[] {
+  return (Object.keys(CONSTRAINT_OPTIONS) as ConstraintFlag[]).filter((k) => values[k] !== undefined);
+}
+
 /** A JSON Schema from a file, or from stdin for `-`: unreadable is a usage error, bad JSON a constraint error. */
 export function readSchema(source: string): unknown {
   let text: string;

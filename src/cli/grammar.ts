@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, compileType } from '../grammar/index.js';
 import type { Command } from './command.js';
-import { CONSTRAINT_OPTIONS, readSchema, UsageError } from './command.js';
+import { CONSTRAINT_OPTIONS, givenConstraints, readSchema, UsageError } from './command.js';
 
 const HELP = `Usage: svc grammar (--schema FILE|- | --regex PATTERN | --choices JSON | --type NAME) [options]
 
@@ -50,7 +50,7 @@ async function run(args: string[]): Promise<number> {
       process.stdout.write(HELP + '\n');
       return 0;
     }
-    const given = (['schema', 'regex', 'choices', 'type'] as const).filter((k) => values[k] !== undefined);
+    const given = givenConstraints(values);
     if (given.length !== 1) {
       throw new UsageError(given.length === 0 ? 'give one of --schema, --regex, --choices or --type' : `give only one of ${given.map((g) => '--' + g).join(', ')}`);
     }

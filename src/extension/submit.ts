@@ -1,6 +1,6 @@
 // The svc_*_async submitters: validate every argument (priority first, then the others in order; the
-// constraint is compiled last, jobs.ts), then enqueue. Nothing is written unless everything is valid; the workers' wakeup notification is
-// delivered at commit.
+// constraint is compiled last, jobs.ts), then enqueue. Nothing is written unless everything is valid;
+// the workers' wakeup notification is delivered at commit.
 import { one, rows } from './db.js';
 import { QUERIES, type Query } from './queries.js';
 import { LIMITS } from './limits.js';
@@ -41,65 +41,55 @@ export function enqueueOne(fn: string, query: Query, job: jobs.PreparedJob, prio
   return row.request_id;
 }
 
-const enqueue = (fn: string, job: jobs.PreparedJob, priority: number) => enqueueOne(fn, QUERIES.insertJob, job, priority);
+/**
+ * A submitter of one request: priority is checked first (every submitter reports it before its other
+ * arguments), then `prepare` checks the rest and compiles the constraint, then the request is enqueued.
+ */
+function submit(fn: string, priority: unknown, prepare: (fn: string) => jobs.PreparedJob): string {
+  const p = v.priority(fn, priority);
+  return enqueueOne(fn, QUERIES.insertJob, prepare(fn), p);
+}
 
-function enqueueBatch(fn: string, functionName: jobs.QueueFunction, items: object[], priority: number): string[] {
+/** A batch submitter: priority first, then `prepare` checks the items (one parameters object each). */
+function submitBatch(fn: string, priority: unknown, functionName: jobs.QueueFunction, prepare: (fn: string) => object[]): string[] {
+  const p = v.priority(fn, priority);
+  const items = prepare(fn);
   checkCapacity(fn, one<Capacity>(QUERIES.capacity)!, items.length, 0);
-  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatch, functionName, items, null, priority);
+  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatch, functionName, items, null, p);
   one(QUERIES.notifyWorkers, functionName);
   const ids = new Array<string>(items.length);
   for (const r of inserted) ids[Number(r.batch_index) - 1] = r.request_id;
   return ids;
 }
 
-export function generateAsync(prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string {
-  const fn = 'svc_generate_async';
-  const p = v.priority(fn, priority);
-  return enqueue(fn, jobs.prepareGenerate(fn, prompt, maxTokens, useCache, seed), p);
-}
+export const generateAsync = (prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
+  submit('svc_generate_async', priority, (fn) => jobs.prepareGenerate(fn, prompt, maxTokens, useCache, seed));
 
-export function embedAsync(textInput: unknown, useCache: unknown, priority: unknown): string {
-  const fn = 'svc_embed_async';
-  const p = v.priority(fn, priority);
-  return enqueue(fn, jobs.prepareEmbed(fn, textInput, useCache), p);
-}
+export const embedAsync = (textInput: unknown, useCache: unknown, priority: unknown): string =>
+  submit('svc_embed_async', priority, (fn) => jobs.prepareEmbed(fn, textInput, useCache));
 
-export function generateJsonAsync(prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string {
-  const fn = 'svc_generate_json_async';
-  const p = v.priority(fn, priority);
-  return enqueue(fn, jobs.prepareJson(fn, prompt, schema, maxTokens, useCache, seed), p);
-}
+export const generateJsonAsync = (prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
+  submit('svc_generate_json_async', priority, (fn) => jobs.prepareJson(fn, prompt, schema, maxTokens, useCache, seed));
 
-export function generateRegexAsync(prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string {
-  const fn = 'svc_generate_regex_async';
-  const p = v.priority(fn, priority);
-  return enqueue(fn, jobs.prepareRegex(fn, prompt, pattern, maxTokens, useCache, seed), p);
-}
+export const generateRegexAsync = (prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
+  submit('svc_generate_regex_async', priority, (fn) => jobs.prepareRegex(fn, prompt, pattern, maxTokens, useCache, seed));
 
-export function generateChoiceAsync(prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string {
-  const fn = 'svc_generate_choice_async';
-  const p = v.priority(fn, priority);
-  return enqueue(fn, jobs.prepareChoice(fn, prompt, choices, maxTokens, useCache, seed), p);
-}
+export const generateChoiceAsync = (prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
+  submit('svc_generate_choice_async', priority, (fn) => jobs.prepareChoice(fn, prompt, choices, maxTokens, useCache, seed));
 
-export function rerankAsync(query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, priority: unknown): string {
-  const fn = 'svc_rerank_async';
-  const p = v.priority(fn, priority);
-  return enqueue(fn, jobs.prepareRerank(fn, query, documents, task, useCache, seed), p);
-}
+export const rerankAsync = (query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
+  submit('svc_rerank_async', priority, (fn) => jobs.prepareRerank(fn, query, documents, task, useCache, seed));
 
-export function generateBatchAsync(prompts: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string[] {
-  const fn = 'svc_generate_batch_async';
-  const p = v.priority(fn, priority);
-  const checked = v.textArray(fn, 'prompts', prompts, { maxItems: LIMITS.batchMaxItems });
-  const options = jobs.generationOptions(fn, maxTokens, useCache, seed);
-  return enqueueBatch(fn, 'generate', checked.map((prompt) => ({ ...options, prompt })), p);
-}
+export const generateBatchAsync = (prompts: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string[] =>
+  submitBatch('svc_generate_batch_async', priority, 'generate', (fn) => {
+    const checked = v.textArray(fn, 'prompts', prompts, { maxItems: LIMITS.batchMaxItems });
+    const options = jobs.generationOptions(fn, maxTokens, useCache, seed);
+    return checked.map((prompt) => ({ ...options, prompt }));
+  });
 
-export function embedBatchAsync(texts: unknown, useCache: unknown, priority: unknown): string[] {
-  const fn = 'svc_embed_batch_async';
-  const p = v.priority(fn, priority);
-  const checked = v.textArray(fn, 'texts', texts, { maxItems: LIMITS.batchMaxItems });
-  const cache = v.boolean(fn, 'use_cache', useCache);
-  return enqueueBatch(fn, 'embed', checked.map((text_input) => ({ text_input, use_cache: cache })), p);
-}
+export const embedBatchAsync = (texts: unknown, useCache: unknown, priority: unknown): string[] =>
+  submitBatch('svc_embed_batch_async', priority, 'embed', (fn) => {
+    const checked = v.textArray(fn, 'texts', texts, { maxItems: LIMITS.batchMaxItems });
+    const cache = v.boolean(fn, 'use_cache', useCache);
+    return checked.map((text_input) => ({ text_input, use_cache: cache }));
+  });

@@ -2,7 +2,7 @@
 import { generate, generateFormat, type BasicTypeSpec, type GenerateOptions } from '../index.js';
 import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../constraint.js';
 import { EXIT_HELP, MODEL_HELP, positiveInteger, prepareModel, readStdin, runModelCommand } from '../cli-support.js';
-import { CONSTRAINT_OPTIONS, readSchema, UsageError } from '../../cli/command.js';
+import { CONSTRAINT_OPTIONS, givenConstraints, readSchema, UsageError } from '../../cli/command.js';
 
 const HELP = `Usage: svc generate ["PROMPT"] [--schema FILE|- | --regex R | --choices a,b,c | --type T] [options]
 
@@ -26,7 +26,6 @@ ${MODEL_HELP}
 
 ${EXIT_HELP}`;
 
-
 function parseChoices(text: string): string[] {
   if (text.trimStart().startsWith('[')) {
     try {
@@ -49,7 +48,7 @@ export function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
   } as const;
   return runModelCommand('generate', HELP, args, flags, async ({ values, positionals }) => {
-    const given = (['schema', 'regex', 'choices', 'type'] as const).filter((k) => values[k] !== undefined);
+    const given = givenConstraints(values);
     if (given.length > 1) throw new UsageError(`give at most one of --schema, --regex, --choices, --type; got ${given.map((g) => '--' + g).join(' and ')}`);
     if (positionals.length > 1) throw new UsageError(`give the prompt as one argument (quote it); got ${positionals.length} arguments`);
     let prompt = positionals[0];
