@@ -10,7 +10,7 @@ const MODEL = process.env.SVC_MODEL ?? ensureTestModel();
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
 const JOBS = Number(process.env.BENCH_JOBS ?? 40);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 16);
-const THREADS = process.env.BENCH_THREADS ?? '1';
+const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const ms = (x: number) => x.toFixed(2);
@@ -26,7 +26,7 @@ await db.query('CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN 
 
 function startWorker(concurrency: number) {
   const child = spawnWorker(cluster, {
-    role: 'bench_worker', model: MODEL, threads: Number(THREADS), stdio: 'ignore',
+    role: 'bench_worker', model: MODEL, threads: THREADS, stdio: 'ignore',
     env: { SVC_WORKER_CONCURRENCY: String(concurrency), SVC_WORKER_CONTEXT_SIZE: '512' },
   });
   return { stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
@@ -37,7 +37,7 @@ async function waitForWorker() {
 
 try {
   // (a) the same request through the raw engine, svc_generate missing the cache, and hitting it.
-  const engine = await Engine.load({ model: MODEL, threads: Number(THREADS), contextSize: 512 });
+  const engine = await Engine.load({ model: MODEL, threads: THREADS, contextSize: 512 });
   let worker = startWorker(1);
   await waitForWorker();
   const raw: number[] = [];

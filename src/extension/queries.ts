@@ -9,11 +9,12 @@ export interface Query {
 
 const q = (sql: string, ...types: string[]): Query => ({ sql, types });
 
-/** Maps a queue function to the `function` field of svc_completed payloads (DESIGN.md). */
-export const NOTIFY_FUNCTION_SQL = `CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END`;
-
+/**
+ * The svc_completed payload of a queue row (DESIGN.md), for every completion and final failure: the
+ * `function` field maps the queue function (constrained and batch generation count as generate).
+ */
 const completedPayload = (statusExpr: string) =>
-  `json_build_object('request_id', request_id, 'function', ${NOTIFY_FUNCTION_SQL}, 'status', ${statusExpr})::text`;
+  `json_build_object('request_id', request_id, 'function', CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END, 'status', ${statusExpr})::text`;
 
 // The capacity figures are read in the statement's snapshot, so without the new row; the notification
 // is delivered at commit, and dropped with the row should the capacity check or anything else fail.
@@ -344,8 +345,8 @@ END`,
 #variable_conflict use_column
 DECLARE
 ${BY_ID_STATUS}
-  fn text;
   new_status text;
+  payload text;
 BEGIN
   UPDATE svc_queue SET
     status = CASE WHEN retry_count < $4 THEN 'pending' ELSE 'failed' END,
@@ -354,9 +355,9 @@ BEGIN
     failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
     error = $3, lease_expires_at = NULL, worker_id = NULL
   WHERE request_id = $1 AND status = processing_ AND attempt = $2
-  RETURNING ${NOTIFY_FUNCTION_SQL}, status INTO fn, new_status;
+  RETURNING status, ${completedPayload('status')} INTO new_status, payload;
   IF new_status = 'failed' THEN
-    PERFORM pg_notify('svc_completed', json_build_object('request_id', $1, 'function', fn, 'status', 'failed')::text);
+    PERFORM pg_notify('svc_completed', payload);
   END IF;
   RETURN new_status;
 END`,
