@@ -236,4 +236,4 @@ const DECLARED: readonly SqlFunction[] = [
   },
 ];
 
-export const FUNCTIONS: readonly SqlFunction[] = DECLARED.map((fn) => ('ts' in fn.body ? { ...fn, settings: INDEX_PLANS } : fn));
+export const FUNCTIONS: readonly SqlFunction[] = DECLARED.map((fn) => ('ts' in fn.body ? { ...fn, settings: { ...INDEX_PLANS, ...fn.settings } } : fn));
