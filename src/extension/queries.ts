@@ -16,6 +16,10 @@ const q = (sql: string, ...types: string[]): Query => ({ sql, types });
 const completedPayload = (statusExpr: string) =>
   `json_build_object('request_id', request_id, 'function', CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END, 'status', ${statusExpr})::text`;
 
+// What a capacity check reads (submit.ts's Capacity), from the view svc__queue_depth_bound joined as
+// `b` (see queue-bound.sql) and the setting.
+const CAPACITY_COLUMNS = `b.depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size`;
+
 // The capacity figures are read in the statement's snapshot, so without the new row; the notification
 // is delivered at commit, and dropped with the row should the capacity check or anything else fail.
 const insertOneJob = (withOwner: boolean): Query => q(
@@ -23,7 +27,7 @@ const insertOneJob = (withOwner: boolean): Query => q(
      INSERT INTO svc_queue (function_name, parameters, grammar, priority${withOwner ? ', owner' : ''})
      VALUES ($1, $2, $3, $4${withOwner ? ', $5' : ''}) RETURNING request_id
    )
-   SELECT job.request_id, pg_notify('svc_jobs', $1), b.depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size
+   SELECT job.request_id, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS}
    FROM job, svc__queue_depth_bound b`,
   'text', 'jsonb', 'text', 'integer', ...(withOwner ? ['name'] : []),
 );
@@ -33,8 +37,7 @@ export const QUERIES = {
   intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
 
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),
-  // What a capacity check reads: svc__queue_depth_bound (a view: see queue-bound.sql) and the setting.
-  capacity: q(`SELECT depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size FROM svc__queue_depth_bound`),
+  capacity: q(`SELECT ${CAPACITY_COLUMNS} FROM svc__queue_depth_bound b`),
 
   // One request (submitters may not name its owner; svc__enqueue_as does), the workers' wakeup and
   // the capacity figures in one statement: one SPI call per submission.
