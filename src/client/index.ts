@@ -255,10 +255,12 @@ function localOnly(model: string | undefined, fn: string): string {
   return ref.path;
 }
 
-/** An L2-normalized embedding of `text`, of the model's dimension. */
+/** An L2-normalized embedding of `text`, of the model's dimension. Empty or whitespace-only text is an `invalid-options` error. */
 export async function embed(text: string, options: EmbedOptions = {}): Promise<number[]> {
   const o = checkOptions(options, ['model'], 'embed') as EmbedOptions;
   if (typeof text !== 'string') throw invalidOptions(`embed: text must be a string; got ${text === null ? 'null' : typeof text}`);
+  // As svc_embed in SQL: empty or whitespace-only text has no meaningful embedding.
+  if (text.trim() === '') throw invalidOptions('embed: text must not be empty');
   return (await localEngine(localOnly(o.model, 'embed'))).embed(text);
 }
 

@@ -150,6 +150,20 @@ test('embed: a JSON array of the model dimension; from stdin; --json', async () 
   expect(two.code).toBe(2);
 });
 
+test('embed: empty or whitespace-only text is an error (exit 2), as svc_embed in SQL', async () => {
+  const runs = await Promise.all([
+    svc(['embed', '', '--model', model]),
+    svc(['embed', '   ', '--model', model]),
+    svc(['embed', '--model', model], { input: '\n' }),
+    svc(['embed', '--model', model], { input: ' \t\n' }),
+  ]);
+  for (const run of runs) {
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^svc embed: text must not be empty\n/);
+  }
+});
+
 test('rerank: documents as arguments or stdin lines; --json', async () => {
   const [a, b, noQuery] = await Promise.all([
     svc(['rerank', 'cat', 'cats purr', 'dogs bark', 'fish swim', '--model', model]),

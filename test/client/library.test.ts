@@ -258,6 +258,15 @@ describe('embed and rerank', () => {
     expect((await code(embed(3 as never))).code).toBe('invalid-options');
   });
 
+  test('embed: empty or whitespace-only text is an invalid-options error naming the parameter, as svc_embed in SQL', async () => {
+    for (const text of ['', ' ', '\n\t ']) {
+      const error = await code(embed(text));
+      expect(error).toBeInstanceOf(ClientError);
+      expect(error.code).toBe('invalid-options');
+      expect(error.message).toBe('embed: text must not be empty');
+    }
+  });
+
   test('rerank: best first with index, document and score; task is used', async () => {
     const docs = ['cats purr', 'dogs bark', 'fish swim'];
     const ranked = await rerank('cat', docs);

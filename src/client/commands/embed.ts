@@ -6,7 +6,8 @@ import { UsageError } from '../../cli/command.js';
 const HELP = `Usage: svc embed ["TEXT"] [options]
 
 Print the L2-normalized embedding of TEXT (read from stdin when not given) as a JSON array of the
-model's dimension, e.g. [0.12,-0.03,...] (also a pgvector literal).
+model's dimension, e.g. [0.12,-0.03,...] (also a pgvector literal). Empty or whitespace-only text
+is an error (exit 2).
 
 Options:
   --json              print {"model", "dimension", "embedding"} instead
@@ -19,6 +20,8 @@ export function run(args: string[]): Promise<number> {
   return runModelCommand('embed', HELP, args, { json: { type: 'boolean' } }, async ({ values, positionals }) => {
     if (positionals.length > 1) throw new UsageError(`give the text as one argument (quote it); got ${positionals.length} arguments`);
     const text = positionals[0] ?? readStdin('text');
+    // Before loading the model; the same rule as embed() and svc_embed.
+    if (text.trim() === '') throw new UsageError('text must not be empty');
     await prepareModel(values);
     const embedding = await embed(text, { model: values.model });
     if (values.json) {
