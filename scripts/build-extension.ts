@@ -63,9 +63,14 @@ function functionSql(fn: SqlFunction, buildId: string): string {
   } else {
     if (!(fn.body.ts in api)) throw new Error(`${fn.name}: no implementation named ${fn.body.ts} in src/extension/index.ts`);
     const args = fn.params.map((param) => quoteIdentJs(param.name)).join(', ');
+    // Errors are thrown again here so that their CONTEXT line is this function's, not minified bundle code.
     const js = `
 const svc = globalThis.__svc && globalThis.__svc.build === ${JSON.stringify(buildId)} ? globalThis.__svc : plv8.find_function('@extschema@.svc__bundle')();
-return svc.api.${fn.body.ts}(${args});
+try {
+  return svc.api.${fn.body.ts}(${args});
+} catch (error) {
+  throw error; // from ${fn.name}: see the message
+}
 `;
     body = `LANGUAGE plv8 ${options}\nAS ${dollarQuote(js, 'svc')}`;
   }
@@ -74,7 +79,7 @@ return svc.api.${fn.body.ts}(${args});
     fn.grantTo === undefined || fn.grantTo === 'PUBLIC'
       ? ''
       : `REVOKE ALL ON FUNCTION ${quoteIdent(fn.name)}(${sigTypes}) FROM PUBLIC;\n` +
-        (fn.grantTo === 'svc_worker' ? `GRANT EXECUTE ON FUNCTION ${quoteIdent(fn.name)}(${sigTypes}) TO svc_worker;\n` : '');
+        (fn.grantTo === 'nobody' ? '' : `GRANT EXECUTE ON FUNCTION ${quoteIdent(fn.name)}(${sigTypes}) TO ${fn.grantTo};\n`);
   const comment = `COMMENT ON FUNCTION ${quoteIdent(fn.name)}(${sigTypes}) IS ${sqlLiteral(fn.comment)};\n`;
   return `${head}\n${body};\n${grants}${comment}`;
 }

@@ -17,8 +17,8 @@ export interface SqlFunction {
   readonly volatility: 'VOLATILE' | 'STABLE' | 'IMMUTABLE';
   /** DEFINER functions run as the extension's owner, past row-level security. */
   readonly security: 'INVOKER' | 'DEFINER';
-  /** Who may call it; PUBLIC unless said otherwise. */
-  readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'nobody';
+  /** Who may call it; PUBLIC unless said otherwise ('nobody': only the extension's owner and superusers). */
+  readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'svc_admin' | 'nobody';
   /** Settings for the duration of each call (a SET clause), besides the pinned search_path. */
   readonly settings?: Readonly<Record<string, string>>;
   readonly body: { readonly ts: keyof typeof api } | { readonly sql: string } | { readonly plpgsql: string };
@@ -71,55 +71,55 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_generate_async', params: [p('prompt', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateAsync' },
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateAsync' },
     comment: 'Queue a text generation; returns its request id at once.',
   },
   {
     name: 'svc_embed_async', params: [p('text_input', 'text'), p('use_cache', 'boolean', 'true'), PRIORITY], returns: 'uuid',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'embedAsync' },
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'embedAsync' },
     comment: 'Queue an embedding; the result is a vector literal [x1,x2,...].',
   },
   {
     name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'jsonb'), ...GENERATION, PRIORITY], returns: 'uuid',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateJsonAsync' },
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateJsonAsync' },
     comment: 'Queue a generation constrained to JSON matching a JSON Schema.',
   },
   {
     name: 'svc_generate_regex_async', params: [p('prompt', 'text'), p('pattern', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateRegexAsync' },
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateRegexAsync' },
     comment: 'Queue a generation constrained to match a regular expression.',
   },
   {
     name: 'svc_generate_choice_async', params: [p('prompt', 'text'), p('choices', 'text[]'), ...GENERATION, PRIORITY], returns: 'uuid',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateChoiceAsync' },
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateChoiceAsync' },
     comment: 'Queue a generation constrained to one of the choices.',
   },
   {
     name: 'svc_generate_batch_async', params: [p('prompts', 'text[]'), ...GENERATION, PRIORITY], returns: 'uuid[]',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'generateBatchAsync' },
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateBatchAsync' },
     comment: 'Queue one generation per prompt; returns one request id per prompt, in order.',
   },
   {
     name: 'svc_embed_batch_async', params: [p('texts', 'text[]'), p('use_cache', 'boolean', 'true'), PRIORITY], returns: 'uuid[]',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'embedBatchAsync' },
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'embedBatchAsync' },
     comment: 'Queue one embedding per text; returns one request id per text, in order.',
   },
   {
     name: 'svc_rerank_async',
     params: [p('query', 'text'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), PRIORITY],
-    returns: 'uuid', volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'rerankAsync' },
+    returns: 'uuid', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'rerankAsync' },
     comment: 'Queue a reranking; the result is a JSON array of {index, document, score}, best first.',
   },
   {
     name: 'svc_check_async', params: [p('request_id', 'uuid')], returns: REQUEST_RECORD,
-    volatility: 'VOLATILE', security: 'INVOKER', body: { sql: SQL_BODIES.checkAsync },
+    volatility: 'VOLATILE', security: 'INVOKER', body: { plpgsql: SQL_BODIES.checkAsync },
     comment: 'The state of one request (no row when it does not exist or is not yours).',
   },
   {
     name: 'svc_check_async_batch', params: [p('request_ids', 'uuid[]')],
     returns: 'TABLE(request_id uuid, status text, result text, error text, created_at timestamp, completed_at timestamp)',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { sql: SQL_BODIES.checkAsyncBatch },
-    comment: 'The state of several requests, in the order given.',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { plpgsql: SQL_BODIES.checkAsyncBatch },
+    comment: 'The state of several requests: one row per id, in the order given (NULL columns for an id that is unknown or not yours).',
   },
   {
     name: 'svc_get_async_result', params: [p('request_id', 'uuid'), p('timeout_seconds', 'integer', '30')], returns: 'text',
@@ -128,14 +128,14 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_cancel_async', params: [p('request_id', 'uuid')], returns: 'boolean',
-    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'cancelAsync' },
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'cancelAsync' },
     comment: 'Cancel a pending request: true when it was pending and is now cancelled.',
   },
   {
     name: 'svc_worker_status', params: [],
     returns: 'TABLE(worker_id text, host text, pid integer, state text, started_at timestamptz, last_heartbeat timestamptz, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text)',
     volatility: 'VOLATILE', security: 'INVOKER', body: { sql: SQL_BODIES.workerStatus },
-    comment: 'One row per worker that has sent a heartbeat.',
+    comment: 'One row per worker heard from: a stopped one for 10 minutes, a silent one for a day.',
   },
   {
     name: 'svc_queue_stats', params: [],
@@ -145,8 +145,13 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_cleanup', params: [p('retention', 'interval', `'7 days'`)], returns: 'bigint',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody', body: { sql: SQL_BODIES.cleanup },
-    comment: 'Delete finished (completed, failed, cancelled) requests that finished longer ago than retention; returns how many.',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin', body: { plpgsql: SQL_BODIES.cleanup },
+    comment: 'Delete finished (completed, failed, cancelled) requests that finished longer ago than retention, and workers silent that long; returns how many requests.',
+  },
+  {
+    name: 'svc_settings', params: [], returns: 'TABLE(name text, value text, default_value text, meaning text)',
+    volatility: 'STABLE', security: 'INVOKER', body: { sql: SQL_BODIES.settings },
+    comment: "svc's settings: each one's effective value in this session, its default and what it means.",
   },
   // The worker protocol: only members of svc_worker may claim, complete, fail and renew jobs.
   {
@@ -195,7 +200,7 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Entries in the result cache, hits and misses since the last clear, and the size limit (svc.cache_size).',
   },
   {
-    name: 'svc_cache_clear', params: [], returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody',
+    name: 'svc_cache_clear', params: [], returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin',
     body: { sql: SQL_BODIES.cacheClear }, comment: 'Empty the result cache and reset its counters; returns how many entries were removed.',
   },
   {

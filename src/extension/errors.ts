@@ -1,14 +1,18 @@
 // Errors raised by svc's SQL functions. plv8 turns a thrown error's 5-character `code` into the
 // SQLSTATE, and `detail`/`hint` into the error's fields, so callers can catch them by condition.
 
+// svc's own conditions have codes of class SV, which PL/pgSQL's WHEN OTHERS catches (it deliberately
+// does not catch 57014 query_canceled, which stays the code of a real statement cancel).
 export const SQLSTATE = {
   invalidParameterValue: '22023',
   nullValueNotAllowed: '22004',
   programLimitExceeded: '54000',
-  noDataFound: 'P0002',
-  queryCanceled: '57014',
-  objectNotInPrerequisiteState: '55000',
-  insufficientPrivilege: '42501',
+  queueFull: '53400',
+  requestFailed: 'SV001',
+  requestCancelled: 'SV002',
+  timedOut: 'SV003',
+  unknownRequest: 'SV004',
+  notCommitted: 'SV005',
 } as const;
 
 export class SvcError extends Error {

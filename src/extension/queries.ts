@@ -2,12 +2,33 @@
 // built from input strings. Statements run from TypeScript name their parameter types so plans are
 // prepared once per session; SQL-language functions of the catalog take their bodies from here too.
 
+import { SETTINGS } from './settings-catalog.js';
+
 export interface Query {
   readonly sql: string;
   readonly types: readonly string[];
 }
 
 const q = (sql: string, ...types: string[]): Query => ({ sql, types });
+
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+/** PL/pgSQL statements that reject a NULL argument ($1, $2, … named `params` in order) with 22004. */
+const rejectNull = (fn: string, ...params: string[]) => params
+  .map((name, i) => `  IF $${i + 1} IS NULL THEN\n    RAISE EXCEPTION ${literal(`${fn}: ${name} must not be NULL`)} USING ERRCODE = '22004';\n  END IF;`)
+  .join('\n');
+
+/** A setting's value, or its default (settings-catalog.ts) when unset or empty, as SQL of `type`. */
+const settingOrDefault = (name: keyof typeof SETTINGS, type: string) =>
+  `coalesce(nullif(current_setting('${name}', true), ''), ${literal(SETTINGS[name].default ?? '')})::${type}`;
+
+/**
+ * The role a session acts as: SET ROLE's role, else the login role. A request belongs to it. The
+ * submitters are SECURITY DEFINER (only they write svc_queue), where current_user is the extension's
+ * owner; the `role` setting and session_user keep the caller's, and PostgreSQL lets a session set
+ * `role` only to a role its login role is a member of, so nobody can submit as another role.
+ */
+const SESSION_ROLE = `(CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)`;
 
 /**
  * The svc_completed payload of a queue row (DESIGN.md), for every completion and final failure: the
@@ -24,8 +45,8 @@ const CAPACITY_COLUMNS = `b.depth AS bound, current_setting('svc.max_queue_size'
 // is delivered at commit, and dropped with the row should the capacity check or anything else fail.
 const insertOneJob = (withOwner: boolean): Query => q(
   `WITH job AS (
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority${withOwner ? ', owner' : ''})
-     VALUES ($1, $2, $3, $4${withOwner ? ', $5' : ''}) RETURNING request_id
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner)
+     VALUES ($1, $2, $3, $4, ${withOwner ? '$5' : SESSION_ROLE}) RETURNING request_id
    )
    SELECT job.request_id, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS}
    FROM job, svc__queue_depth_bound b`,
@@ -39,7 +60,7 @@ export const QUERIES = {
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),
   capacity: q(`SELECT ${CAPACITY_COLUMNS} FROM svc__queue_depth_bound b`),
 
-  // One request (submitters may not name its owner; svc__enqueue_as does), the workers' wakeup and
+  // One request (owned by the session's role; svc__enqueue_as names the owner), the workers' wakeup and
   // the capacity figures in one statement: one SPI call per submission.
   insertJob: insertOneJob(false),
   insertJobAs: insertOneJob(true),
@@ -48,8 +69,8 @@ export const QUERIES = {
   // back with their 1-based position so the caller can return them in input order.
   insertBatch: q(
     `WITH batch AS (SELECT gen_random_uuid() AS id)
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index)
-     SELECT $1, t.item, $3, $4, batch.id, t.ord
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE}
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,
@@ -58,7 +79,12 @@ export const QUERIES = {
 
   notifyWorkers: q(`SELECT pg_notify('svc_jobs', $1)`, 'text'),
 
-  jobState: q(`SELECT status, result, error FROM svc_queue WHERE request_id = $1`, 'uuid'),
+  // uncommitted: submitted by this very transaction, so no worker can see it before it commits.
+  jobState: q(
+    `SELECT status, result, error, submitted_xact = pg_current_xact_id_if_assigned() AS uncommitted
+     FROM svc_queue WHERE request_id = $1`,
+    'uuid',
+  ),
 
   sleep: q(`SELECT pg_sleep($1)`, 'float8'),
 
@@ -67,7 +93,7 @@ export const QUERIES = {
   cacheGet: q(`SELECT svc_worker_cache_get($1, svc__current_model()) AS result`, 'text'),
 
   // --- synchronous calls: an autonomous connection back to this database (dblink) --------------
-  sessionUser: q(`SELECT session_user::text AS name`),
+  sessionRole: q(`SELECT ${SESSION_ROLE}::text AS name`),
   syncConnected: q(`SELECT 'svc_sync' = ANY (coalesce(dblink_get_connections(), '{}')) AS connected`),
   syncConnect: q(`SELECT dblink_connect_u('svc_sync', svc__sync_conninfo())`),
   syncDisconnect: q(`SELECT dblink_disconnect('svc_sync')`),
@@ -82,11 +108,11 @@ export const QUERIES = {
      FROM svc_workers`,
   ),
 
-  // $2 is 'pending': a parameter, not a literal, so that the plan (generic, made once) cannot take
-  // svc_queue_claim_idx for this lookup by id (see BY_ID_STATUS).
+  // Only the owner cancels. $2 is 'pending': a parameter, not a literal, so that the plan (generic,
+  // made once) cannot take svc_queue_claim_idx for this lookup by id (see BY_ID_STATUS).
   cancel: q(
     `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now()
-     WHERE request_id = $1 AND status = $2 RETURNING request_id`,
+     WHERE request_id = $1 AND status = $2 AND owner = ${SESSION_ROLE} RETURNING request_id`,
     'uuid', 'text',
   ),
 } as const;
@@ -98,7 +124,9 @@ export const QUERIES = {
 export const REMOTE = {
   enqueue: (quotedPayload: string) => `SELECT svc__enqueue_as(${quotedPayload}::jsonb)`,
   state: (quotedId: string) => `SELECT status, result, error FROM svc_queue WHERE request_id = ${quotedId}::uuid`,
-  cancel: (quotedId: string) => `SELECT svc_cancel_async(${quotedId}::uuid)`,
+  // The autonomous session runs as the extension's owner, for the caller's request.
+  cancel: (quotedId: string) =>
+    `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now() WHERE request_id = ${quotedId}::uuid AND status = 'pending' RETURNING true`,
 } as const;
 
 // The two halves of a claim, shared by svc_worker_claim and svc_worker_complete_and_claim (the
@@ -186,14 +214,26 @@ const completeStatement = (ids: string, attempts: string, results: string) => ` 
 /** Bodies of the SQL-language functions in the catalog. */
 export const SQL_BODIES = {
   checkAsync: `
+#variable_conflict use_column
+BEGIN
+${rejectNull('svc_check_async', 'request_id')}
+  RETURN QUERY
     SELECT status, result, error, created_at::timestamp, started_at::timestamp, completed_at::timestamp, priority
-    FROM svc_queue WHERE request_id = $1`,
+    FROM svc_queue WHERE request_id = $1;
+END`,
 
+  // One row per id given, in that order; an id that is unknown or not yours gives a row of NULLs
+  // beside it, so results line up with the input.
   checkAsyncBatch: `
-    SELECT q.request_id, q.status, q.result, q.error, q.created_at::timestamp, q.completed_at::timestamp
+#variable_conflict use_column
+BEGIN
+${rejectNull('svc_check_async_batch', 'request_ids')}
+  RETURN QUERY
+    SELECT ids.id, q.status, q.result, q.error, q.created_at::timestamp, q.completed_at::timestamp
     FROM unnest($1) WITH ORDINALITY AS ids(id, ord)
-    JOIN svc_queue q ON q.request_id = ids.id
-    ORDER BY ids.ord`,
+    LEFT JOIN svc_queue q ON q.request_id = ids.id
+    ORDER BY ids.ord;
+END`,
 
   // PL/pgSQL so its plans are kept for the session: as an SQL function (SECURITY DEFINER, SET
   // search_path, so never inlined) each call from a plv8 plan parsed and planned the body again.
@@ -236,7 +276,7 @@ END`,
       SELECT cache_key, model FROM svc_cache
       ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
       LIMIT greatest(0, (SELECT count(*) FROM svc_cache)
-        - coalesce(nullif(current_setting('svc.cache_size', true), '')::bigint, 10000)))`,
+        - ${settingOrDefault('svc.cache_size', 'bigint')}))`,
 
   cacheStats: `
     SELECT entries, hits, misses, CASE WHEN hits + misses > 0 THEN hits::float8 / (hits + misses) END, max_entries
@@ -244,7 +284,7 @@ END`,
       SELECT (SELECT count(*) FROM svc_cache) AS entries,
         h.last_value - CASE WHEN h.is_called THEN 0 ELSE 1 END AS hits,
         m.last_value - CASE WHEN m.is_called THEN 0 ELSE 1 END AS misses,
-        coalesce(nullif(current_setting('svc.cache_size', true), '')::bigint, 10000) AS max_entries
+        ${settingOrDefault('svc.cache_size', 'bigint')} AS max_entries
       FROM svc_cache_hits h, svc_cache_misses m
     ) AS s`,
 
@@ -382,14 +422,18 @@ END`,
 
   backoff: `
     SELECT least(
-      coalesce(nullif(current_setting('svc.retry_backoff', true), '')::interval, interval '1 second') * power(2, $1),
+      ${settingOrDefault('svc.retry_backoff', 'interval')} * power(2, $1),
       interval '5 minutes')`,
 
+  // A stopped worker is listed for 10 minutes after it stopped, a silent one (unresponsive after a
+  // minute) for a day; svc_cleanup deletes the rows of workers silent for longer than its retention.
   workerStatus: `
     SELECT worker_id, host, pid,
-      CASE WHEN last_heartbeat < clock_timestamp() - interval '1 minute' THEN 'unresponsive' ELSE state END,
+      CASE WHEN state <> 'stopped' AND last_heartbeat < clock_timestamp() - interval '1 minute' THEN 'unresponsive' ELSE state END,
       started_at, last_heartbeat, jobs_done, jobs_failed, jobs_in_flight, concurrency, model
-    FROM svc_workers ORDER BY started_at, worker_id`,
+    FROM svc_workers
+    WHERE last_heartbeat > clock_timestamp() - CASE WHEN state = 'stopped' THEN interval '10 minutes' ELSE interval '1 day' END
+    ORDER BY started_at, worker_id`,
 
   queueStats: `
     SELECT function_name, status, count(*),
@@ -398,12 +442,27 @@ END`,
       avg(completed_at - started_at) FILTER (WHERE completed_at IS NOT NULL)
     FROM svc_queue GROUP BY function_name, status ORDER BY function_name, status`,
 
+  // Finished requests, and the rows of workers not heard from, older than the retention.
   cleanup: `
-    WITH removed AS (
-      DELETE FROM svc_queue
-      WHERE status IN ('completed', 'failed', 'cancelled')
-        AND coalesce(completed_at, failed_at, cancelled_at) < clock_timestamp() - $1
-      RETURNING 1
-    )
-    SELECT count(*) FROM removed`,
+DECLARE
+  removed bigint;
+BEGIN
+${rejectNull('svc_cleanup', 'retention')}
+  DELETE FROM svc_workers WHERE last_heartbeat < clock_timestamp() - $1;
+  WITH finished AS (
+    DELETE FROM svc_queue
+    WHERE status IN ('completed', 'failed', 'cancelled')
+      AND coalesce(completed_at, failed_at, cancelled_at) < clock_timestamp() - $1
+    RETURNING 1
+  )
+  SELECT count(*) INTO removed FROM finished;
+  RETURN removed;
+END`,
+
+  settings: `
+    SELECT s.name, coalesce(nullif(current_setting(s.name, true), ''), s.default_value), s.default_value, s.meaning
+    FROM (VALUES
+${Object.entries(SETTINGS).map(([name, { default: d, meaning }]) => `      (${literal(name)}, ${d === null ? 'NULL' : literal(d)}, ${literal(meaning)})`).join(',\n')}
+    ) AS s(name, default_value, meaning)
+    ORDER BY s.name`,
 } as const;

@@ -5,8 +5,7 @@ import { LIMITS } from './limits.js';
 import { SvcError, SQLSTATE } from './errors.js';
 import * as v from './validate.js';
 
-
-export interface JobState { status: string; result: string | null; error: string | null }
+export interface JobState { status: string; result: string | null; error: string | null; uncommitted?: boolean }
 
 /**
  * Polls `read` until the request is finished: returns its result, or throws its failure or
@@ -23,9 +22,14 @@ export function awaitOutcome(fn: string, id: string, timeoutSeconds: number, max
       case 'completed':
         return job.result;
       case 'failed':
-        throw new SvcError('SV001', `${fn}: request ${id} failed: ${job.error ?? 'no error text'}`, { detail: job.error ?? undefined });
+        throw new SvcError(SQLSTATE.requestFailed, `${fn}: request ${id} failed: ${job.error ?? 'no error text'}`, { detail: job.error ?? undefined });
       case 'cancelled':
-        throw new SvcError('SV002', `${fn}: request ${id} was cancelled`);
+        throw new SvcError(SQLSTATE.requestCancelled, `${fn}: request ${id} was cancelled`);
+    }
+    if (job?.uncommitted) {
+      throw new SvcError(SQLSTATE.notCommitted, `${fn}: request ${id} was submitted in this transaction, which has not committed yet: no worker can see it`, {
+        hint: 'Commit the transaction that submitted the request, then wait for its result.',
+      });
     }
     const left = deadline - Date.now();
     if (left <= 0) timedOut(job);
@@ -41,11 +45,11 @@ export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): str
   const timeout = v.integerInRange(fn, 'timeout_seconds', timeoutSeconds, 0, LIMITS.timeoutSecondsMax);
   const read = () => {
     const job = one<JobState>(QUERIES.jobState, id);
-    if (!job) throw new SvcError(SQLSTATE.noDataFound, `${fn}: request ${id} does not exist or is not visible to the current role`);
+    if (!job) throw new SvcError(SQLSTATE.unknownRequest, `${fn}: request ${id} does not exist or is not visible to the current role`);
     return job;
   };
   return awaitOutcome(fn, id, timeout, 0.05, read, (job) => {
-    throw new SvcError(SQLSTATE.queryCanceled, `${fn}: request ${id} is still ${job?.status} after ${timeout} s`, {
+    throw new SvcError(SQLSTATE.timedOut, `${fn}: timed out after ${timeout} s: request ${id} is still ${job?.status}`, {
       hint: 'Call svc_get_async_result again later, or check svc_worker_status() for running workers.',
     });
   });

@@ -30,9 +30,10 @@ CREATE TABLE svc_queue (
   attempt          integer NOT NULL DEFAULT 0,         -- bumped per claim; a completion must name it
   worker_id        text,
   lease_expires_at timestamptz,
-  owner            name NOT NULL DEFAULT current_user,
+  owner            name NOT NULL DEFAULT current_user, -- svc's functions name the session's role (SESSION_ROLE in queries.ts)
   batch_id         uuid,
-  batch_index      integer
+  batch_index      integer,
+  submitted_xact   xid8 NOT NULL DEFAULT pg_current_xact_id() -- so a wait on an uncommitted request fails at once
 );
 
 -- The claim order (priority first, then age) over pending rows only, and expired-lease sweeps. (The
@@ -48,21 +49,14 @@ CREATE INDEX svc_queue_finished_idx ON svc_queue (coalesce(completed_at, failed_
 -- stats it assumes a small fraction (0.5% per status), for which the partial indexes always win.
 ALTER TABLE svc_queue ALTER COLUMN status SET STATISTICS 0;
 
--- Requests belong to the role that submitted them; svc_admin members see all. The worker's functions
--- are SECURITY DEFINER and so are not bound by these policies.
+-- Requests belong to the role that submitted them; svc_admin members see all. Nobody but svc's own
+-- functions writes these tables: the submitters, cancel and the worker protocol are SECURITY DEFINER
+-- and run as the extension's owner, past these policies. A role with INSERT could queue a request with
+-- a grammar of its own whose answer the worker would cache under another request's parameters.
 ALTER TABLE svc_queue ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_queue_read ON svc_queue FOR SELECT
   USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
-CREATE POLICY svc_queue_submit ON svc_queue FOR INSERT
-  WITH CHECK (owner = current_user AND status = 'pending');
--- Submitters insert only what a request is (status, owner and the rest take their defaults) and may
--- only move their own pending requests to cancelled.
-CREATE POLICY svc_queue_cancel ON svc_queue FOR UPDATE
-  USING (owner = current_user AND status = 'pending')
-  WITH CHECK (owner = current_user AND status = 'cancelled');
 GRANT SELECT ON svc_queue TO PUBLIC;
-GRANT INSERT (function_name, parameters, grammar, priority, batch_id, batch_index) ON svc_queue TO PUBLIC;
-GRANT UPDATE (status, cancelled_at) ON svc_queue TO PUBLIC;
 
 CREATE TABLE svc_workers (
   worker_id      text PRIMARY KEY,

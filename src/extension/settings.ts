@@ -3,25 +3,18 @@
 import { one } from './db.js';
 import { QUERIES } from './queries.js';
 import { SvcError, SQLSTATE } from './errors.js';
-
-export const SETTING_DEFAULTS = {
-  'svc.max_queue_size': 10000,
-  'svc.worker_concurrency': 4,
-  'svc.worker_poll_interval': '1s',
-  'svc.sync_timeout': '60s',
-  'svc.retry_backoff': '1s',
-} as const;
+import { SETTINGS, type SettingName } from './settings-catalog.js';
 
 const normalized = (value: string | null) => (value === null || value.trim() === '' ? null : value.trim());
 
-function raw(name: keyof typeof SETTING_DEFAULTS): string | null {
+function raw(name: SettingName): string | null {
   return normalized(one<{ value: string | null }>(QUERIES.setting, name)?.value ?? null);
 }
 
 /** An integer setting; `current` is its value when the caller read it already (current_setting(name, true)). */
 export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurrency', min: number, current?: string | null): number {
   const value = current === undefined ? raw(name) : normalized(current);
-  if (value === null) return SETTING_DEFAULTS[name];
+  if (value === null) return Number(SETTINGS[name].default);
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) {
     throw new SvcError(SQLSTATE.invalidParameterValue, `setting ${name} must be an integer of at least ${min} (is "${value}")`);
@@ -31,7 +24,7 @@ export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurre
 
 /** An interval setting (e.g. svc.sync_timeout = '60s') in seconds. */
 export function intervalSetting(name: 'svc.sync_timeout' | 'svc.worker_poll_interval'): number {
-  const value = raw(name) ?? SETTING_DEFAULTS[name];
+  const value = raw(name) ?? SETTINGS[name].default;
   let seconds: number | undefined;
   try {
     seconds = Number(one<{ seconds: number | string }>(QUERIES.intervalSeconds, value)?.seconds);

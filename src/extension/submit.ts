@@ -4,7 +4,7 @@
 import { one, rows } from './db.js';
 import { QUERIES, type Query } from './queries.js';
 import { LIMITS } from './limits.js';
-import { SvcError } from './errors.js';
+import { SvcError, SQLSTATE } from './errors.js';
 import { integerSetting } from './settings.js';
 import * as v from './validate.js';
 import * as jobs from './jobs.js';
@@ -18,26 +18,27 @@ interface Capacity {
  * Refuses `adding` requests when the queue has no room for them. `capacity` was read before they
  * were inserted; `inserted` of them are in the table already (an exact recount sees them).
  */
-function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted: number): void {
-  const max = integerSetting('svc.max_queue_size', 1, capacity.max_queue_size);
+function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted: number, max = integerSetting('svc.max_queue_size', 1, capacity.max_queue_size)): void {
   // Counting the queue costs as much as the rest of a submission; the bound is two index lookups.
   if (Number(capacity.bound) + adding <= max) return;
   const depth = Number(one<{ depth: string | number }>(QUERIES.queueDepth)?.depth ?? 0) - inserted;
   if (depth + adding > max) {
-    throw new SvcError('53400', `${fn}: the queue is full (${depth} requests pending or processing, svc.max_queue_size = ${max})`, {
+    throw new SvcError(SQLSTATE.queueFull, `${fn}: the queue is full (${depth} requests pending or processing, svc.max_queue_size = ${max})`, {
       hint: 'Wait for workers to drain the queue, cancel requests, or raise svc.max_queue_size.',
     });
   }
 }
 
 /**
- * Inserts one request with `query` (QUERIES.insertJob, or insertJobAs with the owner last), which also
- * notifies the workers (svc_jobs, payload: the function name) and reads the capacity figures; a full
- * queue raises here, which takes the row and the notification back.
+ * Inserts one request with `query` (QUERIES.insertJob for the session's role, or insertJobAs for
+ * `as.owner`, under the caller's `as.maxQueueSize`), which also notifies the workers (svc_jobs,
+ * payload: the function name) and reads the capacity figures; a full queue raises here, which takes
+ * the row and the notification back.
  */
-export function enqueueOne(fn: string, query: Query, job: jobs.PreparedJob, priority: number, ...owner: string[]): string {
+export function enqueueOne(fn: string, query: Query, job: jobs.PreparedJob, priority: number, as?: { owner: string; maxQueueSize: number }): string {
+  const owner = as ? [as.owner] : [];
   const row = one<{ request_id: string } & Capacity>(query, job.functionName, job.parameters, job.grammar, priority, ...owner)!;
-  checkCapacity(fn, row, 1, 1);
+  checkCapacity(fn, row, 1, 1, as?.maxQueueSize);
   return row.request_id;
 }
 

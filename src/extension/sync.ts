@@ -1,11 +1,13 @@
 // The synchronous functions (svc_generate, svc_embed, svc_generate_json/_regex/_choice, svc_rerank):
 // cache first; on a miss the request is enqueued through an autonomous connection (dblink) so a
 // worker sees it before the caller's transaction ends, and the call waits for it with a deadline.
-// They run as the extension's owner (SECURITY DEFINER); the request belongs to session_user.
+// They run as the extension's owner (SECURITY DEFINER); the request belongs to the session's role.
+// Nothing is left queued for nobody: settings are checked before anything is enqueued, and a wait that
+// ends in an error (a statement cancel or timeout included) cancels the request if it has not started.
 import { one, rows } from './db.js';
 import { QUERIES, REMOTE } from './queries.js';
 import { SvcError, SQLSTATE } from './errors.js';
-import { intervalSetting } from './settings.js';
+import { integerSetting, intervalSetting } from './settings.js';
 import { cacheIdentity } from './cache-key.js';
 import * as jobs from './jobs.js';
 import { enqueueOne } from './submit.js';
@@ -38,13 +40,10 @@ function workersSummary(): string {
   return `${live} worker(s) running, ${s.pending} request(s) pending`;
 }
 
-function wait(fn: string, id: string): string {
-  const timeout = intervalSetting('svc.sync_timeout');
-  const quotedId = plv8.quote_literal(id);
+function wait(fn: string, id: string, quotedId: string, timeout: number): string {
   const read = () => remote<JobState>(QUERIES.syncState, REMOTE.state(quotedId))[0];
   const result = awaitOutcome(fn, id, timeout, 0.02, read, (state) => {
-    remote(QUERIES.syncCancel, REMOTE.cancel(quotedId));
-    throw new SvcError(SQLSTATE.queryCanceled, `${fn}: no result within ${timeout} s (svc.sync_timeout); ${workersSummary()}`, {
+    throw new SvcError(SQLSTATE.timedOut, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${workersSummary()}`, {
       detail: `request ${id} was ${state?.status ?? 'not found'}; it is cancelled if it had not started`,
       hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
     });
@@ -52,16 +51,35 @@ function wait(fn: string, id: string): string {
   return result ?? '';
 }
 
+/** Cancels the request if it is still pending; an error doing so must not hide the one that ended the wait. */
+function cancelQuietly(quotedId: string): void {
+  try {
+    remote(QUERIES.syncCancel, REMOTE.cancel(quotedId));
+  } catch {
+    // the autonomous session is gone: the request stays as it is
+  }
+}
+
 function run(fn: string, job: jobs.PreparedJob): string {
+  // The caller's settings, checked before anything is enqueued; its queue bound applies in the
+  // autonomous session too, which does not see this session's SETs.
+  const timeout = intervalSetting('svc.sync_timeout');
+  const maxQueueSize = integerSetting('svc.max_queue_size', 1);
   const identity = cacheIdentity(job.functionName, job.parameters);
   if (job.parameters.use_cache === true) {
     const hit = one<{ result: string | null }>(QUERIES.cacheGet, identity)?.result;
     if (hit !== null && hit !== undefined) return hit;
   }
-  const owner = one<{ name: string }>(QUERIES.sessionUser)!.name;
-  const payload = JSON.stringify({ function_name: job.functionName, parameters: job.parameters, owner });
+  const owner = one<{ name: string }>(QUERIES.sessionRole)!.name;
+  const payload = JSON.stringify({ function_name: job.functionName, parameters: job.parameters, owner, max_queue_size: maxQueueSize });
   const [{ request_id: id }] = remote<{ request_id: string }>(QUERIES.syncEnqueue, REMOTE.enqueue(plv8.quote_literal(payload)));
-  return wait(fn, id);
+  const quotedId = plv8.quote_literal(id);
+  try {
+    return wait(fn, id, quotedId, timeout);
+  } catch (error) {
+    cancelQuietly(quotedId);
+    throw error;
+  }
 }
 
 export function generate(prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
@@ -92,8 +110,9 @@ export function rerank(query: unknown, documents: unknown, task: unknown, useCac
 /** svc__enqueue_as: runs in the autonomous session, as the owner; checks the request again. */
 export function enqueueAs(payload: unknown): string {
   const fn = 'svc__enqueue_as';
-  const { function_name, parameters, owner } = (payload ?? {}) as Record<string, unknown>;
+  const { function_name, parameters, owner, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
   if (typeof owner !== 'string' || owner === '') throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner must be a role name`);
+  if (!Number.isInteger(max_queue_size)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.max_queue_size must be an integer`);
   const job = jobs.prepareFromParameters(fn, function_name, parameters);
-  return enqueueOne(fn, QUERIES.insertJobAs, job, SYNC_PRIORITY, owner);
+  return enqueueOne(fn, QUERIES.insertJobAs, job, SYNC_PRIORITY, { owner, maxQueueSize: max_queue_size as number });
 }

@@ -353,7 +353,7 @@ describe('svc_get_async_result', () => {
 
   test('the timeout ends the wait with an error naming the status', async () => {
     const id = await submit('nobody works');
-    await expect(db.query('SELECT svc_get_async_result($1, timeout_seconds := 1)', [id])).rejects.toThrow(/is still pending after 1 s/);
+    await expect(db.query('SELECT svc_get_async_result($1, timeout_seconds := 1)', [id])).rejects.toMatchObject({ code: 'SV003', message: expect.stringMatching(/timed out after 1 s: request .* is still pending/) });
   });
 
   test('bad arguments are rejected', async () => {

@@ -27,7 +27,9 @@ test('the submitting role owns its request and sees it', async () => {
 test('another role cannot see, check, fetch or cancel it', async () => {
   expect((await bob.query('SELECT * FROM svc_queue')).rows).toHaveLength(0);
   expect((await bob.query('SELECT * FROM svc_check_async($1)', [aliceId])).rows).toHaveLength(0);
-  expect((await bob.query('SELECT * FROM svc_check_async_batch($1::uuid[])', [[aliceId]])).rows).toHaveLength(0);
+  // One row per id given, NULL for what bob may not see.
+  expect((await bob.query('SELECT request_id, status, result FROM svc_check_async_batch($1::uuid[])', [[aliceId]])).rows)
+    .toEqual([{ request_id: aliceId, status: null, result: null }]);
   await expect(bob.query('SELECT svc_get_async_result($1, 1)', [aliceId])).rejects.toThrow(/does not exist or is not visible/);
   expect((await bob.query('SELECT svc_cancel_async($1) AS ok', [aliceId])).rows[0].ok).toBe(false);
   expect((await alice.query('SELECT status FROM svc_check_async($1)', [aliceId])).rows[0].status).toBe('pending');
@@ -57,9 +59,65 @@ test('only svc_worker members may claim, complete, fail, renew or heartbeat', as
 test('users cannot forge state by writing the queue directly', async () => {
   await expect(alice.query(`INSERT INTO svc_queue (function_name, parameters, status) VALUES ('generate', '{}', 'completed')`)).rejects.toThrow(/permission denied/);
   await expect(alice.query(`UPDATE svc_queue SET result = 'forged'`)).rejects.toThrow(/permission denied/);
-  await expect(alice.query(`UPDATE svc_queue SET status = 'completed' WHERE request_id = $1`, [aliceId])).rejects.toThrow(/row-level security/);
+  await expect(alice.query(`UPDATE svc_queue SET status = 'cancelled' WHERE request_id = $1`, [aliceId])).rejects.toThrow(/permission denied/);
   await expect(alice.query(`DELETE FROM svc_queue`)).rejects.toThrow(/permission denied/);
   expect((await alice.query('SELECT status, result FROM svc_queue WHERE request_id = $1', [aliceId])).rows[0]).toEqual({ status: 'pending', result: null });
+});
+
+test('no ordinary role may INSERT, UPDATE or DELETE any svc table or sequence directly', async () => {
+  const { rows } = await alice.query(`SELECT c.relname, c.relkind FROM pg_class c JOIN pg_depend d ON d.objid = c.oid AND d.deptype = 'e'
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc' WHERE c.relkind IN ('r', 'S', 'v') ORDER BY 1`);
+  expect(rows.map((r) => r.relname)).toEqual(expect.arrayContaining(['svc_queue', 'svc_workers', 'svc_cache', 'svc_cache_hits', 'svc__queue_depth_bound']));
+  for (const { relname, relkind } of rows) {
+    for (const privilege of ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) {
+      for (const role of [alice, bob, admin]) {
+        // Column grants count too (has_any_column_privilege): 0.1.0 granted INSERT and UPDATE on columns.
+        const held = (await role.query(`SELECT has_table_privilege($1, $2) OR ($3 <> 'S' AND $2 IN ('INSERT', 'UPDATE') AND has_any_column_privilege($1, $2)) AS held`,
+          [relname, privilege, relkind])).rows[0].held;
+        expect({ relname, privilege, held }).toEqual({ relname, privilege, held: false });
+      }
+    }
+    if (relkind === 'S') {
+      await expect(alice.query(`SELECT nextval($1::regclass)`, [relname])).rejects.toThrow(/permission denied/);
+    }
+  }
+  await expect(alice.query(`INSERT INTO svc_workers (worker_id, host, pid, state, concurrency) VALUES ('w', 'h', 1, 'running', 1)`)).rejects.toThrow(/permission denied/);
+  await expect(alice.query(`INSERT INTO svc_cache (cache_key, model, function_name, result) VALUES ('k', 'm', 'generate', 'x')`)).rejects.toThrow(/permission denied/);
+  await expect(alice.query(`UPDATE svc_workers SET state = 'stopped'`)).rejects.toThrow(/permission denied/);
+  await expect(alice.query(`DELETE FROM svc_cache`)).rejects.toThrow(/permission denied/);
+});
+
+test('the cache-poisoning insert of a hand-written grammar is refused', async () => {
+  const parameters = { prompt: 'The user as JSON', schema: { type: 'object', properties: { email: { type: 'string' } } }, max_tokens: 512, use_cache: true, seed: 42 };
+  await expect(alice.query(`INSERT INTO svc_queue (function_name, parameters, grammar) VALUES ('generate_json', $1, $2)`,
+    [parameters, 'root ::= "{\\"email\\":\\"attacker@example.com\\"}"'])).rejects.toThrow(/permission denied for table svc_queue/);
+  expect((await admin.query(`SELECT count(*)::int AS n FROM svc_queue WHERE function_name = 'generate_json'`)).rows[0].n).toBe(0);
+});
+
+test('a request belongs to the role the session acts as: SET ROLE decides, and nobody submits or cancels as another role', async () => {
+  const su = await svc().connect();
+  await su.query(`CREATE ROLE svc_test_tenant NOLOGIN; GRANT svc_test_tenant TO ${ROLES.alice}`);
+  const carol = await svc().connect(ROLES.alice);
+  await carol.query('SET ROLE svc_test_tenant');
+  const tenantId = (await carol.query(`SELECT svc_generate_async('tenant prompt') AS id`)).rows[0].id;
+  expect((await su.query('SELECT owner::text FROM svc_queue WHERE request_id = $1', [tenantId])).rows[0].owner).toBe('svc_test_tenant');
+  // alice acting as herself does not see the tenant's request, nor cancel it; the tenant does.
+  expect((await alice.query('SELECT * FROM svc_check_async($1)', [tenantId])).rows).toHaveLength(0);
+  expect((await alice.query('SELECT svc_cancel_async($1) AS ok', [tenantId])).rows[0].ok).toBe(false);
+  expect((await carol.query('SELECT svc_cancel_async($1) AS ok', [tenantId])).rows[0].ok).toBe(true);
+  // A role the login role is not a member of cannot be taken on.
+  await expect(carol.query(`SET ROLE ${ROLES.bob}`)).rejects.toThrow(/permission denied to set role/);
+  await expect(carol.query(`SELECT set_config('role', $1, false)`, [ROLES.bob])).rejects.toThrow(/permission denied to set role/);
+  await carol.query('RESET ROLE');
+  const ownId = (await carol.query(`SELECT svc_generate_async('own prompt') AS id`)).rows[0].id;
+  expect((await su.query('SELECT owner::text FROM svc_queue WHERE request_id = $1', [ownId])).rows[0].owner).toBe(ROLES.alice);
+});
+
+test('svc_admin members may run svc_cleanup and svc_cache_clear; other roles may not', async () => {
+  expect((await admin.query(`SELECT svc_cleanup('1 day') >= 0 AS ok`)).rows[0].ok).toBe(true);
+  expect((await admin.query(`SELECT svc_cache_clear() >= 0 AS ok`)).rows[0].ok).toBe(true);
+  await expect(alice.query(`SELECT svc_cache_clear()`)).rejects.toThrow(/permission denied for function svc_cache_clear/);
+  await expect(bob.query(`SELECT svc_cleanup()`)).rejects.toThrow(/permission denied for function svc_cleanup/);
 });
 
 test('the worker completes the request, and only its owner reads the result', async () => {

@@ -13,3 +13,11 @@
 -- active row (1.5 ms with 5,000 pending) instead of the first entries of svc_queue_claim_idx. Without
 -- stats it assumes a small fraction (0.5% per status), for which the partial indexes always win.
 ALTER TABLE svc_queue ALTER COLUMN status SET STATISTICS 0;
+
+-- Only svc's functions write svc_queue (see schema.sql): no INSERT or UPDATE for PUBLIC, and the
+-- submitters name the owner. Each request records the transaction that submitted it.
+DROP POLICY svc_queue_submit ON svc_queue;
+DROP POLICY svc_queue_cancel ON svc_queue;
+REVOKE INSERT, UPDATE ON svc_queue FROM PUBLIC;
+REVOKE INSERT (function_name, parameters, grammar, priority, batch_id, batch_index), UPDATE (status, cancelled_at) ON svc_queue FROM PUBLIC;
+ALTER TABLE svc_queue ADD COLUMN submitted_xact xid8 NOT NULL DEFAULT pg_current_xact_id();

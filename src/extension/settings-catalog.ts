@@ -1,0 +1,20 @@
+// svc's database settings, declared once: their names, defaults and meanings. settings.ts reads them,
+// queries.ts falls back to these defaults, and svc_settings() lists them (plv8 cannot register
+// settings, so `SHOW svc.x` fails until a session or ALTER DATABASE/ROLE sets it).
+export interface Setting {
+  /** The default as SQL text would spell it (NULL: none). */
+  readonly default: string | null;
+  readonly meaning: string;
+}
+
+export const SETTINGS = {
+  'svc.max_queue_size': { default: '10000', meaning: 'requests pending or processing, over all roles; beyond it submission fails (53400)' },
+  'svc.worker_concurrency': { default: '4', meaning: "jobs a worker runs at once when SVC_WORKER_CONCURRENCY is unset" },
+  'svc.worker_poll_interval': { default: '1s', meaning: "a worker's polling fallback when SVC_WORKER_POLL_INTERVAL is unset" },
+  'svc.sync_timeout': { default: '60s', meaning: 'how long the synchronous functions wait for a worker' },
+  'svc.sync_connection': { default: null, meaning: "libpq connection string of the synchronous functions' autonomous session (unset: this server's first unix socket, as the extension's owner)" },
+  'svc.cache_size': { default: '10000', meaning: 'result cache entries kept (least used evicted first)' },
+  'svc.retry_backoff': { default: '1s', meaning: 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes' },
+} as const satisfies Record<string, Setting>;
+
+export type SettingName = keyof typeof SETTINGS;
