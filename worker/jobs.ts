@@ -1,8 +1,9 @@
 // What a claimed job means for the engine, and how its answer becomes the result text stored in the
-// queue. Deterministic failures (output that breaks its constraint) are marked so the worker fails
-// them at once instead of retrying the same bytes.
-import { compileJsonSchema } from '../src/grammar/index.js';
-import type { Engine } from '../src/engine/engine.js';
+// queue. Deterministic failures (output that breaks its constraint, a grammar llama.cpp refuses, a
+// grammar that is not the one the job's parameters compile to) are marked so the worker fails them at
+// once instead of retrying the same bytes.
+import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
+import { GrammarRefusedError, type Engine } from '../src/engine/engine.js';
 import type { ClaimedJob } from './protocol.js';
 
 export class PermanentJobError extends Error {
@@ -43,7 +44,14 @@ export async function runJob(engine: Engine, job: ClaimedJob, signal: AbortSigna
     case 'generate_regex':
     case 'generate_choice': {
       const { prompt, max_tokens, seed } = p as unknown as GenerationParameters;
-      const out = await engine.generate({ prompt, maxTokens: max_tokens, seed, grammar: job.grammar, signal });
+      let out: Awaited<ReturnType<Engine['generate']>>;
+      try {
+        out = await engine.generate({ prompt, maxTokens: max_tokens, seed, grammar: job.grammar, signal });
+      } catch (error) {
+        // The same grammar would be refused on every attempt.
+        if (error instanceof GrammarRefusedError) throw new PermanentJobError(`llama.cpp refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+        throw error;
+      }
       checkConstrained(job, out.text, cutShort(out.tokens, max_tokens, out.stopReason));
       return toPgText(out.text);
     }
@@ -58,32 +66,90 @@ export async function runJob(engine: Engine, job: ClaimedJob, signal: AbortSigna
   }
 }
 
-// Compiling a schema's validator costs milliseconds; jobs of one schema usually come in runs.
-const validators = new Map<string, ReturnType<typeof compileJsonSchema>>();
-function schemaValidator(schema: unknown) {
-  const key = JSON.stringify(schema);
-  let compiled = validators.get(key);
-  if (!compiled) {
-    if (validators.size >= 256) validators.delete(validators.keys().next().value!);
-    compiled = compileJsonSchema(schema);
-    validators.set(key, compiled);
+/** What a constrained job's parameters compile to: its grammar, and the check of an output against it. */
+interface Constraint {
+  gbnf: string;
+  /** Why `text` breaks the constraint, or undefined when it satisfies it. */
+  problem(text: string): string | undefined;
+}
+
+// Compiling a schema costs milliseconds (its ajv validator too); jobs of one constraint usually come
+// in runs. Keyed by function and constraint input; least recently used first.
+const constraints = new Map<string, Constraint>();
+
+function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<string, unknown>): Constraint {
+  switch (functionName) {
+    case 'generate_json': {
+      if (p.schema === null || p.schema === undefined) throw new Error('parameters.schema is missing');
+      const compiled = compileJsonSchema(p.schema);
+      return {
+        gbnf: compiled.gbnf,
+        problem: (text) => {
+          const result = compiled.validate(text);
+          return result.ok ? undefined : result.error.message;
+        },
+      };
+    }
+    case 'generate_regex': {
+      if (typeof p.pattern !== 'string') throw new Error('parameters.pattern is not a string');
+      const pattern = p.pattern;
+      let matcher: RegExp | undefined;
+      return {
+        gbnf: compileRegex(pattern).gbnf,
+        problem: (text) => ((matcher ??= new RegExp(`^(?:${pattern})$`, 'u')).test(text) ? undefined : 'it does not match the pattern'),
+      };
+    }
+    case 'generate_choice': {
+      if (!Array.isArray(p.choices) || !p.choices.every((c) => typeof c === 'string')) throw new Error('parameters.choices is not an array of strings');
+      const choices = p.choices as string[];
+      return { gbnf: compileChoices(choices).gbnf, problem: (text) => (choices.includes(text) ? undefined : 'it is none of the choices') };
+    }
+    default:
+      throw new Error(`${functionName} takes no constraint`);
   }
-  return compiled;
+}
+
+/**
+ * The constraint a constrained job's own parameters compile to (parameters.schema, .pattern or
+ * .choices), compiled exactly as src/extension/jobs.ts compiles them at submission. Parameters that
+ * do not compile are a permanent failure.
+ */
+export function jobConstraint(job: Pick<ClaimedJob, 'function_name' | 'parameters'>): Constraint {
+  const p = job.parameters as Record<string, unknown>;
+  const input = job.function_name === 'generate_json' ? p.schema : job.function_name === 'generate_regex' ? p.pattern : p.choices;
+  const key = JSON.stringify([job.function_name, input ?? null]);
+  let constraint = constraints.get(key);
+  if (constraint) {
+    constraints.delete(key); // refresh its place in the LRU order
+  } else {
+    try {
+      constraint = compileConstraint(job.function_name, p);
+    } catch (error) {
+      throw new PermanentJobError(`the job's parameters do not compile to a constraint: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (constraints.size >= 256) constraints.delete(constraints.keys().next().value!);
+  }
+  constraints.set(key, constraint);
+  return constraint;
+}
+
+const CONSTRAINED: ReadonlySet<string> = new Set(['generate_json', 'generate_regex', 'generate_choice']);
+
+/**
+ * Refuses a job whose stored grammar is not the one its parameters compile to (none for the
+ * unconstrained functions). The submitters always store that grammar; a row written some other way
+ * (inserted into svc_queue directly) could otherwise run under a hand-written grammar and have its
+ * answer cached under a real request's parameters, served to everyone who asks that request.
+ */
+export function checkJobGrammar(job: Pick<ClaimedJob, 'function_name' | 'parameters' | 'grammar'>): void {
+  const expected = CONSTRAINED.has(job.function_name) ? jobConstraint(job).gbnf : null;
+  if (job.grammar !== expected) throw new PermanentJobError("the job's grammar is not the one its parameters compile to");
 }
 
 function checkConstrained(job: ClaimedJob, text: string, truncated: boolean): void {
-  const p = job.parameters as Record<string, unknown>;
-  let problem: string | undefined;
-  if (job.function_name === 'generate_json') {
-    const result = schemaValidator(p.schema).validate(text);
-    if (!result.ok) problem = result.error.message;
-  } else if (job.function_name === 'generate_regex') {
-    if (!new RegExp(`^(?:${String(p.pattern)})$`, 'u').test(text)) problem = `it does not match the pattern`;
-  } else if (!(p.choices as string[]).includes(text)) {
-    problem = 'it is none of the choices';
-  }
+  const problem = jobConstraint(job).problem(text);
   if (problem !== undefined) {
-    const why = truncated ? `generation stopped at max_tokens (${String(p.max_tokens)}) before the constraint was satisfied` : problem;
+    const why = truncated ? `generation stopped at max_tokens (${String((job.parameters as Record<string, unknown>).max_tokens)}) before the constraint was satisfied` : problem;
     throw new PermanentJobError(`the output breaks its constraint: ${why}`);
   }
 }

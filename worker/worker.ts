@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import type { Engine } from '../src/engine/engine.js';
 import type { WorkerConfig } from './config.js';
 import { errorFields, log } from './log.js';
-import { PermanentJobError, runJob, toPgText } from './jobs.js';
+import { PermanentJobError, checkJobGrammar, runJob, toPgText } from './jobs.js';
 import * as protocol from './protocol.js';
 import { CompletionBatcher } from './completions.js';
 import { cacheIdentity } from '../src/extension/cache-key.js';
@@ -124,8 +124,14 @@ export class Worker {
     this.running.set(job.request_id, { job, done });
   }
 
-  /** The job's result: from the cache when the request allows it, else from the engine (then cached). */
+  /**
+   * The job's result: from the cache when the request allows it, else from the engine (then cached).
+   * Only a job whose grammar is the one its parameters compile to runs at all (checkJobGrammar), and
+   * only output that satisfies that constraint is returned (runJob): what goes into the shared cache
+   * under the request's parameters is what those parameters produce.
+   */
   private async execute(job: protocol.ClaimedJob, signal: AbortSignal): Promise<string> {
+    checkJobGrammar(job);
     const useCache = job.parameters.use_cache === true;
     const identity = cacheIdentity(job.function_name, job.parameters);
     if (useCache) {

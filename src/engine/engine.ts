@@ -72,6 +72,15 @@ export class GenerationAbortedError extends Error {
   }
 }
 
+/** llama.cpp refused a GBNF grammar (it does not parse, or it is left-recursive). */
+export class GrammarRefusedError extends Error {
+  readonly code = 'grammar-refused';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GrammarRefusedError';
+  }
+}
+
 /** The model could not be loaded (missing file, not a GGUF, ...). */
 export class ModelLoadError extends Error {
   readonly code = 'model-load-failed';
@@ -158,13 +167,18 @@ export class Engine {
     return this.model.fileInsights.supportsRanking === true;
   }
 
-  /** Parses (once; then from the cache) a GBNF grammar. Throws when llama.cpp rejects it. */
+  /** Parses (once; then from the cache) a GBNF grammar. Throws GrammarRefusedError when llama.cpp rejects it. */
   grammar(gbnf: string): LlamaGrammar {
     let grammar = this.grammars.get(gbnf);
     if (grammar) {
       this.grammars.delete(gbnf); // refresh its place in the LRU order
     } else {
-      grammar = new LlamaGrammar(this.llama, { grammar: gbnf });
+      try {
+        grammar = new LlamaGrammar(this.llama, { grammar: gbnf });
+      } catch (error) {
+        // node-llama-cpp says only "Failed to parse grammar" (llama.cpp logs the reason).
+        throw new GrammarRefusedError(`llama.cpp refused the grammar: ${(error as Error).message}`, { cause: error });
+      }
       if (this.grammars.size >= GRAMMAR_CACHE_SIZE) this.grammars.delete(this.grammars.keys().next().value!);
     }
     this.grammars.set(gbnf, grammar);

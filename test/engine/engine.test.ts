@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, GenerationAbortedError, ModelLoadError, l2Normalize } from '../../src/engine/engine.js';
+import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, l2Normalize } from '../../src/engine/engine.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
 import { makeTestModel } from '../../src/model/test-model.js';
 
@@ -110,6 +110,13 @@ describe('generate', () => {
     expect(g2).toBe(g1);
     expect(engine.cachedGrammars).toBe(before + 1);
     expect(() => engine.grammar('root ::= undefined-rule')).toThrow();
+  });
+
+  test('a grammar llama.cpp refuses is a GrammarRefusedError, from grammar() and from generate()', async () => {
+    for (const gbnf of ['root ::= [', 'root ::= root "a" | "b"', 'root ::= "a" missing']) {
+      expect(() => engine.grammar(gbnf)).toThrow(GrammarRefusedError);
+      await expect(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42, grammar: gbnf })).rejects.toThrow(/^llama\.cpp refused the grammar: /);
+    }
   });
 
   test('maxTokens must be a positive integer', async () => {

@@ -2,7 +2,7 @@
 // and determinism (sync vs async, cached vs not, concurrency 1 vs 4, across a worker restart).
 import type pg from 'pg';
 import AjvModule from 'ajv';
-import { useSvc } from '../helpers/svc.js';
+import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
@@ -170,6 +170,27 @@ describe('the result cache', () => {
     const out = (await db.query(`SELECT svc_generate('model switch', max_tokens := 6) AS out`)).rows[0].out;
     await db.query(`UPDATE svc_cache SET model = 'other-model', result = 'stale answer'`);
     expect((await db.query(`SELECT svc_generate('model switch', max_tokens := 6) AS out`)).rows[0].out).toBe(out);
+  });
+
+  test('a row inserted with a real request\'s parameters but a hand-written grammar fails, and nothing of it is cached', async () => {
+    // The defence in depth: only the grammar the parameters compile to runs, so the answer cached
+    // under those parameters is always theirs. The row is written as the superuser, past every policy.
+    const schema = { type: 'object', properties: { email: { type: 'string', maxLength: 20 } }, required: ['email'] };
+    const attack = { prompt: 'The contact address as JSON', schema, max_tokens: 48, use_cache: true, seed: 42 };
+    const { rows } = await db.query(`INSERT INTO svc_queue (function_name, parameters, grammar)
+      VALUES ('generate_json', $1, $2) RETURNING request_id`, [attack, 'root ::= "{\\"email\\":\\"attacker@example.com\\"}"']);
+    const done = await eventually('the inserted job to finish', async () => {
+      const r = (await db.query('SELECT status, error, retry_count, result FROM svc_queue WHERE request_id = $1', [rows[0].request_id])).rows[0];
+      return ['completed', 'failed'].includes(r.status) ? r : undefined;
+    });
+    expect(done).toEqual({ status: 'failed', error: "the job's grammar is not the one its parameters compile to", retry_count: 0, result: null });
+    expect((await db.query('SELECT count(*)::int AS n FROM svc_cache')).rows[0].n).toBe(0);
+    // Another role asking the same request gets what the request itself produces.
+    const alice = await svc().connect(ROLES.alice);
+    const out = (await alice.query(`SELECT svc_generate_json($1, $2::jsonb, max_tokens := 48) AS out`, [attack.prompt, schema])).rows[0].out;
+    expect(out).not.toContain('attacker@example.com');
+    expect(JSON.parse(out)).toEqual({ email: expect.any(String) });
+    expect((await db.query('SELECT function_name FROM svc_cache')).rows).toEqual([{ function_name: 'generate_json' }]);
   });
 
   test('frecency eviction keeps the cache at svc.cache_size', async () => {
