@@ -31,6 +31,14 @@ const settingOrDefault = (name: keyof typeof SETTINGS, type: string) =>
 const SESSION_ROLE = `(CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)`;
 
 /**
+ * The first key of the advisory locks (two-key form) that synchronous calls hold while they wait,
+ * 'svcw'; the second key is the session's, stored in the request's `waiter` column. Transaction
+ * locks: a cancel, a timeout, an error or a lost connection ends the transaction and frees the lock,
+ * and the next claim then cancels the request instead of running it for nobody (ABANDONED_SWEEP).
+ */
+export const SYNC_WAITER_LOCK = 0x73766377;
+
+/**
  * The svc_completed payload of a queue row (DESIGN.md), for every completion and final failure: the
  * `function` field maps the queue function (constrained and batch generation count as generate).
  */
@@ -43,14 +51,14 @@ const CAPACITY_COLUMNS = `b.depth AS bound, current_setting('svc.max_queue_size'
 
 // The capacity figures are read in the statement's snapshot, so without the new row; the notification
 // is delivered at commit, and dropped with the row should the capacity check or anything else fail.
-const insertOneJob = (withOwner: boolean): Query => q(
+const insertOneJob = (forWaiter: boolean): Query => q(
   `WITH job AS (
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner)
-     VALUES ($1, $2, $3, $4, ${withOwner ? '$5' : SESSION_ROLE}) RETURNING request_id
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner${forWaiter ? ', waiter' : ''})
+     VALUES ($1, $2, $3, $4, ${forWaiter ? '$5, $6' : SESSION_ROLE}) RETURNING request_id
    )
    SELECT job.request_id, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS}
    FROM job, svc__queue_depth_bound b`,
-  'text', 'jsonb', 'text', 'integer', ...(withOwner ? ['name'] : []),
+  'text', 'jsonb', 'text', 'integer', ...(forWaiter ? ['name', 'integer'] : []),
 );
 
 export const QUERIES = {
@@ -60,7 +68,7 @@ export const QUERIES = {
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),
   capacity: q(`SELECT ${CAPACITY_COLUMNS} FROM svc__queue_depth_bound b`),
 
-  // One request (owned by the session's role; svc__enqueue_as names the owner), the workers' wakeup and
+  // One request (owned by the session's role; svc__enqueue_as names the owner and the waiter), the workers' wakeup and
   // the capacity figures in one statement: one SPI call per submission.
   insertJob: insertOneJob(false),
   insertJobAs: insertOneJob(true),
@@ -101,6 +109,9 @@ export const QUERIES = {
   syncEnqueue: q(`SELECT request_id FROM dblink('svc_sync', $1) AS t(request_id uuid)`, 'text'),
   syncState: q(`SELECT status, result, error FROM dblink('svc_sync', $1) AS t(status text, result text, error text)`, 'text'),
   syncCancel: q(`SELECT ok FROM dblink('svc_sync', $1) AS t(ok boolean)`, 'text'),
+  // true when this transaction holds (or now takes) the waiter lock with this key; false when another
+  // session holds it.
+  waiterLock: q(`SELECT pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, $1) AS locked`, 'integer'),
   workersSummary: q(
     `SELECT count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
             count(*) AS known,
@@ -126,7 +137,7 @@ export const REMOTE = {
   state: (quotedId: string) => `SELECT status, result, error FROM svc_queue WHERE request_id = ${quotedId}::uuid`,
   // The autonomous session runs as the extension's owner, for the caller's request.
   cancel: (quotedId: string) =>
-    `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now() WHERE request_id = ${quotedId}::uuid AND status = 'pending' RETURNING true`,
+    `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now(), waiter = NULL WHERE request_id = ${quotedId}::uuid AND status = 'pending' RETURNING true`,
 } as const;
 
 // The two halves of a claim, shared by svc_worker_claim and svc_worker_complete_and_claim (the
@@ -161,6 +172,15 @@ const leaseSweep = (maxRetries: string) => `  IF (SELECT e.lease_expires_at FROM
     FROM requeued WHERE status = 'failed';
     now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
   END IF;`;
+
+// Synchronous requests whose caller stopped waiting (its transaction ended, freeing its waiter lock)
+// are cancelled before the claim rather than run for nobody. Taking the lock here succeeds only when
+// no session holds it; this transaction then holds it until it commits, which harms nobody. The
+// status is compared with a variable (pending_, declared by the claims) so that only
+// svc_queue_waiter_idx, through its IS NOT NULL condition, serves this scan (see BY_ID_STATUS).
+const ABANDONED_SWEEP = `  UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
+  WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, w.waiter);`;
+const PENDING_VARIABLE = `  pending_ text := 'pending'; -- see ABANDONED_SWEEP in queries.ts`;
 
 // The claim: up to `limit` pending jobs, highest priority first, then oldest, in that order;
 // `lead` is a select-list prefix (e.g. a flag column) for functions returning more than the job.
@@ -198,7 +218,7 @@ const COMPLETE_VARIABLES = `  dropped uuid[];
 const completeStatement = (ids: string, attempts: string, results: string) => `  WITH done AS (
     UPDATE svc_queue q SET
       status = 'completed', result = (${results})[array_position(${ids}, q.request_id)], error = NULL,
-      completed_at = clock_timestamp(), lease_expires_at = NULL
+      completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
     WHERE q.request_id = ANY (${ids}) AND q.status = processing_
       AND q.attempt = (${attempts})[array_position(${ids}, q.request_id)]
     RETURNING q.request_id, q.function_name
@@ -323,7 +343,9 @@ DECLARE
   now_ timestamptz := clock_timestamp();
   announced integer;
   first_write boolean := pg_current_xact_id_if_assigned() IS NULL;
+${PENDING_VARIABLE}
 BEGIN
+${ABANDONED_SWEEP}
 ${leaseSweep('$4')}
   IF first_write AND coalesce(announced, 0) = 0 THEN
     PERFORM set_config('synchronous_commit', 'off', true);
@@ -359,6 +381,7 @@ ${BY_ID_STATUS}
 ${COMPLETE_VARIABLES}
   now_ timestamptz;
   wanted integer := coalesce($7, cardinality($1));
+${PENDING_VARIABLE}
 BEGIN
   IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts and results must be arrays of the same length'
@@ -373,6 +396,7 @@ BEGIN
 ${completeStatement('$1', '$2', '$3')}
   IF wanted > 0 THEN
     now_ := clock_timestamp();
+${ABANDONED_SWEEP}
 ${leaseSweep('$6')}
     RETURN QUERY
 ${claimStatement('dropped, ', '$4', 'wanted', '$5')};

@@ -33,13 +33,17 @@ CREATE TABLE svc_queue (
   owner            name NOT NULL DEFAULT current_user, -- svc's functions name the session's role (SESSION_ROLE in queries.ts)
   batch_id         uuid,
   batch_index      integer,
-  submitted_xact   xid8 NOT NULL DEFAULT pg_current_xact_id() -- so a wait on an uncommitted request fails at once
+  submitted_xact   xid8 NOT NULL DEFAULT pg_current_xact_id(), -- so a wait on an uncommitted request fails at once
+  waiter           integer  -- a synchronous call's advisory lock, held while it waits (SYNC_WAITER_LOCK in queries.ts)
 );
 
 -- The claim order (priority first, then age) over pending rows only, and expired-lease sweeps. (The
 -- index the queue-depth bound reads is in queue-bound.sql.)
 CREATE INDEX svc_queue_claim_idx ON svc_queue (priority DESC, seq) WHERE status = 'pending';
 CREATE INDEX svc_queue_lease_idx ON svc_queue (lease_expires_at) WHERE status = 'processing';
+-- Requests whose synchronous caller may have stopped waiting: pending or processing ones of sync calls
+-- (completion clears waiter), checked on each claim through the IS NOT NULL index condition.
+CREATE INDEX svc_queue_waiter_idx ON svc_queue (waiter) WHERE waiter IS NOT NULL;
 CREATE INDEX svc_queue_finished_idx ON svc_queue (coalesce(completed_at, failed_at, cancelled_at)) WHERE status IN ('completed', 'failed', 'cancelled');
 
 -- No statistics on status: how many rows are pending swings from none to all between two ANALYZEs,

@@ -31,13 +31,13 @@ function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted:
 
 /**
  * Inserts one request with `query` (QUERIES.insertJob for the session's role, or insertJobAs for
- * `as.owner`, under the caller's `as.maxQueueSize`), which also notifies the workers (svc_jobs,
+ * `as.owner` waiting with lock `as.waiter`, under the caller's `as.maxQueueSize`), which also notifies the workers (svc_jobs,
  * payload: the function name) and reads the capacity figures; a full queue raises here, which takes
  * the row and the notification back.
  */
-export function enqueueOne(fn: string, query: Query, job: jobs.PreparedJob, priority: number, as?: { owner: string; maxQueueSize: number }): string {
-  const owner = as ? [as.owner] : [];
-  const row = one<{ request_id: string } & Capacity>(query, job.functionName, job.parameters, job.grammar, priority, ...owner)!;
+export function enqueueOne(fn: string, query: Query, job: jobs.PreparedJob, priority: number, as?: { owner: string; waiter: number; maxQueueSize: number }): string {
+  const forWaiter = as ? [as.owner, as.waiter] : [];
+  const row = one<{ request_id: string } & Capacity>(query, job.functionName, job.parameters, job.grammar, priority, ...forWaiter)!;
   checkCapacity(fn, row, 1, 1, as?.maxQueueSize);
   return row.request_id;
 }

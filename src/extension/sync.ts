@@ -2,8 +2,10 @@
 // cache first; on a miss the request is enqueued through an autonomous connection (dblink) so a
 // worker sees it before the caller's transaction ends, and the call waits for it with a deadline.
 // They run as the extension's owner (SECURITY DEFINER); the request belongs to the session's role.
-// Nothing is left queued for nobody: settings are checked before anything is enqueued, and a wait that
-// ends in an error (a statement cancel or timeout included) cancels the request if it has not started.
+// Nothing is left queued for nobody: settings are checked before anything is enqueued; a wait that
+// times out or fails cancels the request; and a caller that stops waiting for a reason its JavaScript
+// cannot catch (a statement cancel or timeout, a lost connection) frees the waiter lock it holds, so
+// the next claim cancels the request if it has not started (SYNC_WAITER_LOCK in queries.ts).
 import { one, rows } from './db.js';
 import { QUERIES, REMOTE } from './queries.js';
 import { SvcError, SQLSTATE } from './errors.js';
@@ -18,6 +20,17 @@ declare const plv8: Plv8Quote;
 
 /** Waiting callers go before queued async work. */
 const SYNC_PRIORITY = 100;
+
+// This session's waiter-lock key. Taken again by every call: re-entrant within a transaction (one
+// lock per transaction, however many calls), and replaced when another session holds the same key.
+let waiterKey = 0;
+
+function holdWaiterLock(): number {
+  while (waiterKey === 0 || !one<{ locked: boolean }>(QUERIES.waiterLock, waiterKey)!.locked) {
+    waiterKey = (Math.random() * 0x100000000) | 0;
+  }
+  return waiterKey;
+}
 
 /** Runs a statement in the autonomous session, (re)connecting once if the connection was lost. */
 function remote<T>(query: typeof QUERIES.syncState, statement: string): T[] {
@@ -71,7 +84,8 @@ function run(fn: string, job: jobs.PreparedJob): string {
     if (hit !== null && hit !== undefined) return hit;
   }
   const owner = one<{ name: string }>(QUERIES.sessionRole)!.name;
-  const payload = JSON.stringify({ function_name: job.functionName, parameters: job.parameters, owner, max_queue_size: maxQueueSize });
+  const waiter = holdWaiterLock();
+  const payload = JSON.stringify({ caller: fn, function_name: job.functionName, parameters: job.parameters, owner, waiter, max_queue_size: maxQueueSize });
   const [{ request_id: id }] = remote<{ request_id: string }>(QUERIES.syncEnqueue, REMOTE.enqueue(plv8.quote_literal(payload)));
   const quotedId = plv8.quote_literal(id);
   try {
@@ -107,12 +121,17 @@ export function rerank(query: unknown, documents: unknown, task: unknown, useCac
   return ranked.map(({ document, score }) => ({ document, score }));
 }
 
-/** svc__enqueue_as: runs in the autonomous session, as the owner; checks the request again. */
+/**
+ * svc__enqueue_as: runs in the autonomous session, as the extension's owner, for a sync function
+ * (payload.caller, which errors name); checks the request again.
+ */
 export function enqueueAs(payload: unknown): string {
-  const fn = 'svc__enqueue_as';
-  const { function_name, parameters, owner, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
+  const { caller, function_name, parameters, owner, waiter, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
+  const fn = typeof caller === 'string' && /^svc_[a-z_]+$/.test(caller) ? caller : 'svc__enqueue_as';
   if (typeof owner !== 'string' || owner === '') throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner must be a role name`);
-  if (!Number.isInteger(max_queue_size)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.max_queue_size must be an integer`);
+  for (const [name, value] of [['waiter', waiter], ['max_queue_size', max_queue_size]] as const) {
+    if (!Number.isInteger(value)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.${name} must be an integer`);
+  }
   const job = jobs.prepareFromParameters(fn, function_name, parameters);
-  return enqueueOne(fn, QUERIES.insertJobAs, job, SYNC_PRIORITY, { owner, maxQueueSize: max_queue_size as number });
+  return enqueueOne(fn, QUERIES.insertJobAs, job, SYNC_PRIORITY, { owner, waiter: waiter as number, maxQueueSize: max_queue_size as number });
 }

@@ -21,3 +21,6 @@ DROP POLICY svc_queue_cancel ON svc_queue;
 REVOKE INSERT, UPDATE ON svc_queue FROM PUBLIC;
 REVOKE INSERT (function_name, parameters, grammar, priority, batch_id, batch_index), UPDATE (status, cancelled_at) ON svc_queue FROM PUBLIC;
 ALTER TABLE svc_queue ADD COLUMN submitted_xact xid8 NOT NULL DEFAULT pg_current_xact_id();
+-- Synchronous calls hold an advisory lock while they wait; a claim cancels requests whose caller is gone.
+ALTER TABLE svc_queue ADD COLUMN waiter integer;
+CREATE INDEX svc_queue_waiter_idx ON svc_queue (waiter) WHERE waiter IS NOT NULL;

@@ -1,0 +1,194 @@
+// How svc's functions fail, with no worker running: settings checked before anything is enqueued, a
+// synchronous call that stops waiting leaves nothing queued for nobody, svc's own conditions have
+// codes that PL/pgSQL's WHEN OTHERS catches, every explicit NULL is an error, and errors read well.
+import type pg from 'pg';
+import { FUNCTIONS } from '../../src/extension/catalog.js';
+import { SETTINGS } from '../../src/extension/settings-catalog.js';
+import * as protocol from '../../worker/protocol.js';
+import { ROLES, useSvc } from '../helpers/svc.js';
+
+const svc = useSvc();
+let db: pg.Client;
+let alice: pg.Client;
+let worker: pg.Client;
+beforeAll(async () => {
+  db = await svc().connect();
+  alice = await svc().connect(ROLES.alice);
+  worker = await svc().connect(ROLES.worker);
+});
+beforeEach(async () => {
+  await db.query('DELETE FROM svc_queue');
+  for (const session of [db, alice]) await session.query('RESET ALL');
+});
+
+const queued = async () => (await db.query(`SELECT parameters->>'prompt' AS prompt, status FROM svc_queue ORDER BY seq`)).rows;
+
+describe('synchronous calls', () => {
+  test('a malformed setting fails the call before anything is enqueued', async () => {
+    await alice.query(`SET svc.sync_timeout = 'abc'`);
+    await expect(alice.query(`SELECT svc_generate('o1')`)).rejects.toMatchObject({
+      code: '22023', message: `setting svc.sync_timeout must be a positive interval such as '60s' (is "abc")`,
+    });
+    await alice.query(`RESET svc.sync_timeout`);
+    await alice.query(`SET svc.max_queue_size = 'many'`);
+    await expect(alice.query(`SELECT svc_generate_json('o1', '{"type":"integer"}')`)).rejects.toMatchObject({ code: '22023', message: expect.stringMatching(/svc.max_queue_size/) });
+    expect(await queued()).toEqual([]);
+  });
+
+  test("the session's svc.max_queue_size applies to its synchronous calls", async () => {
+    await alice.query(`SELECT svc_generate_async('already queued')`);
+    await alice.query(`SET svc.max_queue_size = 1`);
+    await expect(alice.query(`SELECT svc_generate('o3')`)).rejects.toMatchObject({
+      code: '53400', message: 'svc_generate: the queue is full (1 requests pending or processing, svc.max_queue_size = 1)',
+    });
+    expect(await queued()).toEqual([{ prompt: 'already queued', status: 'pending' }]);
+  });
+
+  test('a call cut by statement_timeout leaves its request to be cancelled, not run for nobody', async () => {
+    await alice.query(`SET statement_timeout = '300ms'`);
+    await expect(alice.query(`SELECT svc_generate('o2')`)).rejects.toMatchObject({ code: '57014' });
+    await alice.query(`RESET statement_timeout`);
+    // An async request of the same session, submitted after, is claimed; the abandoned one never is.
+    await alice.query(`SELECT svc_generate_async('wanted')`);
+    const claimed = await protocol.claim(worker, { workerId: 'w', maxJobs: 10, leaseSeconds: 30, maxRetries: 3 });
+    expect(claimed.map((job) => job.parameters.prompt)).toEqual(['wanted']);
+    expect(await queued()).toEqual([{ prompt: 'o2', status: 'cancelled' }, { prompt: 'wanted', status: 'processing' }]);
+  });
+
+  test('a cancelled statement and a lost connection free their requests the same way', async () => {
+    const doomed = await svc().connect(ROLES.alice);
+    const pid = (await doomed.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const cancelled = doomed.query(`SELECT svc_generate('cancelled by the user')`).catch((error: Error) => error);
+    await waitForPrompt('cancelled by the user');
+    await db.query('SELECT pg_cancel_backend($1)', [pid]);
+    expect(await cancelled).toMatchObject({ code: '57014' });
+    const killed = doomed.query(`SELECT svc_generate('connection lost')`).catch((error: Error) => error);
+    await waitForPrompt('connection lost');
+    await db.query('SELECT pg_terminate_backend($1)', [pid]);
+    await killed;
+    await protocol.claim(worker, { workerId: 'w', maxJobs: 10, leaseSeconds: 30, maxRetries: 3 });
+    expect(await queued()).toEqual([{ prompt: 'cancelled by the user', status: 'cancelled' }, { prompt: 'connection lost', status: 'cancelled' }]);
+  });
+
+  test('a caller still waiting keeps its request: the claim takes it', async () => {
+    const waiting = alice.query(`SELECT svc_generate('still waiting') AS out`);
+    await waitForPrompt('still waiting');
+    const [job] = await protocol.claim(worker, { workerId: 'w', maxJobs: 10, leaseSeconds: 30, maxRetries: 3 });
+    expect(job.parameters.prompt).toBe('still waiting');
+    await protocol.complete(worker, job, 'the answer');
+    expect((await waiting).rows[0].out).toBe('the answer');
+  });
+
+  test('sync_timeout ends the wait with SV003 "timed out" and cancels the request', async () => {
+    await alice.query(`SET svc.sync_timeout = '200ms'`);
+    await expect(alice.query(`SELECT svc_generate('nobody answers')`)).rejects.toMatchObject({
+      code: 'SV003', message: expect.stringMatching(/^svc_generate: timed out: no result within 0.2 s \(svc.sync_timeout\); no worker/),
+    });
+    expect(await queued()).toEqual([{ prompt: 'nobody answers', status: 'cancelled' }]);
+  });
+});
+
+async function waitForPrompt(prompt: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((await db.query(`SELECT 1 FROM svc_queue WHERE parameters->>'prompt' = $1`, [prompt])).rows.length) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no request for ${prompt}`);
+}
+
+describe('waiting for results', () => {
+  test('waiting on a request of this uncommitted transaction fails at once with SV005', async () => {
+    await alice.query('BEGIN');
+    try {
+      const started = Date.now();
+      await expect(alice.query(`SELECT svc_get_async_result(svc_generate_async('mine'), 30)`)).rejects.toMatchObject({
+        code: 'SV005', message: expect.stringMatching(/was submitted in this transaction, which has not committed yet/),
+      });
+      expect(Date.now() - started).toBeLessThan(10_000); // not the 30 s timeout
+    } finally {
+      await alice.query('ROLLBACK');
+    }
+  });
+
+  test("svc's conditions (timed out, unknown) are caught by WHEN OTHERS", async () => {
+    const id = (await alice.query(`SELECT svc_generate_async('retry me') AS id`)).rows[0].id;
+    const notices: string[] = [];
+    alice.on('notice', (n) => notices.push(n.message ?? ''));
+    await alice.query(`DO $$ BEGIN PERFORM svc_get_async_result('${id}', 0); EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'caught %', SQLSTATE; END $$`);
+    await alice.query(`DO $$ BEGIN PERFORM svc_get_async_result(gen_random_uuid(), 0); EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'caught %', SQLSTATE; END $$`);
+    expect(notices).toEqual(['caught SV003', 'caught SV004']);
+  });
+
+  test('failed and cancelled requests raise SV001 and SV002 at once', async () => {
+    const failed = (await alice.query(`SELECT svc_generate_async('fails') AS id`)).rows[0].id;
+    const [job] = await protocol.claim(worker, { workerId: 'w', maxJobs: 1, leaseSeconds: 30, maxRetries: 0 });
+    await protocol.fail(worker, job, 'boom', 0);
+    await expect(alice.query(`SELECT svc_get_async_result($1, 30)`, [failed])).rejects.toMatchObject({ code: 'SV001', message: expect.stringMatching(/failed: boom/) });
+    const cancelled = (await alice.query(`SELECT svc_generate_async('cancelled') AS id`)).rows[0].id;
+    await alice.query(`SELECT svc_cancel_async($1)`, [cancelled]);
+    await expect(alice.query(`SELECT svc_get_async_result($1, 30)`, [cancelled])).rejects.toMatchObject({ code: 'SV002' });
+  });
+});
+
+describe('arguments', () => {
+  // A valid value of each SQL type the public functions take.
+  const SAMPLE: Record<string, string> = {
+    text: `'x'`, integer: '1', boolean: 'true', jsonb: `'{"type":"integer"}'`, 'text[]': `ARRAY['a']`,
+    uuid: 'gen_random_uuid()', 'uuid[]': 'ARRAY[gen_random_uuid()]', interval: `'1 day'`,
+  };
+  const PUBLIC = FUNCTIONS.filter((fn) => !fn.name.startsWith('svc__') && !fn.name.startsWith('svc_worker_') && fn.grantTo !== 'svc_worker');
+  const cases = PUBLIC.flatMap((fn) => fn.params.map((param, i) => [fn.name, param.name, i] as const));
+
+  test.each(cases)('%s: an explicit NULL %s is a 22004 error naming it', async (name, param, position) => {
+    const fn = PUBLIC.find((f) => f.name === name)!;
+    const args = fn.params.map((p, i) => `${p.name} := ${i === position ? 'NULL' : SAMPLE[p.type]}`);
+    await expect(db.query(`SELECT * FROM ${name}(${args.join(', ')})`)).rejects.toMatchObject({
+      code: '22004', message: `${name}: ${param} must not be NULL`,
+    });
+    expect(await queued()).toEqual([]);
+  });
+
+  test('errors name the svc function in their CONTEXT, never minified bundle code', async () => {
+    const error = await db.query(`SELECT svc_generate_async('x', max_tokens := 0)`).catch((e: { where?: string }) => e);
+    expect(error.where).toMatch(/^svc_generate_async\(\) LINE \d+: +throw error; \/\/ from svc_generate_async/);
+    expect(error.where).not.toMatch(/svc__bundle/);
+  });
+});
+
+describe('svc_check_async_batch', () => {
+  test('one row per id given, in input order, NULL columns for unknown ones', async () => {
+    const [a, b] = (await alice.query(`SELECT unnest(svc_generate_batch_async(ARRAY['a', 'b'])) AS id`)).rows.map((r) => r.id);
+    const unknown = '00000000-0000-0000-0000-000000000001';
+    const { rows } = await alice.query(`SELECT request_id, status FROM svc_check_async_batch($1::uuid[])`, [[b, unknown, a, b]]);
+    expect(rows).toEqual([
+      { request_id: b, status: 'pending' }, { request_id: unknown, status: null }, { request_id: a, status: 'pending' }, { request_id: b, status: 'pending' },
+    ]);
+  });
+});
+
+describe('svc_settings()', () => {
+  test('lists every setting with its effective value, default and meaning', async () => {
+    await alice.query(`SET svc.max_queue_size = 50`);
+    const { rows } = await alice.query('SELECT name, value, default_value, meaning FROM svc_settings()');
+    expect(rows.map((r) => r.name)).toEqual(Object.keys(SETTINGS).sort());
+    expect(rows.find((r) => r.name === 'svc.max_queue_size')).toMatchObject({ value: '50', default_value: '10000' });
+    expect(rows.find((r) => r.name === 'svc.sync_timeout')).toMatchObject({ value: '60s', default_value: '60s' });
+    for (const row of rows) expect(row.meaning.length).toBeGreaterThan(10);
+  });
+});
+
+describe('svc_worker_status()', () => {
+  test('stopped workers leave it after 10 minutes, silent ones after a day; svc_cleanup deletes them', async () => {
+    await db.query(`DELETE FROM svc_workers`);
+    await db.query(`INSERT INTO svc_workers (worker_id, host, pid, state, concurrency, last_heartbeat) VALUES
+      ('running', 'h', 1, 'running', 1, clock_timestamp()),
+      ('stopped-now', 'h', 2, 'stopped', 1, clock_timestamp() - interval '1 minute'),
+      ('stopped-long-ago', 'h', 3, 'stopped', 1, clock_timestamp() - interval '11 minutes'),
+      ('silent', 'h', 4, 'running', 1, clock_timestamp() - interval '2 hours'),
+      ('dead', 'h', 5, 'running', 1, clock_timestamp() - interval '2 days')`);
+    const { rows } = await alice.query('SELECT worker_id, state FROM svc_worker_status() ORDER BY worker_id');
+    expect(rows).toEqual([{ worker_id: 'running', state: 'running' }, { worker_id: 'silent', state: 'unresponsive' }, { worker_id: 'stopped-now', state: 'stopped' }]);
+    await db.query(`SELECT svc_cleanup('1 hour')`);
+    expect((await db.query('SELECT worker_id FROM svc_workers ORDER BY 1')).rows.map((r) => r.worker_id)).toEqual(['running', 'stopped-long-ago', 'stopped-now']);
+  });
+});
