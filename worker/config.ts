@@ -27,11 +27,17 @@ export class ConfigError extends Error {
 
 export const USAGE = `usage: svc-worker --model PATH [--db-host H] [--db-port P] [--db-name D] [--db-user U]
   [--concurrency N] [--threads N] [--worker-id ID]
+       svc-worker -h | --help
 
 Serves svc's queue (svc_queue) with a llama.cpp model. Connection options default to the PG* variables.
+The database needs the svc extension (CREATE EXTENSION svc CASCADE) and the role needs
+GRANT svc_worker TO <role>; without them the worker exits at once saying so.
 Environment: SVC_MODEL, SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
 SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS,
-SVC_WORKER_CONTEXT_SIZE (4096 tokens per job), SVC_WORKER_HEARTBEAT (5 s).`;
+SVC_WORKER_CONTEXT_SIZE (4096 tokens per job), SVC_WORKER_HEARTBEAT (5 s).
+SIGTERM or SIGINT: finish the jobs in flight and write their results, then exit 0 (jobs in flight
+while the database is unreachable are given up: their leases expire and they run again).
+Exit status: 0 stopped by a signal; 1 crashed; 2 bad configuration, or the database is not set up.`;
 
 function number(name: string, raw: string | undefined, fallback: number, { min, integer }: { min: number; integer: boolean }): number {
   if (raw === undefined || raw === '') return fallback;
@@ -44,10 +50,15 @@ function number(name: string, raw: string | undefined, fallback: number, { min, 
 
 const FLAGS = ['--model', '--db-host', '--db-port', '--db-name', '--db-user', '--concurrency', '--threads', '--worker-id'] as const;
 
+/** The options by name (without the dashes); `help` when -h or --help was given. */
 export function parseArgs(argv: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '-h' || arg === '--help') {
+      out.help = 'true';
+      continue;
+    }
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     if (!(FLAGS as readonly string[]).includes(flag)) throw new ConfigError(`unknown option ${arg}\n${USAGE}`);
     const value = inline ?? argv[++i];

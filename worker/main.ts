@@ -1,9 +1,12 @@
 // `svc-worker`: serve svc's queue with a llama.cpp model. Run it as a system service (see
 // scripts/svc-worker.service) or directly: svc-worker --model PATH --db-host ... --db-name ...
+// Exit status: 0 after a stop signal, 1 when it crashed, 2 for bad configuration or a database that
+// is not set up for it (the message says what to do).
 import pg from 'pg';
 import { availableParallelism } from 'node:os';
 import { Engine } from '../src/engine/engine.js';
-import { ConfigError, loadConfig, type WorkerConfig } from './config.js';
+import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
+import { checkSetup, connectionConfigError } from './setup.js';
 import { errorFields, log } from './log.js';
 import { Worker } from './worker.js';
 
@@ -21,31 +24,64 @@ async function applyDatabaseSettings(pool: pg.Pool, config: WorkerConfig, env: N
   return next;
 }
 
-async function main(): Promise<void> {
-  let config = loadConfig(process.argv.slice(2), process.env);
-  const pool = new pg.Pool({ ...config.db, max: 4 });
-  pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
+/** Settles with `promise`, or after `ms` with undefined: for goodbyes to a database that may be gone. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, elapsed]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Checks that the database is set up for svc (checkSetup) and reads its worker settings. A database
+ * that is not reachable yet (starting up, restarting) is waited for, a second at a time, up to 30
+ * tries; one that is reachable but not set up, or refuses the connection for good, is a ConfigError.
+ */
+async function prepareDatabase(pool: pg.Pool, config: WorkerConfig): Promise<WorkerConfig> {
   for (let attempt = 0; ; attempt++) {
     try {
-      config = await applyDatabaseSettings(pool, config, process.env);
-      break;
+      await checkSetup(pool);
+      return await applyDatabaseSettings(pool, config, process.env);
     } catch (error) {
-      if (error instanceof ConfigError || attempt >= 30) throw error;
+      if (error instanceof ConfigError) throw error;
+      const fatal = connectionConfigError(error, config.db);
+      if (fatal) throw fatal;
+      if (attempt >= 30) throw error;
       log('warn', 'database not reachable yet', errorFields(error));
       await new Promise((r) => setTimeout(r, 1000));
     }
   }
-  const engine = await Engine.load({ model: config.model, threads: config.threads ?? availableParallelism(), sequences: config.concurrency, contextSize: config.contextSize });
-  const worker = new Worker(config, pool, engine);
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (parseArgs(argv).help !== undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  let config = loadConfig(argv, process.env);
+  // Until the worker runs, nothing is claimed: a stop signal ends the process at once (also while
+  // it waits for the database or loads the model). Then the worker stops (Worker.stop).
+  let worker: Worker | undefined;
   let signals = 0;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       if (++signals > 1) process.exit(130);
-      worker.stop();
+      if (worker) return worker.stop();
+      log('info', 'stopped before serving the queue', { signal });
+      process.exit(0);
     });
   }
+  // A connection attempt gives up after 10 s (a host that does not answer at all), so a stopping
+  // worker is never held up by one.
+  const pool = new pg.Pool({ ...config.db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true });
+  pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
+  config = await prepareDatabase(pool, config);
+  const engine = await Engine.load({ model: config.model, threads: config.threads ?? availableParallelism(), sequences: config.concurrency, contextSize: config.contextSize });
+  worker = new Worker(config, pool, engine);
   await worker.run();
-  await pool.end();
+  await within(pool.end(), 2000);
   await engine.dispose();
 }
 

@@ -2,7 +2,8 @@
 // back (a slot is free again once its job has run: the write goes on meanwhile, and results that
 // finish together are written in one call), and keeps its leases and heartbeat fresh. Wakes on the
 // enqueue notification, polls as a fallback, survives database restarts, and on stop() finishes and
-// writes what it holds before returning.
+// writes what it holds before returning — unless the database is unreachable then: what it holds is
+// given up at once (never written: the leases expire and the jobs run again), so a stop is prompt.
 import pg from 'pg';
 import { hostname } from 'node:os';
 import type { Engine } from '../src/engine/engine.js';
@@ -12,12 +13,29 @@ import { PermanentJobError, checkJobGrammar, runJob, toPgText } from './jobs.js'
 import * as protocol from './protocol.js';
 import { CompletionBatcher } from './completions.js';
 import { cacheIdentity } from '../src/extension/cache-key.js';
+import { ConfigError } from './config.js';
+import { SETUP_SQLSTATES, checkSetup, isUnreachable, sqlState } from './setup.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts first. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** How long the final 'stopped' heartbeat may take before the worker exits without it. */
+const FINAL_BEAT_MS = 2000;
 
 interface Running {
   job: protocol.ClaimedJob;
   done: Promise<void>;
+  controller: AbortController;
 }
 
 /** A job that has run and whose outcome is being written. */
@@ -30,6 +48,12 @@ export class Worker {
   private readonly running = new Map<string, Running>();
   private readonly writing = new Set<Writing>();
   private stopping = false;
+  /** Aborts when the worker gives up what it holds (stopping while the database is unreachable). */
+  private readonly abandon = new AbortController();
+  /** Whether the last call to the database failed to reach it (isUnreachable). */
+  private unreachable = false;
+  /** The setup problem last logged (checkSetup), so it is logged once, not on every retry. */
+  private setupProblem?: string;
   private wake: () => void = () => undefined;
   private listener?: pg.Client;
   private jobsDone = 0;
@@ -61,15 +85,17 @@ export class Worker {
       let claimed = 0;
       if (free > 0) {
         try {
-          const jobs = await protocol.claim(this.pool, {
+          const jobs = await this.untilAbandoned(protocol.claim(this.pool, {
             workerId: this.config.workerId, maxJobs: free, leaseSeconds: this.config.leaseSeconds, maxRetries: this.config.maxRetries,
-          });
+          }));
+          this.reached();
           failures = 0;
-          for (const job of jobs) this.start(job);
-          claimed = jobs.length;
+          for (const job of jobs ?? []) this.start(job);
+          claimed = jobs?.length ?? 0;
         } catch (error) {
           failures++;
-          log('warn', 'claim failed; retrying', { ...errorFields(error), attempt: failures });
+          this.missed(error);
+          await this.claimFailed(error, failures);
           await this.idle(Math.min(100 * 2 ** failures, 5000));
           continue;
         }
@@ -78,18 +104,82 @@ export class Worker {
       await this.idle(this.config.pollIntervalMs);
     }
     while (this.running.size > 0) await Promise.all([...this.running.values()].map((r) => r.done));
-    await Promise.all([...this.writing].map((w) => w.written));
+    // A write held up by the database (a lock) is waited for; one to a database that is gone is not.
+    await this.untilAbandoned(Promise.all([...this.writing].map((w) => w.written)));
     for (const timer of this.timers) clearInterval(timer);
-    await this.beat('stopped');
-    await this.listener?.end().catch(() => undefined);
-    log('info', 'worker stopped', { workerId: this.config.workerId, jobsDone: this.jobsDone, jobsFailed: this.jobsFailed });
+    await this.untilAbandoned(Promise.race([this.beat('stopped'), sleep(FINAL_BEAT_MS)]));
+    void this.listener?.end().catch(() => undefined);
+    log('info', 'worker stopped', { workerId: this.config.workerId, jobsDone: this.jobsDone, jobsFailed: this.jobsFailed, abandoned: this.abandon.signal.aborted });
   }
 
-  /** Stop claiming; run() returns once the jobs in flight are finished. */
+  /**
+   * Stop claiming; run() returns once the jobs in flight are finished and their outcomes written. When
+   * the database is unreachable (now, or while stopping) they are given up instead.
+   */
   stop(): void {
-    if (!this.stopping) log('info', 'stopping: finishing jobs in flight', { inFlight: this.running.size });
+    if (this.stopping) return;
+    log('info', 'stopping: finishing jobs in flight', { inFlight: this.running.size });
     this.stopping = true;
     this.wake();
+    if (this.unreachable) this.giveUp();
+    else void this.beat('stopping'); // says so at once, and finds out whether the database is still there
+  }
+
+  /**
+   * Stopping while the database cannot be reached: aborts the jobs in flight and drops the outcomes
+   * not yet written. Nothing is lost: each job's lease expires and it is claimed again.
+   */
+  private giveUp(): void {
+    if (this.abandon.signal.aborted) return;
+    log('warn', 'stopping while the database is unreachable: giving up the jobs in flight and results not yet written; their leases will expire and they will run again',
+      { inFlight: this.running.size, unwritten: this.writing.size });
+    const reason = new Error('given up: the worker stopped while the database was unreachable');
+    for (const r of this.running.values()) r.controller.abort(reason);
+    this.abandon.abort(reason);
+  }
+
+  /** A call reached the database. */
+  private reached(): void {
+    this.unreachable = false;
+  }
+
+  /** A call failed: notes whether the database could not be reached (and gives up when stopping). */
+  private missed(error: unknown): void {
+    this.unreachable = isUnreachable(error); // a statement's error came from a database that is there
+    if (this.unreachable && this.stopping) this.giveUp();
+  }
+
+  /** Settles with `promise`, or with undefined once the worker gives up (giveUp). */
+  private untilAbandoned<T>(promise: Promise<T>): Promise<T | undefined> {
+    const signal = this.abandon.signal;
+    if (signal.aborted) {
+      promise.catch(() => undefined);
+      return Promise.resolve(undefined);
+    }
+    return new Promise<T | undefined>((resolve, reject) => {
+      const onAbort = () => resolve(undefined);
+      signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  /**
+   * Logs a failed claim. One that looks like a setup problem (the extension dropped, svc_worker
+   * revoked) is checked, and the problem logged once with what to do; the worker keeps retrying, so
+   * it resumes once the database is set up again.
+   */
+  private async claimFailed(error: unknown, attempt: number): Promise<void> {
+    const code = sqlState(error);
+    if (code !== undefined && SETUP_SQLSTATES.has(code)) {
+      const problem = await checkSetup(this.pool).then(() => undefined, (e: unknown) => (e instanceof ConfigError ? e.message : undefined));
+      if (problem !== undefined) {
+        if (problem !== this.setupProblem) log('error', `claim failed: ${problem}; retrying`, { ...errorFields(error), attempt });
+        this.setupProblem = problem;
+        return;
+      }
+    }
+    this.setupProblem = undefined;
+    log('warn', 'claim failed; retrying', { ...errorFields(error), attempt });
   }
 
   /** Waits for a notification, a freed slot, stop(), or `ms`. */
@@ -115,13 +205,18 @@ export class Worker {
       )
       .then((outcome) => {
         clearTimeout(timeout);
+        if (this.abandon.signal.aborted) {
+          if (this.running.get(job.request_id)?.done === done) this.running.delete(job.request_id);
+          log('info', 'job given up; its lease will expire and it will run again', { requestId: job.request_id, attempt: job.attempt });
+          return;
+        }
         // Not when this very request runs again already (its lease was lost, and it was requeued and claimed anew).
         if (this.running.get(job.request_id)?.done === done) this.running.delete(job.request_id);
         const writing: Writing = { job, written: this.finish(job, outcome).finally(() => this.writing.delete(writing)) };
         this.writing.add(writing);
         this.wake(); // the slot is free
       });
-    this.running.set(job.request_id, { job, done });
+    this.running.set(job.request_id, { job, done, controller });
   }
 
   /**
@@ -158,6 +253,7 @@ export class Worker {
           const stored = attempt === 0
             ? await this.completions.complete(job, outcome.result)
             : await protocol.complete(this.pool, job, outcome.result);
+          this.reached();
           this.jobsDone++;
           log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', { requestId: job.request_id, attempt: job.attempt });
           return;
@@ -165,16 +261,18 @@ export class Worker {
           const permanent = outcome.error instanceof PermanentJobError;
           const message = toPgText(outcome.error instanceof Error ? outcome.error.message : String(outcome.error));
           const status = await protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
+          this.reached();
           this.jobsFailed++;
           log('warn', 'job failed', { requestId: job.request_id, attempt: job.attempt, error: message, newStatus: status, permanent });
         }
         return;
       } catch (error) {
-        if (attempt >= 60) {
+        this.missed(error);
+        if (attempt >= 60 || this.abandon.signal.aborted) {
           log('error', 'giving up on writing a job outcome; its lease will expire and it will run again', { requestId: job.request_id, ...errorFields(error) });
           return;
         }
-        await sleep(Math.min(100 * 2 ** attempt, 5000));
+        await sleep(Math.min(100 * 2 ** attempt, 5000), this.abandon.signal);
       }
     }
   }
@@ -185,7 +283,9 @@ export class Worker {
     if (held.length === 0) return;
     try {
       await protocol.renew(this.pool, this.config.workerId, held, this.config.leaseSeconds);
+      this.reached();
     } catch (error) {
+      this.missed(error);
       log('warn', 'lease renewal failed', errorFields(error));
     }
   }
@@ -205,7 +305,9 @@ export class Worker {
         workerId: this.config.workerId, host: hostname(), pid: process.pid, state, concurrency: this.config.concurrency,
         model: this.engine.modelId, jobsDone: this.jobsDone, jobsFailed: this.jobsFailed, jobsInFlight: this.running.size,
       });
+      this.reached();
     } catch (error) {
+      this.missed(error);
       log('warn', 'heartbeat failed', errorFields(error));
     }
   }

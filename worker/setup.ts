@@ -1,0 +1,63 @@
+// Is the database set up for this worker? The svc extension must be installed in it and the worker's
+// role must be a member of svc_worker; anything else is a ConfigError whose message says what to run.
+// Also tells database errors (a SQLSTATE from the server) from failures to reach it at all.
+import pg from 'pg';
+import { ConfigError } from './config.js';
+
+type Queryable = Pick<pg.Client, 'query'>;
+
+/** The server's SQLSTATE, or undefined when the error did not come from the server. */
+export function sqlState(error: unknown): string | undefined {
+  return error instanceof pg.DatabaseError ? error.code : undefined;
+}
+
+/**
+ * The database could not be reached or went away (refused, no socket, timed out, the connection
+ * dropped, the server shutting down or starting up) rather than refusing a statement.
+ */
+export function isUnreachable(error: unknown): boolean {
+  const code = sqlState(error);
+  if (code === undefined) return true;
+  return code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
+}
+
+/**
+ * Errors on connecting that waiting will not cure: no such database, no such role, a password or
+ * pg_hba.conf refusal. Returned as a ConfigError that says what to check; else undefined.
+ */
+export function connectionConfigError(error: unknown, db: { database?: string; user?: string }): ConfigError | undefined {
+  const code = sqlState(error);
+  const message = (error as Error).message;
+  if (code === '3D000') return new ConfigError(`${message}: point the worker at the database that has the svc extension (--db-name or PGDATABASE)`);
+  if (code === '28000' || code === '28P01') {
+    return new ConfigError(`cannot connect as role "${db.user ?? '(PGUSER / the OS user)'}": ${message}. ` +
+      `The worker's role needs LOGIN and membership in svc_worker (CREATE ROLE <role> LOGIN IN ROLE svc_worker), ` +
+      `a password in PGPASSWORD or ~/.pgpass where the server asks for one, and an entry in pg_hba.conf (--db-user or PGUSER)`);
+  }
+  return undefined;
+}
+
+/** SQLSTATEs of a claim that may mean the extension is gone or the role lost svc_worker. */
+export const SETUP_SQLSTATES: ReadonlySet<string> = new Set(['42883', '42501', '42P01', '3F000', '42704']);
+
+/**
+ * Throws a ConfigError unless the svc extension is installed in the connected database and the
+ * connected role is a member of svc_worker. Other failures (e.g. the database is unreachable) are
+ * thrown as they are.
+ */
+export async function checkSetup(db: Queryable): Promise<void> {
+  const { rows } = await db.query<{ role: string; database: string; installed: boolean; member: boolean | null }>(
+    `SELECT quote_ident(current_user) AS role, quote_ident(current_database()) AS database,
+      EXISTS (SELECT FROM pg_extension WHERE extname = 'svc') AS installed,
+      (SELECT pg_has_role(current_user, oid, 'MEMBER') FROM pg_roles WHERE rolname = 'svc_worker') AS member`,
+  );
+  const { role, database, installed, member } = rows[0];
+  if (!installed) {
+    throw new ConfigError(`the database ${database} has no svc extension: run CREATE EXTENSION svc CASCADE in it ` +
+      `(as a superuser), or point the worker at the database that has it (--db-name or PGDATABASE)`);
+  }
+  if (member !== true) {
+    throw new ConfigError(`the role ${role} is not a member of svc_worker, so it may not serve the queue: ` +
+      `run GRANT svc_worker TO ${role} (as a superuser), or connect as a role that is (--db-user or PGUSER)`);
+  }
+}
