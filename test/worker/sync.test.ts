@@ -215,7 +215,7 @@ test('with no worker, a sync call ends with a clear error naming the worker stat
   await db.query(`SET svc.sync_timeout = '1s'`);
   try {
     await expect(db.query(`SELECT svc_generate('nobody home', use_cache := false)`)).rejects.toThrow(
-      /svc_generate: no result within 1 s \(svc.sync_timeout\); no worker is running/,
+      /svc_generate: timed out: no result within 1 s \(svc.sync_timeout\); no worker is running/,
     );
     // The abandoned request was cancelled, not left for a worker to find later.
     expect((await db.query(`SELECT status FROM svc_queue WHERE parameters->>'prompt' = 'nobody home'`)).rows).toEqual([{ status: 'cancelled' }]);
