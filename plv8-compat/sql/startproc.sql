@@ -45,9 +45,11 @@ RESET plv8.start_proc;
 SELECT sp_use();
 SELECT plv8_reset();
 SELECT sp_use();
--- only superusers may set it
+-- any user may set it, as in plv8 (it runs only where that user may execute the function)
 SET ROLE regress_plv8_carol;
 SET plv8.start_proc = 'sp_init';
+SHOW plv8.start_proc;
+RESET plv8.start_proc;
 RESET ROLE;
 DROP FUNCTION sp_use();
 DROP ROLE regress_plv8_carol;

@@ -30,22 +30,34 @@ SELECT ty_dom_ret(-3);
 
 -- JS -> PG: each return type
 CREATE FUNCTION ty_ret_bool(v text) RETURNS bool LANGUAGE plv8 AS $$ return eval(v); $$;
-SELECT ty_ret_bool('true'), ty_ret_bool('0'), ty_ret_bool('"x"'), ty_ret_bool('null'), ty_ret_bool('undefined');
+SELECT ty_ret_bool('true'), ty_ret_bool('0'), ty_ret_bool('1'), ty_ret_bool('"yes"'), ty_ret_bool('null'), ty_ret_bool('undefined');
+-- as in plv8, anything but a boolean goes through boolin as String(v)
+SELECT ty_ret_bool('"x"');
+SELECT ty_ret_bool('2');
 CREATE FUNCTION ty_ret_int4(v text) RETURNS int4 LANGUAGE plv8 AS $$ return eval(v); $$;
 SELECT ty_ret_int4('42'), ty_ret_int4('2.5'), ty_ret_int4('-7n'), ty_ret_int4('"123"');
+-- numbers convert as in plv8 (ToInt32: truncated, modulo 2^32), strings and BigInts through int4in
 SELECT ty_ret_int4('2147483648');
 SELECT ty_ret_int4('"abc"');
 SELECT ty_ret_int4('NaN');
+SELECT ty_ret_int4('2147483648n');
 CREATE FUNCTION ty_ret_int2(v text) RETURNS int2 LANGUAGE plv8 AS $$ return eval(v); $$;
 SELECT ty_ret_int2('32767');
 SELECT ty_ret_int2('32768');
 CREATE FUNCTION ty_ret_int8(v text) RETURNS int8 LANGUAGE plv8 AS $$ return eval(v); $$;
 SELECT ty_ret_int8('9223372036854775807n'), ty_ret_int8('-9223372036854775808n'), ty_ret_int8('12345'), ty_ret_int8('"77"');
+-- as in plv8: a BigInt wraps modulo 2^64, a number saturates
 SELECT ty_ret_int8('9223372036854775808n');
 SELECT ty_ret_int8('1e19');
+-- a number goes through float8_numeric as in plv8 (15 significant digits), a BigInt exactly
 CREATE FUNCTION ty_ret_numeric(v text) RETURNS numeric LANGUAGE plv8 AS $$ return eval(v); $$;
 SELECT ty_ret_numeric('0.1 + 0.2'), ty_ret_numeric('123456789012345678901234567890n'), ty_ret_numeric('1e21'), ty_ret_numeric('"3.14"');
 SELECT ty_ret_numeric('Infinity'), ty_ret_numeric('NaN');
+-- a numeric(p,s) column still rounds a number to its scale
+CREATE TYPE ty_money AS (amount numeric(6,2));
+CREATE FUNCTION ty_ret_money(v float8) RETURNS ty_money LANGUAGE plv8 AS $$ return { amount: v }; $$;
+SELECT ty_ret_money(2.345), ty_ret_money(0.1 + 0.2);
+SELECT ty_ret_money(123456.7);
 CREATE FUNCTION ty_ret_float8(v text) RETURNS float8 LANGUAGE plv8 AS $$ return eval(v); $$;
 SELECT ty_ret_float8('1/3'), ty_ret_float8('-Infinity'), ty_ret_float8('"2.5"');
 CREATE FUNCTION ty_ret_float4(v text) RETURNS float4 LANGUAGE plv8 AS $$ return eval(v); $$;

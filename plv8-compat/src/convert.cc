@@ -324,6 +324,42 @@ array_to_js(Isolate *isolate, Datum d, TypeInfo *ti)
 	return result;
 }
 
+static void
+free_backing(void *data, size_t length, void *allocator)
+{
+	((ArrayBuffer::Allocator *) allocator)->Free(data, length);
+}
+
+/*
+ * An ArrayBuffer of len bytes from the context's allocator, so that it counts
+ * toward plv8.memory_limit.  Over the limit this throws the RangeError that
+ * `new ArrayBuffer(len)` would throw (ArrayBuffer::New would abort instead).
+ */
+static Local<ArrayBuffer>
+new_array_buffer(Isolate *isolate, size_t len)
+{
+	ArrayBuffer::Allocator *allocator = current_context ? current_context->allocator : nullptr;
+	void	   *data;
+
+	if (len == 0 || !allocator)
+		return ArrayBuffer::New(isolate, len);
+	data = allocator->AllocateUninitialized(len);
+	if (!data)
+	{
+		/* what V8 does before giving up: collect garbage, try again */
+		isolate->LowMemoryNotification();
+		data = allocator->AllocateUninitialized(len);
+	}
+	if (!data)
+	{
+		isolate->ThrowException(Exception::RangeError(js_str(isolate, "Array buffer allocation failed")));
+		throw JsPending();
+	}
+	std::shared_ptr<BackingStore> bs = ArrayBuffer::NewBackingStore(data, len, free_backing, allocator);
+
+	return ArrayBuffer::New(isolate, bs);
+}
+
 Local<Value>
 datum_to_js(Isolate *isolate, Datum d, bool isnull, TypeInfo *ti)
 {
@@ -420,7 +456,7 @@ datum_to_js(Isolate *isolate, Datum d, bool isnull, TypeInfo *ti)
 
 				PG_GUARD(b = DatumGetByteaPP(d));
 				size_t		len = VARSIZE_ANY_EXHDR(b);
-				Local<ArrayBuffer> ab = ArrayBuffer::New(isolate, len);
+				Local<ArrayBuffer> ab = new_array_buffer(isolate, len);
 
 				if (len > 0)
 					memcpy(ab->GetBackingStore()->Data(), VARDATA_ANY(b), len);
@@ -467,32 +503,19 @@ range_error(const char *typname)
 	pg_throw(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, buf);
 }
 
-/* JS number or BigInt to an integer in [lo, hi]; other values return false. */
-static bool
-js_to_int64(Isolate *isolate, Local<Value> v, int64 lo, int64 hi, const char *typname, int64 *out)
+/*
+ * Integers from JS numbers convert as in plv8 (plv8_type.cc, ToScalarDatum),
+ * which uses V8's own conversions: int2 and int4 take ToInt32 (the fraction is
+ * truncated and the value wraps modulo 2^32, int2 then keeps the low 16 bits:
+ * 1234.56 -> 1234, 2147483648 -> -2147483648, NaN -> 0), oid takes ToUint32,
+ * int8 takes IntegerValue (truncated, saturated at the int64 bounds).  A BigInt
+ * goes to int8 modulo 2^64 (BigInt::Int64Value, as plv8 does) and to every
+ * other integer type through the type's input function, like any other value.
+ */
+static int32
+js_number_to_int32(Isolate *isolate, Local<Value> v)
 {
-	if (v->IsNumber())
-	{
-		double		d = v.As<Number>()->Value();
-
-		d = rint(d);
-		/* the bounds check is on doubles so that 2^63 is rejected too */
-		if (std::isnan(d) || d < (double) lo || d >= -(double) PG_INT64_MIN || d > (double) hi)
-			range_error(typname);
-		*out = (int64) d;
-		return true;
-	}
-	if (v->IsBigInt())
-	{
-		bool		lossless;
-		int64		i = v.As<BigInt>()->Int64Value(&lossless);
-
-		if (!lossless || i < lo || i > hi)
-			range_error(typname);
-		*out = i;
-		return true;
-	}
-	return false;
+	return v->Int32Value(isolate->GetCurrentContext()).FromMaybe(0);
 }
 
 static Datum
@@ -701,39 +724,28 @@ js_to_datum(Isolate *isolate, Local<Value> v, bool *isnull, TypeInfo *ti)
 	switch (ti->kind)
 	{
 		case TK_BOOL:
-			return BoolGetDatum(v->BooleanValue(isolate));
+			/* as in plv8: a boolean, else String(v) through boolin ('t', 'yes', 1 ...) */
+			if (v->IsBoolean())
+				return BoolGetDatum(v->BooleanValue(isolate));
+			break;
 		case TK_INT2:
-			{
-				int64		i;
-
-				if (js_to_int64(isolate, v, PG_INT16_MIN, PG_INT16_MAX, "smallint", &i))
-					return Int16GetDatum((int16) i);
-				break;
-			}
+			if (v->IsNumber())
+				return Int16GetDatum((int16) js_number_to_int32(isolate, v));
+			break;
 		case TK_INT4:
-			{
-				int64		i;
-
-				if (js_to_int64(isolate, v, PG_INT32_MIN, PG_INT32_MAX, "integer", &i))
-					return Int32GetDatum((int32) i);
-				break;
-			}
+			if (v->IsNumber())
+				return Int32GetDatum(js_number_to_int32(isolate, v));
+			break;
 		case TK_OID:
-			{
-				int64		i;
-
-				if (js_to_int64(isolate, v, 0, PG_UINT32_MAX, "oid", &i))
-					return ObjectIdGetDatum((Oid) i);
-				break;
-			}
+			if (v->IsNumber())
+				return ObjectIdGetDatum((Oid) v->Uint32Value(isolate->GetCurrentContext()).FromMaybe(0));
+			break;
 		case TK_INT8:
-			{
-				int64		i;
-
-				if (js_to_int64(isolate, v, PG_INT64_MIN, PG_INT64_MAX, "bigint", &i))
-					return Int64GetDatum(i);
-				break;
-			}
+			if (v->IsBigInt())
+				return Int64GetDatum(v.As<BigInt>()->Int64Value(nullptr));
+			if (v->IsNumber())
+				return Int64GetDatum(v->IntegerValue(isolate->GetCurrentContext()).FromMaybe(0));
+			break;
 		case TK_FLOAT4:
 			if (v->IsNumber())
 				return Float4GetDatum((float4) v.As<Number>()->Value());
@@ -743,7 +755,21 @@ js_to_datum(Isolate *isolate, Local<Value> v, bool *isnull, TypeInfo *ti)
 				return Float8GetDatum(v.As<Number>()->Value());
 			break;
 		case TK_NUMERIC:
-			/* String(number) is the shortest round-trip form; BigInt digits are exact. */
+			/*
+			 * A number goes through float8_numeric as in plv8, which keeps 15
+			 * significant digits (0.1 + 0.2 -> 0.3); BigInt digits are exact
+			 * (numeric_in of String(v)).
+			 */
+			if (v->IsNumber())
+			{
+				Datum		d;
+
+				/* a column's numeric(p,s) still applies, as numeric_in would apply it */
+				PG_GUARD(d = DirectFunctionCall1(float8_numeric, Float8GetDatum(v.As<Number>()->Value()));
+						 if (ti->typmod >= 0)
+						 d = DirectFunctionCall2(numeric, d, Int32GetDatum(ti->typmod)));
+				return d;
+			}
 			break;
 		case TK_TEXT:
 			if (ti->typid == TEXTOID)

@@ -73,9 +73,10 @@ proc_inval_callback(Datum arg, int cacheid, uint32 hashvalue)
 void
 _PG_init(void)
 {
+	/* any user may set it, as in plv8: it runs only if that user may execute the function */
 	DefineCustomStringVariable("plv8.start_proc",
 							   "plv8 function run once when a user's JavaScript context is created.",
-							   NULL, &plv8_start_proc, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
+							   NULL, &plv8_start_proc, NULL, PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomStringVariable("plv8.v8_flags",
 							   "V8 engine flags, applied when V8 is initialized in a backend.",
 							   NULL, &plv8_v8_flags, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
@@ -116,14 +117,20 @@ v8_oom_error(const char *location, bool is_heap_oom)
 					errhint("Raise plv8.memory_limit or use less memory in JavaScript.")));
 }
 
-/* ArrayBuffer memory does not count toward the heap limit; cap it too. */
+/*
+ * ArrayBuffer memory lives outside the V8 heap.  As in plv8 (plv8_allocator.cc),
+ * an allocation fails once the heap in use plus every live ArrayBuffer plus the
+ * new one would pass plv8.memory_limit: V8 then collects garbage, tries again,
+ * and throws a catchable RangeError ("Array buffer allocation failed").
+ */
 class LimitedAllocator : public ArrayBuffer::Allocator
 {
   public:
 	explicit LimitedAllocator(size_t limit) : limit_(limit), used_(0) {}
+	void		set_isolate(Isolate *isolate) { isolate_ = isolate; }
 	void	   *Allocate(size_t length) override
 	{
-		if (length > limit_ - used_)
+		if (!fits(length))
 			return nullptr;
 		void	   *p = calloc(1, length ? length : 1);
 
@@ -133,7 +140,7 @@ class LimitedAllocator : public ArrayBuffer::Allocator
 	}
 	void	   *AllocateUninitialized(size_t length) override
 	{
-		if (length > limit_ - used_)
+		if (!fits(length))
 			return nullptr;
 		void	   *p = malloc(length ? length : 1);
 
@@ -147,8 +154,35 @@ class LimitedAllocator : public ArrayBuffer::Allocator
 		used_ -= length;
 	}
   private:
+	/*
+	 * The heap in use is read again (GetHeapStatistics) once another MB of
+	 * buffers has been asked for since the last reading, or when the last
+	 * reading says the buffer does not fit: small buffers in a loop stay cheap.
+	 */
+	bool		fits(size_t length)
+	{
+		const size_t recheck = 1024 * 1024;
+
+		if (length > limit_ || used_ > limit_ - length)
+			return false;
+		if (isolate_ && (since_ + length >= recheck || heap_ > limit_ - used_ - length))
+		{
+			HeapStatistics hs;
+
+			isolate_->GetHeapStatistics(&hs);
+			heap_ = hs.used_heap_size();
+			since_ = 0;
+		}
+		if (heap_ > limit_ - used_ - length)
+			return false;
+		since_ += length;
+		return true;
+	}
+	Isolate    *isolate_ = nullptr;
 	size_t		limit_;
 	size_t		used_;
+	size_t		heap_ = 0;		/* heap in use at the last reading */
+	size_t		since_ = 0;		/* bytes handed out since that reading */
 };
 
 static void
@@ -210,6 +244,7 @@ create_context(Oid user_id)
 	params.array_buffer_allocator = ctx->allocator;
 	params.constraints.set_max_old_generation_size_in_bytes(ctx->heap_limit);
 	ctx->isolate = Isolate::New(params);
+	static_cast<LimitedAllocator *>(ctx->allocator)->set_isolate(ctx->isolate);
 	ctx->isolate->SetFatalErrorHandler(v8_fatal_error);
 	ctx->isolate->SetOOMErrorHandler(v8_oom_error);
 	ctx->isolate->AddNearHeapLimitCallback(near_heap_limit, ctx);

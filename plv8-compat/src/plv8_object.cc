@@ -730,6 +730,11 @@ plv8_elog(const FunctionCallbackInfo<Value> &args)
 	}
 }
 
+/*
+ * As in plv8 (plv8_func.cc, plv8_FindFunction): a name that does not resolve is
+ * an error; a function the user may not execute is a WARNING and the result is
+ * undefined; one in another language is an error.
+ */
 static void
 plv8_find_function(const FunctionCallbackInfo<Value> &args)
 {
@@ -748,33 +753,40 @@ plv8_find_function(const FunctionCallbackInfo<Value> &args)
 			 fn_oid = DatumGetObjectId(DirectFunctionCall1(regprocedurein, CStringGetDatum(cname)));
 			 else
 			 fn_oid = DatumGetObjectId(DirectFunctionCall1(regprocin, CStringGetDatum(cname)));
-			 lang = plv8_func_lang(fn_oid);
+			 acl = pg_proc_aclcheck(fn_oid, GetUserId(), ACL_EXECUTE));
+	if (acl != ACLCHECK_OK)
+	{
+		PG_GUARD(ereport(WARNING, (errmsg("failed to find or no permission for js function %s", cname))));
+		args.GetReturnValue().SetUndefined();
+		return;
+	}
+	PG_GUARD(lang = plv8_func_lang(fn_oid);
 			 plv8_lang = get_language_oid("plv8", false);
 			 if (lang != plv8_lang)
 			 ereport(ERROR, (errcode(ERRCODE_WRONG_OBJECT_TYPE),
-							 errmsg("function %s is not a plv8 function", cname)));
-			 acl = pg_proc_aclcheck(fn_oid, GetUserId(), ACL_EXECUTE);
-			 if (acl != ACLCHECK_OK)
-			 aclcheck_error(acl, OBJECT_FUNCTION, get_func_name(fn_oid)));
+							 errmsg("javascript function is not found for \"%s\"", cname))));
 	std::shared_ptr<FuncInfo> fi = get_function(current_context, fn_oid, false);
 
 	args.GetReturnValue().Set(fi->fn.Get(isolate));
 }
 
-/* quote_literal and quote_nullable differ only in what null and undefined become */
+/*
+ * As in plv8: no argument gives undefined; quote_literal quotes String(v), so
+ * null is 'null'; quote_nullable makes null and undefined the keyword NULL.
+ */
 static void
-quote_value(const FunctionCallbackInfo<Value> &args, const char *missing_arg, bool null_as_keyword)
+quote_value(const FunctionCallbackInfo<Value> &args, bool null_as_keyword)
 {
 	Isolate    *isolate = args.GetIsolate();
 
 	if (args.Length() < 1)
-		arg_error(isolate, missing_arg);
-	if (args[0]->IsNullOrUndefined())
 	{
-		if (null_as_keyword)
-			args.GetReturnValue().Set(js_str(isolate, "NULL"));
-		else
-			args.GetReturnValue().SetNull();
+		args.GetReturnValue().SetUndefined();
+		return;
+	}
+	if (null_as_keyword && args[0]->IsNullOrUndefined())
+	{
+		args.GetReturnValue().Set(js_str(isolate, "NULL"));
 		return;
 	}
 	std::string s = js_to_stdstring(isolate, args[0]);
@@ -787,13 +799,13 @@ quote_value(const FunctionCallbackInfo<Value> &args, const char *missing_arg, bo
 static void
 plv8_quote_literal(const FunctionCallbackInfo<Value> &args)
 {
-	quote_value(args, "plv8.quote_literal() requires an argument", false);
+	quote_value(args, false);
 }
 
 static void
 plv8_quote_nullable(const FunctionCallbackInfo<Value> &args)
 {
-	quote_value(args, "plv8.quote_nullable() requires an argument", true);
+	quote_value(args, true);
 }
 
 static void
@@ -802,7 +814,10 @@ plv8_quote_ident(const FunctionCallbackInfo<Value> &args)
 	Isolate    *isolate = args.GetIsolate();
 
 	if (args.Length() < 1)
-		arg_error(isolate, "plv8.quote_ident() requires an argument");
+	{
+		args.GetReturnValue().SetUndefined();
+		return;
+	}
 	std::string s = js_to_stdstring(isolate, args[0]);
 	const char *q;
 
