@@ -4,7 +4,7 @@
 import { ConstraintError } from './errors.js';
 import type { Grammar } from './expr.js';
 import type { GrammarLimits } from './gbnf-format.js';
-import { DEFAULT_LIMITS, GrammarBuilder, checkLimits, formatGrammar } from './gbnf-format.js';
+import { DEFAULT_LIMITS, GrammarBuilder, checkExpandedSize, checkGrammarChars, formatGrammar } from './gbnf-format.js';
 import { checkGrammar } from './gbnf-check.js';
 import { parseGbnf } from './gbnf-parse.js';
 import { choicesToGrammar, checkChoices } from './choices.js';
@@ -58,9 +58,11 @@ export interface CompiledType extends CompiledGrammar {
 
 /** Formats, size-checks and re-parses a grammar, so what leaves here is known to be well formed. */
 function finish(grammar: Grammar, options: CompileOptions = {}): CompiledGrammar {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   checkGrammar(grammar);
+  checkExpandedSize(grammar, limits);
   const gbnf = formatGrammar(grammar);
-  checkLimits(grammar, gbnf, { ...DEFAULT_LIMITS, ...options.limits });
+  checkGrammarChars(gbnf, limits);
   return { gbnf, grammar: parseGbnf(gbnf) };
 }
 

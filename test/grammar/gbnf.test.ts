@@ -24,6 +24,16 @@ test('format then parse round-trips', () => {
   expect(formatGbnf(again)).toBe(formatGbnf(grammar));
 });
 
+test('formatting formats each node once, whatever the nesting (it was 2^depth)', () => {
+  // 60 nested optional sequences: the formatter used to format each level twice (to merge runs,
+  // then to print), so this never finished.
+  const text = 'root ::= ' + '("a" '.repeat(60) + '[xy]' + ' "b")?'.repeat(60) + '\n';
+  const grammar = parseGbnf(text);
+  expect(formatGbnf(grammar)).toBe(text);
+  expect(recognizeGbnf(grammar, 'a'.repeat(60) + 'x' + 'b'.repeat(60))).toBe(true);
+  expect(recognizeGbnf(grammar, 'aaxbb')).toBe(false);
+});
+
 test.each([
   ['root ::= undefined-rule', /undefined rule/],
   ['root ::= "unterminated', /unterminated/],
