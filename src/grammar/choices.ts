@@ -2,7 +2,7 @@
 
 import { ConstraintError } from './errors.js';
 import type { Grammar } from './expr.js';
-import { alt, literal } from './expr.js';
+import { altOf, literal } from './expr.js';
 import { GrammarBuilder } from './gbnf-format.js';
 
 /** Validates the list and returns its distinct entries in first-seen order. */
@@ -26,5 +26,5 @@ export function checkChoices(choices: unknown): string[] {
 
 export function choicesToGrammar(choices: unknown): Grammar {
   // Escaping of quotes, backslashes, newlines and non-ASCII happens when literals are formatted.
-  return new GrammarBuilder().build(alt(...checkChoices(choices).map(literal)));
+  return new GrammarBuilder().build(altOf(checkChoices(choices).map(literal)));
 }

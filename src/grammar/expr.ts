@@ -41,6 +41,13 @@ export const optional = (body: Expr): Expr => repeat(body, 0, 1);
 
 /** A sequence, flattening nested sequences, joining adjacent literals and dropping empty ones. */
 export function seq(...items: Expr[]): Expr {
+  return seqOf(items);
+}
+
+// The array forms exist because a spread call puts every element on the stack: a regex of 100,000
+// characters or a list of 100,000 choices overflowed it (RangeError) where a loop does not.
+/** `seq` over an array of any length. */
+export function seqOf(items: readonly Expr[]): Expr {
   const flat: Expr[] = [];
   const push = (item: Expr) => {
     const last = flat[flat.length - 1];
@@ -49,7 +56,7 @@ export function seq(...items: Expr[]): Expr {
     else flat.push(item);
   };
   for (const item of items) {
-    if (item.kind === 'seq') item.items.forEach(push);
+    if (item.kind === 'seq') for (const inner of item.items) push(inner);
     else push(item);
   }
   if (flat.length === 0) return EMPTY;
@@ -59,9 +66,14 @@ export function seq(...items: Expr[]): Expr {
 
 /** An alternation, flattening nested alternations. */
 export function alt(...options: Expr[]): Expr {
+  return altOf(options);
+}
+
+/** `alt` over an array of any length. */
+export function altOf(options: readonly Expr[]): Expr {
   const flat: Expr[] = [];
   for (const option of options) {
-    if (option.kind === 'alt') flat.push(...option.options);
+    if (option.kind === 'alt') for (const inner of option.options) flat.push(inner);
     else flat.push(option);
   }
   if (flat.length === 1) return flat[0];

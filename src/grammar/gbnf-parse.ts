@@ -3,7 +3,7 @@
 
 import { ConstraintError } from './errors.js';
 import type { Expr, Grammar } from './expr.js';
-import { alt, charClass, literal, normalizeRanges, ref, repeat, seq } from './expr.js';
+import { altOf, charClass, literal, normalizeRanges, ref, repeat, seqOf } from './expr.js';
 
 const isWordChar = (ch: string) => /[a-zA-Z0-9-]/.test(ch);
 
@@ -71,7 +71,7 @@ class GbnfParser {
       this.skipSpace(true);
       options.push(this.parseSequence(nested));
     }
-    return alt(...options);
+    return altOf(options);
   }
 
   private parseSequence(nested: boolean): Expr {
@@ -132,7 +132,7 @@ class GbnfParser {
       this.skipSpace(nested);
     }
     // A repetition has already taken its group (or literal) whole, so flattening is harmless here.
-    return items.length === 1 ? items[0] : seq(...items);
+    return items.length === 1 ? items[0] : seqOf(items);
   }
 
   private parseRepetition(body: Expr): Expr {

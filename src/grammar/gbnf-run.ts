@@ -197,7 +197,7 @@ export function sampleGbnf(grammar: Grammar, random: () => number, options: Samp
         const finite = expr.options.filter((o) => exprHeight(o, heights) < Infinity);
         let pool = finite;
         if (depth > softDepth) {
-          const best = Math.min(...finite.map((o) => exprHeight(o, heights)));
+          const best = finite.reduce((low, o) => Math.min(low, exprHeight(o, heights)), Infinity);
           pool = finite.filter((o) => exprHeight(o, heights) === best);
         }
         sample(pool[Math.floor(random() * pool.length)], depth);

@@ -5,7 +5,7 @@
 
 import { ConstraintError, pointerChild } from './errors.js';
 import type { Expr, Grammar } from './expr.js';
-import { EMPTY, alt, charClass, literal, normalizeRanges, optional, ref, repeat, seq } from './expr.js';
+import { EMPTY, alt, altOf, charClass, literal, normalizeRanges, optional, ref, repeat, seq } from './expr.js';
 import { FORMAT_PATTERNS, NUMBER_FORMATS, VALIDATED_FORMATS } from './formats.js';
 import { GrammarBuilder } from './gbnf-format.js';
 import { checkGrammar } from './gbnf-check.js';
@@ -333,7 +333,7 @@ class SchemaCompiler {
       if (type === 'integer' && types.includes('number')) continue;
       options.push(this.compileType(type, schema, pointer, depth));
     }
-    return alt(...options);
+    return altOf(options);
   }
 
   private compileUnion(schema: SchemaObject, pointer: string, depth: number): Expr {
@@ -365,7 +365,7 @@ class SchemaCompiler {
     if (options.length > this.maxBranches) {
       throw new ConstraintError('too-large', `${keyword} expands to ${options.length} alternatives, above the limit of ${this.maxBranches}`, { pointer, keyword });
     }
-    return alt(...options);
+    return altOf(options);
   }
 
   private compileEnum(schema: SchemaObject, pointer: string, depth: number): Expr {
@@ -394,7 +394,7 @@ class SchemaCompiler {
       else this.approximate(pointer, 'enum', 'values are not filtered by the recursive rest of the schema; the validator checks them');
     }
     if (allowed.length === 0) throw new ConstraintError('unsatisfiable', 'no enum/const value satisfies the rest of the schema', { pointer, keyword: 'enum' });
-    return alt(...allowed.map(literal));
+    return altOf(allowed.map(literal));
   }
 
   private allowedTypes(schema: SchemaObject, pointer: string): TypeName[] {
@@ -665,7 +665,7 @@ class SchemaCompiler {
           const skip = state(i + 1, count);
           const options = [take, skip].filter((o): o is Expr => o !== null);
           // A choice is shared by the states that reach it: a rule keeps the grammar linear.
-          result = options.length === 0 ? null : options.length === 1 ? options[0] : this.builder.rule(`${hint}-rest`, alt(...options));
+          result = options.length === 0 ? null : options.length === 1 ? options[0] : this.builder.rule(`${hint}-rest`, altOf(options));
         }
       }
       memo.set(memoKey, result);
@@ -720,7 +720,7 @@ function sameLengthRange(x: string, y: string): Expr {
   const middleHi = highFull ? y0 : y0 - 1;
   if (middleLo <= middleHi) options.push(seq(middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi), anyDigits));
   if (!highFull) options.push(seq(literal(y[0]), sameLengthRange('0'.repeat(restLength), yRest)));
-  return alt(...options);
+  return altOf(options);
 }
 
 /** Natural numbers in [lo, hi] without leading zeros. */
@@ -735,7 +735,7 @@ function naturalRange(lo: bigint, hi: bigint): Expr {
     const b = hi < ceiling ? hi : ceiling;
     if (a <= b) options.push(sameLengthRange(String(a), String(b)));
   }
-  return alt(...options);
+  return altOf(options);
 }
 
 /** Exactly the integers in [lo, hi], written without leading zeros (and `0`, never `-0`). */
@@ -746,7 +746,7 @@ export function integerRangeExpr(lo: bigint, hi: bigint): Expr {
     options.push(seq(literal('-'), naturalRange(-negHi, -lo)));
   }
   if (hi >= 0n) options.push(naturalRange(lo > 0n ? lo : 0n, hi));
-  return alt(...options);
+  return altOf(options);
 }
 
 // ---- keys that are not declared ---------------------------------------------------------------
@@ -801,7 +801,7 @@ function extraKeyExpr(names: string[]): Expr {
     options.push(seq(rawChar(rawChildren), anyRest));
     const escape = escapeChar(escapeChildren);
     if (escape) options.push(seq(escape, anyRest));
-    return alt(...options);
+    return altOf(options);
   };
   return seq(literal('"'), build(root));
 }

@@ -1,15 +1,14 @@
-// Regex to grammar. The regex is parsed with regexp-tree and turned into the grammar IR construct by
+// Regex to grammar. The regex is parsed (regex-parse.ts) and turned into the grammar IR construct by
 // construct. Matching is per code point (as with the `u` flag, and as llama.cpp sees text), and a
 // grammar always matches whole strings: anchors are accepted at the ends only.
 
-import * as regexpTreeNamespace from 'regexp-tree';
-import type { AstRegExp, Char, CharacterClass, ClassRange, Expression } from 'regexp-tree/ast';
 import { ConstraintError } from './errors.js';
 import type { CharRanges, Expr } from './expr.js';
 import {
   EMPTY,
   GENERATABLE,
   alt,
+  altOf,
   charClass,
   codePointsOf,
   complementRanges,
@@ -17,13 +16,13 @@ import {
   isNullable,
   literal,
   normalizeRanges,
+  rangesContain,
   repeat,
   seq,
+  seqOf,
 } from './expr.js';
-
-// regexp-tree is CommonJS; depending on the loader its API sits on the namespace or on `default`.
-const regexpTree: { parse(source: string, options?: { captureLocations?: boolean }): AstRegExp } =
-  (regexpTreeNamespace as unknown as { default?: typeof regexpTreeNamespace }).default ?? regexpTreeNamespace;
+import type { ClassEscape, ClassItem, RegexNode } from './regex-parse.js';
+import { parseRegex } from './regex-parse.js';
 
 export interface RegexToExprOptions {
   /** `search`: the regex may match anywhere (JSON Schema `pattern`); `full`: it must match the whole string. */
@@ -47,7 +46,7 @@ const complement = (ranges: CharRanges) => complementRanges(ranges, GENERATABLE)
 
 let casedCodePoints: number[] | undefined;
 
-/** Code points that have another case (the only ones case-insensitive matching can add or remove). */
+/** Code points that have another case (the only ones case-insensitive matching can add or remove), ascending. */
 function cased(): number[] {
   if (!casedCodePoints) {
     casedCodePoints = [];
@@ -60,21 +59,67 @@ function cased(): number[] {
   return casedCodePoints;
 }
 
-function rangesAsRegexClass(ranges: CharRanges): string {
-  const u = (cp: number) => `\\u{${cp.toString(16)}}`;
-  return '[' + ranges.map(([lo, hi]) => (lo === hi ? u(lo) : `${u(lo)}-${u(hi)}`)).join('') + ']';
+let casedText: string | undefined;
+const caseEquivalents = new Map<number, number[]>();
+
+/**
+ * The cased code points a case-insensitive regex matches for `codePoint`. JS's own engine is the
+ * oracle (simple case folding in `u` mode has surprises such as U+212A KELVIN SIGN matching `k`):
+ * one global search through all ~3,000 cased code points, about 20 µs, once per code point.
+ */
+function equivalents(codePoint: number): number[] {
+  let found = caseEquivalents.get(codePoint);
+  if (!found) {
+    casedText ??= cased().map((cp) => String.fromCodePoint(cp)).join('');
+    const matcher = new RegExp(`\\u{${codePoint.toString(16)}}`, 'giu');
+    found = [...casedText.matchAll(matcher)].map((m) => m[0].codePointAt(0)!);
+    caseEquivalents.set(codePoint, found);
+  }
+  return found;
 }
 
 /**
- * The set of characters a case-insensitive regex matches for `ranges`. JS's own engine is the
- * oracle (simple case folding in `u` mode has surprises such as U+212A KELVIN SIGN matching `k`).
+ * The set of characters a case-insensitive regex matches for `ranges`: each cased member adds its
+ * equivalents. Only cased members can have any (checked over every code point: no character
+ * without a case mapping folds together with one that has one). Walks whichever side of `ranges`
+ * holds fewer cased code points: for a wide class, the few outside that fold into it. Before, every
+ * call tested all 3,000 cased code points against a new RegExp: 'a' repeated 100,000 times with
+ * flag i never finished.
  */
 function caseClose(ranges: CharRanges): CharRanges {
   if (ranges.length === 0) return ranges;
-  const matcher = new RegExp(`^${rangesAsRegexClass(ranges)}$`, 'iu');
+  const list = cased();
+  let inside = 0;
+  for (const [lo, hi] of ranges) inside += firstAtLeast(list, hi + 1) - firstAtLeast(list, lo);
   const extra: [number, number][] = [];
-  for (const cp of cased()) if (matcher.test(String.fromCodePoint(cp))) extra.push([cp, cp]);
-  return normalizeRanges([...ranges, ...extra]);
+  if (inside <= list.length - inside) {
+    for (const [lo, hi] of ranges) {
+      for (let k = firstAtLeast(list, lo); k < list.length && list[k] <= hi; k++) {
+        for (const cp of equivalents(list[k])) if (!rangesContain(ranges, cp)) extra.push([cp, cp]);
+      }
+    }
+  } else {
+    for (const [lo, hi] of complementRanges(ranges)) {
+      for (let k = firstAtLeast(list, lo); k < list.length && list[k] <= hi; k++) {
+        if (equivalents(list[k]).some((cp) => rangesContain(ranges, cp))) extra.push([list[k], list[k]]);
+      }
+    }
+  }
+  return extra.length ? normalizeRanges([...ranges, ...extra]) : ranges;
+}
+
+let foldedWord: CharRanges | undefined;
+
+/** Index of the first element >= value in an ascending list. */
+function firstAtLeast(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 // ---- conversion -------------------------------------------------------------------------------
@@ -82,74 +127,39 @@ function caseClose(ranges: CharRanges): CharRanges {
 interface Context {
   ignoreCase: boolean;
   dotAll: boolean;
-  /** Maps an offset in the parsed source back to the caller's pattern. */
-  position(node: { loc?: { start: { offset: number } } }): number | undefined;
 }
 
-function unsupported(construct: string, node: { loc?: { start: { offset: number } } }, ctx: Context): never {
-  throw new ConstraintError('unsupported-regex', `${construct} cannot be expressed in a grammar`, {
-    position: ctx.position(node),
-    keyword: construct,
-  });
+function unsupported(construct: string, position: number): never {
+  throw new ConstraintError('unsupported-regex', `${construct} cannot be expressed in a grammar`, { position, keyword: construct });
 }
 
-function charCodePoint(node: Char, ctx: Context): number | null {
-  if (node.kind === 'control') return node.value.charCodeAt(2) % 32;
-  if (node.kind === 'meta' && node.value === '\\b') return 8; // only reached inside a class
-  if (typeof node.codePoint === 'number') return node.codePoint;
-  if (node.kind === 'meta') return null;
-  return unsupported(`character ${node.value}`, node, ctx);
-}
-
-/** The (unfolded) set for a character escape such as `\d` or `.`; null for a single character. */
-function metaSet(node: Char, ctx: Context): CharRanges | null {
-  if (node.kind !== 'meta') return null;
-  const fold = (ranges: CharRanges) => (ctx.ignoreCase ? caseClose(ranges) : ranges);
-  switch (node.value) {
-    case '.':
-      return ctx.dotAll ? GENERATABLE : complement(LINE_TERMINATORS);
-    case '\\d':
+/** The (unfolded) set of a class escape such as `\d`; `\w` is folded under `i` as JS does. */
+function escapeSet(name: ClassEscape, ctx: Context): CharRanges {
+  switch (name) {
+    case 'd':
       return DIGIT;
-    case '\\D':
+    case 'D':
       return complement(DIGIT);
-    case '\\w':
-      return fold(WORD);
-    case '\\W':
-      return complement(fold(WORD));
-    case '\\s':
+    case 'w':
+      return ctx.ignoreCase ? (foldedWord ??= caseClose(WORD)) : WORD;
+    case 'W':
+      return complement(ctx.ignoreCase ? (foldedWord ??= caseClose(WORD)) : WORD);
+    case 's':
       return restrict(SPACE);
-    case '\\S':
+    case 'S':
       return complement(SPACE);
-    default:
-      return null;
   }
 }
 
-function charSet(node: Char, ctx: Context): CharRanges {
-  const meta = metaSet(node, ctx);
-  if (meta) return meta;
-  const cp = charCodePoint(node, ctx);
-  if (cp === null) return unsupported(`escape ${node.value}`, node, ctx);
-  return [[cp, cp]];
-}
-
-function classSet(node: CharacterClass, ctx: Context): CharRanges {
+function classSet(node: { negated: boolean; items: readonly ClassItem[] }, ctx: Context): CharRanges {
   const parts: (readonly [number, number])[] = [];
-  for (const item of node.expressions) {
-    if (item.type === 'ClassRange') {
-      const range = item as ClassRange;
-      const lo = charCodePoint(range.from, ctx);
-      const hi = charCodePoint(range.to, ctx);
-      if (lo === null || hi === null) return unsupported('class range of escapes', item, ctx);
-      parts.push([lo, hi]);
-    } else if ((item as { type: string }).type === 'Char') {
-      parts.push(...charSet(item as Char, ctx));
-    } else {
-      unsupported(`${(item as { type: string }).type} in a class`, item, ctx);
-    }
+  for (const item of node.items) {
+    if (item.type === 'range') parts.push([item.from, item.to]);
+    else if (item.type === 'char') parts.push([item.codePoint, item.codePoint]);
+    else for (const range of escapeSet(item.name, ctx)) parts.push(range);
   }
   const members = ctx.ignoreCase ? caseClose(normalizeRanges(parts)) : normalizeRanges(parts);
-  return node.negative ? complement(members) : restrict(members);
+  return node.negated ? complement(members) : restrict(members);
 }
 
 /** A set as an expression: single characters become literals so the GBNF stays readable. */
@@ -158,91 +168,61 @@ function setExpr(ranges: CharRanges): Expr {
   return charClass(ranges);
 }
 
-function nonEmptySet(ranges: CharRanges, node: { loc?: { start: { offset: number } } }, ctx: Context): Expr {
+function nonEmptySet(ranges: CharRanges, position: number): Expr {
   if (ranges.length === 0) {
     throw new ConstraintError(
       'unsatisfiable',
       'character set matches no character a model can produce (NUL and lone surrogates cannot be generated)',
-      { position: ctx.position(node) },
+      { position },
     );
   }
   return setExpr(ranges);
 }
 
-function convert(node: Expression | null, ctx: Context): Expr {
-  if (node === null) return EMPTY;
+function convert(node: RegexNode, ctx: Context): Expr {
   switch (node.type) {
-    case 'Alternative':
-      return seq(...node.expressions.map((e) => convert(e, ctx)));
-    case 'Disjunction':
-      return alt(convert(node.left, ctx), convert(node.right, ctx));
-    case 'Group':
-      return convert(node.expression, ctx);
-    case 'Char': {
-      const set = charSet(node, ctx);
-      return nonEmptySet(ctx.ignoreCase && node.kind !== 'meta' ? restrict(caseClose(set)) : restrict(set), node, ctx);
+    case 'sequence':
+      return seqOf(node.items.map((item) => convert(item, ctx)));
+    case 'disjunction':
+      return altOf(node.options.map((option) => convert(option, ctx)));
+    case 'char': {
+      const set: CharRanges = [[node.codePoint, node.codePoint]];
+      return nonEmptySet(restrict(ctx.ignoreCase ? caseClose(set) : set), node.position);
     }
-    case 'CharacterClass':
-      return nonEmptySet(classSet(node, ctx), node, ctx);
-    case 'Repetition': {
-      const q = node.quantifier;
-      const body = convert(node.expression, ctx);
-      if (q.kind === '*') return repeat(body, 0, null);
-      if (q.kind === '+') return repeat(body, 1, null);
-      if (q.kind === '?') return repeat(body, 0, 1);
-      const range = q as { from: number; to?: number };
-      return repeat(body, range.from, range.to === undefined ? null : range.to);
-    }
-    case 'Backreference':
-      return unsupported('backreference', node, ctx);
-    case 'Assertion': {
-      const names: Record<string, string> = {
-        '^': 'anchor ^ away from the start',
-        $: 'anchor $ away from the end',
-        '\\b': 'word boundary \\b',
-        '\\B': 'non-word boundary \\B',
-        Lookahead: node.kind === 'Lookahead' && 'negative' in node && node.negative ? 'negative lookahead' : 'lookahead',
-        Lookbehind: node.kind === 'Lookbehind' && 'negative' in node && node.negative ? 'negative lookbehind' : 'lookbehind',
-      };
-      return unsupported(names[node.kind] ?? `assertion ${node.kind}`, node, ctx);
-    }
-    default: {
-      const other = node as { type: string };
-      const what = other.type === 'UnicodeProperty' ? 'Unicode property escape' : other.type;
-      return unsupported(what, node as { loc?: { start: { offset: number } } }, ctx);
-    }
+    case 'escape':
+      return nonEmptySet(escapeSet(node.name, ctx), node.position);
+    case 'dot':
+      return setExpr(ctx.dotAll ? GENERATABLE : complement(LINE_TERMINATORS));
+    case 'class':
+      return nonEmptySet(classSet(node, ctx), node.position);
+    case 'repeat':
+      return repeat(convert(node.body, ctx), node.min, node.max);
+    case 'anchor':
+      return unsupported(node.kind === '^' ? 'anchor ^ away from the start' : 'anchor $ away from the end', node.position);
   }
 }
 
 // ---- anchors ----------------------------------------------------------------------------------
 
-function topLevelAlternatives(body: Expression | null): (Expression | null)[] {
-  if (body && body.type === 'Disjunction') return [...topLevelAlternatives(body.left), ...topLevelAlternatives(body.right)];
-  return [body];
-}
-
 interface Anchored {
-  items: Expression[];
+  items: RegexNode[];
   start: boolean;
   end: boolean;
 }
 
-function stripAnchors(alternative: Expression | null): Anchored {
-  const items = alternative === null ? [] : alternative.type === 'Alternative' ? [...alternative.expressions] : [alternative];
-  let start = false;
-  let end = false;
-  while (items.length && items[0].type === 'Assertion' && items[0].kind === '^') {
-    items.shift();
-    start = true;
-  }
-  while (items.length && items[items.length - 1].type === 'Assertion' && (items[items.length - 1] as { kind: string }).kind === '$') {
-    items.pop();
-    end = true;
-  }
-  return { items, start, end };
+function stripAnchors(alternative: RegexNode): Anchored {
+  const items = alternative.type === 'sequence' ? [...alternative.items] : [alternative];
+  let start = 0;
+  let end = items.length;
+  while (start < end && items[start].type === 'anchor' && (items[start] as { kind: string }).kind === '^') start++;
+  while (end > start && items[end - 1].type === 'anchor' && (items[end - 1] as { kind: string }).kind === '$') end--;
+  return { items: items.slice(start, end), start: start > 0, end: end < items.length };
 }
 
 // ---- nullable repetitions ---------------------------------------------------------------------
+
+/** Most items `(a? b? …){0,n}` may expand into: (a b c) minus ε is quadratic in the items. */
+const MAX_NON_EMPTY_ITEMS = 100_000;
 
 /** The expression's language without the empty string; null when nothing is left. */
 function nonEmpty(expr: Expr): Expr | null {
@@ -254,16 +234,21 @@ function nonEmpty(expr: Expr): Expr | null {
       return null;
     case 'alt': {
       const options = expr.options.map(nonEmpty).filter((o): o is Expr => o !== null);
-      return options.length ? alt(...options) : null;
+      return options.length ? altOf(options) : null;
     }
     case 'seq': {
-      // (a b c) minus ε = a' b c | b' c | c' when a, b, c are all nullable.
+      // (a b c) minus ε = a' b c | b' c | c' when a, b, c are all nullable: n²/2 items, so a
+      // pattern of 100,000 characters could ask for billions. Bounded, it fails fast instead.
+      const n = expr.items.length;
+      if ((n * (n + 1)) / 2 > MAX_NON_EMPTY_ITEMS) {
+        throw new ConstraintError('too-large', `a bounded repetition of ${n} optional parts would expand to about ${Math.round((n * (n + 1)) / 2)} items; use * or fewer parts`);
+      }
       const options: Expr[] = [];
       expr.items.forEach((item, i) => {
         const head = nonEmpty(item);
-        if (head) options.push(seq(head, ...expr.items.slice(i + 1)));
+        if (head) options.push(seqOf([head, ...expr.items.slice(i + 1)]));
       });
-      return options.length ? alt(...options) : null;
+      return options.length ? altOf(options) : null;
     }
     case 'repeat': {
       if (expr.max === 0) return null;
@@ -281,12 +266,18 @@ function nonEmpty(expr: Expr): Expr | null {
 function withoutNullableRepetitions(expr: Expr): Expr {
   switch (expr.kind) {
     case 'seq':
-      return seq(...expr.items.map(withoutNullableRepetitions));
+      return seqOf(expr.items.map(withoutNullableRepetitions));
     case 'alt':
-      return alt(...expr.options.map(withoutNullableRepetitions));
+      return altOf(expr.options.map(withoutNullableRepetitions));
     case 'repeat': {
       const body = withoutNullableRepetitions(expr.body);
       if (!isNullable(body)) return repeat(body, expr.min, expr.max);
+      if (expr.max === null && body.kind === 'seq') {
+        // (a b c)* with every item nullable is (a|b|c)*: each item alone is a word of the body, and
+        // each word of the body is a sequence of items. Linear, where minus-ε is quadratic.
+        const solid = nonEmpty(altOf(body.items));
+        return solid ? repeat(solid, 0, null) : EMPTY;
+      }
       const solid = nonEmpty(body);
       return solid && expr.max !== 0 ? repeat(solid, 0, expr.max) : EMPTY;
     }
@@ -296,39 +287,6 @@ function withoutNullableRepetitions(expr: Expr): Expr {
 }
 
 // ---- entry points -----------------------------------------------------------------------------
-
-/**
- * Writes the pattern in regexp-tree's `/…/flags` syntax: `/` outside classes and line terminators
- * escaped, and (in Unicode mode) astral characters as `\u{…}`, because regexp-tree splits a raw
- * astral character into two surrogate halves. `offsets` maps source offsets back to the pattern.
- */
-function toLiteralSyntax(pattern: string, unicode: boolean): { source: string; offsets: number[] } {
-  let source = '/';
-  const offsets: number[] = [0];
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '\\' && i + 1 < pattern.length) {
-      source += ch + pattern[i + 1];
-      offsets.push(i, i + 1);
-      i++;
-      continue;
-    }
-    if (ch === '[') inClass = true;
-    else if (ch === ']') inClass = false;
-    const codePoint = pattern.codePointAt(i)!;
-    let written: string;
-    if (ch === '/' && !inClass) written = '\\/';
-    else if (ch === '\n' || ch === '\r' || ch === '\u2028' || ch === '\u2029') written = `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    else if (codePoint > 0xffff && unicode) written = `\\u{${codePoint.toString(16)}}`;
-    else written = codePoint > 0xffff ? String.fromCodePoint(codePoint) : ch;
-    source += written;
-    for (let k = 0; k < written.length; k++) offsets.push(i);
-    if (codePoint > 0xffff) i++;
-  }
-  offsets.push(pattern.length);
-  return { source, offsets };
-}
 
 export function validateRegexFlags(flags: string): void {
   for (const flag of flags) {
@@ -347,38 +305,19 @@ export function validateRegexFlags(flags: string): void {
 /** Parses a regex into the grammar IR over code points (not JSON-escaped). */
 export function regexToExpr(pattern: string, flags: string, options: RegexToExprOptions): Expr {
   if (typeof pattern !== 'string') throw new ConstraintError('invalid-input', 'a regex must be a string');
+  if (typeof flags !== 'string') throw new ConstraintError('invalid-input', 'regex flags must be a string');
   validateRegexFlags(flags);
-  let parsed: { ast: AstRegExp; offsets: number[] };
-  try {
-    const { source, offsets } = toLiteralSyntax(pattern, true);
-    parsed = { ast: regexpTree.parse(source + '/u', { captureLocations: true }), offsets };
-  } catch (unicodeError) {
-    // Some patterns are valid only without `u` (e.g. `\-` outside a class); accept those too.
-    const { source, offsets } = toLiteralSyntax(pattern, false);
-    try {
-      parsed = { ast: regexpTree.parse(source + '/', { captureLocations: true }), offsets };
-    } catch {
-      const message = String((unicodeError as Error).message ?? unicodeError).trim().split('\n').pop();
-      const at = /at (\d+):(\d+)/.exec(message ?? '');
-      throw new ConstraintError('invalid-regex', `regex does not parse: ${message}`, {
-        position: at ? offsets[Number(at[2])] ?? undefined : undefined,
-      });
-    }
-  }
-  const { ast, offsets } = parsed;
-  const ctx: Context = {
-    ignoreCase: flags.includes('i'),
-    dotAll: flags.includes('s'),
-    position: (node) => (node.loc ? offsets[node.loc.start.offset] : undefined),
-  };
+  const { body } = parseRegex(pattern);
+  const ctx: Context = { ignoreCase: flags.includes('i'), dotAll: flags.includes('s') };
   const anyChar = charClass(GENERATABLE);
-  const options_ = topLevelAlternatives(ast.body).map((alternative) => {
+  const alternatives = body.type === 'disjunction' ? body.options : [body];
+  const converted = alternatives.map((alternative) => {
     const { items, start, end } = stripAnchors(alternative);
-    const core = seq(...items.map((item) => convert(item, ctx)));
+    const core = seqOf(items.map((item) => convert(item, ctx)));
     if (options.semantics === 'full') return core;
     return seq(start ? EMPTY : repeat(anyChar, 0, null), core, end ? EMPTY : repeat(anyChar, 0, null));
   });
-  return withoutNullableRepetitions(alt(...options_));
+  return withoutNullableRepetitions(altOf(converted));
 }
 
 // ---- JSON string context ----------------------------------------------------------------------
@@ -411,9 +350,9 @@ function jsonClass(ranges: CharRanges): Expr {
     if (letters.length) escapes.push(setExpr(normalizeRanges(letters.map((c) => [c, c]))));
     if (unicodeLow.length) escapes.push(seq(literal('u000'), setExpr(normalizeRanges(unicodeLow.map((c) => [c, c])))));
     if (unicodeHigh.length) escapes.push(seq(literal('u001'), setExpr(normalizeRanges(unicodeHigh.map((c) => [c, c])))));
-    options.push(seq(literal('\\'), alt(...escapes)));
+    options.push(seq(literal('\\'), altOf(escapes)));
   }
-  return alt(...options);
+  return altOf(options);
 }
 
 /** Rewrites a code point expression so it matches the same strings written inside a JSON string. */
@@ -424,9 +363,9 @@ export function toJsonStringContent(expr: Expr): Expr {
     case 'class':
       return jsonClass(expr.negated ? complementRanges(expr.ranges, GENERATABLE) : expr.ranges);
     case 'seq':
-      return seq(...expr.items.map(toJsonStringContent));
+      return seqOf(expr.items.map(toJsonStringContent));
     case 'alt':
-      return alt(...expr.options.map(toJsonStringContent));
+      return altOf(expr.options.map(toJsonStringContent));
     case 'repeat':
       return repeat(toJsonStringContent(expr.body), expr.min, expr.max);
     case 'ref':
