@@ -5,26 +5,37 @@ import type { Grammar } from './expr.js';
 import { altOf, literal } from './expr.js';
 import { GrammarBuilder } from './gbnf-format.js';
 
-/** Validates the list and returns its distinct entries in first-seen order. */
+/**
+ * Validates the list and returns it. A duplicate is an error naming it: the list is the caller's
+ * set of answers, and a repeated one is most likely a mistake (a missing or misspelt other entry).
+ */
 export function checkChoices(choices: unknown): string[] {
   if (!Array.isArray(choices)) throw new ConstraintError('invalid-input', 'choices must be an array of strings');
   if (choices.length === 0) throw new ConstraintError('invalid-input', 'choices must not be empty: nothing could match');
-  const distinct: string[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   choices.forEach((choice, index) => {
     if (typeof choice !== 'string') {
       throw new ConstraintError('invalid-input', `choice ${index} is ${choice === null ? 'null' : typeof choice}, not a string`, { pointer: `/${index}` });
     }
     if (choice === '') throw new ConstraintError('invalid-input', `choice ${index} is empty`, { pointer: `/${index}` });
-    if (!seen.has(choice)) {
-      seen.add(choice);
-      distinct.push(choice);
+    const first = seen.get(choice);
+    if (first !== undefined) {
+      const shown = choice.length > 200 ? JSON.stringify(choice.slice(0, 200)) + '…' : JSON.stringify(choice);
+      throw new ConstraintError('invalid-input', `choice ${index} repeats choice ${first}: ${shown}`, { pointer: `/${index}` });
     }
+    seen.set(choice, index);
   });
-  return distinct;
+  return choices as string[];
 }
 
-export function choicesToGrammar(choices: unknown): Grammar {
+export function choicesToGrammar(choices: unknown, maxGrammarChars = Infinity): Grammar {
+  const list = checkChoices(choices);
+  // Each choice is written at least as long as it is (escapes only lengthen it): a list longer
+  // than the grammar limit is too large before any of it is formatted.
+  const total = list.reduce((sum, choice) => sum + choice.length + 3, 0);
+  if (total > maxGrammarChars) {
+    throw new ConstraintError('too-large', `choices take at least ${total} grammar characters, above the limit of ${maxGrammarChars}`);
+  }
   // Escaping of quotes, backslashes, newlines and non-ASCII happens when literals are formatted.
-  return new GrammarBuilder().build(altOf(checkChoices(choices).map(literal)));
+  return new GrammarBuilder().build(altOf(list.map(literal)));
 }

@@ -182,3 +182,48 @@ export function nullableRules(grammar: Grammar): Set<string> {
   }
   return nullable;
 }
+
+// ---- nesting ----------------------------------------------------------------------------------
+
+/**
+ * Deepest expression nesting accepted in a rule body. Every pass over the IR (formatting, size,
+ * nullability, recognition, sampling, the GBNF parser) recurses once per level, a few stack frames
+ * each, so an unbounded depth is a stack overflow (RangeError). The deepest the compilers build on
+ * purpose is an integer range of 309 digits, about 620 levels.
+ */
+export const MAX_EXPR_DEPTH = 1000;
+
+const depths = new WeakMap<Expr, number>();
+
+function children(expr: Expr): readonly Expr[] {
+  switch (expr.kind) {
+    case 'seq':
+      return expr.items;
+    case 'alt':
+      return expr.options;
+    case 'repeat':
+      return [expr.body];
+    default:
+      return [];
+  }
+}
+
+/** Nesting depth of an expression (a leaf is 1), iteratively and once per node. */
+export function exprDepth(root: Expr): number {
+  const stack: Expr[] = [root];
+  while (stack.length) {
+    const expr = stack[stack.length - 1];
+    if (depths.has(expr)) {
+      stack.pop();
+      continue;
+    }
+    const pending = children(expr).filter((child) => !depths.has(child));
+    if (pending.length) {
+      for (const child of pending) stack.push(child);
+      continue;
+    }
+    stack.pop();
+    depths.set(expr, 1 + children(expr).reduce((deepest, child) => Math.max(deepest, depths.get(child)!), 0));
+  }
+  return depths.get(root)!;
+}

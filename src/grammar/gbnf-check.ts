@@ -4,7 +4,7 @@
 import { ConstraintError } from './errors.js';
 import type { Expr, Grammar } from './expr.js';
 import { isNullable, nullableRules } from './expr.js';
-import { forEachRef } from './gbnf-format.js';
+import { checkDepth, forEachRef } from './gbnf-format.js';
 import { derivationHeights } from './gbnf-run.js';
 
 /** Rules that can appear first (before any character) in an expression. */
@@ -31,6 +31,7 @@ function leftmostRefs(expr: Expr, nullable: ReadonlySet<string>, out: Set<string
 }
 
 export function checkGrammar(grammar: Grammar): void {
+  for (const [name, body] of grammar.rules) checkDepth(body, name);
   for (const body of grammar.rules.values()) {
     forEachRef(body, (name) => {
       if (!grammar.rules.has(name)) throw new ConstraintError('invalid-gbnf', `undefined rule '${name}'`);
@@ -43,20 +44,41 @@ export function checkGrammar(grammar: Grammar): void {
     leftmostRefs(body, nullable, refs);
     leftmost.set(name, refs);
   }
-  // Depth-first search for a cycle in the "can start with" relation.
-  const state = new Map<string, 'active' | 'done'>();
-  const visit = (name: string, path: string[]): void => {
-    if (state.get(name) === 'done') return;
-    if (state.get(name) === 'active') {
-      const cycle = path.slice(path.indexOf(name)).concat(name).join(' -> ');
-      throw new ConstraintError('invalid-gbnf', `left recursion (${cycle}): the schema refers to itself before producing any character`);
-    }
-    state.set(name, 'active');
-    for (const next of leftmost.get(name) ?? []) visit(next, [...path, name]);
-    state.set(name, 'done');
-  };
-  for (const name of grammar.rules.keys()) visit(name, []);
+  const cycle = findCycle(grammar.rules.keys(), leftmost);
+  if (cycle) {
+    throw new ConstraintError('invalid-gbnf', `left recursion (${cycle.join(' -> ')}): the schema refers to itself before producing any character`);
+  }
   if (derivationHeights(grammar).get(grammar.root) === Infinity) {
     throw new ConstraintError('unsatisfiable', 'the grammar has no finite output (unbounded recursion with no way out)');
   }
+}
+
+/**
+ * A cycle in the "can start with" relation, as the rule names along it (first repeated at the end),
+ * or undefined. Iterative, with the path kept once: the recursive search copied the path at each
+ * step and overflowed the stack on a chain of some thousand rules (a long prefixItems of $refs).
+ */
+function findCycle(names: Iterable<string>, edges: ReadonlyMap<string, ReadonlySet<string>>): string[] | undefined {
+  const state = new Map<string, 'active' | 'done'>();
+  for (const start of names) {
+    if (state.has(start)) continue;
+    const path: string[] = [start];
+    const pending: Iterator<string>[] = [(edges.get(start) ?? new Set<string>()).values()];
+    state.set(start, 'active');
+    while (path.length) {
+      const next = pending[pending.length - 1].next();
+      if (next.done) {
+        state.set(path.pop()!, 'done');
+        pending.pop();
+        continue;
+      }
+      const name = next.value;
+      if (state.get(name) === 'active') return path.slice(path.indexOf(name)).concat(name);
+      if (state.has(name)) continue;
+      state.set(name, 'active');
+      path.push(name);
+      pending.push((edges.get(name) ?? new Set<string>()).values());
+    }
+  }
+  return undefined;
 }

@@ -3,12 +3,13 @@
 
 import { ConstraintError } from './errors.js';
 import type { Expr, Grammar } from './expr.js';
-import { altOf, charClass, literal, normalizeRanges, ref, repeat, seqOf } from './expr.js';
+import { MAX_EXPR_DEPTH, altOf, charClass, literal, normalizeRanges, ref, repeat, seqOf } from './expr.js';
 
 const isWordChar = (ch: string) => /[a-zA-Z0-9-]/.test(ch);
 
 class GbnfParser {
   private pos = 0;
+  private depth = 0;
   private readonly rules = new Map<string, Expr>();
   private readonly references = new Map<string, number>();
 
@@ -115,9 +116,12 @@ class GbnfParser {
         if (!this.references.has(name)) this.references.set(name, position);
         items.push(ref(name));
       } else if (ch === '(') {
+        // Each group is a recursion here and in every pass after: bounded like compiled rules.
+        if (++this.depth > MAX_EXPR_DEPTH) this.fail(`groups nest deeper than ${MAX_EXPR_DEPTH}`);
         this.pos++;
         this.skipSpace(true);
         const inner = this.parseAlternates(true);
+        this.depth--;
         if (this.src[this.pos] !== ')') this.fail("expecting ')'");
         this.pos++;
         items.push(inner);

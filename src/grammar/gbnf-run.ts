@@ -8,12 +8,40 @@ import { classMembers, codePointsOf, rangesContain } from './expr.js';
 
 // ---- recognizer -------------------------------------------------------------------------------
 
+export interface RecognizeOptions {
+  /**
+   * Gives up with ConstraintError('too-large') after this many matching steps. Nested repetitions
+   * are matched afresh from each offset, so the cost is polynomial with the nesting as exponent.
+   */
+  maxSteps?: number;
+}
+
 /**
  * True when `text` is in the grammar's language. Computes, for every rule and start offset, the set
  * of end offsets it can reach (memoised), so ambiguity costs polynomial time, never exponential.
  * Left-recursive grammars are rejected (llama.cpp rejects them too).
  */
-export function recognizeGbnf(grammar: Grammar, text: string): boolean {
+export function recognizeGbnf(grammar: Grammar, text: string, options: RecognizeOptions = {}): boolean {
+  const maxSteps = options.maxSteps ?? Infinity;
+  const budget = { steps: maxSteps };
+  const accepted = recognizeWithin(grammar, text, budget);
+  if (accepted === null) throw new ConstraintError('too-large', `recognizing a text of ${text.length} characters took more than ${maxSteps} steps`);
+  return accepted;
+}
+
+/** recognizeGbnf spending from `budget.steps`, shared by several calls; null once it runs out. */
+export function recognizeWithin(grammar: Grammar, text: string, budget: { steps: number }): boolean | null {
+  try {
+    return recognize(grammar, text, budget);
+  } catch (error) {
+    if (error === OUT_OF_STEPS) return null;
+    throw error;
+  }
+}
+
+const OUT_OF_STEPS = new Error('out of steps');
+
+function recognize(grammar: Grammar, text: string, budget: { steps: number }): boolean {
   const input = codePointsOf(text);
   const memo = new Map<string, Map<number, number[] | 'pending'>>();
   for (const name of grammar.rules.keys()) memo.set(name, new Map());
@@ -32,6 +60,7 @@ export function recognizeGbnf(grammar: Grammar, text: string): boolean {
   };
 
   const match = (expr: Expr, pos: number): number[] => {
+    if (--budget.steps < 0) throw OUT_OF_STEPS;
     switch (expr.kind) {
       case 'literal': {
         let p = pos;

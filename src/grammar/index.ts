@@ -23,7 +23,7 @@ export type { GrammarLimits } from './gbnf-format.js';
 export { DEFAULT_LIMITS, LLAMA_MAX_REPETITION, formatGrammar as formatGbnf } from './gbnf-format.js';
 export { parseGbnf } from './gbnf-parse.js';
 export { recognizeGbnf, sampleGbnf, seededRandom } from './gbnf-run.js';
-export type { SampleOptions } from './gbnf-run.js';
+export type { RecognizeOptions, SampleOptions } from './gbnf-run.js';
 export { checkGrammar } from './gbnf-check.js';
 export { parseTypedOutput, resolveTypeName } from './types.js';
 export type { BasicType } from './types.js';
@@ -56,6 +56,23 @@ export interface CompiledType extends CompiledGrammar {
   parse(text: string): number | boolean | string;
 }
 
+/**
+ * The compilers bound nesting and size before they recurse or allocate, so this is a last resort:
+ * should an input still exhaust the stack or a string's maximum length, the caller gets a
+ * ConstraintError (SQLSTATE 22023/54000 in PostgreSQL) instead of an internal error.
+ */
+function guarded<T>(compile: () => T): T {
+  try {
+    return compile();
+  } catch (error) {
+    if (error instanceof RangeError) {
+      if (/call stack/i.test(error.message)) throw new ConstraintError('too-deep', 'the constraint nests too deeply to compile (the stack ran out)');
+      if (/invalid (string|array|typed array) length/i.test(error.message)) throw new ConstraintError('too-large', 'the constraint is too large to compile');
+    }
+    throw error;
+  }
+}
+
 /** Formats, size-checks and re-parses a grammar, so what leaves here is known to be well formed. */
 function finish(grammar: Grammar, options: CompileOptions = {}): CompiledGrammar {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -67,8 +84,10 @@ function finish(grammar: Grammar, options: CompileOptions = {}): CompiledGrammar
 }
 
 export function compileJsonSchema(schema: unknown, options: JsonSchemaOptions & CompileOptions = {}): CompiledJsonSchema {
-  const { grammar, approximations, draft } = compileJsonSchemaToGrammar(schema, options);
-  const compiled = finish(grammar, options);
+  const { compiled, approximations, draft } = guarded(() => {
+    const { grammar, approximations, draft } = compileJsonSchemaToGrammar(schema, options);
+    return { compiled: finish(grammar, options), approximations, draft };
+  });
   const validate = createSchemaValidator(schema, draft);
   return {
     ...compiled,
@@ -85,26 +104,28 @@ export function compileJsonSchema(schema: unknown, options: JsonSchemaOptions & 
 
 /** A regex that the whole output must match (anchors at the ends are optional). Flags: i, s (u is implied). */
 export function compileRegex(pattern: string, flags = '', options: CompileOptions = {}): CompiledGrammar {
-  const builder = new GrammarBuilder();
-  return finish(builder.build(regexToExpr(pattern, flags, { semantics: 'full' })), options);
+  return guarded(() => finish(new GrammarBuilder().build(regexToExpr(pattern, flags, { semantics: 'full' })), options));
 }
 
-/** Exactly one of the strings. */
+/** Exactly one of the strings; a duplicate is an error naming it. */
 export function compileChoices(choices: readonly string[], options: CompileOptions = {}): CompiledGrammar & { choices: string[] } {
-  return { ...finish(choicesToGrammar(choices), options), choices: checkChoices(choices) };
+  const maxGrammarChars = options.limits?.maxGrammarChars ?? DEFAULT_LIMITS.maxGrammarChars;
+  return guarded(() => ({ ...finish(choicesToGrammar(choices, maxGrammarChars), options), choices: [...checkChoices(choices)] }));
 }
 
 /** integer/int, number/float/Number, boolean/bool/Boolean, string/str/String. */
 export function compileType(name: string, options: CompileOptions = {}): CompiledType {
   const type = resolveTypeName(name);
-  return { ...finish(typeToGrammar(type), options), type, parse: (text: string) => parseTypedOutput(type, text) };
+  return { ...guarded(() => finish(typeToGrammar(type), options)), type, parse: (text: string) => parseTypedOutput(type, text) };
 }
 
 /** Throws unless `gbnf` parses and is usable (rules defined, no left recursion, finite output). */
 export function checkGbnf(gbnf: string): Grammar {
-  const grammar = parseGbnf(gbnf);
-  checkGrammar(grammar);
-  return grammar;
+  return guarded(() => {
+    const grammar = parseGbnf(gbnf);
+    checkGrammar(grammar);
+    return grammar;
+  });
 }
 
 export function isConstraintError(error: unknown): error is ConstraintError {

@@ -10,7 +10,7 @@ import { FORMAT_PATTERNS, NUMBER_FORMATS, VALIDATED_FORMATS } from './formats.js
 import { GrammarBuilder } from './gbnf-format.js';
 import { checkGrammar } from './gbnf-check.js';
 import { DEFAULT_INTEGER_DIGITS, JsonRules } from './json-primitives.js';
-import { recognizeGbnf } from './gbnf-run.js';
+import { recognizeWithin } from './gbnf-run.js';
 import { regexToExpr, toJsonStringContent } from './regex.js';
 
 type Schema = boolean | SchemaObject;
@@ -58,7 +58,7 @@ const COMPILED = new Set([
 ]);
 
 /** Keywords the grammar ignores (over-approximates) and the validator checks afterwards. */
-const VALIDATED: Record<string, string> = {
+const VALIDATED_NOTES: Record<string, string> = {
   multipleOf: 'divisibility is not expressible as a grammar',
   uniqueItems: 'uniqueness is not context-free',
   not: 'negation is not expressible as a grammar',
@@ -76,16 +76,39 @@ const VALIDATED: Record<string, string> = {
   unevaluatedProperties: 'checked by the validator',
   unevaluatedItems: 'checked by the validator',
 };
+// Looked up in a Map: `keyword in {…}` is also true for `toString`, `__proto__` and every other
+// Object.prototype member, which were then silently taken for validated keywords.
+const VALIDATED = new Map(Object.entries(VALIDATED_NOTES));
 
 const TYPE_NAMES = ['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'] as const;
 type TypeName = (typeof TYPE_NAMES)[number];
 
-const KEYWORD_TYPES: Record<string, TypeName[]> = {
+const KEYWORD_TYPES = new Map<string, TypeName[]>(Object.entries({
   properties: ['object'], required: ['object'], additionalProperties: ['object'], minProperties: ['object'],
   maxProperties: ['object'], items: ['array'], prefixItems: ['array'], additionalItems: ['array'],
   minItems: ['array'], maxItems: ['array'], minLength: ['string'], maxLength: ['string'], pattern: ['string'],
   minimum: ['number'], maximum: ['number'], exclusiveMinimum: ['number'], exclusiveMaximum: ['number'],
-};
+} satisfies Record<string, TypeName[]>));
+
+const DEFAULT_MAX_BRANCHES = 256;
+
+/** Levels of nesting an array tail or an extra-key trie builds before continuing in a new rule. */
+const NESTING_PER_RULE = 64;
+
+/**
+ * Compile work allowed: BASE_WORK plus WORK_PER_INPUT_UNIT times the input's size, in the units of
+ * inputSize (about 15 µs each here). Compiling each subschema once costs its size; the corpus
+ * spends at most 11, 256 merged branches about 4,100.
+ */
+const BASE_WORK = 20_000;
+const WORK_PER_INPUT_UNIT = 16;
+
+/**
+ * Matching steps (well under 1 µs each) for checking enum values against the rest of their schema:
+ * nested repetitions cost a power of the value's length, so values past this are left to the
+ * validator rather than hang the compiler.
+ */
+const MAX_ENUM_RECOGNITION_STEPS = 2_000_000;
 
 /** Bound on the (property, count) states an object with min/maxProperties may need. */
 const MAX_OBJECT_STATES = 4000;
@@ -95,11 +118,36 @@ const MAX_OBJECT_STATES = 4000;
 const isObject = (value: unknown): value is SchemaObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
+/** Sets an own property, also for `__proto__`, which assignment would take as the prototype. */
+function setOwn(object: SchemaObject, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 function jsonTypeOf(value: unknown): TypeName {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value as TypeName;
+}
+
+/** recognizeWithin, or null also when the recognizer's recursion (along a long $ref chain) runs out of stack. */
+function recognizeBounded(grammar: Grammar, text: string, budget: { steps: number }): boolean | null {
+  try {
+    return recognizeWithin(grammar, text, budget);
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+/** Compile work of one schema object: one, plus its enum values and about one per 16 pattern characters. */
+function inputSize(schema: SchemaObject): number {
+  const enumSize = Array.isArray(schema.enum) ? schema.enum.length : 0;
+  const patternSize = typeof schema.pattern === 'string' ? Math.ceil(schema.pattern.length / 16) : 0;
+  const propertiesSize = isObject(schema.properties) ? Object.keys(schema.properties).length : 0;
+  return 1 + enumSize + patternSize + propertiesSize;
 }
 
 function invalid(message: string, pointer: string, keyword?: string): never {
@@ -158,6 +206,14 @@ class SchemaCompiler {
   readonly approximations: Approximation[] = [];
   private readonly approximationKeys = new Set<string>();
   private readonly refRules = new Map<string, string>();
+  private readonly resolved = new Map<string, { schema: Schema; pointer: string }>();
+  /** Schema objects the keyword check has seen. */
+  private readonly checked = new Set<object>();
+  /** Size of the input, and the compile work spent so far (see spend). */
+  private inputSize = 0;
+  private work = 0;
+  /** Steps left for recognizing enum values (see compileEnum). */
+  private readonly recognition = { steps: MAX_ENUM_RECOGNITION_STEPS };
   private readonly maxDepth: number;
   private readonly maxBranches: number;
   private readonly annotations: Set<string>;
@@ -168,7 +224,7 @@ class SchemaCompiler {
     options: JsonSchemaOptions,
   ) {
     this.maxDepth = options.maxDepth ?? 64;
-    this.maxBranches = options.maxBranches ?? 256;
+    this.maxBranches = options.maxBranches ?? DEFAULT_MAX_BRANCHES;
     this.annotations = new Set([...ANNOTATIONS, ...(options.annotations ?? [])]);
     this.allowExtraProperties = options.additionalProperties ?? false;
   }
@@ -188,10 +244,13 @@ class SchemaCompiler {
     }
     if (typeof schema === 'boolean') return;
     if (!isObject(schema)) invalid('a schema must be an object or a boolean', pointer);
+    this.checked.add(schema);
+    this.inputSize += inputSize(schema);
     for (const keyword of Object.keys(schema)) {
       if (this.annotations.has(keyword) || COMPILED.has(keyword)) continue;
-      if (keyword in VALIDATED) {
-        this.approximate(pointer, keyword, VALIDATED[keyword]);
+      const note = VALIDATED.get(keyword);
+      if (note !== undefined) {
+        this.approximate(pointer, keyword, note);
         continue;
       }
       if (keyword === '$dynamicRef' || keyword === '$recursiveRef' || keyword === '$dynamicAnchor' || keyword === '$recursiveAnchor') {
@@ -229,14 +288,34 @@ class SchemaCompiler {
 
   // -- $ref ------------------------------------------------------------------------------------
 
+  /**
+   * The schema a `$ref` points to, keyword-checked like the rest: a reference may point anywhere,
+   * also under `not` or `if`, which the pre-walk does not enter. Resolved once per reference.
+   */
   resolvePointer(reference: string, pointer: string): { schema: Schema; pointer: string } {
+    let target = this.resolved.get(reference);
+    if (!target) {
+      target = this.locate(reference, pointer);
+      this.resolved.set(reference, target);
+    }
+    if (isObject(target.schema) && !this.checked.has(target.schema)) this.checkKeywords(target.schema, target.pointer, 0);
+    return target;
+  }
+
+  private locate(reference: string, pointer: string): { schema: Schema; pointer: string } {
     let fragment = reference;
     const rootId = isObject(this.root) && typeof this.root.$id === 'string' ? this.root.$id.replace(/#$/, '') : undefined;
     if (rootId && fragment.startsWith(rootId)) fragment = fragment.slice(rootId.length);
     if (!fragment.startsWith('#')) {
       throw new ConstraintError('unresolved-ref', `$ref '${reference}' is not local to this schema`, { pointer, keyword: '$ref' });
     }
-    const body = decodeURIComponent(fragment.slice(1));
+    let body: string;
+    try {
+      body = decodeURIComponent(fragment.slice(1));
+    } catch {
+      // URIError: a `%` not followed by two hex digits, or bytes that are not UTF-8.
+      throw new ConstraintError('unresolved-ref', `$ref '${reference}' is not a valid URI fragment (bad percent-encoding)`, { pointer, keyword: '$ref' });
+    }
     if (body !== '' && !body.startsWith('/')) return this.resolveAnchor(body, reference, pointer);
     let target: unknown = this.root;
     const tokens = body === '' ? [] : body.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -296,9 +375,29 @@ class SchemaCompiler {
       }
       const { $ref, ...siblings } = schema;
       const target = this.resolvePointer($ref as string, pointer).schema;
-      schema = hasConstraints(siblings) ? mergeSchemas(target, siblings, pointer) : target;
+      schema = hasConstraints(siblings) ? mergeSchemas(target, siblings, pointer, this.maxBranches) : target;
     }
     return schema;
+  }
+
+  // -- work bound ------------------------------------------------------------------------------
+
+  /**
+   * Counts compile work and stops it once it is far beyond what the input's size needs. Merging
+   * compiles a schema once per use: `anyOf` next to `properties` compiles the properties once per
+   * branch, and nested that multiplies (20 levels of two-branch unions: 58 s). A schema compiled
+   * once costs about its input size, so the bound never stops a schema that is merely large.
+   */
+  private spend(units: number, pointer: string): void {
+    this.work += units;
+    const limit = BASE_WORK + WORK_PER_INPUT_UNIT * this.inputSize;
+    if (this.work > limit) {
+      throw new ConstraintError(
+        'too-large',
+        `compiling the schema takes more than ${limit} steps, ${WORK_PER_INPUT_UNIT} times its size: anyOf/oneOf beside other keywords and allOf compile those keywords again for every branch, and nested unions multiply that`,
+        { pointer },
+      );
+    }
   }
 
   // -- main dispatch ---------------------------------------------------------------------------
@@ -307,6 +406,7 @@ class SchemaCompiler {
     if (depth > this.maxDepth) {
       throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
     }
+    this.spend(isObject(input) ? inputSize(input) : 1, pointer);
     if (input === true) return this.json.value();
     if (input === false) throw new ConstraintError('unsatisfiable', 'schema `false` matches nothing', { pointer });
     if (!isObject(input)) invalid('a schema must be an object or a boolean', pointer);
@@ -316,13 +416,13 @@ class SchemaCompiler {
     if (typeof schema.$ref === 'string') {
       const { $ref, ...siblings } = schema;
       if (!hasConstraints(siblings)) return this.refExpr($ref, pointer, depth);
-      return this.compile(mergeSchemas(this.dereference({ $ref }, pointer, depth), siblings, pointer), pointer, depth + 1);
+      return this.compile(mergeSchemas(this.dereference({ $ref }, pointer, depth), siblings, pointer, this.maxBranches), pointer, depth + 1);
     }
     if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.compileUnion(schema, pointer, depth);
     if (schema.allOf !== undefined) {
       const { allOf, ...base } = schema;
       let merged: Schema = base;
-      for (const part of allOf as Schema[]) merged = mergeSchemas(merged, this.dereference(part, pointer, depth), pointer);
+      for (const part of allOf as Schema[]) merged = mergeSchemas(merged, this.dereference(part, pointer, depth), pointer, this.maxBranches);
       return this.compile(merged, pointer, depth + 1);
     }
     if (schema.const !== undefined || schema.enum !== undefined) return this.compileEnum(schema, pointer, depth);
@@ -352,7 +452,7 @@ class SchemaCompiler {
         // Without siblings a branch compiles on its own, so `$ref` branches stay shared rules;
         // with siblings (`properties` next to `anyOf`) each branch is merged with them.
         const expr = hasConstraints(base)
-          ? this.compile(mergeSchemas(base, this.dereference(branch, branchPointer, depth), branchPointer), branchPointer, depth + 1)
+          ? this.compile(mergeSchemas(base, this.dereference(branch, branchPointer, depth), branchPointer, this.maxBranches), branchPointer, depth + 1)
           : this.compile(branch, branchPointer, depth + 1);
         options.push(expr);
       } catch (error) {
@@ -390,8 +490,15 @@ class SchemaCompiler {
       // Keep the values the rest of the schema accepts, judged by the grammar for that rest.
       const restExpr = this.compile(rest, pointer, depth + 1);
       const snapshot = this.builder.snapshot(restExpr);
-      if (snapshot) allowed = texts.filter((text) => recognizeGbnf(snapshot, text));
-      else this.approximate(pointer, 'enum', 'values are not filtered by the recursive rest of the schema; the validator checks them');
+      if (snapshot) {
+        let unchecked = false;
+        allowed = texts.filter((text) => {
+          const accepted = this.recognition.steps > 0 ? recognizeBounded(snapshot, text, this.recognition) : null;
+          if (accepted === null) unchecked = true;
+          return accepted !== false;
+        });
+        if (unchecked) this.approximate(pointer, 'enum', 'values too costly to check against the rest of the schema are kept; the validator checks them');
+      } else this.approximate(pointer, 'enum', 'values are not filtered by the recursive rest of the schema; the validator checks them');
     }
     if (allowed.length === 0) throw new ConstraintError('unsatisfiable', 'no enum/const value satisfies the rest of the schema', { pointer, keyword: 'enum' });
     return altOf(allowed.map(literal));
@@ -410,7 +517,7 @@ class SchemaCompiler {
     // Without `type`, generate only the types the keywords talk about (a subset of what the schema
     // allows, so still sound); with no such keyword, any JSON value.
     const inferred = new Set<TypeName>();
-    for (const keyword of Object.keys(schema)) for (const type of KEYWORD_TYPES[keyword] ?? []) inferred.add(type);
+    for (const keyword of Object.keys(schema)) for (const type of KEYWORD_TYPES.get(keyword) ?? []) inferred.add(type);
     if (schema.format !== undefined) inferred.add(NUMBER_FORMATS.has(String(schema.format)) ? 'number' : 'string');
     if (inferred.size === 0) return [...TYPE_NAMES].filter((t) => t !== 'integer');
     return [...inferred];
@@ -445,7 +552,7 @@ class SchemaCompiler {
   }
 
   private compileInteger(schema: SchemaObject, pointer: string): Expr {
-    if (schema.multipleOf !== undefined) this.approximate(pointer, 'multipleOf', VALIDATED.multipleOf);
+    if (schema.multipleOf !== undefined) this.approximate(pointer, 'multipleOf', VALIDATED_NOTES.multipleOf);
     if (schema.format !== undefined) this.approximate(pointer, 'format', `number format '${String(schema.format)}' is checked by the validator`);
     const lowerCandidates: bigint[] = [];
     const upperCandidates: bigint[] = [];
@@ -470,7 +577,7 @@ class SchemaCompiler {
   }
 
   private compileNumber(schema: SchemaObject, pointer: string): Expr {
-    if (schema.multipleOf !== undefined) this.approximate(pointer, 'multipleOf', VALIDATED.multipleOf);
+    if (schema.multipleOf !== undefined) this.approximate(pointer, 'multipleOf', VALIDATED_NOTES.multipleOf);
     if (schema.format !== undefined) {
       if (!NUMBER_FORMATS.has(String(schema.format))) {
         throw new ConstraintError('unsupported-format', `format '${String(schema.format)}' is not a number format`, { pointer, keyword: 'format' });
@@ -500,7 +607,7 @@ class SchemaCompiler {
 
     if (schema.format !== undefined) {
       const format = String(schema.format);
-      const known = FORMAT_PATTERNS[format];
+      const known = hasOwn(FORMAT_PATTERNS, format) ? FORMAT_PATTERNS[format] : undefined;
       if (known) {
         lengthIsLeftToValidator(`combined with format '${format}', length is checked by the validator`);
         if (schema.pattern !== undefined) this.approximate(pointer, 'pattern', `combined with format '${format}', the pattern is checked by the validator`);
@@ -540,7 +647,7 @@ class SchemaCompiler {
     if (maxItems !== null && minItems > maxItems) {
       throw new ConstraintError('unsatisfiable', `minItems ${minItems} exceeds maxItems ${maxItems}`, { pointer, keyword: 'minItems' });
     }
-    if (schema.uniqueItems === true) this.approximate(pointer, 'uniqueItems', VALIDATED.uniqueItems);
+    if (schema.uniqueItems === true) this.approximate(pointer, 'uniqueItems', VALIDATED_NOTES.uniqueItems);
     const prefix = (schema.prefixItems as Schema[] | undefined) ?? [];
     // Positions a `false` prefix schema forbids end the array there.
     let usablePrefix = prefix.findIndex((p) => p === false);
@@ -570,6 +677,9 @@ class SchemaCompiler {
       const take = maxItems !== null && i + 1 > maxItems ? null : tail === null ? null : seq(sep(i), prefixExprs[i], tail);
       if (i >= minItems) tail = take ? optional(take) : EMPTY;
       else tail = take;
+      // Optional positions nest one level each; a rule every NESTING_PER_RULE keeps a long tuple
+      // shallow (a tuple of 2,000 $refs overflowed the stack).
+      if (tail !== null && tail !== EMPTY && i > 0 && i % NESTING_PER_RULE === 0) tail = this.builder.rule(`${hintFromPointer(pointer)}-from-${i}`, tail);
     }
     if (tail === null) {
       throw new ConstraintError('unsatisfiable', 'no array satisfies prefixItems/items with minItems/maxItems', { pointer, keyword: 'minItems' });
@@ -620,7 +730,7 @@ class SchemaCompiler {
       extrasSchema === false
         ? undefined
         : seq(
-            this.builder.rule(`${hint}-extra-key`, extraKeyExpr(members.map((m) => m.key).concat([...declared]))),
+            this.builder.rule(`${hint}-extra-key`, extraKeyExpr(members.map((m) => m.key).concat([...declared]), (body) => this.builder.rule(`${hint}-extra-key-rest`, body))),
             literal(':'),
             this.compile(extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1),
           );
@@ -767,8 +877,12 @@ function keyTokens(key: string): string[] {
   return tokens;
 }
 
-/** A JSON string (quotes included) that is not any of `names`: the complement of their trie. */
-function extraKeyExpr(names: string[]): Expr {
+/**
+ * A JSON string (quotes included) that is not any of `names`: the complement of their trie. Built
+ * bottom-up without recursion, one nesting level per character: every NESTING_PER_RULE levels the
+ * rest goes to a rule (`share`), so a long name never nests deep (10,000 characters overflowed).
+ */
+function extraKeyExpr(names: string[], share: (body: Expr) => Expr): Expr {
   const root: TrieNode = { terminal: false, children: new Map() };
   for (const name of names) {
     let node = root;
@@ -787,7 +901,17 @@ function extraKeyExpr(names: string[]): Expr {
   const anyKeyChar = alt(rawChar([]), escapeChar([])!);
   const anyRest = seq(repeat(anyKeyChar, 0, null), literal('"'));
 
-  const build = (node: TrieNode): Expr => {
+  // Pre-order with depths; walked backwards, every child is built before its parent.
+  const order: { node: TrieNode; depth: number }[] = [];
+  const pending = [{ node: root, depth: 0 }];
+  while (pending.length) {
+    const entry = pending.pop()!;
+    order.push(entry);
+    for (const child of entry.node.children.values()) pending.push({ node: child, depth: entry.depth + 1 });
+  }
+  const built = new Map<TrieNode, Expr>();
+  for (let k = order.length - 1; k >= 0; k--) {
+    const { node, depth } = order[k];
     const options: Expr[] = [];
     if (!node.terminal) options.push(literal('"'));
     const rawChildren: number[] = [];
@@ -796,14 +920,15 @@ function extraKeyExpr(names: string[]): Expr {
       if (token.length === 1) rawChildren.push(token.codePointAt(0)!);
       else if (token.length === 2) escapeChildren.push(token[1]);
       else continue; // a `\u00XX` spelling: extra keys cannot produce it anyway
-      options.push(seq(literal(token), build(child)));
+      options.push(seq(literal(token), built.get(child)!));
     }
     options.push(seq(rawChar(rawChildren), anyRest));
     const escape = escapeChar(escapeChildren);
     if (escape) options.push(seq(escape, anyRest));
-    return altOf(options);
-  };
-  return seq(literal('"'), build(root));
+    const expr = altOf(options);
+    built.set(node, depth > 0 && depth % NESTING_PER_RULE === 0 ? share(expr) : expr);
+  }
+  return seq(literal('"'), built.get(root)!);
 }
 
 // ---- merging (allOf) --------------------------------------------------------------------------
@@ -833,7 +958,7 @@ function intersectTypes(a: Set<TypeName>, b: Set<TypeName>): TypeName[] {
  * nested `allOf`, or keeps one and the validator checks the other (the validator always checks the
  * original schema).
  */
-export function mergeSchemas(left: Schema, right: Schema, pointer: string): Schema {
+export function mergeSchemas(left: Schema, right: Schema, pointer: string, maxBranches = DEFAULT_MAX_BRANCHES): Schema {
   if (left === false || right === false) return false;
   if (left === true) return right;
   if (right === true) return left;
@@ -843,8 +968,8 @@ export function mergeSchemas(left: Schema, right: Schema, pointer: string): Sche
   const conjoin = (x: unknown, y: unknown): Schema => ({ allOf: [x as Schema, y as Schema] });
 
   for (const [keyword, value] of Object.entries(b)) {
-    if (!(keyword in out)) {
-      out[keyword] = value;
+    if (!hasOwn(out, keyword)) {
+      setOwn(out, keyword, value);
       continue;
     }
     const mine = out[keyword];
@@ -874,7 +999,12 @@ export function mergeSchemas(left: Schema, right: Schema, pointer: string): Sche
         break;
       case 'anyOf':
       case 'oneOf': {
-        // (a1|a2) and (b1|b2) = a1b1 | a1b2 | a2b1 | a2b2; for oneOf this is exact as well.
+        // (a1|a2) and (b1|b2) = a1b1 | a1b2 | a2b1 | a2b2; for oneOf this is exact as well. The
+        // size is checked before the product is built: allOf of 60 anyOf pairs built 2^60 before.
+        const size = (mine as Schema[]).length * (value as Schema[]).length;
+        if (size > maxBranches) {
+          throw new ConstraintError('too-large', `allOf multiplies ${keyword} out to ${size} alternatives, above the limit of ${maxBranches}`, { pointer, keyword });
+        }
         const pairs: Schema[] = [];
         for (const x of mine as Schema[]) for (const y of value as Schema[]) pairs.push(conjoin(x, y));
         out[keyword] = pairs;
@@ -912,8 +1042,8 @@ function mergeObjectKeywords(a: SchemaObject, b: SchemaObject, out: SchemaObject
   const properties: Record<string, Schema> = {};
   const restrict = (sub: Schema, other: SchemaObject): Schema =>
     other.additionalProperties === undefined ? sub : { allOf: [sub, other.additionalProperties as Schema] };
-  for (const [key, sub] of Object.entries(pa)) properties[key] = key in pb ? { allOf: [sub, pb[key]] } : restrict(sub, b);
-  for (const [key, sub] of Object.entries(pb)) if (!(key in pa)) properties[key] = restrict(sub, a);
+  for (const [key, sub] of Object.entries(pa)) setOwn(properties, key, hasOwn(pb, key) ? { allOf: [sub, pb[key]] } : restrict(sub, b));
+  for (const [key, sub] of Object.entries(pb)) if (!hasOwn(pa, key)) setOwn(properties, key, restrict(sub, a));
   if (a.properties !== undefined || b.properties !== undefined) out.properties = properties;
   if (a.additionalProperties !== undefined && b.additionalProperties !== undefined) {
     out.additionalProperties = { allOf: [a.additionalProperties as Schema, b.additionalProperties as Schema] };

@@ -1,5 +1,5 @@
 // Limits and hostile inputs: fail fast with a clear error, or compile; never hang.
-import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, recognizeGbnf } from '../../src/grammar/index.js';
+import { ConstraintError, checkGbnf, compileChoices, compileJsonSchema, compileRegex, recognizeGbnf } from '../../src/grammar/index.js';
 
 function fast<T>(fn: () => T, ms = 3000): T | ConstraintError {
   const start = Date.now();
@@ -82,4 +82,94 @@ test('long property names with additional properties compile (#25: 43 s, 2^lengt
   const { grammar } = compileJsonSchema({ type: 'object', properties: { created_at_datetime: { type: 'string' } }, additionalProperties: true });
   expect(recognizeGbnf(grammar, '{"created_at_datetime":"x","created_at":1}')).toBe(true);
   expect(recognizeGbnf(grammar, '{"created_at_datetime":"x","created_at_datetime":1}')).toBe(false);
+});
+
+describe('hostile schemas are ConstraintErrors (SQLSTATE 22023/54000), never TypeError, URIError or RangeError', () => {
+  const caught = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  test('a $ref with bad percent-encoding is unresolved-ref (was URIError)', () => {
+    const error = caught(() => compileJsonSchema({ $ref: '#/%zz' }));
+    expect(error).toBeInstanceOf(ConstraintError);
+    expect(error).toMatchObject({ code: 'unresolved-ref', keyword: '$ref', message: expect.stringMatching(/percent-encoding/) });
+  });
+
+  test.each(['toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'constructor', 'isPrototypeOf', '__proto__'])(
+    'a keyword named %s is an unknown keyword, like any other (was dropped, or a TypeError)',
+    (keyword) => {
+      const schema = JSON.parse(`{"type":"string",${JSON.stringify(keyword)}:1}`);
+      expect(Object.prototype.hasOwnProperty.call(schema, keyword)).toBe(true);
+      const error = caught(() => compileJsonSchema(schema));
+      expect(error).toBeInstanceOf(ConstraintError);
+      expect(error).toMatchObject({ code: 'unsupported-keyword', keyword, pointer: `/${keyword}` });
+    },
+  );
+
+  test('properties named __proto__ or toString are ordinary properties, merged by allOf too', () => {
+    const own = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}');
+    expect(recognizeGbnf(compileJsonSchema(own).grammar, '{"__proto__":"x"}')).toBe(true);
+    const merged = JSON.parse('{"allOf":[{"properties":{"__proto__":{"type":"string"}}},{"properties":{"toString":{"type":"integer"},"a":{"type":"null"}}}]}');
+    const { grammar } = compileJsonSchema(merged);
+    expect(recognizeGbnf(grammar, '{"__proto__":"x","toString":1,"a":null}')).toBe(true);
+    expect(recognizeGbnf(grammar, '{"toString":"x"}')).toBe(false);
+  });
+
+  test('a format named like a prototype member is an unknown format', () => {
+    expect(caught(() => compileJsonSchema({ type: 'string', format: 'constructor' }))).toMatchObject({ code: 'unsupported-format' });
+  });
+
+  test('allOf of 60 anyOf pairs is too-large before the product is built (was out of memory)', () => {
+    const pairs = { allOf: Array.from({ length: 60 }, (_, i) => ({ anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }] })) };
+    expect(caught(() => compileJsonSchema(pairs))).toMatchObject({ code: 'too-large', keyword: 'anyOf', message: expect.stringMatching(/512 alternatives/) });
+  });
+
+  test('a $ref into a part the grammar does not compile is keyword-checked too (was dropped silently)', () => {
+    expect(caught(() => compileJsonSchema({ not: { foo: 1 }, $ref: '#/not' }))).toMatchObject({ code: 'unsupported-keyword', keyword: 'foo', pointer: '/not/foo' });
+    expect(compileJsonSchema({ not: { type: 'null' }, properties: { a: { $ref: '#/not' } } }).gbnf).toMatch(/null/);
+  });
+
+  test('unions that recompile their siblings once per branch, nested, are too-large (20 levels took 58 s)', () => {
+    let schema: unknown = { type: 'integer' };
+    for (let i = 0; i < 20; i++) schema = { type: 'object', properties: { p: schema, q: { type: 'string' } }, anyOf: [{ required: ['p'] }, { required: ['q'] }] };
+    expect(caught(() => compileJsonSchema(schema))).toMatchObject({ code: 'too-large', message: expect.stringMatching(/times its size/) });
+    // Six levels are fine.
+    let small: unknown = { type: 'integer' };
+    for (let i = 0; i < 6; i++) small = { type: 'object', properties: { p: small, q: { type: 'string' } }, anyOf: [{ required: ['p'] }, { required: ['q'] }] };
+    expect(compileJsonSchema(small).gbnf).toMatch(/^root ::= /);
+  });
+
+  test('enum values too costly to check against the rest of the schema are left to the validator', () => {
+    // Nested repetitions cost the recognizer a power of the value's length: 3,000 characters hung.
+    const compiled = compileJsonSchema({ enum: ['a'.repeat(3000), 'b'], pattern: '^((a+)+)+$' });
+    expect(compiled.approximations).toContainEqual(expect.objectContaining({ keyword: 'enum', pointer: '' }));
+    expect(recognizeGbnf(compiled.grammar, JSON.stringify('a'.repeat(3000)))).toBe(true);
+  });
+
+  test('a tuple of 2,000 $refs and a 1,000-character property name compile (the tuple overflowed the stack, the name took 2^1000)', () => {
+    const $defs: Record<string, unknown> = { d0: { type: 'null' } };
+    for (let i = 1; i <= 2000; i++) $defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { type: 'integer' }] };
+    const chain = compileJsonSchema({ $defs, type: 'array', prefixItems: Array.from({ length: 2001 }, (_, i) => ({ $ref: `#/$defs/d${i}` })) });
+    expect(chain.grammar.rules.size).toBeGreaterThan(2000);
+    // The recognizer (a test tool) recurses along the whole nesting, so it checks a shorter tuple.
+    const tuple = compileJsonSchema({ type: 'array', prefixItems: Array.from({ length: 300 }, () => ({ type: 'integer' })) });
+    expect(recognizeGbnf(tuple.grammar, `[${'1,'.repeat(299)}1]`)).toBe(true);
+    expect(recognizeGbnf(tuple.grammar, `[${'1,'.repeat(300)}1]`)).toBe(false);
+    expect(recognizeGbnf(tuple.grammar, '[1,2]')).toBe(true);
+    expect(tuple.gbnf).toMatch(/-from-256 ::= /);
+    const name = 'k'.repeat(1_000);
+    const { grammar } = compileJsonSchema({ type: 'object', properties: { [name]: { type: 'integer' } }, additionalProperties: true });
+    expect(recognizeGbnf(grammar, `{"${name}":1,"${name.slice(1)}":2}`)).toBe(true);
+    expect(recognizeGbnf(grammar, `{"${name}":1,"${name}":2}`)).toBe(false);
+  });
+
+  test('GBNF nested deeper than 1,000 groups is invalid-gbnf', () => {
+    expect(caught(() => checkGbnf('root ::= ' + '('.repeat(5000) + '"a"' + ')'.repeat(5000)))).toMatchObject({ code: 'invalid-gbnf' });
+    expect(checkGbnf('root ::= ' + '('.repeat(500) + '"a"' + ')'.repeat(500)).rules.size).toBe(1);
+  });
 });

@@ -60,7 +60,7 @@ export const BAD_REGEXES: { pattern: string; flags?: string; code: string; const
 export const CHOICES: string[][] = [
   ['yes', 'no'],
   ['positive', 'negative', 'neutral'],
-  ['say "hi"', 'back\\slash', 'two\nlines', 'tab\there', 'ünïcödé', '日本', '😀', 'dup', 'dup'],
+  ['say "hi"', 'back\\slash', 'two\nlines', 'tab\there', 'ünïcödé', '日本', '😀'],
   ['a', 'ab', 'abc'],
   ['[', ']', '-', '^', '#', '|', '(', ')', '::='],
 ];
