@@ -124,26 +124,14 @@ interface Formatted {
   precedence: Precedence;
 }
 
-// Each node's text (at its own precedence) is computed once and kept while the node lives. Runs are
-// merged by comparing their items' texts, so without this every nesting level formatted its subtree
-// twice, once to compare and once to print: 2^depth. Measured before: integer bounds of 20 digits
-// 2.6 s, 308 digits never finished; the extra-key rule of a 19-character property name 25 s; a
-// regex nested 24 deep 7 s. The IR is immutable, so a node's text never changes; shared subtrees
-// (a repetition's body appears in every chunk of a rewritten bound) are formatted once.
-const formattedNodes = new WeakMap<Expr, Formatted>();
-
+// Each node is formatted once per occurrence, bottom-up: runs are merged by comparing their items'
+// texts, and that text is what gets printed. Formatting an item a second time to print it doubled
+// the work per nesting level (2^depth: integer bounds of 20 digits 2.6 s, 308 digits never
+// finished; the extra-key rule of a 19-character property name 25 s; a regex nested 24 deep 7 s).
+// Nothing is cached across nodes, so memory stays proportional to the text being built.
 function formatExpr(expr: Expr, outer: Precedence): string {
-  const own = formatted(expr);
+  const own = formatNode(expr);
   return wrap(own.text, own.precedence, outer);
-}
-
-function formatted(expr: Expr): Formatted {
-  let own = formattedNodes.get(expr);
-  if (!own) {
-    own = formatNode(expr);
-    formattedNodes.set(expr, own);
-  }
-  return own;
 }
 
 function formatNode(expr: Expr): Formatted {
@@ -158,23 +146,27 @@ function formatNode(expr: Expr): Formatted {
       if (expr.options.length === 0) throw new ConstraintError('unsatisfiable', 'an empty alternation matches nothing');
       return { text: expr.options.map((o) => formatExpr(o, Precedence.Seq)).join(' | '), precedence: Precedence.Alt };
     case 'seq': {
-      const parts = mergeRuns(expr.items).map((run) => (run.min === 1 && run.max === 1 ? run.text : formatRepeat(run.body, run.min, run.max)));
+      const parts = mergeRuns(expr.items).map((run) => formatRepeat(run.body, run.text, run.min, run.max));
       if (parts.length === 0) return { text: '""', precedence: Precedence.Atom };
       return { text: parts.join(' '), precedence: parts.length > 1 ? Precedence.Seq : Precedence.Atom };
     }
-    case 'repeat':
-      return { text: formatRepeat(expr.body, expr.min, expr.max), precedence: Precedence.Atom };
+    case 'repeat': {
+      const bodyText = expr.max === 0 ? '""' : formatExpr(expr.body, Precedence.Atom);
+      return { text: formatRepeat(expr.body, bodyText, expr.min, expr.max), precedence: Precedence.Atom };
+    }
   }
 }
 
-function formatRepeat(body: Expr, min: number, max: number | null): string {
+/** `body` (already formatted as `bodyText`) repeated min..max times. */
+function formatRepeat(body: Expr, bodyText: string, min: number, max: number | null): string {
   if (max !== null && max < min) throw new ConstraintError('unsatisfiable', `repetition {${min},${max}} matches nothing`);
   if (max === 0) return '""';
-  if (min === 1 && max === 1) return formatExpr(body, Precedence.Atom);
-  const rewritten = boundedRepeat(body, min, max);
+  if (min === 1 && max === 1) return bodyText;
+  const text = body.kind === 'repeat' ? `(${bodyText})` : bodyText;
+  // Bounds past llama.cpp's are rewritten into nested chunks that each repeat the body; a
+  // reference named by the body's text stands for it, so the body is not formatted again per chunk.
+  const rewritten = boundedRepeat({ kind: 'ref', name: text }, min, max);
   if (rewritten.kind !== 'repeat') return formatExpr(rewritten, Precedence.Atom);
-  const inner = formatExpr(body, Precedence.Atom);
-  const text = body.kind === 'repeat' ? `(${inner})` : inner;
   return text + formatRepeatSuffix(min, max);
 }
 
@@ -260,6 +252,13 @@ export function checkExpandedSize(grammar: Grammar, limits: GrammarLimits): void
   }
 }
 
+function checkBodySize(body: Expr, limits: GrammarLimits): void {
+  const size = expandedSize(body);
+  if (size > limits.maxExpandedSize) {
+    throw new ConstraintError('too-large', `a grammar rule expands to about ${size} elements once repetitions are unrolled, above the limit of ${limits.maxExpandedSize}`);
+  }
+}
+
 export function checkGrammarChars(text: string, limits: GrammarLimits): void {
   if (text.length > limits.maxGrammarChars) {
     throw new ConstraintError(
@@ -285,7 +284,7 @@ export class GrammarBuilder {
   private readonly byBody = new Map<string, string>();
   private readonly nextSuffix = new Map<string, number>();
 
-  constructor() {
+  constructor(private readonly limits: GrammarLimits = DEFAULT_LIMITS) {
     this.rules.set('root', null);
   }
 
@@ -310,6 +309,8 @@ export class GrammarBuilder {
   /** A reference to a rule with this body, reusing an existing rule with the same body. */
   rule(hint: string, body: Expr): Expr {
     checkDepth(body, hint);
+    // Sizes first: the key below is the body's text, as long as the body's expanded tree.
+    checkBodySize(body, this.limits);
     const key = formatRuleBody(body);
     const existing = this.byBody.get(key);
     if (existing) return { kind: 'ref', name: existing };

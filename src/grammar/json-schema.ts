@@ -7,7 +7,8 @@ import { ConstraintError, pointerChild } from './errors.js';
 import type { Expr, Grammar } from './expr.js';
 import { EMPTY, alt, altOf, charClass, literal, normalizeRanges, optional, ref, repeat, seq } from './expr.js';
 import { FORMAT_PATTERNS, NUMBER_FORMATS, VALIDATED_FORMATS } from './formats.js';
-import { GrammarBuilder } from './gbnf-format.js';
+import type { GrammarLimits } from './gbnf-format.js';
+import { DEFAULT_LIMITS, GrammarBuilder } from './gbnf-format.js';
 import { checkGrammar } from './gbnf-check.js';
 import { DEFAULT_INTEGER_DIGITS, JsonRules } from './json-primitives.js';
 import { recognizeWithin } from './gbnf-run.js';
@@ -201,8 +202,8 @@ function hintFromPointer(pointer: string): string {
 // ---- the compiler -----------------------------------------------------------------------------
 
 class SchemaCompiler {
-  readonly builder = new GrammarBuilder();
-  readonly json = new JsonRules(this.builder);
+  readonly builder: GrammarBuilder;
+  readonly json: JsonRules;
   readonly approximations: Approximation[] = [];
   private readonly approximationKeys = new Set<string>();
   private readonly refRules = new Map<string, string>();
@@ -221,8 +222,10 @@ class SchemaCompiler {
 
   constructor(
     private readonly root: Schema,
-    options: JsonSchemaOptions,
+    options: JsonSchemaOptions & { limits?: Partial<GrammarLimits> },
   ) {
+    this.builder = new GrammarBuilder({ ...DEFAULT_LIMITS, ...options.limits });
+    this.json = new JsonRules(this.builder);
     this.maxDepth = options.maxDepth ?? 64;
     this.maxBranches = options.maxBranches ?? DEFAULT_MAX_BRANCHES;
     this.annotations = new Set([...ANNOTATIONS, ...(options.annotations ?? [])]);
@@ -730,7 +733,10 @@ class SchemaCompiler {
       extrasSchema === false
         ? undefined
         : seq(
-            this.builder.rule(`${hint}-extra-key`, extraKeyExpr(members.map((m) => m.key).concat([...declared]), (body) => this.builder.rule(`${hint}-extra-key-rest`, body))),
+            this.builder.rule(
+              `${hint}-extra-key`,
+              extraKeyExpr(members.map((m) => m.key).concat([...declared]), pointer, (name, body) => this.builder.rule(`${hint}-extra-key-${name}`, body)),
+            ),
             literal(':'),
             this.compile(extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1),
           );
@@ -882,13 +888,28 @@ function keyTokens(key: string): string[] {
  * bottom-up without recursion, one nesting level per character: every NESTING_PER_RULE levels the
  * rest goes to a rule (`share`), so a long name never nests deep (10,000 characters overflowed).
  */
-function extraKeyExpr(names: string[], share: (body: Expr) => Expr): Expr {
+// Each node of the excluded-key trie becomes about 100 grammar characters; past this many nodes the
+// grammar would pass maxGrammarChars anyway, so say so before building it (a 100,000-character
+// property name took 5 s to reach the same error).
+const MAX_EXCLUDED_KEY_CHARS = 8_000;
+
+function extraKeyExpr(names: string[], pointer: string, share: (name: 'rest' | 'tail', body: Expr) => Expr): Expr {
   const root: TrieNode = { terminal: false, children: new Map() };
+  let nodes = 0;
   for (const name of names) {
     let node = root;
     for (const token of keyTokens(name)) {
       let child = node.children.get(token);
-      if (!child) node.children.set(token, (child = { terminal: false, children: new Map() }));
+      if (!child) {
+        node.children.set(token, (child = { terminal: false, children: new Map() }));
+        if (++nodes > MAX_EXCLUDED_KEY_CHARS) {
+          throw new ConstraintError(
+            'too-large',
+            `additionalProperties beside property names of more than ${MAX_EXCLUDED_KEY_CHARS} characters in all (shared prefixes counted once): the grammar keeping extra keys apart from them would be too large`,
+            { pointer, keyword: 'additionalProperties' },
+          );
+        }
+      }
       node = child;
     }
     node.terminal = true;
@@ -899,7 +920,7 @@ function extraKeyExpr(names: string[], share: (body: Expr) => Expr): Expr {
     return letters.length ? seq(literal('\\'), charClass(normalizeRanges(letters.map((e) => [e.charCodeAt(0), e.charCodeAt(0)])))) : undefined;
   };
   const anyKeyChar = alt(rawChar([]), escapeChar([])!);
-  const anyRest = seq(repeat(anyKeyChar, 0, null), literal('"'));
+  const anyRest = share('tail', seq(repeat(anyKeyChar, 0, null), literal('"')));
 
   // Pre-order with depths; walked backwards, every child is built before its parent.
   const order: { node: TrieNode; depth: number }[] = [];
@@ -926,7 +947,7 @@ function extraKeyExpr(names: string[], share: (body: Expr) => Expr): Expr {
     const escape = escapeChar(escapeChildren);
     if (escape) options.push(seq(escape, anyRest));
     const expr = altOf(options);
-    built.set(node, depth > 0 && depth % NESTING_PER_RULE === 0 ? share(expr) : expr);
+    built.set(node, depth > 0 && depth % NESTING_PER_RULE === 0 ? share('rest', expr) : expr);
   }
   return seq(literal('"'), built.get(root)!);
 }
@@ -1087,7 +1108,7 @@ function hasArrayItems(node: unknown, depth: number): boolean {
   return Object.values(node).some((v) => hasArrayItems(v, depth + 1));
 }
 
-export function compileJsonSchemaToGrammar(schema: unknown, options: JsonSchemaOptions = {}): JsonSchemaGrammar {
+export function compileJsonSchemaToGrammar(schema: unknown, options: JsonSchemaOptions & { limits?: Partial<GrammarLimits> } = {}): JsonSchemaGrammar {
   if (typeof schema !== 'boolean' && !isObject(schema)) invalid('a JSON Schema must be an object or a boolean', '');
   const compiler = new SchemaCompiler(schema as Schema, options);
   compiler.checkKeywords(schema, '', 0);

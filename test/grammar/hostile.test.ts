@@ -1,0 +1,75 @@
+// Every input the docs' limits allow compiles, or fails with a ConstraintError, in bounded time and
+// memory. The compilers run in a child process (hostile-runner.ts) with a capped heap, so a blow-up
+// fails this test naming its case instead of taking down jest or the machine. The bounds are ten
+// times what each call costs on a 2-core machine: loose enough for a busy CI runner, tight enough
+// that the exponential and quadratic paths issue #21 found (2.4 s to over 60 s each) fail.
+import { spawn } from 'node:child_process';
+import type { HostileResult } from './hostile-runner.js';
+
+const SEED = Number(process.env.SVC_HOSTILE_SEED ?? 1);
+const RUNS_PER_KIND = Number(process.env.SVC_HOSTILE_RUNS ?? 60);
+const HEAP_CAP_MB = 1024;
+/** What a generated case may cost, before the factor of ten. */
+const DEFAULT_MS = 100;
+const DEFAULT_MB = 20;
+const SLACK = 10;
+
+interface RunnerOutput {
+  results: HostileResult[];
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  lastStarted: string;
+  stderr: string;
+}
+
+function runHostileCases(): Promise<RunnerOutput> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', `--max-old-space-size=${HEAP_CAP_MB}`, '--import', 'tsx', 'test/grammar/hostile-runner.ts', String(SEED), String(RUNS_PER_KIND)],
+      { stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      const results = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HostileResult);
+      const started = stderr.split('\n').filter((line) => line.startsWith('start '));
+      resolve({ results, code, signal, lastStarted: started.at(-1)?.slice('start '.length) ?? '', stderr });
+    });
+  });
+}
+
+let output: RunnerOutput;
+beforeAll(async () => {
+  output = await runHostileCases();
+}, 300_000);
+
+test('the runner finishes every case (no case killed it: heap cap, timeout or crash)', () => {
+  expect({ code: output.code, signal: output.signal, lastStarted: output.lastStarted }).toEqual({ code: 0, signal: null, lastStarted: output.results.at(-1)?.name });
+  expect(output.results.length).toBeGreaterThan(5 * RUNS_PER_KIND);
+});
+
+test('every case is compiled or a ConstraintError, never another error', () => {
+  const others = output.results.filter((r) => r.outcome === 'other error').map((r) => `${r.name}: ${r.detail}`);
+  expect(others).toEqual([]);
+});
+
+test(`every case stays within ${SLACK}x its time and heap cost`, () => {
+  const over = output.results
+    .filter((r) => r.ms > SLACK * (r.expectMs ?? DEFAULT_MS) || r.heapMB > SLACK * (r.expectMB ?? DEFAULT_MB))
+    .map((r) => `${r.name}: ${r.ms.toFixed(0)} ms (bound ${SLACK * (r.expectMs ?? DEFAULT_MS)}), heap +${r.heapMB.toFixed(0)} MB (bound ${SLACK * (r.expectMB ?? DEFAULT_MB)})`);
+  expect(over).toEqual([]);
+});
+
+test('the cases issue #21 named now fail fast or compile', () => {
+  const byName = new Map(output.results.map((r) => [r.name, r]));
+  expect(byName.get('integer bounds ±1e308')?.outcome).toBe('compiled');
+  expect(byName.get("regex 'a' x 100,000")?.outcome).toBe('compiled');
+  expect(byName.get('allOf of 60 anyOf pairs')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/too-large/) });
+  expect(byName.get('$ref #/%zz')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/unresolved-ref/) });
+  expect(byName.get('regex nested 10,000 deep')).toMatchObject({ outcome: 'ConstraintError' });
+  expect(byName.get('duplicate choices')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/"yes"/) });
+});
