@@ -149,9 +149,48 @@ describe('arguments', () => {
   });
 
   test('errors name the svc function in their CONTEXT, never minified bundle code', async () => {
-    const error = await db.query(`SELECT svc_generate_async('x', max_tokens := 0)`).catch((e: { where?: string }) => e);
+    const error: { where?: string } = await db
+      .query(`SELECT svc_generate_async('x', max_tokens := 0)`)
+      .then(() => ({}), (e: { where?: string }) => e);
     expect(error.where).toMatch(/^svc_generate_async\(\) LINE \d+: +throw error; \/\/ from svc_generate_async/);
     expect(error.where).not.toMatch(/svc__bundle/);
+  });
+});
+
+describe('hostile constraints (the compiler bounds each; test/grammar/hostile.test.ts bounds their time and memory)', () => {
+  const nested = (depth: number) => '('.repeat(depth) + 'a' + ')'.repeat(depth);
+  const pairs = { allOf: Array.from({ length: 60 }, (_, i) => ({ anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }] })) };
+  test.each([
+    ['a $ref that is not a valid pointer', `svc_generate_json_async('x', '{"$ref":"#/%zz"}')`],
+    ['a __proto__ key', `svc_generate_json_async('x', '{"type":"object","properties":{"__proto__":{"type":"string"}},"__proto__":{"x":1}}')`],
+    ['a keyword named like an Object.prototype member', `svc_generate_json_async('x', '{"type":"string","toString":1}')`],
+    ['hasOwnProperty as a keyword', `svc_generate_json_async('x', '{"hasOwnProperty":true}')`],
+    ['allOf of 60 anyOf pairs', `svc_generate_json_async('x', '${JSON.stringify(pairs)}')`],
+    ['a regex nested 10,000 deep', `svc_generate_regex_async('x', '${nested(10_000)}')`],
+    ['duplicate choices', `svc_generate_choice_async('x', ARRAY['yes', 'no', 'yes'])`],
+  ])('%s is a clear 22023 or 54000 error, nothing enqueued', async (_what, call) => {
+    const error = await db.query(`SELECT ${call}`).then(() => undefined, (e: { code?: string; message: string }) => e);
+    expect(error).toBeDefined();
+    expect(['22023', '54000']).toContain(error!.code);
+    expect(error!.message).toMatch(/^svc_generate_(json|regex|choice)_async: (schema|pattern|choices) /);
+    expect(await queued()).toEqual([]);
+  });
+
+  test('duplicate choices are named in the error', async () => {
+    await expect(db.query(`SELECT svc_generate_choice_async('x', ARRAY['yes', 'no', 'yes'])`)).rejects.toThrow(/"yes"/);
+  });
+
+  test.each([
+    ['integer bounds of 308 digits', `svc_generate_json_async('x', '{"type":"integer","minimum":-1e308,"maximum":1e308}')`],
+    ['a regex of 100,000 characters', `svc_generate_regex_async('x', repeat('a', 100000))`],
+  ])('%s compiles (was minutes in the compiler, or a parse error)', async (_what, call) => {
+    const { rows } = await db.query(`SELECT ${call} AS id`);
+    expect(rows[0].id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('[\\d-z] is a usable class', async () => {
+    const id = (await db.query(`SELECT svc_generate_regex_async('x', '[\\d-z]+') AS id`)).rows[0].id;
+    expect((await db.query('SELECT grammar FROM svc_queue WHERE request_id = $1', [id])).rows[0].grammar).toMatch(/0-9/);
   });
 });
 
