@@ -143,7 +143,7 @@ const CONSTRAINED: ReadonlySet<string> = new Set(['generate_json', 'generate_reg
  */
 export function checkJobGrammar(job: Pick<ClaimedJob, 'function_name' | 'parameters' | 'grammar'>): void {
   const expected = CONSTRAINED.has(job.function_name) ? jobConstraint(job).gbnf : null;
-  if (job.grammar !== expected) throw new PermanentJobError("the job's grammar is not the one its parameters compile to");
+  if (job.grammar !== expected) throw new PermanentJobError("the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)");
 }
 
 function checkConstrained(job: ClaimedJob, text: string, truncated: boolean): void {

@@ -183,7 +183,7 @@ describe('the result cache', () => {
       const r = (await db.query('SELECT status, error, retry_count, result FROM svc_queue WHERE request_id = $1', [rows[0].request_id])).rows[0];
       return ['completed', 'failed'].includes(r.status) ? r : undefined;
     });
-    expect(done).toEqual({ status: 'failed', error: "the job's grammar is not the one its parameters compile to", retry_count: 0, result: null });
+    expect(done).toEqual({ status: 'failed', error: "the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)", retry_count: 0, result: null });
     expect((await db.query('SELECT count(*)::int AS n FROM svc_cache')).rows[0].n).toBe(0);
     // Another role asking the same request gets what the request itself produces.
     const alice = await svc().connect(ROLES.alice);
