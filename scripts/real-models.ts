@@ -1,0 +1,115 @@
+// Real models for tests and benchmarks, offline: the trained stories260K in models/, and small
+// random-weight models carrying real vocabularies that llama.cpp itself ships.
+//
+// node-llama-cpp bundles llama.cpp's source as a git bundle; its `models/ggml-vocab-*.gguf` are
+// vocab-only GGUFs of real models. We clone the bundle once (bare, ~2 s) into .tmp/, read a
+// vocabulary with `git show`, and write a model with it (src/model/vocab-model.ts) into .tmp/models/,
+// named by a hash of everything that decides its bytes, so a cached file is reused only while it is
+// exactly what would be written now.
+//
+// Licences of the vocabularies used: qwen2's tokenizer is Apache-2.0 (Qwen2), phi-3's is MIT
+// (Microsoft Phi-3), bert-bge's is MIT (BAAI bge-small-en-v1.5; the WordPiece vocabulary is
+// BERT's, Apache-2.0). They are extracted on the user's machine from the copy of llama.cpp that
+// node-llama-cpp installs, never committed here.
+//
+// Usage: npx tsx scripts/real-models.ts   (writes every model and prints the paths as JSON)
+
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readGgufMeta } from '../src/model/gguf.ts';
+import { makeVocabModel, tokenizerMeta, type VocabModelOptions } from '../src/model/vocab-model.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE = join(ROOT, '.tmp');
+const BUNDLE = join(ROOT, 'node_modules/node-llama-cpp/llama/gitRelease.bundle');
+
+/** The trained TinyStories model committed in models/ (see models/README.md). */
+export const STORIES_MODEL = join(ROOT, 'models/stories260K.gguf');
+
+/** Decoder models with a real vocabulary: qwen2 (byte-level BPE, 151,936 tokens, ChatML template), phi3 (SentencePiece, 32,064). */
+export type RealVocab = 'qwen2' | 'phi3';
+
+interface Recipe { file: string; options: VocabModelOptions }
+
+const DECODERS: Record<RealVocab, Recipe> = {
+  qwen2: { file: 'ggml-vocab-qwen2.gguf', options: { arch: 'qwen2', name: 'svc-qwen2-vocab' } },
+  // phi3's own graph wants fused qkv/gate-up tensors; its SentencePiece vocabulary is the point here.
+  phi3: { file: 'ggml-vocab-phi-3.gguf', options: { arch: 'llama', name: 'svc-phi3-vocab' } },
+};
+
+/** Writes `bytes` to `path` through a temporary name: test files run in parallel. */
+function writeAtomic(path: string, bytes: Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, path);
+}
+
+const sha16 = (...parts: (string | Uint8Array)[]) => {
+  const h = createHash('sha256');
+  for (const p of parts) h.update(p).update('\0');
+  return h.digest('hex').slice(0, 16);
+};
+
+/** A bare clone of llama.cpp's bundled source, made once per bundle (keyed by its size and mtime). */
+function llamaSource(): string {
+  const st = statSync(BUNDLE);
+  const dir = join(CACHE, `llama-src-${sha16(String(st.size), String(st.mtimeMs))}.git`);
+  if (!existsSync(join(dir, 'HEAD'))) {
+    const tmp = `${dir}.${process.pid}.tmp`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(CACHE, { recursive: true });
+    execFileSync('git', ['clone', '--quiet', '--bare', BUNDLE, tmp], { stdio: 'pipe' });
+    try {
+      renameSync(tmp, dir);
+    } catch (error) {
+      // Another process made it first: theirs is the same.
+      rmSync(tmp, { recursive: true, force: true });
+      if (!existsSync(join(dir, 'HEAD'))) throw error;
+    }
+  }
+  return dir;
+}
+
+/** The bytes of llama.cpp's `models/<file>` (a vocab-only GGUF such as ggml-vocab-qwen2.gguf). */
+export function llamaVocabFile(file: string): Uint8Array {
+  return execFileSync('git', ['--git-dir', llamaSource(), 'show', `HEAD:models/${file}`], { maxBuffer: 1 << 26 });
+}
+
+// The synthesizer's own sources are part of the cache key: a change to them rewrites the models.
+const SYNTH_SOURCES = ['src/model/gguf.ts', 'src/model/vocab-model.ts'].map((p) => readFileSync(join(ROOT, p)));
+
+function ensureModel(recipe: Recipe): string {
+  const vocab = llamaVocabFile(recipe.file);
+  const key = sha16(vocab, JSON.stringify(recipe.options), ...SYNTH_SOURCES);
+  const path = join(CACHE, 'models', `${recipe.options.name}-${key}.gguf`);
+  if (!existsSync(path)) writeAtomic(path, makeVocabModel(tokenizerMeta(readGgufMeta(vocab)), recipe.options));
+  return path;
+}
+
+/** Path of a small random-weights decoder carrying a real vocabulary (made once, cached in .tmp/models). */
+export async function realVocabModel(vocab: RealVocab): Promise<string> {
+  const recipe = DECODERS[vocab];
+  if (!recipe) throw new Error(`unknown vocabulary ${vocab} (qwen2 or phi3)`);
+  return ensureModel(recipe);
+}
+
+/** Path of a small random-weights BERT embedding model with bge's WordPiece vocabulary, CLS- or mean-pooled. */
+export async function bertEmbeddingModel(pooling: 'cls' | 'mean' = 'cls'): Promise<string> {
+  return ensureModel({ file: 'ggml-vocab-bert-bge.gguf', options: { arch: 'bert', pooling, name: `svc-bert-bge-${pooling}` } });
+}
+
+const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const paths = {
+    stories260K: STORIES_MODEL,
+    qwen2: await realVocabModel('qwen2'),
+    phi3: await realVocabModel('phi3'),
+    bertCls: await bertEmbeddingModel('cls'),
+    bertMean: await bertEmbeddingModel('mean'),
+  };
+  console.log(JSON.stringify(paths, null, 2));
+}
