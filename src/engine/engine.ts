@@ -21,6 +21,7 @@ import { availableParallelism } from 'node:os';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { Prompter, type PromptFormat, type PromptOptions, type PromptTokens } from './prompt.js';
 
 export interface EngineOptions {
   /** A GGUF file, or a node-llama-cpp model URI such as `hf:<user>/<repo>/<file>.gguf`. */
@@ -37,7 +38,7 @@ export interface EngineOptions {
   onProgress?: (fraction: number) => void;
 }
 
-export interface GenerateRequest {
+export interface GenerateRequest extends PromptOptions {
   prompt: string;
   maxTokens: number;
   seed: number;
@@ -55,6 +56,8 @@ export interface GenerateResult {
   tokens: number;
   /** `eogToken` (the model, or the grammar, ended the output) or `maxTokens` (cut at maxTokens). */
   stopReason: string;
+  /** How the prompt reached the model (prompt.ts): 'chat' only for a chat request on a model with a chat template. */
+  promptFormat: PromptFormat;
 }
 
 export interface RerankResult {
@@ -113,6 +116,8 @@ export class Engine {
   /** Callers waiting for a free sequence, first come first served. */
   private readonly waiting: Array<() => void> = [];
   private readonly invalidByteTokens: Token[];
+  /** Turns prompts into tokens: raw, or through the model's chat template (prompt.ts). */
+  readonly prompter: Prompter;
 
   private constructor(
     readonly llama: Llama,
@@ -125,6 +130,22 @@ export class Engine {
     readonly contextSize: number,
   ) {
     this.invalidByteTokens = findInvalidUtf8ByteTokens(model);
+    this.prompter = new Prompter(model);
+  }
+
+  /** Whether the model carries a chat template (`tokenizer.chat_template`): chat requests use it, else they run raw. */
+  get hasChatTemplate(): boolean {
+    return this.prompter.hasChatTemplate;
+  }
+
+  /**
+   * The tokens fed to the model for a request, BOS included where there is one: the prompt as is
+   * (promptFormat 'raw', the default here), or as the user turn of the model's chat template
+   * (promptFormat 'chat'; raw on a model without a template). Throws ChatTemplateError when the
+   * model's template cannot be rendered.
+   */
+  promptTokens(request: Pick<GenerateRequest, 'prompt' | 'promptFormat' | 'systemPrompt'>): PromptTokens {
+    return this.prompter.tokens(request.prompt, request);
   }
 
   static async load(options: EngineOptions): Promise<Engine> {
@@ -201,6 +222,7 @@ export class Engine {
     const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     const aborted = () => new GenerationAbortedError(abortMessage(signal!, request.timeoutMs), { cause: signal!.reason });
     if (signal?.aborted) throw aborted();
+    const prompt = this.promptTokens(request);
 
     const sequence = await this.acquireSequence(signal);
     try {
@@ -214,7 +236,10 @@ export class Engine {
         for (const token of this.invalidByteTokens) tokenBias.set(token, 'never');
       }
       const completion = new LlamaCompletion({ contextSequence: sequence });
-      const { response, metadata } = await completion.generateCompletionWithMeta(request.prompt, {
+      // LlamaCompletion puts the BOS token before its input itself.
+      const bos = this.prompter.beginningToken;
+      const input = bos !== null && prompt.tokens[0] === bos ? prompt.tokens.slice(1) : prompt.tokens;
+      const { response, metadata } = await completion.generateCompletionWithMeta(input, {
         maxTokens: request.maxTokens,
         temperature: 0,
         seed: request.seed,
@@ -227,7 +252,7 @@ export class Engine {
         },
       });
       // onToken may see a token more than the output keeps (a held-back partial character).
-      return { text: response, tokens: Math.min(tokens, request.maxTokens), stopReason: metadata.stopReason };
+      return { text: response, tokens: Math.min(tokens, request.maxTokens), stopReason: metadata.stopReason, promptFormat: prompt.format };
     } catch (error) {
       if (signal?.aborted) throw aborted();
       throw error;
