@@ -1,4 +1,5 @@
-// Real svc-worker processes for tests, on the tiny deterministic test model.
+// Real svc-worker processes for tests, on the tiny deterministic test model (its any-character
+// vocabulary reaches every byte) unless a test names another model.
 import type { ChildProcess } from 'node:child_process';
 import { ensureTestModel } from '../../scripts/make-test-model.js';
 import { spawnWorker } from '../../scripts/worker-process.js';
@@ -13,9 +14,9 @@ export interface WorkerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startWorker(cluster: Cluster, env: Record<string, string> = {}): WorkerProcess {
+export function startWorker(cluster: Cluster, env: Record<string, string> = {}, model = ensureTestModel()): WorkerProcess {
   const child = spawnWorker(cluster, {
-    role: ROLES.worker, model: ensureTestModel(), threads: 1,
+    role: ROLES.worker, model, threads: 1,
     env: { SVC_WORKER_POLL_INTERVAL: '0.2', SVC_WORKER_HEARTBEAT: '0.5', ...env },
   });
   const logs: string[] = [];
