@@ -4,6 +4,7 @@
 // once instead of retrying the same bytes.
 import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
 import { GrammarRefusedError, type Engine } from '../src/engine/engine.js';
+import { ChatTemplateError } from '../src/engine/prompt.js';
 import type { ClaimedJob } from './protocol.js';
 
 export class PermanentJobError extends Error {
@@ -28,8 +29,27 @@ export function vectorLiteral(vector: readonly number[]): string {
 
 interface GenerationParameters { prompt: string; max_tokens: number; seed: number }
 
+/**
+ * How a generation job's prompt reaches the model, from its parameters: prompt_format 'chat' (the
+ * user turn of the model's chat template, after system_prompt when one is recorded) or 'raw'. Rows
+ * written before svc recorded a format have none and ran raw, as they still do.
+ */
+export function promptOptions(p: Record<string, unknown>): { promptFormat: 'chat' | 'raw'; systemPrompt?: string } {
+  const format = p.prompt_format ?? 'raw';
+  if (format !== 'chat' && format !== 'raw') throw new PermanentJobError(`parameters.prompt_format must be 'chat' or 'raw' (is ${JSON.stringify(format)})`);
+  const system = p.system_prompt ?? undefined;
+  if (system !== undefined && typeof system !== 'string') throw new PermanentJobError('parameters.system_prompt must be text');
+  return system === undefined ? { promptFormat: format } : { promptFormat: format, systemPrompt: system };
+}
+
 function cutShort(tokens: number, maxTokens: number, stopReason: string): boolean {
   return stopReason === 'maxTokens' || tokens >= maxTokens;
+}
+
+/** A template the model carries but node-llama-cpp cannot render fails every attempt alike. */
+function chatTemplateFailure(error: unknown): never {
+  if (error instanceof ChatTemplateError) throw new PermanentJobError(`${error.message} (svc.prompt_format = 'raw' sends prompts as they are)`);
+  throw error;
 }
 
 export async function runJob(engine: Engine, job: ClaimedJob, signal: AbortSignal): Promise<string> {
@@ -37,20 +57,21 @@ export async function runJob(engine: Engine, job: ClaimedJob, signal: AbortSigna
   switch (job.function_name) {
     case 'generate': {
       const { prompt, max_tokens, seed } = p as unknown as GenerationParameters;
-      const out = await engine.generate({ prompt, maxTokens: max_tokens, seed, signal });
+      const out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...promptOptions(p), signal }).catch(chatTemplateFailure);
       return toPgText(out.text);
     }
     case 'generate_json':
     case 'generate_regex':
     case 'generate_choice': {
       const { prompt, max_tokens, seed } = p as unknown as GenerationParameters;
+      const format = promptOptions(p);
       let out: Awaited<ReturnType<Engine['generate']>>;
       try {
-        out = await engine.generate({ prompt, maxTokens: max_tokens, seed, grammar: job.grammar, signal });
+        out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...format, grammar: job.grammar, signal });
       } catch (error) {
         // The same grammar would be refused on every attempt.
         if (error instanceof GrammarRefusedError) throw new PermanentJobError(`llama.cpp refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`);
-        throw error;
+        return chatTemplateFailure(error);
       }
       checkConstrained(job, out.text, cutShort(out.tokens, max_tokens, out.stopReason));
       return toPgText(out.text);

@@ -5,6 +5,7 @@ import { LIMITS } from './limits.js';
 import { parameterError } from './errors.js';
 import * as v from './validate.js';
 import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
+import { promptSettings, type PromptParameters } from './settings.js';
 
 export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
 
@@ -14,12 +15,18 @@ export interface PreparedJob {
   grammar: string | null;
 }
 
-export function generationOptions(fn: string, maxTokens: unknown, useCache: unknown, seed: unknown) {
-  return { max_tokens: v.maxTokens(fn, maxTokens), use_cache: v.boolean(fn, 'use_cache', useCache), seed: v.seed(fn, seed) };
+/**
+ * The options every generation request records: its arguments, then how its prompt reaches the model
+ * (`prompt_format`, `system_prompt`): from the session's settings (svc.prompt_format,
+ * svc.system_prompt), or `prompt` when the request already carries them (prepareFromParameters).
+ */
+export function generationOptions(fn: string, maxTokens: unknown, useCache: unknown, seed: unknown, prompt?: PromptParameters) {
+  const options = { max_tokens: v.maxTokens(fn, maxTokens), use_cache: v.boolean(fn, 'use_cache', useCache), seed: v.seed(fn, seed) };
+  return { ...options, ...(prompt ?? promptSettings()) };
 }
 
-export function prepareGenerate(fn: string, prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): PreparedJob {
-  const parameters = { prompt: v.text(fn, 'prompt', prompt), ...generationOptions(fn, maxTokens, useCache, seed) };
+export function prepareGenerate(fn: string, prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
+  const parameters = { prompt: v.text(fn, 'prompt', prompt), ...generationOptions(fn, maxTokens, useCache, seed, format) };
   return { functionName: 'generate', parameters, grammar: null };
 }
 
@@ -28,23 +35,23 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown):
   return { functionName: 'embed', parameters, grammar: null };
 }
 
-export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): PreparedJob {
+export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
-  const options = generationOptions(fn, maxTokens, useCache, seed);
+  const options = generationOptions(fn, maxTokens, useCache, seed, format);
   return { functionName: 'generate_json', parameters: { prompt: checkedPrompt, schema, ...options }, grammar: schemaGrammar(fn, schema) };
 }
 
-export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): PreparedJob {
+export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const checkedPattern = v.text(fn, 'pattern', pattern, { maxChars: 100_000 });
-  const options = generationOptions(fn, maxTokens, useCache, seed);
+  const options = generationOptions(fn, maxTokens, useCache, seed, format);
   return { functionName: 'generate_regex', parameters: { prompt: checkedPrompt, pattern: checkedPattern, ...options }, grammar: regexGrammar(fn, checkedPattern) };
 }
 
-export function prepareChoice(fn: string, prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): PreparedJob {
+export function prepareChoice(fn: string, prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const checkedChoices = v.textArray(fn, 'choices', choices, { maxItems: LIMITS.choicesMaxItems });
-  const options = generationOptions(fn, maxTokens, useCache, seed);
+  const options = generationOptions(fn, maxTokens, useCache, seed, format);
   return { functionName: 'generate_choice', parameters: { prompt: checkedPrompt, choices: checkedChoices, ...options }, grammar: choicesGrammar(fn, checkedChoices) };
 }
 
@@ -63,13 +70,23 @@ export function prepareRerank(fn: string, query: unknown, documents: unknown, ta
 export function prepareFromParameters(fn: string, functionName: unknown, parameters: unknown): PreparedJob {
   if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) throw parameterError(fn, 'parameters', 'must be a JSON object');
   const p = parameters as Record<string, unknown>;
+  // The prompt format travels with the request: this session may not see the caller's settings.
+  const format = () => promptParameters(fn, p.prompt_format, p.system_prompt);
   switch (functionName) {
-    case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed);
+    case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed, format());
     case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache);
-    case 'generate_json': return prepareJson(fn, p.prompt, p.schema, p.max_tokens, p.use_cache, p.seed);
-    case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed);
-    case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed);
+    case 'generate_json': return prepareJson(fn, p.prompt, p.schema, p.max_tokens, p.use_cache, p.seed, format());
+    case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed, format());
+    case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed, format());
     case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed);
     default: throw parameterError(fn, 'function_name', `must be one of generate, embed, generate_json, generate_regex, generate_choice, rerank`);
   }
+}
+
+/** A request's recorded prompt format and system prompt, checked as promptSettings() checks the settings. */
+function promptParameters(fn: string, promptFormat: unknown, systemPrompt: unknown): PromptParameters {
+  if (promptFormat !== 'chat' && promptFormat !== 'raw') throw parameterError(fn, 'parameters.prompt_format', "must be 'chat' or 'raw'");
+  if (systemPrompt === undefined || systemPrompt === null) return { prompt_format: promptFormat };
+  if (promptFormat === 'raw') throw parameterError(fn, 'parameters.system_prompt', "is used only with prompt_format 'chat'");
+  return { prompt_format: promptFormat, system_prompt: v.text(fn, 'parameters.system_prompt', systemPrompt) };
 }

@@ -63,6 +63,7 @@ const insertOneJob = (forWaiter: boolean): Query => q(
 
 export const QUERIES = {
   setting: q(`SELECT current_setting($1, true) AS value`, 'text'),
+  promptSettings: q(`SELECT current_setting('svc.prompt_format', true) AS prompt_format, current_setting('svc.system_prompt', true) AS system_prompt`),
   intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
 
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),

@@ -15,6 +15,8 @@ export const SETTINGS = {
   'svc.sync_connection': { default: null, meaning: "libpq connection string of the synchronous functions' autonomous session (unset: this server's first unix socket, as the extension's owner)" },
   'svc.cache_size': { default: '10000', meaning: 'result cache entries kept (least used evicted first)' },
   'svc.retry_backoff': { default: '1s', meaning: 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes' },
+  'svc.prompt_format': { default: 'chat', meaning: "how generation prompts reach the model: 'chat' sends the prompt as the user turn of the model's chat template (raw on a model without one), 'raw' sends it as is; recorded in the request's parameters and part of its cache key" },
+  'svc.system_prompt': { default: null, meaning: "system turn of the chat template for generation requests in the 'chat' format (unset or empty: none); recorded in the request's parameters and part of its cache key" },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof SETTINGS;

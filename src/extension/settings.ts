@@ -4,6 +4,7 @@ import { one } from './db.js';
 import { QUERIES } from './queries.js';
 import { SvcError, SQLSTATE } from './errors.js';
 import { SETTINGS, type SettingName } from './settings-catalog.js';
+import { LIMITS } from './limits.js';
 
 const normalized = (value: string | null) => (value === null || value.trim() === '' ? null : value.trim());
 
@@ -35,4 +36,30 @@ export function intervalSetting(name: 'svc.sync_timeout' | 'svc.worker_poll_inte
     throw new SvcError(SQLSTATE.invalidParameterValue, `setting ${name} must be a positive interval such as '60s' (is "${value}")`);
   }
   return seconds;
+}
+
+/**
+ * How a generation request's prompt reaches the model, as its parameters record it: `prompt_format`
+ * ('chat': the user turn of the model's chat template, raw on a model without one; 'raw': as is) and,
+ * in the chat format only, `system_prompt` when one is set.
+ */
+export interface PromptParameters {
+  prompt_format: 'chat' | 'raw';
+  system_prompt?: string;
+}
+
+/** svc.prompt_format and svc.system_prompt of this session, checked (one query for both). */
+export function promptSettings(): PromptParameters {
+  const row = one<{ prompt_format: string | null; system_prompt: string | null }>(QUERIES.promptSettings)!;
+  const format = normalized(row.prompt_format)?.toLowerCase() ?? SETTINGS['svc.prompt_format'].default;
+  if (format !== 'chat' && format !== 'raw') {
+    throw new SvcError(SQLSTATE.invalidParameterValue, `setting svc.prompt_format must be 'chat' or 'raw' (is "${row.prompt_format}")`);
+  }
+  // The system prompt is used as written (not trimmed); empty or only whitespace means none.
+  const system = row.system_prompt;
+  if (format === 'raw' || system === null || system.trim() === '') return { prompt_format: format };
+  if (system.length > LIMITS.promptMaxChars) {
+    throw new SvcError(SQLSTATE.programLimitExceeded, `setting svc.system_prompt must be at most ${LIMITS.promptMaxChars} characters (is ${system.length})`);
+  }
+  return { prompt_format: format, system_prompt: system };
 }

@@ -72,7 +72,7 @@ test('svc_generate_async stores the defaults and returns a pending request id', 
   const { rows } = await db.query(`SELECT svc_generate_async('Hello') AS id`);
   expect(rows[0].id).toMatch(/^[0-9a-f-]{36}$/);
   expect(await job(rows[0].id)).toEqual({
-    function_name: 'generate', parameters: { prompt: 'Hello', max_tokens: 512, use_cache: true, seed: 42 }, grammar: null, status: 'pending', priority: 0,
+    function_name: 'generate', parameters: { prompt: 'Hello', max_tokens: 512, use_cache: true, seed: 42, prompt_format: 'chat' }, grammar: null, status: 'pending', priority: 0,
   });
 });
 
