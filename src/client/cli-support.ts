@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { basename } from 'node:path';
 import { UsageError } from '../cli/command.js';
 import { GenerationAbortedError, ModelLoadError } from '../engine/engine.js';
+import { ChatTemplateError } from '../engine/prompt.js';
 import { ConstraintError } from '../grammar/index.js';
 import { ClientError } from './errors.js';
 import { configure, loadModel, resolveModel, unloadModels } from './index.js';
@@ -142,6 +143,10 @@ export function report(command: string, error: unknown): number {
   if (error instanceof GenerationAbortedError) {
     say(error.message);
     return EXIT.aborted;
+  }
+  if (error instanceof ChatTemplateError) {
+    say(`${error.message}; --raw sends the prompt as it is`);
+    return EXIT.model;
   }
   throw error;
 }

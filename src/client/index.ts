@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { ConstraintError } from '../grammar/index.js';
 import type { RerankResult } from '../engine/engine.js';
+import type { PromptFormat } from '../engine/prompt.js';
 import {
   choicesConstraint,
   compile,
@@ -26,6 +27,7 @@ import { remoteGenerate } from './remote.js';
 export { ClientError, type ClientErrorCode } from './errors.js';
 export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
 export { GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/engine.js';
+export { ChatTemplateError, type PromptFormat } from '../engine/prompt.js';
 export { configure, unloadModels, resolveModel, type LocalSettings, type ModelRef } from './local.js';
 export { PROVIDERS, type Provider } from './remote.js';
 export type { BasicTypeSpec, InferSchema, JsonSchema, SchemaSpec } from './constraint.js';
@@ -34,6 +36,8 @@ export type { BasicTypeSpec, InferSchema, JsonSchema, SchemaSpec } from './const
 export const DEFAULT_MAX_TOKENS = 512;
 /** Default seed (SPEC 1.1). */
 export const DEFAULT_SEED = 42;
+/** Default prompt format, as svc.prompt_format's: the model's chat template where it has one. */
+export const DEFAULT_PROMPT_FORMAT: PromptFormat = 'chat';
 /** Default rerank task: the web-search passage-retrieval instruction, as for svc_rerank. */
 export const DEFAULT_RERANK_TASK = 'Given a web search query, retrieve relevant passages that answer the query';
 
@@ -55,6 +59,17 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Aborts the call after this many milliseconds. */
   timeoutMs?: number;
+  /**
+   * How the prompt reaches a local model: `'chat'` (default) sends it as the user turn of the model's
+   * chat template (the GGUF's `tokenizer.chat_template`; a model without one runs raw), `'raw'` sends
+   * it as is. Remote providers always take it as a chat message.
+   */
+  promptFormat?: PromptFormat;
+  /**
+   * The system turn before the prompt (chat format; not used by a local model without a template),
+   * as written; empty or blank means none. Remote providers get it as a system message.
+   */
+  systemPrompt?: string;
 }
 
 /** Options of `generate`: at most one constraint (schema, regex or choices), plus CallOptions. */
@@ -67,7 +82,7 @@ export interface GenerateOptions extends CallOptions {
   choices?: readonly string[];
 }
 
-const CALL_KEYS = ['maxTokens', 'seed', 'model', 'unsafeMode', 'signal', 'timeoutMs'] as const;
+const CALL_KEYS = ['maxTokens', 'seed', 'model', 'unsafeMode', 'signal', 'timeoutMs', 'promptFormat', 'systemPrompt'] as const;
 const CONSTRAINT_KEYS = ['schema', 'regex', 'choices'] as const;
 
 function checkOptions(options: unknown, allowed: readonly string[], fn: string): Record<string, unknown> {
@@ -82,7 +97,7 @@ function checkOptions(options: unknown, allowed: readonly string[], fn: string):
       throw invalidOptions(`${fn}: unknown option '${key}'${hint}; options are ${allowed.join(', ')}`);
     }
   }
-  const { maxTokens, seed, model, unsafeMode, signal, timeoutMs } = o;
+  const { maxTokens, seed, model, unsafeMode, signal, timeoutMs, promptFormat, systemPrompt } = o;
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1 || (maxTokens as number) > 1_000_000)) {
     throw invalidOptions(`${fn}: maxTokens must be an integer from 1 to 1000000; got ${JSON.stringify(maxTokens)}`);
   }
@@ -95,8 +110,17 @@ function checkOptions(options: unknown, allowed: readonly string[], fn: string):
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs))) {
     throw invalidOptions(`${fn}: timeoutMs must be a positive number of milliseconds; got ${JSON.stringify(timeoutMs)}`);
   }
+  if (promptFormat !== undefined && promptFormat !== 'chat' && promptFormat !== 'raw') {
+    throw invalidOptions(`${fn}: promptFormat must be 'chat' or 'raw'; got ${JSON.stringify(promptFormat)}`);
+  }
+  if (systemPrompt !== undefined && typeof systemPrompt !== 'string') throw invalidOptions(`${fn}: systemPrompt must be a string; got ${JSON.stringify(systemPrompt)}`);
+  if (promptFormat === 'raw' && systemPromptOf(o) !== undefined) throw invalidOptions(`${fn}: systemPrompt needs promptFormat 'chat' (a raw prompt has no system turn)`);
   return o;
 }
+
+/** The system prompt, as svc.system_prompt reads it: used as written, empty or blank means none. */
+const systemPromptOf = (options: { systemPrompt?: unknown }): string | undefined =>
+  typeof options.systemPrompt === 'string' && options.systemPrompt.trim() !== '' ? options.systemPrompt : undefined;
 
 function checkPrompt(prompt: unknown, fn: string): string {
   if (typeof prompt !== 'string') throw invalidOptions(`${fn}: prompt must be a string; got ${prompt === null ? 'null' : typeof prompt}`);
@@ -139,12 +163,22 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
       constraint,
       maxTokens,
       seed,
+      systemPrompt: systemPromptOf(options),
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     }));
   } else {
     const engine = await localEngine(ref.path);
-    const out = await engine.generate({ prompt, maxTokens, seed, grammar: compiled?.grammar.gbnf, signal: options.signal, timeoutMs: options.timeoutMs });
+    const out = await engine.generate({
+      prompt,
+      maxTokens,
+      seed,
+      promptFormat: options.promptFormat ?? DEFAULT_PROMPT_FORMAT,
+      systemPrompt: systemPromptOf(options),
+      grammar: compiled?.grammar.gbnf,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
     text = out.text;
     truncated = out.stopReason === 'maxTokens';
   }

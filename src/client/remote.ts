@@ -36,6 +36,8 @@ export interface RemoteRequest {
   constraint?: Constraint;
   maxTokens: number;
   seed: number;
+  /** Sent as the first message, a system message. */
+  systemPrompt?: string;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -130,6 +132,7 @@ export async function remoteGenerate(request: RemoteRequest): Promise<RemoteResu
       });
     }
   }
+  if (request.systemPrompt) messages.unshift({ role: 'system', content: request.systemPrompt });
   messages.push({ role: 'user', content: request.prompt });
 
   const signals = [request.signal, request.timeoutMs !== undefined ? AbortSignal.timeout(request.timeoutMs) : undefined].filter(

@@ -232,3 +232,15 @@ describe('deepseek (JSON mode only)', () => {
     expect(seen).toHaveLength(0);
   });
 });
+
+describe('systemPrompt', () => {
+  test('is the first message, a system message (before a JSON-mode provider\'s schema message)', async () => {
+    answer = () => completion('hello');
+    await generate('Hi', { model: 'openai:gpt-4o-mini', ...unsafe, systemPrompt: 'Be brief.' });
+    expect(seen[0].body.messages).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]);
+    answer = () => completion('{"a":1}');
+    await generateJson('Hi', { type: 'object' }, { model: 'deepseek:deepseek-chat', ...unsafe, systemPrompt: 'Be brief.' });
+    expect(seen[1].body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'system', 'user']);
+    expect(seen[1].body.messages[0].content).toBe('Be brief.');
+  });
+});

@@ -16,6 +16,9 @@ Constraints (at most one):
   --type T            a value of a basic type: integer, number, boolean, string
 
 Options:
+  --system TEXT       a system prompt: the system turn of the model's chat template
+  --raw               send the prompt as it is, not as the user turn of the model's chat template
+                      (the default where the model has one; a model without a template runs raw)
   --max-tokens N      most tokens to generate (default 512)
   --seed N            seed (default 42)
   --timeout S         give up after S seconds
@@ -46,6 +49,8 @@ export function run(args: string[]): Promise<number> {
     timeout: { type: 'string' },
     unsafe: { type: 'boolean' },
     json: { type: 'boolean' },
+    raw: { type: 'boolean' },
+    system: { type: 'string' },
   } as const;
   return runModelCommand('generate', HELP, args, flags, async ({ values, positionals }) => {
     const given = givenConstraints(values);
@@ -56,6 +61,7 @@ export function run(args: string[]): Promise<number> {
       if (values.schema === '-') throw new UsageError('--schema - reads the schema from stdin, so give the prompt as an argument');
       prompt = readStdin('prompt');
     }
+    if (values.raw && values.system !== undefined) throw new UsageError('--system needs the chat template: give --raw or --system, not both');
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeout !== undefined && !(timeout > 0)) throw new UsageError(`--timeout must be a positive number of seconds; got '${values.timeout}'`);
     const options: GenerateOptions = {
@@ -64,6 +70,8 @@ export function run(args: string[]): Promise<number> {
       model: values.model,
       unsafeMode: values.unsafe ? true : undefined,
       timeoutMs: timeout === undefined ? undefined : timeout * 1000,
+      promptFormat: values.raw ? 'raw' : undefined,
+      systemPrompt: values.system,
     };
     if (values.schema !== undefined) options.schema = readSchema(values.schema) as GenerateOptions['schema'];
     if (values.regex !== undefined) options.regex = values.regex;
