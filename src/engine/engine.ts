@@ -6,8 +6,8 @@
 // Used by the client library (src/client) and the queue worker (worker/).
 import {
   getLlama,
-  LlamaCompletion,
   LlamaGrammar,
+  LlamaGrammarEvaluationState,
   TokenBias,
   type Llama,
   type LlamaContext,
@@ -21,6 +21,7 @@ import { availableParallelism } from 'node:os';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { invalidUtf8Tokens, llamaTokenText, pieceBytes } from './token-bytes.js';
 import { Prompter, type PromptFormat, type PromptOptions, type PromptTokens } from './prompt.js';
 
 export interface EngineOptions {
@@ -51,11 +52,16 @@ export interface GenerateRequest extends PromptOptions {
 }
 
 export interface GenerateResult {
+  /**
+   * The generated tokens' bytes (as llama.cpp's token_to_piece writes them, special tokens
+   * printing nothing), decoded as UTF-8 once: bytes that are not UTF-8, such as a character cut
+   * short by maxTokens, become U+FFFD.
+   */
   text: string;
-  /** Tokens generated. */
+  /** Tokens generated: those `text` is made of (the end-of-generation token is not counted). */
   tokens: number;
-  /** `eogToken` (the model, or the grammar, ended the output) or `maxTokens` (cut at maxTokens). */
-  stopReason: string;
+  /** `eogToken` (the model, or the grammar, ended the output) or `maxTokens` (cut at maxTokens, or where the context is full). */
+  stopReason: 'eogToken' | 'maxTokens';
   /** How the prompt reached the model (prompt.ts): 'chat' only for a chat request on a model with a chat template. */
   promptFormat: PromptFormat;
 }
@@ -115,7 +121,15 @@ export class Engine {
   private rankingContext?: Promise<LlamaRankingContext>;
   /** Callers waiting for a free sequence, first come first served. */
   private readonly waiting: Array<() => void> = [];
-  private readonly invalidByteTokens: Token[];
+  /** Tokens banned under a grammar: their bytes never occur in UTF-8 (SentencePiece `<0xNN>` and byte-level BPE tokens alike; token-bytes.ts). */
+  readonly invalidByteTokens: readonly Token[];
+  /** Built on first use: the ban of invalidByteTokens under a grammar. */
+  private invalidByteBias?: TokenBias;
+  /** Each token's bytes, computed on first use; absent where the vocabulary type is not modelled (then node-llama-cpp's text is used). */
+  private readonly pieces?: Array<Uint8Array | undefined>;
+  private readonly tokenTexts?: readonly unknown[];
+  /** Tokens that end a completion besides the model's end-of-generation ones (as LlamaCompletion: gemma's file separator and FIM prefix). */
+  private readonly extraStopTokens: ReadonlySet<Token>;
   /** Turns prompts into tokens: raw, or through the model's chat template (prompt.ts). */
   readonly prompter: Prompter;
 
@@ -129,7 +143,15 @@ export class Engine {
     /** Tokens per sequence; also the window of the embedding and ranking contexts. */
     readonly contextSize: number,
   ) {
-    this.invalidByteTokens = findInvalidUtf8ByteTokens(model);
+    const tokenizer = (model.fileInfo.metadata as { tokenizer?: { ggml?: { model?: unknown; tokens?: unknown; token_type?: unknown } } }).tokenizer?.ggml;
+    const tokens = Array.isArray(tokenizer?.tokens) ? (tokenizer.tokens as unknown[]) : undefined;
+    const types = Array.isArray(tokenizer?.token_type) ? (tokenizer.token_type as unknown[]) : undefined;
+    this.invalidByteTokens = tokens ? (invalidUtf8Tokens(tokenizer?.model, tokens, types) as Token[]) : [];
+    if (tokens && ['spm', 'ugm', 'wpm', 'bpe'].includes(model.vocabularyType)) {
+      this.tokenTexts = tokens;
+      this.pieces = new Array(tokens.length);
+    }
+    this.extraStopTokens = extraCompletionStopTokens(model);
     this.prompter = new Prompter(model);
   }
 
@@ -211,6 +233,13 @@ export class Engine {
     return this.grammars.size;
   }
 
+  /**
+   * Greedy generation, driven token by token on a sequence of its own: it stops at an
+   * end-of-generation token (a complete grammar allows nothing else), at maxTokens, or where the
+   * context is full. The output is the generated tokens' bytes, so a character split across tokens
+   * is whole however the generation ends (node-llama-cpp's LlamaCompletion held such a token back
+   * and dropped it at the end, and undercounted tokens).
+   */
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
       throw new RangeError(`maxTokens must be a positive integer, got ${request.maxTokens}`);
@@ -223,36 +252,35 @@ export class Engine {
     const aborted = () => new GenerationAbortedError(abortMessage(signal!, request.timeoutMs), { cause: signal!.reason });
     if (signal?.aborted) throw aborted();
     const prompt = this.promptTokens(request);
+    const input = fitPromptIntoContext(prompt.tokens, this.contextSize, this.prompter.beginningToken);
+    // The model needs a token to continue from (an empty prompt on a vocabulary without BOS has none).
+    if (input.length === 0) throw new RangeError('the prompt must give at least one token (it is empty and the model has no beginning-of-sequence token)');
+    // As LlamaCompletion without context shift: the output ends where the context is full.
+    const budget = Math.min(request.maxTokens, this.contextSize - input.length);
 
     const sequence = await this.acquireSequence(signal);
     try {
-      let tokens = 0;
-      // Bytes that can never occur in UTF-8 are banned under a grammar: llama.cpp's grammar decoder
-      // reads them as (invalid) code points, so a negated character class would otherwise let the
-      // model spell out text that is not UTF-8.
-      let tokenBias: TokenBias | undefined;
-      if (grammar && this.invalidByteTokens.length > 0) {
-        tokenBias = new TokenBias(this.model.tokenizer);
-        for (const token of this.invalidByteTokens) tokenBias.set(token, 'never');
-      }
-      const completion = new LlamaCompletion({ contextSequence: sequence });
-      // LlamaCompletion puts the BOS token before its input itself.
-      const bos = this.prompter.beginningToken;
-      const input = bos !== null && prompt.tokens[0] === bos ? prompt.tokens.slice(1) : prompt.tokens;
-      const { response, metadata } = await completion.generateCompletionWithMeta(input, {
-        maxTokens: request.maxTokens,
+      const generated: Token[] = [];
+      let stopReason: GenerateResult['stopReason'] = 'maxTokens';
+      const evaluation = sequence.evaluate(input, {
         temperature: 0,
         seed: request.seed,
-        grammar,
-        tokenBias,
-        signal,
-        disableContextShift: true,
-        onToken: (chunk) => {
-          tokens += chunk.length;
-        },
+        // A fresh state per request: it follows this output's tokens only.
+        grammarEvaluationState: grammar ? new LlamaGrammarEvaluationState({ model: this.model, grammar }) : undefined,
+        tokenBias: grammar ? this.invalidByteBan() : undefined,
+        yieldEogToken: true,
       });
-      // onToken may see a token more than the output keeps (a held-back partial character).
-      return { text: response, tokens: Math.min(tokens, request.maxTokens), stopReason: metadata.stopReason, promptFormat: prompt.format };
+      for await (const token of evaluation) {
+        if (signal?.aborted) throw aborted();
+        if (this.model.isEogToken(token) || this.extraStopTokens.has(token)) {
+          stopReason = 'eogToken';
+          break;
+        }
+        generated.push(token);
+        if (generated.length >= budget) break;
+      }
+      if (signal?.aborted) throw aborted();
+      return { text: this.decode(generated), tokens: generated.length, stopReason, promptFormat: prompt.format };
     } catch (error) {
       if (signal?.aborted) throw aborted();
       throw error;
@@ -261,6 +289,52 @@ export class Engine {
       sequence.dispose();
       this.waiting.shift()?.();
     }
+  }
+
+  /** The text of generated tokens: their bytes, concatenated, decoded as UTF-8 once (what is not UTF-8 becomes U+FFFD). */
+  decode(tokens: readonly Token[]): string {
+    if (!this.pieces || !this.tokenTexts) return this.model.detokenize(tokens);
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    for (const token of tokens) {
+      let piece = this.pieces[token];
+      if (piece === undefined) {
+        const text = this.tokenTexts[token];
+        const bytes = typeof text === 'string' ? pieceBytes(this.model.vocabularyType, llamaTokenText(text, token), this.model.getTokenAttributes(token), this.escapesWhitespace) : null;
+        // A token this does not model (a byte token not spelled <0xNN>): node-llama-cpp's text of it.
+        piece = bytes ?? UTF8_ENCODER.encode(this.model.detokenize([token]));
+        this.pieces[token] = piece;
+      }
+      parts.push(piece);
+      length += piece.length;
+    }
+    const bytes = new Uint8Array(length);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    return UTF8_DECODER.decode(bytes);
+  }
+
+  /** A BPE vocabulary that spells spaces "▁" as SentencePiece does (llama.cpp's gemma4, granite-embed-multi and sarvam-moe pre-tokenizers). */
+  private get escapesWhitespace(): boolean {
+    const pre = (this.model.fileInfo.metadata as { tokenizer?: { ggml?: { pre?: unknown } } }).tokenizer?.ggml?.pre;
+    return pre === 'gemma4' || pre === 'granite-embed-multi-311m' || pre === 'sarvam-moe';
+  }
+
+  /**
+   * Bytes that can never occur in UTF-8 are banned under a grammar: llama.cpp's grammar decoder
+   * reads them as (invalid) code points, so a negated character class would otherwise let the model
+   * spell out text that is not UTF-8.
+   */
+  private invalidByteBan(): TokenBias | undefined {
+    if (this.invalidByteTokens.length === 0) return undefined;
+    if (!this.invalidByteBias) {
+      this.invalidByteBias = new TokenBias(this.model.tokenizer);
+      for (const token of this.invalidByteTokens) this.invalidByteBias.set(token, 'never');
+    }
+    return this.invalidByteBias;
   }
 
   /** An L2-normalized embedding of the model's dimension. */
@@ -326,18 +400,35 @@ function abortMessage(signal: AbortSignal, timeoutMs?: number): string {
   return `generation was aborted${reason?.message ? `: ${reason.message}` : ''}`;
 }
 
-/** SPM byte tokens (`<0xNN>`) for bytes that never occur in UTF-8: C0, C1, F5-FF. */
-function findInvalidUtf8ByteTokens(model: LlamaModel): Token[] {
-  const tokens = (model.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: unknown } } }).tokenizer?.ggml?.tokens;
-  if (!Array.isArray(tokens)) return [];
-  const out: Token[] = [];
-  tokens.forEach((piece, id) => {
-    const m = typeof piece === 'string' ? /^<0x([0-9A-F]{2})>$/.exec(piece) : null;
-    if (!m) return;
-    const byte = parseInt(m[1], 16);
-    if (byte === 0xc0 || byte === 0xc1 || byte >= 0xf5) out.push(id as Token);
-  });
-  return out;
+const UTF8_ENCODER = new TextEncoder();
+// ignoreBOM: a U+FEFF the model writes is part of the output (TextDecoder would drop a leading one).
+const UTF8_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * A prompt longer than the context keeps its beginning-of-sequence token and its last tokens, leaving
+ * a tenth of the context (at least one token) to generate in: what LlamaCompletion did, kept so that
+ * long prompts give the same output as before.
+ */
+export function fitPromptIntoContext<T>(tokens: readonly T[], contextSize: number, bos: T | null): T[] {
+  const limit = contextSize - Math.max(1, Math.floor(contextSize / 10));
+  if (tokens.length <= limit) return [...tokens];
+  const head = bos !== null && tokens[0] === bos ? [bos] : [];
+  const tail = limit - head.length;
+  if (tail <= 0) throw new RangeError(`the context (${contextSize} tokens) is too small for a prompt`);
+  return [...head, ...tokens.slice(tokens.length - tail)];
+}
+
+/** As LlamaCompletion's getExtraCompletionEosTokens: gemma models also end a completion at these tokens. */
+function extraCompletionStopTokens(model: LlamaModel): Set<Token> {
+  const stops = new Set<Token>();
+  const architecture = (model.fileInfo.metadata as { general?: { architecture?: unknown } }).general?.architecture;
+  if (architecture !== 'gemma' && architecture !== 'gemma2') return stops;
+  for (const token of model.iterateAllTokens()) {
+    const text = model.detokenize([token], true);
+    if (text === '<|file_separator|>' || text === '<|fim_prefix|>') stops.add(token);
+    if (stops.size === 2) break;
+  }
+  return stops;
 }
 
 export function l2Normalize(vector: readonly number[]): number[] {
