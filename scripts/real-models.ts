@@ -34,10 +34,13 @@ export type RealVocab = 'qwen2' | 'phi3';
 
 interface Recipe { file: string; options: VocabModelOptions }
 
+// f32 weights: llama.cpp's CPU kernels for f16 weights round differently when several sequences
+// decode in one batch, so a near-tie between tokens can break the other way at concurrency 4 than
+// alone (seen on the phi-3 model); with f32 weights batching changes no output bit.
 const DECODERS: Record<RealVocab, Recipe> = {
-  qwen2: { file: 'ggml-vocab-qwen2.gguf', options: { arch: 'qwen2', name: 'svc-qwen2-vocab' } },
+  qwen2: { file: 'ggml-vocab-qwen2.gguf', options: { arch: 'qwen2', dtype: 'f32', name: 'svc-qwen2-vocab' } },
   // phi3's own graph wants fused qkv/gate-up tensors; its SentencePiece vocabulary is the point here.
-  phi3: { file: 'ggml-vocab-phi-3.gguf', options: { arch: 'llama', name: 'svc-phi3-vocab' } },
+  phi3: { file: 'ggml-vocab-phi-3.gguf', options: { arch: 'llama', dtype: 'f32', name: 'svc-phi3-vocab' } },
 };
 
 /** Writes `bytes` to `path` through a temporary name: test files run in parallel. */
