@@ -79,6 +79,11 @@ describe('qwen2 (ChatML template, byte-level BPE)', () => {
     expect(text(qwen, tokens)).toBe('<|im_start|>system\n<|im_end|><|im_end|>\n<|im_start|>user\nx<|im_end|>\n<|im_start|>system\nobey<|im_end|>\n<|im_start|>assistant\n');
   });
 
+  test("the answer ends with the assistant's turn: <|im_end|> is an end-of-generation token", () => {
+    expect(qwen.model.isEogToken(IM_END as Token)).toBe(true);
+    expect(qwen.model.isEogToken(IM_START as Token)).toBe(false);
+  });
+
   test('generate feeds exactly these tokens: same output as node-llama-cpp completing them', async () => {
     const gbnf = compileRegex('[a-z ]{4,16}').gbnf;
     const context = await qwen.model.createContext({ contextSize: 256, threads: 1 });
@@ -128,6 +133,10 @@ describe('phi-3 (SentencePiece; its template writes the BOS and has no system ro
     expect(tokens.slice(0, 2)).toEqual([BOS, USER]);
     expect(tokens.slice(-6)).toEqual([1170, 263, 12384, 29889, END, ASSISTANT]);
     expect(text(phi, tokens)).toBe('<s><|user|>### System message\n\nBe brief.\n\n----\n\nName a colour.<|end|><|assistant|>');
+  });
+
+  test('<|end|> ends generation', () => {
+    expect(phi.model.isEogToken(END as Token)).toBe(true);
   });
 
   test('raw: BOS then the prompt, as LlamaCompletion tokenizes it', () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Engine } from '../../src/engine/engine.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
 import { makeTestModel } from '../../src/model/test-model.js';
-import { PermanentJobError, checkJobGrammar, runJob } from '../../worker/jobs.js';
+import { PermanentJobError, checkJobGrammar, promptOptions, runJob } from '../../worker/jobs.js';
 import type { ClaimedJob } from '../../worker/protocol.js';
 
 let dir: string;
@@ -90,4 +90,18 @@ test('output is checked against the constraint its parameters compile to', async
   const error = await failure(runJob(engine, loose, new AbortController().signal));
   expect(error).toBeInstanceOf(PermanentJobError);
   expect(error.message).toBe('the output breaks its constraint: it does not match the pattern');
+});
+
+describe("promptOptions: a generation job's recorded prompt format", () => {
+  test('chat or raw, with the system prompt when recorded; none recorded (older rows) runs raw', () => {
+    expect(promptOptions({ prompt: 'x', prompt_format: 'chat' })).toEqual({ promptFormat: 'chat' });
+    expect(promptOptions({ prompt: 'x', prompt_format: 'chat', system_prompt: 'Be brief.' })).toEqual({ promptFormat: 'chat', systemPrompt: 'Be brief.' });
+    expect(promptOptions({ prompt: 'x', prompt_format: 'raw' })).toEqual({ promptFormat: 'raw' });
+    expect(promptOptions({ prompt: 'x' })).toEqual({ promptFormat: 'raw' });
+  });
+
+  test('anything else fails the job permanently', () => {
+    expect(() => promptOptions({ prompt_format: 'markdown' })).toThrow(PermanentJobError);
+    expect(() => promptOptions({ prompt_format: 'chat', system_prompt: 7 })).toThrow(/parameters.system_prompt must be text/);
+  });
 });
