@@ -102,7 +102,8 @@ export async function realVocabModel(vocab: RealVocab): Promise<string> {
 
 /** Path of a small random-weights BERT embedding model with bge's WordPiece vocabulary, CLS- or mean-pooled. */
 export async function bertEmbeddingModel(pooling: 'cls' | 'mean' = 'cls'): Promise<string> {
-  return ensureModel({ file: 'ggml-vocab-bert-bge.gguf', options: { arch: 'bert', pooling, name: `svc-bert-bge-${pooling}` } });
+  // f32 so a test can recompute its vectors exactly from the file's weights.
+  return ensureModel({ file: 'ggml-vocab-bert-bge.gguf', options: { arch: 'bert', pooling, dtype: 'f32', name: `svc-bert-bge-${pooling}` } });
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

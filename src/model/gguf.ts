@@ -175,8 +175,29 @@ export function writeGguf(meta: GgufMeta[], tensors: GgufTensor[], seed: number)
   return w.result();
 }
 
+/** A tensor read back from a GGUF file: f32 and f16 are decoded to numbers, other types are not. */
+export interface GgufTensorData { name: string; dims: number[]; type: number; data?: Float32Array }
+
 /** The metadata of a GGUF file (v2 or v3), in file order and with each value's GGUF type. */
 export function readGgufMeta(bytes: Uint8Array): GgufMeta[] {
+  return readGguf(bytes, false).meta;
+}
+
+/** f16 bits → number. */
+function fromHalf(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >>> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 31) return mant ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+
+/**
+ * Metadata and, with `withTensors`, tensors of a GGUF file (v2 or v3). Tests use the tensors to
+ * compute a model's output independently of llama.cpp.
+ */
+export function readGguf(bytes: Uint8Array, withTensors = true): { meta: GgufMeta[]; tensors: GgufTensorData[] } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const decoder = new TextDecoder('utf-8');
   let at = 0;
@@ -211,7 +232,7 @@ export function readGgufMeta(bytes: Uint8Array): GgufMeta[] {
   at = 4;
   const version = u32();
   if (version < 2 || version > 3) throw new Error(`GGUF version ${version} is not supported (2 or 3)`);
-  u64(); // tensor count
+  const tensorCount = u64();
   const count = u64();
   const meta: GgufMeta[] = [];
   for (let i = 0; i < count; i++) {
@@ -228,5 +249,29 @@ export function readGgufMeta(bytes: Uint8Array): GgufMeta[] {
       meta.push([key, kind, scalar(kind)]);
     }
   }
-  return meta;
+  const tensors: GgufTensorData[] = [];
+  if (!withTensors) return { meta, tensors };
+
+  const offsets: number[] = [];
+  for (let i = 0; i < tensorCount; i++) {
+    const name = str();
+    const dims = Array.from({ length: u32() }, () => u64());
+    const type = u32();
+    offsets.push(u64());
+    tensors.push({ name, dims, type });
+  }
+  const alignment = Number(meta.find(([key]) => key === 'general.alignment')?.[2] ?? GGUF_ALIGN);
+  const base = Math.ceil(at / alignment) * alignment;
+  tensors.forEach((t, i) => {
+    const n = t.dims.reduce((a, b) => a * b, 1);
+    const start = base + offsets[i];
+    if (t.type === GGML_F32) {
+      t.data = new Float32Array(n);
+      for (let k = 0; k < n; k++) t.data[k] = view.getFloat32(start + 4 * k, true);
+    } else if (t.type === GGML_F16) {
+      t.data = new Float32Array(n);
+      for (let k = 0; k < n; k++) t.data[k] = fromHalf(view.getUint16(start + 2 * k, true));
+    }
+  });
+  return { meta, tensors };
 }

@@ -1,0 +1,171 @@
+// Embeddings from an embedding architecture: a small random-weight BERT encoder with bge's real
+// WordPiece vocabulary (test/helpers/real-models.ts), pooled by CLS or by mean as its GGUF says.
+// svc's embed must give the model's dimension, the GGUF's pooling and an L2-normalized vector: the
+// expected vector is computed here from the file's own weights, independently of llama.cpp, so a
+// wrong pooling, a missing normalization or wrong special tokens all show.
+import { readFileSync } from 'node:fs';
+import { getLlama, type Llama, type LlamaModel } from 'node-llama-cpp';
+import { configure, embed, rerank, unloadModels } from '../../src/client/index.js';
+import { readGguf, type GgufMeta } from '../../src/model/gguf.js';
+import { bertEmbeddingModel } from '../helpers/real-models.js';
+
+type Weights = Map<string, { dims: number[]; data: Float32Array }>;
+
+const metaValue = (meta: GgufMeta[], key: string) => meta.find(([k]) => k === key)?.[2];
+
+/** y = W x + b for a ggml [n_in, n_out] matrix (n_in contiguous). */
+function linear(w: Weights, name: string, x: Float64Array): Float64Array {
+  const { dims: [nIn, nOut], data } = w.get(`${name}.weight`)!;
+  const bias = w.get(`${name}.bias`)!.data;
+  const y = new Float64Array(nOut);
+  for (let o = 0; o < nOut; o++) {
+    let s = bias[o];
+    for (let i = 0; i < nIn; i++) s += data[o * nIn + i] * x[i];
+    y[o] = s;
+  }
+  return y;
+}
+
+function layerNorm(w: Weights, name: string, x: Float64Array, eps: number): Float64Array {
+  const n = x.length;
+  const mean = x.reduce((a, b) => a + b, 0) / n;
+  const variance = x.reduce((a, b) => a + (b - mean) ** 2, 0) / n;
+  const g = w.get(`${name}.weight`)!.data;
+  const b = w.get(`${name}.bias`)!.data;
+  return x.map((v, i) => ((v - mean) / Math.sqrt(variance + eps)) * g[i] + b[i]);
+}
+
+// ggml's GELU: the tanh approximation.
+const gelu = (x: number) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
+
+const row = (w: Weights, name: string, r: number) => {
+  const { dims: [n], data } = w.get(name)!;
+  return Float64Array.from(data.subarray(r * n, (r + 1) * n));
+};
+
+/** BERT's forward pass (as llama.cpp's bert graph): the last layer's vector of every token. */
+function bertForward(meta: GgufMeta[], w: Weights, tokens: number[]): Float64Array[] {
+  const layers = Number(metaValue(meta, 'bert.block_count'));
+  const heads = Number(metaValue(meta, 'bert.attention.head_count'));
+  const eps = Number(metaValue(meta, 'bert.attention.layer_norm_epsilon'));
+  // Token type 0 ("sentence A") for every token, as llama.cpp.
+  let x = tokens.map((t, pos) => {
+    const e = row(w, 'token_embd.weight', t);
+    const p = row(w, 'position_embd.weight', pos);
+    const ty = row(w, 'token_types.weight', 0);
+    return layerNorm(w, 'token_embd_norm', e.map((v, i) => v + p[i] + ty[i]), eps);
+  });
+  for (let l = 0; l < layers; l++) {
+    const b = `blk.${l}.`;
+    const q = x.map((v) => linear(w, b + 'attn_q', v));
+    const k = x.map((v) => linear(w, b + 'attn_k', v));
+    const v = x.map((u) => linear(w, b + 'attn_v', u));
+    const width = x[0].length;
+    const hd = width / heads;
+    const attended = x.map((_, i) => {
+      const out = new Float64Array(width);
+      for (let h = 0; h < heads; h++) {
+        const scores = k.map((kj) => {
+          let s = 0;
+          for (let d = 0; d < hd; d++) s += q[i][h * hd + d] * kj[h * hd + d];
+          return s / Math.sqrt(hd);
+        });
+        const max = Math.max(...scores);
+        const exps = scores.map((s) => Math.exp(s - max));
+        const sum = exps.reduce((a, c) => a + c, 0);
+        exps.forEach((e, j) => {
+          for (let d = 0; d < hd; d++) out[h * hd + d] += (e / sum) * v[j][h * hd + d];
+        });
+      }
+      return out;
+    });
+    x = x.map((xi, i) => {
+      const o = linear(w, b + 'attn_output', attended[i]);
+      const h1 = layerNorm(w, b + 'attn_output_norm', xi.map((val, d) => val + o[d]), eps);
+      const up = linear(w, b + 'ffn_up', h1).map(gelu);
+      const down = linear(w, b + 'ffn_down', up);
+      return layerNorm(w, b + 'layer_output_norm', h1.map((val, d) => val + down[d]), eps);
+    });
+  }
+  return x;
+}
+
+const l2 = (v: ArrayLike<number>) => {
+  const n = Math.sqrt(Array.from(v).reduce((s, c) => s + c * c, 0));
+  return Array.from(v, (c) => c / n);
+};
+const cosine = (a: number[], b: number[]) => a.reduce((s, c, i) => s + c * b[i], 0);
+
+let llama: Llama;
+const loaded: LlamaModel[] = [];
+beforeAll(async () => {
+  configure({ threads: 1 });
+  llama = await getLlama({ gpu: false, logLevel: 'error' as never });
+});
+afterAll(async () => {
+  await unloadModels();
+  for (const m of loaded) await m.dispose();
+  await llama?.dispose();
+});
+
+/** The tokens an embedding of `text` reads: [CLS], the WordPiece tokens, [SEP]. */
+async function bertTokens(path: string, text: string): Promise<number[]> {
+  const model = await llama.loadModel({ modelPath: path });
+  loaded.push(model);
+  const tokens = model.tokenize(text).map(Number);
+  const cls = model.tokens.bos ?? null;
+  const sep = model.tokens.sep ?? null;
+  return [...(cls !== null && tokens[0] !== Number(cls) ? [Number(cls)] : []), ...tokens, ...(sep !== null ? [Number(sep)] : [])];
+}
+
+const TEXT = 'Le café est très bon, naïve 日本語';
+
+describe.each(['cls', 'mean'] as const)('a BERT model with %s pooling', (pooling) => {
+  let path: string;
+  let meta: GgufMeta[];
+  let weights: Weights;
+  let tokens: number[];
+  beforeAll(async () => {
+    path = await bertEmbeddingModel(pooling);
+    const file = readGguf(readFileSync(path));
+    meta = file.meta;
+    weights = new Map(file.tensors.map((t) => [t.name, { dims: t.dims, data: t.data! }]));
+    tokens = await bertTokens(path, TEXT);
+  }, 60_000);
+
+  test('the GGUF says its architecture and pooling; the vocabulary is bge\'s WordPiece', () => {
+    expect(metaValue(meta, 'general.architecture')).toBe('bert');
+    expect(metaValue(meta, 'bert.pooling_type')).toBe(pooling === 'cls' ? 2 : 1);
+    expect(metaValue(meta, 'tokenizer.ggml.model')).toBe('bert');
+    expect((metaValue(meta, 'tokenizer.ggml.tokens') as string[]).length).toBe(30522);
+    // [CLS] … [SEP], lower-cased WordPiece pieces in between (accents stripped, CJK one per character).
+    expect(tokens[0]).toBe(101);
+    expect(tokens.at(-1)).toBe(102);
+    expect(tokens.length).toBeGreaterThan(10);
+  });
+
+  test('embed gives the model dimension, L2-normalized, pooled as the GGUF says', async () => {
+    const vector = await embed(TEXT, { model: path });
+    expect(vector).toHaveLength(Number(metaValue(meta, 'bert.embedding_length')));
+    expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
+
+    const states = bertForward(meta, weights, tokens);
+    const cls = l2(states[0]);
+    const mean = l2(states[0].map((_, d) => states.reduce((s, t) => s + t[d], 0) / states.length));
+    const expected = pooling === 'cls' ? cls : mean;
+    // ggml computes in f32 with its own operation order (and GELU from an f16 table): agreement
+    // to ~1e-4 per component; a pooling, normalization or token error is off by far more.
+    for (let d = 0; d < expected.length; d++) expect(Math.abs(vector[d] - expected[d])).toBeLessThan(5e-4);
+    expect(cosine(vector, expected)).toBeGreaterThan(0.99999);
+    // The other pooling would give a clearly different vector, so the check above tells them apart.
+    expect(cosine(vector, pooling === 'cls' ? mean : cls)).toBeLessThan(0.99);
+  });
+
+  test('rerank without a ranking head scores by the cosine similarity of embeddings', async () => {
+    const docs = ['un café', 'the weather today', '日本語の本'];
+    const ranked = await rerank('café', docs, { model: path, task: '' });
+    const q = await embed('café', { model: path });
+    for (const r of ranked) expect(r.score).toBeCloseTo(cosine(q, await embed(r.document, { model: path })), 6);
+    expect(ranked.map((r) => r.index).sort()).toEqual([0, 1, 2]);
+  });
+});
