@@ -352,6 +352,11 @@ export class Engine {
    */
   async rerank(query: string, documents: string[], task: string): Promise<RerankResult[]> {
     const instructed = task ? `${task}\nQuery: ${query}` : query;
+    // Empty text has no embedding (embed gives []): its score would be NaN and the order undefined.
+    // The library, the CLI and SQL reject empty and whitespace-only texts before they get here.
+    if (instructed === '') throw new RangeError('rerank: query must not be empty');
+    const empty = documents.indexOf('');
+    if (empty >= 0) throw new RangeError(`rerank: documents[${empty}] must not be empty`);
     let scores: number[];
     if (this.hasRankingHead) {
       this.rankingContext ??= this.model.createRankingContext({ threads: this.threads, contextSize: this.contextSize });

@@ -58,7 +58,9 @@ export function prepareChoice(fn: string, prompt: unknown, choices: unknown, max
 export function prepareRerank(fn: string, query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown): PreparedJob {
   const parameters = {
     query: v.text(fn, 'query', query),
-    documents: v.textArray(fn, 'documents', documents, { maxItems: LIMITS.rerankMaxDocuments, allowEmptyItems: true }),
+    // Each document like the query: empty or whitespace-only text has no meaningful embedding (an
+    // empty one none at all: its score was NaN and the order undefined).
+    documents: v.textArray(fn, 'documents', documents, { maxItems: LIMITS.rerankMaxDocuments }),
     task: v.text(fn, 'task', task),
     use_cache: v.boolean(fn, 'use_cache', useCache),
     seed: v.seed(fn, seed),

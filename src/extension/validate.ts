@@ -47,8 +47,8 @@ export function uuid(fn: string, name: string, value: unknown): string {
   return v.toLowerCase();
 }
 
-/** A non-empty array of texts, each checked like `text()`; `itemName` names items in errors. */
-export function textArray(fn: string, name: string, value: unknown, { maxItems, allowEmptyItems = false }: { maxItems: number; allowEmptyItems?: boolean }): string[] {
+/** A non-empty array of non-empty texts, each checked like `text()` and named `name[i]` (from 1, as SQL arrays) in errors. */
+export function textArray(fn: string, name: string, value: unknown, { maxItems }: { maxItems: number }): string[] {
   const v = notNull(fn, name, value);
   if (!Array.isArray(v)) throw parameterError(fn, name, 'must be a text array');
   if (v.length === 0) throw parameterError(fn, name, 'must not be empty');
@@ -56,6 +56,6 @@ export function textArray(fn: string, name: string, value: unknown, { maxItems, 
   return v.map((item, i) => {
     const label = `${name}[${i + 1}]`; // SQL arrays count from 1
     if (isNull(item)) throw parameterError(fn, label, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
-    return text(fn, label, item, { allowEmpty: allowEmptyItems });
+    return text(fn, label, item);
   });
 }

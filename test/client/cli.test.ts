@@ -178,3 +178,18 @@ test('rerank: documents as arguments or stdin lines; --json', async () => {
   expect(ranked.map((r: { document: string }) => r.document)).toEqual(lines.map((l) => l[2]));
   expect(noQuery.code).toBe(2);
 });
+
+test('rerank: an empty or whitespace-only query or document argument is an error (exit 2), as svc_rerank in SQL', async () => {
+  const runs = await Promise.all([
+    svc(['rerank', '', 'cats purr', '--model', model]),
+    svc(['rerank', ' ', '--model', model], { input: 'cats purr\n' }),
+    svc(['rerank', 'cat', 'cats purr', '', '--model', model]),
+    svc(['rerank', 'cat', ' \t', 'dogs bark', '--model', model]),
+  ]);
+  const messages = ['query must not be empty', 'query must not be empty', 'document 1 must not be empty', 'document 0 must not be empty'];
+  runs.forEach((run, i) => {
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.startsWith(`svc rerank: ${messages[i]}`)).toBe(true);
+  });
+});

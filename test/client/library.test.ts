@@ -278,4 +278,19 @@ describe('embed and rerank', () => {
     expect((await code(rerank('q', 'doc' as never))).code).toBe('invalid-options');
     expect((await code(rerank('q', ['a'], { task: 1 as never }))).code).toBe('invalid-options');
   });
+
+  test('rerank: an empty or whitespace-only query or document, or no documents, is an invalid-options error naming it, as svc_rerank in SQL', async () => {
+    const cases: Array<[Promise<unknown>, string]> = [
+      [rerank('', ['a']), 'rerank: query must not be empty'],
+      [rerank(' \n', ['a']), 'rerank: query must not be empty'],
+      [rerank('q', []), 'rerank: documents must not be empty'],
+      [rerank('q', ['a', '']), 'rerank: documents[1] must not be empty'],
+      [rerank('q', ['\t ', 'b']), 'rerank: documents[0] must not be empty'],
+    ];
+    for (const [call, message] of cases) {
+      const error = await code(call);
+      expect(error).toBeInstanceOf(ClientError);
+      expect(error).toMatchObject({ code: 'invalid-options', message });
+    }
+  });
 });

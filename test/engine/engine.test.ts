@@ -191,6 +191,12 @@ describe('embeddings and rerank', () => {
     expect(ranked[0].score).toBeCloseTo(q.reduce((s, x, i) => s + x * d[i], 0), 9);
   });
 
+  test('rerank: an empty query or document is a RangeError naming it (its embedding is empty: the score would be NaN)', async () => {
+    expect(await engine.embed('')).toEqual([]);
+    await expect(engine.rerank('cats', ['a', '', 'b'], 'task')).rejects.toThrow(new RangeError('rerank: documents[1] must not be empty'));
+    await expect(engine.rerank('', ['a'], '')).rejects.toThrow(new RangeError('rerank: query must not be empty'));
+  });
+
   test('l2Normalize', () => {
     expect(l2Normalize([3, 4])).toEqual([0.6, 0.8]);
     expect(l2Normalize([0, 0])).toEqual([0, 0]);

@@ -148,6 +148,20 @@ describe('arguments', () => {
     expect(await queued()).toEqual([]);
   });
 
+  test.each(['svc_rerank', 'svc_rerank_async'])('%s: an empty or whitespace-only query or document is a 22023 error naming it and its position', async (fn) => {
+    const cases: Array<[string, string]> = [
+      [`'', ARRAY['a']`, 'query must not be empty'],
+      [`' ', ARRAY['a']`, 'query must not be empty'],
+      [`'q', ARRAY['a', '']`, 'documents[2] must not be empty'],
+      [`'q', ARRAY[E' \\n\\t', 'b']`, 'documents[1] must not be empty'],
+      [`'q', ARRAY[]::text[]`, 'documents must not be empty'],
+    ];
+    for (const [args, message] of cases) {
+      await expect(db.query(`SELECT * FROM ${fn}(${args})`)).rejects.toMatchObject({ code: '22023', message: `${fn}: ${message}` });
+    }
+    expect(await queued()).toEqual([]);
+  });
+
   test('errors name the svc function in their CONTEXT, never minified bundle code', async () => {
     const error: { where?: string } = await db
       .query(`SELECT svc_generate_async('x', max_tokens := 0)`)
