@@ -100,8 +100,11 @@ export async function realVocabModel(vocab: RealVocab): Promise<string> {
   return ensureModel(recipe);
 }
 
-/** Path of a small random-weights BERT embedding model with bge's WordPiece vocabulary, CLS- or mean-pooled. */
-export async function bertEmbeddingModel(pooling: 'cls' | 'mean' = 'cls'): Promise<string> {
+/**
+ * Path of a small random-weights BERT model with bge's WordPiece vocabulary: an embedding model,
+ * CLS- or mean-pooled, or with `'rank'` a reranker with a classification head (as bge-reranker).
+ */
+export async function bertEmbeddingModel(pooling: 'cls' | 'mean' | 'rank' = 'cls'): Promise<string> {
   // f32 so a test can recompute its vectors exactly from the file's weights.
   return ensureModel({ file: 'ggml-vocab-bert-bge.gguf', options: { arch: 'bert', pooling, dtype: 'f32', name: `svc-bert-bge-${pooling}` } });
 }
@@ -114,6 +117,7 @@ if (isMain) {
     phi3: await realVocabModel('phi3'),
     bertCls: await bertEmbeddingModel('cls'),
     bertMean: await bertEmbeddingModel('mean'),
+    bertRank: await bertEmbeddingModel('rank'),
   };
   console.log(JSON.stringify(paths, null, 2));
 }

@@ -19,8 +19,12 @@ import { GGML_F16, GGML_F32, GGUF_ALIGN, writeGguf, type GgufMeta, type GgufTens
  */
 export type VocabArch = 'llama' | 'qwen2' | 'bert';
 
-/** llama.cpp's pooling types (`<arch>.pooling_type`) for an embedding model. */
-export const POOLING = { mean: 1, cls: 2 } as const;
+/**
+ * llama.cpp's pooling types (`<arch>.pooling_type`): `mean` and `cls` make an embedding model;
+ * `rank` a reranker, whose [CLS] vector goes through a classification head (cls, cls.output) to one
+ * relevance logit per query-document pair.
+ */
+export const POOLING = { mean: 1, cls: 2, rank: 4 } as const;
 
 export interface VocabModelOptions {
   arch: VocabArch;
@@ -34,7 +38,7 @@ export interface VocabModelOptions {
   dtype?: 'f32' | 'f16';
   /** general.name (default 'svc-<arch>-vocab'). */
   name?: string;
-  /** bert only: how token vectors become one (default 'cls', as bge). */
+  /** bert only: how token vectors become one (default 'cls', as bge); 'rank' adds a ranking head. */
   pooling?: keyof typeof POOLING;
   /** Context length written to the model (default 2048 for decoders, 512 for bert). */
   contextLength?: number;
@@ -84,7 +88,7 @@ function decoderTensors(arch: 'llama' | 'qwen2', embd: number, ff: number, layer
   return tensors;
 }
 
-function bertTensors(embd: number, ff: number, layers: number, vocab: number, ctx: number, tokenTypes: number, mat: number): GgufTensor[] {
+function bertTensors(embd: number, ff: number, layers: number, vocab: number, ctx: number, tokenTypes: number, mat: number, rankingHead: boolean): GgufTensor[] {
   const norm = (name: string): GgufTensor[] => [
     { name: name + '.weight', dims: [embd], type: GGML_F32, init: 'ones' },
     { name: name + '.bias', dims: [embd], type: GGML_F32, init: 'zeros' },
@@ -113,6 +117,8 @@ function bertTensors(embd: number, ff: number, layers: number, vocab: number, ct
       ...norm(b + 'layer_output_norm'),
     );
   }
+  // A reranker's classification head: tanh(cls · h[CLS] + b), then one logit (llama.cpp's RANK pooling).
+  if (rankingHead) tensors.push(...linear('cls', embd, embd), ...linear('cls.output', embd, 1));
   return tensors;
 }
 
@@ -151,7 +157,7 @@ export function makeVocabModel(tokenizer: GgufMeta[], opts: VocabModelOptions): 
       ['bert.pooling_type', 'u32', POOLING[opts.pooling ?? 'cls']],
     );
     if (!typeCount) own.push(['tokenizer.ggml.token_type_count', 'u32', tokenTypes]);
-    tensors = bertTensors(embd, ff, layers, vocab, ctx, tokenTypes, mat);
+    tensors = bertTensors(embd, ff, layers, vocab, ctx, tokenTypes, mat, opts.pooling === 'rank');
   } else {
     meta.push(
       [`${arch}.attention.head_count_kv`, 'u32', heads],

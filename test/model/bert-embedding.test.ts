@@ -8,6 +8,8 @@ import { getLlama, type Llama, type LlamaModel } from 'node-llama-cpp';
 import { configure, embed, rerank, unloadModels } from '../../src/client/index.js';
 import { readGguf, type GgufMeta } from '../../src/model/gguf.js';
 import { bertEmbeddingModel } from '../helpers/real-models.js';
+import { useSvc } from '../helpers/svc.js';
+import { eventually, startWorker } from '../helpers/worker.js';
 
 type Weights = Map<string, { dims: number[]; data: Float32Array }>;
 
@@ -168,4 +170,79 @@ describe.each(['cls', 'mean'] as const)('a BERT model with %s pooling', (pooling
     for (const r of ranked) expect(r.score).toBeCloseTo(cosine(q, await embed(r.document, { model: path })), 6);
     expect(ranked.map((r) => r.index).sort()).toEqual([0, 1, 2]);
   });
+});
+
+describe('a BERT reranker (ranking head)', () => {
+  let path: string;
+  let meta: GgufMeta[];
+  let weights: Weights;
+  let model: LlamaModel;
+  beforeAll(async () => {
+    path = await bertEmbeddingModel('rank');
+    const file = readGguf(readFileSync(path));
+    meta = file.meta;
+    weights = new Map(file.tensors.map((t) => [t.name, { dims: t.dims, data: t.data! }]));
+    model = await llama.loadModel({ modelPath: path });
+    loaded.push(model);
+  }, 60_000);
+
+  /** The head's probability that `document` answers `query`, from the file's weights. */
+  function expectedScore(query: string, document: string): number {
+    // node-llama-cpp's pair input for a WordPiece model: [CLS] query [SEP] document.
+    const t = (text: string) => model.tokenize(text).map(Number);
+    const input = [Number(model.tokens.bos), ...t(query), Number(model.tokens.sep), ...t(document)];
+    const cls = bertForward(meta, weights, input)[0];
+    const hidden = linear(weights, 'cls', cls).map(Math.tanh);
+    const logit = linear(weights, 'cls.output', hidden)[0];
+    return 1 / (1 + Math.exp(-logit));
+  }
+
+  test('rerank scores each pair with the ranking head (0..1), not embedding similarity', async () => {
+    expect(metaValue(meta, 'bert.pooling_type')).toBe(4);
+    const docs = ['un café noir', 'the weather today', '日本語の本', 'café au lait'];
+    const ranked = await rerank('café', docs, { model: path, task: '' });
+    expect(ranked.map((r) => r.index).sort()).toEqual([0, 1, 2, 3]);
+    for (const r of ranked) {
+      expect(r.score).toBeGreaterThan(0);
+      expect(r.score).toBeLessThan(1);
+      expect(Math.abs(r.score - expectedScore('café', r.document))).toBeLessThan(1e-3);
+    }
+    for (let i = 1; i < ranked.length; i++) expect(ranked[i].score).toBeLessThanOrEqual(ranked[i - 1].score);
+  });
+});
+
+describe('through SQL, a worker serving the embedding model, then the reranker', () => {
+  const svc = useSvc();
+
+  async function serve(path: string) {
+    const db = await svc().connect();
+    const worker = startWorker(svc().cluster, {}, path);
+    await eventually('the worker', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1`,
+      [`${path.split('/').at(-1)}:%`])).rows.length > 0, 60_000);
+    return { db, worker };
+  }
+
+  test('svc_embed gives the library\'s vector; svc_rerank the library\'s ranking-head scores', async () => {
+    const embedder = await bertEmbeddingModel('cls');
+    let { db, worker } = await serve(embedder);
+    try {
+      const fromSql = (await db.query('SELECT svc_embed($1) AS v', [TEXT])).rows[0].v as number[];
+      // real[] holds float4: compare as float4 values.
+      expect(fromSql.map(Math.fround)).toEqual((await embed(TEXT, { model: embedder })).map(Math.fround));
+    } finally {
+      await worker.stop();
+    }
+
+    const reranker = await bertEmbeddingModel('rank');
+    ({ db, worker } = await serve(reranker));
+    try {
+      const docs = ['un café noir', 'the weather today', '日本語の本'];
+      const rows = (await db.query('SELECT document, score FROM svc_rerank($1, $2::text[])', ['café', docs])).rows;
+      const lib = await rerank('café', docs, { model: reranker });
+      expect(rows.map((r) => r.document)).toEqual(lib.map((r) => r.document));
+      rows.forEach((r, i) => expect(r.score).toBeCloseTo(lib[i].score, 6));
+    } finally {
+      await worker.stop();
+    }
+  }, 120_000);
 });
