@@ -104,8 +104,8 @@ const GRAMMAR_CACHE_SIZE = 256;
 let sharedLlama: Promise<Llama> | undefined;
 let sharedLlamaGpu: false | 'auto' | undefined;
 
-/** One llama.cpp binding per process and GPU setting: it is expensive and global. */
-function llamaFor(gpu: false | 'auto'): Promise<Llama> {
+/** One llama.cpp binding per process and GPU setting: it is expensive and global (exported for bench/engine.ts, to compare on the same binding). */
+export function llamaFor(gpu: false | 'auto'): Promise<Llama> {
   if (!sharedLlama || sharedLlamaGpu !== gpu) {
     sharedLlamaGpu = gpu;
     sharedLlama = getLlama({ gpu, logLevel: 'error' as never });
