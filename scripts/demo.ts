@@ -52,7 +52,7 @@ try {
   const listener = await cluster.connect();
   await listener.query('LISTEN svc_completed');
   const notified = new Promise<string>((resolve) => listener.on('notification', (n) => resolve(n.payload ?? '')));
-  const id = await show('an async request returns its id at once', `SELECT svc_generate_async('Lily and her dog went to the park.', max_tokens := 64)`);
+  const id = await show('an async request returns its id at once', `SELECT svc_generate_async('Once upon a time, there was a big dog named Max.', max_tokens := 64)`);
   console.log(`\n-- LISTEN svc_completed received: ${await notified}`);
   await show('the async result: the story goes on', `SELECT svc_get_async_result($1)`, [id]);
   await show('request state', `SELECT status, priority, created_at, completed_at FROM svc_check_async($1)`, [id]);
