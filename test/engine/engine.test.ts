@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, l2Normalize } from '../../src/engine/engine.js';
+import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, fitPromptIntoContext, l2Normalize } from '../../src/engine/engine.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
 import { makeTestModel } from '../../src/model/test-model.js';
 
@@ -117,6 +117,18 @@ describe('generate', () => {
       expect(() => engine.grammar(gbnf)).toThrow(GrammarRefusedError);
       await expect(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42, grammar: gbnf })).rejects.toThrow(/^llama\.cpp refused the grammar: /);
     }
+  });
+
+  test('a prompt longer than the context keeps its BOS and its last tokens, leaving a tenth of the context to generate in', async () => {
+    const tokens = [1, ...Array.from({ length: 30 }, (_, i) => 100 + i)];
+    expect(fitPromptIntoContext(tokens, 40, 1)).toEqual(tokens); // 31 <= 40 - 4
+    expect(fitPromptIntoContext(tokens, 20, 1)).toEqual([1, ...tokens.slice(-17)]); // 18 = 20 - 2
+    expect(fitPromptIntoContext(tokens.slice(1), 20, null)).toEqual(tokens.slice(-18));
+    expect(() => fitPromptIntoContext(tokens, 1, 1)).toThrow(/too small/);
+    // On the model: 512-token context, so 461 prompt tokens at most and 51 to generate.
+    const out = await engine.generate({ prompt: 'ab '.repeat(400), maxTokens: 100, seed: 42 });
+    expect(out.tokens).toBeLessThanOrEqual(51);
+    expect(out.stopReason === 'eogToken' || out.tokens === 51).toBe(true);
   });
 
   test('maxTokens must be a positive integer', async () => {
