@@ -16,8 +16,8 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readGgufMeta } from '../src/model/gguf.ts';
 import { makeVocabModel, tokenizerMeta, type VocabModelOptions } from '../src/model/vocab-model.ts';
@@ -62,6 +62,7 @@ function llamaSource(): string {
   const st = statSync(BUNDLE);
   const dir = join(CACHE, `llama-src-${sha16(String(st.size), String(st.mtimeMs))}.git`);
   if (!existsSync(join(dir, 'HEAD'))) {
+    if (existsSync(CACHE)) removeStale(CACHE, 'llama-src-', '.git', basename(dir));
     const tmp = `${dir}.${process.pid}.tmp`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(CACHE, { recursive: true });
@@ -85,11 +86,20 @@ export function llamaVocabFile(file: string): Uint8Array {
 // The synthesizer's own sources are part of the cache key: a change to them rewrites the models.
 const SYNTH_SOURCES = ['src/model/gguf.ts', 'src/model/vocab-model.ts'].map((p) => readFileSync(join(ROOT, p)));
 
+/** Removes the files in `dir` named `<prefix><16 hex digits><suffix>` but `keep`: earlier versions of a cached file. */
+function removeStale(dir: string, prefix: string, suffix: string, keep: string): void {
+  const stale = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[0-9a-f]{16}${suffix.replace('.', '\\.')}$`);
+  for (const f of readdirSync(dir)) if (f !== keep && stale.test(f)) rmSync(join(dir, f), { recursive: true, force: true });
+}
+
 function ensureModel(recipe: Recipe): string {
   const vocab = llamaVocabFile(recipe.file);
   const key = sha16(vocab, JSON.stringify(recipe.options), ...SYNTH_SOURCES);
-  const path = join(CACHE, 'models', `${recipe.options.name}-${key}.gguf`);
+  const name = `${recipe.options.name}-${key}.gguf`;
+  const path = join(CACHE, 'models', name);
   if (!existsSync(path)) writeAtomic(path, makeVocabModel(tokenizerMeta(readGgufMeta(vocab)), recipe.options));
+  // A model of older sources or another vocabulary is never used again: 45 MB each for qwen2.
+  removeStale(dirname(path), `${recipe.options.name}-`, '.gguf', name);
   return path;
 }
 
