@@ -1,12 +1,12 @@
-// The queue worker end to end, on the tiny test model (SVC_MODEL for a real GGUF):
+// The queue worker end to end, on the trained stories260K committed in models/ (SVC_MODEL for another GGUF):
 // (a) what a synchronous SQL call adds over the raw engine for the same request, cache miss and
 //     cache hit, p50/p95; (b) worker throughput at concurrency 1, 2 and 4.
 import { startCluster } from '../scripts/cluster.js';
-import { ensureTestModel } from '../scripts/make-test-model.js';
+import { STORIES_MODEL } from '../scripts/real-models.js';
 import { spawnWorker } from '../scripts/worker-process.js';
 import { Engine } from '../src/engine/engine.js';
 
-const MODEL = process.env.SVC_MODEL ?? ensureTestModel();
+const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
 const JOBS = Number(process.env.BENCH_JOBS ?? 40);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 16);
