@@ -121,7 +121,7 @@ export function report(command: string, error: unknown): number {
   if (error instanceof ClientError) {
     // Library messages start with the function's name; the command already says where we are.
     let message = error.message.replace(/^(generate|generateJson|generateRegex|generateChoice|generateFormat|embed|rerank|loadModel): /, '');
-    if (error.code === 'model-not-configured') message = "no model: pass --model PATH (a GGUF file) or set SVC_MODEL; 'svc make-test-model PATH' writes a tiny test model";
+    if (error.code === 'model-not-configured') message = "no model: pass --model PATH (a GGUF file) or set SVC_MODEL; svc's repository ships a small trained one, models/stories260K.gguf";
     if (error.code === 'unsafe-mode-required') message += '; on the command line, pass --unsafe';
     say(`${message} [${error.code}]`);
     switch (error.code) {

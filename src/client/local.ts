@@ -46,7 +46,7 @@ export function resolveModel(model: string | undefined): ModelRef {
       throw new ClientError(
         'model-not-configured',
         "no local model configured: pass { model: '/path/to/model.gguf' }, call configure({ model }), or set SVC_MODEL " +
-          "(a tiny test model is written by 'svc make-test-model PATH')",
+          "(svc's repository ships a small trained one: models/stories260K.gguf)",
       );
     }
     return resolveModel(fallback);
