@@ -199,7 +199,8 @@ function fromHalf(h: number): number {
  */
 export function readGguf(bytes: Uint8Array, withTensors = true): { meta: GgufMeta[]; tensors: GgufTensorData[] } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decoder = new TextDecoder('utf-8');
+  // ignoreBOM: a token that is U+FEFF (phi-3 has one) is a string starting with it, not empty.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let at = 0;
   const u32 = () => { const v = view.getUint32(at, true); at += 4; return v; };
   const u64 = () => { const v = view.getBigUint64(at, true); at += 8; return Number(v); };

@@ -26,6 +26,10 @@ test('a real vocabulary is copied key by key, with its value types, into the sam
   const written = readGgufMeta(a);
   expect(tokenizerMeta(written)).toEqual(tokenizer);
   expect(written.find(([k]) => k === 'llama.vocab_size')?.[2]).toBe(32064);
+  // phi-3's token 30143 is U+FEFF alone: a decoder that drops a leading BOM would read it as ''.
+  const tokens = tokenizer.find(([k]) => k === 'tokenizer.ggml.tokens')![2] as string[];
+  expect(tokens[30143]).toBe('\uFEFF');
+  expect(tokens).not.toContain('');
 });
 
 describe('the qwen2-vocabulary model', () => {
