@@ -1,7 +1,7 @@
 // `svc embed`: the embedding of a text, as a JSON array (src/cli/embed.ts registers it).
-import { embed, loadModel } from '../index.js';
-import { EXIT_HELP, MODEL_HELP, prepareModel, readStdin, runModelCommand } from '../cli-support.js';
-import { UsageError } from '../../cli/command.js';
+import { embed, loadModel } from '../../client/index.js';
+import { EXIT_HELP, MODEL_HELP, prepareModel, readStdin, runModelCommand } from '../model-command.js';
+import { UsageError } from '../command.js';
 
 const HELP = `Usage: svc embed ["TEXT"] [options]
 

@@ -1,8 +1,8 @@
 // `svc generate`: constrained (or plain) generation from the command line, through the client library (src/cli/generate.ts registers it).
-import { generate, generateFormat, type BasicTypeSpec, type GenerateOptions } from '../index.js';
-import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../constraint.js';
-import { EXIT_HELP, MODEL_HELP, positiveInteger, prepareModel, readStdin, runModelCommand } from '../cli-support.js';
-import { CONSTRAINT_OPTIONS, givenConstraints, readSchema, UsageError } from '../../cli/command.js';
+import { generate, generateFormat, type BasicTypeSpec, type GenerateOptions } from '../../client/index.js';
+import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../../client/constraint.js';
+import { EXIT_HELP, MODEL_HELP, positiveInteger, prepareModel, readStdin, runModelCommand } from '../model-command.js';
+import { CONSTRAINT_OPTIONS, givenConstraints, readSchema, UsageError } from '../command.js';
 
 const HELP = `Usage: svc generate ["PROMPT"] [--schema FILE|- | --regex R | --choices a,b,c | --type T] [options]
 

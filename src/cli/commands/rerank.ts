@@ -1,7 +1,7 @@
 // `svc rerank`: documents ranked for a query, best first (src/cli/rerank.ts registers it).
-import { DEFAULT_RERANK_TASK, rerank } from '../index.js';
-import { EXIT_HELP, MODEL_HELP, prepareModel, readStdin, runModelCommand } from '../cli-support.js';
-import { UsageError } from '../../cli/command.js';
+import { DEFAULT_RERANK_TASK, rerank } from '../../client/index.js';
+import { EXIT_HELP, MODEL_HELP, prepareModel, readStdin, runModelCommand } from '../model-command.js';
+import { UsageError } from '../command.js';
 
 const HELP = `Usage: svc rerank "QUERY" ["DOCUMENT" ...] [options]
 

@@ -4,12 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { basename } from 'node:path';
-import { UsageError } from '../cli/command.js';
+import { UsageError } from './command.js';
 import { GenerationAbortedError, ModelLoadError } from '../engine/engine.js';
 import { ChatTemplateError } from '../engine/prompt.js';
 import { ConstraintError } from '../grammar/index.js';
-import { ClientError } from './errors.js';
-import { configure, loadModel, resolveModel, unloadModels } from './index.js';
+import { ClientError } from '../client/errors.js';
+import { configure, loadModel, resolveModel, unloadModels } from '../client/index.js';
 
 /** Exit codes of the model commands. */
 export const EXIT = {
