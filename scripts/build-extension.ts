@@ -95,10 +95,6 @@ const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql'];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');
 
-/** A migration's SQL, with each `-- @include FILE` line replaced by that schema file. */
-function migrationSql(file: string): string {
-  return source(join('migrations', file)).replace(/^-- @include (\S+)\s*$/gm, (_line, included: string) => source(included));
-}
 
 /** Writes svc--<version>.sql and an upgrade script per migration into <version>. */
 export async function emitExtension(): Promise<{ written: string[]; buildId: string; bundleBytes: number }> {
@@ -120,7 +116,7 @@ export async function emitExtension(): Promise<{ written: string[]; buildId: str
   for (const file of readdirSync(join(root, 'src/extension/migrations')).sort()) {
     const match = /^(.+)--(.+)\.sql$/.exec(file);
     if (!match || match[2] !== version) continue;
-    outputs.push([`svc--${match[1]}--${version}.sql`, [...header(`${match[1]}--${version}`), migrationSql(file), ...functions]]);
+    outputs.push([`svc--${match[1]}--${version}.sql`, [...header(`${match[1]}--${version}`), source(join('migrations', file)), ...functions]]);
   }
   mkdirSync(join(root, 'extension'), { recursive: true });
   const written = outputs.map(([name, parts]) => {

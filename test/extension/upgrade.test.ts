@@ -1,7 +1,9 @@
-// The upgrade path: 0.1.0 (the kept release script) updated to the current version must end up with
-// the same functions, tables, indexes, policies and grants as a fresh install, keeping queued data.
+// The upgrade path: every kept release (extension/releases/) updated to the current version must end
+// up with the same functions, tables, views, indexes, policies and grants as a fresh install, keeping
+// queued data.
 import type pg from 'pg';
 import { readFileSync } from 'node:fs';
+import { releasedVersions } from '../../scripts/release-extension.js';
 import { useCluster } from '../helpers/cluster.js';
 
 const cluster = useCluster();
@@ -18,7 +20,12 @@ const CATALOG = `
          coalesce(pg_get_expr(d.adbin, d.adrelid), '') || ' ' || coalesce(c.relacl::text, '') || ' ' || coalesce(a.attacl::text, '')
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
   LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
-  WHERE n.nspname = 'public' AND c.relname LIKE 'svc%' AND c.relkind IN ('r', 'S')
+  WHERE n.nspname = 'public' AND c.relname LIKE 'svc%' AND c.relkind IN ('r', 'S', 'v')
+  UNION ALL
+  SELECT 'relation ' || c.relname || ' ' || c.relkind::text || ' rls ' || c.relrowsecurity || ' ' || c.relforcerowsecurity || ' ' ||
+         coalesce(c.relacl::text, '') || ' ' || coalesce(pg_get_viewdef(c.oid), '')
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = 'public' AND c.relname LIKE 'svc%' AND c.relkind IN ('r', 'S', 'v')
   UNION ALL
   SELECT 'index ' || indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename LIKE 'svc%'
   UNION ALL
@@ -30,16 +37,17 @@ async function catalog(client: pg.Client): Promise<string[]> {
   return (await client.query(CATALOG)).rows.map((r) => r.item);
 }
 
-test(`0.1.0 updates to ${current}, equal to a fresh install, keeping queued requests`, async () => {
+test.each(releasedVersions())(`%s updates to ${current}, equal to a fresh install, keeping queued requests`, async (version) => {
+  const db = (what: string) => `${what}_${version.replace(/\W/g, '_')}`;
   const admin = await cluster().connect();
-  await admin.query('CREATE DATABASE upgraded');
-  await admin.query('CREATE DATABASE fresh');
+  await admin.query(`CREATE DATABASE ${db('upgraded')}`);
+  await admin.query(`CREATE DATABASE ${db('fresh')}`);
   await admin.end();
 
-  const upgraded = await cluster().connect('upgraded');
-  const fresh = await cluster().connect('fresh');
+  const upgraded = await cluster().connect(db('upgraded'));
+  const fresh = await cluster().connect(db('fresh'));
   try {
-    await upgraded.query(`CREATE EXTENSION svc VERSION '0.1.0' CASCADE`);
+    await upgraded.query(`CREATE EXTENSION svc VERSION '${version}' CASCADE`);
     const id = (await upgraded.query(`SELECT svc_generate_async('kept across the update', priority := 3) AS id`)).rows[0].id;
     await upgraded.query('ALTER EXTENSION svc UPDATE');
     expect((await upgraded.query(`SELECT extversion FROM pg_extension WHERE extname = 'svc'`)).rows[0].extversion).toBe(current);
