@@ -92,7 +92,7 @@ async function benchModel(llama: Llama, name: string, path: string): Promise<Row
       });
       return { tokens, rate: tokens / seconds(t) };
     } finally {
-      sequence.dispose();
+      await sequence.dispose();
     }
   };
   const svcRun = async (prompt: string, withGrammar: boolean) => {

@@ -286,7 +286,7 @@ export class Engine {
       throw error;
     } finally {
       // A fresh sequence per request: nothing of an earlier prompt stays in its state.
-      sequence.dispose();
+      await sequence.dispose();
       this.waiting.shift()?.();
     }
   }

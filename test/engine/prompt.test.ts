@@ -95,7 +95,7 @@ describe('qwen2 (ChatML template, byte-level BPE)', () => {
         const direct = await new LlamaCompletion({ contextSequence: sequence }).generateCompletion(qwen.promptTokens({ prompt: PROMPT, ...options }).tokens, {
           maxTokens: 16, temperature: 0, seed: 42, grammar: new LlamaGrammar(qwen.llama, { grammar: gbnf }),
         });
-        sequence.dispose();
+        await sequence.dispose();
         expect(ours.text).toBe(direct);
         expect(ours.text).toMatch(/^[a-z ]{4,16}$/);
       }

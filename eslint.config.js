@@ -1,0 +1,47 @@
+// Lint rules that catch what the type checker does not: promises nobody awaits (a lost error or an
+// unordered write), and imports across the boundaries of the layout (README's map).
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'url', 'util', 'events', 'stream', 'net', 'http', 'https'];
+const pattern = (group, message) => ({ group, message });
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.tmp/**', '.wrangler/**', 'extension/**', 'plv8-compat/**', '.deps/**'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parser: tseslint.parser,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
+    // The one constraint compiler serves SQL (plv8), the library and the edge: pure, no surface, no Node.
+    files: ['src/grammar/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          pattern(['../client/*', '../cli/*', '../engine/*', '../extension/*', '../edge/*', '../model/*', '../../worker/*'], 'src/grammar imports nothing of the surfaces'),
+          pattern(NODE_BUILTINS, 'src/grammar runs inside PostgreSQL (plv8) and workerd: no Node APIs'),
+        ],
+      }],
+    },
+  },
+  {
+    // Bundled into the extension script and run by plv8: only the grammar compiler and itself.
+    files: ['src/extension/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          pattern(['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'], 'src/extension imports only src/grammar'),
+          pattern([...NODE_BUILTINS, 'pg', 'node-llama-cpp'], 'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages'),
+        ],
+      }],
+    },
+  },
+);
