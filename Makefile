@@ -13,6 +13,12 @@ DATA_built = extension/svc--$(EXTVERSION).sql $(UPGRADES)
 # Full scripts of earlier releases, so old versions install and upgrade paths can be tested.
 DATA = $(wildcard extension/releases/svc--*.sql)
 
+# pg_regress suite of svc's SQL surface (test/regress/sql, expected/): `make installcheck` against a
+# running server runs it after plv8-compat's.
+REGRESS = surface
+REGRESS_OPTS = --inputdir=test/regress --outputdir=.tmp/regress
+REGRESS_PREP = .tmp/regress
+
 PLV8_CONTROL := $(shell $(PG_CONFIG) --sharedir)/extension/plv8.control
 # A plv8.control without our marker belongs to a real plv8, which is used instead of plv8-compat.
 REAL_PLV8 := $(shell test -f $(PLV8_CONTROL) && ! grep -q plv8-compat $(PLV8_CONTROL) && echo yes)
@@ -20,7 +26,7 @@ REAL_PLV8 := $(shell test -f $(PLV8_CONTROL) && ! grep -q plv8-compat $(PLV8_CON
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-.PHONY: plv8-compat plv8-compat-install plv8-compat-installcheck check-installed
+.PHONY: plv8-compat plv8-compat-install plv8-compat-installcheck check-installed svc-installcheck
 
 all: plv8-compat
 install: plv8-compat-install
@@ -41,6 +47,13 @@ endif
 
 plv8-compat-installcheck:
 	$(PLV8_COMPAT) installcheck
+
+.tmp/regress:
+	mkdir -p $@
+
+# svc's suite alone (PGXS's installcheck without plv8-compat's).
+svc-installcheck: $(REGRESS_PREP)
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(REGRESS)
 
 # Exits 0 when what `make` built is what is installed (or a real plv8 is there), so setup can skip
 # `make install` and the root privileges it needs.

@@ -13,7 +13,12 @@ beforeEach(async () => {
 });
 
 const SIGNATURES: Record<string, string> = {
-  svc_generate_json: '',
+  svc_generate: 'prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
+  svc_embed: 'text_input text, use_cache boolean DEFAULT true',
+  svc_generate_json: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
+  svc_generate_regex: 'prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
+  svc_generate_choice: 'prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
+  svc_rerank: "query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42",
   svc_generate_async: 'prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
   svc_embed_async: 'text_input text, use_cache boolean DEFAULT true, priority integer DEFAULT 0',
   svc_generate_json_async: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
@@ -29,7 +34,6 @@ const SIGNATURES: Record<string, string> = {
   svc_worker_status: '',
   svc_queue_stats: '',
 };
-delete SIGNATURES.svc_generate_json; // the sync functions come with the engine
 
 test.each(Object.entries(SIGNATURES))('%s has the parameters of the spec', async (name, args) => {
   const { rows } = await db.query(`SELECT pg_get_function_arguments(p.oid) AS args, p.proconfig

@@ -1,0 +1,96 @@
+-- svc's SQL surface, pinned by pg_regress: every function with its full signature, and every
+-- documented error with its SQLSTATE, message, detail and hint. A change to either shows here as a
+-- diff of expected/surface.out. (Run by `make installcheck` against a running server, and by
+-- test/extension/regress.test.ts on a throwaway cluster.)
+CREATE EXTENSION svc CASCADE;
+\pset pager off
+\pset format unaligned
+
+\df svc_*
+
+-- Errors are caught and printed by err() rather than with \set VERBOSITY verbose, whose LOCATION
+-- line names a line of PostgreSQL's or plv8's C source and so changes with their minor versions.
+-- Request ids are random: they print as <id>.
+CREATE FUNCTION pg_temp.err(statement text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  s text; m text; d text; h text;
+BEGIN
+  EXECUTE statement;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL, h = PG_EXCEPTION_HINT;
+  RETURN regexp_replace(concat_ws(E'\n', s || ': ' || m, 'DETAIL: ' || nullif(d, ''), 'HINT: ' || nullif(h, '')),
+    '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', '<id>', 'g');
+END $$;
+\pset tuples_only on
+
+-- 22004: an explicit NULL is never a default
+SELECT pg_temp.err($$SELECT svc_generate_async(NULL)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := NULL)$$);
+SELECT pg_temp.err($$SELECT svc_generate_json_async('x', NULL)$$);
+SELECT pg_temp.err($$SELECT svc_generate_choice_async('x', ARRAY['a', NULL])$$);
+SELECT pg_temp.err($$SELECT svc_embed_batch_async(ARRAY['a', NULL])$$);
+SELECT pg_temp.err($$SELECT * FROM svc_check_async(NULL)$$);
+SELECT pg_temp.err($$SELECT svc_cleanup(NULL)$$);
+
+-- 22023: a value outside its rule
+SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := 0)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', priority := 101)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := 32769)$$);
+SELECT pg_temp.err($$SELECT svc_generate_json_async('x', '{"type":"foo"}')$$);
+SELECT pg_temp.err($$SELECT svc_generate_json_async('x', '{"type":"string","minLength":3,"maxLength":2}')$$);
+SELECT pg_temp.err($$SELECT svc_generate_regex_async('x', 'a(b')$$);
+SELECT pg_temp.err($$SELECT svc_generate_regex_async('x', 'a(?=b)')$$);
+SELECT pg_temp.err($$SELECT svc_generate_choice_async('x', ARRAY[]::text[])$$);
+SELECT pg_temp.err($$SELECT svc_generate_choice_async('x', ARRAY['a', 'a'])$$);
+SELECT pg_temp.err($$SELECT svc_rerank_async('q', ARRAY['a', ''])$$);
+SELECT pg_temp.err($$SELECT svc_rerank_async('', ARRAY['a'])$$);
+SELECT pg_temp.err($$SELECT svc_get_async_result('00000000-0000-0000-0000-000000000000', -1)$$);
+SELECT pg_temp.err($$SELECT svc_get_async_result('not a uuid')$$);
+SET svc.prompt_format = 'markdown';
+SELECT pg_temp.err($$SELECT svc_generate_async('x')$$);
+RESET svc.prompt_format;
+SET svc.sync_timeout = 'soon';
+SELECT pg_temp.err($$SELECT svc_generate('x')$$);
+RESET svc.sync_timeout;
+
+-- 54000: over a limit
+SELECT pg_temp.err($$SELECT svc_generate_async(repeat('a', 1000001))$$);
+SELECT pg_temp.err($$SELECT svc_generate_batch_async(array_fill('a'::text, ARRAY[10001]))$$);
+SELECT pg_temp.err($$SELECT svc_rerank_async('q', array_fill('a'::text, ARRAY[1001]))$$);
+SELECT pg_temp.err($$SELECT svc_generate_regex_async('x', repeat('a', 100001))$$);
+
+SET svc.max_queue_size = 0;
+SELECT pg_temp.err($$SELECT svc_generate_async('x')$$);
+RESET svc.max_queue_size;
+
+-- Nothing above was enqueued.
+SELECT count(*) AS queued FROM svc_queue;
+
+-- 53400: the queue is full (one request pending, at most one allowed)
+SET svc.max_queue_size = 1;
+SELECT svc_generate_async('fills the queue') AS id \gset
+SELECT pg_temp.err($$SELECT svc_generate_async('one too many')$$);
+SELECT svc_cancel_async(:'id');
+RESET svc.max_queue_size;
+
+-- SV004 unknown request; SV003 timed out; SV002 cancelled; SV001 failed; SV005 not committed
+SELECT pg_temp.err($$SELECT svc_get_async_result('00000000-0000-0000-0000-000000000000', 0)$$);
+SELECT svc_generate_async('waits') AS id \gset
+SELECT pg_temp.err(format('SELECT svc_get_async_result(%L, 0)', :'id'));
+SELECT svc_cancel_async(:'id');
+SELECT pg_temp.err(format('SELECT svc_get_async_result(%L, 0)', :'id'));
+SELECT svc_generate_async('fails') AS id \gset
+-- (as a superuser: only a worker's svc_worker_fail writes this for real)
+UPDATE svc_queue SET status = 'failed', error = 'output does not match its constraint' WHERE request_id = :'id';
+SELECT pg_temp.err(format('SELECT svc_get_async_result(%L, 0)', :'id'));
+BEGIN;
+SELECT svc_generate_async('uncommitted') AS id \gset
+SELECT pg_temp.err(format('SELECT svc_get_async_result(%L, 0)', :'id'));
+ROLLBACK;
+
+-- SV003 from a synchronous call with no worker: the request is cancelled, the message says why
+SET svc.sync_timeout = '1s';
+SELECT pg_temp.err($$SELECT svc_generate('no worker here')$$);
+RESET svc.sync_timeout;
+SELECT function_name, status FROM svc_queue ORDER BY seq;
