@@ -10,7 +10,7 @@ const HELP = `Usage: svc grammar (--schema FILE|- | --regex PATTERN | --choices 
 Compile a constraint to a GBNF grammar (llama.cpp) and print it to stdout.
 
 Constraints (exactly one):
-  --schema FILE|-     JSON Schema (draft 2020-12 or draft-07) from a file, or stdin with -
+  --schema FILE|-     JSON Schema (drafts 04, 06, 07, 2019-09, 2020-12) from a file, or stdin with -
   --regex PATTERN     a regex the whole output must match (flags with --flags: i, s)
   --choices JSON      a JSON array of strings; the output is exactly one of them
   --type NAME         integer|int, number|float|Number, boolean|bool|Boolean, string|str|String
@@ -19,6 +19,7 @@ Options:
   --flags FLAGS       regex flags for --regex
   --additional-properties
                       allow properties a schema does not declare (default: only declared ones)
+  --strict            refuse unknown keywords and formats (default: annotations, as JSON Schema says)
   --approximations    also print, to stderr, the keywords the validator checks instead of the grammar
   -h, --help          show this help
 
@@ -40,6 +41,7 @@ async function run(args: string[]): Promise<number> {
         ...CONSTRAINT_OPTIONS,
         flags: { type: 'string' },
         'additional-properties': { type: 'boolean' },
+        strict: { type: 'boolean' },
         approximations: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -55,9 +57,10 @@ async function run(args: string[]): Promise<number> {
       throw new UsageError(given.length === 0 ? 'give one of --schema, --regex, --choices or --type' : `give only one of ${given.map((g) => '--' + g).join(', ')}`);
     }
     if (values.flags !== undefined && values.regex === undefined) throw new UsageError('--flags only applies to --regex');
+    if (values.strict && values.schema === undefined) throw new UsageError('--strict only applies to --schema');
     let gbnf: string;
     if (values.schema !== undefined) {
-      const compiled = compileJsonSchema(readSchema(values.schema), { additionalProperties: values['additional-properties'] ?? false });
+      const compiled = compileJsonSchema(readSchema(values.schema), { additionalProperties: values['additional-properties'] ?? false, strict: values.strict ?? false });
       if (values.approximations) {
         for (const a of compiled.approximations) process.stderr.write(`approximation: #${a.pointer} ${a.keyword}: ${a.note}\n`);
       }

@@ -129,12 +129,14 @@ interface Formatted {
 // the work per nesting level (2^depth: integer bounds of 20 digits 2.6 s, 308 digits never
 // finished; the extra-key rule of a 19-character property name 25 s; a regex nested 24 deep 7 s).
 // Nothing is cached across nodes, so memory stays proportional to the text being built.
-function formatExpr(expr: Expr, outer: Precedence): string {
-  const own = formatNode(expr);
+function formatExpr(expr: Expr, outer: Precedence, merge = true): string {
+  const own = formatNode(expr, merge);
   return wrap(own.text, own.precedence, outer);
 }
 
-function formatNode(expr: Expr): Formatted {
+// `merge` is false inside a rewritten bound: merging its pieces `x{m} x{0,n-m}` back into
+// `x{m,n}` rewrote them again, forever (a stack overflow for 1 <= m <= 2000 < n <= m+2000).
+function formatNode(expr: Expr, merge: boolean): Formatted {
   switch (expr.kind) {
     case 'literal':
       return { text: formatLiteral(expr.text), precedence: Precedence.Atom };
@@ -144,14 +146,14 @@ function formatNode(expr: Expr): Formatted {
       return { text: expr.name, precedence: Precedence.Atom };
     case 'alt':
       if (expr.options.length === 0) throw new ConstraintError('unsatisfiable', 'an empty alternation matches nothing');
-      return { text: expr.options.map((o) => formatExpr(o, Precedence.Seq)).join(' | '), precedence: Precedence.Alt };
+      return { text: expr.options.map((o) => formatExpr(o, Precedence.Seq, merge)).join(' | '), precedence: Precedence.Alt };
     case 'seq': {
-      const parts = mergeRuns(expr.items).map((run) => formatRepeat(run.body, run.text, run.min, run.max));
+      const parts = mergeRuns(expr.items, merge).map((run) => formatRepeat(run.body, run.text, run.min, run.max));
       if (parts.length === 0) return { text: '""', precedence: Precedence.Atom };
       return { text: parts.join(' '), precedence: parts.length > 1 ? Precedence.Seq : Precedence.Atom };
     }
     case 'repeat': {
-      const bodyText = expr.max === 0 ? '""' : formatExpr(expr.body, Precedence.Atom);
+      const bodyText = expr.max === 0 ? '""' : formatExpr(expr.body, Precedence.Atom, merge);
       return { text: formatRepeat(expr.body, bodyText, expr.min, expr.max), precedence: Precedence.Atom };
     }
   }
@@ -165,21 +167,23 @@ function formatRepeat(body: Expr, bodyText: string, min: number, max: number | n
   const text = body.kind === 'repeat' ? `(${bodyText})` : bodyText;
   // Bounds past llama.cpp's are rewritten into nested chunks that each repeat the body; a
   // reference named by the body's text stands for it, so the body is not formatted again per chunk.
-  const rewritten = boundedRepeat({ kind: 'ref', name: text }, min, max);
-  if (rewritten.kind !== 'repeat') return formatExpr(rewritten, Precedence.Atom);
+  // (A rewritten exact bound may itself be one repetition, `(x{1000}){3}`: test the bounds, not its shape.)
+  if (min > LLAMA_MAX_REPETITION || (max !== null && max > LLAMA_MAX_REPETITION)) {
+    return formatExpr(boundedRepeat({ kind: 'ref', name: text }, min, max), Precedence.Atom, false);
+  }
   return text + formatRepeatSuffix(min, max);
 }
 
 /** Merges adjacent items with the same body: x{a,b} x{c,d} = x{a+c,b+d}. */
-function mergeRuns(items: readonly Expr[]): Run[] {
+function mergeRuns(items: readonly Expr[], merge: boolean): Run[] {
   const runs: Run[] = [];
   for (const item of items) {
     const body = item.kind === 'repeat' ? item.body : item;
     const min = item.kind === 'repeat' ? item.min : 1;
     const max = item.kind === 'repeat' ? item.max : 1;
-    const text = formatExpr(body, Precedence.Atom);
+    const text = formatExpr(body, Precedence.Atom, merge);
     const last = runs[runs.length - 1];
-    if (last && last.text === text) {
+    if (merge && last && last.text === text) {
       last.min += min;
       last.max = last.max === null || max === null ? null : last.max + max;
     } else {

@@ -9,6 +9,7 @@ import { checkGrammar } from './gbnf-check.js';
 import { parseGbnf } from './gbnf-parse.js';
 import { choicesToGrammar, checkChoices } from './choices.js';
 import type { Approximation, JsonSchemaOptions } from './json-schema.js';
+import type { Draft } from './drafts.js';
 import { compileJsonSchemaToGrammar } from './json-schema.js';
 import { regexToExpr } from './regex.js';
 import type { BasicType } from './types.js';
@@ -28,6 +29,7 @@ export { checkGrammar } from './gbnf-check.js';
 export { parseTypedOutput, resolveTypeName } from './types.js';
 export type { BasicType } from './types.js';
 export type { Approximation, JsonSchemaOptions } from './json-schema.js';
+export type { Draft } from './drafts.js';
 export type { ValidationResult } from './validator.js';
 
 export interface CompileOptions {
@@ -44,8 +46,9 @@ export interface CompiledGrammar {
 export interface CompiledJsonSchema extends CompiledGrammar {
   /** Keywords the grammar over-approximates; `validate` checks them on the output. */
   approximations: Approximation[];
-  draft: '2020-12' | 'draft-07';
-  /** Parses the output and validates it against the original schema (ajv). */
+  /** The draft the schema declares, else the one its spellings suggest, else 2020-12. */
+  draft: Draft;
+  /** Parses the output and validates it against the schema (ajv, on its 2020-12 spelling: drafts.ts). */
   validate(text: string): ValidationResult;
   /** Like validate, but returns the value or throws ConstraintError('validation-failed'). */
   parse(text: string): unknown;
@@ -84,11 +87,11 @@ function finish(grammar: Grammar, options: CompileOptions = {}): CompiledGrammar
 }
 
 export function compileJsonSchema(schema: unknown, options: JsonSchemaOptions & CompileOptions = {}): CompiledJsonSchema {
-  const { compiled, approximations, draft } = guarded(() => {
-    const { grammar, approximations, draft } = compileJsonSchemaToGrammar(schema, options);
-    return { compiled: finish(grammar, options), approximations, draft };
+  const { compiled, approximations, draft, normalized } = guarded(() => {
+    const { grammar, approximations, draft, normalized } = compileJsonSchemaToGrammar(schema, options);
+    return { compiled: finish(grammar, options), approximations, draft, normalized };
   });
-  const validate = createSchemaValidator(schema, draft);
+  const validate = createSchemaValidator(normalized);
   return {
     ...compiled,
     approximations,

@@ -13,6 +13,8 @@ import { checkGrammar } from './gbnf-check.js';
 import { DEFAULT_INTEGER_DIGITS, JsonRules } from './json-primitives.js';
 import { recognizeWithin } from './gbnf-run.js';
 import { regexToExpr, toJsonStringContent } from './regex.js';
+import type { Draft } from './drafts.js';
+import { normalizeSchema } from './drafts.js';
 
 type Schema = boolean | SchemaObject;
 type SchemaObject = { [keyword: string]: unknown };
@@ -27,8 +29,14 @@ export interface JsonSchemaOptions {
   maxDepth?: number;
   /** Maximum alternatives produced when `anyOf`/`oneOf` are distributed over siblings. Default 256. */
   maxBranches?: number;
-  /** Extra keywords to treat as annotations (e.g. vendor extensions such as `x-order`). */
+  /** Extra keywords to treat as annotations even when `strict` (e.g. vendor extensions such as `x-order`). */
   annotations?: string[];
+  /**
+   * Refuse what the JSON Schema specification says to ignore: keywords of no standard vocabulary
+   * (by default annotations, as `id` after draft-04, `x-*`, `readonly`) and formats neither the
+   * grammar nor the validator knows (by default plain strings). Default false.
+   */
+  strict?: boolean;
 }
 
 export interface Approximation {
@@ -41,16 +49,13 @@ export interface JsonSchemaGrammar {
   grammar: Grammar;
   /** Keywords the grammar does not enforce exactly; the validator checks them on the output. */
   approximations: Approximation[];
-  /** `draft-07` when the schema uses draft-07 spellings (`definitions`, array `items`), else `2020-12`. */
-  draft: '2020-12' | 'draft-07';
+  /** The draft the schema declares in `$schema`, else the one its spellings suggest, else `2020-12`. */
+  draft: Draft;
+  /** The schema in 2020-12 spellings (drafts.ts): what the grammar was compiled from and the validator checks. */
+  normalized: unknown;
 }
 
 // ---- keyword policy ---------------------------------------------------------------------------
-
-const ANNOTATIONS = new Set([
-  '$schema', '$id', '$comment', '$anchor', '$vocabulary', 'title', 'description', 'default', 'examples',
-  'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema', '$defs', 'definitions',
-]);
 
 const COMPILED = new Set([
   'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
@@ -80,6 +85,12 @@ const VALIDATED_NOTES: Record<string, string> = {
 // Looked up in a Map: `keyword in {…}` is also true for `toString`, `__proto__` and every other
 // Object.prototype member, which were then silently taken for validated keywords.
 const VALIDATED = new Map(Object.entries(VALIDATED_NOTES));
+
+/** Standard keywords that change what is valid and that svc cannot handle. */
+const REFUSED = new Set(['$dynamicRef', '$recursiveRef']);
+
+/** Keywords that constrain a value; every other keyword (standard or not) is an annotation. */
+const CONSTRAINING = new Set([...COMPILED, ...VALIDATED.keys(), ...REFUSED]);
 
 const TYPE_NAMES = ['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'] as const;
 type TypeName = (typeof TYPE_NAMES)[number];
@@ -207,6 +218,8 @@ class SchemaCompiler {
   readonly approximations: Approximation[] = [];
   private readonly approximationKeys = new Set<string>();
   private readonly refRules = new Map<string, string>();
+  /** Referenced locations that matched nothing: every later reference fails the same way. */
+  private readonly refFailures = new Map<string, ConstraintError>();
   private readonly resolved = new Map<string, { schema: Schema; pointer: string }>();
   /** Schema objects the keyword check has seen. */
   private readonly checked = new Set<object>();
@@ -217,8 +230,8 @@ class SchemaCompiler {
   private readonly recognition = { steps: MAX_ENUM_RECOGNITION_STEPS };
   private readonly maxDepth: number;
   private readonly maxBranches: number;
-  private readonly annotations: Set<string>;
   private readonly allowExtraProperties: boolean;
+  private readonly strict: boolean;
 
   constructor(
     private readonly root: Schema,
@@ -228,8 +241,8 @@ class SchemaCompiler {
     this.json = new JsonRules(this.builder);
     this.maxDepth = options.maxDepth ?? 64;
     this.maxBranches = options.maxBranches ?? DEFAULT_MAX_BRANCHES;
-    this.annotations = new Set([...ANNOTATIONS, ...(options.annotations ?? [])]);
     this.allowExtraProperties = options.additionalProperties ?? false;
+    this.strict = options.strict ?? false;
   }
 
   approximate(pointer: string, keyword: string, note: string): void {
@@ -249,17 +262,13 @@ class SchemaCompiler {
     if (!isObject(schema)) invalid('a schema must be an object or a boolean', pointer);
     this.checked.add(schema);
     this.inputSize += inputSize(schema);
+    // Unknown keywords were refused (strict) or kept as annotations by normalizeSchema.
     for (const keyword of Object.keys(schema)) {
-      if (this.annotations.has(keyword) || COMPILED.has(keyword)) continue;
       const note = VALIDATED.get(keyword);
-      if (note !== undefined) {
-        this.approximate(pointer, keyword, note);
-        continue;
-      }
-      if (keyword === '$dynamicRef' || keyword === '$recursiveRef' || keyword === '$dynamicAnchor' || keyword === '$recursiveAnchor') {
+      if (note !== undefined) this.approximate(pointer, keyword, note);
+      else if (REFUSED.has(keyword)) {
         throw new ConstraintError('unsupported-keyword', `${keyword} is not supported; use $ref`, { pointer: pointerChild(pointer, keyword), keyword });
       }
-      throw new ConstraintError('unsupported-keyword', `unknown keyword '${keyword}'`, { pointer: pointerChild(pointer, keyword), keyword });
     }
     const child = (value: unknown, path: string) => this.checkKeywords(value, path, depth + 1);
     for (const keyword of ['properties', '$defs', 'definitions']) {
@@ -362,11 +371,20 @@ class SchemaCompiler {
   /** A rule per referenced location, so recursion and repeated references cost one rule. */
   refExpr(reference: string, pointer: string, depth: number): Expr {
     const target = this.resolvePointer(reference, pointer);
+    const failure = this.refFailures.get(target.pointer);
+    if (failure) throw failure;
     const existing = this.refRules.get(target.pointer);
     if (existing) return ref(existing);
     const name = this.builder.reserve(hintFromPointer(target.pointer));
     this.refRules.set(target.pointer, name);
-    this.builder.define(name, this.compile(target.schema, target.pointer, depth + 1));
+    try {
+      this.builder.define(name, this.compile(target.schema, target.pointer, depth + 1));
+    } catch (error) {
+      // A second reference to an unsatisfiable target (two anyOfs sharing it) got the rule's name
+      // though it was never defined: "internal: a reachable rule was reserved but never defined".
+      if (error instanceof ConstraintError) this.refFailures.set(target.pointer, error);
+      throw error;
+    }
     return ref(name);
   }
 
@@ -400,6 +418,23 @@ class SchemaCompiler {
         `compiling the schema takes more than ${limit} steps, ${WORK_PER_INPUT_UNIT} times its size: anyOf/oneOf beside other keywords and allOf compile those keywords again for every branch, and nested unions multiply that`,
         { pointer },
       );
+    }
+  }
+
+  /**
+   * A part the value may leave out (an optional property, the items of an array that may be empty,
+   * extra properties): compiled, or undefined when it matches nothing, so the rest stays usable.
+   */
+  private optionalPart(schema: Schema, pointer: string, depth: number): Expr | undefined {
+    if (schema === false) return undefined;
+    try {
+      return this.compile(schema, pointer, depth);
+    } catch (error) {
+      if (error instanceof ConstraintError && error.code === 'unsatisfiable') {
+        this.approximate(pointer, 'unsatisfiable', `left out: ${error.message}`);
+        return undefined;
+      }
+      throw error;
     }
   }
 
@@ -582,16 +617,22 @@ class SchemaCompiler {
   private compileNumber(schema: SchemaObject, pointer: string): Expr {
     if (schema.multipleOf !== undefined) this.approximate(pointer, 'multipleOf', VALIDATED_NOTES.multipleOf);
     if (schema.format !== undefined) {
-      if (!NUMBER_FORMATS.has(String(schema.format))) {
-        throw new ConstraintError('unsupported-format', `format '${String(schema.format)}' is not a number format`, { pointer, keyword: 'format' });
-      }
-      this.approximate(pointer, 'format', `number format '${String(schema.format)}' is checked by the validator`);
+      if (NUMBER_FORMATS.has(String(schema.format))) this.approximate(pointer, 'format', `number format '${String(schema.format)}' is checked by the validator`);
+      else this.unknownFormat(schema.format, pointer, 'a number');
     }
     const bounds = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].filter((k) => this.numericBound(schema, k, pointer) !== undefined);
     if (bounds.length === 0) return this.json.number();
     for (const keyword of bounds) this.approximate(pointer, keyword, 'non-integer bounds are checked by the validator (the grammar only drops the sign when the lower bound is >= 0)');
     const lower = Math.max(this.numericBound(schema, 'minimum', pointer) ?? -Infinity, this.numericBound(schema, 'exclusiveMinimum', pointer) ?? -Infinity);
     return lower >= 0 ? this.json.nonNegativeNumber() : this.json.number();
+  }
+
+  /** A format nobody here knows: an annotation (2020-12's default), or with `strict` an error. */
+  private unknownFormat(format: unknown, pointer: string, what: string): void {
+    if (this.strict) {
+      throw new ConstraintError('unsupported-format', `unknown format '${String(format)}' for ${what}`, { pointer: pointerChild(pointer, 'format'), keyword: 'format' });
+    }
+    this.approximate(pointer, 'format', `unknown format '${String(format)}' is an annotation: generated and validated as ${what} of any form`);
   }
 
   // -- strings ---------------------------------------------------------------------------------
@@ -616,10 +657,8 @@ class SchemaCompiler {
         if (schema.pattern !== undefined) this.approximate(pointer, 'pattern', `combined with format '${format}', the pattern is checked by the validator`);
         return quoted(formatContent(format, known));
       }
-      if (!VALIDATED_FORMATS.has(format)) {
-        throw new ConstraintError('unsupported-format', `unknown string format '${format}'`, { pointer: pointerChild(pointer, 'format'), keyword: 'format' });
-      }
-      this.approximate(pointer, 'format', `format '${format}' is generated as a plain string and checked by the validator`);
+      if (VALIDATED_FORMATS.has(format)) this.approximate(pointer, 'format', `format '${format}' is generated as a plain string and checked by the validator`);
+      else this.unknownFormat(format, pointer, 'a string');
     }
     if (typeof schema.pattern === 'string' && schema.format === undefined) {
       lengthIsLeftToValidator('combined with pattern, length is checked by the validator');
@@ -652,15 +691,18 @@ class SchemaCompiler {
     }
     if (schema.uniqueItems === true) this.approximate(pointer, 'uniqueItems', VALIDATED_NOTES.uniqueItems);
     const prefix = (schema.prefixItems as Schema[] | undefined) ?? [];
-    // Positions a `false` prefix schema forbids end the array there.
-    let usablePrefix = prefix.findIndex((p) => p === false);
-    if (usablePrefix < 0) usablePrefix = prefix.length;
+    // Positions whose schema matches nothing (`false`, or unsatisfiable) end the array there; an
+    // array that must reach them is unsatisfiable below.
     // Items beyond `prefixItems` default to none (a tuple); a plain array defaults to any values.
-    const restSchema: Schema | undefined = schema.items !== undefined ? (schema.items as Schema) : prefix.length ? false : true;
-    const restAllowed = restSchema !== false && usablePrefix === prefix.length;
-    const itemPointer = pointerChild(pointer, 'items');
-    const restExpr = restAllowed ? this.compile(restSchema as Schema, itemPointer, depth + 1) : undefined;
-    const prefixExprs = prefix.slice(0, usablePrefix).map((p, i) => this.compile(p, pointerChild(pointerChild(pointer, 'prefixItems'), i), depth + 1));
+    const restSchema: Schema = schema.items !== undefined ? (schema.items as Schema) : prefix.length ? false : true;
+    let restExpr = prefix.includes(false) ? undefined : this.optionalPart(restSchema, pointerChild(pointer, 'items'), depth + 1);
+    const prefixExprs: Expr[] = [];
+    for (const [i, p] of prefix.entries()) {
+      const expr = this.optionalPart(p, pointerChild(pointerChild(pointer, 'prefixItems'), i), depth + 1);
+      if (!expr) break;
+      prefixExprs.push(expr);
+    }
+    if (prefixExprs.length < prefix.length) restExpr = undefined;
 
     const k = prefixExprs.length;
     const sep = (i: number) => (i > 0 ? literal(',') : EMPTY);
@@ -712,11 +754,10 @@ class SchemaCompiler {
     const members: Member[] = [];
     for (const [key, sub] of Object.entries(properties)) {
       const propertyPointer = pointerChild(pointerChild(pointer, 'properties'), key);
-      if (sub === false) {
-        if (required.has(key)) throw new ConstraintError('unsatisfiable', `required property '${key}' has schema false`, { pointer: propertyPointer });
-        continue;
-      }
-      members.push({ key, value: this.compile(sub, propertyPointer, depth + 1), required: required.has(key) });
+      if (sub === false && required.has(key)) throw new ConstraintError('unsatisfiable', `required property '${key}' has schema false`, { pointer: propertyPointer });
+      // An optional property that matches nothing is left out (its key stays excluded from extras).
+      const value = required.has(key) ? this.compile(sub, propertyPointer, depth + 1) : this.optionalPart(sub, propertyPointer, depth + 1);
+      if (value) members.push({ key, value, required: required.has(key) });
     }
     const declared = new Set(Object.keys(properties));
     for (const key of required) {
@@ -729,17 +770,16 @@ class SchemaCompiler {
       members.push({ key, value: this.compile(valueSchema, pointerChild(pointer, 'additionalProperties'), depth + 1), required: true });
     }
 
-    const extraMember =
-      extrasSchema === false
-        ? undefined
-        : seq(
-            this.builder.rule(
-              `${hint}-extra-key`,
-              extraKeyExpr(members.map((m) => m.key).concat([...declared]), pointer, (name, body) => this.builder.rule(`${hint}-extra-key-${name}`, body)),
-            ),
-            literal(':'),
-            this.compile(extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1),
-          );
+    let extraMember: Expr | undefined;
+    if (extrasSchema !== false) {
+      const extraKey = this.builder.rule(
+        `${hint}-extra-key`,
+        extraKeyExpr(members.map((m) => m.key).concat([...declared]), pointer, (name, body) => this.builder.rule(`${hint}-extra-key-${name}`, body)),
+      );
+      // Extra properties whose schema matches nothing are no extra properties.
+      const extraValue = this.optionalPart(extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1);
+      if (extraValue) extraMember = seq(extraKey, literal(':'), extraValue);
+    }
 
     if (extraMember && minProperties > members.length) {
       this.approximate(pointer, 'minProperties', 'additional keys could repeat (a grammar cannot keep keys distinct); the validator checks the count');
@@ -955,7 +995,7 @@ function extraKeyExpr(names: string[], pointer: string, share: (name: 'rest' | '
 // ---- merging (allOf) --------------------------------------------------------------------------
 
 function hasConstraints(schema: SchemaObject): boolean {
-  return Object.keys(schema).some((k) => !ANNOTATIONS.has(k));
+  return Object.keys(schema).some((k) => CONSTRAINING.has(k));
 }
 
 function typeSet(schema: SchemaObject): Set<TypeName> | undefined {
@@ -1093,27 +1133,13 @@ function mergeArrayKeywords(a: SchemaObject, b: SchemaObject, out: SchemaObject)
 
 // ---- entry point ------------------------------------------------------------------------------
 
-function detectDraft(schema: Schema): '2020-12' | 'draft-07' {
-  if (!isObject(schema)) return '2020-12';
-  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (/draft-0[4-7]/.test(declared)) return 'draft-07';
-  if (/2019-09|2020-12/.test(declared)) return '2020-12';
-  const text = JSON.stringify(schema);
-  return /"definitions"\s*:|"additionalItems"\s*:|"dependencies"\s*:/.test(text) || hasArrayItems(schema, 0) ? 'draft-07' : '2020-12';
-}
-
-function hasArrayItems(node: unknown, depth: number): boolean {
-  if (depth > 64 || typeof node !== 'object' || node === null) return false;
-  if (!Array.isArray(node) && Array.isArray((node as SchemaObject).items)) return true;
-  return Object.values(node).some((v) => hasArrayItems(v, depth + 1));
-}
-
-export function compileJsonSchemaToGrammar(schema: unknown, options: JsonSchemaOptions & { limits?: Partial<GrammarLimits> } = {}): JsonSchemaGrammar {
-  if (typeof schema !== 'boolean' && !isObject(schema)) invalid('a JSON Schema must be an object or a boolean', '');
+export function compileJsonSchemaToGrammar(input: unknown, options: JsonSchemaOptions & { limits?: Partial<GrammarLimits> } = {}): JsonSchemaGrammar {
+  if (typeof input !== 'boolean' && !isObject(input)) invalid('a JSON Schema must be an object or a boolean', '');
+  const { schema, draft } = normalizeSchema(input, { strict: options.strict, annotations: options.annotations, maxDepth: options.maxDepth });
   const compiler = new SchemaCompiler(schema as Schema, options);
   compiler.checkKeywords(schema, '', 0);
   const rootExpr = compiler.compile(schema as Schema, '', 0);
   const grammar = compiler.builder.build(rootExpr);
   checkGrammar(grammar);
-  return { grammar, approximations: compiler.approximations, draft: detectDraft(schema as Schema) };
+  return { grammar, approximations: compiler.approximations, draft, normalized: schema };
 }

@@ -144,8 +144,9 @@ class Parser {
   }
 
   private sequence(): RegexNode {
-    const items: RegexNode[] = [];
+    let items: RegexNode[] = [];
     while (this.i < this.pattern.length && this.pattern[this.i] !== '|' && this.pattern[this.i] !== ')') items.push(this.term());
+    if (!this.unicode) items = joinSurrogates(items);
     return items.length === 1 ? items[0] : { type: 'sequence', items };
   }
 
@@ -194,12 +195,19 @@ class Parser {
         return this.characterClass();
       case '\\':
         return this.atomEscape();
-      default: {
-        const codePoint = this.pattern.codePointAt(this.i)!;
-        this.i += codePoint > 0xffff ? 2 : 1;
-        return { type: 'char', codePoint, position: start };
-      }
+      default:
+        return { type: 'char', codePoint: this.sourceCharacter(), position: start };
     }
+  }
+
+  /**
+   * The pattern's next character: a code point with the `u` flag; without it one UTF-16 unit, as
+   * the engine reads it (`😀+` repeats only the second half; sequence() joins the halves again).
+   */
+  private sourceCharacter(): number {
+    const codePoint = this.unicode ? this.pattern.codePointAt(this.i)! : this.pattern.charCodeAt(this.i);
+    this.i += codePoint > 0xffff ? 2 : 1;
+    return codePoint;
   }
 
   private group(): RegexNode {
@@ -296,10 +304,8 @@ class Parser {
       return 0;
     }
     if (isDigit(ch)) return this.legacyEscape();
-    // Identity escape: the character itself (one code point).
-    const codePoint = this.pattern.codePointAt(this.i)!;
-    this.i += codePoint > 0xffff ? 2 : 1;
-    return codePoint;
+    // Identity escape: the character itself.
+    return this.sourceCharacter();
   }
 
   /** `\uHHHH` (a surrogate pair of them is one code point) or, in Unicode mode, `\u{H…}`; null if neither. */
@@ -315,7 +321,8 @@ class Parser {
     const lead = hex4(at + 1);
     if (lead === null) return null;
     this.i = at + 5;
-    if (lead >= 0xd800 && lead <= 0xdbff && p[this.i] === '\\' && p[this.i + 1] === 'u') {
+    // Without `u` the halves stay apart (a quantifier after them repeats the second only).
+    if (this.unicode && lead >= 0xd800 && lead <= 0xdbff && p[this.i] === '\\' && p[this.i + 1] === 'u') {
       const trail = hex4(this.i + 2);
       if (trail !== null && trail >= 0xdc00 && trail <= 0xdfff) {
         this.i += 6;
@@ -360,11 +367,7 @@ class Parser {
 
   private classAtom(): ClassItem {
     const start = this.i;
-    if (this.pattern[this.i] !== '\\') {
-      const codePoint = this.pattern.codePointAt(this.i)!;
-      this.i += codePoint > 0xffff ? 2 : 1;
-      return { type: 'char', codePoint };
-    }
+    if (this.pattern[this.i] !== '\\') return { type: 'char', codePoint: this.sourceCharacter() };
     const next = this.pattern[this.i + 1];
     if (CLASS_ESCAPES.has(next)) {
       this.i += 2;
@@ -383,6 +386,29 @@ class Parser {
     }
     return { type: 'char', codePoint: this.characterEscape(true) };
   }
+}
+
+const isLead = (node: RegexNode | undefined) => node?.type === 'char' && node.codePoint >= 0xd800 && node.codePoint <= 0xdbff;
+const isTrail = (node: RegexNode | undefined) => node?.type === 'char' && node.codePoint >= 0xdc00 && node.codePoint <= 0xdfff;
+
+/**
+ * Without `u`, an astral character is two units in sequence: joined back into one code point. A
+ * quantifier on the second half (`😀+`, `😀{0,3}`) can only take it once, since a lone half is never
+ * generated; where it cannot (`😀{2}`) the halves stay apart and match nothing (unsatisfiable).
+ */
+function joinSurrogates(items: RegexNode[]): RegexNode[] {
+  const out: RegexNode[] = [];
+  for (let k = 0; k < items.length; k++) {
+    const lead = items[k];
+    const next = items[k + 1];
+    const trail = next?.type === 'repeat' && next.min <= 1 && (next.max === null || next.max >= 1) ? next.body : next;
+    if (lead.type === 'char' && isLead(lead) && isTrail(trail)) {
+      const low = (trail as { codePoint: number }).codePoint;
+      out.push({ type: 'char', codePoint: 0x10000 + ((lead.codePoint - 0xd800) << 10) + (low - 0xdc00), position: lead.position });
+      k++;
+    } else out.push(lead);
+  }
+  return out;
 }
 
 /** Parses a pattern the engine accepts; invalid-regex, too-deep or unsupported-regex otherwise. */

@@ -127,7 +127,14 @@ function firstAtLeast(list: readonly number[], value: number): number {
 interface Context {
   ignoreCase: boolean;
   dotAll: boolean;
+  /**
+   * The pattern is valid only without `u`, so `.`, negated classes and `\D \W \S` match one UTF-16
+   * unit: never an astral character (two units), which the grammar would otherwise take as one.
+   */
+  unitsOnly: boolean;
 }
+
+const BMP: CharRanges = [[0, 0xffff]];
 
 function unsupported(construct: string, position: number): never {
   throw new ConstraintError('unsupported-regex', `${construct} cannot be expressed in a grammar`, { position, keyword: construct });
@@ -135,6 +142,11 @@ function unsupported(construct: string, position: number): never {
 
 /** The (unfolded) set of a class escape such as `\d`; `\w` is folded under `i` as JS does. */
 function escapeSet(name: ClassEscape, ctx: Context): CharRanges {
+  const set = escapeSetAnyWidth(name, ctx);
+  return ctx.unitsOnly && (name === 'D' || name === 'W' || name === 'S') ? intersectRanges(set, BMP) : set;
+}
+
+function escapeSetAnyWidth(name: ClassEscape, ctx: Context): CharRanges {
   switch (name) {
     case 'd':
       return DIGIT;
@@ -159,7 +171,8 @@ function classSet(node: { negated: boolean; items: readonly ClassItem[] }, ctx: 
     else for (const range of escapeSet(item.name, ctx)) parts.push(range);
   }
   const members = ctx.ignoreCase ? caseClose(normalizeRanges(parts)) : normalizeRanges(parts);
-  return node.negated ? complement(members) : restrict(members);
+  if (!node.negated) return restrict(members);
+  return ctx.unitsOnly ? intersectRanges(complement(members), BMP) : complement(members);
 }
 
 /** A set as an expression: single characters become literals so the GBNF stays readable. */
@@ -191,8 +204,10 @@ function convert(node: RegexNode, ctx: Context): Expr {
     }
     case 'escape':
       return nonEmptySet(escapeSet(node.name, ctx), node.position);
-    case 'dot':
-      return setExpr(ctx.dotAll ? GENERATABLE : complement(LINE_TERMINATORS));
+    case 'dot': {
+      const set = ctx.dotAll ? GENERATABLE : complement(LINE_TERMINATORS);
+      return setExpr(ctx.unitsOnly ? intersectRanges(set, BMP) : set);
+    }
     case 'class':
       return nonEmptySet(classSet(node, ctx), node.position);
     case 'repeat':
@@ -307,8 +322,8 @@ export function regexToExpr(pattern: string, flags: string, options: RegexToExpr
   if (typeof pattern !== 'string') throw new ConstraintError('invalid-input', 'a regex must be a string');
   if (typeof flags !== 'string') throw new ConstraintError('invalid-input', 'regex flags must be a string');
   validateRegexFlags(flags);
-  const { body } = parseRegex(pattern);
-  const ctx: Context = { ignoreCase: flags.includes('i'), dotAll: flags.includes('s') };
+  const { body, unicode } = parseRegex(pattern);
+  const ctx: Context = { ignoreCase: flags.includes('i'), dotAll: flags.includes('s'), unitsOnly: !unicode };
   const anyChar = charClass(GENERATABLE);
   const alternatives = body.type === 'disjunction' ? body.options : [body];
   const converted = alternatives.map((alternative) => {

@@ -1,10 +1,10 @@
-// The validation step behind the grammar: outputs are parsed and checked against the ORIGINAL
-// schema with ajv, which catches what the grammar over-approximates (multipleOf, uniqueItems,
-// number bounds, not, ...). Validators are built lazily: compiling a grammar never needs ajv.
+// The validation step behind the grammar: outputs are parsed and checked with ajv against the
+// schema the grammar was compiled from (the original in 2020-12 spellings, drafts.ts), which catches
+// what the grammar over-approximates (multipleOf, uniqueItems, number bounds, not, ...). Validators
+// are built lazily: compiling a grammar never needs ajv.
 
 // File paths rather than package names: esbuild's neutral platform (the plv8 bundle) ignores the
 // `main` field these CommonJS packages rely on.
-import AjvDraft07Module from 'ajv/dist/ajv.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 // ajv-formats' index requires "ajv" by package name; its format table does not.
 import * as ajvFormatTable from 'ajv-formats/dist/formats.js';
@@ -24,7 +24,6 @@ type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance;
 
 // ajv and ajv-formats are CommonJS; depending on the loader the export sits on `default`.
 const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?? module) as T;
-const AjvDraft07 = unwrap<AjvConstructor>(AjvDraft07Module);
 const Ajv2020 = unwrap<AjvConstructor>(Ajv2020Module);
 const fullFormats = ((ajvFormatTable as { fullFormats?: Record<string, unknown> }).fullFormats ??
   unwrap<{ fullFormats: Record<string, unknown> }>(ajvFormatTable).fullFormats);
@@ -34,9 +33,39 @@ function addFormats(ajv: AjvInstance): void {
   for (const [name, format] of Object.entries(fullFormats)) ajv.addFormat(name, format);
 }
 
+/**
+ * Patterns as the regex compiler reads them (regex-parse.ts): with the `u` flag when the pattern
+ * allows it, else with Annex B syntax. ajv's own `u`-only RegExp threw a SyntaxError on patterns
+ * such as `^[a\\'b]+$` that compiled.
+ */
+function patternRegExp(pattern: string, flags: string): RegExp {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    if (!flags.includes('u')) throw error;
+    return new RegExp(pattern, flags.replace('u', ''));
+  }
+}
+patternRegExp.code = 'new RegExp';
+
+const AJV_OPTIONS = {
+  strict: false,
+  allErrors: true,
+  validateFormats: true,
+  // Properties named like Object.prototype members (`constructor`, `toString`) are absent unless
+  // the instance has them itself: without this ajv saw `{}` as having a function `constructor`.
+  ownProperties: true,
+  // The compiler checked every keyword it relies on; a meta-schema check adds only ways to throw.
+  validateSchema: false,
+  // Unknown formats and keywords are annotations (drafts.ts); ajv would warn on the console.
+  logger: false,
+  code: { regExp: patternRegExp },
+};
+
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; error: ConstraintError };
 
-export function createSchemaValidator(schema: unknown, draft: '2020-12' | 'draft-07'): (text: string) => ValidationResult {
+/** A validator for a schema in 2020-12 spellings (normalizeSchema's output). */
+export function createSchemaValidator(schema: unknown): (text: string) => ValidationResult {
   let check: ReturnType<AjvInstance['compile']> | undefined;
   return (text: string) => {
     let value: unknown;
@@ -46,10 +75,14 @@ export function createSchemaValidator(schema: unknown, draft: '2020-12' | 'draft
       return { ok: false, error: new ConstraintError('validation-failed', `output is not JSON: ${(error as Error).message}`) };
     }
     if (!check) {
-      const Ajv = draft === 'draft-07' ? AjvDraft07 : Ajv2020;
-      const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
-      addFormats(ajv);
-      check = ajv.compile(schema);
+      try {
+        const ajv = new Ajv2020(AJV_OPTIONS);
+        addFormats(ajv);
+        check = ajv.compile(schema);
+      } catch (error) {
+        // Never a throw from validate(): a schema ajv cannot compile fails every output, saying why.
+        return { ok: false, error: new ConstraintError('validation-failed', `the schema cannot be checked by the validator: ${(error as Error).message}`) };
+      }
     }
     if (check(value)) return { ok: true, value };
     const errors = check.errors ?? [];

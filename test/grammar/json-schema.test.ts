@@ -3,10 +3,10 @@ import { ConstraintError, compileJsonSchema, recognizeGbnf } from '../../src/gra
 
 const accepts = (schema: unknown, text: string, options = {}) => recognizeGbnf(compileJsonSchema(schema, options).grammar, text);
 
-function expectError(schema: unknown, code: string, pointer?: string, keyword?: string): ConstraintError {
+function expectError(schema: unknown, code: string, pointer?: string, keyword?: string, options = {}): ConstraintError {
   let caught: unknown;
   try {
-    compileJsonSchema(schema);
+    compileJsonSchema(schema, options);
   } catch (error) {
     caught = error;
   }
@@ -120,7 +120,8 @@ describe('strings', () => {
     expect(accepts({ format: 'date' }, '"1900-02-29"')).toBe(false);
     expect(accepts({ format: 'ipv4' }, '"256.1.1.1"')).toBe(false);
     expect(accepts({ format: 'uuid' }, '"123e4567-e89b-12d3-a456-426614174000"')).toBe(true);
-    expectError({ type: 'string', format: 'no-such-format' }, 'unsupported-format', '/format', 'format');
+    expectError({ type: 'string', format: 'no-such-format' }, 'unsupported-format', '/format', 'format', { strict: true });
+    expect(accepts({ type: 'string', format: 'no-such-format' }, '"any"')).toBe(true);
   });
 });
 
@@ -188,12 +189,14 @@ describe('keyword policy', () => {
     expect(() => compiled.parse('7')).toThrow(ConstraintError);
     expect(compiled.validate('not json')).toMatchObject({ ok: false });
   });
-  test('unknown keywords are errors naming keyword and pointer', () => {
-    expectError({ type: 'object', properties: { a: { type: 'string', maxLenght: 3 } } }, 'unsupported-keyword', '/properties/a/maxLenght', 'maxLenght');
+  test('unknown keywords are annotations; with strict, errors naming keyword and pointer', () => {
+    const typo = { type: 'object', properties: { a: { type: 'string', maxLenght: 3 } } };
+    expect(accepts(typo, '{"a":"long"}')).toBe(true);
+    expectError(typo, 'unsupported-keyword', '/properties/a/maxLenght', 'maxLenght', { strict: true });
     expectError({ $dynamicRef: '#x' }, 'unsupported-keyword', '/$dynamicRef');
   });
   test('declared annotations are accepted', () => {
-    expect(() => compileJsonSchema({ 'x-order': 1, type: 'string' }, { annotations: ['x-order'] })).not.toThrow();
+    expect(() => compileJsonSchema({ 'x-order': 1, type: 'string' }, { annotations: ['x-order'], strict: true })).not.toThrow();
   });
   test('malformed schemas', () => {
     expectError('string', 'invalid-input');

@@ -1,0 +1,173 @@
+// JSON Schema drafts 04, 06, 07, 2019-09 and 2020-12, read as one: every schema is rewritten into
+// 2020-12 spellings before anything else looks at it, so the grammar compiler and the validator
+// (ajv's 2020-12 dialect) see the same schema and agree on what it means. Keywords no standard
+// vocabulary defines are annotations (the specification's rule: `id` in later drafts, `x-*`,
+// `readonly`, `_format`, ...); with `strict` they are errors naming the keyword and its pointer.
+
+import { ConstraintError, pointerChild } from './errors.js';
+
+export type Draft = 'draft-04' | 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
+
+type SchemaObject = { [keyword: string]: unknown };
+
+/** Every keyword of the standard vocabularies of drafts 04 to 2020-12 (draft-04's `id` separately). */
+export const STANDARD_KEYWORDS: ReadonlySet<string> = new Set([
+  // core
+  '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary', '$comment', '$defs', 'definitions',
+  // applicators
+  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies', 'prefixItems', 'items', 'additionalItems', 'contains',
+  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
+  // validation
+  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
+  'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties', 'minProperties', 'required', 'dependentRequired',
+  // meta-data, format, content
+  'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema',
+]);
+
+// Where subschemas sit: the walk below visits only these, so a vendor keyword's value (or a property
+// named like a keyword) is never taken for a schema.
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SCHEMA_VALUES = [
+  'items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames',
+  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+];
+
+const isObject = (value: unknown): value is SchemaObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
+
+/** Sets an own property, also for `__proto__`, which assignment would take as the prototype. */
+function setOwn(object: SchemaObject, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** The draft a `$schema` URI names; undefined when it names none of them (or is absent). */
+export function declaredDraft(schema: unknown): Draft | undefined {
+  const uri = isObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (/draft-0[34]\b/.test(uri)) return 'draft-04';
+  if (/draft-06\b/.test(uri)) return 'draft-06';
+  if (/draft-07\b/.test(uri)) return 'draft-07';
+  if (/2019-09/.test(uri)) return '2019-09';
+  if (/2020-12/.test(uri)) return '2020-12';
+  return undefined;
+}
+
+export interface NormalizeOptions {
+  /** Unknown keywords (and unknown formats, see json-schema.ts) are errors instead of annotations. */
+  strict?: boolean;
+  /** Keywords to take as annotations even when strict. */
+  annotations?: readonly string[];
+  /** Deepest nesting walked; deeper schemas are the compiler's `too-deep`, left as they are here. */
+  maxDepth?: number;
+}
+
+export interface Normalized {
+  /** The schema in 2020-12 spellings (a copy; the input is never changed). */
+  schema: unknown;
+  /** The draft the schema declares, else the one its spellings suggest (2020-12 when nothing does). */
+  draft: Draft;
+}
+
+const ANCHOR_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;
+
+/**
+ * Rewrites a schema of any supported draft into 2020-12: draft-04's `id` and boolean
+ * `exclusiveMinimum`/`exclusiveMaximum`, array `items` with `additionalItems` (drafts 04 to
+ * 2019-09), `dependencies`, `$id`s with a plain-name fragment (`$anchor`). `$schema` is dropped
+ * (the draft is returned instead), so ajv never looks up an older meta-schema.
+ */
+export function normalizeSchema(input: unknown, options: NormalizeOptions = {}): Normalized {
+  const declared = declaredDraft(input);
+  const maxDepth = options.maxDepth ?? 64;
+  const extra = new Set(options.annotations ?? []);
+  // Without a declared draft, `id` is read as draft-04's when no `$id` is beside it: the common case
+  // in older schema collections, and harmless otherwise (a base URI, or an anchor when `#name`).
+  const idIsKeyword = declared === 'draft-04' || declared === undefined;
+  let spellings: Draft | undefined;
+  const saw = (draft: Draft) => (spellings ??= draft);
+
+  const walk = (schema: unknown, pointer: string, depth: number): unknown => {
+    if (!isObject(schema) || depth > maxDepth) return schema;
+    const out: SchemaObject = {};
+    for (const [keyword, value] of Object.entries(schema)) {
+      if (STANDARD_KEYWORDS.has(keyword) || extra.has(keyword)) setOwn(out, keyword, value);
+      else if (keyword === 'id' && idIsKeyword && typeof value === 'string') saw('draft-04');
+      else if (options.strict) {
+        throw new ConstraintError('unsupported-keyword', `unknown keyword '${keyword}' (strict: only the standard vocabularies' keywords are allowed)`, {
+          pointer: pointerChild(pointer, keyword),
+          keyword,
+        });
+      }
+      // Other unknown keywords are annotations, kept as they are (a `$ref` may point into one, as
+      // into OpenAPI's `components`); the compiler and ajv give them no meaning. Not `$async`, which
+      // would make ajv's validator asynchronous, nor `id`, which ajv refuses.
+      else if (keyword !== '$async' && keyword !== 'id') setOwn(out, keyword, value);
+    }
+    delete out.$schema;
+    // draft-04 `id`: a base URI, or an anchor when it is `#name`.
+    const id = idIsKeyword && typeof schema.id === 'string' && !hasOwn(schema, '$id') ? schema.id : undefined;
+    splitId(out, id ?? (typeof out.$id === 'string' ? out.$id : undefined), depth === 0);
+    for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+      if (typeof out[exclusive] !== 'boolean') continue;
+      saw('draft-04');
+      if (out[exclusive] === true && typeof out[bound] === 'number') {
+        out[exclusive] = out[bound];
+        delete out[bound];
+      } else delete out[exclusive];
+    }
+    if (Array.isArray(out.items)) {
+      saw('draft-07');
+      out.prefixItems = out.items;
+      if (hasOwn(out, 'additionalItems')) out.items = out.additionalItems;
+      else delete out.items;
+      delete out.additionalItems;
+    } else if (hasOwn(out, 'additionalItems')) {
+      // additionalItems without array items has no effect.
+      saw('draft-07');
+      delete out.additionalItems;
+    }
+    if (isObject(out.dependencies)) {
+      saw('draft-07');
+      const required: SchemaObject = isObject(out.dependentRequired) ? { ...out.dependentRequired } : {};
+      const schemas: SchemaObject = isObject(out.dependentSchemas) ? { ...out.dependentSchemas } : {};
+      for (const [name, dependency] of Object.entries(out.dependencies)) setOwn(Array.isArray(dependency) ? required : schemas, name, dependency);
+      delete out.dependencies;
+      if (Object.keys(required).length) out.dependentRequired = required;
+      if (Object.keys(schemas).length) out.dependentSchemas = schemas;
+    }
+    if (hasOwn(out, 'definitions')) saw('draft-07');
+    // Subschemas, each rewritten the same way.
+    const child = (value: unknown, path: string) => walk(value, path, depth + 1);
+    for (const keyword of SCHEMA_MAPS) {
+      const map = out[keyword];
+      if (!isObject(map)) continue;
+      const copy: SchemaObject = {};
+      for (const [name, sub] of Object.entries(map)) setOwn(copy, name, child(sub, pointerChild(pointerChild(pointer, keyword), name)));
+      out[keyword] = copy;
+    }
+    for (const keyword of SCHEMA_LISTS) {
+      const list = out[keyword];
+      if (Array.isArray(list)) out[keyword] = list.map((sub, i) => child(sub, pointerChild(pointerChild(pointer, keyword), i)));
+    }
+    for (const keyword of SCHEMA_VALUES) if (hasOwn(out, keyword)) out[keyword] = child(out[keyword], pointerChild(pointer, keyword));
+    return out;
+  };
+
+  const schema = walk(input, '', 0);
+  return { schema, draft: declared ?? spellings ?? '2020-12' };
+}
+
+/**
+ * A `$id` (or draft-04 `id`) as 2020-12 wants it: a fragment that is a plain name becomes
+ * `$anchor`; the rest stays the base URI, at the root only (the compiler resolves references
+ * against the root, so nested base URIs would make the two disagree); an empty fragment is dropped.
+ */
+function splitId(out: SchemaObject, id: string | undefined, isRoot: boolean): void {
+  delete out.$id;
+  if (id === undefined) return;
+  const hash = id.indexOf('#');
+  const base = hash < 0 ? id : id.slice(0, hash);
+  const fragment = hash < 0 ? '' : id.slice(hash + 1);
+  if (isRoot && base !== '') out.$id = base;
+  if (fragment !== '' && ANCHOR_NAME.test(fragment) && !hasOwn(out, '$anchor')) out.$anchor = fragment;
+}
