@@ -102,7 +102,8 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
   switch (functionName) {
     case 'generate_json': {
       if (p.schema === null || p.schema === undefined) throw new Error('parameters.schema is missing');
-      const compiled = compileJsonSchema(p.schema);
+      // strict_schema: recorded by the extension when svc.strict_schema was on (src/extension/jobs.ts).
+      const compiled = compileJsonSchema(p.schema, { strict: p.strict_schema === true });
       return {
         gbnf: compiled.gbnf,
         problem: (text) => {
@@ -138,7 +139,7 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
 export function jobConstraint(job: Pick<ClaimedJob, 'function_name' | 'parameters'>): Constraint {
   const p = job.parameters as Record<string, unknown>;
   const input = job.function_name === 'generate_json' ? p.schema : job.function_name === 'generate_regex' ? p.pattern : p.choices;
-  const key = JSON.stringify([job.function_name, input ?? null]);
+  const key = JSON.stringify([job.function_name, input ?? null, p.strict_schema === true]);
   let constraint = constraints.get(key);
   if (constraint) {
     constraints.delete(key); // refresh its place in the LRU order

@@ -15,7 +15,7 @@ import {
 } from '../grammar/index.js';
 import { invalidOptions } from './errors.js';
 
-/** A JSON Schema (draft 2020-12 or draft-07) as a plain object, or `true`/`false`. */
+/** A JSON Schema (drafts 04, 06, 07, 2019-09 or 2020-12) as a plain object, or `true`/`false`. */
 export type JsonSchema = { [keyword: string]: unknown } | boolean;
 
 /** A basic type: the constructors `Number`, `Boolean`, `String`, or a type name. */
@@ -49,7 +49,7 @@ export type InferSchema<S> = S extends z.ZodType
 export type CheckResult = { ok: true; value: unknown } | { ok: false; error: ConstraintError };
 
 export type Constraint =
-  | { kind: 'json'; from: 'json-schema' | 'zod' | 'type'; jsonSchema: JsonSchema; zod?: z.ZodType; type?: BasicType; key: string }
+  | { kind: 'json'; from: 'json-schema' | 'zod' | 'type'; jsonSchema: JsonSchema; zod?: z.ZodType; type?: BasicType; strict?: boolean; key: string }
   | { kind: 'regex'; pattern: string; flags: string; key: string }
   | { kind: 'choices'; choices: string[]; key: string };
 
@@ -74,7 +74,8 @@ const TYPE_SCHEMAS: Record<BasicType, JsonSchema> = {
   string: { type: 'string' },
 };
 
-export function schemaConstraint(spec: unknown): Constraint {
+/** `strict`: unknown keywords and formats are errors rather than annotations (JsonSchemaOptions.strict). */
+export function schemaConstraint(spec: unknown, strict = false): Constraint {
   const type = basicTypeOf(spec);
   if (type) return { kind: 'json', from: 'type', type, jsonSchema: TYPE_SCHEMAS[type], key: `type:${type}` };
   if (isZodSchema(spec)) {
@@ -96,7 +97,7 @@ export function schemaConstraint(spec: unknown): Constraint {
     if (typeof spec === 'object' && typeof (spec as { parse?: unknown }).parse === 'function' && '_def' in spec) {
       throw invalidOptions('schema looks like a Zod 3 schema; use a Zod 4 schema (import { z } from "zod"), whose JSON Schema export the library uses');
     }
-    return { kind: 'json', from: 'json-schema', jsonSchema: spec as JsonSchema, key: `schema:${JSON.stringify(spec)}` };
+    return { kind: 'json', from: 'json-schema', jsonSchema: spec as JsonSchema, strict, key: `schema:${strict ? 'strict:' : ''}${JSON.stringify(spec)}` };
   }
   const what = spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec === 'function' ? `the function ${spec.name || '(anonymous)'}` : `a ${typeof spec}`;
   throw invalidOptions(`schema must be ${SCHEMA_HELP}; got ${what}`);
@@ -148,7 +149,7 @@ function build(constraint: Constraint): Compiled {
         const typed = compileType(constraint.type);
         return { grammar: typed, check: (text) => attempt(() => typed.parse(text)) };
       }
-      const schema = compileJsonSchema(constraint.jsonSchema);
+      const schema = compileJsonSchema(constraint.jsonSchema, { strict: constraint.strict ?? false });
       return { grammar: schema, check: (text) => schema.validate(text) };
     }
     case 'regex': {

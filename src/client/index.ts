@@ -72,8 +72,18 @@ export interface CallOptions {
   systemPrompt?: string;
 }
 
+/** Options of the functions that take a JSON Schema (`generate` with `schema`, `generateJson`). */
+export interface SchemaOptions {
+  /**
+   * Refuse keywords of no standard JSON Schema vocabulary (`x-*`, `readonly`, `id` after draft-04)
+   * and unknown formats (`invalid-input`/ConstraintError naming the keyword and its pointer) instead
+   * of taking them as annotations, as the specification says (default false). svc.strict_schema in SQL.
+   */
+  strictSchema?: boolean;
+}
+
 /** Options of `generate`: at most one constraint (schema, regex or choices), plus CallOptions. */
-export interface GenerateOptions extends CallOptions {
+export interface GenerateOptions extends CallOptions, SchemaOptions {
   /** JSON Schema object, Zod schema or basic type: the output is JSON conforming to it, returned inside `<json-output>` tags. */
   schema?: SchemaSpec;
   /** A regular expression the whole output matches (string, or RegExp with flags i/s). */
@@ -84,6 +94,12 @@ export interface GenerateOptions extends CallOptions {
 
 const CALL_KEYS = ['maxTokens', 'seed', 'model', 'unsafeMode', 'signal', 'timeoutMs', 'promptFormat', 'systemPrompt'] as const;
 const CONSTRAINT_KEYS = ['schema', 'regex', 'choices'] as const;
+const SCHEMA_KEYS = ['strictSchema'] as const;
+
+function strictSchemaOption(o: SchemaOptions, fn: string): boolean {
+  if (o.strictSchema !== undefined && typeof o.strictSchema !== 'boolean') throw invalidOptions(`${fn}: strictSchema must be a boolean; got ${JSON.stringify(o.strictSchema)}`);
+  return o.strictSchema ?? false;
+}
 
 function checkOptions(options: unknown, allowed: readonly string[], fn: string): Record<string, unknown> {
   if (options === undefined) return {};
@@ -214,12 +230,14 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
  * them; with none, the model's plain output. At most one constraint may be given.
  */
 export async function generate(prompt: string, options: GenerateOptions = {}): Promise<string> {
-  const o = checkOptions(options, [...CONSTRAINT_KEYS, ...CALL_KEYS], 'generate') as GenerateOptions;
+  const o = checkOptions(options, [...CONSTRAINT_KEYS, ...SCHEMA_KEYS, ...CALL_KEYS], 'generate') as GenerateOptions;
+  const strict = strictSchemaOption(o, 'generate');
+  if (o.strictSchema !== undefined && o.schema === undefined) throw invalidOptions('generate: strictSchema applies to schema only');
   checkPrompt(prompt, 'generate');
   const given = CONSTRAINT_KEYS.filter((k) => o[k] !== undefined);
   if (given.length > 1) throw invalidOptions(`generate: give exactly one of schema, regex or choices; got ${given.join(' and ')}`);
   let constraint: Constraint | undefined;
-  if (o.schema !== undefined) constraint = schemaConstraint(o.schema);
+  if (o.schema !== undefined) constraint = schemaConstraint(o.schema, strict);
   else if (o.regex !== undefined) constraint = regexConstraint(o.regex);
   else if (o.choices !== undefined) constraint = choicesConstraint(o.choices);
   const { text } = await run('generate', prompt, constraint, o);
@@ -231,14 +249,15 @@ export async function generate(prompt: string, options: GenerateOptions = {}): P
  * for a Zod schema, `number`/`boolean`/`string` for a basic type, `unknown` (or your `T`) for a JSON
  * Schema object.
  */
-export function generateJson<S extends z.ZodType>(prompt: string, schema: S, options?: CallOptions): Promise<z.output<S>>;
-export function generateJson<S extends BasicTypeSpec>(prompt: string, schema: S, options?: CallOptions): Promise<InferSchema<S>>;
-export function generateJson<T = unknown>(prompt: string, schema: JsonSchema, options?: CallOptions): Promise<T>;
-export async function generateJson(prompt: string, schema: SchemaSpec, options: CallOptions = {}): Promise<unknown> {
-  const o = checkOptions(options, CALL_KEYS, 'generateJson') as CallOptions;
+export function generateJson<S extends z.ZodType>(prompt: string, schema: S, options?: CallOptions & SchemaOptions): Promise<z.output<S>>;
+export function generateJson<S extends BasicTypeSpec>(prompt: string, schema: S, options?: CallOptions & SchemaOptions): Promise<InferSchema<S>>;
+export function generateJson<T = unknown>(prompt: string, schema: JsonSchema, options?: CallOptions & SchemaOptions): Promise<T>;
+export async function generateJson(prompt: string, schema: SchemaSpec, options: CallOptions & SchemaOptions = {}): Promise<unknown> {
+  const o = checkOptions(options, [...SCHEMA_KEYS, ...CALL_KEYS], 'generateJson') as CallOptions & SchemaOptions;
+  const strict = strictSchemaOption(o, 'generateJson');
   checkPrompt(prompt, 'generateJson');
   if (schema === undefined) throw invalidOptions('generateJson: a schema is required');
-  const { value } = await run('generateJson', prompt, schemaConstraint(schema), o);
+  const { value } = await run('generateJson', prompt, schemaConstraint(schema, strict), o);
   return value;
 }
 

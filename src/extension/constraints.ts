@@ -10,10 +10,11 @@ function asParameterError(fn: string, parameter: string, error: unknown): never 
   throw error;
 }
 
-export function schemaGrammar(fn: string, schema: unknown): string {
+/** `strict`: svc.strict_schema as the request records it (unknown keywords and formats are errors). */
+export function schemaGrammar(fn: string, schema: unknown, strict: boolean): string {
   if (schema === null || schema === undefined) throw parameterError(fn, 'schema', 'must not be NULL', {}, '22004');
   try {
-    return compileJsonSchema(schema).gbnf;
+    return compileJsonSchema(schema, { strict }).gbnf;
   } catch (error) {
     return asParameterError(fn, 'schema', error);
   }

@@ -5,7 +5,7 @@ import { LIMITS } from './limits.js';
 import { parameterError } from './errors.js';
 import * as v from './validate.js';
 import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
-import { promptSettings, type PromptParameters } from './settings.js';
+import { promptSettings, strictSchemaSetting, type PromptParameters } from './settings.js';
 
 export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
 
@@ -35,10 +35,17 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown):
   return { functionName: 'embed', parameters, grammar: null };
 }
 
-export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
+/**
+ * `strict`: whether unknown schema keywords and formats are errors, from svc.strict_schema or as the
+ * request records it. It changes the grammar, so it is a parameter (and part of the cache key);
+ * recorded only when on, so requests at the default keep the parameters (and cache keys) they had.
+ */
+export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, strict?: boolean): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const options = generationOptions(fn, maxTokens, useCache, seed, format);
-  return { functionName: 'generate_json', parameters: { prompt: checkedPrompt, schema, ...options }, grammar: schemaGrammar(fn, schema) };
+  const strictSchema = strict ?? strictSchemaSetting();
+  const parameters = { prompt: checkedPrompt, schema, ...options, ...(strictSchema ? { strict_schema: true } : {}) };
+  return { functionName: 'generate_json', parameters, grammar: schemaGrammar(fn, schema, strictSchema) };
 }
 
 export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
@@ -77,12 +84,19 @@ export function prepareFromParameters(fn: string, functionName: unknown, paramet
   switch (functionName) {
     case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed, format());
     case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache);
-    case 'generate_json': return prepareJson(fn, p.prompt, p.schema, p.max_tokens, p.use_cache, p.seed, format());
+    case 'generate_json': return prepareJson(fn, p.prompt, p.schema, p.max_tokens, p.use_cache, p.seed, format(), strictSchemaParameter(fn, p.strict_schema));
     case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed, format());
     case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed, format());
     case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed);
     default: throw parameterError(fn, 'function_name', `must be one of generate, embed, generate_json, generate_regex, generate_choice, rerank`);
   }
+}
+
+/** A request's recorded strict_schema: absent (off) or true. */
+function strictSchemaParameter(fn: string, strict: unknown): boolean {
+  if (strict === undefined || strict === null) return false;
+  if (strict !== true) throw parameterError(fn, 'parameters.strict_schema', 'must be true when present');
+  return true;
 }
 
 /** A request's recorded prompt format and system prompt, checked as promptSettings() checks the settings. */

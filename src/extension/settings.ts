@@ -38,6 +38,14 @@ export function intervalSetting(name: 'svc.sync_timeout' | 'svc.worker_poll_inte
   return seconds;
 }
 
+/** svc.strict_schema of this session: whether JSON Schemas are compiled strictly (settings-catalog.ts). */
+export function strictSchemaSetting(): boolean {
+  const lower = (raw('svc.strict_schema') ?? SETTINGS['svc.strict_schema'].default).toLowerCase();
+  if (lower === 'on' || lower === 'true') return true;
+  if (lower === 'off' || lower === 'false') return false;
+  throw new SvcError(SQLSTATE.invalidParameterValue, `setting svc.strict_schema must be 'on' or 'off' (is "${raw('svc.strict_schema')}")`);
+}
+
 /**
  * How a generation request's prompt reaches the model, as its parameters record it: `prompt_format`
  * ('chat': the user turn of the model's chat template, raw on a model without one; 'raw': as is) and,

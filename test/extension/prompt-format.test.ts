@@ -121,3 +121,23 @@ test('svc_settings() lists both with their defaults and effective values', async
   await alice.query(`SET svc.system_prompt = 'Be brief.'`);
   expect(await read()).toMatchObject({ 'svc.prompt_format': { value: 'raw' }, 'svc.system_prompt': { value: 'Be brief.' } });
 });
+
+// Issue #25: svc.strict_schema changes the grammar, so a request records it (only when on: requests
+// at the default keep their parameters and cache keys) and the cache key changes with it.
+test('svc.strict_schema: off takes unknown keywords as annotations; on refuses them, and is recorded', async () => {
+  const schema = `'{"type":"integer","x-unit":"cm"}'`;
+  const off = await parameters(await submit(`svc_generate_json_async('Hi', ${schema})`));
+  expect(off).not.toHaveProperty('strict_schema');
+  await alice.query(`SET svc.strict_schema = on`);
+  await expect(alice.query(`SELECT svc_generate_json_async('Hi', ${schema})`)).rejects.toMatchObject({
+    code: '22023', message: expect.stringMatching(/svc_generate_json_async: schema is not a usable constraint: unknown keyword 'x-unit'.*#\/x-unit/),
+  });
+  const on = await parameters(await submit(`svc_generate_json_async('Hi', '{"type":"integer"}')`));
+  expect(on).toMatchObject({ strict_schema: true });
+  expect(cacheIdentity('generate_json', on)).not.toBe(cacheIdentity('generate_json', { ...on, strict_schema: undefined }));
+  await alice.query(`SET svc.strict_schema = 'sometimes'`);
+  await expect(alice.query(`SELECT svc_generate_json_async('Hi', '{"type":"integer"}')`)).rejects.toMatchObject({
+    code: '22023', message: `setting svc.strict_schema must be 'on' or 'off' (is "sometimes")`,
+  });
+  expect(await queued()).toBe(2);
+});

@@ -1,6 +1,8 @@
 // Issue #25: real-world schemas compile, validate and never hang. Each repro the issue names, as it
 // was written there; the corpus of real-world-style schemas is checked in real-world.test.ts.
 import { ConstraintError, compileJsonSchema, compileRegex, recognizeGbnf } from '../../src/grammar/index.js';
+import { compile, schemaConstraint } from '../../src/client/constraint.js';
+import { generateJson } from '../../src/client/index.js';
 
 function errorOf(compile: () => unknown): ConstraintError {
   try {
@@ -29,6 +31,13 @@ describe('1. unknown keywords are annotations; drafts 04 to 2020-12 are recogniz
     expect(errorOf(() => compileJsonSchema(d07, { strict: true }))).toMatchObject({ keyword: 'id', pointer: '/id' });
     expect(compileJsonSchema(d07).validate('"s"')).toMatchObject({ ok: true });
     expect(errorOf(() => compileJsonSchema({ type: 'string', readonly: true }, { strict: true }))).toMatchObject({ keyword: 'readonly', pointer: '/readonly' });
+  });
+
+  test('the library: option strictSchema (a constraint of its own), checked before any model is loaded', async () => {
+    const schema = { type: 'integer', 'x-unit': 'cm' };
+    expect(compile(schemaConstraint(schema)).check('3')).toMatchObject({ ok: true });
+    expect(() => compile(schemaConstraint(schema, true))).toThrow(/unknown keyword 'x-unit'/);
+    await expect(generateJson('x', schema, { strictSchema: 'yes' as unknown as boolean })).rejects.toThrow(/generateJson: strictSchema must be a boolean/);
   });
 
   test('standard keywords svc cannot handle stay errors naming keyword and pointer', () => {
