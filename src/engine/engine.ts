@@ -23,6 +23,11 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { invalidUtf8Tokens, llamaTokenText, pieceBytes } from './token-bytes.js';
 import { Prompter, type PromptFormat, type PromptOptions, type PromptTokens } from './prompt.js';
+import { generateConstrained, type MaskMode } from './constrained.js';
+import { Automaton, AutomatonLimitError } from '../decode/automaton.js';
+import { DecodedVocabulary, TokenMasker } from '../decode/mask.js';
+import { parseGbnf } from '../grammar/gbnf-parse.js';
+import { ConstraintError } from '../grammar/errors.js';
 
 export interface EngineOptions {
   /** A GGUF file, or a node-llama-cpp model URI such as `hf:<user>/<repo>/<file>.gguf`. */
@@ -49,6 +54,10 @@ export interface GenerateRequest extends PromptOptions {
   signal?: AbortSignal;
   /** Aborts the generation after this many milliseconds. */
   timeoutMs?: number;
+  /** How grammar masks are computed (constrained.ts): 'fast' (default); the others are for tests and the bench. */
+  maskMode?: MaskMode;
+  /** Called with the time of each full grammar mask, in ms (bench). */
+  onMask?: (ms: number) => void;
 }
 
 export interface GenerateResult {
@@ -64,6 +73,11 @@ export interface GenerateResult {
   stopReason: 'eogToken' | 'maxTokens';
   /** How the prompt reached the model (prompt.ts): 'chat' only for a chat request on a model with a chat template. */
   promptFormat: PromptFormat;
+  /**
+   * Under a grammar decoded with svc's own masks: steps sampled, how many needed a full mask, and
+   * whether the output was closed with the grammar's shortest completion to fit maxTokens.
+   */
+  constrained?: { steps: number; masked: number; completed: boolean };
 }
 
 export interface RerankResult {
@@ -100,6 +114,8 @@ export class ModelLoadError extends Error {
 }
 
 const GRAMMAR_CACHE_SIZE = 256;
+/** Token maskers (src/decode) kept per engine: each holds its grammar's trie and up to 64 MiB of cached masks. */
+const MASKER_CACHE_SIZE = 8;
 
 let sharedLlama: Promise<Llama> | undefined;
 let sharedLlamaGpu: false | 'auto' | undefined;
@@ -128,6 +144,10 @@ export class Engine {
   /** Each token's bytes, computed on first use; absent where the vocabulary type is not modelled (then node-llama-cpp's text is used). */
   private readonly pieces?: Array<Uint8Array | undefined>;
   private readonly tokenTexts?: readonly unknown[];
+  /** Grammar-independent token facts for the maskers, computed on first use. */
+  private decodedVocabulary?: DecodedVocabulary;
+  /** Token maskers by GBNF text, least recently used first; null where a grammar is decoded by llama.cpp instead. */
+  private readonly maskers = new Map<string, TokenMasker | null>();
   /** Tokens that end a completion besides the model's end-of-generation ones (as LlamaCompletion: gemma's file separator and FIM prefix). */
   private readonly extraStopTokens: ReadonlySet<Token>;
   /** Turns prompts into tokens: raw, or through the model's chat template (prompt.ts). */
@@ -258,8 +278,22 @@ export class Engine {
     // As LlamaCompletion without context shift: the output ends where the context is full.
     const budget = Math.min(request.maxTokens, this.contextSize - input.length);
 
+    const masker = request.grammar ? this.masker(request.grammar) : null;
     const sequence = await this.acquireSequence(signal);
     try {
+      if (masker) {
+        const out = await generateConstrained(sequence, this.model, input, masker, {
+          seed: request.seed,
+          budget,
+          mode: request.maskMode,
+          stopTokens: this.extraStopTokens,
+          signal,
+          onMask: request.onMask,
+        });
+        if (signal?.aborted) throw aborted();
+        const { steps, masked, completed } = out;
+        return { text: this.decode(out.tokens), tokens: out.tokens.length, stopReason: out.stopReason, promptFormat: prompt.format, constrained: { steps, masked, completed } };
+      }
       const generated: Token[] = [];
       let stopReason: GenerateResult['stopReason'] = 'maxTokens';
       const evaluation = sequence.evaluate(input, {
@@ -291,20 +325,57 @@ export class Engine {
     }
   }
 
+  /**
+   * The masker of a grammar on this model's vocabulary (built once, then cached): null where the
+   * vocabulary's bytes are not modelled (token-bytes.ts) or the grammar is beyond the automaton's
+   * limits, and llama.cpp's own grammar sampler decodes it instead.
+   */
+  masker(gbnf: string): TokenMasker | null {
+    if (!this.pieces || !this.tokenTexts) return null;
+    const cached = this.maskers.get(gbnf);
+    if (cached !== undefined) {
+      this.maskers.delete(gbnf);
+      this.maskers.set(gbnf, cached);
+      return cached;
+    }
+    let masker: TokenMasker | null;
+    try {
+      this.decodedVocabulary ??= new DecodedVocabulary({
+        size: this.tokenTexts.length,
+        bytes: (token) => this.tokenPiece(token as Token),
+        isEog: (token) => this.model.isEogToken(token as Token),
+      });
+      masker = new TokenMasker(new Automaton(parseGbnf(gbnf)), this.decodedVocabulary);
+    } catch (error) {
+      // Beyond the automaton's limits, or GBNF our parser does not read (llama.cpp's own sampler still may).
+      if (!(error instanceof AutomatonLimitError) && !(error instanceof ConstraintError)) throw error;
+      masker = null;
+    }
+    if (this.maskers.size >= MASKER_CACHE_SIZE) this.maskers.delete(this.maskers.keys().next().value!);
+    this.maskers.set(gbnf, masker);
+    return masker;
+  }
+
+  /** A token's bytes as token_to_piece writes them (computed once per token). */
+  private tokenPiece(token: Token): Uint8Array {
+    let piece = this.pieces![token];
+    if (piece === undefined) {
+      const text = this.tokenTexts![token];
+      const bytes = typeof text === 'string' ? pieceBytes(this.model.vocabularyType, llamaTokenText(text, token), this.model.getTokenAttributes(token), this.escapesWhitespace) : null;
+      // A token this does not model (a byte token not spelled <0xNN>): node-llama-cpp's text of it.
+      piece = bytes ?? UTF8_ENCODER.encode(this.model.detokenize([token]));
+      this.pieces![token] = piece;
+    }
+    return piece;
+  }
+
   /** The text of generated tokens: their bytes, concatenated, decoded as UTF-8 once (what is not UTF-8 becomes U+FFFD). */
   decode(tokens: readonly Token[]): string {
     if (!this.pieces || !this.tokenTexts) return this.model.detokenize(tokens);
     const parts: Uint8Array[] = [];
     let length = 0;
     for (const token of tokens) {
-      let piece = this.pieces[token];
-      if (piece === undefined) {
-        const text = this.tokenTexts[token];
-        const bytes = typeof text === 'string' ? pieceBytes(this.model.vocabularyType, llamaTokenText(text, token), this.model.getTokenAttributes(token), this.escapesWhitespace) : null;
-        // A token this does not model (a byte token not spelled <0xNN>): node-llama-cpp's text of it.
-        piece = bytes ?? UTF8_ENCODER.encode(this.model.detokenize([token]));
-        this.pieces[token] = piece;
-      }
+      const piece = this.tokenPiece(token);
       parts.push(piece);
       length += piece.length;
     }

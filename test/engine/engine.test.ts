@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, fitPromptIntoContext, l2Normalize } from '../../src/engine/engine.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
 import { makeTestModel } from '../../src/model/test-model.js';
+import { ConstraintBudgetError } from '../../src/engine/constrained.js';
 
 let dir: string;
 let modelPath: string;
@@ -87,10 +88,14 @@ describe('generate', () => {
     expect(out.tokens).toBe(7);
   });
 
-  test('a grammar can be cut at maxTokens: stopReason says so', async () => {
-    const out = await engine.generate({ prompt: 'x', maxTokens: 4, seed: 42, grammar: compileRegex('[a-z]{30}').gbnf });
-    expect(out.stopReason).toBe('maxTokens');
-    expect(out.text).toMatch(/^[a-z]{4}$/);
+  test('maxTokens below a grammar\'s shortest output fails at once, naming the minimum; at the minimum the output is complete', async () => {
+    const grammar = compileRegex('[a-z]{30}( [a-z]+)*').gbnf;
+    const short = engine.generate({ prompt: 'x', maxTokens: 29, seed: 42, grammar });
+    await expect(short).rejects.toThrow(ConstraintBudgetError);
+    await expect(short).rejects.toMatchObject({ minTokens: 30, maxTokens: 29 });
+    const out = await engine.generate({ prompt: 'x', maxTokens: 30, seed: 42, grammar });
+    expect(out.text).toMatch(/^[a-z]{30}$/);
+    expect(out.tokens).toBe(30);
   });
 
   test('strings under a grammar are valid UTF-8 (bytes that never occur in UTF-8 are banned)', async () => {

@@ -67,18 +67,15 @@ describe('the last character is whole', () => {
 });
 
 describe('a maxTokens cut', () => {
-  test('counts every token generated; a character it cuts is U+FFFD, as any bytes that are not UTF-8', async () => {
+  test('under a grammar it never splits a character: the output ends with the last whole one the budget allows (#23)', async () => {
     // The test model's tokens are single bytes: each of these characters takes three.
-    const cut = (maxTokens: number) => bytes.generate({ prompt: 'x', maxTokens, seed: 42, grammar: regex('[日本語]{30}') });
+    const cut = (maxTokens: number) => bytes.generate({ prompt: 'x', maxTokens, seed: 42, grammar: regex('[日本語]{1,30}') });
     const nine = await cut(9);
-    expect(nine).toMatchObject({ tokens: 9, stopReason: 'maxTokens' });
+    expect(nine).toMatchObject({ tokens: 9 });
     expect(nine.text).toMatch(/^[日本語]{3}$/);
-    for (const maxTokens of [10, 11]) {
-      const out = await cut(maxTokens);
-      expect(out).toMatchObject({ tokens: maxTokens, stopReason: 'maxTokens' });
-      expect(out.text).toBe(`${nine.text}\uFFFD`);
-    }
+    for (const maxTokens of [10, 11]) expect(await cut(maxTokens)).toMatchObject({ text: nine.text, tokens: 9 });
     expect((await cut(12)).text).toMatch(new RegExp(`^${nine.text}[日本語]$`));
+    await expect(cut(2)).rejects.toMatchObject({ code: 'budget-too-small', minTokens: 3 });
   });
 
   test('unconstrained: exactly maxTokens tokens, the start of the longer generation', async () => {

@@ -1,0 +1,452 @@
+// The set of tokens a grammar allows next, for a whole vocabulary at once.
+//
+// Per vocabulary (once): every token's bytes decoded as llama.cpp's grammar decodes them (utf8.ts).
+// Per grammar and vocabulary (once, the first-token cost): every token becomes a sequence of the
+// automaton's character classes (plus, at its end, an unfinished character), and the tokens go into
+// a trie over those sequences. Tokens with the same class sequence behave alike in every state, so
+// the trie is far smaller than the vocabulary (qwen2's 151,936 tokens under a JSON grammar: a few
+// thousand nodes), and a full mask is one walk of it from a state, each edge a memoised transition.
+// Masks are cached per state (states repeat: inside a string, after a comma).
+//
+// What is allowed is what llama.cpp's grammar allows, with two differences on purpose: a token that
+// prints nothing (control tokens, which llama.cpp's grammar reads as their special text) and a token
+// with a byte that never occurs in UTF-8 are never allowed, and an end-of-generation token only
+// where the grammar is complete.
+//
+// Pure: no Node or node-llama-cpp APIs.
+
+import { Automaton, DEAD } from './automaton.js';
+import { decodeLlama, type Partial } from './utf8.js';
+
+/** A position of a generation under a grammar: the automaton state and any unfinished character. */
+export interface Position extends Partial {
+  readonly state: number;
+}
+
+/** The vocabulary as the masker needs it: each token's bytes as the engine outputs them, and the end-of-generation tokens. */
+export interface VocabularyInput {
+  readonly size: number;
+  bytes(token: number): Uint8Array;
+  isEog(token: number): boolean;
+}
+
+const isNeverUtf8Byte = (byte: number) => byte === 0xc0 || byte === 0xc1 || byte >= 0xf5;
+
+/** Grammar-independent facts about a vocabulary, computed once per model. */
+export class DecodedVocabulary {
+  readonly size: number;
+  readonly bytes: Uint8Array[];
+  readonly eog: Uint8Array;
+  /** Tokens that can start a character sequence (decode from no partial without aborting), not EOG. */
+  readonly startable: Int32Array;
+  /** Per token: its complete code points (offset/length into codePoints) and the partial at its end. */
+  readonly cpStart: Int32Array;
+  readonly cpLength: Int32Array;
+  readonly codePoints: Int32Array;
+  readonly tailValue: Int32Array;
+  readonly tailRemain: Int8Array;
+  /** Tokens whose first byte is a continuation byte: the only ones that can finish a pending character. */
+  readonly continuing: Int32Array;
+  /** Bytes (as a latin1 string) to a token, for spelling a completion; tokens of at most MAX_SPELL_BYTES. */
+  readonly spelling = new Map<string, number>();
+  readonly maxSpell: number;
+
+  constructor(input: VocabularyInput) {
+    this.size = input.size;
+    this.bytes = [];
+    this.eog = new Uint8Array(input.size);
+    const startable: number[] = [];
+    const continuing: number[] = [];
+    const cps: number[] = [];
+    this.cpStart = new Int32Array(input.size);
+    this.cpLength = new Int32Array(input.size);
+    this.tailValue = new Int32Array(input.size);
+    this.tailRemain = new Int8Array(input.size);
+    let maxSpell = 0;
+    for (let t = 0; t < input.size; t++) {
+      const bytes = input.bytes(t);
+      this.bytes.push(bytes);
+      if (input.isEog(t)) {
+        this.eog[t] = 1;
+        continue;
+      }
+      if (!usable(bytes)) continue;
+      if (bytes.length <= MAX_SPELL_BYTES) {
+        const key = latin1(bytes);
+        // The lowest id for the same bytes (deterministic).
+        if (!this.spelling.has(key)) this.spelling.set(key, t);
+        maxSpell = Math.max(maxSpell, bytes.length);
+      }
+      if (bytes[0] >> 6 === 2) continuing.push(t);
+      const decoded = decodeLlama(bytes);
+      if (decoded.aborted || decoded.codePoints.includes(0)) continue;
+      this.cpStart[t] = cps.length;
+      this.cpLength[t] = decoded.codePoints.length;
+      for (const cp of decoded.codePoints) cps.push(cp);
+      this.tailValue[t] = decoded.value;
+      this.tailRemain[t] = decoded.remain;
+      startable.push(t);
+    }
+    this.startable = Int32Array.from(startable);
+    this.continuing = Int32Array.from(continuing);
+    this.codePoints = Int32Array.from(cps);
+    this.maxSpell = maxSpell;
+  }
+}
+
+const MAX_SPELL_BYTES = 48;
+
+/** Bytes a grammar can ever accept as a token: not empty, no NUL first (llama.cpp refuses those), no byte that never occurs in UTF-8. */
+function usable(bytes: Uint8Array): boolean {
+  if (bytes.length === 0 || bytes[0] === 0) return false;
+  for (const b of bytes) if (isNeverUtf8Byte(b)) return false;
+  return true;
+}
+
+const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
+
+/** Cached masks per masker: at most this many bytes of ban lists (the least recently used go first). */
+const MASK_CACHE_BYTES = 64 * 2 ** 20;
+
+export class TokenMasker {
+  // The trie over class sequences: node 0 is the root; children as first-child / next-sibling lists.
+  private readonly firstChild: Int32Array;
+  private readonly nextSibling: Int32Array;
+  private readonly symbol: Int32Array;
+  /** Tokens ending at each node: tokenStart[node]..tokenStart[node+1] in nodeTokens. */
+  private readonly tokenStart: Int32Array;
+  private readonly nodeTokens: Int32Array;
+  /** Partial-character symbols: symbol - classes indexes these. */
+  private readonly partialValue: number[] = [];
+  private readonly partialRemain: number[] = [];
+  private readonly partialAccept = new Map<number, boolean>();
+  private readonly masks = new Map<string | number, Uint32Array>();
+  private maskBytes = 0;
+  private readonly plans = new Map<string | number, readonly number[] | null>();
+  /** Trie nodes (for the bench). */
+  readonly nodes: number;
+
+  constructor(
+    readonly automaton: Automaton,
+    readonly vocabulary: DecodedVocabulary,
+  ) {
+    const v = vocabulary;
+    const classes = automaton.classes;
+    const partials = new Map<number, number>();
+    // Children keyed by node * (symbols) + symbol; symbols grow with partials, so key by string-free pairs.
+    const childOf = new Map<number, number>();
+    const parentSymbol: number[] = [-1];
+    const parent: number[] = [-1];
+    const endsHere: number[][] = [[]];
+    const SYMBOL_SPACE = 1 << 21;
+    const child = (node: number, sym: number) => {
+      const key = node * SYMBOL_SPACE + sym;
+      let id = childOf.get(key);
+      if (id === undefined) {
+        id = parent.length;
+        parent.push(node);
+        parentSymbol.push(sym);
+        endsHere.push([]);
+        childOf.set(key, id);
+      }
+      return id;
+    };
+    const classCache = new Map<number, number>();
+    const classOf = (cp: number) => {
+      let c = classCache.get(cp);
+      if (c === undefined) {
+        c = automaton.classOf(cp);
+        classCache.set(cp, c);
+      }
+      return c;
+    };
+    for (const t of v.startable) {
+      let node = 0;
+      const start = v.cpStart[t];
+      for (let i = 0; i < v.cpLength[t]; i++) node = child(node, classOf(v.codePoints[start + i]));
+      if (v.tailRemain[t] > 0) {
+        const key = v.tailValue[t] * 8 + v.tailRemain[t];
+        let p = partials.get(key);
+        if (p === undefined) {
+          p = this.partialValue.length;
+          this.partialValue.push(v.tailValue[t]);
+          this.partialRemain.push(v.tailRemain[t]);
+          partials.set(key, p);
+        }
+        node = child(node, classes + p);
+      }
+      endsHere[node].push(t);
+    }
+    const n = parent.length;
+    this.nodes = n;
+    // Renumber the nodes in depth-first preorder: a subtree is then the node range [node, subtreeEnd)
+    // and its tokens one range of nodeTokens, so a subtree the grammar accepts whole is marked at once.
+    const kids: number[][] = parent.map(() => []);
+    for (let node = 1; node < n; node++) kids[parent[node]].push(node);
+    const order: number[] = [];
+    const newId = new Int32Array(n);
+    const todo = [0];
+    while (todo.length) {
+      const node = todo.pop()!;
+      newId[node] = order.length;
+      order.push(node);
+      for (let i = kids[node].length - 1; i >= 0; i--) todo.push(kids[node][i]);
+    }
+    this.firstChild = new Int32Array(n).fill(-1);
+    this.nextSibling = new Int32Array(n).fill(-1);
+    this.symbol = new Int32Array(n).fill(-1);
+    this.subtreeEnd = new Int32Array(n);
+    for (let old = n - 1; old > 0; old--) {
+      const node = newId[old];
+      const up = newId[parent[old]];
+      this.symbol[node] = parentSymbol[old];
+      this.nextSibling[node] = this.firstChild[up];
+      this.firstChild[up] = node;
+    }
+    this.tokenStart = new Int32Array(n + 1);
+    let total = 0;
+    for (let node = 0; node < n; node++) {
+      this.tokenStart[node] = total;
+      total += endsHere[order[node]].length;
+    }
+    this.tokenStart[n] = total;
+    this.nodeTokens = new Int32Array(total);
+    for (let node = 0; node < n; node++) this.nodeTokens.set(endsHere[order[node]], this.tokenStart[node]);
+    // Which classes (one more bit: any unfinished character) occur in each subtree, bottom up.
+    this.words = (classes + 1 + 31) >>> 5;
+    const words = this.words;
+    this.subtreeClasses = new Int32Array(n * words);
+    for (let node = n - 1; node >= 0; node--) {
+      let end = node + 1;
+      for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) {
+        end = Math.max(end, this.subtreeEnd[c]);
+        for (let w = 0; w < words; w++) this.subtreeClasses[node * words + w] |= this.subtreeClasses[c * words + w];
+      }
+      this.subtreeEnd[node] = end;
+      const sym = this.symbol[node];
+      if (sym >= 0) {
+        const bit = Math.min(sym, classes);
+        this.subtreeClasses[node * words + (bit >>> 5)] |= 1 << (bit & 31);
+      }
+    }
+  }
+
+  /** First node after each node's subtree (preorder). */
+  private readonly subtreeEnd: Int32Array;
+  /** Per node, `words` 32-bit words: the classes in its subtree, bit `classes` for unfinished characters. */
+  private readonly subtreeClasses: Int32Array;
+  private readonly words: number;
+  /** Per state: the classes that lead back to it, and whether it accepts every unfinished character (the same layout). */
+  private readonly loops = new Map<number, Int32Array>();
+
+  /** The self-loop set of a state: a subtree made only of these classes is accepted whole, staying in the state. */
+  private loopsOf(state: number): Int32Array {
+    let loop = this.loops.get(state);
+    if (loop) return loop;
+    const a = this.automaton;
+    loop = new Int32Array(this.words);
+    for (let c = 0; c < a.classes; c++) if (a.step(state, c) === state) loop[c >>> 5] |= 1 << (c & 31);
+    let partialsOk = this.partialValue.length > 0;
+    for (let p = 0; p < this.partialValue.length && partialsOk; p++) partialsOk = a.acceptsPartial(state, this.partialValue[p], this.partialRemain[p]);
+    if (partialsOk) loop[a.classes >>> 5] |= 1 << (a.classes & 31);
+    this.loops.set(state, loop);
+    return loop;
+  }
+
+  private within(node: number, loop: Int32Array): boolean {
+    const base = node * this.words;
+    for (let w = 0; w < this.words; w++) if ((this.subtreeClasses[base + w] & ~loop[w]) !== 0) return false;
+    return true;
+  }
+
+  get initial(): Position {
+    return { state: this.automaton.initial, value: 0, remain: 0 };
+  }
+
+  isComplete(position: Position): boolean {
+    return this.automaton.isAccepting(position.state);
+  }
+
+  /** The position after a token, or null when the grammar does not allow it there. */
+  advance(position: Position, token: number): Position | null {
+    const v = this.vocabulary;
+    if (v.eog[token]) return this.automaton.isAccepting(position.state) ? position : null;
+    const bytes = v.bytes[token];
+    if (!usable(bytes)) return null;
+    const a = this.automaton;
+    let state = position.state;
+    let value: number;
+    let remain: number;
+    if (position.remain === 0) {
+      if (v.cpLength[token] === 0 && v.tailRemain[token] === 0) return null; // not startable (aborts)
+      const start = v.cpStart[token];
+      for (let i = 0; i < v.cpLength[token] && state !== DEAD; i++) state = a.step(state, a.classOf(v.codePoints[start + i]));
+      value = v.tailValue[token];
+      remain = v.tailRemain[token];
+    } else {
+      const decoded = decodeLlama(bytes, position.value, position.remain);
+      if (decoded.aborted || decoded.codePoints.includes(0)) return null;
+      for (const cp of decoded.codePoints) {
+        if (state === DEAD) break;
+        state = a.step(state, a.classOf(cp));
+      }
+      value = decoded.value;
+      remain = decoded.remain;
+    }
+    if (state === DEAD) return null;
+    if (remain > 0 && !a.acceptsPartial(state, value, remain)) return null;
+    return { state, value: remain > 0 ? value : 0, remain };
+  }
+
+  allows(position: Position, token: number): boolean {
+    return this.advance(position, token) !== null;
+  }
+
+  /** The tokens the grammar forbids at a position, sorted (what llama.cpp's logit bias takes), cached per position. */
+  banned(position: Position): Uint32Array {
+    const key = position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`;
+    const cached = this.masks.get(key);
+    if (cached) {
+      this.masks.delete(key);
+      this.masks.set(key, cached);
+      return cached;
+    }
+    const allowed = position.remain === 0 ? this.walk(position.state) : this.checkEach(position, this.vocabulary.continuing);
+    const mask = toBanned(allowed);
+    this.masks.set(key, mask);
+    this.maskBytes += mask.byteLength;
+    while (this.maskBytes > MASK_CACHE_BYTES && this.masks.size > 1) {
+      const [oldest, old] = this.masks.entries().next().value as [string | number, Uint32Array];
+      this.masks.delete(oldest);
+      this.maskBytes -= old.byteLength;
+    }
+    return mask;
+  }
+
+  /** The allowed tokens computed token by token over the whole vocabulary, without the trie or any cache: the reference the tests compare against. */
+  allowedByEachToken(position: Position): Uint8Array {
+    const out = new Uint8Array(this.vocabulary.size);
+    for (let t = 0; t < out.length; t++) if (this.advance(position, t)) out[t] = 1;
+    return out;
+  }
+
+  /** Number of masks held (for the bench). */
+  get cachedMasks(): number {
+    return this.masks.size;
+  }
+
+  private allowEog(out: Uint8Array, state: number): void {
+    if (!this.automaton.isAccepting(state)) return;
+    const eog = this.vocabulary.eog;
+    for (let t = 0; t < eog.length; t++) if (eog[t]) out[t] = 1;
+  }
+
+  /** One walk of the trie from a state (no unfinished character). */
+  private walk(state: number): Uint8Array {
+    const a = this.automaton;
+    const classes = a.classes;
+    const out = new Uint8Array(this.vocabulary.size);
+    this.allowEog(out, state);
+    const nodeStack: number[] = [0];
+    const stateStack: number[] = [state];
+    while (nodeStack.length) {
+      const node = nodeStack.pop()!;
+      const at = stateStack.pop()!;
+      for (let i = this.tokenStart[node]; i < this.tokenStart[node + 1]; i++) out[this.nodeTokens[i]] = 1;
+      for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) {
+        const sym = this.symbol[c];
+        if (sym < classes) {
+          const next = a.step(at, sym);
+          if (next === DEAD) continue;
+          if (next === at && this.within(c, this.loopsOf(at))) {
+            // Every token below stays in this state (a string's characters, a number's digits).
+            for (let i = this.tokenStart[c]; i < this.tokenStart[this.subtreeEnd[c]]; i++) out[this.nodeTokens[i]] = 1;
+            continue;
+          }
+          nodeStack.push(c);
+          stateStack.push(next);
+        } else {
+          const p = sym - classes;
+          const key = at * 4096 + p;
+          let ok = this.partialAccept.get(key);
+          if (ok === undefined) {
+            ok = a.acceptsPartial(at, this.partialValue[p], this.partialRemain[p]);
+            this.partialAccept.set(key, ok);
+          }
+          if (ok) for (let i = this.tokenStart[c]; i < this.tokenStart[c + 1]; i++) out[this.nodeTokens[i]] = 1;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** With an unfinished character, only tokens starting with continuation bytes can follow: each is checked. */
+  private checkEach(position: Position, candidates: Int32Array): Uint8Array {
+    const out = new Uint8Array(this.vocabulary.size);
+    this.allowEog(out, position.state);
+    for (const t of candidates) if (this.advance(position, t)) out[t] = 1;
+    return out;
+  }
+
+  /**
+   * The fewest tokens this masker knows to complete the grammar from a position, in order: a
+   * shortest completion (in characters) spelled with the longest tokens the grammar allows at each
+   * step. Null when none is found (a vocabulary that cannot spell it). Cached per position.
+   */
+  completion(position: Position): readonly number[] | null {
+    const key = position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`;
+    if (this.plans.has(key)) return this.plans.get(key)!;
+    const plan = this.plan(position);
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  private plan(position: Position): number[] | null {
+    const a = this.automaton;
+    const tokens: number[] = [];
+    let at = position;
+    // First finish an unfinished character with single continuation bytes: the lowest that leads on.
+    while (at.remain > 0) {
+      let next: Position | null = null;
+      for (let byte = 0x80; byte <= 0xbf && !next; byte++) {
+        const token = this.vocabulary.spelling.get(String.fromCharCode(byte));
+        if (token === undefined) continue;
+        const after = this.advance(at, token);
+        if (after && (after.remain > 0 || a.shortestCompletion(after.state) !== null)) {
+          tokens.push(token);
+          next = after;
+        }
+      }
+      if (!next) return null;
+      at = next;
+    }
+    const text = a.shortestCompletion(at.state);
+    if (text === null) return null;
+    const bytes = new TextEncoder().encode(text);
+    let i = 0;
+    while (i < bytes.length) {
+      let taken = false;
+      for (let len = Math.min(this.vocabulary.maxSpell, bytes.length - i); len >= 1 && !taken; len--) {
+        const token = this.vocabulary.spelling.get(latin1(bytes.subarray(i, i + len)));
+        if (token === undefined) continue;
+        const after = this.advance(at, token);
+        if (!after) continue;
+        tokens.push(token);
+        at = after;
+        i += len;
+        taken = true;
+      }
+      if (!taken) return null;
+    }
+    return at.remain === 0 && a.isAccepting(at.state) ? tokens : null;
+  }
+}
+
+function toBanned(allowed: Uint8Array): Uint32Array {
+  let count = 0;
+  for (let t = 0; t < allowed.length; t++) if (!allowed[t]) count++;
+  const out = new Uint32Array(count);
+  let k = 0;
+  for (let t = 0; t < allowed.length; t++) if (!allowed[t]) out[k++] = t;
+  return out;
+}
