@@ -3,7 +3,7 @@
 // Read: KV first; on a miss, D1 (bumping accessed_at and access_count); a D1 entry read more than
 // 10 times goes back into KV for an hour. Write: both levels (KV with the TTL, D1 upsert).
 // Cleanup: D1 rows not read for 30 days, and rows beyond the SPEC 8 entry limits (least recently
-// read first). Embeddings use the same scheme keyed by the SHA-256 of the text.
+// read first). Embeddings use the same scheme keyed by the SHA-256 of the model tag and the text.
 import {
   CACHE_RULES,
   CLEANUP_AFTER_S,
@@ -17,9 +17,18 @@ import type { D1Database, KVNamespace } from './types.js';
 const now = () => Math.floor(Date.now() / 1000);
 const enc = new TextEncoder();
 
-/** SPEC 2.3 cache key for generation. */
-export function generationKey(prompt: string, maxTokens: number): string {
-  return `gen:${prompt}:${maxTokens}`;
+/**
+ * The cache key for generation: SPEC 2.3's `gen:<prompt>:<max_tokens>`, under the tag of the model
+ * that computes it (`<name>-<version>@<etag>/gen:...`, see engine/model-store.ts), so a new model
+ * version or upload never answers from an older model's entries.
+ */
+export function generationKey(modelTag: string, prompt: string, maxTokens: number): string {
+  return `${modelTag}/gen:${prompt}:${maxTokens}`;
+}
+
+/** The embedding cache's text_hash: SHA-256 of the text under the model's tag (as above). */
+export function embeddingHash(modelTag: string, text: string): Promise<string> {
+  return sha256Hex(`${modelTag}/${text}`);
 }
 
 export async function sha256Hex(s: string): Promise<string> {
@@ -90,8 +99,8 @@ export class EmbeddingCache {
     private db: D1Database,
   ) {}
 
-  async get(text: string): Promise<{ embedding: number[]; level: 'kv' | 'd1' } | null> {
-    const hash = await sha256Hex(text);
+  async get(modelTag: string, text: string): Promise<{ embedding: number[]; level: 'kv' | 'd1' } | null> {
+    const hash = await embeddingHash(modelTag, text);
     const hot = await this.kv.get(`emb:${hash}`);
     if (hot !== null) return { embedding: JSON.parse(hot) as number[], level: 'kv' };
     const row = await this.db
@@ -104,8 +113,8 @@ export class EmbeddingCache {
     return { embedding: Array.from(new Float32Array(bytes.slice().buffer)), level: 'd1' };
   }
 
-  async put(text: string, embedding: number[]): Promise<void> {
-    const hash = await sha256Hex(text);
+  async put(modelTag: string, text: string, embedding: number[]): Promise<void> {
+    const hash = await embeddingHash(modelTag, text);
     const blob = new Uint8Array(new Float32Array(embedding).buffer);
     // KV holds the float32-rounded values, so a KV hit and a D1 hit return identical numbers.
     const rounded = Array.from(new Float32Array(embedding));

@@ -2,25 +2,30 @@
 //
 // One instance (idFromName of the model name) serves the worker. The model is loaded from R2 once,
 // on first use; a failed load is not remembered, so the next request retries (e.g. after the
-// model was uploaded). Identical concurrent calls are coalesced (and the last 64 results kept), and wllama itself runs one wasm
-// call at a time, so requests queue here rather than run in parallel.
+// model was uploaded). A request may name the model tag it expects (params.model, see
+// engine/model-store.ts): when R2 holds newer bytes than the loaded ones, they are loaded first.
+// Answers carry the tag of the model that computed them, which is what the worker caches under.
+// Identical concurrent calls are coalesced (and the last 64 results kept), and wllama itself runs
+// one wasm call at a time, so requests queue here rather than run in parallel.
 import { Coalescer } from './cache.js';
 import { GENERATE_DEFAULT_MAX_TOKENS } from './config.js';
-import { fetchModel } from './engine/model-store.js';
-import { loadWllamaModel, type LoadedModel } from './engine/wllama.js';
+import { currentModelTag, fetchModel, ggufProblem } from './engine/model-store.js';
+import { InputLimitError, loadWllamaModel, type LoadedModel } from './engine/wllama.js';
 import { json } from './http.js';
+import { loneSurrogateProblem } from './text.js';
 import type { DurableObjectState, Env } from './types.js';
 
 interface Loaded {
   model: LoadedModel;
   key: string;
+  tag: string;
   bytes: number;
   loadMs: number;
 }
 
 export class EngineObject {
   private loading: Promise<Loaded> | null = null;
-  // Remembers its last results too: see Coalescer.
+  // Remembers its last results too (see Coalescer); keys carry the model tag.
   private coalescer = new Coalescer<unknown>(64);
   private stats = { loads: 0, generations: 0, embeddings: 0, coalesced: 0 };
 
@@ -33,16 +38,40 @@ export class EngineObject {
     if (!this.loading) {
       this.loading = (async () => {
         const t0 = Date.now();
-        const { key, bytes } = await fetchModel(this.env);
-        const model = await loadWllamaModel(bytes);
+        const { key, tag, bytes } = await fetchModel(this.env);
+        let model: LoadedModel;
+        try {
+          const problem = ggufProblem(bytes);
+          if (problem) throw new Error(problem);
+          model = await loadWllamaModel(bytes);
+        } catch (err) {
+          throw new Error(`Model file ${key} could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
+        }
         this.stats.loads++;
-        return { model, key, bytes: bytes.byteLength, loadMs: Date.now() - t0 };
+        return { model, key, tag, bytes: bytes.byteLength, loadMs: Date.now() - t0 };
       })();
-      this.loading.catch(() => {
-        this.loading = null;
+      const mine = this.loading;
+      mine.catch(() => {
+        if (this.loading === mine) this.loading = null;
       });
     }
     return this.loading;
+  }
+
+  private drop(): void {
+    const loading = this.loading;
+    this.loading = null;
+    void loading?.then((l) => l.model.close(), () => {});
+  }
+
+  /** The loaded model, reloaded first when the caller expects another upload and R2 has it. */
+  private async model(want: unknown): Promise<Loaded> {
+    const loading = this.load();
+    const loaded = await loading;
+    if (typeof want !== 'string' || want === loaded.tag) return loaded;
+    if ((await currentModelTag(this.env)) === loaded.tag) return loaded;
+    if (this.loading === loading) this.drop(); // closed after the calls already queued on it
+    return this.load();
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -50,7 +79,11 @@ export class EngineObject {
     // Internal observability for tests and the bench; the public worker never routes here.
     if (request.method === 'GET' && url.pathname === '/stats') {
       const loaded = this.loading ? await this.loading.catch(() => null) : null;
-      return json({ ...this.stats, model: loaded ? { key: loaded.key, bytes: loaded.bytes, loadMs: loaded.loadMs } : null });
+      return json({
+        ...this.stats,
+        model: loaded ? { key: loaded.key, tag: loaded.tag, bytes: loaded.bytes, loadMs: loaded.loadMs } : null,
+        wasmBytes: loaded ? loaded.model.memoryBytes() : 0,
+      });
     }
     let body: { method?: unknown; params?: Record<string, unknown> };
     try {
@@ -64,33 +97,42 @@ export class EngineObject {
         case 'generate': {
           const prompt = params.prompt;
           if (typeof prompt !== 'string' || prompt === '') return json({ error: 'Prompt required' }, 400);
+          const unicode = loneSurrogateProblem('prompt', prompt);
+          if (unicode) return json({ error: unicode }, 400);
           const maxTokens = params.max_tokens === undefined ? GENERATE_DEFAULT_MAX_TOKENS : Number(params.max_tokens);
           if (!Number.isInteger(maxTokens) || maxTokens < 1) return json({ error: 'max_tokens must be a positive integer' }, 400);
-          const { promise, joined } = this.coalescer.run(`gen:${prompt}:${maxTokens}`, async () => {
-            const { model } = await this.load();
+          const { model, tag } = await this.model(params.model);
+          const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}`, async () => {
             this.stats.generations++;
             return model.generate(prompt, maxTokens);
           });
           if (joined) this.stats.coalesced++;
           const out = (await promise) as { text: string; tokens: number };
-          return json({ text: out.text, tokens: out.tokens });
+          return json({ text: out.text, tokens: out.tokens, model: tag });
         }
         case 'embed': {
           const text = params.text;
           if (typeof text !== 'string' || text === '') return json({ error: 'Text required' }, 400);
-          const { promise, joined } = this.coalescer.run(`emb:${text}`, async () => {
-            const { model } = await this.load();
+          const unicode = loneSurrogateProblem('text', text);
+          if (unicode) return json({ error: unicode }, 400);
+          const { model, tag } = await this.model(params.model);
+          const { promise, joined } = this.coalescer.run(`${tag}/emb:${text}`, async () => {
             this.stats.embeddings++;
             return model.embed(text);
           });
           if (joined) this.stats.coalesced++;
-          return json({ embedding: await promise });
+          return json({ embedding: await promise, model: tag });
         }
         default:
           return json({ error: 'Unknown method' }, 400);
       }
     } catch (err) {
-      return json({ error: err instanceof Error ? err.message : String(err) }, 500);
+      if (err instanceof InputLimitError) return json({ error: err.message }, 400);
+      const message = err instanceof Error ? err.message : String(err);
+      // An aborted wasm instance (out of its memory, a failed assertion) answers nothing again:
+      // drop it, so the next request loads the model afresh.
+      if (/^\(ABORT\)|wllama has crashed/.test(message)) this.drop();
+      return json({ error: message }, 500);
     }
   }
 }

@@ -6,20 +6,25 @@
 // - A body that is not JSON is 400 JSON {error: 'Invalid JSON body'}; a JSON value that is not an
 //   object counts as having no fields (so 'Prompt required' / 'Text required').
 // - max_tokens must be an integer from 1 to DEFAULT_MAX_TOKENS (512); else 400.
+// - Input the model cannot take is a 400 stating the limit (lone surrogates; prompt plus max_tokens
+//   over the context; embed text over the batch), never a 500 or a shortened, cached answer.
 // - Order: unknown path → 404 first; /health is never behind auth or the rate limiter; then
 //   method, API key (when REQUIRE_API_KEY), rate limit (when RATE_LIMIT), handler.
 import { CACHE_RULES, GENERATE_DEFAULT_MAX_TOKENS, cacheTtl, flag, maxTokensLimit } from './config.js';
 import { checkApiKey } from './auth.js';
 import { Coalescer, EmbeddingCache, GenerationCache, generationKey } from './cache.js';
+import { currentModelTag } from './engine/model-store.js';
 import { HttpError, json, readJsonObject, text } from './http.js';
 import { MetricsBuffer, renderMetrics } from './metrics.js';
 import { rateLimit, rateLimitId, rateLimitOptions } from './rate-limit.js';
+import { loneSurrogateProblem } from './text.js';
 import type { Env, ExecutionContext } from './types.js';
 
 // Per isolate: identical concurrent requests share one computation (SPEC 4.3), keyed like SPEC's
-// coalescing key `<prompt>:<max_tokens>` (embeddings by their text).
-const generations = new Coalescer<{ text: string; tokens: number }>();
-const embeddings = new Coalescer<number[]>();
+// coalescing key `<prompt>:<max_tokens>` (embeddings by their text), under the model tag.
+type Generated = { text: string; tokens: number; model: string };
+const generations = new Coalescer<Generated>();
+const embeddings = new Coalescer<{ embedding: number[]; model: string }>();
 export const metrics = new MetricsBuffer();
 
 type Route = '/generate' | '/embed' | '/health' | 'metrics';
@@ -38,6 +43,8 @@ async function callEngine<T>(env: Env, method: string, params: Record<string, un
     body: JSON.stringify({ method, params }),
   });
   const body = (await res.json().catch(() => ({}))) as T & { error?: string };
+  // The engine's 400s are the caller's input (a limit of the model): passed on as they are.
+  if (res.status === 400 && body.error) throw new HttpError(400, body.error);
   if (!res.ok) throw new Error(body.error || `engine answered ${res.status}`);
   return body;
 }
@@ -55,16 +62,19 @@ async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext,
   const body = await readJsonObject(request);
   const prompt = body.prompt;
   if (typeof prompt !== 'string' || prompt.length === 0) throw new HttpError(400, 'Prompt required');
+  wellFormed('prompt', prompt);
   const maxTokens = parseMaxTokens(body.max_tokens, env);
   const cache = new GenerationCache(env.CACHE, env.DB);
-  const key = generationKey(prompt, maxTokens);
-  const hit = await cache.get(key, (p) => ctx.waitUntil(p));
+  const model = await currentModelTag(env);
+  const hit = await cache.get(generationKey(model, prompt, maxTokens), (p) => ctx.waitUntil(p));
   if (hit) return { response: json({ text: hit.text, cached: true }), cached: true };
 
-  const { promise, joined } = generations.run(`${prompt}:${maxTokens}`, () =>
-    callEngine<{ text: string; tokens: number }>(env, 'generate', { prompt, max_tokens: maxTokens }),
+  const { promise, joined } = generations.run(`${model}/${prompt}:${maxTokens}`, () =>
+    callEngine<Generated>(env, 'generate', { prompt, max_tokens: maxTokens, model }),
   );
   const out = await promise;
+  // Stored under the model that computed it (the engine may hold a newer upload than `model`).
+  const key = generationKey(out.model, prompt, maxTokens);
   if (!joined) {
     // SPEC 8 sample rules: identified callers' prompts are "user prompts" (shorter KV life);
     // anonymous ones are "common" and get the deployment's CACHE_TTL.
@@ -82,16 +92,26 @@ async function handleEmbed(request: Request, env: Env, ctx: ExecutionContext) {
   const body = await readJsonObject(request);
   const input = body.text;
   if (typeof input !== 'string' || input.length === 0) throw new HttpError(400, 'Text required');
+  wellFormed('text', input);
   const cache = new EmbeddingCache(env.CACHE, env.DB);
-  const hit = await cache.get(input);
+  const model = await currentModelTag(env);
+  const hit = await cache.get(model, input);
   if (hit) return { response: json({ embedding: hit.embedding }), cached: true };
-  const { promise, joined } = embeddings.run(input, async () =>
-    (await callEngine<{ embedding: number[] }>(env, 'embed', { text: input })).embedding,
+  const { promise, joined } = embeddings.run(`${model}/${input}`, () =>
+    callEngine<{ embedding: number[]; model: string }>(env, 'embed', { text: input, model }),
   );
-  const embedding = await promise;
-  if (!joined) ctx.waitUntil(cache.put(input, embedding).catch((err) => console.error('embedding cache write failed:', err)));
+  const { embedding, model: computedBy } = await promise;
+  if (!joined) {
+    ctx.waitUntil(cache.put(computedBy, input, embedding).catch((err) => console.error('embedding cache write failed:', err)));
+  }
   // Answer with the float32 values that the caches hold, so cached and fresh answers are identical.
   return { response: json({ embedding: Array.from(new Float32Array(embedding)) }), cached: false };
+}
+
+/** A lone surrogate cannot be a KV key or reach llama.cpp: 400 naming the field and where. */
+function wellFormed(name: string, s: string): void {
+  const problem = loneSurrogateProblem(name, s);
+  if (problem) throw new HttpError(400, problem);
 }
 
 function errorResponse(err: unknown, route: Route | null): Response {
@@ -120,7 +140,9 @@ export async function handleRequest(request: Request, env: Env, ctx: ExecutionCo
       if (!allowed.includes(request.method)) {
         throw new HttpError(405, 'Method not allowed', { Allow: allowed.join(', ') });
       }
-      const apiKey = flag(env.REQUIRE_API_KEY) ? await checkApiKey(request, env) : request.headers.get('X-API-Key');
+      // Only a key that was checked identifies a caller: with auth off, X-API-Key is whatever the
+      // client sends, so the limiter and the cache rules key on the client address instead.
+      const apiKey = flag(env.REQUIRE_API_KEY) ? await checkApiKey(request, env) : null;
       if (flag(env.RATE_LIMIT)) await rateLimit(env.CACHE, rateLimitId(request, apiKey), rateLimitOptions(env));
       if (route === 'metrics') {
         await metrics.flush(env.DB);
@@ -130,7 +152,7 @@ export async function handleRequest(request: Request, env: Env, ctx: ExecutionCo
       } else {
         const r =
           route === '/generate'
-            ? await handleGenerate(request, env, ctx, flag(env.REQUIRE_API_KEY) ? apiKey : null)
+            ? await handleGenerate(request, env, ctx, apiKey)
             : await handleEmbed(request, env, ctx);
         response = r.response;
         cached = r.cached;

@@ -19,3 +19,14 @@ export function storableText(s: string): string {
   if (wf) return wf.call(s);
   return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
+
+/**
+ * Why `s` cannot go to the model or a cache key: a lone UTF-16 surrogate has no UTF-8 form (KV
+ * cannot key it, llama.cpp's JSON parser rejects it). Null when well-formed.
+ */
+export function loneSurrogateProblem(name: string, s: string): string | null {
+  const m = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(s);
+  if (!m) return null;
+  const code = m[0].charCodeAt(0).toString(16).toUpperCase();
+  return `${name} must be well-formed Unicode: lone surrogate U+${code} at index ${m.index}`;
+}

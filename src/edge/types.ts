@@ -23,12 +23,17 @@ export interface D1Database {
   batch(statements: D1PreparedStatement[]): Promise<D1Result[]>;
 }
 
-export interface R2ObjectBody {
+export interface R2Object {
   size: number;
+  /** The MD5 of a single-part upload (a new one for every upload). */
+  etag: string;
+}
+export interface R2ObjectBody extends R2Object {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 export interface R2Bucket {
   get(key: string): Promise<R2ObjectBody | null>;
+  head(key: string): Promise<R2Object | null>;
 }
 
 export interface DurableObjectId {}

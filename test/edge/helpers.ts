@@ -1,16 +1,25 @@
 // Runs the edge worker in workerd through Miniflare with real KV, D1, R2 and Durable Object
-// bindings (in memory), the D1 migrations applied and the test model in R2.
+// bindings (in memory), the D1 migrations applied and a model in R2: the trained stories260K by
+// default, the any-character test model where reaching every character matters.
 import { Miniflare } from 'miniflare';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEdge } from '../../src/edge/build.js';
+import { modelObjectKey, modelTag } from '../../src/edge/engine/model-store.js';
 import { makeTestModel } from '../../src/model/test-model.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const MODEL_NAME = 'svc-test';
+export const MODEL_NAME = 'stories260K';
 export const MODEL_VERSION = '1';
+
+export type ModelChoice = 'stories' | 'test';
+/** The GGUF bytes of a model: stories260K (models/, committed) or the synthesized test model. */
+export function modelBytes(model: ModelChoice): Uint8Array {
+  return model === 'stories' ? new Uint8Array(readFileSync(join(ROOT, 'models/stories260K.gguf'))) : makeTestModel();
+}
 
 let built: Promise<{ main: string; wasm: string; outDir: string }> | null = null;
 /** Builds the worker bundle once per test file (about a second). */
@@ -40,6 +49,8 @@ export interface WorkerOptions {
   vars?: Record<string, string>;
   /** Upload the model and its version (default true). */
   seedModel?: boolean;
+  /** Which model to upload (default stories260K). */
+  model?: ModelChoice;
   /** Serve HTTP on this loopback port (0 = any free one); the bench uses it. */
   port?: number;
 }
@@ -72,7 +83,7 @@ export async function startWorker(opts: WorkerOptions = {}) {
   for (const sql of migrationStatements()) await db.prepare(sql).run();
   const kv: any = await mf.getKVNamespace('CACHE');
   const r2: any = await mf.getR2Bucket('MODELS');
-  if (opts.seedModel !== false) await seedModel(kv, r2);
+  if (opts.seedModel !== false) await seedModel(kv, r2, MODEL_VERSION, opts.model);
   return {
     mf,
     url,
@@ -87,6 +98,9 @@ export async function startWorker(opts: WorkerOptions = {}) {
         headers: { 'Content-Type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
+    /** The tag cache keys carry for the model in R2 now: `<name>-<version>@<etag>`. */
+    tag: async (version = MODEL_VERSION): Promise<string> =>
+      modelTag(MODEL_NAME, version, (await r2.head(modelObjectKey(MODEL_NAME, version))).etag),
     engine: async (): Promise<{ fetch: (url: string, init?: RequestInit) => Promise<Response> }> => {
       const ns: any = await mf.getDurableObjectNamespace('ENGINE');
       return ns.get(ns.idFromName(MODEL_NAME));
@@ -96,11 +110,31 @@ export async function startWorker(opts: WorkerOptions = {}) {
 
 export type Worker = Awaited<ReturnType<typeof startWorker>>;
 
-export async function seedModel(kv: { put: Function }, r2: { put: Function }, version = MODEL_VERSION) {
+export async function seedModel(
+  kv: { put: Function },
+  r2: { put: Function },
+  version = MODEL_VERSION,
+  model: ModelChoice | Uint8Array = 'stories',
+) {
   await kv.put(`model_version:${MODEL_NAME}`, version);
-  const bytes = makeTestModel();
+  const bytes = typeof model === 'string' ? modelBytes(model) : model;
   // Miniflare's proxy wants a plain ArrayBuffer, not a view of one.
-  await r2.put(`models/${MODEL_NAME}-${version}.bin`, bytes.slice().buffer);
+  await r2.put(modelObjectKey(MODEL_NAME, version), bytes.slice().buffer);
+}
+
+/** The workerd processes this process started (Miniflare runs one per instance). */
+export function workerdPids(): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm=']).toString().trim().split('\n').map((l) => l.trim().split(/\s+/));
+  const children = (pid: number): number[] =>
+    rows.filter((r) => Number(r[1]) === pid).flatMap((r) => [Number(r[0]), ...children(Number(r[0]))]);
+  return children(process.pid).filter((pid) => rows.find((r) => Number(r[0]) === pid)?.[2]?.startsWith('workerd'));
+}
+
+/** Resident and peak resident memory of a process in MiB (Linux /proc). */
+export function processMemory(pid: number): { rssMiB: number; peakMiB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)![1]);
+  return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 
 /** Polls until `fn` returns a truthy value (waitUntil work finishes after the response). */

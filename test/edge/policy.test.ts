@@ -1,7 +1,7 @@
 // Auth, rate limiting, metrics, model loading errors, schema and configuration of the edge worker.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWorker, eventually, seedModel, ROOT, type Worker } from './helpers.js';
+import { startWorker, eventually, seedModel, modelBytes, processMemory, workerdPids, ROOT, type Worker } from './helpers.js';
 import { MetricsBuffer } from '../../src/edge/metrics.js';
 import { rateLimitOptions } from '../../src/edge/rate-limit.js';
 import { CACHE_RULES } from '../../src/edge/config.js';
@@ -9,7 +9,7 @@ import { CACHE_RULES } from '../../src/edge/config.js';
 describe('API keys (SPEC 5.1)', () => {
   let w: Worker;
   beforeAll(async () => {
-    w = await startWorker({ vars: { REQUIRE_API_KEY: 'true' } });
+    w = await startWorker({ vars: { REQUIRE_API_KEY: 'true', RATE_LIMIT: 'true' } });
     await w.kv.put('api_key:good-key', JSON.stringify({ owner: 'test' }));
   });
   afterAll(() => w?.mf.dispose());
@@ -33,11 +33,18 @@ describe('API keys (SPEC 5.1)', () => {
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { cached: boolean }).cached).toBe(false);
     // SPEC 8 sample rule: an identified caller's prompt is a "user prompt": one hour in KV.
-    await eventually(() => w.kv.get('gen:authorized:5'));
-    const { keys } = (await w.kv.list({ prefix: 'gen:authorized:5' })) as { keys: { expiration: number }[] };
+    const key = `${await w.tag()}/gen:authorized:5`;
+    await eventually(() => w.kv.get(key));
+    const { keys } = (await w.kv.list({ prefix: key })) as { keys: { expiration: number }[] };
     expect(keys[0].expiration - Date.now() / 1000).toBeLessThanOrEqual(CACHE_RULES['/generate'].userTtlS + 5);
     expect((await w.fetch('/health')).status).toBe(200);
     expect((await w.fetch('/elsewhere')).status).toBe(404);
+  });
+
+  test('with auth on, the rate limiter counts per verified key, not per address', async () => {
+    await w.post('/embed', { text: 'counted' }, { 'X-API-Key': 'good-key', 'CF-Connecting-IP': '203.0.113.50' });
+    const { keys } = (await w.kv.list({ prefix: 'rate:' })) as { keys: { name: string }[] };
+    expect(keys.map((k) => k.name.replace(/:\d+$/, ''))).toEqual(['rate:key:good-key']);
   });
 });
 
@@ -76,6 +83,19 @@ describe('sample rate limiter (SPEC 8)', () => {
     expect(ttl).toBeGreaterThan(100);
     expect(ttl).toBeLessThanOrEqual(121);
   });
+
+  test('with auth off, a made-up X-API-Key per request does not get past the limit', async () => {
+    const intoWindowMs = Date.now() % 60_000;
+    if (intoWindowMs > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindowMs + 100));
+    const statuses = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await w.post('/embed', { text: 'rotating' }, { 'CF-Connecting-IP': '203.0.113.20', 'X-API-Key': `made-up-${i}` });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const { keys } = (await w.kv.list({ prefix: 'rate:key:' })) as { keys: unknown[] };
+    expect(keys).toEqual([]);
+  });
 });
 
 describe('metrics (SPEC 2.3, 4.3, 8)', () => {
@@ -89,7 +109,8 @@ describe('metrics (SPEC 2.3, 4.3, 8)', () => {
     const cf = { colo: 'FRA' };
     const gen = (body: unknown) => w.fetch('/generate', { method: 'POST', body: JSON.stringify(body), cf });
     await gen({ prompt: 'metered', max_tokens: 5 });
-    await eventually(() => w.kv.get('gen:metered:5'));
+    const meteredKey = `${await w.tag()}/gen:metered:5`;
+    await eventually(() => w.kv.get(meteredKey));
     await gen({ prompt: 'metered', max_tokens: 5 }); // cached
     await gen({}); // 400
     await w.fetch('/health', { cf: { colo: 'AMS' } });
@@ -146,14 +167,82 @@ describe('model loading (SPEC 7, 9)', () => {
       const res = await w.post('/generate', { prompt: 'no model' });
       expect(res.status).toBe(500);
       expect(res.headers.get('content-type')).toBe('application/json');
-      expect(await res.json()).toEqual({ error: 'Model version not found in KV: model_version:svc-test' });
-      await w.kv.put('model_version:svc-test', '9');
+      expect(await res.json()).toEqual({ error: 'Model version not found in KV: model_version:stories260K' });
+      await w.kv.put('model_version:stories260K', '9');
       const emb = await w.post('/embed', { text: 'no model' });
       expect(emb.status).toBe(500);
-      expect(await emb.json()).toEqual({ error: 'Model not found in R2: models/svc-test-9.bin' });
+      expect(await emb.json()).toEqual({ error: 'Model not found in R2: models/stories260K-9.bin' });
       await seedModel(w.kv, w.r2, '9');
       const ok = await w.post('/generate', { prompt: 'no model', max_tokens: 5 });
       expect(ok.status).toBe(200);
+    } finally {
+      await w.mf.dispose();
+    }
+  });
+
+  test('a corrupt or truncated model is a 500 naming the file, nothing cached; each upload has its own cache', async () => {
+    const w = await startWorker({ seedModel: false });
+    try {
+      const ask = async () => {
+        const res = await w.post('/generate', { prompt: 'Once upon a time', max_tokens: 12 });
+        return { status: res.status, body: (await res.json()) as { text?: string; cached?: boolean; error?: string } };
+      };
+      const cachedRows = async () =>
+        ((await w.db.prepare('SELECT COUNT(*) AS n FROM generation_cache').first()) as { n: number }).n +
+        ((await w.kv.list({ prefix: 'stories260K-' })) as { keys: unknown[] }).keys.length;
+      const stories = modelBytes('stories');
+      await seedModel(w.kv, w.r2, '1', new TextEncoder().encode('this is not a model'));
+      expect(await ask()).toEqual({
+        status: 500,
+        body: { error: 'Model file models/stories260K-1.bin could not be loaded: not a GGUF file (no GGUF magic)' },
+      });
+      await seedModel(w.kv, w.r2, '1', stories.slice(0, 100_000));
+      expect(await ask()).toEqual({
+        status: 500,
+        body: { error: 'Model file models/stories260K-1.bin could not be loaded: llama.cpp could not load it' },
+      });
+      await new Promise((r) => setTimeout(r, 300)); // a cache write would have landed by now
+      expect(await cachedRows()).toBe(0);
+
+      // The good file under the same name: computed by it, then cached under its tag.
+      await seedModel(w.kv, w.r2, '1', stories);
+      const good = await ask();
+      expect(good.status).toBe(200);
+      expect(good.body).toEqual({ text: expect.stringMatching(/^, there was a little girl/), cached: false });
+      const goodKey = `${await w.tag()}/gen:Once upon a time:12`;
+      await eventually(() => w.kv.get(goodKey));
+      expect((await ask()).body).toEqual({ ...good.body, cached: true });
+
+      // Another upload under the same name and version: never answered from the first one's cache.
+      await seedModel(w.kv, w.r2, '1', 'test');
+      const other = await ask();
+      expect(other.status).toBe(200);
+      expect(other.body.cached).toBe(false);
+      expect(other.body.text).not.toBe(good.body.text);
+      const engine = await w.engine();
+      const stats = (await (await engine.fetch('http://engine/stats')).json()) as { loads: number; model: { tag: string } };
+      expect(stats).toMatchObject({ loads: 2, model: { tag: await w.tag() } });
+    } finally {
+      await w.mf.dispose();
+    }
+  });
+
+  test('a result llama.cpp cannot serialize allocates nothing unbounded (test model)', async () => {
+    // On the any-character test model this prompt ends in an overlong UTF-8 sequence, which llama.cpp
+    // fails to put into JSON; wllama's worker then read the glue magic "GLUE" as a length and
+    // allocated 1,163,217,991 bytes (workerd's peak RSS went up by more than 1 GiB).
+    const w = await startWorker({ model: 'test' });
+    try {
+      expect((await w.post('/generate', { prompt: 'Hello', max_tokens: 5 })).status).toBe(200);
+      const pids = workerdPids();
+      expect(pids.length).toBeGreaterThan(0);
+      const peak = () => Math.max(...pids.map((pid) => processMemory(pid).peakMiB));
+      const before = peak();
+      const res = await w.post('/generate', { prompt: 'spike probe 29', max_tokens: 98 });
+      expect(res.status).toBe(200);
+      const { text } = (await res.json()) as { text: string };
+      expect(text.length).toBeGreaterThan(0);
+      expect(peak() - before).toBeLessThan(256);
     } finally {
       await w.mf.dispose();
     }
@@ -211,7 +300,7 @@ describe('schema and configuration (SPEC 2.3, 8)', () => {
     expect(cfg.kv_namespaces[0].binding).toBe('CACHE');
     expect(cfg.r2_buckets[0].binding).toBe('MODELS');
     expect(cfg.durable_objects.bindings[0]).toEqual({ name: 'ENGINE', class_name: 'EngineObject' });
-    expect(cfg.vars).toMatchObject({ MODEL_NAME: 'svc-test', DEFAULT_MAX_TOKENS: '512', CACHE_TTL: '86400' });
+    expect(cfg.vars).toMatchObject({ MODEL_NAME: 'stories260K', DEFAULT_MAX_TOKENS: '512', CACHE_TTL: '86400' });
     expect(cfg.limits.cpu_ms).toBe(50);
     expect(cfg.compatibility_flags ?? []).not.toContain('nodejs_compat');
   });

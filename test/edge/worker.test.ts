@@ -1,9 +1,14 @@
-// The edge worker in workerd (Miniflare): SPEC 4.3 endpoints, 7 errors, 8 limits, 2.3 storage.
+// The edge worker in workerd (Miniflare): SPEC 4.3 endpoints, 7 errors, 8 limits, 2.3 storage, on
+// the trained stories260K.
 import { startWorker, eventually, type Worker } from './helpers.js';
 
 let w: Worker;
+/** The cache key of a generation: SPEC's gen:<prompt>:<max_tokens> under the model's tag. */
+let key: (prompt: string, maxTokens: number) => string;
 beforeAll(async () => {
   w = await startWorker();
+  const tag = await w.tag();
+  key = (prompt, maxTokens) => `${tag}/gen:${prompt}:${maxTokens}`;
 });
 afterAll(async () => {
   await w?.mf.dispose();
@@ -73,12 +78,19 @@ describe('/generate (SPEC 4.3, 7)', () => {
     expect(a.cached).toBe(false);
     expect(typeof a.text).toBe('string');
     expect(a.text.length).toBeGreaterThan(0);
-    // Stored after responding (waitUntil): wait for the KV entry, keyed gen:<prompt>:<max_tokens>.
-    await eventually(() => w.kv.get('gen:Hello edge:100'));
+    // Stored after responding (waitUntil): wait for the KV entry, keyed gen:<prompt>:<max_tokens>
+    // under the model's tag.
+    expect(key('Hello edge', 100)).toMatch(/^stories260K-1@[0-9a-f]{32}\/gen:Hello edge:100$/);
+    await eventually(() => w.kv.get(key('Hello edge', 100)));
     const second = (await (await w.post('/generate', { prompt: 'Hello edge' })).json()) as typeof a;
     expect(second).toEqual({ text: a.text, cached: true });
     const explicit = (await (await w.post('/generate', { prompt: 'Hello edge', max_tokens: 100 })).json()) as typeof a;
     expect(explicit).toEqual({ text: a.text, cached: true });
+  });
+
+  test('stories260K continues a story in English', async () => {
+    const res = (await (await w.post('/generate', { prompt: 'Once upon a time', max_tokens: 40 })).json()) as { text: string };
+    expect(res.text).toMatch(/^, there was a little girl named Lily\. She loved to play outside in the park\./);
   });
 
   test('max_tokens bounds the output and is part of the key', async () => {
@@ -86,8 +98,10 @@ describe('/generate (SPEC 4.3, 7)', () => {
     const long = (await (await w.post('/generate', { prompt: 'Bound me', max_tokens: 40 })).json()) as { text: string; cached: boolean };
     expect(short.cached).toBe(false);
     expect(long.cached).toBe(false);
-    expect([...short.text].length).toBeLessThanOrEqual(3);
     expect(long.text.startsWith(short.text)).toBe(true);
+    expect(long.text.length).toBeGreaterThan(short.text.length);
+    const row = await eventually(() => w.db.prepare('SELECT token_count FROM generation_cache WHERE cache_key = ?').bind(key('Bound me', 3)).first());
+    expect(row).toEqual({ token_count: 3 });
   });
 
   test('engine object: generate (default max_tokens 100), embed, Unknown method', async () => {
@@ -105,7 +119,67 @@ describe('/generate (SPEC 4.3, 7)', () => {
     }
     const stats = (await (await engine.fetch('http://engine/stats')).json()) as { loads: number; model: { key: string } };
     expect(stats.loads).toBe(1); // loaded from R2 once
-    expect(stats.model.key).toBe('models/svc-test-1.bin');
+    expect(stats.model.key).toBe('models/stories260K-1.bin');
+  });
+});
+
+describe('input the model cannot take: 400 stating the limit, nothing computed in part or cached', () => {
+  const gen = async (prompt: string, max_tokens: number) => {
+    const res = await w.post('/generate', { prompt, max_tokens });
+    return { status: res.status, body: (await res.json()) as { error?: string; text?: string } };
+  };
+
+  test("prompt plus max_tokens over the model's context (stories260K: 512 tokens)", async () => {
+    const prompt = 'hello world '.repeat(40); // 242 tokens
+    expect(await gen(prompt, 512)).toEqual({
+      status: 400,
+      body: { error: "prompt (242 tokens) plus max_tokens (512) is over the model's context of 512 tokens" },
+    });
+    expect(await gen(prompt, 271)).toEqual({
+      status: 400,
+      body: { error: "prompt (242 tokens) plus max_tokens (271) is over the model's context of 512 tokens" },
+    });
+    // Exactly the context is fine, and the text is the whole max_tokens long.
+    expect((await gen(prompt, 270)).status).toBe(200);
+    const row = await eventually(() => w.db.prepare('SELECT token_count FROM generation_cache WHERE cache_key = ?').bind(key(prompt, 270)).first());
+    expect(row).toEqual({ token_count: 270 });
+    // A prompt over the context by itself.
+    expect(await gen('hello world '.repeat(100), 5)).toEqual({
+      status: 400,
+      body: { error: "prompt (602 tokens) plus max_tokens (5) is over the model's context of 512 tokens" },
+    });
+    await new Promise((r) => setTimeout(r, 300)); // a cache write would have landed by now
+    const { kvKey } = await import('../../src/edge/cache.js');
+    for (const k of [key(prompt, 512), key(prompt, 271)]) {
+      expect(await w.kv.get(await kvKey(k))).toBeNull();
+      expect(await w.db.prepare('SELECT 1 FROM generation_cache WHERE cache_key = ?').bind(k).first()).toBeNull();
+    }
+  });
+
+  test('embed text over the batch', async () => {
+    const res = await w.post('/embed', { text: 'hello world '.repeat(100) });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "text (602 tokens) is over the model's limit of 512 tokens" });
+  });
+
+  test('lone surrogates, in the worker and in the engine object', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/generate', { prompt: '\ud800' }, 'prompt must be well-formed Unicode: lone surrogate U+D800 at index 0'],
+      ['/generate', { prompt: 'ok \udc00 then', max_tokens: 5 }, 'prompt must be well-formed Unicode: lone surrogate U+DC00 at index 3'],
+      ['/embed', { text: '\ud800' }, 'text must be well-formed Unicode: lone surrogate U+D800 at index 0'],
+    ];
+    const engine = await w.engine();
+    for (const [path, body, error] of cases) {
+      const res = await w.post(path, body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error });
+      const method = path.slice(1);
+      const direct = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method, params: body }) });
+      expect(direct.status).toBe(400);
+      expect(await direct.json()).toEqual({ error });
+    }
+    // A well-formed pair is text like any other.
+    expect((await w.post('/generate', { prompt: 'A \ud83d\ude00 smile', max_tokens: 3 })).status).toBe(200);
   });
 });
 
@@ -155,33 +229,33 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
   test('a miss writes KV (TTL 86400) and D1 after responding', async () => {
     const before = Math.floor(Date.now() / 1000);
     const res = (await (await w.post('/generate', { prompt: 'two level', max_tokens: 7 })).json()) as { text: string };
-    const r = await eventually(() => row('gen:two level:7'));
+    const r = await eventually(() => row(key('two level', 7)));
     expect(r).toMatchObject({ prompt: 'two level', result: res.text, access_count: 1, parameters: '{"max_tokens":7}' });
     expect(r.token_count).toBeGreaterThan(0);
     expect(r.created_at).toBeGreaterThanOrEqual(before);
     expect(r.accessed_at).toBe(r.created_at);
-    await eventually(() => w.kv.get('gen:two level:7'));
-    const { keys } = (await w.kv.list({ prefix: 'gen:two level:7' })) as { keys: { expiration: number }[] };
+    await eventually(() => w.kv.get(key('two level', 7)));
+    const { keys } = (await w.kv.list({ prefix: key('two level', 7) })) as { keys: { expiration: number }[] };
     expect(keys[0].expiration - Date.now() / 1000).toBeGreaterThan(86400 - 120);
   });
 
   test('KV miss falls back to D1, bumping accessed_at and access_count; promotion after 10', async () => {
-    const key = 'gen:two level:7';
-    await eventually(() => row(key));
-    await w.db.prepare('UPDATE generation_cache SET accessed_at = accessed_at - 500 WHERE cache_key = ?').bind(key).run();
-    const old = (await row(key))!;
-    await w.kv.delete(key);
+    const k = key('two level', 7);
+    await eventually(() => row(k));
+    await w.db.prepare('UPDATE generation_cache SET accessed_at = accessed_at - 500 WHERE cache_key = ?').bind(k).run();
+    const old = (await row(k))!;
+    await w.kv.delete(k);
     const hit = (await (await w.post('/generate', { prompt: 'two level', max_tokens: 7 })).json()) as { text: string; cached: boolean };
     expect(hit).toEqual({ text: old.result, cached: true });
-    const bumped = (await row(key))!;
+    const bumped = (await row(k))!;
     expect(bumped.access_count).toBe(2);
     expect(bumped.accessed_at).toBeGreaterThan(old.accessed_at);
-    expect(await w.kv.get(key)).toBeNull(); // 2 is not above 10: no promotion
-    await w.db.prepare('UPDATE generation_cache SET access_count = 10 WHERE cache_key = ?').bind(key).run();
+    expect(await w.kv.get(k)).toBeNull(); // 2 is not above 10: no promotion
+    await w.db.prepare('UPDATE generation_cache SET access_count = 10 WHERE cache_key = ?').bind(k).run();
     await w.post('/generate', { prompt: 'two level', max_tokens: 7 });
-    expect((await row(key))!.access_count).toBe(11);
-    await eventually(() => w.kv.get(key));
-    const { keys } = (await w.kv.list({ prefix: key })) as { keys: { expiration: number }[] };
+    expect((await row(k))!.access_count).toBe(11);
+    await eventually(() => w.kv.get(k));
+    const { keys } = (await w.kv.list({ prefix: k })) as { keys: { expiration: number }[] };
     const ttl = keys[0].expiration - Date.now() / 1000;
     expect(ttl).toBeGreaterThan(3600 - 120);
     expect(ttl).toBeLessThanOrEqual(3600 + 5);
@@ -191,16 +265,16 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
     const nasty = 'a\u0000b\uFFFDc\u{1F600}d\u0001';
     await w.db
       .prepare('INSERT INTO generation_cache (cache_key, prompt, result) VALUES (?, ?, ?)')
-      .bind('gen:nasty:5', 'nasty', nasty)
+      .bind(key('nasty', 5), 'nasty', nasty)
       .run();
     const viaD1 = (await (await w.post('/generate', { prompt: 'nasty', max_tokens: 5 })).json()) as { text: string };
     expect(viaD1.text).toBe(nasty);
     // The write path (the worker's own cache module) against the real bindings.
     const { GenerationCache } = await import('../../src/edge/cache.js');
     const cache = new GenerationCache(w.kv as never, w.db as never);
-    await cache.put('gen:lone:5', { prompt: 'lone', parameters: {}, result: 'x\uD800y\u0000z' }, 86400);
-    expect(await w.kv.get('gen:lone:5')).toBe('x\uFFFDy\u0000z');
-    expect((await row('gen:lone:5'))!.result).toBe('x\uFFFDy\u0000z');
+    await cache.put(key('lone', 5), { prompt: 'lone', parameters: {}, result: 'x\uD800y\u0000z' }, 86400);
+    expect(await w.kv.get(key('lone', 5))).toBe('x\uFFFDy\u0000z');
+    expect((await row(key('lone', 5)))!.result).toBe('x\uFFFDy\u0000z');
     const viaKv = (await (await w.post('/generate', { prompt: 'lone', max_tokens: 5 })).json()) as { text: string; cached: boolean };
     expect(viaKv).toEqual({ text: 'x\uFFFDy\u0000z', cached: true });
   });
@@ -209,7 +283,7 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
     const prompt = 'long '.repeat(150);
     const a = (await (await w.post('/generate', { prompt, max_tokens: 4 })).json()) as { text: string; cached: boolean };
     expect(a.cached).toBe(false);
-    await eventually(() => row(`gen:${prompt}:4`));
+    await eventually(() => row(key(prompt, 4)));
     const b = (await (await w.post('/generate', { prompt, max_tokens: 4 })).json()) as { text: string; cached: boolean };
     expect(b).toEqual({ text: a.text, cached: true });
   });

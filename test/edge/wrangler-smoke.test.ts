@@ -6,8 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { makeTestModel } from '../../src/model/test-model.js';
-import { ROOT, MODEL_NAME } from './helpers.js';
+import { ROOT, MODEL_NAME, modelBytes } from './helpers.js';
 
 const run = promisify(execFile);
 const wrangler = join(ROOT, 'node_modules/.bin/wrangler');
@@ -33,7 +32,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-wrangler-'));
   const persist = join(dir, 'state');
   const model = join(dir, 'model.bin');
-  writeFileSync(model, makeTestModel());
+  writeFileSync(model, modelBytes('stories'));
   const w = (...args: string[]) => run(wrangler, args, { cwd: ROOT, env, timeout: 60_000 });
   await w('d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist);
   await w('kv', 'key', 'put', '--local', '--persist-to', persist, '--binding', 'CACHE', `model_version:${MODEL_NAME}`, '1');

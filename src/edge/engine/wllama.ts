@@ -9,6 +9,7 @@
 import * as wllamaPkg from '@wllama/wllama/esm/index.js';
 import wasmModule from 'svc:wllama-wasm';
 import { createWllamaScope } from 'svc:wllama-scope';
+import { WASM_INITIAL_PAGES, WASM_MAX_PAGES } from './wasm-memory.js';
 
 // wllama's .d.ts files use extensionless relative re-exports, which NodeNext resolution cannot
 // follow; this is the part of its API used here.
@@ -17,6 +18,8 @@ interface WllamaInstance {
   loadModel(blobs: Blob[], params: Record<string, unknown>): Promise<void>;
   createCompletion(options: Record<string, unknown>): Promise<unknown>;
   createEmbedding(options: { input: string }): Promise<{ data: { embedding: number[] | string }[] }>;
+  getLoadedContextInfo(): { success?: boolean; n_ctx: number; n_ctx_train: number; n_ubatch: number; n_vocab: number };
+  exit(): Promise<void>;
 }
 const Wllama = (wllamaPkg as unknown as {
   Wllama: new (paths: Record<string, string>, config: Record<string, unknown>) => WllamaInstance;
@@ -36,6 +39,9 @@ export const ENGINE_SEED = 42;
  */
 export const TEXT_GRAMMAR = 'root ::= [\\x01-\\uD7FF\\uE000-\\U0010FFFF]*';
 
+/** The memory the next InIsolateWorker runs in (Wllama constructs the worker itself). */
+let nextMemory: WebAssembly.Memory | null = null;
+
 class InIsolateWorker {
   onmessage: ((e: { data: unknown }) => void) | null = null;
   onerror: ((e: unknown) => void) | null = null;
@@ -43,7 +49,7 @@ class InIsolateWorker {
 
   constructor() {
     this.deliver = createWllamaScope(
-      { pathConfig: { 'wllama.wasm': 'wllama.wasm' }, nbThread: 0, compat: false },
+      { pathConfig: { 'wllama.wasm': 'wllama.wasm' }, nbThread: 0, compat: false, wasmMemory: nextMemory },
       (data) => queueMicrotask(() => this.onmessage?.({ data })),
       wasmModule,
     );
@@ -63,7 +69,7 @@ class InIsolateWorker {
 }
 
 /** Runs `fn` with the globals Wllama.loadModel needs for creating its worker, then restores them. */
-async function withWorkerGlobals<T>(fn: () => Promise<T>): Promise<T> {
+async function withWorkerGlobals<T>(memory: WebAssembly.Memory, fn: () => Promise<T>): Promise<T> {
   const g = globalThis as Record<string, unknown>;
   // wllama resolves the wasm path against self.location (absent in workerd); the path is unused.
   if (!(g.self as { location?: unknown } | undefined)?.location) {
@@ -73,9 +79,11 @@ async function withWorkerGlobals<T>(fn: () => Promise<T>): Promise<T> {
   const prevCreate = URL.createObjectURL;
   g.Worker = InIsolateWorker;
   URL.createObjectURL = () => 'blob:svc-wllama';
+  nextMemory = memory;
   try {
     return await fn();
   } finally {
+    nextMemory = null;
     g.Worker = prevWorker;
     URL.createObjectURL = prevCreate;
   }
@@ -85,93 +93,179 @@ const quietLogger = {
   debug: () => {},
   log: () => {},
   warn: () => {},
-  error: (...args: unknown[]) => console.error('[wllama]', ...args),
+  // Errors of a request reach its caller as the rejection; this logs only the rest.
+  error: (...args: unknown[]) => {
+    if (args[0] !== 'Model returned an error:') console.error('[wllama]', ...args);
+  },
 };
 
+/**
+ * The one llama.cpp context, sized for the edge (docs/edge.md has the memory per setting):
+ * - n_ctx 1024: prompt plus max_tokens must fit (SPEC's max_tokens cap is 512);
+ * - n_batch = n_ubatch 512: an embedding is computed in one micro-batch, so this is the longest
+ *   text /embed takes; the attention scores of a micro-batch (n_ubatch x n_ctx x heads floats)
+ *   are most of the compute buffer, which is why it is not n_ctx;
+ * - one slot (n_parallel 1): wllama runs one wasm call at a time anyway.
+ */
+export const ENGINE_CONTEXT = { n_ctx: 1024, n_batch: 512, n_ubatch: 512, n_parallel: 1 } as const;
+
+/** A request the model cannot take: answered 400 with this message, never computed in part. */
+export class InputLimitError extends Error {}
+
 export interface LoadedModel {
+  /**
+   * Tokens a request can use: prompt plus max_tokens (llama.cpp's server caps a slot's context at
+   * the model's training context: 512 for stories260K), and the longest embedded text.
+   */
+  limits: { contextTokens: number; embedTokens: number };
   /** Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens. */
   generate(prompt: string, maxTokens: number): Promise<{ text: string; tokens: number }>;
   embed(text: string): Promise<number[]>;
+  /** Bytes of the wasm heap now (it only grows). */
+  memoryBytes(): number;
+  close(): Promise<void>;
+}
+
+/** wllama rejects with Error objects or, for a failed wasm action, with llama.cpp's message. */
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * llama.cpp's own refusals of an input, as the SPEC-style 400 that states the limit. Anything else
+ * is left as it is (a 500).
+ */
+function limitError(err: unknown, what: 'prompt' | 'text', maxTokens?: number): InputLimitError | null {
+  const m = messageOf(err);
+  const ctx = /(?:request|input) \((\d+) tokens\) (?:exceeds the available context size|is larger than the max context size) \((\d+)/.exec(m);
+  if (ctx && what === 'prompt') return promptLimit(Number(ctx[1]), maxTokens!, Number(ctx[2]));
+  if (ctx) return new InputLimitError(`text (${ctx[1]} tokens) is over the model's limit of ${Math.min(Number(ctx[2]), ENGINE_CONTEXT.n_ubatch)} tokens`);
+  const batch = /input \((\d+) tokens\) is too large to process.*current batch size: (\d+)/.exec(m);
+  if (batch) return new InputLimitError(`text (${batch[1]} tokens) is over the model's limit of ${batch[2]} tokens`);
+  return null;
+}
+
+function promptLimit(promptTokens: number, maxTokens: number, nCtx: number): InputLimitError {
+  return new InputLimitError(
+    `prompt (${promptTokens} tokens) plus max_tokens (${maxTokens}) is over the model's context of ${nCtx} tokens`,
+  );
 }
 
 /**
- * Loads a GGUF into two llama.cpp contexts: one for completion, one with embeddings on (llama.cpp's
- * server refuses completions on an embedding context). Both share the isolate's memory budget.
+ * Loads a GGUF into one llama.cpp context that serves both methods: llama.cpp's server switches a
+ * context's embedding output per batch (llama_set_embeddings), so a second context (a second wasm
+ * instance, heap and copy of the weights) is not needed. Throws when llama.cpp cannot load the
+ * bytes (a corrupt or truncated file): wllama itself does not check its load result.
  */
 export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<LoadedModel> {
   const blob = new Blob([bytes as BlobPart]);
-  const open = async (embeddings: boolean) => {
-    // The model comes from R2 as bytes: wllama's download cache (OPFS/Cache API, absent in workerd)
-    // and model manager are never used, so stand-ins keep the constructor from probing storage.
-    const w = new Wllama(
-      { default: 'wllama.wasm' },
-      { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never },
-    );
-    w.setCompat(null);
-    await withWorkerGlobals(() =>
-      w.loadModel([blob], {
-        n_threads: 1,
-        n_gpu_layers: 0,
-        n_ctx: 1024,
-        n_parallel: 1,
-        seed: ENGINE_SEED,
-        embeddings,
-        pooling_type: embeddings ? 'mean' : undefined,
-        warmup: false,
-      }),
-    );
-    return w;
-  };
+  const memory = new WebAssembly.Memory({
+    initial: BigInt(WASM_INITIAL_PAGES),
+    maximum: BigInt(WASM_MAX_PAGES),
+    shared: true,
+    address: 'i64',
+  } as unknown as WebAssembly.MemoryDescriptor);
+  // The model comes from R2 as bytes: wllama's download cache (OPFS/Cache API, absent in workerd)
+  // and model manager are never used, so stand-ins keep the constructor from probing storage.
+  const w = new Wllama(
+    { default: 'wllama.wasm' },
+    { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never },
+  );
+  w.setCompat(null);
+  await withWorkerGlobals(memory, () =>
+    w.loadModel([blob], {
+      n_threads: 1,
+      n_gpu_layers: 0,
+      ...ENGINE_CONTEXT,
+      seed: ENGINE_SEED,
+      embeddings: true,
+      pooling_type: 'mean',
+      warmup: false,
+    }),
+  );
+  const info = w.getLoadedContextInfo();
+  if (!info.success || !(info.n_vocab > 0)) {
+    await w.exit().catch(() => {});
+    throw new Error('llama.cpp could not load it');
+  }
+  const contextTokens = Math.min(info.n_ctx, info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx);
+  const limits = { contextTokens, embedTokens: Math.min(contextTokens, info.n_ubatch) };
   let queue: Promise<unknown> = Promise.resolve();
+  // One call at a time: a failing request makes wllama reject every task queued on the same
+  // instance, so requests must not share its queue.
   const serialize = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn, fn);
     queue = run.catch(() => {});
     return run;
   };
-  const gen = await open(false);
-  const emb = await open(true);
   return {
+    limits,
+    memoryBytes: () => memory.buffer.byteLength,
+    close: () => serialize(() => w.exit()).catch(() => {}),
     generate(prompt, maxTokens) {
-      // One completion at a time: a failing request makes wllama reject every task queued on the
-      // same instance, so requests must not share the queue.
       return serialize(async () => {
         // Streamed, because llama.cpp's server then holds back an unfinished UTF-8 sequence (one
         // cut by max_tokens) instead of putting it into a JSON string: wllama serializes results
         // with nlohmann::json::dump() without the replace handler, which throws on invalid UTF-8.
         let text = '';
         let chunks = 0;
-        let usage: number | undefined;
+        let usage: { completion_tokens?: number; prompt_tokens?: number } | undefined;
+        let promptTokens: number | undefined;
         try {
-          await gen.createCompletion({
+          await w.createCompletion({
             prompt,
             max_tokens: maxTokens,
             temperature: 0,
             top_k: 1,
             seed: ENGINE_SEED,
             grammar: TEXT_GRAMMAR,
+            // Every prompt is evaluated from scratch, so what ran before cannot change the bytes.
+            cache_prompt: false,
+            // Every chunk then carries the prompt's token count (timings.prompt_n), also when
+            // the stream ends early (see the catch below).
+            timings_per_token: true,
             stream: true,
-            onData: (chunk: { choices?: { text?: string }[]; content?: string; usage?: { completion_tokens?: number } }) => {
+            onData: (chunk: {
+              choices?: { text?: string }[];
+              content?: string;
+              usage?: { completion_tokens?: number; prompt_tokens?: number };
+              timings?: { prompt_n?: number };
+            }) => {
+              if (chunk.timings?.prompt_n !== undefined) promptTokens = chunk.timings.prompt_n;
               const piece = chunk.choices?.[0]?.text ?? chunk.content ?? '';
               if (piece) chunks++;
               text += piece;
-              if (chunk.usage?.completion_tokens !== undefined) usage = chunk.usage.completion_tokens;
+              if (chunk.usage) usage = chunk.usage;
             },
           });
         } catch (err) {
+          const limit = limitError(err, 'prompt', maxTokens);
+          if (limit) throw limit;
           // The one serialization failure left (an overlong UTF-8 sequence the grammar admitted):
-          // wllama's C++ throws while encoding that chunk and the JS side then reads a garbage
-          // length. The text up to that point is valid and the failure is deterministic, so the
-          // answer is the text before the invalid sequence.
-          if (!(err instanceof Error) || !/Invalid typed array length/.test(err.message)) throw err;
+          // llama.cpp cannot put that chunk into JSON. The text up to it is valid and the failure
+          // is deterministic, so the answer is the text before the invalid sequence.
+          if (!/type_error\.316/.test(messageOf(err))) throw err;
         }
-        return { text, tokens: usage ?? chunks };
+        // llama.cpp stops a generation that fills the context as it stops at max_tokens, so a
+        // text cut short by the context would look complete. The prompt's token count is known
+        // only now (wllama has no tokenizer call); the rule does not depend on where this
+        // generation happened to end.
+        promptTokens = usage?.prompt_tokens ?? promptTokens;
+        if (promptTokens === undefined) throw new Error('llama.cpp reported no prompt token count');
+        if (promptTokens + maxTokens > contextTokens) throw promptLimit(promptTokens, maxTokens, contextTokens);
+        return { text, tokens: usage?.completion_tokens ?? chunks };
       });
     },
-    async embed(text) {
-      const res = await emb.createEmbedding({ input: text });
-      const v = res.data[0]?.embedding;
-      if (!Array.isArray(v)) throw new Error('embedding engine returned no vector');
-      return v;
+    embed(text) {
+      return serialize(async () => {
+        let res;
+        try {
+          res = await w.createEmbedding({ input: text });
+        } catch (err) {
+          throw limitError(err, 'text') ?? err;
+        }
+        const v = res.data[0]?.embedding;
+        if (!Array.isArray(v)) throw new Error('embedding engine returned no vector');
+        return v;
+      });
     },
   };
 }
