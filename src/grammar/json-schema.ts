@@ -430,10 +430,8 @@ class SchemaCompiler {
     try {
       return this.compile(schema, pointer, depth);
     } catch (error) {
-      if (error instanceof ConstraintError && error.code === 'unsatisfiable') {
-        this.approximate(pointer, 'unsatisfiable', `left out: ${error.message}`);
-        return undefined;
-      }
+      // Leaving it out narrows what the grammar allows (never widens it): nothing for the validator.
+      if (error instanceof ConstraintError && error.code === 'unsatisfiable') return undefined;
       throw error;
     }
   }
@@ -459,8 +457,11 @@ class SchemaCompiler {
     if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.compileUnion(schema, pointer, depth);
     if (schema.allOf !== undefined) {
       const { allOf, ...base } = schema;
-      let merged: Schema = base;
+      // Parts first, in order, then the siblings: `allOf: [{$ref: Base}, {extension}]` lists Base's
+      // properties first, as the instances of such protocol schemas do (conjunction is unordered).
+      let merged: Schema = true;
       for (const part of allOf as Schema[]) merged = mergeSchemas(merged, this.dereference(part, pointer, depth), pointer, this.maxBranches);
+      if (hasConstraints(base)) merged = mergeSchemas(merged, base, pointer, this.maxBranches);
       return this.compile(merged, pointer, depth + 1);
     }
     if (schema.const !== undefined || schema.enum !== undefined) return this.compileEnum(schema, pointer, depth);

@@ -79,6 +79,11 @@ export const NAMED_CASES: HostileCase[] = [
   { name: 'property name of 1,000 characters with additionalProperties', input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(1000)]: {} }, additionalProperties: true } }, expectMs: 150, expectMB: 40 },
   { name: 'property name of 7,900 characters with additionalProperties', input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(7_900)]: {} }, additionalProperties: true } }, expectMs: 500, expectMB: 100 },
   { name: 'property name of 100,000 characters with additionalProperties (too large)', input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(100_000)]: {} }, additionalProperties: true } }, expectMs: 50 },
+  // #25: bounds split around 2000 were merged back and split again (stack overflow); a shared unsatisfiable $ref was internal
+  { name: 'string minLength 100 maxLength 2048', input: { kind: 'schema', schema: { type: 'string', minLength: 100, maxLength: 2048 } }, expectMs: 20 },
+  { name: 'regex a{1500,2500}', input: { kind: 'regex', pattern: 'a{1500,2500}' }, expectMs: 20 },
+  { name: 'regex [a-z]{3000}', input: { kind: 'regex', pattern: '[a-z]{3000}' }, expectMs: 20 },
+  { name: 'two anyOfs sharing an unsatisfiable $ref', input: { kind: 'schema', schema: { $defs: { u: { type: 'string', minLength: 5, maxLength: 2 } }, properties: { a: { anyOf: [{ $ref: '#/$defs/u' }, { type: 'null' }] }, b: { anyOf: [{ $ref: '#/$defs/u' }, { type: 'integer' }] } } } }, expectMs: 20 },
   // #21: allOf of anyOf pairs built the product first (60 pairs: 4-7 s, then out of memory)
   { name: 'allOf of 60 anyOf pairs', input: { kind: 'schema', schema: pairs(60) }, expectMs: 20 },
   { name: 'allOf of 8 anyOf pairs (256 branches)', input: { kind: 'schema', schema: pairs(8) }, expectMs: 150, expectMB: 40 },

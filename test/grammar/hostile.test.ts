@@ -74,3 +74,10 @@ test('the cases issue #21 named now fail fast or compile', () => {
   expect(byName.get('regex nested 10,000 deep')).toMatchObject({ outcome: 'ConstraintError' });
   expect(byName.get('duplicate choices')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/"yes"/) });
 });
+
+test('the cases issue #25 named compile', () => {
+  const byName = new Map(output.results.map((r) => [r.name, r]));
+  for (const name of ['string minLength 100 maxLength 2048', 'regex a{1500,2500}', 'regex [a-z]{3000}', 'two anyOfs sharing an unsatisfiable $ref', 'created_at_datetime with additionalProperties', '(a(a(…x…)b)?b)? nested 24 deep']) {
+    expect({ name, outcome: byName.get(name)?.outcome }).toEqual({ name, outcome: 'compiled' });
+  }
+});

@@ -5,6 +5,7 @@ import { getLlama, LlamaGrammar, LlamaLogLevel } from 'node-llama-cpp';
 import type { Llama } from 'node-llama-cpp';
 import { compileChoices, compileJsonSchema, compileRegex, compileType } from '../../src/grammar/index.js';
 import { CORPUS } from './corpus.js';
+import { REAL_WORLD } from './real-world.js';
 import { CHOICES, REGEXES, TYPE_NAMES } from './samples.js';
 
 let llama: Llama;
@@ -32,6 +33,14 @@ test('the check itself fails on a broken grammar', () => {
 
 test.each(CORPUS.map((e) => [e.name, e.schema] as const))('JSON Schema: %s', (_name, schema) => {
   expectLlamaParses(compileJsonSchema(schema).gbnf);
+});
+
+test.each(REAL_WORLD.map((e) => [e.name, e.schema] as const))('real-world-style JSON Schema: %s', (_name, schema) => {
+  expectLlamaParses(compileJsonSchema(schema).gbnf);
+});
+
+test.each(['[a-z]{3000}', 'a{1500,2500}', 'x{2001}', '[0-9]{0,4500}'])('regex with a bound past 2000: %s', (pattern) => {
+  expectLlamaParses(compileRegex(pattern).gbnf);
 });
 
 test('JSON Schema with additionalProperties allowed by option', () => {
