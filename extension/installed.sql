@@ -94,9 +94,7 @@ CREATE OR REPLACE FUNCTION public.svc__backoff(retry_count integer)
  LANGUAGE sql
  STABLE
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$SELECT least(
-      coalesce(nullif(current_setting('svc.retry_backoff', true), ''), '1s')::interval * power(2, $1),
-      interval '5 minutes')
+AS $function$SELECT least(svc__setting('svc.retry_backoff')::interval * power(2, $1), interval '5 minutes')
 $function$;
 -- grants on svc__backoff(integer): {postgres=X/postgres}
 -- comment: Internal: the delay before retry n, svc.retry_backoff * 2^n, at most 5 minutes.
@@ -107,6 +105,143 @@ CREATE OR REPLACE FUNCTION public.svc__bundle()
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
 AS $bundle$ (the TypeScript bundle) $bundle$;
 -- grants on svc__bundle(): (default: PUBLIC may execute)
+
+CREATE OR REPLACE FUNCTION public.svc__claim(claimer text, max_jobs integer, lease_seconds double precision, max_retries integer, relax_commit boolean)
+ RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and_claim (which run it under their
+-- settings: generic plans, index scans only; see svc_worker_claim.sql): three statements, each
+-- written so that one index alone serves it, whatever the table held when its plan was made.
+--
+-- 1. Synchronous requests whose caller stopped waiting (its transaction ended, freeing its waiter
+--    lock) are cancelled rather than run for nobody. Taking the lock here succeeds only when no
+--    session holds it; this transaction then holds it until it commits, which harms nobody. The
+--    status is compared with a variable (pending_) so that only svc_queue_waiter_idx, through its
+--    IS NOT NULL condition, serves this scan. The lock's first key is 'svcw' (0x73766377,
+--    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`.
+-- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
+--    announced on svc_completed). The probe reads the earliest lease, the first entry of
+--    svc_queue_lease_idx (an EXISTS over status and lease looks as cheap on an empty table, through
+--    svc_queue_active_idx, and then filters every active row on each call; min() may be planned as
+--    an aggregate over every lease), so the sweep runs only when a lease has expired.
+-- 3. Up to max_jobs pending jobs, highest priority first, then oldest, from svc_queue_claim_idx.
+--    `now_` is a variable of each statement, so the lease index can seek on it (clock_timestamp()
+--    in a WHERE clause cannot be an index condition).
+--
+-- relax_commit: when this is the transaction's first write and no job failed for good, the
+-- transaction commits without waiting for its WAL to reach the disk (synchronous_commit off). Lost
+-- in a crash, a claim leaves the job as it was (pending, or processing under a lease that expires);
+-- a worker's completion of that attempt is then refused or stores the same bytes, and any durable
+-- commit after it makes it durable too. Not when the transaction had written before, whose writes
+-- the caller may want durable, nor when the sweep failed a job for good: that is announced.
+#variable_conflict use_column
+DECLARE
+  first_write boolean := relax_commit AND pg_current_xact_id_if_assigned() IS NULL;
+  now_ timestamptz := clock_timestamp();
+  announced integer;
+  pending_ text := 'pending';
+BEGIN
+  UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
+  WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(1937138551, w.waiter);
+
+  IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
+    WITH requeued AS (
+      UPDATE svc_queue q SET
+        status = CASE WHEN q.retry_count < max_retries THEN 'pending' ELSE 'failed' END,
+        retry_count = CASE WHEN q.retry_count < max_retries THEN q.retry_count + 1 ELSE q.retry_count END,
+        run_after = clock_timestamp() + svc__backoff(q.retry_count),
+        failed_at = CASE WHEN q.retry_count < max_retries THEN NULL ELSE clock_timestamp() END,
+        error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
+        lease_expires_at = NULL, worker_id = NULL
+      WHERE q.request_id = ANY (ARRAY(
+        SELECT e.request_id FROM svc_queue e
+        WHERE e.status = 'processing' AND e.lease_expires_at < now_
+        ORDER BY e.lease_expires_at
+        FOR UPDATE SKIP LOCKED))
+      RETURNING q.request_id, q.function_name, q.status
+    )
+    SELECT count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'failed'))) INTO announced
+    FROM requeued WHERE status = 'failed';
+    now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
+  END IF;
+
+  IF first_write AND coalesce(announced, 0) = 0 THEN
+    PERFORM set_config('synchronous_commit', 'off', true);
+  END IF;
+
+  RETURN QUERY
+  WITH claimed AS (
+    UPDATE svc_queue q SET
+      status = 'processing', started_at = now_, attempt = q.attempt + 1,
+      worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
+    WHERE q.request_id = ANY (ARRAY(
+      SELECT p.request_id FROM svc_queue p
+      WHERE p.status = 'pending' AND p.run_after <= now_
+      ORDER BY p.priority DESC, p.seq
+      LIMIT max_jobs
+      FOR UPDATE SKIP LOCKED))
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
+  )
+  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
+  FROM claimed c ORDER BY c.priority DESC, c.seq;
+END
+$function$;
+-- grants on svc__claim(text,integer,double precision,integer,boolean): {postgres=X/postgres}
+-- comment: Internal: the claim of svc_worker_claim and svc_worker_complete_and_claim (abandoned sync requests, expired leases, then pending jobs).
+
+CREATE OR REPLACE FUNCTION public.svc__complete(ids uuid[], attempts integer[], results text[])
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+AS $function$-- The completion shared by svc_worker_complete and svc_worker_complete_and_claim: store the results
+-- of the listed attempts and announce each on svc_completed; returns the ids whose completion was
+-- refused. An attempt that is no longer processing under that number (its lease expired and the job
+-- was taken again, or it was already completed) matches nothing and is refused. The arrays are
+-- matched by position; `= ANY (ids)` keeps the lookup on the primary key whatever plan is chosen.
+-- The status is compared with a variable (processing_), not a literal: with status = 'processing'
+-- the lease index's predicate is implied, so a generic plan (made once) might take that index, tied
+-- with the primary key on an empty table, and filter every processing row on request_id, call
+-- after call. Usually every completion is stored, and only otherwise is the list of refused ids
+-- built (a quarter of a busy worker's call, measured).
+#variable_conflict use_column
+DECLARE
+  processing_ text := 'processing';
+  stored uuid[];
+  announced integer;
+BEGIN
+  WITH done AS (
+    UPDATE svc_queue q SET
+      status = 'completed', result = results[array_position(ids, q.request_id)], error = NULL,
+      completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
+    WHERE q.request_id = ANY (ids) AND q.status = processing_
+      AND q.attempt = attempts[array_position(ids, q.request_id)]
+    RETURNING q.request_id, q.function_name
+  )
+  SELECT array_agg(request_id), count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'completed')))
+  INTO stored, announced FROM done;
+  IF announced = cardinality(ids) THEN
+    RETURN '{}';
+  END IF;
+  RETURN ARRAY(SELECT given.id FROM unnest(ids) AS given(id) WHERE NOT given.id = ANY (coalesce(stored, '{}')));
+END
+$function$;
+-- grants on svc__complete(uuid[],integer[],text[]): {postgres=X/postgres}
+-- comment: Internal: the completion of svc_worker_complete and svc_worker_complete_and_claim; returns the ids whose completion was refused.
+
+CREATE OR REPLACE FUNCTION public.svc__completed_payload(request_id uuid, function_name text, status text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+AS $function$-- The svc_completed payload of a queue row (DESIGN.md), for every completion and final failure: the
+-- `function` field maps the queue function (constrained and batch generation count as generate).
+SELECT json_build_object('request_id', $1,
+  'function', CASE $2 WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END,
+  'status', $3)::text
+$function$;
+-- grants on svc__completed_payload(uuid,text,text): {postgres=X/postgres}
+-- comment: Internal: the svc_completed notification payload of a request.
 
 CREATE OR REPLACE FUNCTION public.svc__conninfo_quote(value text)
  RETURNS text
@@ -123,9 +258,10 @@ CREATE OR REPLACE FUNCTION public.svc__current_model()
  LANGUAGE sql
  STABLE
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$SELECT model FROM svc_workers
-    WHERE state = 'running' AND model IS NOT NULL AND last_heartbeat > clock_timestamp() - interval '1 minute'
-    ORDER BY last_heartbeat DESC LIMIT 1
+AS $function$-- The model whose answers the cache serves: the one the most recently heard-from live worker runs.
+SELECT model FROM svc_workers
+WHERE state = 'running' AND model IS NOT NULL AND last_heartbeat > clock_timestamp() - interval '1 minute'
+ORDER BY last_heartbeat DESC LIMIT 1
 $function$;
 -- grants on svc__current_model(): (default: PUBLIC may execute)
 -- comment: Internal: the model identity the cache serves (that of the most recently heard-from live worker).
@@ -159,22 +295,36 @@ CREATE OR REPLACE FUNCTION public.svc__queue_depth()
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
-AS $function$BEGIN
+AS $function$-- PL/pgSQL so its plans are kept for the session: as an SQL function (SECURITY DEFINER, SET
+-- search_path, so never inlined) each call from a plv8 plan parsed and planned the body again.
+BEGIN
   RETURN (SELECT count(*) FROM svc_queue WHERE status = 'pending') + (SELECT count(*) FROM svc_queue WHERE status = 'processing');
 END
 $function$;
 -- grants on svc__queue_depth(): (default: PUBLIC may execute)
 -- comment: Internal: requests pending or processing, over all roles (for svc.max_queue_size).
 
+CREATE OR REPLACE FUNCTION public.svc__setting(name text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+AS $function$-- A setting's value in this session, or its default (svc_settings) when unset or empty.
+SELECT value FROM svc_settings() WHERE name = $1
+$function$;
+-- grants on svc__setting(text): (default: PUBLIC may execute)
+-- comment: Internal: a setting's value in this session, or its default (as svc_settings lists them).
+
 CREATE OR REPLACE FUNCTION public.svc__sync_conninfo()
  RETURNS text
  LANGUAGE sql
  STABLE
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$SELECT coalesce(nullif(current_setting('svc.sync_connection', true), ''),
-      format('dbname=%s user=%s port=%s host=%s',
-        svc__conninfo_quote(current_database()), svc__conninfo_quote(current_user), current_setting('port'),
-        svc__conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost'))))
+AS $function$-- svc.sync_connection, or this server's first unix socket as the extension's owner (libpq quoting).
+SELECT coalesce(nullif(current_setting('svc.sync_connection', true), ''),
+  format('dbname=%s user=%s port=%s host=%s',
+    svc__conninfo_quote(current_database()), svc__conninfo_quote(current_user), current_setting('port'),
+    svc__conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost'))))
 $function$;
 -- grants on svc__sync_conninfo(): {postgres=X/postgres}
 -- comment: Internal: where the sync functions connect back to (svc.sync_connection, else the local socket).
@@ -185,8 +335,8 @@ CREATE OR REPLACE FUNCTION public.svc_cache_clear()
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
 AS $function$WITH removed AS (DELETE FROM svc_cache RETURNING 1)
-    SELECT count(*) FROM removed
-    WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0
+SELECT count(*) FROM removed
+WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0
 $function$;
 -- grants on svc_cache_clear(): {postgres=X/postgres,svc_admin=X/postgres}
 -- comment: Empty the result cache and reset its counters; returns how many entries were removed.
@@ -197,13 +347,13 @@ CREATE OR REPLACE FUNCTION public.svc_cache_stats()
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
 AS $function$SELECT entries, hits, misses, CASE WHEN hits + misses > 0 THEN hits::float8 / (hits + misses) END, max_entries
-    FROM (
-      SELECT (SELECT count(*) FROM svc_cache) AS entries,
-        h.last_value - CASE WHEN h.is_called THEN 0 ELSE 1 END AS hits,
-        m.last_value - CASE WHEN m.is_called THEN 0 ELSE 1 END AS misses,
-        coalesce(nullif(current_setting('svc.cache_size', true), ''), '10000')::bigint AS max_entries
-      FROM svc_cache_hits h, svc_cache_misses m
-    ) AS s
+FROM (
+  SELECT (SELECT count(*) FROM svc_cache) AS entries,
+    h.last_value - CASE WHEN h.is_called THEN 0 ELSE 1 END AS hits,
+    m.last_value - CASE WHEN m.is_called THEN 0 ELSE 1 END AS misses,
+    svc__setting('svc.cache_size')::bigint AS max_entries
+  FROM svc_cache_hits h, svc_cache_misses m
+) AS s
 $function$;
 -- grants on svc_cache_stats(): (default: PUBLIC may execute)
 -- comment: Entries in the result cache, hits and misses since the last clear, and the size limit (svc.cache_size).
@@ -235,7 +385,7 @@ CREATE OR REPLACE FUNCTION public.svc_check_async(request_id uuid)
 AS $function$#variable_conflict use_column
 BEGIN
   IF $1 IS NULL THEN
-    RAISE EXCEPTION 'svc_check_async: request_id must not be NULL' USING ERRCODE = '22004';
+    RAISE EXCEPTION 'svc_check_async: request_id must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   RETURN QUERY
     SELECT status, result, error, created_at::timestamp, started_at::timestamp, completed_at::timestamp, priority
@@ -249,10 +399,12 @@ CREATE OR REPLACE FUNCTION public.svc_check_async_batch(request_ids uuid[])
  RETURNS TABLE(request_id uuid, status text, result text, error text, created_at timestamp without time zone, completed_at timestamp without time zone)
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$#variable_conflict use_column
+AS $function$-- One row per id given, in that order; an id that is unknown or not yours gives a row of NULLs
+-- beside it, so results line up with the input.
+#variable_conflict use_column
 BEGIN
   IF $1 IS NULL THEN
-    RAISE EXCEPTION 'svc_check_async_batch: request_ids must not be NULL' USING ERRCODE = '22004';
+    RAISE EXCEPTION 'svc_check_async_batch: request_ids must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   RETURN QUERY
     SELECT ids.id, q.status, q.result, q.error, q.created_at::timestamp, q.completed_at::timestamp
@@ -269,11 +421,12 @@ CREATE OR REPLACE FUNCTION public.svc_cleanup(retention interval DEFAULT '7 days
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$DECLARE
+AS $function$-- Finished requests, and the rows of workers not heard from, older than the retention.
+DECLARE
   removed bigint;
 BEGIN
   IF $1 IS NULL THEN
-    RAISE EXCEPTION 'svc_cleanup: retention must not be NULL' USING ERRCODE = '22004';
+    RAISE EXCEPTION 'svc_cleanup: retention must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   DELETE FROM svc_workers WHERE last_heartbeat < clock_timestamp() - $1;
   WITH finished AS (
@@ -554,10 +707,10 @@ CREATE OR REPLACE FUNCTION public.svc_queue_stats()
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
 AS $function$SELECT function_name, status, count(*),
-      clock_timestamp() - min(created_at) FILTER (WHERE status = 'pending'),
-      avg(started_at - created_at) FILTER (WHERE started_at IS NOT NULL),
-      avg(completed_at - started_at) FILTER (WHERE completed_at IS NOT NULL)
-    FROM svc_queue GROUP BY function_name, status ORDER BY function_name, status
+  clock_timestamp() - min(created_at) FILTER (WHERE status = 'pending'),
+  avg(started_at - created_at) FILTER (WHERE started_at IS NOT NULL),
+  avg(completed_at - started_at) FILTER (WHERE completed_at IS NOT NULL)
+FROM svc_queue GROUP BY function_name, status ORDER BY function_name, status
 $function$;
 -- grants on svc_queue_stats(): (default: PUBLIC may execute)
 -- comment: Counts per function and status over the whole queue, with waiting and running times.
@@ -607,19 +760,21 @@ CREATE OR REPLACE FUNCTION public.svc_settings()
  LANGUAGE sql
  STABLE
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$SELECT s.name, coalesce(nullif(current_setting(s.name, true), ''), s.default_value), s.default_value, s.meaning
-    FROM (VALUES
-      ('svc.max_queue_size', '10000', 'requests pending or processing, over all roles; beyond it submission fails (53400)'),
-      ('svc.worker_concurrency', '4', 'jobs a worker runs at once when SVC_WORKER_CONCURRENCY is unset'),
-      ('svc.worker_poll_interval', '1s', 'a worker''s polling fallback when SVC_WORKER_POLL_INTERVAL is unset'),
-      ('svc.sync_timeout', '60s', 'how long the synchronous functions wait for a worker'),
-      ('svc.sync_connection', NULL, 'libpq connection string of the synchronous functions'' autonomous session (unset: this server''s first unix socket, as the extension''s owner)'),
-      ('svc.cache_size', '10000', 'result cache entries kept (least used evicted first)'),
-      ('svc.retry_backoff', '1s', 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes'),
-      ('svc.prompt_format', 'chat', 'how generation prompts reach the model: ''chat'' sends the prompt as the user turn of the model''s chat template (raw on a model without one), ''raw'' sends it as is; recorded in the request''s parameters and part of its cache key'),
-      ('svc.system_prompt', NULL, 'system turn of the chat template for generation requests in the ''chat'' format (unset or empty: none); recorded in the request''s parameters and part of its cache key')
-    ) AS s(name, default_value, meaning)
-    ORDER BY s.name
+AS $function$-- Generated by scripts/build-extension.ts from src/extension/settings-catalog.ts.
+SELECT s.name, coalesce(nullif(current_setting(s.name, true), ''), s.default_value), s.default_value, s.meaning
+FROM (VALUES
+  ('svc.max_queue_size', '10000', 'requests pending or processing, over all roles; beyond it submission fails (53400)'),
+  ('svc.worker_concurrency', '4', 'jobs a worker runs at once when SVC_WORKER_CONCURRENCY is unset'),
+  ('svc.worker_poll_interval', '1s', 'a worker''s polling fallback when SVC_WORKER_POLL_INTERVAL is unset'),
+  ('svc.sync_timeout', '60s', 'how long the synchronous functions wait for a worker'),
+  ('svc.sync_connection', NULL, 'libpq connection string of the synchronous functions'' autonomous session (unset: this server''s first unix socket, as the extension''s owner)'),
+  ('svc.cache_size', '10000', 'result cache entries kept (least used evicted first)'),
+  ('svc.retry_backoff', '1s', 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes'),
+  ('svc.prompt_format', 'chat', 'how generation prompts reach the model: ''chat'' sends the prompt as the user turn of the model''s chat template (raw on a model without one), ''raw'' sends it as is; recorded in the request''s parameters and part of its cache key'),
+  ('svc.strict_schema', 'off', '''on'' refuses JSON Schema keywords of no standard vocabulary (x-*, readonly, id after draft-04) and unknown formats; ''off'' takes them as annotations, as the JSON Schema specification says; recorded in the request''s parameters (strict_schema) and part of its cache key'),
+  ('svc.system_prompt', NULL, 'system turn of the chat template for generation requests in the ''chat'' format (unset or empty: none); recorded in the request''s parameters and part of its cache key')
+) AS s(name, default_value, meaning)
+ORDER BY s.name
 $function$;
 -- grants on svc_settings(): (default: PUBLIC may execute)
 -- comment: svc's settings: each one's effective value in this session, its default and what it means.
@@ -629,13 +784,14 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$WITH hit AS (
-      UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
-      WHERE cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND model = $2
-      RETURNING result
-    )
-    SELECT result FROM (SELECT (SELECT result FROM hit) AS result) AS r
-    WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0
+AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
+WITH hit AS (
+  UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
+  WHERE cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND model = $2
+  RETURNING result
+)
+SELECT result FROM (SELECT (SELECT result FROM hit) AS result) AS r
+WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0
 $function$;
 -- grants on svc_worker_cache_get(text,text): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: the cached result for a request identity and model, or NULL (counted as a hit or a miss).
@@ -645,15 +801,15 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cache_put(identity text, model text
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$INSERT INTO svc_cache (cache_key, model, function_name, result)
-    VALUES (encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4)
-    ON CONFLICT (cache_key, model) DO NOTHING;
+AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size.
+INSERT INTO svc_cache (cache_key, model, function_name, result)
+VALUES (encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4)
+ON CONFLICT (cache_key, model) DO NOTHING;
 
-    DELETE FROM svc_cache WHERE (cache_key, model) IN (
-      SELECT cache_key, model FROM svc_cache
-      ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
-      LIMIT greatest(0, (SELECT count(*) FROM svc_cache)
-        - coalesce(nullif(current_setting('svc.cache_size', true), ''), '10000')::bigint))
+DELETE FROM svc_cache WHERE (cache_key, model) IN (
+  SELECT cache_key, model FROM svc_cache
+  ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
+  LIMIT greatest(0, (SELECT count(*) FROM svc_cache) - svc__setting('svc.cache_size')::bigint))
 $function$;
 -- grants on svc_worker_cache_put(text,text,text,text): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.
@@ -667,53 +823,19 @@ CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs inte
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
-AS $function$#variable_conflict use_column
-DECLARE
-  now_ timestamptz := clock_timestamp();
-  announced integer;
-  first_write boolean := pg_current_xact_id_if_assigned() IS NULL;
-  pending_ text := 'pending'; -- see ABANDONED_SWEEP in queries.ts
+AS $function$-- The worker protocol is PL/pgSQL, whose plans are kept for the session: after five calls each
+-- statement runs on a generic plan, built from the table's size at that moment. A worker polling an
+-- idle queue (one just truncated, or vacuumed to zero pages) would fix plans that sequential-scan
+-- svc_queue and sort it, cheapest on an empty table, and keep them when thousands of jobs arrive
+-- (2-3 ms per claim with 5,000 rows, growing with the finished rows kept for svc_cleanup). Planning
+-- every call costs 50-80 µs per statement instead. So these functions always run generic plans,
+-- with sequential and bitmap scans disabled (the catalog's INDEX_PLANS), and each statement is
+-- written so that one index alone serves it: ids through the primary key, the claim order only
+-- from svc_queue_claim_idx, the earliest lease only from svc_queue_lease_idx. Their plan is then
+-- the same whatever the table held when it was made. (Folding the lease probe into the claim
+-- statement, through a loop over its rows, measured no faster.) The claim itself: svc__claim.
 BEGIN
-  UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
-  WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(1937138551, w.waiter);
-  IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
-    WITH requeued AS (
-      UPDATE svc_queue q SET
-        status = CASE WHEN q.retry_count < $4 THEN 'pending' ELSE 'failed' END,
-        retry_count = CASE WHEN q.retry_count < $4 THEN q.retry_count + 1 ELSE q.retry_count END,
-        run_after = clock_timestamp() + svc__backoff(q.retry_count),
-        failed_at = CASE WHEN q.retry_count < $4 THEN NULL ELSE clock_timestamp() END,
-        error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
-        lease_expires_at = NULL, worker_id = NULL
-      WHERE q.request_id = ANY (ARRAY(
-        SELECT e.request_id FROM svc_queue e
-        WHERE e.status = 'processing' AND e.lease_expires_at < now_
-        ORDER BY e.lease_expires_at
-        FOR UPDATE SKIP LOCKED))
-      RETURNING q.request_id, q.function_name, q.status
-    )
-    SELECT count(pg_notify('svc_completed', json_build_object('request_id', request_id, 'function', CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END, 'status', 'failed')::text)) INTO announced
-    FROM requeued WHERE status = 'failed';
-    now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
-  END IF;
-  IF first_write AND coalesce(announced, 0) = 0 THEN
-    PERFORM set_config('synchronous_commit', 'off', true);
-  END IF;
-  RETURN QUERY
-  WITH claimed AS (
-    UPDATE svc_queue q SET
-      status = 'processing', started_at = now_, attempt = q.attempt + 1,
-      worker_id = $1, lease_expires_at = now_ + make_interval(secs => $3)
-    WHERE q.request_id = ANY (ARRAY(
-      SELECT p.request_id FROM svc_queue p
-      WHERE p.status = 'pending' AND p.run_after <= now_
-      ORDER BY p.priority DESC, p.seq
-      LIMIT $2
-      FOR UPDATE SKIP LOCKED))
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
-  )
-  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
-  FROM claimed c ORDER BY c.priority DESC, c.seq;
+  RETURN QUERY SELECT * FROM svc__claim($1, $2, $3, $4, true);
 END
 $function$;
 -- grants on svc_worker_claim(text,integer,double precision,integer): {postgres=X/postgres,svc_worker=X/postgres}
@@ -728,29 +850,10 @@ CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt i
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
-AS $function$#variable_conflict use_column
-DECLARE
-  processing_ text := 'processing'; -- see BY_ID_STATUS in queries.ts
-  dropped uuid[];
-  stored uuid[];
-  announced integer;
+AS $function$-- A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
+-- job was claimed again) matches nothing and is refused (false).
 BEGIN
-  WITH done AS (
-    UPDATE svc_queue q SET
-      status = 'completed', result = (ARRAY[$3])[array_position(ARRAY[$1], q.request_id)], error = NULL,
-      completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
-    WHERE q.request_id = ANY (ARRAY[$1]) AND q.status = processing_
-      AND q.attempt = (ARRAY[$2])[array_position(ARRAY[$1], q.request_id)]
-    RETURNING q.request_id, q.function_name
-  )
-  SELECT array_agg(request_id), count(pg_notify('svc_completed', json_build_object('request_id', request_id, 'function', CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END, 'status', 'completed')::text))
-  INTO stored, announced FROM done;
-  IF announced = cardinality(ARRAY[$1]) THEN
-    dropped := '{}';
-  ELSE
-    dropped := ARRAY(SELECT given.id FROM unnest(ARRAY[$1]) AS given(id) WHERE NOT given.id = ANY (coalesce(stored, '{}')));
-  END IF;
-  RETURN cardinality(dropped) = 0;
+  RETURN cardinality(svc__complete(ARRAY[$1], ARRAY[$2], ARRAY[$3])) = 0;
 END
 $function$;
 -- grants on svc_worker_complete(uuid,integer,text): {postgres=X/postgres,svc_worker=X/postgres}
@@ -765,80 +868,33 @@ CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
-AS $function$#variable_conflict use_column
+AS $function$-- Complete, then claim for the slots that freed: one round trip (and one transaction) for a busy
+-- worker instead of two per job, and several jobs that finished together complete in one call. The
+-- completion is svc_worker_complete's for each (request, attempt, result) of the three arrays; the
+-- claim is svc_worker_claim's, for up to claim_jobs jobs (by default one per completion given: the
+-- freed slots, whether or not a completion was stored, since the worker no longer runs that job
+-- either way), without relaxing the commit (the completions must be durable). Each row carries the
+-- ids whose completion was refused (refused, usually empty: cheap to return on every row); when no
+-- job is claimed there is exactly one row, with refused and NULL job columns.
+#variable_conflict use_column
 DECLARE
-  processing_ text := 'processing'; -- see BY_ID_STATUS in queries.ts
   dropped uuid[];
-  stored uuid[];
-  announced integer;
-  now_ timestamptz;
   wanted integer := coalesce($7, cardinality($1));
-  pending_ text := 'pending'; -- see ABANDONED_SWEEP in queries.ts
 BEGIN
   IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts and results must be arrays of the same length'
-      USING ERRCODE = '22023';
+      USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF array_position($1, NULL) IS NOT NULL OR array_position($2, NULL) IS NOT NULL THEN
-    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids and complete_attempts must not contain NULL' USING ERRCODE = '22004';
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids and complete_attempts must not contain NULL'
+      USING ERRCODE = 'null_value_not_allowed';
   END IF;
   IF wanted < 0 THEN
-    RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = '22023';
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  WITH done AS (
-    UPDATE svc_queue q SET
-      status = 'completed', result = ($3)[array_position($1, q.request_id)], error = NULL,
-      completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
-    WHERE q.request_id = ANY ($1) AND q.status = processing_
-      AND q.attempt = ($2)[array_position($1, q.request_id)]
-    RETURNING q.request_id, q.function_name
-  )
-  SELECT array_agg(request_id), count(pg_notify('svc_completed', json_build_object('request_id', request_id, 'function', CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END, 'status', 'completed')::text))
-  INTO stored, announced FROM done;
-  IF announced = cardinality($1) THEN
-    dropped := '{}';
-  ELSE
-    dropped := ARRAY(SELECT given.id FROM unnest($1) AS given(id) WHERE NOT given.id = ANY (coalesce(stored, '{}')));
-  END IF;
+  dropped := svc__complete($1, $2, $3);
   IF wanted > 0 THEN
-    now_ := clock_timestamp();
-  UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
-  WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(1937138551, w.waiter);
-  IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
-    WITH requeued AS (
-      UPDATE svc_queue q SET
-        status = CASE WHEN q.retry_count < $6 THEN 'pending' ELSE 'failed' END,
-        retry_count = CASE WHEN q.retry_count < $6 THEN q.retry_count + 1 ELSE q.retry_count END,
-        run_after = clock_timestamp() + svc__backoff(q.retry_count),
-        failed_at = CASE WHEN q.retry_count < $6 THEN NULL ELSE clock_timestamp() END,
-        error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
-        lease_expires_at = NULL, worker_id = NULL
-      WHERE q.request_id = ANY (ARRAY(
-        SELECT e.request_id FROM svc_queue e
-        WHERE e.status = 'processing' AND e.lease_expires_at < now_
-        ORDER BY e.lease_expires_at
-        FOR UPDATE SKIP LOCKED))
-      RETURNING q.request_id, q.function_name, q.status
-    )
-    SELECT count(pg_notify('svc_completed', json_build_object('request_id', request_id, 'function', CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END, 'status', 'failed')::text)) INTO announced
-    FROM requeued WHERE status = 'failed';
-    now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
-  END IF;
-    RETURN QUERY
-  WITH claimed AS (
-    UPDATE svc_queue q SET
-      status = 'processing', started_at = now_, attempt = q.attempt + 1,
-      worker_id = $4, lease_expires_at = now_ + make_interval(secs => $5)
-    WHERE q.request_id = ANY (ARRAY(
-      SELECT p.request_id FROM svc_queue p
-      WHERE p.status = 'pending' AND p.run_after <= now_
-      ORDER BY p.priority DESC, p.seq
-      LIMIT wanted
-      FOR UPDATE SKIP LOCKED))
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
-  )
-  SELECT dropped, c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
-  FROM claimed c ORDER BY c.priority DESC, c.seq;
+    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false) c;
     IF FOUND THEN
       RETURN;
     END IF;
@@ -859,9 +915,10 @@ CREATE OR REPLACE FUNCTION public.svc_worker_fail(request_id uuid, attempt integ
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
-AS $function$#variable_conflict use_column
+AS $function$-- The status is compared with a variable, not a literal (see svc__complete.sql).
+#variable_conflict use_column
 DECLARE
-  processing_ text := 'processing'; -- see BY_ID_STATUS in queries.ts
+  processing_ text := 'processing';
   new_status text;
   payload text;
 BEGIN
@@ -872,7 +929,7 @@ BEGIN
     failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
     error = $3, lease_expires_at = NULL, worker_id = NULL
   WHERE request_id = $1 AND status = processing_ AND attempt = $2
-  RETURNING status, json_build_object('request_id', request_id, 'function', CASE function_name WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END, 'status', status)::text INTO new_status, payload;
+  RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
   IF new_status = 'failed' THEN
     PERFORM pg_notify('svc_completed', payload);
   END IF;
@@ -888,10 +945,10 @@ CREATE OR REPLACE FUNCTION public.svc_worker_heartbeat(worker_id text, host text
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
 AS $function$INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-    ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excluded.concurrency,
-      model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,
-      jobs_in_flight = excluded.jobs_in_flight, last_heartbeat = clock_timestamp()
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excluded.concurrency,
+  model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,
+  jobs_in_flight = excluded.jobs_in_flight, last_heartbeat = clock_timestamp()
 $function$;
 -- grants on svc_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: report that a worker is alive, for svc_worker_status().
@@ -902,11 +959,11 @@ CREATE OR REPLACE FUNCTION public.svc_worker_renew(worker_id text, request_ids u
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
 AS $function$WITH renewed AS (
-      UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
-      WHERE request_id = ANY ($2) AND worker_id = $1 AND status = 'processing'
-      RETURNING 1
-    )
-    SELECT count(*)::integer FROM renewed
+  UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
+  WHERE request_id = ANY ($2) AND worker_id = $1 AND status = 'processing'
+  RETURNING 1
+)
+SELECT count(*)::integer FROM renewed
 $function$;
 -- grants on svc_worker_renew(text,uuid[],double precision): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: extend the leases of jobs this worker still holds; returns how many.
@@ -915,12 +972,14 @@ CREATE OR REPLACE FUNCTION public.svc_worker_status()
  RETURNS TABLE(worker_id text, host text, pid integer, state text, started_at timestamp with time zone, last_heartbeat timestamp with time zone, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text)
  LANGUAGE sql
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$SELECT worker_id, host, pid,
-      CASE WHEN state <> 'stopped' AND last_heartbeat < clock_timestamp() - interval '1 minute' THEN 'unresponsive' ELSE state END,
-      started_at, last_heartbeat, jobs_done, jobs_failed, jobs_in_flight, concurrency, model
-    FROM svc_workers
-    WHERE last_heartbeat > clock_timestamp() - CASE WHEN state = 'stopped' THEN interval '10 minutes' ELSE interval '1 day' END
-    ORDER BY started_at, worker_id
+AS $function$-- A stopped worker is listed for 10 minutes after it stopped, a silent one (unresponsive after a
+-- minute) for a day; svc_cleanup deletes the rows of workers silent for longer than its retention.
+SELECT worker_id, host, pid,
+  CASE WHEN state <> 'stopped' AND last_heartbeat < clock_timestamp() - interval '1 minute' THEN 'unresponsive' ELSE state END,
+  started_at, last_heartbeat, jobs_done, jobs_failed, jobs_in_flight, concurrency, model
+FROM svc_workers
+WHERE last_heartbeat > clock_timestamp() - CASE WHEN state = 'stopped' THEN interval '10 minutes' ELSE interval '1 day' END
+ORDER BY started_at, worker_id
 $function$;
 -- grants on svc_worker_status(): (default: PUBLIC may execute)
 -- comment: One row per worker heard from: a stopped one for 10 minutes, a silent one for a day.

@@ -51,15 +51,18 @@ function signature(fn: SqlFunction, withDefaults: boolean): string {
     .join(', ');
 }
 
+/** The body of an SQL or PL/pgSQL catalog function: src/extension/sql/<name>.sql, as it runs. */
+function sqlBody(name: string, body: { generated?: string }): string {
+  return body.generated ?? readFileSync(join(root, 'src/extension/sql', `${name}.sql`), 'utf8');
+}
+
 function functionSql(fn: SqlFunction, buildId: string): string {
   const head = `CREATE OR REPLACE FUNCTION ${quoteIdent(fn.name)}(${signature(fn, true)})\nRETURNS ${fn.returns}`;
   const settings = Object.entries(fn.settings ?? {}).map(([name, value]) => ` SET ${name} = ${sqlLiteral(value)}`).join('');
   const options = `${fn.volatility} SECURITY ${fn.security} SET search_path = @extschema@, pg_catalog, pg_temp${settings}`;
   let body: string;
-  if ('sql' in fn.body) {
-    body = `LANGUAGE sql ${options}\nAS ${dollarQuote(fn.body.sql.trim() + '\n', 'svc')}`;
-  } else if ('plpgsql' in fn.body) {
-    body = `LANGUAGE plpgsql ${options}\nAS ${dollarQuote(fn.body.plpgsql.trim() + '\n', 'svc')}`;
+  if ('language' in fn.body) {
+    body = `LANGUAGE ${fn.body.language} ${options}\nAS ${dollarQuote(sqlBody(fn.name, fn.body).trim() + '\n', 'svc')}`;
   } else {
     if (!(fn.body.ts in api)) throw new Error(`${fn.name}: no implementation named ${fn.body.ts} in src/extension/index.ts`);
     const args = fn.params.map((param) => quoteIdentJs(param.name)).join(', ');

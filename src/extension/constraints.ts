@@ -1,7 +1,7 @@
 // Constraints compiled to GBNF at submission, with errors reported against the SQL parameter that
 // carried the constraint. The compiler itself is src/grammar/, shared with the library and the edge.
 import { compileChoices, compileJsonSchema, compileRegex, ConstraintError } from '../grammar/index.js';
-import { parameterError } from './errors.js';
+import { parameterError, SQLSTATE } from './errors.js';
 
 function asParameterError(fn: string, parameter: string, error: unknown): never {
   if (error instanceof ConstraintError) {
@@ -12,7 +12,7 @@ function asParameterError(fn: string, parameter: string, error: unknown): never 
 
 /** `strict`: svc.strict_schema as the request records it (unknown keywords and formats are errors). */
 export function schemaGrammar(fn: string, schema: unknown, strict: boolean): string {
-  if (schema === null || schema === undefined) throw parameterError(fn, 'schema', 'must not be NULL', {}, '22004');
+  if (schema === null || schema === undefined) throw parameterError(fn, 'schema', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
   try {
     return compileJsonSchema(schema, { strict }).gbnf;
   } catch (error) {

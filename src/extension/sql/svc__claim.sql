@@ -1,0 +1,76 @@
+-- The claim shared by svc_worker_claim and svc_worker_complete_and_claim (which run it under their
+-- settings: generic plans, index scans only; see svc_worker_claim.sql): three statements, each
+-- written so that one index alone serves it, whatever the table held when its plan was made.
+--
+-- 1. Synchronous requests whose caller stopped waiting (its transaction ended, freeing its waiter
+--    lock) are cancelled rather than run for nobody. Taking the lock here succeeds only when no
+--    session holds it; this transaction then holds it until it commits, which harms nobody. The
+--    status is compared with a variable (pending_) so that only svc_queue_waiter_idx, through its
+--    IS NOT NULL condition, serves this scan. The lock's first key is 'svcw' (0x73766377,
+--    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`.
+-- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
+--    announced on svc_completed). The probe reads the earliest lease, the first entry of
+--    svc_queue_lease_idx (an EXISTS over status and lease looks as cheap on an empty table, through
+--    svc_queue_active_idx, and then filters every active row on each call; min() may be planned as
+--    an aggregate over every lease), so the sweep runs only when a lease has expired.
+-- 3. Up to max_jobs pending jobs, highest priority first, then oldest, from svc_queue_claim_idx.
+--    `now_` is a variable of each statement, so the lease index can seek on it (clock_timestamp()
+--    in a WHERE clause cannot be an index condition).
+--
+-- relax_commit: when this is the transaction's first write and no job failed for good, the
+-- transaction commits without waiting for its WAL to reach the disk (synchronous_commit off). Lost
+-- in a crash, a claim leaves the job as it was (pending, or processing under a lease that expires);
+-- a worker's completion of that attempt is then refused or stores the same bytes, and any durable
+-- commit after it makes it durable too. Not when the transaction had written before, whose writes
+-- the caller may want durable, nor when the sweep failed a job for good: that is announced.
+#variable_conflict use_column
+DECLARE
+  first_write boolean := relax_commit AND pg_current_xact_id_if_assigned() IS NULL;
+  now_ timestamptz := clock_timestamp();
+  announced integer;
+  pending_ text := 'pending';
+BEGIN
+  UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
+  WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(1937138551, w.waiter);
+
+  IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
+    WITH requeued AS (
+      UPDATE svc_queue q SET
+        status = CASE WHEN q.retry_count < max_retries THEN 'pending' ELSE 'failed' END,
+        retry_count = CASE WHEN q.retry_count < max_retries THEN q.retry_count + 1 ELSE q.retry_count END,
+        run_after = clock_timestamp() + svc__backoff(q.retry_count),
+        failed_at = CASE WHEN q.retry_count < max_retries THEN NULL ELSE clock_timestamp() END,
+        error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
+        lease_expires_at = NULL, worker_id = NULL
+      WHERE q.request_id = ANY (ARRAY(
+        SELECT e.request_id FROM svc_queue e
+        WHERE e.status = 'processing' AND e.lease_expires_at < now_
+        ORDER BY e.lease_expires_at
+        FOR UPDATE SKIP LOCKED))
+      RETURNING q.request_id, q.function_name, q.status
+    )
+    SELECT count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'failed'))) INTO announced
+    FROM requeued WHERE status = 'failed';
+    now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
+  END IF;
+
+  IF first_write AND coalesce(announced, 0) = 0 THEN
+    PERFORM set_config('synchronous_commit', 'off', true);
+  END IF;
+
+  RETURN QUERY
+  WITH claimed AS (
+    UPDATE svc_queue q SET
+      status = 'processing', started_at = now_, attempt = q.attempt + 1,
+      worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
+    WHERE q.request_id = ANY (ARRAY(
+      SELECT p.request_id FROM svc_queue p
+      WHERE p.status = 'pending' AND p.run_after <= now_
+      ORDER BY p.priority DESC, p.seq
+      LIMIT max_jobs
+      FOR UPDATE SKIP LOCKED))
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
+  )
+  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
+  FROM claimed c ORDER BY c.priority DESC, c.seq;
+END

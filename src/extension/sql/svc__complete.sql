@@ -1,0 +1,31 @@
+-- The completion shared by svc_worker_complete and svc_worker_complete_and_claim: store the results
+-- of the listed attempts and announce each on svc_completed; returns the ids whose completion was
+-- refused. An attempt that is no longer processing under that number (its lease expired and the job
+-- was taken again, or it was already completed) matches nothing and is refused. The arrays are
+-- matched by position; `= ANY (ids)` keeps the lookup on the primary key whatever plan is chosen.
+-- The status is compared with a variable (processing_), not a literal: with status = 'processing'
+-- the lease index's predicate is implied, so a generic plan (made once) might take that index, tied
+-- with the primary key on an empty table, and filter every processing row on request_id, call
+-- after call. Usually every completion is stored, and only otherwise is the list of refused ids
+-- built (a quarter of a busy worker's call, measured).
+#variable_conflict use_column
+DECLARE
+  processing_ text := 'processing';
+  stored uuid[];
+  announced integer;
+BEGIN
+  WITH done AS (
+    UPDATE svc_queue q SET
+      status = 'completed', result = results[array_position(ids, q.request_id)], error = NULL,
+      completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
+    WHERE q.request_id = ANY (ids) AND q.status = processing_
+      AND q.attempt = attempts[array_position(ids, q.request_id)]
+    RETURNING q.request_id, q.function_name
+  )
+  SELECT array_agg(request_id), count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'completed')))
+  INTO stored, announced FROM done;
+  IF announced = cardinality(ids) THEN
+    RETURN '{}';
+  END IF;
+  RETURN ARRAY(SELECT given.id FROM unnest(ids) AS given(id) WHERE NOT given.id = ANY (coalesce(stored, '{}')));
+END

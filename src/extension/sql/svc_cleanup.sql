@@ -1,0 +1,17 @@
+-- Finished requests, and the rows of workers not heard from, older than the retention.
+DECLARE
+  removed bigint;
+BEGIN
+  IF $1 IS NULL THEN
+    RAISE EXCEPTION 'svc_cleanup: retention must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  DELETE FROM svc_workers WHERE last_heartbeat < clock_timestamp() - $1;
+  WITH finished AS (
+    DELETE FROM svc_queue
+    WHERE status IN ('completed', 'failed', 'cancelled')
+      AND coalesce(completed_at, failed_at, cancelled_at) < clock_timestamp() - $1
+    RETURNING 1
+  )
+  SELECT count(*) INTO removed FROM finished;
+  RETURN removed;
+END

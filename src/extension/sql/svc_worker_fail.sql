@@ -1,0 +1,20 @@
+-- The status is compared with a variable, not a literal (see svc__complete.sql).
+#variable_conflict use_column
+DECLARE
+  processing_ text := 'processing';
+  new_status text;
+  payload text;
+BEGIN
+  UPDATE svc_queue SET
+    status = CASE WHEN retry_count < $4 THEN 'pending' ELSE 'failed' END,
+    retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
+    run_after = clock_timestamp() + svc__backoff(retry_count),
+    failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
+    error = $3, lease_expires_at = NULL, worker_id = NULL
+  WHERE request_id = $1 AND status = processing_ AND attempt = $2
+  RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
+  IF new_status = 'failed' THEN
+    PERFORM pg_notify('svc_completed', payload);
+  END IF;
+  RETURN new_status;
+END
