@@ -176,9 +176,6 @@ describe('hostile constraints (the compiler bounds each; test/grammar/hostile.te
   const pairs = { allOf: Array.from({ length: 60 }, (_, i) => ({ anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }] })) };
   test.each([
     ['a $ref that is not a valid pointer', `svc_generate_json_async('x', '{"$ref":"#/%zz"}')`],
-    ['a __proto__ key', `svc_generate_json_async('x', '{"type":"object","properties":{"__proto__":{"type":"string"}},"__proto__":{"x":1}}')`],
-    ['a keyword named like an Object.prototype member', `svc_generate_json_async('x', '{"type":"string","toString":1}')`],
-    ['hasOwnProperty as a keyword', `svc_generate_json_async('x', '{"hasOwnProperty":true}')`],
     ['allOf of 60 anyOf pairs', `svc_generate_json_async('x', '${JSON.stringify(pairs)}')`],
     ['a regex nested 10,000 deep', `svc_generate_regex_async('x', '${nested(10_000)}')`],
     ['duplicate choices', `svc_generate_choice_async('x', ARRAY['yes', 'no', 'yes'])`],
@@ -187,6 +184,29 @@ describe('hostile constraints (the compiler bounds each; test/grammar/hostile.te
     expect(error).toBeDefined();
     expect(['22023', '54000']).toContain(error!.code);
     expect(error!.message).toMatch(/^svc_generate_(json|regex|choice)_async: (schema|pattern|choices) /);
+    expect(await queued()).toEqual([]);
+  });
+
+  // Keywords of no vocabulary are annotations (JSON Schema 2020-12 §4.3.1), even when named like an
+  // Object.prototype member: they compile as if absent and never reach an inherited member. With
+  // svc.strict_schema on they are refused instead, naming the keyword.
+  test.each([
+    ['a __proto__ key', '{"type":"object","properties":{"__proto__":{"type":"string"}},"__proto__":{"x":1}}', '__proto__', /\\"__proto__\\":/],
+    ['a keyword named like an Object.prototype member', '{"type":"string","toString":1}', 'toString', /^root ::= string/m],
+    ['hasOwnProperty as a keyword', '{"hasOwnProperty":true}', 'hasOwnProperty', /^root ::= value/m],
+  ])('%s is an annotation; under svc.strict_schema a clear 22023 error, nothing enqueued', async (_what, schema, keyword, grammar) => {
+    const id = (await db.query(`SELECT svc_generate_json_async('x', $1::jsonb) AS id`, [schema])).rows[0].id;
+    expect((await db.query('SELECT grammar FROM svc_queue WHERE request_id = $1', [id])).rows[0].grammar).toMatch(grammar);
+    await db.query('DELETE FROM svc_queue');
+    await db.query('SET svc.strict_schema = on');
+    try {
+      const error = await db.query(`SELECT svc_generate_json_async('x', $1::jsonb)`, [schema]).then(() => undefined, (e: { code?: string; message: string }) => e);
+      expect(error?.code).toBe('22023');
+      expect(error!.message).toMatch(/^svc_generate_json_async: schema /);
+      expect(error!.message).toContain(keyword);
+    } finally {
+      await db.query('RESET svc.strict_schema');
+    }
     expect(await queued()).toEqual([]);
   });
 
