@@ -4,6 +4,7 @@
 // once instead of retrying the same bytes.
 import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
 import { GrammarRefusedError, type Engine } from '../src/engine/engine.js';
+import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/constrained.js';
 import { ChatTemplateError } from '../src/engine/prompt.js';
 import type { ClaimedJob } from './protocol.js';
 
@@ -71,6 +72,8 @@ export async function runJob(engine: Engine, job: ClaimedJob, signal: AbortSigna
       } catch (error) {
         // The same grammar would be refused on every attempt.
         if (error instanceof GrammarRefusedError) throw new PermanentJobError(`llama.cpp refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+        // A budget below the constraint's shortest output, or a constraint the vocabulary cannot spell, fails alike every time (#23).
+        if (error instanceof ConstraintBudgetError || error instanceof ConstraintDeadEndError) throw new PermanentJobError(error.message);
         return chatTemplateFailure(error);
       }
       checkConstrained(job, out.text, cutShort(out.tokens, max_tokens, out.stopReason));

@@ -1,0 +1,178 @@
+// The incremental recognizer (src/decode/automaton.ts) and the token masker (src/decode/mask.ts),
+// property-tested against the memoised recognizer of src/grammar (recognizeGbnf), over the schema
+// corpus, the regexes and the choice lists: the same strings are accepted, every prefix of an
+// accepted string stays alive, a live prefix plus its shortest completion is accepted; and on a
+// vocabulary of tokens that cross grammar boundaries (`",`, `"}`, `":"`) and split characters into
+// UTF-8 pieces, the trie mask equals the token-by-token mask, an allowed token leads to a valid
+// completion, and the next piece of a valid string is always allowed. Seeded, so runs repeat.
+import { Automaton, DEAD } from '../../src/decode/automaton.js';
+import { DecodedVocabulary, TokenMasker, type Position } from '../../src/decode/mask.js';
+import { decodeLlama } from '../../src/decode/utf8.js';
+import { compileChoices, compileJsonSchema, compileRegex, parseGbnf, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import type { Grammar } from '../../src/grammar/index.js';
+import { CORPUS } from '../grammar/corpus.js';
+import { CHOICES, REGEXES } from '../grammar/samples.js';
+
+interface Case {
+  name: string;
+  grammar: Grammar;
+  valid: string[];
+}
+
+const cases: Case[] = [
+  ...CORPUS.map((entry) => ({ name: `schema ${entry.name}`, grammar: parseGbnf(compileJsonSchema(entry.schema).gbnf), valid: entry.valid.map((v) => JSON.stringify(v)) })),
+  ...REGEXES.map((r) => ({ name: `regex ${r.pattern}`, grammar: parseGbnf(compileRegex(r.pattern, r.flags).gbnf), valid: r.matches })),
+  ...CHOICES.map((c) => ({ name: `choices ${JSON.stringify(c)}`, grammar: parseGbnf(compileChoices(c).gbnf), valid: c })),
+];
+
+/** Valid strings of a case: its own, and some drawn from the grammar. */
+function validStrings(c: Case, random: () => number): string[] {
+  const drawn: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    try {
+      drawn.push(sampleGbnf(c.grammar, random));
+    } catch {
+      // a grammar too deep to sample here: its own instances still count
+    }
+  }
+  return [...c.valid, ...drawn];
+}
+
+/** A string edited at random: a character dropped, doubled or replaced. */
+function mutate(text: string, random: () => number): string {
+  const chars = [...text];
+  const at = Math.floor(random() * (chars.length + 1));
+  const pool = ['"', ',', '}', ']', '{', '[', ':', '\\', 'a', '1', '-', '.', 'e', ' ', 'é', '日', '😀', 'n', 't'];
+  const pick = pool[Math.floor(random() * pool.length)];
+  const kind = Math.floor(random() * 3);
+  if (kind === 0 && chars.length) chars.splice(Math.min(at, chars.length - 1), 1);
+  else if (kind === 1) chars.splice(at, 0, pick);
+  else if (chars.length) chars[Math.min(at, chars.length - 1)] = pick;
+  return chars.join('');
+}
+
+describe('the automaton accepts what recognizeGbnf accepts', () => {
+  test.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const random = seededRandom(23);
+    const automaton = new Automaton(c.grammar);
+    for (const text of validStrings(c, random)) {
+      expect(recognizeGbnf(c.grammar, text)).toBe(true);
+      // Every prefix is alive, and the whole string completes the grammar.
+      let state = automaton.initial;
+      for (const ch of text) {
+        state = automaton.step(state, automaton.classOf(ch.codePointAt(0)!));
+        expect(state).not.toBe(DEAD);
+      }
+      expect(automaton.isAccepting(state)).toBe(true);
+      for (let i = 0; i < 6; i++) {
+        const edited = mutate(text, random);
+        const end = automaton.stepText(automaton.initial, edited);
+        expect(end !== DEAD && automaton.isAccepting(end)).toBe(recognizeGbnf(c.grammar, edited));
+        // A live prefix has a completion, and the shortest one the automaton proposes is accepted.
+        const cut = [...edited].slice(0, Math.floor(random() * ([...edited].length + 1))).join('');
+        const live = automaton.stepText(automaton.initial, cut);
+        if (live !== DEAD) expect(recognizeGbnf(c.grammar, cut + automaton.shortestCompletion(live)!)).toBe(true);
+      }
+    }
+    expect(recognizeGbnf(c.grammar, automaton.shortestCompletion(automaton.initial)!)).toBe(true);
+  });
+});
+
+// ---- tokens ------------------------------------------------------------------------------------
+
+const utf8 = new TextEncoder();
+/** Pieces of a vocabulary as the tests need them: JSON punctuation glued across grammar boundaries, words, digits, and characters split into UTF-8 bytes. */
+function syntheticVocabulary(): Uint8Array[] {
+  const texts = [
+    '"', ',', ':', '{', '}', '[', ']', '",', '"}', '":', '":"', '"]', '},', '}]', '],', '{"', '["', '[{', '"},', 'null', 'true', 'false', 'nul', 'tr',
+    '1', '2', '0', '12', '-', '.', 'e', '-1', '1,', '0}', '5"', '\\', '\\"', '\\n', '\\u', 'a', 'b', 'ab', 'abc', 'x y', ' ', '  ', 'name', 'na', '"name', 'id', '"id":',
+    'yes', 'no', 'y', 'es', 'é', 'ü', 'ñ', 'ünï', 'cödé', '日本', '日', '本', 'hi', 'say', ' "', '@', '.com', '_', '!', '\n', '\t', 'Z', 'Q',
+  ];
+  const pieces = texts.map((t) => utf8.encode(t));
+  // Single bytes, as a byte-level vocabulary has them: the pieces of é (C3 A9), 日 (E6 97 A5), 😀 (F0 9F 98 80).
+  for (const byte of [0xc3, 0xa9, 0xe6, 0x97, 0xa5, 0xf0, 0x9f, 0x98, 0x80, 0xbc, 0xb1]) pieces.push(Uint8Array.of(byte));
+  pieces.push(Uint8Array.of(0xe6, 0x97), Uint8Array.of(0x97, 0xa5), Uint8Array.of(0xa9, 0x22), Uint8Array.of(0x9f, 0x98, 0x80, 0x2c), Uint8Array.of(0xf0, 0x9f));
+  pieces.push(new Uint8Array(0), Uint8Array.of(0xff), Uint8Array.of(0xc0, 0x80)); // prints nothing; never UTF-8
+  return pieces;
+}
+
+const VOCAB = syntheticVocabulary();
+const EOG = VOCAB.length;
+const vocabulary = new DecodedVocabulary({ size: VOCAB.length + 1, bytes: (t) => (t === EOG ? new Uint8Array(0) : VOCAB[t]), isEog: (t) => t === EOG });
+
+/** Tokens that spell `bytes` greedily (the longest piece first), or null. */
+function spell(bytes: Uint8Array): number[] | null {
+  const out: number[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    let best = -1;
+    VOCAB.forEach((piece, t) => {
+      if (piece.length === 0 || piece.length > bytes.length - i || (best >= 0 && piece.length <= VOCAB[best].length)) return;
+      if (piece.every((b, k) => bytes[i + k] === b)) best = t;
+    });
+    if (best < 0) return null;
+    out.push(best);
+    i += VOCAB[best].length;
+  }
+  return out;
+}
+
+/** The text of token bytes under llama.cpp's decoding, with any unfinished character left out. */
+function textOf(tokens: number[]): string {
+  const bytes = tokens.flatMap((t) => [...VOCAB[t]]);
+  const decoded = decodeLlama(Uint8Array.from(bytes));
+  return String.fromCodePoint(...decoded.codePoints);
+}
+
+describe('token masks', () => {
+  test.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const random = seededRandom(7);
+    const masker = new TokenMasker(new Automaton(c.grammar), vocabulary);
+    for (const text of validStrings(c, random)) {
+      const tokens = spell(utf8.encode(text));
+      if (!tokens) continue;
+      let position: Position = masker.initial;
+      const taken: number[] = [];
+      for (const next of [...tokens, EOG]) {
+        // The trie's mask is the token-by-token mask.
+        const banned = new Set(masker.banned(position));
+        const each = masker.allowedByEachToken(position);
+        for (let t = 0; t <= EOG; t++) expect([t, !banned.has(t)]).toEqual([t, each[t] === 1]);
+        // Sound: an allowed token, then the shortest completion, is in the language.
+        for (let t = 0; t < EOG; t++) {
+          if (!each[t]) continue;
+          const after = masker.advance(position, t)!;
+          const completion = masker.completion(after);
+          if (completion) expect(recognizeGbnf(c.grammar, textOf([...taken, t, ...completion]))).toBe(true);
+        }
+        // Complete: the next piece of a valid string is allowed (the end only where it is complete).
+        expect(each[next]).toBe(1);
+        if (next === EOG) break;
+        position = masker.advance(position, next)!;
+        taken.push(next);
+      }
+      expect(textOf(taken)).toBe(text);
+    }
+  });
+
+  test('a token that prints nothing, or holds a byte never in UTF-8, is never allowed; an unfinished character only where it can go on', () => {
+    const masker = new TokenMasker(new Automaton(parseGbnf(compileRegex('[a-zé]+').gbnf)), vocabulary);
+    const empty = VOCAB.findIndex((p) => p.length === 0);
+    const ff = VOCAB.findIndex((p) => p.length === 1 && p[0] === 0xff);
+    const c3 = VOCAB.findIndex((p) => p.length === 1 && p[0] === 0xc3);
+    const e6 = VOCAB.findIndex((p) => p.length === 1 && p[0] === 0xe6);
+    const a9 = VOCAB.findIndex((p) => p.length === 1 && p[0] === 0xa9);
+    const start = masker.initial;
+    expect(masker.allows(start, empty)).toBe(false);
+    expect(masker.allows(start, ff)).toBe(false);
+    expect(masker.allows(start, e6)).toBe(false); // 日 is not in [a-zé]
+    expect(masker.allows(start, a9)).toBe(false); // a continuation byte with nothing to continue
+    const half = masker.advance(start, c3)!;
+    expect(half).toMatchObject({ remain: 1 });
+    expect(masker.allows(half, a9)).toBe(true);
+    expect(masker.allows(half, VOCAB.findIndex((p) => p.length === 1 && p[0] === 0x61))).toBe(false); // 'a' cannot finish é
+    expect([...masker.banned(half)].includes(a9)).toBe(false);
+    expect(masker.allows(start, EOG)).toBe(false);
+    expect(masker.allows(masker.advance(half, a9)!, EOG)).toBe(true);
+  });
+});
