@@ -24,24 +24,33 @@ export default tseslint.config(
     // The one constraint compiler serves SQL (plv8), the library and the edge: pure, no surface, no Node.
     files: ['src/grammar/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          pattern(['../client/*', '../cli/*', '../engine/*', '../extension/*', '../edge/*', '../model/*', '../../worker/*'], 'src/grammar imports nothing of the surfaces'),
-          pattern(NODE_BUILTINS, 'src/grammar runs inside PostgreSQL (plv8) and workerd: no Node APIs'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(
+              ['../client/*', '../cli/*', '../engine/*', '../extension/*', '../edge/*', '../model/*', '../../worker/*'],
+              'src/grammar imports nothing of the surfaces',
+            ),
+            pattern(NODE_BUILTINS, 'src/grammar runs inside PostgreSQL (plv8) and workerd: no Node APIs'),
+          ],
+        },
+      ],
     },
   },
   {
     // Bundled into the extension script and run by plv8: only the grammar compiler and itself.
     files: ['src/extension/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          pattern(['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'], 'src/extension imports only src/grammar'),
-          pattern([...NODE_BUILTINS, 'pg', 'node-llama-cpp'], 'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'], 'src/extension imports only src/grammar'),
+            pattern([...NODE_BUILTINS, 'pg', 'node-llama-cpp'], 'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages'),
+          ],
+        },
+      ],
     },
   },
 );

@@ -30,7 +30,11 @@ const client = await cluster.connect();
 try {
   await admin.query('CREATE EXTENSION svc CASCADE');
   const pid = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
-  console.log(`backend memory over ${CALLS} svc calls on one connection (load ${loadavg().map((x) => x.toFixed(2)).join(' ')})\n`);
+  console.log(
+    `backend memory over ${CALLS} svc calls on one connection (load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')})\n`,
+  );
   console.log('| calls | backend RSS (MiB) | calls/s since last row |');
   console.log('|---:|---:|---:|');
   console.log(`| 0 | ${rssMiB(pid).toFixed(0)} | |`);

@@ -42,7 +42,9 @@ const chosen: Array<[string, () => Promise<string>]> = process.env.SVC_MODEL
 
 const grammar = compileJsonSchema({
   type: 'object',
-  properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } }, required: ['id', 'name'] } } },
+  properties: {
+    items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } }, required: ['id', 'name'] } },
+  },
   required: ['items'],
 }).gbnf;
 
@@ -88,7 +90,11 @@ async function benchModel(llama: Llama, name: string, path: string): Promise<Row
       let tokens = 0;
       const t = process.hrtime.bigint();
       await new LlamaCompletion({ contextSequence: sequence }).generateCompletion(prompt, {
-        maxTokens: TOKENS, temperature: 0, seed: 42, disableContextShift: true, onToken: (chunk) => (tokens += chunk.length),
+        maxTokens: TOKENS,
+        temperature: 0,
+        seed: 42,
+        disableContextShift: true,
+        onToken: (chunk) => (tokens += chunk.length),
       });
       return { tokens, rate: tokens / seconds(t) };
     } finally {
@@ -143,7 +149,9 @@ const loadAfter = loadavg();
 
 console.log(`${THREADS} thread(s), context ${CONTEXT}, up to ${TOKENS} tokens per run, median of ${RUNS} runs (ratios: median of each run's ratio), CPU`);
 console.log(`load average (1/5/15 min): before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}\n`);
-console.log('| model | vocabulary | load: direct / svc | RSS growth: direct / svc | model size | direct tok/s | svc tok/s | svc / direct (≥ 0.95) | svc JSON tok/s | JSON / svc (≥ 0.9) | tokens per run: direct / svc |');
+console.log(
+  '| model | vocabulary | load: direct / svc | RSS growth: direct / svc | model size | direct tok/s | svc tok/s | svc / direct (≥ 0.95) | svc JSON tok/s | JSON / svc (≥ 0.9) | tokens per run: direct / svc |',
+);
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(

@@ -96,8 +96,15 @@ async function main(): Promise<void> {
   // -- bundle size ---------------------------------------------------------------------------------
   const bundle = async (external: string[]) => {
     const result = await build({
-      entryPoints: ['src/grammar/index.ts'], bundle: true, format: 'esm', platform: 'neutral', target: 'es2021',
-      minify: true, write: false, external, logLevel: 'silent',
+      entryPoints: ['src/grammar/index.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      target: 'es2021',
+      minify: true,
+      write: false,
+      external,
+      logLevel: 'silent',
     });
     return result.outputFiles[0].contents.length;
   };
@@ -113,9 +120,15 @@ async function main(): Promise<void> {
   row('compile time', stats(ours), stats(theirs));
   row('compiled to a grammar', `${n}/${n}`, `${n - theirsFailed}/${n} (threw on ${theirsFailed})`);
   row('grammar only emits null', String(oursOnlyNull), String(theirsOnlyNull));
-  row('accepts the valid instances', `${oursAccepted}/${oursInstances}`, `${theirsAccepted}/${oursInstances}${theirsUnparsable ? ` (${theirsUnparsable} grammars not parsed)` : ''}`);
+  row(
+    'accepts the valid instances',
+    `${oursAccepted}/${oursInstances}`,
+    `${theirsAccepted}/${oursInstances}${theirsUnparsable ? ` (${theirsUnparsable} grammars not parsed)` : ''}`,
+  );
   console.log('');
-  console.log(`plv8 bundle (esbuild --bundle --format=esm --platform=neutral --target=es2021 --minify): ${(full / 1024).toFixed(1)} KiB; without ajv/ajv-formats (the compiler alone): ${(withoutAjv / 1024).toFixed(1)} KiB`);
+  console.log(
+    `plv8 bundle (esbuild --bundle --format=esm --platform=neutral --target=es2021 --minify): ${(full / 1024).toFixed(1)} KiB; without ajv/ajv-formats (the compiler alone): ${(withoutAjv / 1024).toFixed(1)} KiB`,
+  );
   if (warnings.size) {
     console.log('');
     console.log(`node-llama-cpp warnings (${warnings.size} distinct):`);

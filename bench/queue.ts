@@ -309,7 +309,9 @@ async function svcProcess(s: Sides, n: number): Promise<number> {
   let done = 0;
   let finished!: () => void;
   const all = new Promise<void>((resolve) => (finished = resolve));
-  s.claimer.onClaim = (_job, at) => { if (first === 0) first = at; };
+  s.claimer.onClaim = (_job, at) => {
+    if (first === 0) first = at;
+  };
   s.claimer.onComplete = (_job, at) => {
     last = at;
     if (++done === n) finished();
@@ -326,8 +328,12 @@ async function gwProcess(s: Sides, n: number): Promise<number> {
   let done = 0;
   let finished!: () => void;
   const all = new Promise<void>((resolve) => (finished = resolve));
-  s.gw.onStart = (_p, at) => { if (first === 0) first = at; };
-  s.gw.onDone = () => { if (++done === n) finished(); };
+  s.gw.onStart = (_p, at) => {
+    if (first === 0) first = at;
+  };
+  s.gw.onDone = () => {
+    if (++done === n) finished();
+  };
   // One statement, so one commit, like svc's single transaction.
   await s.gw.utils.addJobs(prompts(n).map((prompt) => ({ identifier: 'noop', payload: { prompt } })));
   await all;
@@ -411,11 +417,19 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
     await row('`SELECT 1`', s.svcClient, 'SELECT 1');
     await row('`svc_generate_async(prompt)`', s.svcClient, 'SELECT svc_generate_async($1)', [PROMPT]);
     await s.svcAdmin.query('TRUNCATE svc_queue');
-    await row('the same INSERT + pg_notify, plain SQL, one statement', s.svcClient,
+    await row(
+      'the same INSERT + pg_notify, plain SQL, one statement',
+      s.svcClient,
       `WITH j AS (INSERT INTO svc_queue (function_name, parameters, grammar, priority)
          VALUES ('generate', jsonb_build_object('prompt', $1::text, 'max_tokens', 512, 'use_cache', true, 'seed', 42), NULL, 0) RETURNING request_id)
-       SELECT request_id, pg_notify('svc_jobs', 'generate') FROM j`, [PROMPT]);
-    await row('`svc__queue_depth_bound` (read by every enqueue; queue holds ~' + (2 * n + 50) + ' pending)', s.svcClient, 'SELECT depth FROM svc__queue_depth_bound');
+       SELECT request_id, pg_notify('svc_jobs', 'generate') FROM j`,
+      [PROMPT],
+    );
+    await row(
+      '`svc__queue_depth_bound` (read by every enqueue; queue holds ~' + (2 * n + 50) + ' pending)',
+      s.svcClient,
+      'SELECT depth FROM svc__queue_depth_bound',
+    );
     await row('`svc__queue_depth()` (the exact count, only when the bound says the queue may be full)', s.svcClient, 'SELECT svc__queue_depth()');
     await row("`current_setting('svc.max_queue_size', true)`", s.svcClient, "SELECT current_setting('svc.max_queue_size', true)");
     await row('`svc_worker_claim(max_jobs => 1)`, queue with pending jobs', worker, `SELECT * FROM svc_worker_claim('diag', 1, 60, 3)`);
@@ -427,37 +441,50 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
     }
     await s.svcAdmin.query("UPDATE svc_queue SET status = 'completed' WHERE status = 'pending'");
     await row('`svc_worker_claim(max_jobs => 4)` finding nothing', worker, `SELECT * FROM svc_worker_claim('diag', 4, 60, 3)`);
-    await row('its claim statement alone, plain SQL (no function; as the owner)', s.svcAdmin,
+    await row(
+      'its claim statement alone, plain SQL (no function; as the owner)',
+      s.svcAdmin,
       `WITH picked AS (SELECT request_id FROM svc_queue WHERE status = 'pending' AND run_after <= clock_timestamp()
          ORDER BY priority DESC, seq LIMIT $1 FOR UPDATE SKIP LOCKED)
        UPDATE svc_queue q SET status = 'processing', started_at = clock_timestamp(), attempt = q.attempt + 1,
          worker_id = $2, lease_expires_at = clock_timestamp() + make_interval(secs => 60)
        FROM picked WHERE q.request_id = picked.request_id
-       RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority`, [4, 'diag']);
+       RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority`,
+      [4, 'diag'],
+    );
 
     // Batch enqueue: the plv8 function against the same rows inserted by one plain SQL statement.
     const batch = prompts(1000);
     const batchFn = await timeQuery(s.svcClient, 'SELECT cardinality(svc_generate_batch_async($1::text[]))', [batch], 20);
-    const batchSql = await timeQuery(s.svcClient,
+    const batchSql = await timeQuery(
+      s.svcClient,
       `WITH b AS (SELECT gen_random_uuid() AS id), ins AS (
          INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index)
          SELECT 'generate', jsonb_build_object('prompt', t.p, 'max_tokens', 512, 'use_cache', true, 'seed', 42), NULL, 0, b.id, t.ord
          FROM b, unnest($1::text[]) WITH ORDINALITY AS t(p, ord) RETURNING request_id)
-       SELECT count(*), pg_notify('svc_jobs', 'generate') FROM ins`, [batch], 20);
+       SELECT count(*), pg_notify('svc_jobs', 'generate') FROM ins`,
+      [batch],
+      20,
+    );
     lines.push(`| \`svc_generate_batch_async\` of 1,000 | ${us(batchFn)} (${fmt(1e9 / batchFn)} jobs/s) |`);
     lines.push(`| the same 1,000 rows, plain SQL INSERT ... SELECT FROM unnest + pg_notify | ${us(batchSql)} (${fmt(1e9 / batchSql)} jobs/s) |`);
 
     // Costs as finished rows pile up (svc keeps them until svc_cleanup, 7 days by default): none of
     // these may read the finished rows.
-    lines.push('',
+    lines.push(
+      '',
       '| finished rows in svc_queue | `svc_generate_async` | `svc__queue_depth_bound` | `svc__queue_depth()` | `svc_worker_claim(max_jobs => 1)` |',
-      '|---:|---:|---:|---:|---:|');
+      '|---:|---:|---:|---:|---:|',
+    );
     const m = Math.min(n, 300);
     for (const finished of [0, 10_000, 50_000, 100_000]) {
       await s.svcAdmin.query('TRUNCATE svc_queue');
       if (finished > 0) {
-        await s.svcAdmin.query(`INSERT INTO svc_queue (function_name, parameters, status, completed_at, result)
-          SELECT 'generate', '{"prompt":"x"}', 'completed', now(), '' FROM generate_series(1, $1)`, [finished]);
+        await s.svcAdmin.query(
+          `INSERT INTO svc_queue (function_name, parameters, status, completed_at, result)
+          SELECT 'generate', '{"prompt":"x"}', 'completed', now(), '' FROM generate_series(1, $1)`,
+          [finished],
+        );
       }
       await s.svcAdmin.query('VACUUM ANALYZE svc_queue');
       const enqueue = await timeQuery(s.svcClient, 'SELECT svc_generate_async($1)', [PROMPT], m);
@@ -484,8 +511,11 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
       const fresh = await cluster.connect(SVC_DB, WORKER_ROLE);
       const claimFresh = await timeQuery(fresh, `SELECT * FROM svc_worker_claim('diag-fresh', 1, 60, 3)`, [], m);
       await fresh.end();
-      lines.push('', `\`svc_worker_claim(max_jobs => 1)\` with ~5,000 pending, no ANALYZE since the table was empty: ` +
-        `${us(claimIdle)} in a session whose first 10 claims found it empty, ${us(claimFresh)} in a fresh session.`);
+      lines.push(
+        '',
+        `\`svc_worker_claim(max_jobs => 1)\` with ~5,000 pending, no ANALYZE since the table was empty: ` +
+          `${us(claimIdle)} in a session whose first 10 claims found it empty, ${us(claimFresh)} in a fresh session.`,
+      );
     } finally {
       await idleWorker.end();
     }
@@ -493,18 +523,20 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
     await s.svcAdmin.query('TRUNCATE svc_queue');
     await s.svcClient.query('SELECT svc_generate_batch_async($1::text[])', [prompts(5000)]);
     await s.svcAdmin.query('VACUUM ANALYZE svc_queue');
-    await s.svcAdmin.query('LOAD \'auto_explain\'');
+    await s.svcAdmin.query("LOAD 'auto_explain'");
     await s.svcAdmin.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on;
       SET auto_explain.log_nested_statements = on; SET auto_explain.log_timing = on`);
     const logBefore = cluster.log().length;
     await s.svcAdmin.query(`SELECT * FROM svc_worker_claim('diag', 4, 60, 3)`);
     await s.svcAdmin.query('RESET ALL');
     // The plans only: the statements' text is in src/extension/queries.ts.
-    const logged = cluster.log().slice(logBefore).split('\n')
+    const logged = cluster
+      .log()
+      .slice(logBefore)
+      .split('\n')
       .filter((l) => /duration:|CONTEXT:|\(actual|Filter:|Cond:|Sort Key|Sort Method|Rows Removed/.test(l))
       .map((l) => l.replace(/^\S+ \S+ \S+ \[\d+\] /, '').replace(/\t/g, '  '));
     lines.push('', 'auto_explain of one `svc_worker_claim(max_jobs => 4)` with 5,000 pending (plans only):', '```', ...logged, '```');
-
   } finally {
     await worker.end();
   }
@@ -547,13 +579,19 @@ try {
     await stopGraphileRunner(s.gw);
   };
 
-  const { rows: [versions] } = await admin.query(
-    `SELECT current_setting('server_version') AS pg, (SELECT extversion FROM pg_extension WHERE extname = 'plv8') AS plv8`);
+  const {
+    rows: [versions],
+  } = await admin.query(`SELECT current_setting('server_version') AS pg, (SELECT extversion FROM pg_extension WHERE extname = 'plv8') AS plv8`);
   console.log(`svc queue vs graphile-worker 0.17.3 (defaults), PostgreSQL ${versions.pg}, plv8 ${versions.plv8}, Node ${process.version}`);
-  console.log(DURABLE ? 'cluster: durable commits (fsync, synchronous_commit and full_page_writes on: PostgreSQL\'s defaults)'
-    : 'cluster: the test settings (fsync, synchronous_commit and full_page_writes off; BENCH_DURABLE=0)');
-  console.log(`single: ${SINGLE} calls; batch: ${BATCHES} x ${BATCH_SIZE}; processing: ${JOBS} no-op jobs at concurrency ${CONCURRENCY}; ` +
-    `latency: ${LATENCY} samples; median of ${RUNS} runs\n`);
+  console.log(
+    DURABLE
+      ? "cluster: durable commits (fsync, synchronous_commit and full_page_writes on: PostgreSQL's defaults)"
+      : 'cluster: the test settings (fsync, synchronous_commit and full_page_writes off; BENCH_DURABLE=0)',
+  );
+  console.log(
+    `single: ${SINGLE} calls; batch: ${BATCHES} x ${BATCH_SIZE}; processing: ${JOBS} no-op jobs at concurrency ${CONCURRENCY}; ` +
+      `latency: ${LATENCY} samples; median of ${RUNS} runs\n`,
+  );
 
   // Warm up: plv8 contexts, plans, graphile-worker's task ids and prepared statements.
   await reset(s);
@@ -606,8 +644,12 @@ try {
     const y = percentile(latency[1], p);
     console.log(`| idle enqueue-to-claim latency p${p} (ms) | ${fmtMs(x)} | ${fmtMs(y)} | ${(x / y).toFixed(2)} | ${p === 50 ? '≤ 3 ms' : '—'} |`);
   }
-  console.log(`\nper-run figures (jobs/s): ` + Object.entries(results)
-    .map(([k, [a, b]]) => `${k}: svc ${a.map(fmt).join('/')}, gw ${b.map(fmt).join('/')}`).join('; '));
+  console.log(
+    `\nper-run figures (jobs/s): ` +
+      Object.entries(results)
+        .map(([k, [a, b]]) => `${k}: svc ${a.map(fmt).join('/')}, gw ${b.map(fmt).join('/')}`)
+        .join('; '),
+  );
   console.log(`test claimer: ${claimer.claims} claims, ${claimer.emptyClaims} empty`);
 
   claimer = undefined;
@@ -616,7 +658,9 @@ try {
   await claimer?.stop().catch(() => undefined);
   if (gw) {
     await stopGraphileRunner(gw).catch(() => undefined);
-    await Promise.resolve().then(() => gw!.utils.release()).catch(() => undefined);
+    await Promise.resolve()
+      .then(() => gw!.utils.release())
+      .catch(() => undefined);
     await gw.pool.end().catch(() => undefined);
   }
   await Promise.all(clients.map((c) => c.end().catch(() => undefined)));

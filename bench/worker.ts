@@ -26,10 +26,19 @@ await db.query('CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN 
 
 function startWorker(concurrency: number) {
   const child = spawnWorker(cluster, {
-    role: 'bench_worker', model: MODEL, threads: THREADS, stdio: 'ignore',
+    role: 'bench_worker',
+    model: MODEL,
+    threads: THREADS,
+    stdio: 'ignore',
     env: { SVC_WORKER_CONCURRENCY: String(concurrency), SVC_WORKER_CONTEXT_SIZE: '512' },
   });
-  return { stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+  return {
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 async function waitForWorker() {
   while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
@@ -54,7 +63,9 @@ try {
   console.log('| path | p50 ms | p95 ms | p50 over raw engine |');
   console.log('|---|---:|---:|---:|');
   console.log(`| raw engine (in process) | ${ms(pct(raw, 0.5))} | ${ms(pct(raw, 0.95))} | |`);
-  console.log(`| svc_generate, cache miss (enqueue, worker, wait) | ${ms(pct(miss, 0.5))} | ${ms(pct(miss, 0.95))} | +${ms(pct(miss, 0.5) - pct(raw, 0.5))} ms |`);
+  console.log(
+    `| svc_generate, cache miss (enqueue, worker, wait) | ${ms(pct(miss, 0.5))} | ${ms(pct(miss, 0.95))} | +${ms(pct(miss, 0.5) - pct(raw, 0.5))} ms |`,
+  );
   console.log(`| svc_generate, cache hit | ${ms(pct(hit, 0.5))} | ${ms(pct(hit, 0.95))} | |`);
 
   // (b) a batch of distinct jobs, uncached, at each concurrency.

@@ -58,7 +58,9 @@ function sqlBody(name: string, body: { generated?: string }): string {
 
 function functionSql(fn: SqlFunction, buildId: string): string {
   const head = `CREATE OR REPLACE FUNCTION ${quoteIdent(fn.name)}(${signature(fn, true)})\nRETURNS ${fn.returns}`;
-  const settings = Object.entries(fn.settings ?? {}).map(([name, value]) => ` SET ${name} = ${sqlLiteral(value)}`).join('');
+  const settings = Object.entries(fn.settings ?? {})
+    .map(([name, value]) => ` SET ${name} = ${sqlLiteral(value)}`)
+    .join('');
   const options = `${fn.volatility} SECURITY ${fn.security} SET search_path = @extschema@, pg_catalog, pg_temp${settings}`;
   let body: string;
   if ('language' in fn.body) {
@@ -97,7 +99,6 @@ const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql'];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');
-
 
 /** Writes svc--<version>.sql and an upgrade script per migration into <version>. */
 export async function emitExtension(): Promise<{ written: string[]; buildId: string; bundleBytes: number }> {

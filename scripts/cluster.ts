@@ -105,7 +105,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       max_connections: 50,
       ...options.settings,
     };
-    const serverOptions = Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(' ');
+    const serverOptions = Object.entries(settings)
+      .map(([k, v]) => `-c ${k}=${v}`)
+      .join(' ');
     run('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
     const postmasterPid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
@@ -145,15 +147,27 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
           run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
         } finally {
           rmSync(baseDir, { recursive: true, force: true });
-          try { process.kill(reaperPid); } catch { /* already gone */ }
+          try {
+            process.kill(reaperPid);
+          } catch {
+            /* already gone */
+          }
         }
       },
     };
   } catch (error) {
     // The reaper would clean up when we exit; a caller that goes on gets the directory back now.
-    try { run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']); } catch { /* not started */ }
+    try {
+      run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']);
+    } catch {
+      /* not started */
+    }
     rmSync(baseDir, { recursive: true, force: true });
-    try { process.kill(reaperPid); } catch { /* already gone */ }
+    try {
+      process.kill(reaperPid);
+    } catch {
+      /* already gone */
+    }
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
     const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
     throw new Error(`could not start a throwaway PostgreSQL cluster: ${(error as Error).message}\n${stderr}${log}`);
@@ -162,8 +176,20 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const cluster = await startCluster();
-  console.log(JSON.stringify({ host: cluster.host, port: cluster.port, user: cluster.user, dataDir: cluster.dataDir, postmasterPid: cluster.postmasterPid, osUser: userInfo().username }));
-  const stop = async () => { await cluster.stop(); process.exit(0); };
+  console.log(
+    JSON.stringify({
+      host: cluster.host,
+      port: cluster.port,
+      user: cluster.user,
+      dataDir: cluster.dataDir,
+      postmasterPid: cluster.postmasterPid,
+      osUser: userInfo().username,
+    }),
+  );
+  const stop = async () => {
+    await cluster.stop();
+    process.exit(0);
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   setInterval(() => {}, 1 << 30);

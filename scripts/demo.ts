@@ -34,29 +34,40 @@ try {
   await db.query('CREATE EXTENSION svc CASCADE');
   await db.query('CREATE ROLE svc_demo_worker LOGIN IN ROLE svc_worker');
 
-  await show('plain generation: the model continues a story (waits for the worker)',
-    `SELECT svc_generate('Once upon a time', max_tokens := 48)`);
-  await show('a JSON-Schema-constrained generation: a character of the story',
-    `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
-  await show('the same call again: served from the cache, same bytes',
-    `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
-  await show('a regex-constrained generation',
-    `SELECT svc_generate_regex('Once upon a time', ', there was a [a-z]+ [a-z]+ named [A-Z][a-z]+[.]', max_tokens := 24)`);
+  await show('plain generation: the model continues a story (waits for the worker)', `SELECT svc_generate('Once upon a time', max_tokens := 48)`);
+  await show('a JSON-Schema-constrained generation: a character of the story', `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
+  await show('the same call again: served from the cache, same bytes', `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
+  await show(
+    'a regex-constrained generation',
+    `SELECT svc_generate_regex('Once upon a time', ', there was a [a-z]+ [a-z]+ named [A-Z][a-z]+[.]', max_tokens := 24)`,
+  );
   await show('one of the choices', `SELECT svc_generate_choice('The sun was shining. Lily went outside to ', ARRAY['play', 'sleep', 'cry'])`);
   // A story model is not an embedding model: its vectors (pooled hidden states) and the rerank
   // scores (their cosine similarity; it has no ranking head) run, but mean little. README: Models.
-  await show('an embedding (first 4 of its dimensions; from a story model, so of little meaning)', `SELECT (svc_embed('Lily played with her ball'))[1:4] AS head, array_length(svc_embed('Lily played with her ball'), 1) AS dimension`);
-  await show('reranking documents for a query (cosine similarity of the embeddings)', `SELECT * FROM svc_rerank('a dog in the park', ARRAY['Max the dog ran in the park', 'The cake was sweet', 'Tom read a book'])`);
+  await show(
+    'an embedding (first 4 of its dimensions; from a story model, so of little meaning)',
+    `SELECT (svc_embed('Lily played with her ball'))[1:4] AS head, array_length(svc_embed('Lily played with her ball'), 1) AS dimension`,
+  );
+  await show(
+    'reranking documents for a query (cosine similarity of the embeddings)',
+    `SELECT * FROM svc_rerank('a dog in the park', ARRAY['Max the dog ran in the park', 'The cake was sweet', 'Tom read a book'])`,
+  );
 
   // Async: submit, LISTEN for svc_completed, then read the result.
   const listener = await cluster.connect();
   await listener.query('LISTEN svc_completed');
   const notified = new Promise<string>((resolve) => listener.on('notification', (n) => resolve(n.payload ?? '')));
-  const id = await show('an async request returns its id at once', `SELECT svc_generate_async('Once upon a time, there was a big dog named Max.', max_tokens := 64)`);
+  const id = await show(
+    'an async request returns its id at once',
+    `SELECT svc_generate_async('Once upon a time, there was a big dog named Max.', max_tokens := 64)`,
+  );
   console.log(`\n-- LISTEN svc_completed received: ${await notified}`);
   await show('the async result: the story goes on', `SELECT svc_get_async_result($1)`, [id]);
   await show('request state', `SELECT status, priority, created_at, completed_at FROM svc_check_async($1)`, [id]);
-  await show('batch submission: one id per prompt', `SELECT svc_generate_batch_async(ARRAY['Tom saw a bird.', 'Sue had a cat.', 'The sun was hot.'], max_tokens := 16)`);
+  await show(
+    'batch submission: one id per prompt',
+    `SELECT svc_generate_batch_async(ARRAY['Tom saw a bird.', 'Sue had a cat.', 'The sun was hot.'], max_tokens := 16)`,
+  );
   await show('the worker', `SELECT worker_id, state, concurrency, model FROM svc_worker_status()`);
   await show('the cache', `SELECT * FROM svc_cache_stats()`);
   await show('the queue', `SELECT function_name, status, requests FROM svc_queue_stats()`);

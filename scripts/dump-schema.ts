@@ -45,32 +45,61 @@ export async function dumpSchema(client: pg.Client): Promise<string> {
   out.push(`-- svc ${version} as CREATE EXTENSION svc installs it, read back from the catalogs by scripts/dump-schema.ts`);
   out.push('-- (the body of svc__bundle, the TypeScript bundle, left out). Generated: do not edit.', '');
 
-  for (const role of await rows<{ rolname: string; rolcanlogin: boolean }>(client, `SELECT rolname, rolcanlogin FROM pg_roles WHERE rolname LIKE 'svc%' ORDER BY rolname`)) {
+  for (const role of await rows<{ rolname: string; rolcanlogin: boolean }>(
+    client,
+    `SELECT rolname, rolcanlogin FROM pg_roles WHERE rolname LIKE 'svc%' ORDER BY rolname`,
+  )) {
     out.push(`ROLE ${role.rolname}${role.rolcanlogin ? ' LOGIN' : ' NOLOGIN'};`);
   }
   out.push('');
 
-  for (const rel of await rows<{ oid: number; relname: string; relkind: string; relrowsecurity: boolean; relforcerowsecurity: boolean; acl: string | null }>(client, RELATIONS)) {
+  for (const rel of await rows<{ oid: number; relname: string; relkind: string; relrowsecurity: boolean; relforcerowsecurity: boolean; acl: string | null }>(
+    client,
+    RELATIONS,
+  )) {
     if (rel.relkind === 'v') {
       const def = (await rows<{ def: string }>(client, 'SELECT pg_get_viewdef($1::oid, true) AS def', [rel.oid]))[0].def;
       out.push(`CREATE VIEW ${rel.relname} AS\n${def.trimEnd()}`);
     } else if (rel.relkind === 'S') {
       out.push(`CREATE SEQUENCE ${rel.relname};`);
     } else {
-      const columns = await rows<{ attname: string; type: string; attnotnull: boolean; def: string | null; identity: string; acl: string | null }>(client, COLUMNS, [rel.oid]);
-      const constraints = await rows<{ conname: string; def: string }>(client, `SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1 ORDER BY conname`, [rel.oid]);
+      const columns = await rows<{ attname: string; type: string; attnotnull: boolean; def: string | null; identity: string; acl: string | null }>(
+        client,
+        COLUMNS,
+        [rel.oid],
+      );
+      const constraints = await rows<{ conname: string; def: string }>(
+        client,
+        `SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1 ORDER BY conname`,
+        [rel.oid],
+      );
       const lines = [
-        ...columns.map((c) => `  ${c.attname} ${c.type}${c.attnotnull ? ' NOT NULL' : ''}${c.def ? ` DEFAULT ${c.def}` : ''}${IDENTITY[c.identity] ?? ''}${c.acl ? ` -- grants ${c.acl}` : ''}`),
+        ...columns.map(
+          (c) =>
+            `  ${c.attname} ${c.type}${c.attnotnull ? ' NOT NULL' : ''}${c.def ? ` DEFAULT ${c.def}` : ''}${IDENTITY[c.identity] ?? ''}${c.acl ? ` -- grants ${c.acl}` : ''}`,
+        ),
         ...constraints.map((c) => `  CONSTRAINT ${c.conname} ${c.def}`),
       ];
       out.push(`CREATE TABLE ${rel.relname} (\n${lines.join(',\n')}\n);`);
-      for (const index of await rows<{ def: string }>(client, `SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1 ORDER BY indexname`, [rel.relname])) {
+      for (const index of await rows<{ def: string }>(
+        client,
+        `SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1 ORDER BY indexname`,
+        [rel.relname],
+      )) {
         out.push(`${index.def};`);
       }
-      if (rel.relrowsecurity) out.push(`ALTER TABLE ${rel.relname} ENABLE ROW LEVEL SECURITY;${rel.relforcerowsecurity ? ` ALTER TABLE ${rel.relname} FORCE ROW LEVEL SECURITY;` : ''}`);
-      for (const p of await rows<{ policyname: string; permissive: string; roles: string; cmd: string; qual: string | null; with_check: string | null }>(client,
-        `SELECT policyname, permissive, roles::text, cmd, qual, with_check FROM pg_policies WHERE schemaname = 'public' AND tablename = $1 ORDER BY policyname`, [rel.relname])) {
-        out.push(`CREATE POLICY ${p.policyname} ON ${rel.relname} AS ${p.permissive} FOR ${p.cmd} TO ${p.roles.replace(/^\{|\}$/g, '')}${p.qual ? ` USING (${p.qual})` : ''}${p.with_check ? ` WITH CHECK (${p.with_check})` : ''};`);
+      if (rel.relrowsecurity)
+        out.push(
+          `ALTER TABLE ${rel.relname} ENABLE ROW LEVEL SECURITY;${rel.relforcerowsecurity ? ` ALTER TABLE ${rel.relname} FORCE ROW LEVEL SECURITY;` : ''}`,
+        );
+      for (const p of await rows<{ policyname: string; permissive: string; roles: string; cmd: string; qual: string | null; with_check: string | null }>(
+        client,
+        `SELECT policyname, permissive, roles::text, cmd, qual, with_check FROM pg_policies WHERE schemaname = 'public' AND tablename = $1 ORDER BY policyname`,
+        [rel.relname],
+      )) {
+        out.push(
+          `CREATE POLICY ${p.policyname} ON ${rel.relname} AS ${p.permissive} FOR ${p.cmd} TO ${p.roles.replace(/^\{|\}$/g, '')}${p.qual ? ` USING (${p.qual})` : ''}${p.with_check ? ` WITH CHECK (${p.with_check})` : ''};`,
+        );
       }
     }
     out.push(`-- grants on ${rel.relname}: ${rel.acl ?? '(owner only)'}`, '');
@@ -78,9 +107,10 @@ export async function dumpSchema(client: pg.Client): Promise<string> {
 
   for (const fn of await rows<{ proname: string; signature: string; def: string; acl: string | null; comment: string | null }>(client, FUNCTIONS)) {
     // The stubs name the bundle's build (a hash of its code): any change to the compiler changes it.
-    const def = fn.proname === 'svc__bundle'
-      ? fn.def.replace(/AS (\$[a-z_0-9]*\$)[\s\S]*\1/, () => 'AS $bundle$ (the TypeScript bundle) $bundle$')
-      : fn.def.replace(/build === "[0-9a-f]{16}"/g, 'build === "<build id>"');
+    const def =
+      fn.proname === 'svc__bundle'
+        ? fn.def.replace(/AS (\$[a-z_0-9]*\$)[\s\S]*\1/, () => 'AS $bundle$ (the TypeScript bundle) $bundle$')
+        : fn.def.replace(/build === "[0-9a-f]{16}"/g, 'build === "<build id>"');
     out.push(`${def.trimEnd()};`);
     out.push(`-- grants on ${fn.signature}: ${fn.acl ?? '(default: PUBLIC may execute)'}`);
     if (fn.comment) out.push(`-- comment: ${fn.comment}`);

@@ -32,7 +32,10 @@ export const STORIES_MODEL = join(ROOT, 'models/stories260K.gguf');
 /** Decoder models with a real vocabulary: qwen2 (byte-level BPE, 151,936 tokens, ChatML template), phi3 (SentencePiece, 32,064). */
 export type RealVocab = 'qwen2' | 'phi3';
 
-interface Recipe { file: string; options: VocabModelOptions }
+interface Recipe {
+  file: string;
+  options: VocabModelOptions;
+}
 
 // f32 weights: llama.cpp's CPU kernels for f16 weights round differently when several sequences
 // decode in one batch, so a near-tie between tokens can break the other way at concurrency 4 than

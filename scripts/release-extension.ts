@@ -27,7 +27,9 @@ export function releasedVersions(): string[] {
 
 /** SHA256SUMS as sha256sum writes it (`<hex>  <file>`), one line per released script, sorted. */
 export function sumsText(dir: string): string {
-  const files = readdirSync(dir).filter((f) => /^svc--.+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^svc--.+\.sql$/.test(f))
+    .sort();
   return files.map((f) => `${sha256(join(dir, f))}  ${f}\n`).join('');
 }
 

@@ -13,8 +13,19 @@ export interface WorkerProcessOptions {
 }
 
 export function spawnWorker(cluster: Cluster, o: WorkerProcessOptions): ChildProcess {
-  const args = ['bin/svc-worker.js', '--model', o.model, '--db-host', cluster.host, '--db-port', String(cluster.port),
-    '--db-name', 'postgres', '--db-user', o.role];
+  const args = [
+    'bin/svc-worker.js',
+    '--model',
+    o.model,
+    '--db-host',
+    cluster.host,
+    '--db-port',
+    String(cluster.port),
+    '--db-name',
+    'postgres',
+    '--db-user',
+    o.role,
+  ];
   if (o.threads !== undefined) args.push('--threads', String(o.threads));
   return spawn(process.execPath, args, { env: { ...process.env, ...o.env }, stdio: o.stdio ?? ['ignore', 'ignore', 'pipe'] });
 }

@@ -7,19 +7,27 @@ const run = promisify(execFile);
 
 const BENCHES: Array<[string, string[], Record<string, string>]> = [
   ['bench/plv8.ts', [], { BENCH_CALLS: '200', BENCH_RUNS: '1' }],
-  ['bench/queue.ts', [], { BENCH_SINGLE: '20', BENCH_BATCHES: '1', BENCH_BATCH_SIZE: '100', BENCH_JOBS: '50', BENCH_LATENCY: '5', BENCH_RUNS: '1', BENCH_DIAG: '0' }],
+  [
+    'bench/queue.ts',
+    [],
+    { BENCH_SINGLE: '20', BENCH_BATCHES: '1', BENCH_BATCH_SIZE: '100', BENCH_JOBS: '50', BENCH_LATENCY: '5', BENCH_RUNS: '1', BENCH_DIAG: '0' },
+  ],
   ['bench/engine.ts', [], { BENCH_TOKENS: '8', BENCH_RUNS: '1', BENCH_THREADS: '1' }],
   ['bench/worker.ts', [], { BENCH_SAMPLES: '2', BENCH_JOBS: '3', BENCH_TOKENS: '4' }],
   ['bench/grammar.ts', [], { BENCH_ROUNDS: '1' }],
   ['bench/edge.ts', ['--misses', '2', '--hits', '10', '--concurrency', '2', '--max-tokens', '4'], {}],
 ];
 
-test.each(BENCHES)('%s runs and prints a table', async (script, args, env) => {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
-    env: { ...process.env, ...env },
-    maxBuffer: 16 << 20,
-    timeout: 240_000,
-  });
-  expect(stdout).toMatch(/^\|.*\|\s*$/m);
-  expect(stdout).toMatch(/^\|\s*-+/m);
-}, 300_000);
+test.each(BENCHES)(
+  '%s runs and prints a table',
+  async (script, args, env) => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
+      env: { ...process.env, ...env },
+      maxBuffer: 16 << 20,
+      timeout: 240_000,
+    });
+    expect(stdout).toMatch(/^\|.*\|\s*$/m);
+    expect(stdout).toMatch(/^\|\s*-+/m);
+  },
+  300_000,
+);

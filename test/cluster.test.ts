@@ -7,7 +7,12 @@ import { useCluster } from './helpers/cluster.js';
 const cluster = useCluster();
 
 function isAlive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function waitFor(predicate: () => boolean, ms: number): Promise<boolean> {

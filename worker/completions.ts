@@ -59,12 +59,20 @@ export class CompletionBatcher {
   }
 
   private sendBatch(lane: Queryable, batch: Waiting[]): void {
-    protocol.completeAndClaim(lane, batch.map((w) => w.completion), { ...this.options, claimJobs: 0 })
-      .then(({ completed }) => {
-        for (const w of batch) w.resolve(completed.has(w.completion.job.request_id));
-      }, (error: unknown) => {
-        for (const w of batch) w.reject(error);
-      })
+    protocol
+      .completeAndClaim(
+        lane,
+        batch.map((w) => w.completion),
+        { ...this.options, claimJobs: 0 },
+      )
+      .then(
+        ({ completed }) => {
+          for (const w of batch) w.resolve(completed.has(w.completion.job.request_id));
+        },
+        (error: unknown) => {
+          for (const w of batch) w.reject(error);
+        },
+      )
       .finally(() => {
         this.freeLanes.push(lane);
         this.schedule();

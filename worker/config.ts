@@ -87,7 +87,8 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
     timeoutMs: number('SVC_WORKER_TIMEOUT', env.SVC_WORKER_TIMEOUT, 300, { min: 0.01, integer: false }) * 1000,
     leaseSeconds: number('SVC_WORKER_LEASE', env.SVC_WORKER_LEASE, 30, { min: 0.1, integer: false }),
     heartbeatMs: number('SVC_WORKER_HEARTBEAT', env.SVC_WORKER_HEARTBEAT, 5, { min: 0.1, integer: false }) * 1000,
-    threads: args.threads ?? env.SVC_WORKER_THREADS ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true }) : undefined,
+    threads:
+      (args.threads ?? env.SVC_WORKER_THREADS) ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true }) : undefined,
     contextSize: number('SVC_WORKER_CONTEXT_SIZE', env.SVC_WORKER_CONTEXT_SIZE, 4096, { min: 64, integer: true }),
     workerId: args['worker-id'] ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
   };

@@ -28,7 +28,11 @@ export function vectorLiteral(vector: readonly number[]): string {
   return `[${vector.map((x) => (Object.is(x, -0) ? 0 : x)).join(',')}]`;
 }
 
-interface GenerationParameters { prompt: string; max_tokens: number; seed: number }
+interface GenerationParameters {
+  prompt: string;
+  max_tokens: number;
+  seed: number;
+}
 
 /**
  * How a generation job's prompt reaches the model, from its parameters: prompt_format 'chat' (the
@@ -71,7 +75,8 @@ export async function runJob(engine: Engine, job: ClaimedJob, signal: AbortSigna
         out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...format, grammar: job.grammar, signal });
       } catch (error) {
         // The same grammar would be refused on every attempt.
-        if (error instanceof GrammarRefusedError) throw new PermanentJobError(`llama.cpp refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+        if (error instanceof GrammarRefusedError)
+          throw new PermanentJobError(`llama.cpp refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`);
         // A budget below the constraint's shortest output, or a constraint the vocabulary cannot spell, fails alike every time (#23).
         if (error instanceof ConstraintBudgetError || error instanceof ConstraintDeadEndError) throw new PermanentJobError(error.message);
         return chatTemplateFailure(error);
@@ -168,13 +173,18 @@ const CONSTRAINED: ReadonlySet<string> = new Set(['generate_json', 'generate_reg
  */
 export function checkJobGrammar(job: Pick<ClaimedJob, 'function_name' | 'parameters' | 'grammar'>): void {
   const expected = CONSTRAINED.has(job.function_name) ? jobConstraint(job).gbnf : null;
-  if (job.grammar !== expected) throw new PermanentJobError("the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)");
+  if (job.grammar !== expected)
+    throw new PermanentJobError(
+      "the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)",
+    );
 }
 
 function checkConstrained(job: ClaimedJob, text: string, truncated: boolean): void {
   const problem = jobConstraint(job).problem(text);
   if (problem !== undefined) {
-    const why = truncated ? `generation stopped at max_tokens (${String((job.parameters as Record<string, unknown>).max_tokens)}) before the constraint was satisfied` : problem;
+    const why = truncated
+      ? `generation stopped at max_tokens (${String((job.parameters as Record<string, unknown>).max_tokens)}) before the constraint was satisfied`
+      : problem;
     throw new PermanentJobError(`the output breaks its constraint: ${why}`);
   }
 }

@@ -78,7 +78,12 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ ...config.db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true });
   pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
   config = await prepareDatabase(pool, config);
-  const engine = await Engine.load({ model: config.model, threads: config.threads ?? availableParallelism(), sequences: config.concurrency, contextSize: config.contextSize });
+  const engine = await Engine.load({
+    model: config.model,
+    threads: config.threads ?? availableParallelism(),
+    sequences: config.concurrency,
+    contextSize: config.contextSize,
+  });
   worker = new Worker(config, pool, engine);
   await worker.run();
   await within(pool.end(), 2000);

@@ -53,13 +53,22 @@ export interface CompleteAndClaimResult {
  * for the slots that freed: one round trip and one transaction (svc_worker_complete_and_claim).
  */
 export async function completeAndClaim(
-  db: Queryable, completions: readonly Completion[], o: Omit<ClaimOptions, 'maxJobs'> & { claimJobs?: number },
+  db: Queryable,
+  completions: readonly Completion[],
+  o: Omit<ClaimOptions, 'maxJobs'> & { claimJobs?: number },
 ): Promise<CompleteAndClaimResult> {
   const { rows } = await db.query<ClaimedJob & { refused: string[] }>({
     name: 'svc_worker_complete_and_claim',
     text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4, $5, $6, $7)',
-    values: [completions.map((c) => c.job.request_id), completions.map((c) => c.job.attempt), completions.map((c) => c.result),
-      o.workerId, o.leaseSeconds, o.maxRetries, o.claimJobs ?? null],
+    values: [
+      completions.map((c) => c.job.request_id),
+      completions.map((c) => c.job.attempt),
+      completions.map((c) => c.result),
+      o.workerId,
+      o.leaseSeconds,
+      o.maxRetries,
+      o.claimJobs ?? null,
+    ],
   });
   const jobs: ClaimedJob[] = [];
   for (const { refused: _, ...claimed } of rows) if (claimed.request_id !== null) jobs.push(claimed);
@@ -68,8 +77,18 @@ export async function completeAndClaim(
 }
 
 /** The job's new status ('pending' for a retry, 'failed'), or null when refused. */
-export async function fail(db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, error: string, maxRetries: number): Promise<'pending' | 'failed' | null> {
-  const { rows } = await db.query<{ status: 'pending' | 'failed' | null }>('SELECT svc_worker_fail($1, $2, $3, $4) AS status', [job.request_id, job.attempt, error, maxRetries]);
+export async function fail(
+  db: Queryable,
+  job: Pick<ClaimedJob, 'request_id' | 'attempt'>,
+  error: string,
+  maxRetries: number,
+): Promise<'pending' | 'failed' | null> {
+  const { rows } = await db.query<{ status: 'pending' | 'failed' | null }>('SELECT svc_worker_fail($1, $2, $3, $4) AS status', [
+    job.request_id,
+    job.attempt,
+    error,
+    maxRetries,
+  ]);
   return rows[0].status;
 }
 
@@ -79,13 +98,28 @@ export async function renew(db: Queryable, workerId: string, requestIds: string[
 }
 
 export interface Heartbeat {
-  workerId: string; host: string; pid: number; state: string; concurrency: number; model: string | null;
-  jobsDone: number; jobsFailed: number; jobsInFlight: number;
+  workerId: string;
+  host: string;
+  pid: number;
+  state: string;
+  concurrency: number;
+  model: string | null;
+  jobsDone: number;
+  jobsFailed: number;
+  jobsInFlight: number;
 }
 
 export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
   await db.query('SELECT svc_worker_heartbeat($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
-    h.workerId, h.host, h.pid, h.state, h.concurrency, h.model, h.jobsDone, h.jobsFailed, h.jobsInFlight,
+    h.workerId,
+    h.host,
+    h.pid,
+    h.state,
+    h.concurrency,
+    h.model,
+    h.jobsDone,
+    h.jobsFailed,
+    h.jobsInFlight,
   ]);
 }
 

@@ -30,9 +30,11 @@ export function connectionConfigError(error: unknown, db: { database?: string; u
   const message = (error as Error).message;
   if (code === '3D000') return new ConfigError(`${message}: point the worker at the database that has the svc extension (--db-name or PGDATABASE)`);
   if (code === '28000' || code === '28P01') {
-    return new ConfigError(`cannot connect as role "${db.user ?? '(PGUSER / the OS user)'}": ${message}. ` +
-      `The worker's role needs LOGIN and membership in svc_worker (CREATE ROLE <role> LOGIN IN ROLE svc_worker), ` +
-      `a password in PGPASSWORD or ~/.pgpass where the server asks for one, and an entry in pg_hba.conf (--db-user or PGUSER)`);
+    return new ConfigError(
+      `cannot connect as role "${db.user ?? '(PGUSER / the OS user)'}": ${message}. ` +
+        `The worker's role needs LOGIN and membership in svc_worker (CREATE ROLE <role> LOGIN IN ROLE svc_worker), ` +
+        `a password in PGPASSWORD or ~/.pgpass where the server asks for one, and an entry in pg_hba.conf (--db-user or PGUSER)`,
+    );
   }
   return undefined;
 }
@@ -53,11 +55,15 @@ export async function checkSetup(db: Queryable): Promise<void> {
   );
   const { role, database, installed, member } = rows[0];
   if (!installed) {
-    throw new ConfigError(`the database ${database} has no svc extension: run CREATE EXTENSION svc CASCADE in it ` +
-      `(as a superuser), or point the worker at the database that has it (--db-name or PGDATABASE)`);
+    throw new ConfigError(
+      `the database ${database} has no svc extension: run CREATE EXTENSION svc CASCADE in it ` +
+        `(as a superuser), or point the worker at the database that has it (--db-name or PGDATABASE)`,
+    );
   }
   if (member !== true) {
-    throw new ConfigError(`the role ${role} is not a member of svc_worker, so it may not serve the queue: ` +
-      `run GRANT svc_worker TO ${role} (as a superuser), or connect as a role that is (--db-user or PGUSER)`);
+    throw new ConfigError(
+      `the role ${role} is not a member of svc_worker, so it may not serve the queue: ` +
+        `run GRANT svc_worker TO ${role} (as a superuser), or connect as a role that is (--db-user or PGUSER)`,
+    );
   }
 }

@@ -68,7 +68,9 @@ export class Worker {
     private readonly engine: Engine,
   ) {
     this.completions = new CompletionBatcher([pool], {
-      workerId: config.workerId, leaseSeconds: config.leaseSeconds, maxRetries: config.maxRetries,
+      workerId: config.workerId,
+      leaseSeconds: config.leaseSeconds,
+      maxRetries: config.maxRetries,
     });
   }
 
@@ -85,9 +87,14 @@ export class Worker {
       let claimed = 0;
       if (free > 0) {
         try {
-          const jobs = await this.untilAbandoned(protocol.claim(this.pool, {
-            workerId: this.config.workerId, maxJobs: free, leaseSeconds: this.config.leaseSeconds, maxRetries: this.config.maxRetries,
-          }));
+          const jobs = await this.untilAbandoned(
+            protocol.claim(this.pool, {
+              workerId: this.config.workerId,
+              maxJobs: free,
+              leaseSeconds: this.config.leaseSeconds,
+              maxRetries: this.config.maxRetries,
+            }),
+          );
           this.reached();
           failures = 0;
           for (const job of jobs ?? []) this.start(job);
@@ -109,7 +116,12 @@ export class Worker {
     for (const timer of this.timers) clearInterval(timer);
     await this.untilAbandoned(Promise.race([this.beat('stopped'), sleep(FINAL_BEAT_MS)]));
     void this.listener?.end().catch(() => undefined);
-    log('info', 'worker stopped', { workerId: this.config.workerId, jobsDone: this.jobsDone, jobsFailed: this.jobsFailed, abandoned: this.abandon.signal.aborted });
+    log('info', 'worker stopped', {
+      workerId: this.config.workerId,
+      jobsDone: this.jobsDone,
+      jobsFailed: this.jobsFailed,
+      abandoned: this.abandon.signal.aborted,
+    });
   }
 
   /**
@@ -131,8 +143,11 @@ export class Worker {
    */
   private giveUp(): void {
     if (this.abandon.signal.aborted) return;
-    log('warn', 'stopping while the database is unreachable: giving up the jobs in flight and results not yet written; their leases will expire and they will run again',
-      { inFlight: this.running.size, unwritten: this.writing.size });
+    log(
+      'warn',
+      'stopping while the database is unreachable: giving up the jobs in flight and results not yet written; their leases will expire and they will run again',
+      { inFlight: this.running.size, unwritten: this.writing.size },
+    );
     const reason = new Error('given up: the worker stopped while the database was unreachable');
     for (const r of this.running.values()) r.controller.abort(reason);
     this.abandon.abort(reason);
@@ -171,7 +186,10 @@ export class Worker {
   private async claimFailed(error: unknown, attempt: number): Promise<void> {
     const code = sqlState(error);
     if (code !== undefined && SETUP_SQLSTATES.has(code)) {
-      const problem = await checkSetup(this.pool).then(() => undefined, (e: unknown) => (e instanceof ConfigError ? e.message : undefined));
+      const problem = await checkSetup(this.pool).then(
+        () => undefined,
+        (e: unknown) => (e instanceof ConfigError ? e.message : undefined),
+      );
       if (problem !== undefined) {
         if (problem !== this.setupProblem) log('error', `claim failed: ${problem}; retrying`, { ...errorFields(error), attempt });
         this.setupProblem = problem;
@@ -196,7 +214,10 @@ export class Worker {
 
   private start(job: protocol.ClaimedJob): void {
     const controller = new AbortController();
-    const timeout = setTimeout(() => controller.abort(new Error(`timed out after ${this.config.timeoutMs / 1000} s (SVC_WORKER_TIMEOUT)`)), this.config.timeoutMs);
+    const timeout = setTimeout(
+      () => controller.abort(new Error(`timed out after ${this.config.timeoutMs / 1000} s (SVC_WORKER_TIMEOUT)`)),
+      this.config.timeoutMs,
+    );
     log('debug', 'job started', { requestId: job.request_id, function: job.function_name, attempt: job.attempt });
     const done = this.execute(job, controller.signal)
       .then(
@@ -235,8 +256,9 @@ export class Worker {
     }
     const result = await runJob(this.engine, job, signal);
     if (useCache) {
-      await protocol.cachePut(this.pool, identity, this.engine.modelId, job.function_name, result).catch((error: unknown) =>
-        log('warn', 'could not store a result in the cache', { requestId: job.request_id, ...errorFields(error) }));
+      await protocol
+        .cachePut(this.pool, identity, this.engine.modelId, job.function_name, result)
+        .catch((error: unknown) => log('warn', 'could not store a result in the cache', { requestId: job.request_id, ...errorFields(error) }));
     }
     return result;
   }
@@ -250,12 +272,13 @@ export class Worker {
     for (let attempt = 0; ; attempt++) {
       try {
         if ('result' in outcome) {
-          const stored = attempt === 0
-            ? await this.completions.complete(job, outcome.result)
-            : await protocol.complete(this.pool, job, outcome.result);
+          const stored = attempt === 0 ? await this.completions.complete(job, outcome.result) : await protocol.complete(this.pool, job, outcome.result);
           this.reached();
           this.jobsDone++;
-          log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', { requestId: job.request_id, attempt: job.attempt });
+          log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', {
+            requestId: job.request_id,
+            attempt: job.attempt,
+          });
           return;
         } else {
           const permanent = outcome.error instanceof PermanentJobError;
@@ -302,8 +325,15 @@ export class Worker {
   private async sendBeat(state: string): Promise<void> {
     try {
       await protocol.heartbeat(this.pool, {
-        workerId: this.config.workerId, host: hostname(), pid: process.pid, state, concurrency: this.config.concurrency,
-        model: this.engine.modelId, jobsDone: this.jobsDone, jobsFailed: this.jobsFailed, jobsInFlight: this.running.size,
+        workerId: this.config.workerId,
+        host: hostname(),
+        pid: process.pid,
+        state,
+        concurrency: this.config.concurrency,
+        model: this.engine.modelId,
+        jobsDone: this.jobsDone,
+        jobsFailed: this.jobsFailed,
+        jobsInFlight: this.running.size,
       });
       this.reached();
     } catch (error) {
@@ -314,12 +344,15 @@ export class Worker {
 
   /** Keeps a LISTEN connection open, reconnecting with backoff; polling covers the gaps. */
   private async listen(): Promise<void> {
-    for (let failures = 0; !this.stopping; ) {
+    for (let failures = 0; !this.stopping;) {
       const client = new pg.Client(this.config.db);
       try {
         await client.connect();
         const closed = new Promise<void>((resolve) => {
-          client.on('error', (error) => { log('warn', 'listen connection lost', errorFields(error)); resolve(); });
+          client.on('error', (error) => {
+            log('warn', 'listen connection lost', errorFields(error));
+            resolve();
+          });
           client.on('end', () => resolve());
         });
         client.on('notification', () => this.wake());

@@ -54,13 +54,18 @@ async function run(args: string[]): Promise<number> {
     }
     const given = givenConstraints(values);
     if (given.length !== 1) {
-      throw new UsageError(given.length === 0 ? 'give one of --schema, --regex, --choices or --type' : `give only one of ${given.map((g) => '--' + g).join(', ')}`);
+      throw new UsageError(
+        given.length === 0 ? 'give one of --schema, --regex, --choices or --type' : `give only one of ${given.map((g) => '--' + g).join(', ')}`,
+      );
     }
     if (values.flags !== undefined && values.regex === undefined) throw new UsageError('--flags only applies to --regex');
     if (values.strict && values.schema === undefined) throw new UsageError('--strict only applies to --schema');
     let gbnf: string;
     if (values.schema !== undefined) {
-      const compiled = compileJsonSchema(readSchema(values.schema), { additionalProperties: values['additional-properties'] ?? false, strict: values.strict ?? false });
+      const compiled = compileJsonSchema(readSchema(values.schema), {
+        additionalProperties: values['additional-properties'] ?? false,
+        strict: values.strict ?? false,
+      });
       if (values.approximations) {
         for (const a of compiled.approximations) process.stderr.write(`approximation: #${a.pointer} ${a.keyword}: ${a.note}\n`);
       }

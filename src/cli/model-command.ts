@@ -121,7 +121,8 @@ export function report(command: string, error: unknown): number {
   if (error instanceof ClientError) {
     // Library messages start with the function's name; the command already says where we are.
     let message = error.message.replace(/^(generate|generateJson|generateRegex|generateChoice|generateFormat|embed|rerank|loadModel): /, '');
-    if (error.code === 'model-not-configured') message = "no model: pass --model PATH (a GGUF file) or set SVC_MODEL; svc's repository ships a small trained one, models/stories260K.gguf";
+    if (error.code === 'model-not-configured')
+      message = "no model: pass --model PATH (a GGUF file) or set SVC_MODEL; svc's repository ships a small trained one, models/stories260K.gguf";
     if (error.code === 'unsafe-mode-required') message += '; on the command line, pass --unsafe';
     say(`${message} [${error.code}]`);
     switch (error.code) {
@@ -156,7 +157,10 @@ export const EXIT_HELP = `Exit status: 0 success; 1 invalid constraint, or the o
 the remote provider failed; 4 timed out.`;
 
 type CommandConfig<O extends NonNullable<ParseArgsConfig['options']>> = {
-  args: string[]; options: O & typeof MODEL_OPTIONS & { help: { type: 'boolean'; short: 'h' } }; strict: true; allowPositionals: true;
+  args: string[];
+  options: O & typeof MODEL_OPTIONS & { help: { type: 'boolean'; short: 'h' } };
+  strict: true;
+  allowPositionals: true;
 };
 type Parsed<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<typeof parseArgs<CommandConfig<O>>>;
 
@@ -166,11 +170,18 @@ type Parsed<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<type
  * models either way. `body` returns nothing: success is EXIT.ok.
  */
 export async function runModelCommand<O extends NonNullable<ParseArgsConfig['options']>>(
-  command: string, help: string, args: string[], options: O, body: (parsed: Parsed<O>) => Promise<void>,
+  command: string,
+  help: string,
+  args: string[],
+  options: O,
+  body: (parsed: Parsed<O>) => Promise<void>,
 ): Promise<number> {
   try {
     const parsed = parseArgs<CommandConfig<O>>({
-      args, options: { ...options, ...MODEL_OPTIONS, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true,
+      args,
+      options: { ...options, ...MODEL_OPTIONS, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
     });
     if ((parsed.values as { help?: boolean }).help) {
       process.stdout.write(help + '\n');

@@ -20,17 +20,7 @@ export type JsonSchema = { [keyword: string]: unknown } | boolean;
 
 /** A basic type: the constructors `Number`, `Boolean`, `String`, or a type name. */
 export type BasicTypeSpec =
-  | NumberConstructor
-  | BooleanConstructor
-  | StringConstructor
-  | 'integer'
-  | 'int'
-  | 'number'
-  | 'float'
-  | 'boolean'
-  | 'bool'
-  | 'string'
-  | 'str';
+  NumberConstructor | BooleanConstructor | StringConstructor | 'integer' | 'int' | 'number' | 'float' | 'boolean' | 'bool' | 'string' | 'str';
 
 /** What `schema` accepts: a JSON Schema object, a Zod schema, or a basic type. */
 export type SchemaSpec = JsonSchema | z.ZodType | BasicTypeSpec;
@@ -99,7 +89,8 @@ export function schemaConstraint(spec: unknown, strict = false): Constraint {
     }
     return { kind: 'json', from: 'json-schema', jsonSchema: spec as JsonSchema, strict, key: `schema:${strict ? 'strict:' : ''}${JSON.stringify(spec)}` };
   }
-  const what = spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec === 'function' ? `the function ${spec.name || '(anonymous)'}` : `a ${typeof spec}`;
+  const what =
+    spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec === 'function' ? `the function ${spec.name || '(anonymous)'}` : `a ${typeof spec}`;
   throw invalidOptions(`schema must be ${SCHEMA_HELP}; got ${what}`);
 }
 
@@ -165,7 +156,13 @@ function build(constraint: Constraint): Compiled {
         check: (text) =>
           (re ? re.test(text) : recognizeGbnf(grammar.grammar, text))
             ? { ok: true, value: text }
-            : { ok: false, error: new ConstraintError('validation-failed', `output ${preview(text)} does not match the pattern /${constraint.pattern}/${constraint.flags}`) },
+            : {
+                ok: false,
+                error: new ConstraintError(
+                  'validation-failed',
+                  `output ${preview(text)} does not match the pattern /${constraint.pattern}/${constraint.flags}`,
+                ),
+              },
       };
     }
     case 'choices': {

@@ -97,7 +97,8 @@ const CONSTRAINT_KEYS = ['schema', 'regex', 'choices'] as const;
 const SCHEMA_KEYS = ['strictSchema'] as const;
 
 function strictSchemaOption(o: SchemaOptions, fn: string): boolean {
-  if (o.strictSchema !== undefined && typeof o.strictSchema !== 'boolean') throw invalidOptions(`${fn}: strictSchema must be a boolean; got ${JSON.stringify(o.strictSchema)}`);
+  if (o.strictSchema !== undefined && typeof o.strictSchema !== 'boolean')
+    throw invalidOptions(`${fn}: strictSchema must be a boolean; got ${JSON.stringify(o.strictSchema)}`);
   return o.strictSchema ?? false;
 }
 
@@ -120,8 +121,10 @@ function checkOptions(options: unknown, allowed: readonly string[], fn: string):
   if (seed !== undefined && (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > 0xffffffff)) {
     throw invalidOptions(`${fn}: seed must be an integer from 0 to 4294967295; got ${JSON.stringify(seed)}`);
   }
-  if (model !== undefined && (typeof model !== 'string' || model === '')) throw invalidOptions(`${fn}: model must be a non-empty string; got ${JSON.stringify(model)}`);
-  if (unsafeMode !== undefined && typeof unsafeMode !== 'boolean') throw invalidOptions(`${fn}: unsafeMode must be a boolean; got ${JSON.stringify(unsafeMode)}`);
+  if (model !== undefined && (typeof model !== 'string' || model === ''))
+    throw invalidOptions(`${fn}: model must be a non-empty string; got ${JSON.stringify(model)}`);
+  if (unsafeMode !== undefined && typeof unsafeMode !== 'boolean')
+    throw invalidOptions(`${fn}: unsafeMode must be a boolean; got ${JSON.stringify(unsafeMode)}`);
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw invalidOptions(`${fn}: signal must be an AbortSignal`);
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs))) {
     throw invalidOptions(`${fn}: timeoutMs must be a positive number of milliseconds; got ${JSON.stringify(timeoutMs)}`);
@@ -129,8 +132,10 @@ function checkOptions(options: unknown, allowed: readonly string[], fn: string):
   if (promptFormat !== undefined && promptFormat !== 'chat' && promptFormat !== 'raw') {
     throw invalidOptions(`${fn}: promptFormat must be 'chat' or 'raw'; got ${JSON.stringify(promptFormat)}`);
   }
-  if (systemPrompt !== undefined && typeof systemPrompt !== 'string') throw invalidOptions(`${fn}: systemPrompt must be a string; got ${JSON.stringify(systemPrompt)}`);
-  if (promptFormat === 'raw' && systemPromptOf(o) !== undefined) throw invalidOptions(`${fn}: systemPrompt needs promptFormat 'chat' (a raw prompt has no system turn)`);
+  if (systemPrompt !== undefined && typeof systemPrompt !== 'string')
+    throw invalidOptions(`${fn}: systemPrompt must be a string; got ${JSON.stringify(systemPrompt)}`);
+  if (promptFormat === 'raw' && systemPromptOf(o) !== undefined)
+    throw invalidOptions(`${fn}: systemPrompt needs promptFormat 'chat' (a raw prompt has no system turn)`);
   return o;
 }
 
@@ -216,7 +221,10 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
     // Zod checks what JSON Schema cannot say (refinements) and applies its transforms and defaults.
     const parsed = constraint.zod.safeParse(value);
     if (!parsed.success) {
-      const error = new ConstraintError('validation-failed', `output does not satisfy the Zod schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+      const error = new ConstraintError(
+        'validation-failed',
+        `output does not satisfy the Zod schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`,
+      );
       throw new ClientError('validation-failed', `${fn}: ${error.message}`, { cause: error, output: text });
     }
     value = parsed.data;
@@ -292,7 +300,9 @@ export async function generateFormat<S extends BasicTypeSpec>(prompt: string, ty
         if (!(error instanceof ConstraintError) && !(error instanceof ClientError)) throw error;
       }
     }
-    throw invalidOptions(`generateFormat: type must be Number, Boolean, String or a type name ('integer', 'number', 'boolean', 'string'); got ${typeof type === 'function' ? type.name || 'a function' : JSON.stringify(type)}`);
+    throw invalidOptions(
+      `generateFormat: type must be Number, Boolean, String or a type name ('integer', 'number', 'boolean', 'string'); got ${typeof type === 'function' ? type.name || 'a function' : JSON.stringify(type)}`,
+    );
   })();
   return (await run('generateFormat', prompt, constraint, o)).value as InferSchema<S>;
 }
@@ -348,4 +358,3 @@ export async function loadModel(model?: string): Promise<{ path: string; modelId
   const engine = await localEngine(path);
   return { path, modelId: engine.modelId, dimension: engine.dimension, hasRankingHead: engine.hasRankingHead };
 }
-

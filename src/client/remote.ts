@@ -24,9 +24,27 @@ export interface Provider {
 }
 
 export const PROVIDERS: Record<string, Provider> = {
-  openai: { baseUrl: 'https://api.openai.com/v1', keyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL', structured: 'json_schema', tokenField: 'max_completion_tokens' },
-  openrouter: { baseUrl: 'https://openrouter.ai/api/v1', keyEnv: 'OPENROUTER_API_KEY', baseUrlEnv: 'OPENROUTER_BASE_URL', structured: 'json_schema', tokenField: 'max_tokens' },
-  deepseek: { baseUrl: 'https://api.deepseek.com', keyEnv: 'DEEPSEEK_API_KEY', baseUrlEnv: 'DEEPSEEK_BASE_URL', structured: 'json_object', tokenField: 'max_tokens' },
+  openai: {
+    baseUrl: 'https://api.openai.com/v1',
+    keyEnv: 'OPENAI_API_KEY',
+    baseUrlEnv: 'OPENAI_BASE_URL',
+    structured: 'json_schema',
+    tokenField: 'max_completion_tokens',
+  },
+  openrouter: {
+    baseUrl: 'https://openrouter.ai/api/v1',
+    keyEnv: 'OPENROUTER_API_KEY',
+    baseUrlEnv: 'OPENROUTER_BASE_URL',
+    structured: 'json_schema',
+    tokenField: 'max_tokens',
+  },
+  deepseek: {
+    baseUrl: 'https://api.deepseek.com',
+    keyEnv: 'DEEPSEEK_API_KEY',
+    baseUrlEnv: 'DEEPSEEK_BASE_URL',
+    structured: 'json_object',
+    tokenField: 'max_tokens',
+  },
 };
 
 export interface RemoteRequest {
@@ -157,15 +175,19 @@ export async function remoteGenerate(request: RemoteRequest): Promise<RemoteResu
   } catch (error) {
     if (signal?.aborted) {
       const timedOut = (signal.reason as { name?: string })?.name === 'TimeoutError';
-      throw new GenerationAbortedError(timedOut ? `request to ${request.provider} timed out after ${request.timeoutMs} ms` : `request to ${request.provider} was aborted`, {
-        cause: signal.reason,
-      });
+      throw new GenerationAbortedError(
+        timedOut ? `request to ${request.provider} timed out after ${request.timeoutMs} ms` : `request to ${request.provider} was aborted`,
+        {
+          cause: signal.reason,
+        },
+      );
     }
     throw new ClientError('provider-error', `cannot reach ${request.provider} at ${url}: ${(error as Error).message}`, { cause: error });
   }
 
   if (!response.ok) {
-    const message = (payload as { error?: { message?: string } })?.error?.message ?? (typeof payload === 'string' ? payload.slice(0, 300) : JSON.stringify(payload));
+    const message =
+      (payload as { error?: { message?: string } })?.error?.message ?? (typeof payload === 'string' ? payload.slice(0, 300) : JSON.stringify(payload));
     throw new ClientError('provider-error', `${request.provider} answered HTTP ${response.status}: ${message}`, { status: response.status });
   }
   const choice = (payload as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }> })?.choices?.[0];

@@ -352,7 +352,8 @@ export class Automaton {
       const rest = this.kind[top + 1] === END ? this.stackRest[s] : this.pushStack(top + 1, this.stackRest[s]);
       for (const alt of this.ruleAlts[this.arg[top]]) walk(this.kind[alt] === END ? rest : this.pushStack(alt, rest));
       visiting.delete(s);
-      if (out.size > MAX_STACKS_PER_STATE) throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
+      if (out.size > MAX_STACKS_PER_STATE)
+        throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
     };
     walk(stack);
     const result = [...out];
@@ -362,7 +363,8 @@ export class Automaton {
 
   private internState(stacks: readonly number[]): number {
     const sorted = [...new Set(stacks)].sort((a, b) => a - b);
-    if (sorted.length > MAX_STACKS_PER_STATE) throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
+    if (sorted.length > MAX_STACKS_PER_STATE)
+      throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
     const key = sorted.join(',');
     let id = this.stateIds.get(key);
     if (id === undefined) {

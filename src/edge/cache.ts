@@ -4,13 +4,7 @@
 // 10 times goes back into KV for an hour. Write: both levels (KV with the TTL, D1 upsert).
 // Cleanup: D1 rows not read for 30 days, and rows beyond the SPEC 8 entry limits (least recently
 // read first). Embeddings use the same scheme keyed by the SHA-256 of the model tag and the text.
-import {
-  CACHE_RULES,
-  CLEANUP_AFTER_S,
-  KV_MAX_KEY_BYTES,
-  PROMOTE_AFTER_ACCESSES,
-  PROMOTION_TTL_S,
-} from './config.js';
+import { CACHE_RULES, CLEANUP_AFTER_S, KV_MAX_KEY_BYTES, PROMOTE_AFTER_ACCESSES, PROMOTION_TTL_S } from './config.js';
 import { storableText } from './text.js';
 import type { D1Database, KVNamespace } from './types.js';
 

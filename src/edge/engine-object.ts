@@ -61,7 +61,10 @@ export class EngineObject {
   private drop(): void {
     const loading = this.loading;
     this.loading = null;
-    void loading?.then((l) => l.model.close(), () => {});
+    void loading?.then(
+      (l) => l.model.close(),
+      () => {},
+    );
   }
 
   /** The loaded model, reloaded first when the caller expects another upload and R2 has it. */

@@ -44,9 +44,7 @@ export class MetricsBuffer {
     this.lastFlush = nowMs;
     this.flushing = this.flushing.then(async () => {
       if (batch.length === 0) return;
-      const stmt = db.prepare(
-        'INSERT INTO request_metrics (endpoint, duration_ms, cached, timestamp, region) VALUES (?1, ?2, ?3, ?4, ?5)',
-      );
+      const stmt = db.prepare('INSERT INTO request_metrics (endpoint, duration_ms, cached, timestamp, region) VALUES (?1, ?2, ?3, ?4, ?5)');
       try {
         await db.batch(batch.map((e) => stmt.bind(e.endpoint, Math.round(e.durationMs), e.cached ? 1 : 0, e.timestamp, e.region)));
       } catch (err) {
@@ -71,10 +69,7 @@ export async function renderMetrics(db: D1Database, nowS = Math.floor(Date.now()
     )
     .bind(nowS - METRICS_WINDOW_S)
     .all<{ endpoint: string; region: string; n: number; avg_s: number; cache_rate: number }>();
-  const lines: string[] = [
-    '# HELP svc_requests_total Requests in the last hour.',
-    '# TYPE svc_requests_total gauge',
-  ];
+  const lines: string[] = ['# HELP svc_requests_total Requests in the last hour.', '# TYPE svc_requests_total gauge'];
   const label = (r: { endpoint: string; region: string }) => `{endpoint="${esc(r.endpoint)}",region="${esc(r.region)}"}`;
   for (const r of results) lines.push(`svc_requests_total${label(r)} ${r.n}`);
   lines.push('# HELP svc_duration_seconds Average request duration in the last hour.', '# TYPE svc_duration_seconds gauge');

@@ -150,10 +150,7 @@ export async function handleRequest(request: Request, env: Env, ctx: ExecutionCo
           headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' },
         });
       } else {
-        const r =
-          route === '/generate'
-            ? await handleGenerate(request, env, ctx, apiKey)
-            : await handleEmbed(request, env, ctx);
+        const r = route === '/generate' ? await handleGenerate(request, env, ctx, apiKey) : await handleEmbed(request, env, ctx);
         response = r.response;
         cached = r.cached;
       }

@@ -106,7 +106,13 @@ function toBanned(allowed: Uint8Array): Uint32Array {
  * complete whenever the budget allows any complete output (else ConstraintBudgetError before
  * anything is decoded).
  */
-export async function generateConstrained(sequence: LlamaContextSequence, model: LlamaModel, input: Token[], masker: TokenMasker, options: ConstrainedOptions): Promise<ConstrainedOutput> {
+export async function generateConstrained(
+  sequence: LlamaContextSequence,
+  model: LlamaModel,
+  input: Token[],
+  masker: TokenMasker,
+  options: ConstrainedOptions,
+): Promise<ConstrainedOutput> {
   const seq = sequence as unknown as SequenceInternals;
   const internals = model as unknown as ModelInternals;
   const mode = options.mode ?? 'fast';
@@ -158,7 +164,10 @@ export async function generateConstrained(sequence: LlamaContextSequence, model:
         break;
       }
       const next = masker.advance(position, token);
-      if (!next) throw new ConstraintDeadEndError(`no token of this model's vocabulary can continue the constraint here (llama.cpp sampled token ${token} from an empty mask)`);
+      if (!next)
+        throw new ConstraintDeadEndError(
+          `no token of this model's vocabulary can continue the constraint here (llama.cpp sampled token ${token} from an empty mask)`,
+        );
       if (guard) {
         const left = options.budget - output.tokens.length - 1;
         const after = masker.completion(next);

@@ -292,7 +292,13 @@ export class Engine {
         });
         if (signal?.aborted) throw aborted();
         const { steps, masked, completed } = out;
-        return { text: this.decode(out.tokens), tokens: out.tokens.length, stopReason: out.stopReason, promptFormat: prompt.format, constrained: { steps, masked, completed } };
+        return {
+          text: this.decode(out.tokens),
+          tokens: out.tokens.length,
+          stopReason: out.stopReason,
+          promptFormat: prompt.format,
+          constrained: { steps, masked, completed },
+        };
       }
       const generated: Token[] = [];
       let stopReason: GenerateResult['stopReason'] = 'maxTokens';
@@ -361,7 +367,10 @@ export class Engine {
     let piece = this.pieces![token];
     if (piece === undefined) {
       const text = this.tokenTexts![token];
-      const bytes = typeof text === 'string' ? pieceBytes(this.model.vocabularyType, llamaTokenText(text, token), this.model.getTokenAttributes(token), this.escapesWhitespace) : null;
+      const bytes =
+        typeof text === 'string'
+          ? pieceBytes(this.model.vocabularyType, llamaTokenText(text, token), this.model.getTokenAttributes(token), this.escapesWhitespace)
+          : null;
       // A token this does not model (a byte token not spelled <0xNN>): node-llama-cpp's text of it.
       piece = bytes ?? UTF8_ENCODER.encode(this.model.detokenize([token]));
       this.pieces![token] = piece;
@@ -437,9 +446,7 @@ export class Engine {
       scores = [];
       for (const document of documents) scores.push(dot(q, await this.embed(document)));
     }
-    return documents
-      .map((document, index) => ({ index, document, score: scores[index] }))
-      .sort((a, b) => b.score - a.score || a.index - b.index);
+    return documents.map((document, index) => ({ index, document, score: scores[index] })).sort((a, b) => b.score - a.score || a.index - b.index);
   }
 
   async dispose(): Promise<void> {

@@ -13,15 +13,71 @@ type SchemaObject = { [keyword: string]: unknown };
 /** Every keyword of the standard vocabularies of drafts 04 to 2020-12 (draft-04's `id` separately). */
 export const STANDARD_KEYWORDS: ReadonlySet<string> = new Set([
   // core
-  '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor', '$vocabulary', '$comment', '$defs', 'definitions',
+  '$schema',
+  '$id',
+  '$ref',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  '$vocabulary',
+  '$comment',
+  '$defs',
+  'definitions',
   // applicators
-  'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas', 'dependencies', 'prefixItems', 'items', 'additionalItems', 'contains',
-  'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentSchemas',
+  'dependencies',
+  'prefixItems',
+  'items',
+  'additionalItems',
+  'contains',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
   // validation
-  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
-  'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties', 'minProperties', 'required', 'dependentRequired',
+  'type',
+  'enum',
+  'const',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxContains',
+  'minContains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'dependentRequired',
   // meta-data, format, content
-  'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples', 'format', 'contentEncoding', 'contentMediaType', 'contentSchema',
+  'title',
+  'description',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'examples',
+  'format',
+  'contentEncoding',
+  'contentMediaType',
+  'contentSchema',
 ]);
 
 // Where subschemas sit: the walk below visits only these, so a vendor keyword's value (or a property
@@ -29,8 +85,18 @@ export const STANDARD_KEYWORDS: ReadonlySet<string> = new Set([
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const SCHEMA_VALUES = [
-  'items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
 ];
 
 const isObject = (value: unknown): value is SchemaObject => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -107,7 +173,10 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
     // draft-04 `id`: a base URI, or an anchor when it is `#name`.
     const id = idIsKeyword && typeof schema.id === 'string' && !hasOwn(schema, '$id') ? schema.id : undefined;
     splitId(out, id ?? (typeof out.$id === 'string' ? out.$id : undefined), depth === 0);
-    for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    for (const [exclusive, bound] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
       if (typeof out[exclusive] !== 'boolean') continue;
       saw('draft-04');
       if (out[exclusive] === true && typeof out[bound] === 'number') {

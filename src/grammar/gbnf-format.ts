@@ -259,16 +259,16 @@ export function checkExpandedSize(grammar: Grammar, limits: GrammarLimits): void
 function checkBodySize(body: Expr, limits: GrammarLimits): void {
   const size = expandedSize(body);
   if (size > limits.maxExpandedSize) {
-    throw new ConstraintError('too-large', `a grammar rule expands to about ${size} elements once repetitions are unrolled, above the limit of ${limits.maxExpandedSize}`);
+    throw new ConstraintError(
+      'too-large',
+      `a grammar rule expands to about ${size} elements once repetitions are unrolled, above the limit of ${limits.maxExpandedSize}`,
+    );
   }
 }
 
 export function checkGrammarChars(text: string, limits: GrammarLimits): void {
   if (text.length > limits.maxGrammarChars) {
-    throw new ConstraintError(
-      'too-large',
-      `grammar is ${text.length} characters, above the limit of ${limits.maxGrammarChars}`,
-    );
+    throw new ConstraintError('too-large', `grammar is ${text.length} characters, above the limit of ${limits.maxGrammarChars}`);
   }
 }
 

@@ -10,7 +10,13 @@ export const DEFAULT_INTEGER_DIGITS = 15;
 
 const digit = charClass([[0x30, 0x39]]);
 const nonZeroDigit = charClass([[0x31, 0x39]]);
-const hexDigit = charClass(normalizeRanges([[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]]));
+const hexDigit = charClass(
+  normalizeRanges([
+    [0x30, 0x39],
+    [0x41, 0x46],
+    [0x61, 0x66],
+  ]),
+);
 
 export const DIGIT = digit;
 
@@ -30,7 +36,21 @@ export function numberExpr(allowNegative = true): Expr {
     allowNegative ? optional(literal('-')) : literal(''),
     naturalExpr(),
     optional(seq(literal('.'), repeat(digit, 1, 16))),
-    optional(seq(charClass([[0x45, 0x45], [0x65, 0x65]]), optional(charClass([[0x2b, 0x2b], [0x2d, 0x2d]])), repeat(digit, 1, 2))),
+    optional(
+      seq(
+        charClass([
+          [0x45, 0x45],
+          [0x65, 0x65],
+        ]),
+        optional(
+          charClass([
+            [0x2b, 0x2b],
+            [0x2d, 0x2d],
+          ]),
+        ),
+        repeat(digit, 1, 2),
+      ),
+    ),
   );
 }
 
@@ -40,14 +60,43 @@ export function numberExpr(allowNegative = true): Expr {
  * character is exactly one code point, which keeps minLength/maxLength exact.
  */
 export function stringCharExpr(): Expr {
-  const raw = charClass(normalizeRanges([[0x00, 0x1f], [0x22, 0x22], [0x5c, 0x5c], [0x7f, 0x7f]]), true);
+  const raw = charClass(
+    normalizeRanges([
+      [0x00, 0x1f],
+      [0x22, 0x22],
+      [0x5c, 0x5c],
+      [0x7f, 0x7f],
+    ]),
+    true,
+  );
   const nonSurrogateHex4 = alt(
-    seq(charClass(normalizeRanges([[0x30, 0x39], [0x41, 0x43], [0x61, 0x63], [0x45, 0x46], [0x65, 0x66]])), repeat(hexDigit, 3, 3)),
-    seq(charClass([[0x44, 0x44], [0x64, 0x64]]), charClass([[0x30, 0x37]]), repeat(hexDigit, 2, 2)),
+    seq(
+      charClass(
+        normalizeRanges([
+          [0x30, 0x39],
+          [0x41, 0x43],
+          [0x61, 0x63],
+          [0x45, 0x46],
+          [0x65, 0x66],
+        ]),
+      ),
+      repeat(hexDigit, 3, 3),
+    ),
+    seq(
+      charClass([
+        [0x44, 0x44],
+        [0x64, 0x64],
+      ]),
+      charClass([[0x30, 0x37]]),
+      repeat(hexDigit, 2, 2),
+    ),
   );
   const escape = seq(
     literal('\\'),
-    alt(charClass(normalizeRanges(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'].map((c) => [c.charCodeAt(0), c.charCodeAt(0)]))), seq(literal('u'), nonSurrogateHex4)),
+    alt(
+      charClass(normalizeRanges(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'].map((c) => [c.charCodeAt(0), c.charCodeAt(0)]))),
+      seq(literal('u'), nonSurrogateHex4),
+    ),
   );
   return alt(raw, escape);
 }

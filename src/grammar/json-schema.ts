@@ -58,9 +58,31 @@ export interface JsonSchemaGrammar {
 // ---- keyword policy ---------------------------------------------------------------------------
 
 const COMPILED = new Set([
-  'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
-  'items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'format',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'allOf', 'anyOf', 'oneOf', '$ref',
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
 ]);
 
 /** Keywords the grammar ignores (over-approximates) and the validator checks afterwards. */
@@ -95,12 +117,27 @@ const CONSTRAINING = new Set([...COMPILED, ...VALIDATED.keys(), ...REFUSED]);
 const TYPE_NAMES = ['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'] as const;
 type TypeName = (typeof TYPE_NAMES)[number];
 
-const KEYWORD_TYPES = new Map<string, TypeName[]>(Object.entries({
-  properties: ['object'], required: ['object'], additionalProperties: ['object'], minProperties: ['object'],
-  maxProperties: ['object'], items: ['array'], prefixItems: ['array'], additionalItems: ['array'],
-  minItems: ['array'], maxItems: ['array'], minLength: ['string'], maxLength: ['string'], pattern: ['string'],
-  minimum: ['number'], maximum: ['number'], exclusiveMinimum: ['number'], exclusiveMaximum: ['number'],
-} satisfies Record<string, TypeName[]>));
+const KEYWORD_TYPES = new Map<string, TypeName[]>(
+  Object.entries({
+    properties: ['object'],
+    required: ['object'],
+    additionalProperties: ['object'],
+    minProperties: ['object'],
+    maxProperties: ['object'],
+    items: ['array'],
+    prefixItems: ['array'],
+    additionalItems: ['array'],
+    minItems: ['array'],
+    maxItems: ['array'],
+    minLength: ['string'],
+    maxLength: ['string'],
+    pattern: ['string'],
+    minimum: ['number'],
+    maximum: ['number'],
+    exclusiveMinimum: ['number'],
+    exclusiveMaximum: ['number'],
+  } satisfies Record<string, TypeName[]>),
+);
 
 const DEFAULT_MAX_BRANCHES = 256;
 
@@ -127,8 +164,7 @@ const MAX_OBJECT_STATES = 4000;
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-const isObject = (value: unknown): value is SchemaObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is SchemaObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -188,7 +224,10 @@ function normalizeDraft(schema: SchemaObject): SchemaObject {
     // additionalItems without array items has no effect.
     delete edit().additionalItems;
   }
-  for (const [exclusive, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [exclusive, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof schema[exclusive] === 'boolean') {
       edit();
       if (schema[exclusive] === true && typeof schema[bound] === 'number') {
@@ -330,7 +369,13 @@ class SchemaCompiler {
     }
     if (body !== '' && !body.startsWith('/')) return this.resolveAnchor(body, reference, pointer);
     let target: unknown = this.root;
-    const tokens = body === '' ? [] : body.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const tokens =
+      body === ''
+        ? []
+        : body
+            .split('/')
+            .slice(1)
+            .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
     for (const token of tokens) {
       if (Array.isArray(target) && /^(0|[1-9][0-9]*)$/.test(token)) target = target[Number(token)];
       else if (isObject(target) && Object.prototype.hasOwnProperty.call(target, token)) target = target[token];
@@ -502,7 +547,10 @@ class SchemaCompiler {
     });
     if (options.length === 0) throw lastError ?? new ConstraintError('unsatisfiable', `no ${keyword} branch can match`, { pointer });
     if (options.length > this.maxBranches) {
-      throw new ConstraintError('too-large', `${keyword} expands to ${options.length} alternatives, above the limit of ${this.maxBranches}`, { pointer, keyword });
+      throw new ConstraintError('too-large', `${keyword} expands to ${options.length} alternatives, above the limit of ${this.maxBranches}`, {
+        pointer,
+        keyword,
+      });
     }
     return altOf(options);
   }
@@ -618,12 +666,14 @@ class SchemaCompiler {
   private compileNumber(schema: SchemaObject, pointer: string): Expr {
     if (schema.multipleOf !== undefined) this.approximate(pointer, 'multipleOf', VALIDATED_NOTES.multipleOf);
     if (schema.format !== undefined) {
-      if (NUMBER_FORMATS.has(String(schema.format))) this.approximate(pointer, 'format', `number format '${String(schema.format)}' is checked by the validator`);
+      if (NUMBER_FORMATS.has(String(schema.format)))
+        this.approximate(pointer, 'format', `number format '${String(schema.format)}' is checked by the validator`);
       else this.unknownFormat(schema.format, pointer, 'a number');
     }
     const bounds = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].filter((k) => this.numericBound(schema, k, pointer) !== undefined);
     if (bounds.length === 0) return this.json.number();
-    for (const keyword of bounds) this.approximate(pointer, keyword, 'non-integer bounds are checked by the validator (the grammar only drops the sign when the lower bound is >= 0)');
+    for (const keyword of bounds)
+      this.approximate(pointer, keyword, 'non-integer bounds are checked by the validator (the grammar only drops the sign when the lower bound is >= 0)');
     const lower = Math.max(this.numericBound(schema, 'minimum', pointer) ?? -Infinity, this.numericBound(schema, 'exclusiveMinimum', pointer) ?? -Infinity);
     return lower >= 0 ? this.json.nonNegativeNumber() : this.json.number();
   }
@@ -631,7 +681,10 @@ class SchemaCompiler {
   /** A format nobody here knows: an annotation (2020-12's default), or with `strict` an error. */
   private unknownFormat(format: unknown, pointer: string, what: string): void {
     if (this.strict) {
-      throw new ConstraintError('unsupported-format', `unknown format '${String(format)}' for ${what}`, { pointer: pointerChild(pointer, 'format'), keyword: 'format' });
+      throw new ConstraintError('unsupported-format', `unknown format '${String(format)}' for ${what}`, {
+        pointer: pointerChild(pointer, 'format'),
+        keyword: 'format',
+      });
     }
     this.approximate(pointer, 'format', `unknown format '${String(format)}' is an annotation: generated and validated as ${what} of any form`);
   }
@@ -755,7 +808,8 @@ class SchemaCompiler {
     const members: Member[] = [];
     for (const [key, sub] of Object.entries(properties)) {
       const propertyPointer = pointerChild(pointerChild(pointer, 'properties'), key);
-      if (sub === false && required.has(key)) throw new ConstraintError('unsatisfiable', `required property '${key}' has schema false`, { pointer: propertyPointer });
+      if (sub === false && required.has(key))
+        throw new ConstraintError('unsatisfiable', `required property '${key}' has schema false`, { pointer: propertyPointer });
       // An optional property that matches nothing is left out (its key stays excluded from extras).
       const value = required.has(key) ? this.compile(sub, propertyPointer, depth + 1) : this.optionalPart(sub, propertyPointer, depth + 1);
       if (value) members.push({ key, value, required: required.has(key) });
@@ -765,7 +819,10 @@ class SchemaCompiler {
       if (declared.has(key)) continue;
       // A required property that is not declared takes the additionalProperties schema.
       if (additional === false) {
-        throw new ConstraintError('unsatisfiable', `required property '${key}' is not allowed by additionalProperties: false`, { pointer, keyword: 'required' });
+        throw new ConstraintError('unsatisfiable', `required property '${key}' is not allowed by additionalProperties: false`, {
+          pointer,
+          keyword: 'required',
+        });
       }
       const valueSchema: Schema = additional === undefined ? true : additional;
       members.push({ key, value: this.compile(valueSchema, pointerChild(pointer, 'additionalProperties'), depth + 1), required: true });
@@ -915,7 +972,12 @@ interface TrieNode {
 
 // Extra keys use raw characters and the short escapes only (no `\u`, no `\/`), so each key has one
 // spelling and "not a declared key" is decidable character by character.
-const KEY_RAW = normalizeRanges([[0x00, 0x1f], [0x22, 0x22], [0x5c, 0x5c], [0x7f, 0x7f]]);
+const KEY_RAW = normalizeRanges([
+  [0x00, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+  [0x7f, 0x7f],
+]);
 const KEY_ESCAPES = ['"', '\\', 'b', 'f', 'n', 'r', 't'];
 
 function keyTokens(key: string): string[] {
@@ -1053,10 +1115,18 @@ export function mergeSchemas(left: Schema, right: Schema, pointer: string, maxBr
       case 'required':
         out.required = [...new Set([...(mine as string[]), ...(value as string[])])];
         break;
-      case 'minimum': case 'exclusiveMinimum': case 'minLength': case 'minItems': case 'minProperties':
+      case 'minimum':
+      case 'exclusiveMinimum':
+      case 'minLength':
+      case 'minItems':
+      case 'minProperties':
         out[keyword] = Math.max(mine as number, value as number);
         break;
-      case 'maximum': case 'exclusiveMaximum': case 'maxLength': case 'maxItems': case 'maxProperties':
+      case 'maximum':
+      case 'exclusiveMaximum':
+      case 'maxLength':
+      case 'maxItems':
+      case 'maxProperties':
         out[keyword] = Math.min(mine as number, value as number);
         break;
       case 'anyOf':
@@ -1065,7 +1135,10 @@ export function mergeSchemas(left: Schema, right: Schema, pointer: string, maxBr
         // size is checked before the product is built: allOf of 60 anyOf pairs built 2^60 before.
         const size = (mine as Schema[]).length * (value as Schema[]).length;
         if (size > maxBranches) {
-          throw new ConstraintError('too-large', `allOf multiplies ${keyword} out to ${size} alternatives, above the limit of ${maxBranches}`, { pointer, keyword });
+          throw new ConstraintError('too-large', `allOf multiplies ${keyword} out to ${size} alternatives, above the limit of ${maxBranches}`, {
+            pointer,
+            keyword,
+          });
         }
         const pairs: Schema[] = [];
         for (const x of mine as Schema[]) for (const y of value as Schema[]) pairs.push(conjoin(x, y));
@@ -1125,7 +1198,7 @@ function mergeArrayKeywords(a: SchemaObject, b: SchemaObject, out: SchemaObject)
       const parts = [x, y].filter((s) => s !== undefined) as Schema[];
       // A part with prefixItems and no items allows anything beyond its prefix (JSON Schema), so
       // only an explicit schema restricts here.
-      prefix.push(parts.length === 2 ? { allOf: parts } : parts[0] ?? true);
+      prefix.push(parts.length === 2 ? { allOf: parts } : (parts[0] ?? true));
     }
     out.prefixItems = prefix;
   }

@@ -96,7 +96,13 @@ const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch 
 const isOctal = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '7';
 const isHex = (ch: string | undefined) => ch !== undefined && /^[0-9a-fA-F]$/.test(ch);
 const isAsciiLetter = (ch: string | undefined) => ch !== undefined && /^[a-zA-Z]$/.test(ch);
-const CONTROL_ESCAPES = new Map([['f', 12], ['n', 10], ['r', 13], ['t', 9], ['v', 11]]);
+const CONTROL_ESCAPES = new Map([
+  ['f', 12],
+  ['n', 10],
+  ['r', 13],
+  ['t', 9],
+  ['v', 11],
+]);
 const CLASS_ESCAPES = new Set(['d', 'D', 'w', 'W', 's', 'S']);
 
 /** `{n}`, `{n,}` or `{n,m}` at `at`, with the offset after it; null when `{` starts no quantifier. */

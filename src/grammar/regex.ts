@@ -34,12 +34,29 @@ const SUPPORTED_FLAGS = new Set(['i', 's', 'u', 'g', 'd', 'y']);
 // ---- character sets ---------------------------------------------------------------------------
 
 const DIGIT: CharRanges = [[0x30, 0x39]];
-const WORD: CharRanges = normalizeRanges([[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]]);
-const SPACE: CharRanges = normalizeRanges([
-  [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a],
-  [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
+const WORD: CharRanges = normalizeRanges([
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
 ]);
-const LINE_TERMINATORS: CharRanges = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
+const SPACE: CharRanges = normalizeRanges([
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
+]);
+const LINE_TERMINATORS: CharRanges = [
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+];
 
 const restrict = (ranges: CharRanges) => intersectRanges(ranges, GENERATABLE);
 const complement = (ranges: CharRanges) => complementRanges(ranges, GENERATABLE);
@@ -70,7 +87,9 @@ const caseEquivalents = new Map<number, number[]>();
 function equivalents(codePoint: number): number[] {
   let found = caseEquivalents.get(codePoint);
   if (!found) {
-    casedText ??= cased().map((cp) => String.fromCodePoint(cp)).join('');
+    casedText ??= cased()
+      .map((cp) => String.fromCodePoint(cp))
+      .join('');
     const matcher = new RegExp(`\\u{${codePoint.toString(16)}}`, 'giu');
     found = [...casedText.matchAll(matcher)].map((m) => m[0].codePointAt(0)!);
     caseEquivalents.set(codePoint, found);
@@ -183,11 +202,9 @@ function setExpr(ranges: CharRanges): Expr {
 
 function nonEmptySet(ranges: CharRanges, position: number): Expr {
   if (ranges.length === 0) {
-    throw new ConstraintError(
-      'unsatisfiable',
-      'character set matches no character a model can produce (NUL and lone surrogates cannot be generated)',
-      { position },
-    );
+    throw new ConstraintError('unsatisfiable', 'character set matches no character a model can produce (NUL and lone surrogates cannot be generated)', {
+      position,
+    });
   }
   return setExpr(ranges);
 }
@@ -256,7 +273,10 @@ function nonEmpty(expr: Expr): Expr | null {
       // pattern of 100,000 characters could ask for billions. Bounded, it fails fast instead.
       const n = expr.items.length;
       if ((n * (n + 1)) / 2 > MAX_NON_EMPTY_ITEMS) {
-        throw new ConstraintError('too-large', `a bounded repetition of ${n} optional parts would expand to about ${Math.round((n * (n + 1)) / 2)} items; use * or fewer parts`);
+        throw new ConstraintError(
+          'too-large',
+          `a bounded repetition of ${n} optional parts would expand to about ${Math.round((n * (n + 1)) / 2)} items; use * or fewer parts`,
+        );
       }
       const options: Expr[] = [];
       expr.items.forEach((item, i) => {
@@ -308,9 +328,7 @@ export function validateRegexFlags(flags: string): void {
     if (!SUPPORTED_FLAGS.has(flag)) {
       throw new ConstraintError(
         'unsupported-regex',
-        flag === 'm'
-          ? 'flag m (multiline anchors) cannot be expressed: a grammar matches the whole output'
-          : `unsupported regex flag '${flag}'`,
+        flag === 'm' ? 'flag m (multiline anchors) cannot be expressed: a grammar matches the whole output' : `unsupported regex flag '${flag}'`,
         { keyword: `flag ${flag}` },
       );
     }
@@ -338,7 +356,11 @@ export function regexToExpr(pattern: string, flags: string, options: RegexToExpr
 // ---- JSON string context ----------------------------------------------------------------------
 
 /** Characters that JSON requires (or our string grammar chooses) to write escaped. */
-const JSON_MUST_ESCAPE: CharRanges = [[0x00, 0x1f], [0x22, 0x22], [0x5c, 0x5c]];
+const JSON_MUST_ESCAPE: CharRanges = [
+  [0x00, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+];
 
 function jsonEscapeOf(codePoint: number): string {
   return JSON.stringify(String.fromCodePoint(codePoint)).slice(1, -1);
@@ -387,4 +409,3 @@ export function toJsonStringContent(expr: Expr): Expr {
       throw new Error('internal: regex expressions have no rule references');
   }
 }
-

@@ -10,19 +10,29 @@ import { JsonRules } from './json-primitives.js';
 export type BasicType = 'integer' | 'number' | 'boolean' | 'string';
 
 // A Map: an object literal would also answer `constructor` and `__proto__` (TypeError later).
-const ALIASES = new Map<string, BasicType>(Object.entries({
-  integer: 'integer', int: 'integer',
-  number: 'number', float: 'number', double: 'number',
-  boolean: 'boolean', bool: 'boolean',
-  string: 'string', str: 'string',
-} satisfies Record<string, BasicType>));
+const ALIASES = new Map<string, BasicType>(
+  Object.entries({
+    integer: 'integer',
+    int: 'integer',
+    number: 'number',
+    float: 'number',
+    double: 'number',
+    boolean: 'boolean',
+    bool: 'boolean',
+    string: 'string',
+    str: 'string',
+  } satisfies Record<string, BasicType>),
+);
 
 /** Resolves a type name: `integer`/`int`, `number`/`float`/`Number`, `boolean`/`bool`/`Boolean`, `string`/`str`/`String`. */
 export function resolveTypeName(name: unknown): BasicType {
   if (typeof name !== 'string') throw new ConstraintError('invalid-input', 'a type name must be a string');
   const type = ALIASES.get(name.trim().toLowerCase());
   if (!type) {
-    throw new ConstraintError('invalid-input', `unknown type '${name}'; use integer (int), number (float, Number), boolean (bool, Boolean) or string (str, String)`);
+    throw new ConstraintError(
+      'invalid-input',
+      `unknown type '${name}'; use integer (int), number (float, Number), boolean (bool, Boolean) or string (str, String)`,
+    );
   }
   return type;
 }

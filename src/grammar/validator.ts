@@ -25,8 +25,8 @@ type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance;
 // ajv and ajv-formats are CommonJS; depending on the loader the export sits on `default`.
 const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?? module) as T;
 const Ajv2020 = unwrap<AjvConstructor>(Ajv2020Module);
-const fullFormats = ((ajvFormatTable as { fullFormats?: Record<string, unknown> }).fullFormats ??
-  unwrap<{ fullFormats: Record<string, unknown> }>(ajvFormatTable).fullFormats);
+const fullFormats =
+  (ajvFormatTable as { fullFormats?: Record<string, unknown> }).fullFormats ?? unwrap<{ fullFormats: Record<string, unknown> }>(ajvFormatTable).fullFormats;
 
 /** What ajv-formats' addFormats(ajv) does in its default ("full") mode. */
 function addFormats(ajv: AjvInstance): void {

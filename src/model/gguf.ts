@@ -14,7 +14,18 @@ export type GgufMeta = [string, GgufKind, unknown];
 
 // GGUF value type ids, indexed by kind.
 const TYPE_IDS: Record<GgufScalarKind, number> = {
-  u8: 0, i8: 1, u16: 2, i16: 3, u32: 4, i32: 5, f32: 6, bool: 7, str: 8, u64: 10, i64: 11, f64: 12,
+  u8: 0,
+  i8: 1,
+  u16: 2,
+  i16: 3,
+  u32: 4,
+  i32: 5,
+  f32: 6,
+  bool: 7,
+  str: 8,
+  u64: 10,
+  i64: 11,
+  f64: 12,
 };
 const T_ARRAY = 9;
 const KIND_OF = new Map<number, GgufScalarKind>(Object.entries(TYPE_IDS).map(([k, v]) => [v, k as GgufScalarKind]));
@@ -32,7 +43,12 @@ export const TOKEN_BYTE = 6;
 export const GGUF_ALIGN = 32;
 
 /** A tensor of the synthesized model: norms are ones, biases zeros, matrices random. */
-export interface GgufTensor { name: string; dims: number[]; type: number; init: 'ones' | 'zeros' | 'rand' }
+export interface GgufTensor {
+  name: string;
+  dims: number[];
+  type: number;
+  init: 'ones' | 'zeros' | 'rand';
+}
 
 /** mulberry32: tiny, fast, and identical on every platform. */
 export function prng(seed: number): () => number {
@@ -90,29 +106,89 @@ class Writer {
     this.buf = next;
     this.view = new DataView(next.buffer);
   }
-  u8(v: number) { this.ensure(1); this.buf[this.len++] = v; }
-  i8(v: number) { this.ensure(1); this.view.setInt8(this.len, v); this.len += 1; }
-  u16(v: number) { this.ensure(2); this.view.setUint16(this.len, v, true); this.len += 2; }
-  i16(v: number) { this.ensure(2); this.view.setInt16(this.len, v, true); this.len += 2; }
-  u32(v: number) { this.ensure(4); this.view.setUint32(this.len, v, true); this.len += 4; }
-  i32(v: number) { this.ensure(4); this.view.setInt32(this.len, v, true); this.len += 4; }
-  u64(v: number | bigint) { this.ensure(8); this.view.setBigUint64(this.len, BigInt(v), true); this.len += 8; }
-  i64(v: number | bigint) { this.ensure(8); this.view.setBigInt64(this.len, BigInt(v), true); this.len += 8; }
-  f32(v: number) { this.ensure(4); this.view.setFloat32(this.len, v, true); this.len += 4; }
-  f64(v: number) { this.ensure(8); this.view.setFloat64(this.len, v, true); this.len += 8; }
-  bytes(b: Uint8Array) { this.ensure(b.length); this.buf.set(b, this.len); this.len += b.length; }
-  str(s: string) { const b = new TextEncoder().encode(s); this.u64(b.length); this.bytes(b); }
-  pad(align: number) { while (this.len % align) this.u8(0); }
-  result() { return this.buf.slice(0, this.len); }
+  u8(v: number) {
+    this.ensure(1);
+    this.buf[this.len++] = v;
+  }
+  i8(v: number) {
+    this.ensure(1);
+    this.view.setInt8(this.len, v);
+    this.len += 1;
+  }
+  u16(v: number) {
+    this.ensure(2);
+    this.view.setUint16(this.len, v, true);
+    this.len += 2;
+  }
+  i16(v: number) {
+    this.ensure(2);
+    this.view.setInt16(this.len, v, true);
+    this.len += 2;
+  }
+  u32(v: number) {
+    this.ensure(4);
+    this.view.setUint32(this.len, v, true);
+    this.len += 4;
+  }
+  i32(v: number) {
+    this.ensure(4);
+    this.view.setInt32(this.len, v, true);
+    this.len += 4;
+  }
+  u64(v: number | bigint) {
+    this.ensure(8);
+    this.view.setBigUint64(this.len, BigInt(v), true);
+    this.len += 8;
+  }
+  i64(v: number | bigint) {
+    this.ensure(8);
+    this.view.setBigInt64(this.len, BigInt(v), true);
+    this.len += 8;
+  }
+  f32(v: number) {
+    this.ensure(4);
+    this.view.setFloat32(this.len, v, true);
+    this.len += 4;
+  }
+  f64(v: number) {
+    this.ensure(8);
+    this.view.setFloat64(this.len, v, true);
+    this.len += 8;
+  }
+  bytes(b: Uint8Array) {
+    this.ensure(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
+  }
+  str(s: string) {
+    const b = new TextEncoder().encode(s);
+    this.u64(b.length);
+    this.bytes(b);
+  }
+  pad(align: number) {
+    while (this.len % align) this.u8(0);
+  }
+  result() {
+    return this.buf.slice(0, this.len);
+  }
 }
 
 function writeScalar(w: Writer, kind: GgufScalarKind, v: unknown): void {
   switch (kind) {
-    case 'bool': w.u8(v ? 1 : 0); break;
-    case 'str': w.str(v as string); break;
-    case 'u64': w.u64(v as number | bigint); break;
-    case 'i64': w.i64(v as number | bigint); break;
-    default: (w[kind] as (x: number) => void).call(w, v as number);
+    case 'bool':
+      w.u8(v ? 1 : 0);
+      break;
+    case 'str':
+      w.str(v as string);
+      break;
+    case 'u64':
+      w.u64(v as number | bigint);
+      break;
+    case 'i64':
+      w.i64(v as number | bigint);
+      break;
+    default:
+      (w[kind] as (x: number) => void).call(w, v as number);
   }
 }
 
@@ -176,7 +252,12 @@ export function writeGguf(meta: GgufMeta[], tensors: GgufTensor[], seed: number)
 }
 
 /** A tensor read back from a GGUF file: f32 and f16 are decoded to numbers, other types are not. */
-export interface GgufTensorData { name: string; dims: number[]; type: number; data?: Float32Array }
+export interface GgufTensorData {
+  name: string;
+  dims: number[];
+  type: number;
+  data?: Float32Array;
+}
 
 /** The metadata of a GGUF file (v2 or v3), in file order and with each value's GGUF type. */
 export function readGgufMeta(bytes: Uint8Array): GgufMeta[] {
@@ -202,24 +283,72 @@ export function readGguf(bytes: Uint8Array, withTensors = true): { meta: GgufMet
   // ignoreBOM: a token that is U+FEFF (phi-3 has one) is a string starting with it, not empty.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let at = 0;
-  const u32 = () => { const v = view.getUint32(at, true); at += 4; return v; };
-  const u64 = () => { const v = view.getBigUint64(at, true); at += 8; return Number(v); };
-  const str = () => { const n = u64(); const s = decoder.decode(bytes.subarray(at, at + n)); at += n; return s; };
+  const u32 = () => {
+    const v = view.getUint32(at, true);
+    at += 4;
+    return v;
+  };
+  const u64 = () => {
+    const v = view.getBigUint64(at, true);
+    at += 8;
+    return Number(v);
+  };
+  const str = () => {
+    const n = u64();
+    const s = decoder.decode(bytes.subarray(at, at + n));
+    at += n;
+    return s;
+  };
   const scalar = (kind: GgufScalarKind): unknown => {
     let v: unknown;
     switch (kind) {
-      case 'u8': v = view.getUint8(at); at += 1; break;
-      case 'i8': v = view.getInt8(at); at += 1; break;
-      case 'u16': v = view.getUint16(at, true); at += 2; break;
-      case 'i16': v = view.getInt16(at, true); at += 2; break;
-      case 'u32': v = view.getUint32(at, true); at += 4; break;
-      case 'i32': v = view.getInt32(at, true); at += 4; break;
-      case 'f32': v = view.getFloat32(at, true); at += 4; break;
-      case 'bool': v = view.getUint8(at) !== 0; at += 1; break;
-      case 'str': v = str(); break;
-      case 'u64': v = view.getBigUint64(at, true); at += 8; break;
-      case 'i64': v = view.getBigInt64(at, true); at += 8; break;
-      case 'f64': v = view.getFloat64(at, true); at += 8; break;
+      case 'u8':
+        v = view.getUint8(at);
+        at += 1;
+        break;
+      case 'i8':
+        v = view.getInt8(at);
+        at += 1;
+        break;
+      case 'u16':
+        v = view.getUint16(at, true);
+        at += 2;
+        break;
+      case 'i16':
+        v = view.getInt16(at, true);
+        at += 2;
+        break;
+      case 'u32':
+        v = view.getUint32(at, true);
+        at += 4;
+        break;
+      case 'i32':
+        v = view.getInt32(at, true);
+        at += 4;
+        break;
+      case 'f32':
+        v = view.getFloat32(at, true);
+        at += 4;
+        break;
+      case 'bool':
+        v = view.getUint8(at) !== 0;
+        at += 1;
+        break;
+      case 'str':
+        v = str();
+        break;
+      case 'u64':
+        v = view.getBigUint64(at, true);
+        at += 8;
+        break;
+      case 'i64':
+        v = view.getBigInt64(at, true);
+        at += 8;
+        break;
+      case 'f64':
+        v = view.getFloat64(at, true);
+        at += 8;
+        break;
     }
     return v;
   };

@@ -88,7 +88,16 @@ function decoderTensors(arch: 'llama' | 'qwen2', embd: number, ff: number, layer
   return tensors;
 }
 
-function bertTensors(embd: number, ff: number, layers: number, vocab: number, ctx: number, tokenTypes: number, mat: number, rankingHead: boolean): GgufTensor[] {
+function bertTensors(
+  embd: number,
+  ff: number,
+  layers: number,
+  vocab: number,
+  ctx: number,
+  tokenTypes: number,
+  mat: number,
+  rankingHead: boolean,
+): GgufTensor[] {
   const norm = (name: string): GgufTensor[] => [
     { name: name + '.weight', dims: [embd], type: GGML_F32, init: 'ones' },
     { name: name + '.bias', dims: [embd], type: GGML_F32, init: 'zeros' },

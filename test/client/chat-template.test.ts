@@ -28,7 +28,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const failure = async (p: Promise<unknown>) => (await p.then(() => undefined, (e) => e)) as ClientError;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => undefined,
+    (e) => e,
+  )) as ClientError;
 
 describe('library', () => {
   test('chat is the default: the prompt goes through the template', async () => {
@@ -40,7 +44,9 @@ describe('library', () => {
     expect(await generate(PROMPT, { model: qwen, maxTokens: 8, systemPrompt: ' \n' })).toBe(chat); // blank: none, as svc.system_prompt
     // What the engine fed for each: the chat tokens end with <|im_start|>assistant\n.
     const engine = await localEngine(qwen);
-    expect(engine.model.detokenize(engine.promptTokens({ prompt: PROMPT, promptFormat: 'chat' }).tokens, true)).toMatch(/<\|im_start\|>user\nName a colour\.<\|im_end\|>\n<\|im_start\|>assistant\n$/);
+    expect(engine.model.detokenize(engine.promptTokens({ prompt: PROMPT, promptFormat: 'chat' }).tokens, true)).toMatch(
+      /<\|im_start\|>user\nName a colour\.<\|im_end\|>\n<\|im_start\|>assistant\n$/,
+    );
   });
 
   test('constrained calls take the options too', async () => {
@@ -58,16 +64,25 @@ describe('library', () => {
 
   test('bad options are invalid-options errors', async () => {
     expect(await failure(generate(PROMPT, { model: plain, promptFormat: 'markdown' as never }))).toMatchObject({
-      code: 'invalid-options', message: `generate: promptFormat must be 'chat' or 'raw'; got "markdown"`,
+      code: 'invalid-options',
+      message: `generate: promptFormat must be 'chat' or 'raw'; got "markdown"`,
     });
-    expect(await failure(generate(PROMPT, { model: plain, systemPrompt: 7 as never }))).toMatchObject({ code: 'invalid-options', message: 'generate: systemPrompt must be a string; got 7' });
+    expect(await failure(generate(PROMPT, { model: plain, systemPrompt: 7 as never }))).toMatchObject({
+      code: 'invalid-options',
+      message: 'generate: systemPrompt must be a string; got 7',
+    });
     expect(await failure(generate(PROMPT, { model: plain, promptFormat: 'raw', systemPrompt: 'x' }))).toMatchObject({
-      code: 'invalid-options', message: "generate: systemPrompt needs promptFormat 'chat' (a raw prompt has no system turn)",
+      code: 'invalid-options',
+      message: "generate: systemPrompt needs promptFormat 'chat' (a raw prompt has no system turn)",
     });
   });
 });
 
-interface Run { code: number | null; stdout: string; stderr: string }
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 function svc(args: string[]): Promise<Run> {
   const env: Record<string, string | undefined> = { ...process.env, SVC_MODEL: qwen, SVC_THREADS: '1' };

@@ -60,7 +60,10 @@ test('generate --choices with the progress bar; the same call gives the same res
 
 test('generate reads the prompt from stdin; --schema FILE prints <json-output>; --json prints text and value', async () => {
   const schema = join(dir, 'schema.json');
-  writeFileSync(schema, JSON.stringify({ type: 'object', properties: { n: { type: 'integer', minimum: 0, maximum: 9 }, b: { type: 'boolean' } }, required: ['n', 'b'] }));
+  writeFileSync(
+    schema,
+    JSON.stringify({ type: 'object', properties: { n: { type: 'integer', minimum: 0, maximum: 9 }, b: { type: 'boolean' } }, required: ['n', 'b'] }),
+  );
   const plain = await svc(['generate', '--schema', schema], { input: 'Give me data\n', env: { SVC_MODEL: model } });
   expect(plain.code).toBe(0);
   expect(plain.stdout).toMatch(/^<json-output>\{"n":\d,"b":(true|false)\}<\/json-output>\n$/);
@@ -171,7 +174,10 @@ test('rerank: documents as arguments or stdin lines; --json', async () => {
     svc(['rerank', '--model', model]),
   ]);
   expect(a.code).toBe(0);
-  const lines = a.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+  const lines = a.stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.split('\t'));
   expect(lines).toHaveLength(3);
   expect(lines.map((l) => Number(l[1])).sort()).toEqual([0, 1, 2]);
   const ranked = JSON.parse(b.stdout);

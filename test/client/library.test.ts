@@ -42,7 +42,10 @@ afterAll(async () => {
 });
 
 const code = async (p: Promise<unknown>) => {
-  const error = await p.then(() => undefined, (e) => e);
+  const error = await p.then(
+    () => undefined,
+    (e) => e,
+  );
   expect(error).toBeDefined();
   return error as { code?: string; message: string };
 };
@@ -158,7 +161,13 @@ describe('generateJson', () => {
   test('JSON Schema object (draft 2020-12 and draft-07), and basic types', async () => {
     const v = await generateJson<{ color: string }>('x', { type: 'object', properties: { color: { enum: ['red', 'blue'] } }, required: ['color'] });
     expect(['red', 'blue']).toContain(v.color);
-    const d7 = await generateJson('x', { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'boolean' }], additionalItems: false, minItems: 1 });
+    const d7 = await generateJson('x', {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'boolean' }],
+      additionalItems: false,
+      minItems: 1,
+    });
     expect(d7).toEqual([expect.any(Boolean)]);
     const n: number = await generateJson('x', 'integer');
     expect(Number.isInteger(n)).toBe(true);

@@ -28,10 +28,13 @@ test('the TypeScript example runs and gives what its comments say', async () => 
   const dir = join(root, '.tmp');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `readme-example-${process.pid}.ts`);
-  writeFileSync(file, `${block.replaceAll("from './src/", "from '../src/")}
+  writeFileSync(
+    file,
+    `${block.replaceAll("from './src/", "from '../src/")}
 console.log(JSON.stringify({ kid, who, happy }));
 process.exit(0);
-`);
+`,
+  );
   try {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', file], { cwd: root, env, timeout: 120_000 });
     const out = JSON.parse(stdout.trim().split('\n').at(-1)!);

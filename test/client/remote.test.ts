@@ -55,7 +55,11 @@ beforeEach(() => {
 });
 
 const unsafe = { unsafeMode: true } as const;
-const failure = async (p: Promise<unknown>) => (await p.then(() => undefined, (e) => e)) as ClientError;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => undefined,
+    (e) => e,
+  )) as ClientError;
 
 describe('openai', () => {
   const model = 'openai:gpt-4o-mini';
@@ -193,7 +197,9 @@ describe('openai', () => {
 describe('openrouter (structured outputs, max_tokens)', () => {
   test('schema and choices', async () => {
     answer = () => completion('{"ok":true}');
-    expect(await generateJson('x', z.object({ ok: z.boolean() }), { model: 'openrouter:meta-llama/llama-3.1-8b-instruct', ...unsafe, maxTokens: 50 })).toEqual({ ok: true });
+    expect(await generateJson('x', z.object({ ok: z.boolean() }), { model: 'openrouter:meta-llama/llama-3.1-8b-instruct', ...unsafe, maxTokens: 50 })).toEqual({
+      ok: true,
+    });
     const { path, auth, body } = seen[0];
     expect(path).toBe('/api/v1/chat/completions');
     expect(auth).toBe('Bearer sk-or-test');
@@ -211,7 +217,9 @@ describe('deepseek (JSON mode only)', () => {
 
   test('schema: json_object mode with the schema in a system message, validated locally', async () => {
     answer = () => completion('{"city":"Paris"}');
-    expect(await generateJson('Capital of France?', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, { model, ...unsafe })).toEqual({ city: 'Paris' });
+    expect(
+      await generateJson('Capital of France?', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, { model, ...unsafe }),
+    ).toEqual({ city: 'Paris' });
     const { path, auth, body } = seen[0];
     expect(path).toBe('/chat/completions');
     expect(auth).toBe('Bearer sk-ds-test');
@@ -220,7 +228,9 @@ describe('deepseek (JSON mode only)', () => {
     expect(body.messages[0].content).toMatch(/JSON Schema/);
     expect(body.messages[1]).toEqual({ role: 'user', content: 'Capital of France?' });
     answer = () => completion('{"town":"Paris"}');
-    expect((await failure(generateJson('x', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, { model, ...unsafe }))).code).toBe('validation-failed');
+    expect(
+      (await failure(generateJson('x', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, { model, ...unsafe }))).code,
+    ).toBe('validation-failed');
   });
 
   test('regex and choices cannot be enforced: a clear error, nothing sent', async () => {
@@ -234,10 +244,13 @@ describe('deepseek (JSON mode only)', () => {
 });
 
 describe('systemPrompt', () => {
-  test('is the first message, a system message (before a JSON-mode provider\'s schema message)', async () => {
+  test("is the first message, a system message (before a JSON-mode provider's schema message)", async () => {
     answer = () => completion('hello');
     await generate('Hi', { model: 'openai:gpt-4o-mini', ...unsafe, systemPrompt: 'Be brief.' });
-    expect(seen[0].body.messages).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }]);
+    expect(seen[0].body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hi' },
+    ]);
     answer = () => completion('{"a":1}');
     await generateJson('Hi', { type: 'object' }, { model: 'deepseek:deepseek-chat', ...unsafe, systemPrompt: 'Be brief.' });
     expect(seen[1].body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'system', 'user']);

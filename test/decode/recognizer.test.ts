@@ -20,7 +20,11 @@ interface Case {
 }
 
 const cases: Case[] = [
-  ...CORPUS.map((entry) => ({ name: `schema ${entry.name}`, grammar: parseGbnf(compileJsonSchema(entry.schema).gbnf), valid: entry.valid.map((v) => JSON.stringify(v)) })),
+  ...CORPUS.map((entry) => ({
+    name: `schema ${entry.name}`,
+    grammar: parseGbnf(compileJsonSchema(entry.schema).gbnf),
+    valid: entry.valid.map((v) => JSON.stringify(v)),
+  })),
   ...REGEXES.map((r) => ({ name: `regex ${r.pattern}`, grammar: parseGbnf(compileRegex(r.pattern, r.flags).gbnf), valid: r.matches })),
   ...CHOICES.map((c) => ({ name: `choices ${JSON.stringify(c)}`, grammar: parseGbnf(compileChoices(c).gbnf), valid: c })),
 ];
@@ -84,14 +88,91 @@ const utf8 = new TextEncoder();
 /** Pieces of a vocabulary as the tests need them: JSON punctuation glued across grammar boundaries, words, digits, and characters split into UTF-8 bytes. */
 function syntheticVocabulary(): Uint8Array[] {
   const texts = [
-    '"', ',', ':', '{', '}', '[', ']', '",', '"}', '":', '":"', '"]', '},', '}]', '],', '{"', '["', '[{', '"},', 'null', 'true', 'false', 'nul', 'tr',
-    '1', '2', '0', '12', '-', '.', 'e', '-1', '1,', '0}', '5"', '\\', '\\"', '\\n', '\\u', 'a', 'b', 'ab', 'abc', 'x y', ' ', '  ', 'name', 'na', '"name', 'id', '"id":',
-    'yes', 'no', 'y', 'es', 'é', 'ü', 'ñ', 'ünï', 'cödé', '日本', '日', '本', 'hi', 'say', ' "', '@', '.com', '_', '!', '\n', '\t', 'Z', 'Q',
+    '"',
+    ',',
+    ':',
+    '{',
+    '}',
+    '[',
+    ']',
+    '",',
+    '"}',
+    '":',
+    '":"',
+    '"]',
+    '},',
+    '}]',
+    '],',
+    '{"',
+    '["',
+    '[{',
+    '"},',
+    'null',
+    'true',
+    'false',
+    'nul',
+    'tr',
+    '1',
+    '2',
+    '0',
+    '12',
+    '-',
+    '.',
+    'e',
+    '-1',
+    '1,',
+    '0}',
+    '5"',
+    '\\',
+    '\\"',
+    '\\n',
+    '\\u',
+    'a',
+    'b',
+    'ab',
+    'abc',
+    'x y',
+    ' ',
+    '  ',
+    'name',
+    'na',
+    '"name',
+    'id',
+    '"id":',
+    'yes',
+    'no',
+    'y',
+    'es',
+    'é',
+    'ü',
+    'ñ',
+    'ünï',
+    'cödé',
+    '日本',
+    '日',
+    '本',
+    'hi',
+    'say',
+    ' "',
+    '@',
+    '.com',
+    '_',
+    '!',
+    '\n',
+    '\t',
+    'Z',
+    'Q',
   ];
   const pieces = texts.map((t) => utf8.encode(t));
   // Single bytes, as a byte-level vocabulary has them: the pieces of é (C3 A9), 日 (E6 97 A5), 😀 (F0 9F 98 80).
   for (const byte of [0xc3, 0xa9, 0xe6, 0x97, 0xa5, 0xf0, 0x9f, 0x98, 0x80, 0xbc, 0xb1]) pieces.push(Uint8Array.of(byte));
-  pieces.push(Uint8Array.of(0xe6, 0x97), Uint8Array.of(0x97, 0xa5), Uint8Array.of(0xa9, 0x22), Uint8Array.of(0x9f, 0x98, 0x80, 0x2c), Uint8Array.of(0xf0, 0x9f));
+  pieces.push(
+    Uint8Array.of(0xe6, 0x97),
+    Uint8Array.of(0x97, 0xa5),
+    Uint8Array.of(0xa9, 0x22),
+    Uint8Array.of(0x9f, 0x98, 0x80, 0x2c),
+    Uint8Array.of(0xf0, 0x9f),
+  );
   pieces.push(new Uint8Array(0), Uint8Array.of(0xff), Uint8Array.of(0xc0, 0x80)); // prints nothing; never UTF-8
   return pieces;
 }
@@ -170,7 +251,12 @@ describe('token masks', () => {
     const half = masker.advance(start, c3)!;
     expect(half).toMatchObject({ remain: 1 });
     expect(masker.allows(half, a9)).toBe(true);
-    expect(masker.allows(half, VOCAB.findIndex((p) => p.length === 1 && p[0] === 0x61))).toBe(false); // 'a' cannot finish é
+    expect(
+      masker.allows(
+        half,
+        VOCAB.findIndex((p) => p.length === 1 && p[0] === 0x61),
+      ),
+    ).toBe(false); // 'a' cannot finish é
     expect([...masker.banned(half)].includes(a9)).toBe(false);
     expect(masker.allows(start, EOG)).toBe(false);
     expect(masker.allows(masker.advance(half, a9)!, EOG)).toBe(true);

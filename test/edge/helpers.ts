@@ -90,8 +90,7 @@ export async function startWorker(opts: WorkerOptions = {}) {
     db,
     kv,
     r2,
-    fetch: (path: string, init?: RequestInit & { cf?: Record<string, unknown> }) =>
-      mf.dispatchFetch(`http://localhost${path}`, init as never),
+    fetch: (path: string, init?: RequestInit & { cf?: Record<string, unknown> }) => mf.dispatchFetch(`http://localhost${path}`, init as never),
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
       mf.dispatchFetch(`http://localhost${path}`, {
         method: 'POST',
@@ -99,8 +98,7 @@ export async function startWorker(opts: WorkerOptions = {}) {
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     /** The tag cache keys carry for the model in R2 now: `<name>-<version>@<etag>`. */
-    tag: async (version = MODEL_VERSION): Promise<string> =>
-      modelTag(MODEL_NAME, version, (await r2.head(modelObjectKey(MODEL_NAME, version))).etag),
+    tag: async (version = MODEL_VERSION): Promise<string> => modelTag(MODEL_NAME, version, (await r2.head(modelObjectKey(MODEL_NAME, version))).etag),
     engine: async (): Promise<{ fetch: (url: string, init?: RequestInit) => Promise<Response> }> => {
       const ns: any = await mf.getDurableObjectNamespace('ENGINE');
       return ns.get(ns.idFromName(MODEL_NAME));
@@ -110,12 +108,7 @@ export async function startWorker(opts: WorkerOptions = {}) {
 
 export type Worker = Awaited<ReturnType<typeof startWorker>>;
 
-export async function seedModel(
-  kv: { put: Function },
-  r2: { put: Function },
-  version = MODEL_VERSION,
-  model: ModelChoice | Uint8Array = 'stories',
-) {
+export async function seedModel(kv: { put: Function }, r2: { put: Function }, version = MODEL_VERSION, model: ModelChoice | Uint8Array = 'stories') {
   await kv.put(`model_version:${MODEL_NAME}`, version);
   const bytes = typeof model === 'string' ? modelBytes(model) : model;
   // Miniflare's proxy wants a plain ArrayBuffer, not a view of one.
@@ -124,9 +117,12 @@ export async function seedModel(
 
 /** The workerd processes this process started (Miniflare runs one per instance). */
 export function workerdPids(): number[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm=']).toString().trim().split('\n').map((l) => l.trim().split(/\s+/));
-  const children = (pid: number): number[] =>
-    rows.filter((r) => Number(r[1]) === pid).flatMap((r) => [Number(r[0]), ...children(Number(r[0]))]);
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,comm='])
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/));
+  const children = (pid: number): number[] => rows.filter((r) => Number(r[1]) === pid).flatMap((r) => [Number(r[0]), ...children(Number(r[0]))]);
   return children(process.pid).filter((pid) => rows.find((r) => Number(r[0]) === pid)?.[2]?.startsWith('workerd'));
 }
 

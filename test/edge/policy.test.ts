@@ -131,7 +131,10 @@ describe('metrics (SPEC 2.3, 4.3, 8)', () => {
 
   test('rows older than an hour are not reported', async () => {
     const old = Math.floor(Date.now() / 1000) - 3700;
-    await w.db.prepare('INSERT INTO request_metrics (endpoint, duration_ms, cached, timestamp, region) VALUES (?, 5, 0, ?, ?)').bind('/embed', old, 'OLD').run();
+    await w.db
+      .prepare('INSERT INTO request_metrics (endpoint, duration_ms, cached, timestamp, region) VALUES (?, 5, 0, ?, ?)')
+      .bind('/embed', old, 'OLD')
+      .run();
     expect(await (await w.fetch('/metrics')).text()).not.toContain('region="OLD"');
   });
 
@@ -284,11 +287,21 @@ describe('schema and configuration (SPEC 2.3, 8)', () => {
       { name: 'timestamp', type: 'INTEGER', nn: 0, d: 'unixepoch()', pk: 0 },
       { name: 'region', type: 'TEXT', nn: 0, d: null, pk: 0 },
     ]);
-    const idx = (await w.db.prepare("SELECT name, tbl_name AS t, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all()).results as { t: string; sql: string }[];
-    expect(idx.filter((i) => i.t === 'generation_cache').map((i) => i.sql.match(/\((\w+)\)/)![1]).sort()).toEqual(['accessed_at', 'created_at']);
-    const auto = await w.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'request_metrics'").first() as { sql: string } | null;
+    const idx = (await w.db.prepare("SELECT name, tbl_name AS t, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all()).results as {
+      t: string;
+      sql: string;
+    }[];
+    expect(
+      idx
+        .filter((i) => i.t === 'generation_cache')
+        .map((i) => i.sql.match(/\((\w+)\)/)![1])
+        .sort(),
+    ).toEqual(['accessed_at', 'created_at']);
+    const auto = (await w.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'request_metrics'").first()) as { sql: string } | null;
     expect(auto!.sql).toMatch(/AUTOINCREMENT/);
-    const d = await w.db.prepare("INSERT INTO generation_cache (cache_key, prompt, result) VALUES ('k', 'p', 'r') RETURNING created_at, accessed_at, access_count").first() as Record<string, number> | null;
+    const d = (await w.db
+      .prepare("INSERT INTO generation_cache (cache_key, prompt, result) VALUES ('k', 'p', 'r') RETURNING created_at, accessed_at, access_count")
+      .first()) as Record<string, number> | null;
     expect(Math.abs(d!.created_at - Date.now() / 1000)).toBeLessThan(5);
     expect(d!.access_count).toBe(1);
   });

@@ -223,8 +223,7 @@ describe('/embed (SPEC 4.3, 7)', () => {
 });
 
 describe('two-level cache (SPEC 4.3, 8)', () => {
-  const row = (key: string): Promise<Record<string, any> | null> =>
-    w.db.prepare('SELECT * FROM generation_cache WHERE cache_key = ?').bind(key).first();
+  const row = (key: string): Promise<Record<string, any> | null> => w.db.prepare('SELECT * FROM generation_cache WHERE cache_key = ?').bind(key).first();
 
   test('a miss writes KV (TTL 86400) and D1 after responding', async () => {
     const before = Math.floor(Date.now() / 1000);
@@ -263,10 +262,7 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
 
   test('cached text survives NUL, U+FFFD, astral characters and lone surrogates', async () => {
     const nasty = 'a\u0000b\uFFFDc\u{1F600}d\u0001';
-    await w.db
-      .prepare('INSERT INTO generation_cache (cache_key, prompt, result) VALUES (?, ?, ?)')
-      .bind(key('nasty', 5), 'nasty', nasty)
-      .run();
+    await w.db.prepare('INSERT INTO generation_cache (cache_key, prompt, result) VALUES (?, ?, ?)').bind(key('nasty', 5), 'nasty', nasty).run();
     const viaD1 = (await (await w.post('/generate', { prompt: 'nasty', max_tokens: 5 })).json()) as { text: string };
     expect(viaD1.text).toBe(nasty);
     // The write path (the worker's own cache module) against the real bindings.

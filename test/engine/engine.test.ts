@@ -88,7 +88,7 @@ describe('generate', () => {
     expect(out.tokens).toBe(7);
   });
 
-  test('maxTokens below a grammar\'s shortest output fails at once, naming the minimum; at the minimum the output is complete', async () => {
+  test("maxTokens below a grammar's shortest output fails at once, naming the minimum; at the minimum the output is complete", async () => {
     const grammar = compileRegex('[a-z]{30}( [a-z]+)*').gbnf;
     const short = engine.generate({ prompt: 'x', maxTokens: 29, seed: 42, grammar });
     await expect(short).rejects.toThrow(ConstraintBudgetError);
@@ -205,7 +205,10 @@ describe('embeddings and rerank', () => {
     // The score is the cosine of the task-prefixed query embedding and the document embedding.
     const q = await engine.embed('Given a web search query, retrieve relevant passages that answer the query\nQuery: cats');
     const d = await engine.embed(docs[ranked[0].index]);
-    expect(ranked[0].score).toBeCloseTo(q.reduce((s, x, i) => s + x * d[i], 0), 9);
+    expect(ranked[0].score).toBeCloseTo(
+      q.reduce((s, x, i) => s + x * d[i], 0),
+      9,
+    );
   });
 
   test('rerank: an empty query or document is a RangeError naming it (its embedding is empty: the score would be NaN)', async () => {

@@ -105,7 +105,7 @@ describe('the output is the bytes the grammar matched', () => {
 });
 
 describe('the invalid-byte ban under a grammar', () => {
-  test("qwen2 vocabulary: the 13 byte-level tokens C0, C1, F5-FF are banned", () => {
+  test('qwen2 vocabulary: the 13 byte-level tokens C0, C1, F5-FF are banned', () => {
     expect(qwen.invalidByteTokens).toEqual([124, 125, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187]);
     expect(stories.invalidByteTokens).toHaveLength(13);
   });

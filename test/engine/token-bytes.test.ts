@@ -8,7 +8,11 @@ import { getLlama, readGgufFileInfo, type Llama, type Token } from 'node-llama-c
 import { GPT2_UNICODE_TO_BYTE, gpt2TokenBytes, invalidUtf8Tokens, isNeverUtf8Byte, llamaTokenText, pieceBytes } from '../../src/engine/token-bytes.js';
 import { STORIES_MODEL, llamaVocabFile, realVocabModel } from '../helpers/real-models.js';
 
-interface Vocab { model: string; tokens: string[]; token_type: number[] }
+interface Vocab {
+  model: string;
+  tokens: string[];
+  token_type: number[];
+}
 
 let dir: string;
 let llama: Llama;
@@ -62,7 +66,11 @@ describe('the invalid-byte ban', () => {
     const { model, tokens, token_type } = vocabs.phi3;
     expect(model).toBe('llama');
     const banned = invalidUtf8Tokens(model, tokens, token_type);
-    expect(banned.map((id) => tokens[id])).toEqual(['<0xC0>', '<0xC1>', ...['F5', 'F6', 'F7', 'F8', 'F9', 'FA', 'FB', 'FC', 'FD', 'FE', 'FF'].map((h) => `<0x${h}>`)]);
+    expect(banned.map((id) => tokens[id])).toEqual([
+      '<0xC0>',
+      '<0xC1>',
+      ...['F5', 'F6', 'F7', 'F8', 'F9', 'FA', 'FB', 'FC', 'FD', 'FE', 'FF'].map((h) => `<0x${h}>`),
+    ]);
   });
 
   test('control and user-defined tokens of a byte-level vocabulary are literal text, never banned', () => {
@@ -78,7 +86,11 @@ describe("each token's bytes are llama.cpp's", () => {
   // phi-3 do not clean spaces, so every token must agree, as UTF-8 text (what is not UTF-8 on
   // its own, like half a character, is U+FFFD on both sides).
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  for (const [name, path] of [['qwen2', () => realVocabModel('qwen2')], ['phi3', () => realVocabModel('phi3')], ['stories260K', async () => STORIES_MODEL]] as const) {
+  for (const [name, path] of [
+    ['qwen2', () => realVocabModel('qwen2')],
+    ['phi3', () => realVocabModel('phi3')],
+    ['stories260K', async () => STORIES_MODEL],
+  ] as const) {
     test(`${name}: every token`, async () => {
       const model = await llama.loadModel({ modelPath: await path(), vocabOnly: true });
       try {

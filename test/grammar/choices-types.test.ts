@@ -11,7 +11,9 @@ describe('choices', () => {
     expect(recognizeGbnf(grammar, '')).toBe(false);
   });
   test('a duplicate is an error naming it and where it repeats', () => {
-    expect(() => compileChoices(['yes', 'no', 'yes'])).toThrow(expect.objectContaining({ code: 'invalid-input', pointer: '/2', message: 'choice 2 repeats choice 0: "yes" (at #/2)' }));
+    expect(() => compileChoices(['yes', 'no', 'yes'])).toThrow(
+      expect.objectContaining({ code: 'invalid-input', pointer: '/2', message: 'choice 2 repeats choice 0: "yes" (at #/2)' }),
+    );
     expect(() => compileChoices(['a\n"b', 'a\n"b'])).toThrow('choice 1 repeats choice 0: "a\\n\\"b"');
     expect(() => compileChoices(['x'.repeat(1000), 'x'.repeat(1000)])).toThrow(/: "x{200}"…/);
   });

@@ -33,7 +33,12 @@ test('bad input: clear message on stderr, non-zero exit, nothing on stdout', () 
     [['grammar', '--regex', '(a)\\1'], undefined, /backreference.*position 3/, 1],
     [['grammar', '--choices', '[]'], undefined, /must not be empty/, 1],
     [['grammar', '--choices', 'not json'], undefined, /not valid JSON/, 1],
-    [['grammar', '--schema', '-', '--strict'], '{"type":"object","properties":{"a":{"maxLenght":1}}}', /unknown keyword 'maxLenght'.*#\/properties\/a\/maxLenght/, 1],
+    [
+      ['grammar', '--schema', '-', '--strict'],
+      '{"type":"object","properties":{"a":{"maxLenght":1}}}',
+      /unknown keyword 'maxLenght'.*#\/properties\/a\/maxLenght/,
+      1,
+    ],
     [['grammar', '--schema', '-'], '{oops', /not valid JSON/, 1],
     [['grammar', '--type', 'date'], undefined, /unknown type/, 1],
     [['grammar'], undefined, /give one of/, 2],

@@ -4,9 +4,33 @@ import { compileJsonSchema, recognizeGbnf } from '../../src/grammar/index.js';
 import { CORPUS } from './corpus.js';
 
 const KEYWORDS = [
-  'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties', 'items',
-  'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'format', 'minimum',
-  'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'allOf', 'anyOf', 'oneOf', '$ref', '$defs', 'definitions',
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
+  '$defs',
+  'definitions',
 ];
 
 function keywordsIn(node: unknown, found: Set<string>): void {

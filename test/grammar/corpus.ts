@@ -70,18 +70,32 @@ const hand: CorpusEntry[] = [
     schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } }, minProperties: 1, maxProperties: 2 },
     valid: [{ a: 1 }, { b: 2 }, { a: 1, c: 3 }, { b: 1, c: 2 }],
   },
-  { name: 'maxProperties with extras', schema: { type: 'object', additionalProperties: { type: 'boolean' }, maxProperties: 2 }, valid: [{}, { x: true }, { x: true, y: false }] },
+  {
+    name: 'maxProperties with extras',
+    schema: { type: 'object', additionalProperties: { type: 'boolean' }, maxProperties: 2 },
+    valid: [{}, { x: true }, { x: true, y: false }],
+  },
   { name: 'minProperties zero extras', schema: { type: 'object', properties: { a: { type: 'null' } }, minProperties: 1 }, valid: [{ a: null }] },
   {
     name: 'nested objects',
     schema: {
       type: 'object',
-      properties: { user: { type: 'object', properties: { name: { type: 'string' }, address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }, required: ['name'] } },
+      properties: {
+        user: {
+          type: 'object',
+          properties: { name: { type: 'string' }, address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+          required: ['name'],
+        },
+      },
       required: ['user'],
     },
     valid: [{ user: { name: 'a' } }, { user: { name: 'a', address: { city: 'b' } } }],
   },
-  { name: 'property named with specials', schema: { type: 'object', properties: { 'a"b': { type: 'integer' }, 'c\\d': { type: 'integer' }, 'ключ': { type: 'integer' } } }, valid: [{ 'a"b': 1, 'c\\d': 2, 'ключ': 3 }] },
+  {
+    name: 'property named with specials',
+    schema: { type: 'object', properties: { 'a"b': { type: 'integer' }, 'c\\d': { type: 'integer' }, ключ: { type: 'integer' } } },
+    valid: [{ 'a"b': 1, 'c\\d': 2, ключ: 3 }],
+  },
   { name: 'property false', schema: { type: 'object', properties: { a: false, b: { type: 'integer' } } }, valid: [{}, { b: 1 }] },
   { name: 'boolean property schemas', schema: { type: 'object', properties: { a: true }, required: ['a'] }, valid: [{ a: 1 }, { a: 'x' }, { a: { b: [] } }] },
   // arrays
@@ -92,14 +106,28 @@ const hand: CorpusEntry[] = [
   { name: 'prefixItems with items', schema: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' } }, valid: [[], ['a'], ['a', 1, 2]] },
   { name: 'prefixItems minItems', schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'integer' }], minItems: 2 }, valid: [[1, 2]] },
   { name: 'prefixItems items false', schema: { type: 'array', prefixItems: [{ const: 'x' }], items: false }, valid: [[], ['x']] },
-  { name: 'draft-07 array items', schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'integer' }, { type: 'boolean' }] }, valid: [[1, true], [1]] },
+  {
+    name: 'draft-07 array items',
+    schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'integer' }, { type: 'boolean' }] },
+    valid: [[1, true], [1]],
+  },
   {
     name: 'draft-07 additionalItems',
-    schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'integer' }], additionalItems: { type: 'string' }, maxItems: 3 },
+    schema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'integer' }],
+      additionalItems: { type: 'string' },
+      maxItems: 3,
+    },
     valid: [[1], [1, 'a', 'b']],
   },
   { name: 'items without type', schema: { items: { type: 'null' }, maxItems: 2 }, valid: [[], [null, null]] },
-  { name: 'array of objects', schema: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } }, required: ['k'] } }, valid: [[{ k: 'a' }, { k: 'b' }]] },
+  {
+    name: 'array of objects',
+    schema: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } }, required: ['k'] } },
+    valid: [[{ k: 'a' }, { k: 'b' }]],
+  },
   { name: 'nested arrays', schema: { type: 'array', items: { type: 'array', items: { type: 'number' }, maxItems: 2 } }, valid: [[[1, 2.5], [], [3]]] },
   // strings
   { name: 'minLength', schema: { type: 'string', minLength: 3 }, valid: ['abc', 'abcdef', '日本語'] },
@@ -119,9 +147,17 @@ const hand: CorpusEntry[] = [
   { name: 'format date-time', schema: { type: 'string', format: 'date-time' }, valid: ['2024-01-15T10:20:30Z', '2024-01-15T10:20:30.5+01:00'] },
   { name: 'format uuid', schema: { type: 'string', format: 'uuid' }, valid: ['123e4567-e89b-12d3-a456-426614174000', 'ABCDEF01-2345-6789-ABCD-EF0123456789'] },
   { name: 'format email', schema: { type: 'string', format: 'email' }, valid: ['john.doe@example.com', 'a+b@sub.domain.org'] },
-  { name: 'format uri', schema: { type: 'string', format: 'uri' }, valid: ['https://example.com', 'http://example.com:8080/a/b?q=1&r=2#frag', 'ftp://files.example.org/pub/file.txt'] },
+  {
+    name: 'format uri',
+    schema: { type: 'string', format: 'uri' },
+    valid: ['https://example.com', 'http://example.com:8080/a/b?q=1&r=2#frag', 'ftp://files.example.org/pub/file.txt'],
+  },
   { name: 'format ipv4', schema: { type: 'string', format: 'ipv4' }, valid: ['192.168.0.1', '255.255.255.255', '0.0.0.0'] },
-  { name: 'format ipv6', schema: { type: 'string', format: 'ipv6' }, valid: ['::1', '2001:db8::ff00:42:8329', 'fe80:0:0:0:200:f8ff:fe21:67cf', '::ffff:192.0.2.128'] },
+  {
+    name: 'format ipv6',
+    schema: { type: 'string', format: 'ipv6' },
+    valid: ['::1', '2001:db8::ff00:42:8329', 'fe80:0:0:0:200:f8ff:fe21:67cf', '::ffff:192.0.2.128'],
+  },
   { name: 'format hostname', schema: { type: 'string', format: 'hostname' }, valid: ['example.com', 'localhost', 'a-b.c.d'] },
   { name: 'format validated', schema: { type: 'string', format: 'duration' }, valid: ['P3D'] },
   // integer ranges
@@ -140,19 +176,45 @@ const hand: CorpusEntry[] = [
   // combinators
   {
     name: 'allOf merged',
-    schema: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'integer' } }, required: ['b'] }] },
+    schema: {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        { properties: { b: { type: 'integer' } }, required: ['b'] },
+      ],
+    },
     valid: [{ a: 'x', b: 1 }],
   },
   { name: 'allOf bounds', schema: { allOf: [{ type: 'integer', minimum: 0 }, { maximum: 10 }, { minimum: 3 }] }, valid: [3, 10] },
   { name: 'allOf types', schema: { allOf: [{ type: ['string', 'integer'] }, { type: ['integer', 'null'] }] }, valid: [5] },
-  { name: 'allOf with ref', schema: { $defs: { base: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } }, allOf: [{ $ref: '#/$defs/base' }, { properties: { tag: { type: 'string' } } }] }, valid: [{ id: 1 }, { id: 1, tag: 't' }] },
+  {
+    name: 'allOf with ref',
+    schema: {
+      $defs: { base: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } },
+      allOf: [{ $ref: '#/$defs/base' }, { properties: { tag: { type: 'string' } } }],
+    },
+    valid: [{ id: 1 }, { id: 1, tag: 't' }],
+  },
   {
     name: 'allOf additionalProperties interplay',
-    schema: { allOf: [{ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: { type: 'integer' } }, { properties: { b: { type: 'integer' } } }] },
+    schema: {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: { type: 'integer' } },
+        { properties: { b: { type: 'integer' } } },
+      ],
+    },
     valid: [{}, { a: 1, b: 2 }],
   },
   { name: 'allOf items', schema: { allOf: [{ type: 'array', items: { type: 'integer' } }, { maxItems: 2 }] }, valid: [[], [1, 2]] },
-  { name: 'anyOf', schema: { anyOf: [{ type: 'string', maxLength: 3 }, { type: 'integer', minimum: 0, maximum: 9 }] }, valid: ['abc', 7] },
+  {
+    name: 'anyOf',
+    schema: {
+      anyOf: [
+        { type: 'string', maxLength: 3 },
+        { type: 'integer', minimum: 0, maximum: 9 },
+      ],
+    },
+    valid: ['abc', 7],
+  },
   { name: 'oneOf', schema: { oneOf: [{ type: 'boolean' }, { type: 'null' }] }, valid: [true, null] },
   {
     name: 'anyOf with properties',
@@ -175,19 +237,45 @@ const hand: CorpusEntry[] = [
     valid: [{ type: 'cat', meows: true }, { type: 'dog' }, { type: 'dog', barks: 2 }],
   },
   { name: 'nullable anyOf', schema: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] }, valid: ['2020-01-01', null] },
-  { name: 'anyOf and allOf', schema: { allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { anyOf: [{ type: 'string' }, { type: 'null' }] }] }, valid: ['s'] },
+  {
+    name: 'anyOf and allOf',
+    schema: { allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { anyOf: [{ type: 'string' }, { type: 'null' }] }] },
+    valid: ['s'],
+  },
   // refs
   { name: '$ref $defs', schema: { $defs: { pos: { type: 'integer', minimum: 1 } }, type: 'array', items: { $ref: '#/$defs/pos' } }, valid: [[1, 2]] },
-  { name: '$ref definitions', schema: { definitions: { name: { type: 'string', minLength: 1 } }, type: 'object', properties: { first: { $ref: '#/definitions/name' }, last: { $ref: '#/definitions/name' } }, required: ['first'] }, valid: [{ first: 'a' }, { first: 'a', last: 'b' }] },
+  {
+    name: '$ref definitions',
+    schema: {
+      definitions: { name: { type: 'string', minLength: 1 } },
+      type: 'object',
+      properties: { first: { $ref: '#/definitions/name' }, last: { $ref: '#/definitions/name' } },
+      required: ['first'],
+    },
+    valid: [{ first: 'a' }, { first: 'a', last: 'b' }],
+  },
   {
     name: 'recursive tree',
-    schema: { $defs: { tree: { type: 'object', properties: { value: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/$defs/tree' } } }, required: ['value'] } }, $ref: '#/$defs/tree' },
+    schema: {
+      $defs: {
+        tree: { type: 'object', properties: { value: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/$defs/tree' } } }, required: ['value'] },
+      },
+      $ref: '#/$defs/tree',
+    },
     valid: [{ value: 1 }, { value: 1, children: [{ value: 2 }, { value: 3, children: [] }] }],
   },
   {
     name: 'recursive linked list',
-    schema: { $defs: { node: { type: 'object', properties: { v: { type: 'string' }, next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] } }, required: ['v', 'next'] } }, $ref: '#/$defs/node' },
-    valid: [{ v: 'a', next: null }, { v: 'a', next: { v: 'b', next: null } }],
+    schema: {
+      $defs: {
+        node: { type: 'object', properties: { v: { type: 'string' }, next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] } }, required: ['v', 'next'] },
+      },
+      $ref: '#/$defs/node',
+    },
+    valid: [
+      { v: 'a', next: null },
+      { v: 'a', next: { v: 'b', next: null } },
+    ],
   },
   { name: 'recursive root ref', schema: { type: 'array', items: { anyOf: [{ type: 'integer' }, { $ref: '#' }] } }, valid: [[], [1, [2, [3]], []]] },
   { name: '$ref with siblings', schema: { $defs: { s: { type: 'string' } }, $ref: '#/$defs/s', maxLength: 2 }, valid: ['', 'ab'] },
@@ -197,19 +285,48 @@ const hand: CorpusEntry[] = [
   { name: 'empty schema', schema: {}, valid: [null, 1, 'x', [], {}, { a: [1, { b: 'c' }] }, true, -2.5e10] },
   { name: 'true schema', schema: true, valid: [null, { a: 1 }] },
   { name: 'annotations only', schema: { title: 'T', description: 'D', examples: [1], default: 1, $comment: 'c' }, valid: [1, 'x'] },
-  { name: 'annotated object', schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://example.com/s', title: 'Person', type: 'object', properties: { n: { type: 'string', description: 'name', deprecated: false } } }, valid: [{ n: 'x' }] },
+  {
+    name: 'annotated object',
+    schema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'https://example.com/s',
+      title: 'Person',
+      type: 'object',
+      properties: { n: { type: 'string', description: 'name', deprecated: false } },
+    },
+    valid: [{ n: 'x' }],
+  },
   // validated keywords (grammar over-approximates)
   { name: 'uniqueItems', schema: { type: 'array', items: { type: 'integer' }, uniqueItems: true }, valid: [[1, 2, 3]] },
   { name: 'not', schema: { type: 'string', not: { const: 'forbidden' } }, valid: ['allowed'] },
   { name: 'contains', schema: { type: 'array', items: { type: 'integer' }, contains: { const: 3 } }, valid: [[1, 3]] },
-  { name: 'dependentRequired', schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, dependentRequired: { a: ['b'] } }, valid: [{}, { a: 1, b: 2 }, { b: 2 }] },
-  { name: 'if then else', schema: { type: 'object', properties: { a: { type: 'integer' } }, if: { required: ['a'] }, then: { properties: { a: { minimum: 1 } } } }, valid: [{}, { a: 3 }] },
+  {
+    name: 'dependentRequired',
+    schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, dependentRequired: { a: ['b'] } },
+    valid: [{}, { a: 1, b: 2 }, { b: 2 }],
+  },
+  {
+    name: 'if then else',
+    schema: { type: 'object', properties: { a: { type: 'integer' } }, if: { required: ['a'] }, then: { properties: { a: { minimum: 1 } } } },
+    valid: [{}, { a: 3 }],
+  },
 ];
 
 // Generated families: each entry still a distinct schema with its own instances.
 const integerRanges: [number, number][] = [
-  [0, 9], [0, 10], [1, 99], [10, 19], [15, 25], [-9, 9], [-100, -50], [99, 101], [123, 4567], [-1000, 1000],
-  [0, 255], [1900, 2100], [-2147483648, 2147483647],
+  [0, 9],
+  [0, 10],
+  [1, 99],
+  [10, 19],
+  [15, 25],
+  [-9, 9],
+  [-100, -50],
+  [99, 101],
+  [123, 4567],
+  [-1000, 1000],
+  [0, 255],
+  [1900, 2100],
+  [-2147483648, 2147483647],
 ];
 const generated: CorpusEntry[] = [
   ...integerRanges.map(([lo, hi]): CorpusEntry => ({
@@ -221,7 +338,16 @@ const generated: CorpusEntry[] = [
     [min, min + 3].map((max): CorpusEntry => ({
       name: `string length ${min}..${max}`,
       schema: { type: 'string', minLength: min, maxLength: max },
-      valid: [...new Set(['a'.repeat(min), 'b'.repeat(max), '\\"'.repeat(Math.ceil(min / 2)).slice(0, Math.max(min, 0)).padEnd(min, 'x')])],
+      valid: [
+        ...new Set([
+          'a'.repeat(min),
+          'b'.repeat(max),
+          '\\"'
+            .repeat(Math.ceil(min / 2))
+            .slice(0, Math.max(min, 0))
+            .padEnd(min, 'x'),
+        ]),
+      ],
     })),
   ),
   ...[0, 1, 3].map((min): CorpusEntry => ({

@@ -17,7 +17,16 @@ function errorOf(compile: () => unknown): ConstraintError {
 const accepts = (schema: unknown, text: string) => recognizeGbnf(compileJsonSchema(schema).grammar, text);
 
 describe('1. unknown keywords are annotations; drafts 04 to 2020-12 are recognized', () => {
-  const vendor = { id: 'http://example.com/a.json', type: 'object', 'x-kubernetes-preserve-unknown-fields': true, _format: 'x', readonly: true, self: { href: 'x' }, properties: { a: { type: 'string', _uniqueItems: true } }, required: ['a'] };
+  const vendor = {
+    id: 'http://example.com/a.json',
+    type: 'object',
+    'x-kubernetes-preserve-unknown-fields': true,
+    _format: 'x',
+    readonly: true,
+    self: { href: 'x' },
+    properties: { a: { type: 'string', _uniqueItems: true } },
+    required: ['a'],
+  };
 
   test('id, x-*, _format, readonly, self compile and validate; strict refuses them naming keyword and pointer', () => {
     const compiled = compileJsonSchema(vendor);
@@ -25,7 +34,11 @@ describe('1. unknown keywords are annotations; drafts 04 to 2020-12 are recogniz
     expect(compiled.validate('{"a":"x"}')).toMatchObject({ ok: true });
     expect(compiled.validate('{"a":1}')).toMatchObject({ ok: false });
     const error = errorOf(() => compileJsonSchema(vendor, { strict: true }));
-    expect(error).toMatchObject({ code: 'unsupported-keyword', keyword: 'x-kubernetes-preserve-unknown-fields', pointer: '/x-kubernetes-preserve-unknown-fields' });
+    expect(error).toMatchObject({
+      code: 'unsupported-keyword',
+      keyword: 'x-kubernetes-preserve-unknown-fields',
+      pointer: '/x-kubernetes-preserve-unknown-fields',
+    });
     // Without a declared draft `id` is draft-04's; after draft-04 it is unknown.
     const d07 = { $schema: 'http://json-schema.org/draft-07/schema#', id: 'x', type: 'string' };
     expect(errorOf(() => compileJsonSchema(d07, { strict: true }))).toMatchObject({ keyword: 'id', pointer: '/id' });
@@ -69,11 +82,22 @@ describe('1. unknown keywords are annotations; drafts 04 to 2020-12 are recogniz
   });
 
   test('draft-06/07 and 2019-09 spellings: dependencies, array items, $recursiveRef refused', () => {
-    const d06 = { $schema: 'http://json-schema.org/draft-06/schema#', type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, dependencies: { a: ['b'] } };
+    const d06 = {
+      $schema: 'http://json-schema.org/draft-06/schema#',
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+      dependencies: { a: ['b'] },
+    };
     expect(compileJsonSchema(d06).draft).toBe('draft-06');
     expect(compileJsonSchema(d06).validate('{"a":1}')).toMatchObject({ ok: false });
     expect(compileJsonSchema(d06).validate('{"a":1,"b":2}')).toMatchObject({ ok: true });
-    const d19 = { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'integer' }, dependentRequired: {} };
+    const d19 = {
+      $schema: 'https://json-schema.org/draft/2019-09/schema',
+      type: 'array',
+      items: [{ type: 'string' }],
+      additionalItems: { type: 'integer' },
+      dependentRequired: {},
+    };
     expect(compileJsonSchema(d19).draft).toBe('2019-09');
     expect(compileJsonSchema(d19).validate('["a",1]')).toMatchObject({ ok: true });
     expect(compileJsonSchema(d19).validate('["a","b"]')).toMatchObject({ ok: false });

@@ -24,15 +24,41 @@ interface Golden {
 // counts), arrays (bounds, tuples), strings (lengths, patterns, formats), numbers (ranges, exclusive,
 // big bounds), combinators, $ref (plain, recursive) and annotations.
 const SCHEMAS = [
-  'type string', 'type number', 'type list nullable', 'enum mixed', 'enum escapes', 'const object',
-  'properties required', 'optional properties', 'mixed required optional', 'additionalProperties false',
-  'additionalProperties schema', 'minProperties maxProperties', 'nested objects', 'minItems maxItems',
-  'prefixItems with items', 'min max length', 'pattern alternation', 'format date-time', 'format email',
-  'min max', 'exclusive bounds', 'big bounds', 'number bounds', 'allOf merged', 'oneOf discriminated union',
-  'nullable anyOf', 'recursive tree', 'annotated object',
+  'type string',
+  'type number',
+  'type list nullable',
+  'enum mixed',
+  'enum escapes',
+  'const object',
+  'properties required',
+  'optional properties',
+  'mixed required optional',
+  'additionalProperties false',
+  'additionalProperties schema',
+  'minProperties maxProperties',
+  'nested objects',
+  'minItems maxItems',
+  'prefixItems with items',
+  'min max length',
+  'pattern alternation',
+  'format date-time',
+  'format email',
+  'min max',
+  'exclusive bounds',
+  'big bounds',
+  'number bounds',
+  'allOf merged',
+  'oneOf discriminated union',
+  'nullable anyOf',
+  'recursive tree',
+  'annotated object',
 ];
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 function goldens(): Golden[] {
   const schemas = SCHEMAS.map((name): Golden => {
@@ -42,9 +68,17 @@ function goldens(): Golden[] {
   });
   const regexes = [1, 4, 5, 6].map((i): Golden => {
     const { pattern, flags } = REGEXES[i];
-    return { file: `regex-${i}.gbnf`, input: `regex ${JSON.stringify(pattern)}${flags ? ` flags ${flags}` : ''}`, compile: () => compileRegex(pattern, flags).gbnf };
+    return {
+      file: `regex-${i}.gbnf`,
+      input: `regex ${JSON.stringify(pattern)}${flags ? ` flags ${flags}` : ''}`,
+      compile: () => compileRegex(pattern, flags).gbnf,
+    };
   });
-  const choices = [0, 2].map((i): Golden => ({ file: `choices-${i}.gbnf`, input: `choices ${JSON.stringify(CHOICES[i])}`, compile: () => compileChoices(CHOICES[i]).gbnf }));
+  const choices = [0, 2].map((i): Golden => ({
+    file: `choices-${i}.gbnf`,
+    input: `choices ${JSON.stringify(CHOICES[i])}`,
+    compile: () => compileChoices(CHOICES[i]).gbnf,
+  }));
   const types = ['integer', 'number'].map((name): Golden => ({ file: `type-${name}.gbnf`, input: `type ${name}`, compile: () => compileType(name).gbnf }));
   return [...schemas, ...regexes, ...choices, ...types];
 }

@@ -28,11 +28,14 @@ export const MAX_CHOICES = 10_000;
 
 const nested = (depth: number, inner = 'a') => '('.repeat(depth) + inner + ')'.repeat(depth);
 const pairs = (n: number) => ({
-  allOf: Array.from({ length: n }, (_, i) => ({ anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }] })),
+  allOf: Array.from({ length: n }, (_, i) => ({
+    anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }],
+  })),
 });
 const unions = (levels: number) => {
   let schema: unknown = { type: 'integer' };
-  for (let i = 0; i < levels; i++) schema = { type: 'object', properties: { p: schema, q: { type: 'string' } }, anyOf: [{ required: ['p'] }, { required: ['q'] }] };
+  for (let i = 0; i < levels; i++)
+    schema = { type: 'object', properties: { p: schema, q: { type: 'string' } }, anyOf: [{ required: ['p'] }, { required: ['q'] }] };
   return schema;
 };
 const optionalNest = (depth: number) => {
@@ -51,8 +54,17 @@ const fill = (unit: string, chars = MAX_PATTERN_CHARS) => unit.repeat(Math.floor
 export const NAMED_CASES: HostileCase[] = [
   // #21: integer bounds with many digits (20 digits took 2.4 s, 28 digits > 40 s)
   { name: 'integer bounds ±1e308', input: { kind: 'schema', schema: { type: 'integer', minimum: -1e308, maximum: 1e308 } }, expectMs: 150, expectMB: 40 },
-  { name: 'integer bounds of 28 digits', input: { kind: 'schema', schema: { type: 'integer', minimum: -1234567890123456789012345678, maximum: 9876543210987654321098765432 } }, expectMs: 30 },
-  { name: 'number bounds ±1.7e308', input: { kind: 'schema', schema: { type: 'integer', exclusiveMinimum: -1.7976931348623157e308, exclusiveMaximum: 1.7976931348623157e308 } }, expectMs: 150, expectMB: 40 },
+  {
+    name: 'integer bounds of 28 digits',
+    input: { kind: 'schema', schema: { type: 'integer', minimum: -1234567890123456789012345678, maximum: 9876543210987654321098765432 } },
+    expectMs: 30,
+  },
+  {
+    name: 'number bounds ±1.7e308',
+    input: { kind: 'schema', schema: { type: 'integer', exclusiveMinimum: -1.7976931348623157e308, exclusiveMaximum: 1.7976931348623157e308 } },
+    expectMs: 150,
+    expectMB: 40,
+  },
   // #21: a regex at the 100,000-character limit (40,000 characters took 12.8 s in regexp-tree)
   { name: "regex 'a' x 100,000", input: { kind: 'regex', pattern: fill('a') }, expectMs: 300, expectMB: 60 },
   { name: "regex '(?:a)' x 20,000", input: { kind: 'regex', pattern: fill('(?:a)') }, expectMs: 200, expectMB: 60 },
@@ -61,58 +73,202 @@ export const NAMED_CASES: HostileCase[] = [
   { name: "regex '\\d' x 50,000", input: { kind: 'regex', pattern: fill('\\d') }, expectMs: 300, expectMB: 60 },
   { name: 'regex class of 33,000 ranges', input: { kind: 'regex', pattern: '[' + fill('a-c', MAX_PATTERN_CHARS - 2) + ']' }, expectMs: 150, expectMB: 40 },
   { name: "regex 'ab|' x 33,333", input: { kind: 'regex', pattern: fill('ab|') + 'x' }, expectMs: 400, expectMB: 80 },
-  { name: 'regex of 20,000 CJK alternatives', input: { kind: 'regex', pattern: Array.from({ length: 20_000 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('|') }, expectMs: 300, expectMB: 60 },
+  {
+    name: 'regex of 20,000 CJK alternatives',
+    input: { kind: 'regex', pattern: Array.from({ length: 20_000 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('|') },
+    expectMs: 300,
+    expectMB: 60,
+  },
   { name: "regex '(a?b?' x 24,000 ')*'", input: { kind: 'regex', pattern: '(' + fill('a?b?', MAX_PATTERN_CHARS - 3) + ')*' }, expectMs: 300, expectMB: 60 },
-  { name: "regex '(a?b?' x 24,000 '){2}' (too large)", input: { kind: 'regex', pattern: '(' + fill('a?b?', MAX_PATTERN_CHARS - 5) + '){2}' }, expectMs: 150, expectMB: 40 },
+  {
+    name: "regex '(a?b?' x 24,000 '){2}' (too large)",
+    input: { kind: 'regex', pattern: '(' + fill('a?b?', MAX_PATTERN_CHARS - 5) + '){2}' },
+    expectMs: 150,
+    expectMB: 40,
+  },
   { name: 'regex nested 64 deep', input: { kind: 'regex', pattern: nested(64) }, expectMs: 20 },
   { name: 'regex nested 10,000 deep', input: { kind: 'regex', pattern: nested(10_000) }, expectMs: 20 },
   { name: "regex '(' x 100,000", input: { kind: 'regex', pattern: fill('(') }, expectMs: 20 },
   { name: 'regex quantifiers nested 64 deep', input: { kind: 'regex', pattern: '(a'.repeat(64) + '){1000,2000}'.repeat(64) }, expectMs: 50 },
   { name: "regex 'a' x 100,000 with flag i", input: { kind: 'regex', pattern: fill('a'), flags: 'i' }, expectMs: 600, expectMB: 80 },
   { name: "regex '\\w' x 50,000 with flag i", input: { kind: 'regex', pattern: fill('\\w'), flags: 'i' }, expectMs: 300, expectMB: 60 },
-  { name: 'regex of 6,600 wide classes with flag i', input: { kind: 'regex', pattern: Array.from({ length: 6_600 }, (_, i) => `[\\0-\\u{${(0x1000 + i).toString(16)}}]`).join(''), flags: 'i' }, expectMs: 1200, expectMB: 100 },
+  {
+    name: 'regex of 6,600 wide classes with flag i',
+    input: { kind: 'regex', pattern: Array.from({ length: 6_600 }, (_, i) => `[\\0-\\u{${(0x1000 + i).toString(16)}}]`).join(''), flags: 'i' },
+    expectMs: 1200,
+    expectMB: 100,
+  },
   { name: 'regex a{99999999999999999999}', input: { kind: 'regex', pattern: 'a{99999999999999999999}' }, expectMs: 10 },
   // #25: cost doubled per nesting level (43 s and 7 s)
-  { name: 'created_at_datetime with additionalProperties', input: { kind: 'schema', schema: { type: 'object', properties: { created_at_datetime: { type: 'string' } }, additionalProperties: true } }, expectMs: 30 },
+  {
+    name: 'created_at_datetime with additionalProperties',
+    input: { kind: 'schema', schema: { type: 'object', properties: { created_at_datetime: { type: 'string' } }, additionalProperties: true } },
+    expectMs: 30,
+  },
   { name: '(a(a(…x…)b)?b)? nested 24 deep', input: { kind: 'regex', pattern: optionalNest(24) }, expectMs: 20 },
   { name: '(a(a(…x…)b)?b)? nested 64 deep', input: { kind: 'regex', pattern: optionalNest(64) }, expectMs: 30 },
-  { name: 'property name of 1,000 characters with additionalProperties', input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(1000)]: {} }, additionalProperties: true } }, expectMs: 150, expectMB: 40 },
-  { name: 'property name of 7,900 characters with additionalProperties', input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(7_900)]: {} }, additionalProperties: true } }, expectMs: 500, expectMB: 100 },
-  { name: 'property name of 100,000 characters with additionalProperties (too large)', input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(100_000)]: {} }, additionalProperties: true } }, expectMs: 50 },
+  {
+    name: 'property name of 1,000 characters with additionalProperties',
+    input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(1000)]: {} }, additionalProperties: true } },
+    expectMs: 150,
+    expectMB: 40,
+  },
+  {
+    name: 'property name of 7,900 characters with additionalProperties',
+    input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(7_900)]: {} }, additionalProperties: true } },
+    expectMs: 500,
+    expectMB: 100,
+  },
+  {
+    name: 'property name of 100,000 characters with additionalProperties (too large)',
+    input: { kind: 'schema', schema: { type: 'object', properties: { ['k'.repeat(100_000)]: {} }, additionalProperties: true } },
+    expectMs: 50,
+  },
   // #25: bounds split around 2000 were merged back and split again (stack overflow); a shared unsatisfiable $ref was internal
   { name: 'string minLength 100 maxLength 2048', input: { kind: 'schema', schema: { type: 'string', minLength: 100, maxLength: 2048 } }, expectMs: 20 },
   { name: 'regex a{1500,2500}', input: { kind: 'regex', pattern: 'a{1500,2500}' }, expectMs: 20 },
   { name: 'regex [a-z]{3000}', input: { kind: 'regex', pattern: '[a-z]{3000}' }, expectMs: 20 },
-  { name: 'two anyOfs sharing an unsatisfiable $ref', input: { kind: 'schema', schema: { $defs: { u: { type: 'string', minLength: 5, maxLength: 2 } }, properties: { a: { anyOf: [{ $ref: '#/$defs/u' }, { type: 'null' }] }, b: { anyOf: [{ $ref: '#/$defs/u' }, { type: 'integer' }] } } } }, expectMs: 20 },
+  {
+    name: 'two anyOfs sharing an unsatisfiable $ref',
+    input: {
+      kind: 'schema',
+      schema: {
+        $defs: { u: { type: 'string', minLength: 5, maxLength: 2 } },
+        properties: { a: { anyOf: [{ $ref: '#/$defs/u' }, { type: 'null' }] }, b: { anyOf: [{ $ref: '#/$defs/u' }, { type: 'integer' }] } },
+      },
+    },
+    expectMs: 20,
+  },
   // #21: allOf of anyOf pairs built the product first (60 pairs: 4-7 s, then out of memory)
   { name: 'allOf of 60 anyOf pairs', input: { kind: 'schema', schema: pairs(60) }, expectMs: 20 },
   { name: 'allOf of 8 anyOf pairs (256 branches)', input: { kind: 'schema', schema: pairs(8) }, expectMs: 150, expectMB: 40 },
   { name: 'anyOf beside properties nested 20 deep', input: { kind: 'schema', schema: unions(20) }, expectMs: 300, expectMB: 60 },
   { name: 'tuple of 2,000 chained $refs', input: { kind: 'schema', schema: refChain(2000) }, expectMs: 500, expectMB: 100 },
-  { name: 'enum of 3,000 characters against a nested repetition', input: { kind: 'schema', schema: { enum: ['a'.repeat(3000), 'b'], pattern: '^((a+)+)+$' } }, expectMs: 400, expectMB: 60 },
-  { name: 'enum of 100,000 values', input: { kind: 'schema', schema: { enum: Array.from({ length: 100_000 }, (_, i) => `value-${i}`) } }, expectMs: 300, expectMB: 80 },
+  {
+    name: 'enum of 3,000 characters against a nested repetition',
+    input: { kind: 'schema', schema: { enum: ['a'.repeat(3000), 'b'], pattern: '^((a+)+)+$' } },
+    expectMs: 400,
+    expectMB: 60,
+  },
+  {
+    name: 'enum of 100,000 values',
+    input: { kind: 'schema', schema: { enum: Array.from({ length: 100_000 }, (_, i) => `value-${i}`) } },
+    expectMs: 300,
+    expectMB: 80,
+  },
   { name: 'pattern of 100,000 characters', input: { kind: 'schema', schema: { type: 'string', pattern: fill('a') } }, expectMs: 300, expectMB: 60 },
-  { name: 'object of 1,500 optional $ref properties', input: { kind: 'schema', schema: { $defs: { x: { $anchor: 'a', type: 'integer' } }, type: 'object', properties: Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`p${i}`, { $ref: '#a' }])) } }, expectMs: 300, expectMB: 60 },
-  { name: 'schema nested 10,000 deep', input: { kind: 'schema', schema: Array.from({ length: 10_000 }).reduce<unknown>((inner) => ({ type: 'object', properties: { a: inner } }), { type: 'string' }) }, expectMs: 20 },
+  {
+    name: 'object of 1,500 optional $ref properties',
+    input: {
+      kind: 'schema',
+      schema: {
+        $defs: { x: { $anchor: 'a', type: 'integer' } },
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`p${i}`, { $ref: '#a' }])),
+      },
+    },
+    expectMs: 300,
+    expectMB: 60,
+  },
+  {
+    name: 'schema nested 10,000 deep',
+    input: {
+      kind: 'schema',
+      schema: Array.from({ length: 10_000 }).reduce<unknown>((inner) => ({ type: 'object', properties: { a: inner } }), { type: 'string' }),
+    },
+    expectMs: 20,
+  },
   // #21: errors that escaped as XX000
   { name: '$ref #/%zz', input: { kind: 'schema', schema: { $ref: '#/%zz' } }, expectMs: 10 },
-  { name: 'a __proto__ property and keyword', input: { kind: 'schema', schema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"__proto__":{"x":1}}') }, expectMs: 10 },
+  {
+    name: 'a __proto__ property and keyword',
+    input: { kind: 'schema', schema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"__proto__":{"x":1}}') },
+    expectMs: 10,
+  },
   { name: 'keyword toString', input: { kind: 'schema', schema: { type: 'string', toString: 1 } }, expectMs: 10 },
   { name: 'keyword hasOwnProperty', input: { kind: 'schema', schema: { hasOwnProperty: true } }, expectMs: 10 },
   // point 6: duplicate choices; and lists at svc_generate_choice's limit
   { name: 'duplicate choices', input: { kind: 'choices', choices: ['yes', 'no', 'yes'] }, expectMs: 10 },
-  { name: '10,000 choices of 90 characters', input: { kind: 'choices', choices: Array.from({ length: MAX_CHOICES }, (_, i) => `${i}`.padEnd(90, 'x')) }, expectMs: 300, expectMB: 60 },
-  { name: '10,000 choices of 1,000 characters (too large)', input: { kind: 'choices', choices: Array.from({ length: MAX_CHOICES }, (_, i) => `${i}`.padEnd(1000, 'x')) }, expectMs: 20 },
+  {
+    name: '10,000 choices of 90 characters',
+    input: { kind: 'choices', choices: Array.from({ length: MAX_CHOICES }, (_, i) => `${i}`.padEnd(90, 'x')) },
+    expectMs: 300,
+    expectMB: 60,
+  },
+  {
+    name: '10,000 choices of 1,000 characters (too large)',
+    input: { kind: 'choices', choices: Array.from({ length: MAX_CHOICES }, (_, i) => `${i}`.padEnd(1000, 'x')) },
+    expectMs: 20,
+  },
   { name: 'GBNF nested 100,000 deep', input: { kind: 'gbnf', text: 'root ::= ' + nested(100_000, '"a"') }, expectMs: 20 },
 ];
 
 // ---- generated ----------------------------------------------------------------------------------
 
 const REGEX_TOKENS = [
-  'a', 'b', 'z', '0', '9', '-', '^', '$', '.', '|', '*', '+', '?', '*?', '{', '}', '{2}', '{0,3}', '{1,}', '{2000}', '{1000,3000}',
-  ',', '(', ')', '(?:', '(?<n>', '(?=', '[', ']', '[^', '\\', '\\d', '\\w', '\\s', '\\W', '\\b', '\\-', '\\1', '\\0', '\\12',
-  '\\c', '\\cJ', '\\x4', '\\x7f', '\\u', '\\u00e9', '\\u{1F600}', '\\uD83D\\uDE00', '\\k<n>', '\\p{L}', '/', '😀', 'é', '\\t',
-  '[a-z]', '[\\d-z]', '[^\\w\\s]', '[\\b]', '[\\0-\\u{10FFFF}]', '(a|)', '(a?)*', '(?:a|b)+', 'x{0,2000}',
+  'a',
+  'b',
+  'z',
+  '0',
+  '9',
+  '-',
+  '^',
+  '$',
+  '.',
+  '|',
+  '*',
+  '+',
+  '?',
+  '*?',
+  '{',
+  '}',
+  '{2}',
+  '{0,3}',
+  '{1,}',
+  '{2000}',
+  '{1000,3000}',
+  ',',
+  '(',
+  ')',
+  '(?:',
+  '(?<n>',
+  '(?=',
+  '[',
+  ']',
+  '[^',
+  '\\',
+  '\\d',
+  '\\w',
+  '\\s',
+  '\\W',
+  '\\b',
+  '\\-',
+  '\\1',
+  '\\0',
+  '\\12',
+  '\\c',
+  '\\cJ',
+  '\\x4',
+  '\\x7f',
+  '\\u',
+  '\\u00e9',
+  '\\u{1F600}',
+  '\\uD83D\\uDE00',
+  '\\k<n>',
+  '\\p{L}',
+  '/',
+  '😀',
+  'é',
+  '\\t',
+  '[a-z]',
+  '[\\d-z]',
+  '[^\\w\\s]',
+  '[\\b]',
+  '[\\0-\\u{10FFFF}]',
+  '(a|)',
+  '(a?)*',
+  '(?:a|b)+',
+  'x{0,2000}',
 ];
 
 const fragment = fc.array(fc.constantFrom(...REGEX_TOKENS), { minLength: 1, maxLength: 16 }).map((tokens) => tokens.join(''));
@@ -120,9 +276,17 @@ const fragment = fc.array(fc.constantFrom(...REGEX_TOKENS), { minLength: 1, maxL
 /** Token soup, sometimes repeated up to the 100,000-character limit or wrapped in groups. */
 export const hostilePattern = fc.oneof(
   { weight: 4, arbitrary: fragment },
-  { weight: 1, arbitrary: fc.tuple(fragment, fc.integer({ min: 2, max: MAX_PATTERN_CHARS })).map(([f, length]) => f.repeat(Math.max(1, Math.floor(length / f.length)))) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fragment, fc.integer({ min: 2, max: MAX_PATTERN_CHARS })).map(([f, length]) => f.repeat(Math.max(1, Math.floor(length / f.length)))),
+  },
   { weight: 1, arbitrary: fc.tuple(fragment, fc.integer({ min: 1, max: 80 })).map(([f, depth]) => '('.repeat(depth) + f + ')'.repeat(depth)) },
-  { weight: 1, arbitrary: fc.tuple(fragment, fc.integer({ min: 1, max: 70 }), fc.constantFrom('*', '?', '{2}', '{0,1000}', '{1000}')).map(([f, depth, q]) => '(?:'.repeat(depth) + f + (')' + q).repeat(depth)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fragment, fc.integer({ min: 1, max: 70 }), fc.constantFrom('*', '?', '{2}', '{0,1000}', '{1000}'))
+      .map(([f, depth, q]) => '(?:'.repeat(depth) + f + (')' + q).repeat(depth)),
+  },
 );
 
 const hugeNumber = fc.oneof(
@@ -138,14 +302,64 @@ const keyName = fc.oneof(
   fc.integer({ min: 1, max: 3000 }).map((n) => 'k'.repeat(n)),
 );
 const pointer = fc.oneof(
-  fc.constantFrom('#', '#/$defs/a', '#/$defs/b', '#/$defs/missing', '#/%zz', '#/%E0%A4%A', '#/properties/a', '#/not', '#/items/0', '#a', '#/$defs/a/anyOf/0', 'http://x/y', '#/~2', '#/$defs/%7e'),
+  fc.constantFrom(
+    '#',
+    '#/$defs/a',
+    '#/$defs/b',
+    '#/$defs/missing',
+    '#/%zz',
+    '#/%E0%A4%A',
+    '#/properties/a',
+    '#/not',
+    '#/items/0',
+    '#a',
+    '#/$defs/a/anyOf/0',
+    'http://x/y',
+    '#/~2',
+    '#/$defs/%7e',
+  ),
   fc.string({ maxLength: 10 }).map((s) => '#/' + s),
 );
 const keyword = fc.constantFrom(
-  'type', 'enum', 'const', 'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties', 'items', 'prefixItems',
-  'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'allOf', 'anyOf', 'oneOf', '$ref', 'not', 'multipleOf', 'uniqueItems', 'toString', '__proto__', 'valueOf', '$defs', 'definitions',
-  'additionalItems', 'title', 'x-unknown', 'if', 'then', 'dependentSchemas', 'propertyNames',
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  '$ref',
+  'not',
+  'multipleOf',
+  'uniqueItems',
+  'toString',
+  '__proto__',
+  'valueOf',
+  '$defs',
+  'definitions',
+  'additionalItems',
+  'title',
+  'x-unknown',
+  'if',
+  'then',
+  'dependentSchemas',
+  'propertyNames',
 );
 
 const { schema: hostileSchemaTree } = fc.letrec<{ schema: unknown; value: unknown }>((tie) => ({
@@ -174,29 +388,66 @@ const { schema: hostileSchemaTree } = fc.letrec<{ schema: unknown; value: unknow
 export const hostileSchema = fc.oneof(
   { weight: 6, arbitrary: hostileSchemaTree },
   // Trees, never shared subtrees: a schema arrives as JSON text, and a DAG's text is exponential.
-  { weight: 1, arbitrary: fc.tuple(hostileSchemaTree, fc.integer({ min: 1, max: 90 })).map(([leaf, depth]) => Array.from({ length: depth }).reduce<unknown>((inner) => ({ anyOf: [inner, { type: 'null' }], properties: { p: leaf } }), leaf)) },
-  { weight: 1, arbitrary: fc.tuple(hostileSchemaTree, fc.integer({ min: 1, max: 3000 })).map(([item, n]) => ({ type: 'array', prefixItems: Array.from({ length: n }, () => item), items: false })) },
-  { weight: 1, arbitrary: fc.tuple(hostileSchemaTree, fc.integer({ min: 1, max: 2500 })).map(([value, n]) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, value])) })) },
-  { weight: 1, arbitrary: fc.tuple(fc.array(hostileSchemaTree, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 40 })).map(([parts, n]) => ({ allOf: Array.from({ length: n }, () => ({ anyOf: parts })) })) },
-  { weight: 1, arbitrary: fc.tuple(fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 20_000 }), hostileSchemaTree).map(([values, n, rest]) => ({ ...(typeof rest === 'object' && rest !== null ? rest : {}), enum: Array.from({ length: n }, (_, i) => values[i % values.length]) })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(hostileSchemaTree, fc.integer({ min: 1, max: 90 }))
+      .map(([leaf, depth]) => Array.from({ length: depth }).reduce<unknown>((inner) => ({ anyOf: [inner, { type: 'null' }], properties: { p: leaf } }), leaf)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(hostileSchemaTree, fc.integer({ min: 1, max: 3000 }))
+      .map(([item, n]) => ({ type: 'array', prefixItems: Array.from({ length: n }, () => item), items: false })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(hostileSchemaTree, fc.integer({ min: 1, max: 2500 }))
+      .map(([value, n]) => ({ type: 'object', properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, value])) })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.array(hostileSchemaTree, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 40 }))
+      .map(([parts, n]) => ({ allOf: Array.from({ length: n }, () => ({ anyOf: parts })) })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 20_000 }), hostileSchemaTree)
+      .map(([values, n, rest]) => ({
+        ...(typeof rest === 'object' && rest !== null ? rest : {}),
+        enum: Array.from({ length: n }, (_, i) => values[i % values.length]),
+      })),
+  },
 );
 
 /** Lists with duplicates, empty and non-string entries, and long or many entries. */
 export const hostileChoices = fc.oneof(
   fc.array(fc.string({ maxLength: 20 }), { maxLength: 30 }),
   fc.array(fc.oneof(fc.string({ minLength: 1 }), fc.constant(null), fc.integer()), { maxLength: 5 }),
-  fc.tuple(fc.integer({ min: 1, max: MAX_CHOICES }), fc.integer({ min: 1, max: 2000 })).map(([n, length]) => Array.from({ length: n }, (_, i) => `${i}`.padEnd(length, '\u00e9'))),
+  fc
+    .tuple(fc.integer({ min: 1, max: MAX_CHOICES }), fc.integer({ min: 1, max: 2000 }))
+    .map(([n, length]) => Array.from({ length: n }, (_, i) => `${i}`.padEnd(length, '\u00e9'))),
   fc.constant('not a list'),
 );
 
-export const hostileTypeName = fc.oneof(fc.constantFrom('int', 'Number', 'constructor', '__proto__', 'toString', '', ' int '), fc.string({ maxLength: 12 }), fc.integer());
+export const hostileTypeName = fc.oneof(
+  fc.constantFrom('int', 'Number', 'constructor', '__proto__', 'toString', '', ' int '),
+  fc.string({ maxLength: 12 }),
+  fc.integer(),
+);
 
 /** `runs` generated cases per kind, from `seed`. */
 export function generatedCases(seed: number, runs: number): HostileCase[] {
   const sample = <T>(arbitrary: fc.Arbitrary<T>, offset: number) => fc.sample(arbitrary, { seed: seed + offset, numRuns: runs });
   return [
     ...sample(hostilePattern, 0).map((pattern, i): HostileCase => ({ name: `generated regex ${i}`, input: { kind: 'regex', pattern } })),
-    ...sample(fc.tuple(hostilePattern, fc.constantFrom('i', 's', 'is')), 1).map(([pattern, flags], i): HostileCase => ({ name: `generated regex with flags ${i}`, input: { kind: 'regex', pattern, flags } })),
+    ...sample(fc.tuple(hostilePattern, fc.constantFrom('i', 's', 'is')), 1).map(([pattern, flags], i): HostileCase => ({
+      name: `generated regex with flags ${i}`,
+      input: { kind: 'regex', pattern, flags },
+    })),
     ...sample(hostileSchema, 2).map((schema, i): HostileCase => ({ name: `generated schema ${i}`, input: { kind: 'schema', schema } })),
     ...sample(hostileChoices, 3).map((choices, i): HostileCase => ({ name: `generated choices ${i}`, input: { kind: 'choices', choices } })),
     ...sample(hostileTypeName, 4).map((name, i): HostileCase => ({ name: `generated type ${i}`, input: { kind: 'type', name } })),

@@ -64,7 +64,8 @@ function run(entry: HostileCase): HostileResult {
 const [seed = '1', runs = '60', filter = ''] = process.argv.slice(2);
 const cases = [...NAMED_CASES, ...generatedCases(Number(seed), Number(runs))].filter((entry) => entry.name.includes(filter));
 // Warm up the compilers (JIT, lazily built tables) so the first case is not charged for them.
-for (let i = 0; i < 3; i++) run({ name: 'warm-up', input: { kind: 'schema', schema: { type: 'object', properties: { a: { type: 'string', format: 'date-time' } } } } });
+for (let i = 0; i < 3; i++)
+  run({ name: 'warm-up', input: { kind: 'schema', schema: { type: 'object', properties: { a: { type: 'string', format: 'date-time' } } } } });
 run({ name: 'warm-up', input: { kind: 'regex', pattern: '[a-z]\\w+', flags: 'i' } });
 for (const entry of cases) {
   // The name first: if this call kills the process, the test still knows which one it was.

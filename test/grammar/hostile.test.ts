@@ -36,7 +36,10 @@ function runHostileCases(): Promise<RunnerOutput> {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      const results = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as HostileResult);
+      const results = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as HostileResult);
       const started = stderr.split('\n').filter((line) => line.startsWith('start '));
       resolve({ results, code, signal, lastStarted: started.at(-1)?.slice('start '.length) ?? '', stderr });
     });
@@ -49,7 +52,11 @@ beforeAll(async () => {
 }, 300_000);
 
 test('the runner finishes every case (no case killed it: heap cap, timeout or crash)', () => {
-  expect({ code: output.code, signal: output.signal, lastStarted: output.lastStarted }).toEqual({ code: 0, signal: null, lastStarted: output.results.at(-1)?.name });
+  expect({ code: output.code, signal: output.signal, lastStarted: output.lastStarted }).toEqual({
+    code: 0,
+    signal: null,
+    lastStarted: output.results.at(-1)?.name,
+  });
   expect(output.results.length).toBeGreaterThan(5 * RUNS_PER_KIND);
 });
 
@@ -61,7 +68,10 @@ test('every case is compiled or a ConstraintError, never another error', () => {
 test(`every case stays within ${SLACK}x its time and heap cost`, () => {
   const over = output.results
     .filter((r) => r.ms > SLACK * (r.expectMs ?? DEFAULT_MS) || r.heapMB > SLACK * (r.expectMB ?? DEFAULT_MB))
-    .map((r) => `${r.name}: ${r.ms.toFixed(0)} ms CPU (bound ${SLACK * (r.expectMs ?? DEFAULT_MS)}), heap +${r.heapMB.toFixed(0)} MB (bound ${SLACK * (r.expectMB ?? DEFAULT_MB)})`);
+    .map(
+      (r) =>
+        `${r.name}: ${r.ms.toFixed(0)} ms CPU (bound ${SLACK * (r.expectMs ?? DEFAULT_MS)}), heap +${r.heapMB.toFixed(0)} MB (bound ${SLACK * (r.expectMB ?? DEFAULT_MB)})`,
+    );
   expect(over).toEqual([]);
 });
 
@@ -77,7 +87,14 @@ test('the cases issue #21 named now fail fast or compile', () => {
 
 test('the cases issue #25 named compile', () => {
   const byName = new Map(output.results.map((r) => [r.name, r]));
-  for (const name of ['string minLength 100 maxLength 2048', 'regex a{1500,2500}', 'regex [a-z]{3000}', 'two anyOfs sharing an unsatisfiable $ref', 'created_at_datetime with additionalProperties', '(a(a(…x…)b)?b)? nested 24 deep']) {
+  for (const name of [
+    'string minLength 100 maxLength 2048',
+    'regex a{1500,2500}',
+    'regex [a-z]{3000}',
+    'two anyOfs sharing an unsatisfiable $ref',
+    'created_at_datetime with additionalProperties',
+    '(a(a(…x…)b)?b)? nested 24 deep',
+  ]) {
     expect({ name, outcome: byName.get(name)?.outcome }).toEqual({ name, outcome: 'compiled' });
   }
 });

@@ -67,7 +67,13 @@ describe('objects', () => {
     expect(accepts(s, '{"ab":1}')).toBe(false);
   });
   test('minProperties/maxProperties count optional and additional properties', () => {
-    const s = { type: 'object', properties: { a: { type: 'null' }, b: { type: 'null' } }, additionalProperties: { type: 'null' }, minProperties: 1, maxProperties: 2 };
+    const s = {
+      type: 'object',
+      properties: { a: { type: 'null' }, b: { type: 'null' } },
+      additionalProperties: { type: 'null' },
+      minProperties: 1,
+      maxProperties: 2,
+    };
     expect(accepts(s, '{}')).toBe(false);
     expect(accepts(s, '{"b":null}')).toBe(true);
     expect(accepts(s, '{"a":null,"x":null}')).toBe(true);
@@ -127,7 +133,12 @@ describe('strings', () => {
 
 describe('integer bounds are exact digit ranges', () => {
   test.each([
-    [0, 9], [5, 123], [-50, -3], [-7, 7], [99, 1000], [1, 1],
+    [0, 9],
+    [5, 123],
+    [-50, -3],
+    [-7, 7],
+    [99, 1000],
+    [1, 1],
   ])('[%i, %i]', (lo, hi) => {
     const { grammar } = compileJsonSchema({ type: 'integer', minimum: lo, maximum: hi });
     for (let v = lo - 30; v <= hi + 30; v++) expect([v, recognizeGbnf(grammar, String(v))]).toEqual([v, v >= lo && v <= hi]);
@@ -139,13 +150,23 @@ describe('integer bounds are exact digit ranges', () => {
 
 describe('combinators and refs', () => {
   test('allOf is merged, not concatenated', () => {
-    const s = { allOf: [{ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }, { properties: { b: { type: 'string' } }, required: ['b'] }] };
+    const s = {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] },
+        { properties: { b: { type: 'string' } }, required: ['b'] },
+      ],
+    };
     expect(accepts(s, '{"a":1,"b":"x"}')).toBe(true);
     expect(accepts(s, '{"a":1}{"b":"x"}')).toBe(false);
     expectError({ allOf: [{ type: 'string' }, { type: 'integer' }] }, 'unsatisfiable');
   });
   test('anyOf mixed with properties distributes the siblings', () => {
-    const s = { type: 'object', properties: { t: { type: 'string' } }, required: ['t'], anyOf: [{ properties: { t: { const: 'a' } } }, { properties: { t: { const: 'b' } } }] };
+    const s = {
+      type: 'object',
+      properties: { t: { type: 'string' } },
+      required: ['t'],
+      anyOf: [{ properties: { t: { const: 'a' } } }, { properties: { t: { const: 'b' } } }],
+    };
     expect(accepts(s, '{"t":"a"}')).toBe(true);
     expect(accepts(s, '{"t":"c"}')).toBe(false);
   });
@@ -168,7 +189,11 @@ describe('combinators and refs', () => {
 
 describe('keyword policy', () => {
   test('validated keywords are listed with their pointer', () => {
-    const { approximations } = compileJsonSchema({ type: 'object', properties: { n: { type: 'number', multipleOf: 0.5, minimum: 1 } }, not: { required: ['x'] } });
+    const { approximations } = compileJsonSchema({
+      type: 'object',
+      properties: { n: { type: 'number', multipleOf: 0.5, minimum: 1 } },
+      not: { required: ['x'] },
+    });
     expect(approximations).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ pointer: '', keyword: 'not' }),

@@ -15,7 +15,9 @@ test('deeply nested schemas hit the depth limit', () => {
   let schema: unknown = { type: 'string' };
   for (let i = 0; i < 10000; i++) schema = { type: 'object', properties: { a: schema } };
   expect(outcome(() => compileJsonSchema(schema))).toMatchObject({ code: 'too-deep' });
-  expect(outcome(() => compileJsonSchema({ type: 'array', items: { type: 'array', items: { type: 'string' } } }, { maxDepth: 1 }))).toMatchObject({ code: 'too-deep' });
+  expect(outcome(() => compileJsonSchema({ type: 'array', items: { type: 'array', items: { type: 'string' } } }, { maxDepth: 1 }))).toMatchObject({
+    code: 'too-deep',
+  });
 });
 
 test('huge enums and choice lists hit the size limit (or compile within it)', () => {
@@ -43,7 +45,11 @@ test('nested $ref/anyOf stays linear; distributed anyOf products are capped', ()
   const compiled = outcome(() => compileJsonSchema({ $defs: defs, $ref: '#/$defs/d0' }));
   expect(compiled).toHaveProperty('gbnf');
   expect((compiled as { gbnf: string }).gbnf.length).toBeLessThan(20000);
-  const product = { allOf: Array.from({ length: 12 }, (_, i) => ({ anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }] })) };
+  const product = {
+    allOf: Array.from({ length: 12 }, (_, i) => ({
+      anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }],
+    })),
+  };
   expect(outcome(() => compileJsonSchema(product))).toMatchObject({ code: 'too-large', keyword: 'anyOf' });
 });
 
@@ -55,7 +61,9 @@ test('property counting over many optional properties is bounded', () => {
 
 test('recursion without a way out is an error, not a hang', () => {
   expect(outcome(() => compileJsonSchema({ $ref: '#' }))).toBeInstanceOf(ConstraintError);
-  expect(outcome(() => compileJsonSchema({ $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }))).toBeInstanceOf(ConstraintError);
+  expect(outcome(() => compileJsonSchema({ $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }))).toBeInstanceOf(
+    ConstraintError,
+  );
   expect(outcome(() => compileJsonSchema({ type: 'object', properties: { n: { $ref: '#' } }, required: ['n'] }))).toMatchObject({ code: 'unsatisfiable' });
   expect(outcome(() => compileJsonSchema({ $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' }))).toMatchObject({ code: 'too-deep' });
 });
@@ -125,18 +133,27 @@ describe('hostile schemas are ConstraintErrors (SQLSTATE 22023/54000), never Typ
   });
 
   test('allOf of 60 anyOf pairs is too-large before the product is built (was out of memory)', () => {
-    const pairs = { allOf: Array.from({ length: 60 }, (_, i) => ({ anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }] })) };
+    const pairs = {
+      allOf: Array.from({ length: 60 }, (_, i) => ({
+        anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }],
+      })),
+    };
     expect(caught(() => compileJsonSchema(pairs))).toMatchObject({ code: 'too-large', keyword: 'anyOf', message: expect.stringMatching(/512 alternatives/) });
   });
 
   test('a $ref into a part the grammar does not compile is keyword-checked too (was dropped silently)', () => {
-    expect(caught(() => compileJsonSchema({ not: { foo: 1 }, $ref: '#/not' }, { strict: true }))).toMatchObject({ code: 'unsupported-keyword', keyword: 'foo', pointer: '/not/foo' });
+    expect(caught(() => compileJsonSchema({ not: { foo: 1 }, $ref: '#/not' }, { strict: true }))).toMatchObject({
+      code: 'unsupported-keyword',
+      keyword: 'foo',
+      pointer: '/not/foo',
+    });
     expect(compileJsonSchema({ not: { type: 'null' }, properties: { a: { $ref: '#/not' } } }).gbnf).toMatch(/null/);
   });
 
   test('unions that recompile their siblings once per branch, nested, are too-large (20 levels took 58 s)', () => {
     let schema: unknown = { type: 'integer' };
-    for (let i = 0; i < 20; i++) schema = { type: 'object', properties: { p: schema, q: { type: 'string' } }, anyOf: [{ required: ['p'] }, { required: ['q'] }] };
+    for (let i = 0; i < 20; i++)
+      schema = { type: 'object', properties: { p: schema, q: { type: 'string' } }, anyOf: [{ required: ['p'] }, { required: ['q'] }] };
     expect(caught(() => compileJsonSchema(schema))).toMatchObject({ code: 'too-large', message: expect.stringMatching(/times its size/) });
     // Six levels are fine.
     let small: unknown = { type: 'integer' };

@@ -38,14 +38,21 @@ export const REAL_WORLD: CorpusEntry[] = [
       },
       required: ['value', 'unit'],
     },
-    valid: [{ value: 0.5, unit: 'cm' }, { value: 3, percent: 99, unit: 's' }],
+    valid: [
+      { value: 0.5, unit: 'cm' },
+      { value: 3, percent: 99, unit: 's' },
+    ],
   },
   {
     name: 'draft-04 dependencies and additionalItems',
     schema: {
       $schema: DRAFT_04,
       type: 'object',
-      properties: { card: { type: 'string' }, billing: { type: 'string' }, tags: { type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'integer' } } },
+      properties: {
+        card: { type: 'string' },
+        billing: { type: 'string' },
+        tags: { type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'integer' } },
+      },
       dependencies: { card: ['billing'] },
     },
     valid: [{}, { card: 'x', billing: 'y' }, { tags: ['a', 1, 2] }],
@@ -114,7 +121,10 @@ export const REAL_WORLD: CorpusEntry[] = [
       },
       required: ['type', 'version'],
     },
-    valid: [{ type: 'story', version: '0.10.7' }, { type: 'story', version: '0.10.7', color: '#fff', body: '<p>x</p>', canonical_url: '/a/b', last_updated_date: '2024-01-02T03:04:05Z' }],
+    valid: [
+      { type: 'story', version: '0.10.7' },
+      { type: 'story', version: '0.10.7', color: '#fff', body: '<p>x</p>', canonical_url: '/a/b', last_updated_date: '2024-01-02T03:04:05Z' },
+    ],
   },
   {
     name: 'protocol definitions: allOf over a $ref base',
@@ -125,19 +135,37 @@ export const REAL_WORLD: CorpusEntry[] = [
         Event: {
           allOf: [
             { $ref: '#/definitions/Message' },
-            { type: 'object', properties: { type: { type: 'string', enum: ['event'] }, event: { type: 'string' }, body: { type: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] } }, required: ['type', 'event'] },
+            {
+              type: 'object',
+              properties: {
+                type: { type: 'string', enum: ['event'] },
+                event: { type: 'string' },
+                body: { type: ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'] },
+              },
+              required: ['type', 'event'],
+            },
           ],
         },
         StoppedEvent: {
           allOf: [
             { $ref: '#/definitions/Event' },
-            { type: 'object', properties: { event: { type: 'string', enum: ['stopped'] }, body: { type: 'object', properties: { reason: { type: 'string' }, threadId: { type: 'integer' } }, required: ['reason'] } }, required: ['event', 'body'] },
+            {
+              type: 'object',
+              properties: {
+                event: { type: 'string', enum: ['stopped'] },
+                body: { type: 'object', properties: { reason: { type: 'string' }, threadId: { type: 'integer' } }, required: ['reason'] },
+              },
+              required: ['event', 'body'],
+            },
           ],
         },
       },
       $ref: '#/definitions/StoppedEvent',
     },
-    valid: [{ seq: 1, type: 'event', event: 'stopped', body: { reason: 'step' } }, { seq: 2, type: 'event', event: 'stopped', body: { reason: 'pause', threadId: 7 } }],
+    valid: [
+      { seq: 1, type: 'event', event: 'stopped', body: { reason: 'step' } },
+      { seq: 2, type: 'event', event: 'stopped', body: { reason: 'pause', threadId: 7 } },
+    ],
   },
   { name: 'allOf chain of 12 $refs', schema: refChain(12), valid: [{ seq: 0 }, { seq: 3, f1: 'a', f12: 'z' }] },
   {
@@ -186,13 +214,22 @@ export const REAL_WORLD: CorpusEntry[] = [
       then: { properties: { postcode: { pattern: '^[0-9]{5}$' } } },
       required: ['country'],
     },
-    valid: [{ country: 'DE', postcode: 'x' }, { country: 'US', postcode: '12345' }],
+    valid: [
+      { country: 'DE', postcode: 'x' },
+      { country: 'US', postcode: '12345' },
+    ],
   },
   {
     name: '2019-09 $defs, dependentRequired, unevaluatedProperties',
     schema: {
       $schema: 'https://json-schema.org/draft/2019-09/schema',
-      $defs: { money: { type: 'object', properties: { amount: { type: 'number' }, currency: { type: 'string', minLength: 3, maxLength: 3 } }, required: ['amount', 'currency'] } },
+      $defs: {
+        money: {
+          type: 'object',
+          properties: { amount: { type: 'number' }, currency: { type: 'string', minLength: 3, maxLength: 3 } },
+          required: ['amount', 'currency'],
+        },
+      },
       type: 'object',
       properties: { price: { $ref: '#/$defs/money' }, discount: { $ref: '#/$defs/money' } },
       dependentRequired: { discount: ['price'] },
@@ -214,7 +251,10 @@ export const REAL_WORLD: CorpusEntry[] = [
   },
   {
     name: 'properties named like Object.prototype members',
-    schema: { type: 'object', properties: { constructor: { type: 'string' }, toString: { type: 'integer' }, valueOf: { type: 'boolean' }, ['__proto__']: { type: 'null' } } },
+    schema: {
+      type: 'object',
+      properties: { constructor: { type: 'string' }, toString: { type: 'integer' }, valueOf: { type: 'boolean' }, ['__proto__']: { type: 'null' } },
+    },
     valid: [{}, { constructor: 'c', toString: 1 }],
   },
   {
@@ -256,13 +296,23 @@ export const REAL_WORLD: CorpusEntry[] = [
       },
       required: ['location', 'price_range'],
     },
-    valid: [{ location: 'Paris', price_range: { min_price: 1, max_price: 2.5 } }, { location: 'X', unit: 'celsius', price_range: { min_price: 0, max_price: 0 } }],
+    valid: [
+      { location: 'Paris', price_range: { min_price: 1, max_price: 2.5 } },
+      { location: 'X', unit: 'celsius', price_range: { min_price: 0, max_price: 0 } },
+    ],
   },
   {
     name: 'recursive menu with $id anchors (draft-07 #name ids)',
     schema: {
       $schema: DRAFT_07,
-      definitions: { item: { $id: '#item', type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#item' } } }, required: ['label'] } },
+      definitions: {
+        item: {
+          $id: '#item',
+          type: 'object',
+          properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#item' } } },
+          required: ['label'],
+        },
+      },
       type: 'array',
       items: { $ref: '#item' },
     },
@@ -270,7 +320,15 @@ export const REAL_WORLD: CorpusEntry[] = [
   },
   {
     name: 'number formats and integer formats from OpenAPI',
-    schema: { type: 'object', properties: { id: { type: 'integer', format: 'int64' }, ratio: { type: 'number', format: 'float' }, cents: { type: 'integer', format: 'int32', minimum: 0 }, score: { type: 'number', format: 'decimal' } } },
+    schema: {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', format: 'int64' },
+        ratio: { type: 'number', format: 'float' },
+        cents: { type: 'integer', format: 'int32', minimum: 0 },
+        score: { type: 'number', format: 'decimal' },
+      },
+    },
     valid: [{ id: 12, ratio: 0.5, cents: 3, score: 1.25 }],
   },
   {

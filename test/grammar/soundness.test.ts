@@ -13,15 +13,13 @@ const safePattern = fc.constantFrom('^[a-z]+$', '^\\d{2,4}$', 'ab', '^(yes|no)$'
 const format = fc.constantFrom('date', 'time', 'date-time', 'uuid', 'email', 'uri', 'ipv4', 'ipv6', 'hostname');
 const smallInt = fc.integer({ min: -1200, max: 1200 });
 
-const integerSchema = fc
-  .record({ lo: fc.option(smallInt), hi: fc.option(smallInt), exclusive: fc.boolean() })
-  .map(({ lo, hi, exclusive }) => {
-    const schema: Record<string, unknown> = { type: 'integer' };
-    const [a, b] = lo !== null && hi !== null && lo > hi ? [hi, lo] : [lo, hi];
-    if (a !== null) schema[exclusive ? 'exclusiveMinimum' : 'minimum'] = a;
-    if (b !== null) schema[exclusive ? 'exclusiveMaximum' : 'maximum'] = b;
-    return schema;
-  });
+const integerSchema = fc.record({ lo: fc.option(smallInt), hi: fc.option(smallInt), exclusive: fc.boolean() }).map(({ lo, hi, exclusive }) => {
+  const schema: Record<string, unknown> = { type: 'integer' };
+  const [a, b] = lo !== null && hi !== null && lo > hi ? [hi, lo] : [lo, hi];
+  if (a !== null) schema[exclusive ? 'exclusiveMinimum' : 'minimum'] = a;
+  if (b !== null) schema[exclusive ? 'exclusiveMaximum' : 'maximum'] = b;
+  return schema;
+});
 
 const stringSchema = fc.oneof(
   fc.record({ min: fc.option(fc.nat(4)), extra: fc.option(fc.nat(4)) }).map(({ min, extra }) => ({
@@ -79,19 +77,19 @@ const { node } = fc.letrec<{ node: unknown; object: unknown; array: unknown }>((
       minItems: min,
       ...(extra !== null ? { maxItems: min + extra } : {}),
     })),
-    fc.record({ prefixItems: fc.array(tie('node'), { minLength: 1, maxLength: 3 }), items: fc.option(tie('node')), min: fc.nat(2) }).map(({ prefixItems, items, min }) => ({
-      type: 'array',
-      prefixItems,
-      ...(items !== null ? { items } : {}),
-      minItems: Math.min(min, prefixItems.length),
-    })),
+    fc
+      .record({ prefixItems: fc.array(tie('node'), { minLength: 1, maxLength: 3 }), items: fc.option(tie('node')), min: fc.nat(2) })
+      .map(({ prefixItems, items, min }) => ({
+        type: 'array',
+        prefixItems,
+        ...(items !== null ? { items } : {}),
+        minItems: Math.min(min, prefixItems.length),
+      })),
   ),
 }));
 
 // `$ref`s point at a shared definition at the root (where `#` refers).
-const rootSchema = fc.tuple(node, leaf).map(([schema, shared]) =>
-  typeof schema === 'object' && schema !== null ? { ...schema, $defs: { shared } } : schema,
-);
+const rootSchema = fc.tuple(node, leaf).map(([schema, shared]) => (typeof schema === 'object' && schema !== null ? { ...schema, $defs: { shared } } : schema));
 
 test('JSON Schema: sampled outputs always validate with ajv', () => {
   let checked = 0;
@@ -134,16 +132,31 @@ const CLASS_ITEMS = ['a-f', 'x', '0-9', '\\d', '\\s', '\\w', '"', '\\]', '\\-', 
 const atom = fc.oneof(
   fc.constantFrom(...LITERALS),
   fc.constantFrom('.', '\\d', '\\D', '\\w', '\\W', '\\s', '\\S'),
-  fc.tuple(fc.boolean(), fc.array(fc.constantFrom(...CLASS_ITEMS), { minLength: 1, maxLength: 3 })).map(([neg, items]) => `[${neg ? '^' : ''}${items.join('')}]`),
+  fc
+    .tuple(fc.boolean(), fc.array(fc.constantFrom(...CLASS_ITEMS), { minLength: 1, maxLength: 3 }))
+    .map(([neg, items]) => `[${neg ? '^' : ''}${items.join('')}]`),
 );
-const quantifier = fc.tuple(fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,}', '{0,3}', '{2,4}'), fc.boolean()).map(([q, lazy]) => (q && lazy ? q + '?' : q));
+const quantifier = fc
+  .tuple(fc.constantFrom('', '', '*', '+', '?', '{2}', '{1,}', '{0,3}', '{2,4}'), fc.boolean())
+  .map(([q, lazy]) => (q && lazy ? q + '?' : q));
 
 const { regex } = fc.letrec<{ regex: string; term: string }>((tie) => ({
-  regex: fc.array(fc.array(tie('term'), { minLength: 1, maxLength: 3 }).map((t) => t.join('')), { minLength: 1, maxLength: 2 }).map((alts) => alts.join('|')),
-  term: fc.tuple(
-    fc.oneof({ depthSize: 'xsmall', maxDepth: 2 }, atom, fc.tuple(fc.constantFrom('(', '(?:', '(?<g>'), tie('regex')).map(([open, inner]) => `${open}${inner})`)),
-    quantifier,
-  ).map(([a, q]) => a + q),
+  regex: fc
+    .array(
+      fc.array(tie('term'), { minLength: 1, maxLength: 3 }).map((t) => t.join('')),
+      { minLength: 1, maxLength: 2 },
+    )
+    .map((alts) => alts.join('|')),
+  term: fc
+    .tuple(
+      fc.oneof(
+        { depthSize: 'xsmall', maxDepth: 2 },
+        atom,
+        fc.tuple(fc.constantFrom('(', '(?:', '(?<g>'), tie('regex')).map(([open, inner]) => `${open}${inner})`),
+      ),
+      quantifier,
+    )
+    .map(([a, q]) => a + q),
 }));
 
 test('regex: sampled outputs always fully match', () => {

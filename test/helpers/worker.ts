@@ -16,7 +16,9 @@ export interface WorkerProcess {
 
 export function startWorker(cluster: Cluster, env: Record<string, string> = {}, model = ensureTestModel()): WorkerProcess {
   const child = spawnWorker(cluster, {
-    role: ROLES.worker, model, threads: 1,
+    role: ROLES.worker,
+    model,
+    threads: 1,
     env: { SVC_WORKER_POLL_INTERVAL: '0.2', SVC_WORKER_HEARTBEAT: '0.5', ...env },
   });
   const logs: string[] = [];

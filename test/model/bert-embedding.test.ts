@@ -17,7 +17,10 @@ const metaValue = (meta: GgufMeta[], key: string) => meta.find(([k]) => k === ke
 
 /** y = W x + b for a ggml [n_in, n_out] matrix (n_in contiguous). */
 function linear(w: Weights, name: string, x: Float64Array): Float64Array {
-  const { dims: [nIn, nOut], data } = w.get(`${name}.weight`)!;
+  const {
+    dims: [nIn, nOut],
+    data,
+  } = w.get(`${name}.weight`)!;
   const bias = w.get(`${name}.bias`)!.data;
   const y = new Float64Array(nOut);
   for (let o = 0; o < nOut; o++) {
@@ -41,7 +44,10 @@ function layerNorm(w: Weights, name: string, x: Float64Array, eps: number): Floa
 const gelu = (x: number) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
 
 const row = (w: Weights, name: string, r: number) => {
-  const { dims: [n], data } = w.get(name)!;
+  const {
+    dims: [n],
+    data,
+  } = w.get(name)!;
   return Float64Array.from(data.subarray(r * n, (r + 1) * n));
 };
 
@@ -55,7 +61,12 @@ function bertForward(meta: GgufMeta[], w: Weights, tokens: number[]): Float64Arr
     const e = row(w, 'token_embd.weight', t);
     const p = row(w, 'position_embd.weight', pos);
     const ty = row(w, 'token_types.weight', 0);
-    return layerNorm(w, 'token_embd_norm', e.map((v, i) => v + p[i] + ty[i]), eps);
+    return layerNorm(
+      w,
+      'token_embd_norm',
+      e.map((v, i) => v + p[i] + ty[i]),
+      eps,
+    );
   });
   for (let l = 0; l < layers; l++) {
     const b = `blk.${l}.`;
@@ -83,10 +94,20 @@ function bertForward(meta: GgufMeta[], w: Weights, tokens: number[]): Float64Arr
     });
     x = x.map((xi, i) => {
       const o = linear(w, b + 'attn_output', attended[i]);
-      const h1 = layerNorm(w, b + 'attn_output_norm', xi.map((val, d) => val + o[d]), eps);
+      const h1 = layerNorm(
+        w,
+        b + 'attn_output_norm',
+        xi.map((val, d) => val + o[d]),
+        eps,
+      );
       const up = linear(w, b + 'ffn_up', h1).map(gelu);
       const down = linear(w, b + 'ffn_down', up);
-      return layerNorm(w, b + 'layer_output_norm', h1.map((val, d) => val + down[d]), eps);
+      return layerNorm(
+        w,
+        b + 'layer_output_norm',
+        h1.map((val, d) => val + down[d]),
+        eps,
+      );
     });
   }
   return x;
@@ -135,7 +156,7 @@ describe.each(['cls', 'mean'] as const)('a BERT model with %s pooling', (pooling
     tokens = await bertTokens(path, TEXT);
   }, 60_000);
 
-  test('the GGUF says its architecture and pooling; the vocabulary is bge\'s WordPiece', () => {
+  test("the GGUF says its architecture and pooling; the vocabulary is bge's WordPiece", () => {
     expect(metaValue(meta, 'general.architecture')).toBe('bert');
     expect(metaValue(meta, 'bert.pooling_type')).toBe(pooling === 'cls' ? 2 : 1);
     expect(metaValue(meta, 'tokenizer.ggml.model')).toBe('bert');
@@ -217,12 +238,16 @@ describe('through SQL, a worker serving the embedding model, then the reranker',
   async function serve(path: string) {
     const db = await svc().connect();
     const worker = startWorker(svc().cluster, {}, path);
-    await eventually('the worker', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1`,
-      [`${path.split('/').at(-1)}:%`])).rows.length > 0, 60_000);
+    await eventually(
+      'the worker',
+      async () =>
+        (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1`, [`${path.split('/').at(-1)}:%`])).rows.length > 0,
+      60_000,
+    );
     return { db, worker };
   }
 
-  test('svc_embed gives the library\'s vector; svc_rerank the library\'s ranking-head scores', async () => {
+  test("svc_embed gives the library's vector; svc_rerank the library's ranking-head scores", async () => {
     const embedder = await bertEmbeddingModel('cls');
     let { db, worker } = await serve(embedder);
     try {

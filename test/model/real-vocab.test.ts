@@ -13,7 +13,9 @@ import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.j
 import { STORIES_MODEL, realVocabModel } from '../helpers/real-models.js';
 
 // ajv is CommonJS: under ESM its class may sit on `default`.
-const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new () => { compile(s: object): (v: unknown) => boolean };
+const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new () => {
+  compile(s: object): (v: unknown) => boolean;
+};
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
 let db: pg.Client;
@@ -57,9 +59,17 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
 
   const startOn = async (concurrency: number) => {
     worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: String(concurrency) }, model);
-    await eventually(`a worker on ${name}`, async () => (await db.query(
-      `SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1 AND concurrency = $2`,
-      [`${basename(model)}:%`, concurrency])).rows.length > 0, 60_000);
+    await eventually(
+      `a worker on ${name}`,
+      async () =>
+        (
+          await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1 AND concurrency = $2`, [
+            `${basename(model)}:%`,
+            concurrency,
+          ])
+        ).rows.length > 0,
+      60_000,
+    );
   };
 
   beforeAll(async () => {
@@ -121,7 +131,8 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
     const isEmbed = (i: number) => requests[i].startsWith('svc_embed');
     // An embedding reads back as real[] text from SQL and as a pgvector literal from an async
     // result: compare them as float4 values, the rest as bytes.
-    const comparable = (rows: string[]) => rows.map((r, i) => (isEmbed(i) ? (JSON.parse(r.replace(/^\{/, '[').replace(/\}$/, ']')) as number[]).map(Math.fround) : r));
+    const comparable = (rows: string[]) =>
+      rows.map((r, i) => (isEmbed(i) ? (JSON.parse(r.replace(/^\{/, '[').replace(/\}$/, ']')) as number[]).map(Math.fround) : r));
     const sync = async (useCache: boolean) => {
       const out: string[] = [];
       for (const r of requests) out.push(await one(r.replace('%s', String(useCache))));
@@ -131,7 +142,14 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
     const async_ = async () => {
       const ids: string[] = [];
       for (const r of requests) {
-        ids.push(await one(r.replace('%s', 'false').replace(/^svc_(\w+?)\(/, 'svc_$1_async(').replace('::text', '')));
+        ids.push(
+          await one(
+            r
+              .replace('%s', 'false')
+              .replace(/^svc_(\w+?)\(/, 'svc_$1_async(')
+              .replace('::text', ''),
+          ),
+        );
       }
       const out: string[] = [];
       for (const id of ids) out.push(await one('svc_get_async_result($1)', [id]));

@@ -20,7 +20,9 @@ test('readGguf reads back what writeGguf wrote: metadata with its types, f32 ten
 test('a real vocabulary is copied key by key, with its value types, into the same bytes every time', () => {
   const vocab = readGgufMeta(llamaVocabFile('ggml-vocab-phi-3.gguf'));
   const tokenizer = tokenizerMeta(vocab);
-  expect(tokenizer.map(([k]) => k)).toEqual(expect.arrayContaining(['tokenizer.ggml.model', 'tokenizer.ggml.tokens', 'tokenizer.ggml.scores', 'tokenizer.ggml.token_type', 'tokenizer.chat_template']));
+  expect(tokenizer.map(([k]) => k)).toEqual(
+    expect.arrayContaining(['tokenizer.ggml.model', 'tokenizer.ggml.tokens', 'tokenizer.ggml.scores', 'tokenizer.ggml.token_type', 'tokenizer.chat_template']),
+  );
   const a = makeVocabModel(tokenizer, { arch: 'llama', dtype: 'f32' });
   expect(Buffer.from(makeVocabModel(tokenizer, { arch: 'llama', dtype: 'f32' })).equals(Buffer.from(a))).toBe(true);
   const written = readGgufMeta(a);

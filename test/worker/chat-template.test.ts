@@ -31,7 +31,11 @@ beforeAll(async () => {
   expectedRegex.chat = await generateRegex(PROMPT, PATTERN, { model, maxTokens: 16 });
   expectedRegex.raw = await generateRegex(PROMPT, PATTERN, { model, maxTokens: 16, promptFormat: 'raw' });
   await unloadModels();
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0, 60_000);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+    60_000,
+  );
 }, 120_000);
 afterAll(async () => {
   await worker?.stop();
@@ -49,7 +53,7 @@ test('the three formats differ (the template changes what the model sees)', () =
   expect(expectedRegex.chat).not.toBe(expectedRegex.raw);
 });
 
-test('sync: each format gives the library\'s bytes and has its own cache entry', async () => {
+test("sync: each format gives the library's bytes and has its own cache entry", async () => {
   await db.query('SELECT svc_cache_clear()');
   expect(await generateSql()).toBe(expected.chat);
   await db.query(`SET svc.system_prompt = $$${SYSTEM}$$`);

@@ -167,7 +167,10 @@ describe('waking up', () => {
     await db.query(`ALTER DATABASE postgres SET svc.worker_concurrency = 3`);
     try {
       const w = start();
-      const row = await eventually('a heartbeat', async () => (await db.query(`SELECT concurrency FROM svc_worker_status() WHERE pid = $1`, [w.child.pid])).rows[0]);
+      const row = await eventually(
+        'a heartbeat',
+        async () => (await db.query(`SELECT concurrency FROM svc_worker_status() WHERE pid = $1`, [w.child.pid])).rows[0],
+      );
       expect(row.concurrency).toBe(3);
     } finally {
       await db.query(`ALTER DATABASE postgres RESET svc.worker_concurrency`);

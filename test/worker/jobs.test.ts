@@ -28,12 +28,23 @@ const ATTACKER = 'root ::= "{\\"email\\":\\"attacker@example.com\\"}"';
 
 function job(function_name: ClaimedJob['function_name'], parameters: Record<string, unknown>, grammar: string | null): ClaimedJob {
   return {
-    request_id: '00000000-0000-0000-0000-000000000001', function_name, grammar, attempt: 1, retry_count: 0, priority: 0,
+    request_id: '00000000-0000-0000-0000-000000000001',
+    function_name,
+    grammar,
+    attempt: 1,
+    retry_count: 0,
+    priority: 0,
     parameters: { prompt: 'Contact as JSON', max_tokens: 48, seed: 42, use_cache: true, ...parameters },
   };
 }
 
-const failure = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (error: unknown) => error as Error);
+const failure = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error as Error,
+  );
 
 test('a grammar llama.cpp refuses fails the job permanently (it would be refused on every retry)', async () => {
   for (const grammar of ['root ::= [', 'root ::= root "a" | "b"']) {
@@ -52,7 +63,7 @@ describe("checkJobGrammar: the job's grammar must be the one its parameters comp
     expect(() => checkJobGrammar(job('embed', { text_input: 'x' }, null))).not.toThrow();
   });
 
-  test('a hand-written grammar, another constraint\'s grammar, a missing one, or one on an unconstrained function fail permanently', () => {
+  test("a hand-written grammar, another constraint's grammar, a missing one, or one on an unconstrained function fail permanently", () => {
     const cases = [
       job('generate_json', { schema: SCHEMA }, ATTACKER),
       job('generate_json', { schema: SCHEMA }, null),
@@ -64,7 +75,9 @@ describe("checkJobGrammar: the job's grammar must be the one its parameters comp
     ];
     for (const c of cases) {
       expect(() => checkJobGrammar(c)).toThrow(PermanentJobError);
-      expect(() => checkJobGrammar(c)).toThrow("the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)");
+      expect(() => checkJobGrammar(c)).toThrow(
+        "the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)",
+      );
     }
   });
 

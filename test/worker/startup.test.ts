@@ -17,14 +17,35 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop('SIGKILL')));
 });
 
-interface Target { host: string; port: number; database?: string; role?: string }
+interface Target {
+  host: string;
+  port: number;
+  database?: string;
+  role?: string;
+}
 
 /** svc-worker with the given arguments (after the connection options, when `target` is given). */
 function worker(target: Target | undefined, args: string[] = [], env: Record<string, string> = {}): WorkerProcess & { stdout: string[] } {
-  const connection = target === undefined ? [] : ['--model', ensureTestModel(), '--threads', '1', '--db-host', target.host,
-    '--db-port', String(target.port), '--db-name', target.database ?? 'postgres', '--db-user', target.role ?? ROLES.worker];
+  const connection =
+    target === undefined
+      ? []
+      : [
+          '--model',
+          ensureTestModel(),
+          '--threads',
+          '1',
+          '--db-host',
+          target.host,
+          '--db-port',
+          String(target.port),
+          '--db-name',
+          target.database ?? 'postgres',
+          '--db-user',
+          target.role ?? ROLES.worker,
+        ];
   const child = spawn(process.execPath, ['bin/svc-worker.js', ...connection, ...args], {
-    env: { ...process.env, SVC_WORKER_POLL_INTERVAL: '0.2', SVC_WORKER_HEARTBEAT: '0.5', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SVC_WORKER_POLL_INTERVAL: '0.2', SVC_WORKER_HEARTBEAT: '0.5', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
   const stdout: string[] = [];
@@ -32,7 +53,10 @@ function worker(target: Target | undefined, args: string[] = [], env: Record<str
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const w = {
-    child, logs, stdout, exited,
+    child,
+    logs,
+    stdout,
+    exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
@@ -76,7 +100,9 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
     await admin.query('CREATE ROLE outsider LOGIN');
     const w = worker({ ...here(), role: 'outsider' });
     expect(await exitWithin(w, 20_000)).toBe(2);
-    expect(w.logs.join('\n')).toMatch(/^svc-worker: the role outsider is not a member of svc_worker, so it may not serve the queue: run GRANT svc_worker TO outsider/m);
+    expect(w.logs.join('\n')).toMatch(
+      /^svc-worker: the role outsider is not a member of svc_worker, so it may not serve the queue: run GRANT svc_worker TO outsider/m,
+    );
   });
 
   test('no such database, no such role', async () => {
@@ -85,7 +111,9 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
     expect(await exitWithin(noDb, 20_000)).toBe(2);
     expect(noDb.logs.join('\n')).toMatch(/^svc-worker: database "nowhere" does not exist: point the worker at the database that has the svc extension/m);
     expect(await exitWithin(noRole, 20_000)).toBe(2);
-    expect(noRole.logs.join('\n')).toMatch(/^svc-worker: cannot connect as role "nobody": role "nobody" does not exist\. .*CREATE ROLE <role> LOGIN IN ROLE svc_worker/m);
+    expect(noRole.logs.join('\n')).toMatch(
+      /^svc-worker: cannot connect as role "nobody": role "nobody" does not exist\. .*CREATE ROLE <role> LOGIN IN ROLE svc_worker/m,
+    );
   });
 });
 
@@ -108,7 +136,10 @@ test('a role losing svc_worker while the worker runs: it says what to do, keeps 
   const admin = await svc().connect();
   await admin.query('CREATE ROLE fickle LOGIN IN ROLE svc_worker');
   const w = worker({ ...here(), role: 'fickle' });
-  await eventually('the worker to run', async () => (await admin.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0);
+  await eventually(
+    'the worker to run',
+    async () => (await admin.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
+  );
   await admin.query('REVOKE svc_worker FROM fickle');
   await logged(w, /claim failed: the role fickle is not a member of svc_worker.*run GRANT svc_worker TO fickle/);
   expect(w.child.exitCode).toBeNull();
@@ -141,9 +172,15 @@ describe('the database goes away', () => {
     const busy = worker(target, [], { SVC_WORKER_CONCURRENCY: '1' });
     // A prompt the test model does not end early: it runs to max_tokens, several seconds on one thread.
     const id = (await db.query(`SELECT svc_generate_async('keep going', max_tokens := 4000, use_cache := false) AS id`)).rows[0].id;
-    await eventually('the job to be claimed', async () => (await db.query('SELECT status FROM svc_queue WHERE request_id = $1', [id])).rows[0].status === 'processing');
+    await eventually(
+      'the job to be claimed',
+      async () => (await db.query('SELECT status FROM svc_queue WHERE request_id = $1', [id])).rows[0].status === 'processing',
+    );
     const idle = worker(target);
-    await eventually('the idle worker to run', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [idle.child.pid])).rows.length > 0);
+    await eventually(
+      'the idle worker to run',
+      async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [idle.child.pid])).rows.length > 0,
+    );
     await db.end();
     await cluster.stop();
     await Promise.all([busy, idle].map((w) => logged(w, /"msg":"(claim failed; retrying|heartbeat failed)"/)));

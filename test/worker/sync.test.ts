@@ -20,7 +20,11 @@ afterAll(async () => {
 
 const SCHEMA = {
   type: 'object',
-  properties: { name: { type: 'string', maxLength: 12 }, age: { type: 'integer', minimum: 0, maximum: 120 }, tags: { type: 'array', items: { enum: ['a', 'b'] }, maxItems: 3 } },
+  properties: {
+    name: { type: 'string', maxLength: 12 },
+    age: { type: 'integer', minimum: 0, maximum: 120 },
+    tags: { type: 'array', items: { enum: ['a', 'b'] }, maxItems: 3 },
+  },
   required: ['name', 'age'],
   additionalProperties: false,
 };
@@ -28,7 +32,9 @@ const SCHEMA = {
 test('svc_generate_json returns JSON valid against the schema', async () => {
   const { rows } = await db.query(`SELECT svc_generate_json('A person as JSON', $1::jsonb, max_tokens := 200) AS out`, [SCHEMA]);
   // ajv is CommonJS: under ESM its class may sit on `default`.
-  const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new () => { compile(s: object): (v: unknown) => boolean };
+  const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new () => {
+    compile(s: object): (v: unknown) => boolean;
+  };
   const validate = new Ajv().compile(SCHEMA);
   expect(validate(JSON.parse(rows[0].out))).toBe(true);
 });
@@ -172,18 +178,26 @@ describe('the result cache', () => {
     expect((await db.query(`SELECT svc_generate('model switch', max_tokens := 6) AS out`)).rows[0].out).toBe(out);
   });
 
-  test('a row inserted with a real request\'s parameters but a hand-written grammar fails, and nothing of it is cached', async () => {
+  test("a row inserted with a real request's parameters but a hand-written grammar fails, and nothing of it is cached", async () => {
     // The defence in depth: only the grammar the parameters compile to runs, so the answer cached
     // under those parameters is always theirs. The row is written as the superuser, past every policy.
     const schema = { type: 'object', properties: { email: { type: 'string', maxLength: 20 } }, required: ['email'] };
     const attack = { prompt: 'The contact address as JSON', schema, max_tokens: 48, use_cache: true, seed: 42 };
-    const { rows } = await db.query(`INSERT INTO svc_queue (function_name, parameters, grammar)
-      VALUES ('generate_json', $1, $2) RETURNING request_id`, [attack, 'root ::= "{\\"email\\":\\"attacker@example.com\\"}"']);
+    const { rows } = await db.query(
+      `INSERT INTO svc_queue (function_name, parameters, grammar)
+      VALUES ('generate_json', $1, $2) RETURNING request_id`,
+      [attack, 'root ::= "{\\"email\\":\\"attacker@example.com\\"}"'],
+    );
     const done = await eventually('the inserted job to finish', async () => {
       const r = (await db.query('SELECT status, error, retry_count, result FROM svc_queue WHERE request_id = $1', [rows[0].request_id])).rows[0];
       return ['completed', 'failed'].includes(r.status) ? r : undefined;
     });
-    expect(done).toEqual({ status: 'failed', error: "the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)", retry_count: 0, result: null });
+    expect(done).toEqual({
+      status: 'failed',
+      error: "the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)",
+      retry_count: 0,
+      result: null,
+    });
     expect((await db.query('SELECT count(*)::int AS n FROM svc_cache')).rows[0].n).toBe(0);
     // Another role asking the same request gets what the request itself produces.
     const alice = await svc().connect(ROLES.alice);

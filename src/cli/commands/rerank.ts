@@ -27,7 +27,12 @@ export function run(args: string[]): Promise<number> {
     if (query === undefined) throw new UsageError('give the query as the first argument');
     // Before loading the model; the same rules as rerank() and svc_rerank.
     if (query.trim() === '') throw new UsageError('query must not be empty');
-    const docs = documents.length > 0 ? documents : readStdin('documents').split(/\r?\n/).filter((line) => line.trim() !== '');
+    const docs =
+      documents.length > 0
+        ? documents
+        : readStdin('documents')
+            .split(/\r?\n/)
+            .filter((line) => line.trim() !== '');
     if (docs.length === 0) throw new UsageError('no documents to rank: pass them as arguments or one per line on stdin');
     const blank = docs.findIndex((d) => d.trim() === '');
     // Counted from 0, as the index column of the output.

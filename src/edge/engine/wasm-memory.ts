@@ -57,10 +57,14 @@ export function withMemoryMinimum(wasm: Uint8Array, pages: number): Uint8Array {
           q = len.end + len.value;
         }
         const kind = out[q++];
-        if (kind === 0) q = readLeb(out, q).end; // function: type index
-        else if (kind === 1) q = skipLimits(out, q + 1); // table: reftype, limits
-        else if (kind === 3) q += 2; // global: valtype, mutability
-        else if (kind === 4) q = readLeb(out, q + 1).end; // tag
+        if (kind === 0)
+          q = readLeb(out, q).end; // function: type index
+        else if (kind === 1)
+          q = skipLimits(out, q + 1); // table: reftype, limits
+        else if (kind === 3)
+          q += 2; // global: valtype, mutability
+        else if (kind === 4)
+          q = readLeb(out, q + 1).end; // tag
         else if (kind === 2) {
           const at = q + 1; // after the flags byte
           const min = readLeb(out, at);

@@ -21,9 +21,11 @@ interface WllamaInstance {
   getLoadedContextInfo(): { success?: boolean; n_ctx: number; n_ctx_train: number; n_ubatch: number; n_vocab: number };
   exit(): Promise<void>;
 }
-const Wllama = (wllamaPkg as unknown as {
-  Wllama: new (paths: Record<string, string>, config: Record<string, unknown>) => WllamaInstance;
-}).Wllama;
+const Wllama = (
+  wllamaPkg as unknown as {
+    Wllama: new (paths: Record<string, string>, config: Record<string, unknown>) => WllamaInstance;
+  }
+).Wllama;
 
 /** Sampling is fixed by SPEC 1.1: temperature 0 and seed 42. */
 export const ENGINE_SEED = 42;
@@ -144,9 +146,7 @@ function limitError(err: unknown, what: 'prompt' | 'text', maxTokens?: number): 
 }
 
 function promptLimit(promptTokens: number, maxTokens: number, nCtx: number): InputLimitError {
-  return new InputLimitError(
-    `prompt (${promptTokens} tokens) plus max_tokens (${maxTokens}) is over the model's context of ${nCtx} tokens`,
-  );
+  return new InputLimitError(`prompt (${promptTokens} tokens) plus max_tokens (${maxTokens}) is over the model's context of ${nCtx} tokens`);
 }
 
 /**
@@ -165,10 +165,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
   } as unknown as WebAssembly.MemoryDescriptor);
   // The model comes from R2 as bytes: wllama's download cache (OPFS/Cache API, absent in workerd)
   // and model manager are never used, so stand-ins keep the constructor from probing storage.
-  const w = new Wllama(
-    { default: 'wllama.wasm' },
-    { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never },
-  );
+  const w = new Wllama({ default: 'wllama.wasm' }, { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never });
   w.setCompat(null);
   await withWorkerGlobals(memory, () =>
     w.loadModel([blob], {
