@@ -170,6 +170,7 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       else if (keyword !== '$async' && keyword !== 'id') setOwn(out, keyword, value);
     }
     delete out.$schema;
+    if (typeof out.$ref === 'string') out.$ref = movedRef(input, out.$ref);
     // draft-04 `id`: a base URI, or an anchor when it is `#name`.
     const id = idIsKeyword && typeof schema.id === 'string' && !hasOwn(schema, '$id') ? schema.id : undefined;
     splitId(out, id ?? (typeof out.$id === 'string' ? out.$id : undefined), depth === 0);
@@ -239,4 +240,54 @@ function splitId(out: SchemaObject, id: string | undefined, isRoot: boolean): vo
   const fragment = hash < 0 ? '' : id.slice(hash + 1);
   if (isRoot && base !== '') out.$id = base;
   if (fragment !== '' && ANCHOR_NAME.test(fragment) && !hasOwn(out, '$anchor')) out.$anchor = fragment;
+}
+
+/**
+ * A `$ref` whose JSON pointer runs through what normalizeSchema moves (array `items` to
+ * `prefixItems`, `additionalItems` to `items`, `dependencies` to `dependentRequired` or
+ * `dependentSchemas`), rewritten to point at the same subschema in the rewritten schema, so
+ * `#/items/0/$defs/x` (ESLint's wrapping of a rule's option list) still resolves. The pointer is read
+ * against the input, segment by segment, knowing where it is: a schema, a map of schemas (property
+ * names are never taken for keywords), a list of schemas, or something else (left as it is).
+ */
+function movedRef(root: unknown, ref: string): string {
+  const hash = ref.indexOf('#');
+  if (hash < 0 || ref[hash + 1] !== '/') return ref;
+  const segments = ref.slice(hash + 2).split('/');
+  const decode = (segment: string): string | undefined => {
+    try {
+      return decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+  };
+  let node: unknown = root;
+  type Place = 'schema' | 'map' | 'list' | 'dependencies' | 'other';
+  let at = 'schema' as Place;
+  let changed = false;
+  const out: string[] = [];
+  for (const segment of segments) {
+    const key = decode(segment);
+    if (key === undefined) return ref;
+    let spelled = segment;
+    let next: Place = 'other';
+    if (at === 'schema' && isObject(node)) {
+      if (key === 'items' && Array.isArray(node.items)) [spelled, next] = ['prefixItems', 'list'];
+      else if (key === 'additionalItems' && Array.isArray(node.items)) [spelled, next] = ['items', 'schema'];
+      else if (key === 'dependencies') next = 'dependencies';
+      else if (SCHEMA_MAPS.includes(key)) next = 'map';
+      else if (SCHEMA_LISTS.includes(key) || key === 'items') next = Array.isArray(node[key]) ? 'list' : 'schema';
+      else if (SCHEMA_VALUES.includes(key)) next = 'schema';
+    } else if (at === 'dependencies' && isObject(node)) {
+      const dependency = hasOwn(node, key) ? node[key] : undefined;
+      out[out.length - 1] = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
+      changed = true;
+      next = Array.isArray(dependency) ? 'other' : 'schema';
+    } else if (at === 'map' || at === 'list') next = 'schema';
+    if (spelled !== segment) changed = true;
+    out.push(spelled);
+    node = (isObject(node) || Array.isArray(node)) && hasOwn(node, key) ? (node as SchemaObject)[key] : undefined;
+    at = next;
+  }
+  return changed ? `${ref.slice(0, hash)}#/${out.join('/')}` : ref;
 }

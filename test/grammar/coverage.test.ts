@@ -103,6 +103,39 @@ describe('1. unknown keywords are annotations; drafts 04 to 2020-12 are recogniz
     expect(compileJsonSchema(d19).validate('["a","b"]')).toMatchObject({ ok: false });
     expect(errorOf(() => compileJsonSchema({ $recursiveRef: '#' }))).toMatchObject({ code: 'unsupported-keyword', keyword: '$recursiveRef' });
   });
+
+  test('a $ref into what the rewrite moves (array items, additionalItems, dependencies) still resolves', () => {
+    // typescript-eslint's rule options, as ESLint wraps a list of options: "#/items/0/$defs/…" was unresolved-ref.
+    const rule = {
+      type: 'array',
+      items: [{ type: 'object', $defs: { kind: { enum: ['array', 'generic'] } }, properties: { default: { $ref: '#/items/0/$defs/kind' } } }],
+      minItems: 0,
+      maxItems: 1,
+    };
+    const compiled = compileJsonSchema(rule);
+    expect(accepts(rule, '[{"default":"generic"}]')).toBe(true);
+    expect(accepts(rule, '[{"default":"x"}]')).toBe(false);
+    expect(compiled.validate('[{"default":"array"}]')).toMatchObject({ ok: true });
+    expect(compiled.validate('[{"default":"x"}]')).toMatchObject({ ok: false });
+    const moved = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      type: 'object',
+      properties: {
+        // a property named like a keyword is not a keyword: '#/properties/dependencies' stays as it is
+        dependencies: { type: 'boolean' },
+        a: { $ref: '#/dependencies/x/properties/y' },
+        b: { $ref: '#/properties/list/additionalItems' },
+        c: { $ref: '#/properties/dependencies' },
+        list: { type: 'array', items: [{ type: 'string' }], additionalItems: { type: 'integer' } },
+      },
+      dependencies: { x: { properties: { y: { type: 'null' } } } },
+      required: ['a', 'b', 'c'],
+    };
+    expect(accepts(moved, '{"a":null,"b":1,"c":true}')).toBe(true);
+    expect(accepts(moved, '{"a":null,"b":"s","c":true}')).toBe(false);
+    expect(compileJsonSchema(moved).validate('{"a":null,"b":1,"c":true}')).toMatchObject({ ok: true });
+    expect(compileJsonSchema(moved).validate('{"a":null,"b":1,"c":1}')).toMatchObject({ ok: false });
+  });
 });
 
 describe('2. the validator never throws on a schema that compiled, and is exact', () => {
