@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { basename } from 'node:path';
 import { UsageError } from './command.js';
-import { GenerationAbortedError, ModelLoadError } from '../engine/engine.js';
+import { GenerationAbortedError, GrammarRefusedError, ModelLoadError } from '../engine/engine.js';
 import { ChatTemplateError } from '../engine/prompt.js';
 import { ConstraintError } from '../grammar/index.js';
 import { ClientError } from '../client/errors.js';
@@ -136,6 +136,11 @@ export function report(command: string, error: unknown): number {
       default:
         return EXIT.usage;
     }
+  }
+  if (error instanceof GrammarRefusedError) {
+    // The compiler checks every grammar it emits, so this is an svc bug: say so, without a stack trace.
+    say(`${error.message}: the grammar compiled from this constraint does not load in llama.cpp; please report the constraint [${error.code}]`);
+    return EXIT.output;
   }
   if (error instanceof ModelLoadError) {
     say(error.message);

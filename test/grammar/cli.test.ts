@@ -1,8 +1,11 @@
 // The `svc grammar` command, spawned as users run it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Engine } from '../../src/engine/engine.js';
+import { makeTestModel } from '../../src/model/test-model.js';
+import { runModelCommand } from '../../src/cli/model-command.js';
 
 const svc = (args: string[], input?: string) => {
   const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { input, encoding: 'utf8', cwd: process.cwd(), timeout: 60000 });
@@ -58,4 +61,32 @@ test('--help', () => {
   const help = svc(['grammar', '--help']);
   expect(help.code).toBe(0);
   expect(help.stdout).toMatch(/--schema FILE\|-/);
+});
+
+// No constraint svc compiles gives a grammar llama.cpp refuses (llama.test.ts), so the refusal comes
+// from the real engine on a GBNF text it refuses, inside the frame every model command runs in.
+test('a grammar llama.cpp refuses: a message and exit 1 from the model commands, no Node stack trace', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-refused-'));
+  const model = join(dir, 'test.gguf');
+  writeFileSync(model, makeTestModel());
+  const engine = await Engine.load({ model, threads: 1, contextSize: 256 });
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  let code: number;
+  try {
+    code = await runModelCommand('generate', 'help', [], {}, async () => {
+      await engine.generate({ prompt: 'x', maxTokens: 4, seed: 42, grammar: 'root ::= [a-z]{3000' });
+    });
+  } finally {
+    process.stderr.write = write;
+    await engine.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const stderr = written.join('');
+  expect({ code, stderr }).toEqual({
+    code: 1,
+    stderr: expect.stringMatching(/^svc generate: llama\.cpp refused the grammar: .*please report the constraint \[grammar-refused\]\n$/),
+  });
+  expect(stderr).not.toMatch(/\n\s+at /);
 });
