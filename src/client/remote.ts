@@ -2,7 +2,7 @@
 // prompt leaves the machine and the provider, not our grammar, shapes the output. Constraints map to
 // the provider's structured-output fields as faithfully as it allows; every output is then checked
 // locally against the original constraint anyway.
-import { GenerationAbortedError } from '../engine/engine.js';
+import { HttpUnreachableError, requestJson, serverMessage } from '../engine/http-json.js';
 import type { Constraint, JsonSchema } from './constraint.js';
 import { ClientError, invalidOptions } from './errors.js';
 
@@ -153,47 +153,20 @@ export async function remoteGenerate(request: RemoteRequest): Promise<RemoteResu
   if (request.systemPrompt) messages.unshift({ role: 'system', content: request.systemPrompt });
   messages.push({ role: 'user', content: request.prompt });
 
-  const signals = [request.signal, request.timeoutMs !== undefined ? AbortSignal.timeout(request.timeoutMs) : undefined].filter(
-    (s): s is AbortSignal => s !== undefined,
+  // Aborts and timeouts come back as GenerationAbortedError, as from the local engine.
+  const answer = await requestJson(url, { body, apiKey: key, signal: request.signal, timeoutMs: request.timeoutMs, what: request.provider }).catch(
+    (error: unknown) => {
+      if (error instanceof HttpUnreachableError) throw new ClientError('provider-error', error.message, { cause: error });
+      throw error;
+    },
   );
-  const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
-  let response: Response;
-  let payload: unknown;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify(body),
-      signal,
-    });
-    const raw = await response.text();
-    try {
-      payload = JSON.parse(raw);
-    } catch {
-      payload = raw;
-    }
-  } catch (error) {
-    if (signal?.aborted) {
-      const timedOut = (signal.reason as { name?: string })?.name === 'TimeoutError';
-      throw new GenerationAbortedError(
-        timedOut ? `request to ${request.provider} timed out after ${request.timeoutMs} ms` : `request to ${request.provider} was aborted`,
-        {
-          cause: signal.reason,
-        },
-      );
-    }
-    throw new ClientError('provider-error', `cannot reach ${request.provider} at ${url}: ${(error as Error).message}`, { cause: error });
-  }
-
-  if (!response.ok) {
-    const message =
-      (payload as { error?: { message?: string } })?.error?.message ?? (typeof payload === 'string' ? payload.slice(0, 300) : JSON.stringify(payload));
-    throw new ClientError('provider-error', `${request.provider} answered HTTP ${response.status}: ${message}`, { status: response.status });
-  }
+  const { payload } = answer;
+  if (!answer.ok)
+    throw new ClientError('provider-error', `${request.provider} answered HTTP ${answer.status}: ${serverMessage(payload)}`, { status: answer.status });
   const choice = (payload as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }> })?.choices?.[0];
-  if (!choice?.message) throw new ClientError('provider-error', `${request.provider} answered without a chat completion choice`, { status: response.status });
+  if (!choice?.message) throw new ClientError('provider-error', `${request.provider} answered without a chat completion choice`, { status: answer.status });
   if (typeof choice.message.refusal === 'string' && choice.message.refusal !== '') {
-    throw new ClientError('provider-error', `${request.provider} refused: ${choice.message.refusal}`, { status: response.status });
+    throw new ClientError('provider-error', `${request.provider} refused: ${choice.message.refusal}`, { status: answer.status });
   }
   const content = typeof choice.message.content === 'string' ? choice.message.content : '';
   const truncated = choice.finish_reason === 'length';
