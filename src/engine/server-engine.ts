@@ -308,6 +308,31 @@ export class ServerEngine implements InferenceEngine {
   }
 }
 
+/**
+ * A model given as a server (what `--model NAME=…` can carry): `llama-server+http://gpu-1:8080` or
+ * `vllm+http://gpu-1:8000#Qwen/Qwen2.5-7B-Instruct`, the fragment naming the served model. Returns
+ * undefined for anything else (a GGUF path, an hf: URI); a bare http(s) URL is an error, since the
+ * protocol is chosen explicitly.
+ */
+export function parseServerSpec(spec: string): Pick<ServerEngineOptions, 'kind' | 'url' | 'model'> | undefined {
+  const m = /^(llama-server|vllm)\+(https?:\/\/.*)$/is.exec(spec.trim());
+  if (!m) {
+    if (/^https?:\/\//i.test(spec.trim())) {
+      throw new RangeError(`${displayUrl(spec)}: say which protocol the server speaks: llama-server+${displayUrl(spec)} or vllm+${displayUrl(spec)}`);
+    }
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(m[2]);
+  } catch {
+    throw new RangeError(`not a URL: ${JSON.stringify(displayUrl(m[2]))}`);
+  }
+  const model = url.hash.length > 1 ? decodeURIComponent(url.hash.slice(1)) : undefined;
+  url.hash = '';
+  return { kind: m[1].toLowerCase() as InferenceServerKind, url: url.href, ...(model !== undefined ? { model } : {}) };
+}
+
 function checkKind(kind: unknown): void {
   if (kind !== 'llama-server' && kind !== 'vllm') throw new RangeError(`kind must be 'llama-server' or 'vllm', got ${JSON.stringify(kind)}`);
 }

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { compileChoices, compileJsonSchema } from '../../src/grammar/index.js';
 import { GenerationAbortedError, GrammarRefusedError, type Engine } from '../../src/engine/engine.js';
-import { InferenceServerError, ServerEngine, type InferenceEngine, type InferenceServerKind } from '../../src/engine/server-engine.js';
+import { InferenceServerError, ServerEngine, parseServerSpec, type InferenceEngine, type InferenceServerKind } from '../../src/engine/server-engine.js';
 import { PermanentJobError, runJob } from '../../worker/jobs.js';
 import type { ClaimedJob } from '../../worker/protocol.js';
 
@@ -380,6 +380,18 @@ describe('failures', () => {
     expect(credentials.message).toMatch(/carries credentials: give the key as apiKey/);
     expect(credentials.message).not.toContain(KEY);
   });
+});
+
+test('a model given as a server: <kind>+<url>[#model]; paths stay paths; a bare URL must say its protocol', () => {
+  expect(parseServerSpec('llama-server+http://gpu-1:8080')).toEqual({ kind: 'llama-server', url: 'http://gpu-1:8080/' });
+  expect(parseServerSpec('vllm+https://vllm.internal/v1#Qwen/Qwen2.5-7B-Instruct')).toEqual({
+    kind: 'vllm',
+    url: 'https://vllm.internal/v1',
+    model: 'Qwen/Qwen2.5-7B-Instruct',
+  });
+  expect(parseServerSpec('/models/qwen.gguf')).toBeUndefined();
+  expect(parseServerSpec('hf:user/repo/file.gguf')).toBeUndefined();
+  expect(() => parseServerSpec('http://gpu-1:8080')).toThrow(/say which protocol the server speaks: llama-server\+http:\/\/gpu-1:8080\/ or vllm\+/);
 });
 
 describe("the worker's job runner on a server engine", () => {
