@@ -263,14 +263,15 @@ export class TokenMasker {
     return { state: this.automaton.initial, value: 0, remain: 0 };
   }
 
+  /** The output so far is complete: an accepting state, and no character left half-written. */
   isComplete(position: Position): boolean {
-    return this.automaton.isAccepting(position.state);
+    return position.remain === 0 && this.automaton.isAccepting(position.state);
   }
 
   /** The position after a token, or null when the grammar does not allow it there. */
   advance(position: Position, token: number): Position | null {
     const v = this.vocabulary;
-    if (v.eog[token]) return this.automaton.isAccepting(position.state) ? position : null;
+    if (v.eog[token]) return this.isComplete(position) ? position : null;
     const bytes = v.bytes[token];
     if (!usable(bytes)) return null;
     const a = this.automaton;
@@ -300,6 +301,11 @@ export class TokenMasker {
 
   allows(position: Position, token: number): boolean {
     return this.advance(position, token) !== null;
+  }
+
+  /** The mask of a position when it is cached (the same array banned() returns), else undefined; computes nothing. */
+  cachedBanned(position: Position): Uint32Array | undefined {
+    return this.masks.get(position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`);
   }
 
   /** The tokens the grammar forbids at a position, sorted (what llama.cpp's logit bias takes), cached per position. */
@@ -382,8 +388,8 @@ export class TokenMasker {
 
   /** With an unfinished character, only tokens starting with continuation bytes can follow: each is checked. */
   private checkEach(position: Position, candidates: Int32Array): Uint8Array {
+    // A character is half-written here (checkEach serves those positions only): no end of generation.
     const out = new Uint8Array(this.vocabulary.size);
-    this.allowEog(out, position.state);
     for (const t of candidates) if (this.advance(position, t)) out[t] = 1;
     return out;
   }
