@@ -53,6 +53,8 @@ export interface WorkerOptions {
   model?: ModelChoice;
   /** Serve HTTP on this loopback port (0 = any free one); the bench uses it. */
   port?: number;
+  /** Open workerd's V8 inspector on this loopback port; the bench reads the isolate's heap there. */
+  inspectorPort?: number;
 }
 
 export async function startWorker(opts: WorkerOptions = {}) {
@@ -66,6 +68,7 @@ export async function startWorker(opts: WorkerOptions = {}) {
     compatibilityDate: '2025-01-01',
     cf: false,
     ...(opts.port !== undefined ? { host: '127.0.0.1', port: opts.port } : {}),
+    ...(opts.inspectorPort !== undefined ? { inspectorPort: opts.inspectorPort } : {}),
     d1Databases: ['DB'],
     kvNamespaces: ['CACHE'],
     r2Buckets: ['MODELS'],
