@@ -18,7 +18,7 @@ export type ClientErrorCode =
   | 'provider-error'
   /** The remote provider cannot enforce this kind of constraint (e.g. a regex under JSON mode only). */
   | 'unsupported-constraint'
-  /** Generation stopped at maxTokens before the output satisfied the constraint. */
+  /** Generation stopped at maxTokens before the output satisfied the constraint, or maxTokens is below the fewest tokens the constraint's output takes on the model. */
   | 'incomplete-output'
   /** The output does not satisfy the constraint (checked locally on every output, local or remote). */
   | 'validation-failed'

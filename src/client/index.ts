@@ -190,16 +190,20 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
     }));
   } else {
     const engine = await localEngine(ref.path);
-    const out = await engine.generate({
-      prompt,
-      maxTokens,
-      seed,
-      promptFormat: options.promptFormat ?? DEFAULT_PROMPT_FORMAT,
-      systemPrompt: systemPromptOf(options),
-      grammar: compiled?.grammar.gbnf,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-    });
+    const out = await engine
+      .generate({
+        prompt,
+        maxTokens,
+        seed,
+        promptFormat: options.promptFormat ?? DEFAULT_PROMPT_FORMAT,
+        systemPrompt: systemPromptOf(options),
+        grammar: compiled?.grammar.gbnf,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+      })
+      .catch((error: unknown) => {
+        throw budgetTooSmall(fn, maxTokens, error) ?? error;
+      });
     text = out.text;
     truncated = out.stopReason === 'maxTokens';
   }
@@ -274,6 +278,20 @@ export async function generateRegex(prompt: string, pattern: string | RegExp, op
   const o = checkOptions(options, CALL_KEYS, 'generateRegex') as CallOptions;
   checkPrompt(prompt, 'generateRegex');
   return (await run('generateRegex', prompt, regexConstraint(pattern), o)).text;
+}
+
+/**
+ * The engine's refusal of a budget below the shortest output of the constraint on this model
+ * (src/engine/constrained.ts ConstraintBudgetError, told by its code), as incomplete-output.
+ */
+function budgetTooSmall(fn: string, maxTokens: number, error: unknown): ClientError | undefined {
+  const e = error as { code?: unknown; minTokens?: unknown } | null;
+  if (e?.code !== 'budget-too-small') return undefined;
+  return new ClientError(
+    'incomplete-output',
+    `${fn}: maxTokens ${maxTokens} is below the ${String(e.minTokens)} tokens the shortest output of this constraint takes on this model; raise maxTokens`,
+    { cause: error, output: '' },
+  );
 }
 
 /** Generates exactly one of `choices`, and returns it. */
