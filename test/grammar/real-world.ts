@@ -343,6 +343,29 @@ export const REAL_WORLD: CorpusEntry[] = [
     valid: [{ kind: 'cat' }, { kind: 'dog', barks: 3 }],
   },
   {
+    // ESLint wraps a rule's list of options as a tuple; typescript-eslint's rules point into it.
+    name: 'lint rule options: a draft-04 tuple whose $refs point into items/0/$defs',
+    schema: {
+      type: 'array',
+      items: [
+        {
+          type: 'object',
+          $defs: { style: { type: 'string', enum: ['array', 'generic', 'array-simple'] } },
+          properties: {
+            default: { $ref: '#/items/0/$defs/style', description: 'for mutable arrays' },
+            readonly: { $ref: '#/items/0/$defs/style' },
+            ignore: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+          },
+          additionalProperties: false,
+        },
+        { enum: ['always', 'never'] },
+      ],
+      minItems: 0,
+      maxItems: 2,
+    },
+    valid: [[], [{ default: 'generic' }], [{ default: 'array', readonly: 'array-simple', ignore: ['a'] }, 'never']],
+  },
+  {
     name: 'OpenAPI nullable and x-nullable (annotations), required beside a string type',
     schema: { type: 'object', nullable: true, properties: { a: { type: 'string', required: ['x'] }, b: { type: 'integer', 'x-nullable': true } } },
     valid: [{}, { a: 'x', b: 1 }],
