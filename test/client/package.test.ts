@@ -22,7 +22,8 @@ const env = { ...process.env, SVC_MODEL: '', SVC_THREADS: '1', npm_config_update
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-package-'));
   const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, env, timeout: 120_000, maxBuffer: 16 << 20 });
-  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  // The prepack script's output comes first; npm's JSON report starts at a line that is just '['.
+  const [packed] = JSON.parse(stdout.slice(stdout.search(/^\[$/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const tarball = join(dir, packed.filename);
   // What the tarball holds: the compiled library with declarations, the bins, no TypeScript sources.
   const files = packed.files.map((f) => f.path);
