@@ -97,13 +97,20 @@ console.log(text, kid, pet, gbnf, wrong, ClientError);
   expect(checked.stdout).toBe('');
 }, 90_000);
 
-test('the svc and svc-worker commands run from node_modules/.bin', async () => {
+test('the svc and svc-worker commands run from node_modules/.bin, a model command included', async () => {
   const bin = join(project, 'node_modules/.bin');
   const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
   const help = await exec(join(bin, 'svc'), ['--help'], { cwd: project, env: { ...env, PATH: path }, timeout: 30_000 });
   expect(help.stdout).toMatch(/^Usage: svc <command>/);
   const grammar = await exec(join(bin, 'svc'), ['grammar', '--regex', '[0-9]{4}'], { cwd: project, env: { ...env, PATH: path }, timeout: 30_000 });
   expect(grammar.stdout).toMatch(/^root ::= /m);
+  // A model command: its module is imported on first use (src/cli/commands/), compiled too.
+  const generated = await exec(join(bin, 'svc'), ['generate', 'Once upon a time', '--max-tokens', '8'], {
+    cwd: project,
+    env: { ...env, PATH: path, SVC_MODEL: model },
+    timeout: 60_000,
+  });
+  expect(generated.stdout).toBe(', there was a little girl\n');
   const worker = await exec(join(bin, 'svc-worker'), ['--help'], { cwd: project, env: { ...env, PATH: path }, timeout: 30_000 });
   expect(worker.stdout).toContain('svc-worker');
 }, 90_000);
