@@ -44,7 +44,8 @@ describe('API keys (SPEC 5.1)', () => {
   test('with auth on, the rate limiter counts per verified key, not per address', async () => {
     await w.post('/embed', { text: 'counted' }, { 'X-API-Key': 'good-key', 'CF-Connecting-IP': '203.0.113.50' });
     const { keys } = (await w.kv.list({ prefix: 'rate:' })) as { keys: { name: string }[] };
-    expect(keys.map((k) => k.name.replace(/:\d+$/, ''))).toEqual(['rate:key:good-key']);
+    // One counter per window: earlier tests' requests may fall in the window before this one.
+    expect([...new Set(keys.map((k) => k.name.replace(/:\d+$/, '')))]).toEqual(['rate:key:good-key']);
   });
 });
 
@@ -216,6 +217,10 @@ describe('model loading (SPEC 7, 9)', () => {
       await eventually(() => w.kv.get(goodKey));
       expect((await ask()).body).toEqual({ ...good.body, cached: true });
 
+      // A new version, even of the same bytes, has its own entries: the key carries the version.
+      await seedModel(w.kv, w.r2, '2', stories);
+      expect(await ask()).toEqual({ status: 200, body: { ...good.body, cached: false } });
+
       // Another upload under the same name and version: never answered from the first one's cache.
       await seedModel(w.kv, w.r2, '1', 'test');
       const other = await ask();
@@ -224,16 +229,19 @@ describe('model loading (SPEC 7, 9)', () => {
       expect(other.body.text).not.toBe(good.body.text);
       const engine = await w.engine();
       const stats = (await (await engine.fetch('http://engine/stats')).json()) as { loads: number; model: { tag: string } };
-      expect(stats).toMatchObject({ loads: 2, model: { tag: await w.tag() } });
+      expect(stats).toMatchObject({ loads: 3, model: { tag: await w.tag() } });
     } finally {
       await w.mf.dispose();
     }
   });
 
-  test('a result llama.cpp cannot serialize allocates nothing unbounded (test model)', async () => {
-    // On the any-character test model this prompt ends in an overlong UTF-8 sequence, which llama.cpp
-    // fails to put into JSON; wllama's worker then read the glue magic "GLUE" as a length and
-    // allocated 1,163,217,991 bytes (workerd's peak RSS went up by more than 1 GiB).
+  test('no error path allocates without bound: ~100-token generations on the test model, lone surrogates', async () => {
+    // On the any-character test model some generations end in an overlong UTF-8 sequence, which
+    // llama.cpp fails to put into JSON; wllama's worker then read the glue magic "GLUE" as a length
+    // and allocated 1,163,217,991 bytes ("RangeError: Invalid typed array length: 1163217991", a 500,
+    // workerd's peak RSS up by more than 1 GiB). "spike probe 29" is the report's prompt, the second
+    // one came from random text; both take that path (checked by making it throw: two 500s). The
+    // rest are random text.
     const w = await startWorker({ model: 'test' });
     try {
       expect((await w.post('/generate', { prompt: 'Hello', max_tokens: 5 })).status).toBe(200);
@@ -241,11 +249,35 @@ describe('model loading (SPEC 7, 9)', () => {
       expect(pids.length).toBeGreaterThan(0);
       const peak = () => Math.max(...pids.map((pid) => processMemory(pid).peakMiB));
       const before = peak();
-      const res = await w.post('/generate', { prompt: 'spike probe 29', max_tokens: 98 });
-      expect(res.status).toBe(200);
-      const { text } = (await res.json()) as { text: string };
-      expect(text.length).toBeGreaterThan(0);
-      expect(peak() - before).toBeLessThan(256);
+      let seed = 26;
+      const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+      const alphabet = 'abcdefghijklmnopqrstuvwxyz ABCXYZ.,;:!?0123456789äöüßéñ東京語😀{}[]"\\';
+      const randomText = () => Array.from({ length: 5 + Math.floor(random() * 40) }, () => [...alphabet][Math.floor(random() * [...alphabet].length)]).join('');
+      const prompts = [
+        { prompt: 'spike probe 29', max_tokens: 98 },
+        { prompt: 'tßrnrg4qw2ñYYes0ußkz4mXgp!Zwi7q"Z', max_tokens: 97 },
+        ...Array.from({ length: 4 }, () => ({ prompt: randomText(), max_tokens: 95 + Math.floor(random() * 6) })),
+      ];
+      const failures = [];
+      for (const body of prompts) {
+        const res = await w.post('/generate', body);
+        const out = (await res.json()) as { text?: string; error?: string };
+        if (res.status !== 200 || typeof out.text !== 'string') failures.push({ body, status: res.status, out });
+      }
+      expect(failures).toEqual([]);
+      // The engine never crashed and reloaded on the way.
+      const engine = await w.engine();
+      expect(((await (await engine.fetch('http://engine/stats')).json()) as { loads: number }).loads).toBe(1);
+      // The old failure took the peak up by more than 1 GiB; normal serving adds tens of MiB.
+      expect(peak() - before).toBeLessThan(512);
+      for (const [path, body, field] of [
+        ['/embed', { text: '\ud800' }, 'text'],
+        ['/generate', { prompt: '\ud800' }, 'prompt'],
+      ] as const) {
+        const res = await w.post(path, body);
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ error: `${field} must be well-formed Unicode: lone surrogate U+D800 at index 0` });
+      }
     } finally {
       await w.mf.dispose();
     }
@@ -307,7 +339,10 @@ describe('schema and configuration (SPEC 2.3, 8)', () => {
   });
 
   test('wrangler.jsonc: bindings, variables, limits', () => {
-    const src = readFileSync(join(ROOT, 'wrangler.jsonc'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    // JSONC: line comments and trailing commas (prettier writes them) are not JSON.
+    const src = readFileSync(join(ROOT, 'wrangler.jsonc'), 'utf8')
+      .replace(/^\s*\/\/.*$/gm, '')
+      .replace(/,(\s*[}\]])/g, '$1');
     const cfg = JSON.parse(src);
     expect(cfg.d1_databases[0]).toMatchObject({ binding: 'DB', migrations_dir: 'src/edge/migrations' });
     expect(cfg.kv_namespaces[0].binding).toBe('CACHE');
