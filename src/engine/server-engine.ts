@@ -4,7 +4,7 @@
 //
 // - 'llama-server' (llama.cpp): raw prompts to POST /completion with `grammar` (our GBNF as is),
 //   `seed`, `temperature: 0`, `n_predict`, and `cache_prompt: false` (a reused KV cache can change
-//   greedy output); chat prompts to POST /v1/chat/completions, the server applying the model's template.
+//   greedy output); chat prompts rendered by the server's POST /apply-template first, then the same.
 // - 'vllm': POST /v1/completions (raw) or /v1/chat/completions (chat) with `max_tokens`, `seed`,
 //   `temperature: 0` and guided decoding: `structured_outputs: {grammar}` (or `{json}` when the request
 //   carries its JSON Schema); vLLM before 0.12 reads `guided_grammar` / `guided_json` instead.
@@ -163,31 +163,32 @@ export class ServerEngine implements InferenceEngine {
 
   /**
    * Greedy generation (temperature 0, the request's seed) on the server, under the request's GBNF
-   * grammar where it has one. promptFormat 'chat' goes through the server's chat endpoint (the server
-   * applies the model's chat template; llama-server uses its default one for a model without), 'raw'
-   * (the default) through its completion endpoint.
+   * grammar where it has one. promptFormat 'chat' renders the prompt with the server's chat template
+   * (llama-server: POST /apply-template, then the rendered prompt to /completion like a raw one, so the
+   * grammar applies as the user's and the output comes back as generated, not through its chat parser;
+   * vLLM: /v1/chat/completions); 'raw' (the default) sends the prompt as is to the completion endpoint.
    */
   async generate(request: ServerGenerateRequest): Promise<GenerateResult> {
     if (!Number.isInteger(request.maxTokens) || request.maxTokens < 1) {
       throw new RangeError(`maxTokens must be a positive integer, got ${request.maxTokens}`);
     }
     const chat = request.promptFormat === 'chat';
-    const path = chat ? '/v1/chat/completions' : this.kind === 'llama-server' ? '/completion' : '/v1/completions';
+    const messages: Array<{ role: string; content: string }> = [];
+    if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
+    messages.push({ role: 'user', content: request.prompt });
     const body: Record<string, unknown> = { temperature: 0, seed: request.seed };
     if (this.model !== undefined) body.model = this.model;
-    if (chat) {
-      const messages: Array<{ role: string; content: string }> = [];
-      if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
-      messages.push({ role: 'user', content: request.prompt });
-      body.messages = messages;
-    } else {
-      body.prompt = request.prompt;
-    }
+    let path: string;
     if (this.kind === 'llama-server') {
-      body[chat ? 'max_tokens' : 'n_predict'] = request.maxTokens;
+      path = '/completion';
+      body.prompt = chat ? await this.applyTemplate(messages, request) : request.prompt;
+      body.n_predict = request.maxTokens;
       body.cache_prompt = false;
       if (request.grammar) body.grammar = request.grammar;
     } else {
+      path = chat ? '/v1/chat/completions' : '/v1/completions';
+      if (chat) body.messages = messages;
+      else body.prompt = request.prompt;
       body.max_tokens = request.maxTokens;
       const guided = this.vllmConstraint(request);
       if (guided) Object.assign(body, guided);
@@ -204,12 +205,19 @@ export class ServerEngine implements InferenceEngine {
       }
     }
     checkAnswer(answer, url, this.options);
-    const out = chat
-      ? chatCompletion(answer.payload, url)
-      : this.kind === 'llama-server'
-        ? llamaCompletion(answer.payload, url)
-        : textCompletion(answer.payload, url);
+    const out =
+      this.kind === 'llama-server' ? llamaCompletion(answer.payload, url) : chat ? chatCompletion(answer.payload, url) : textCompletion(answer.payload, url);
     return { ...out, promptFormat: chat ? 'chat' : 'raw' };
+  }
+
+  /** llama-server's rendering of a conversation with the model's chat template, ending where the answer begins. */
+  private async applyTemplate(messages: Array<{ role: string; content: string }>, request: { signal?: AbortSignal; timeoutMs?: number }): Promise<string> {
+    const url = this.endpoint('/apply-template');
+    const answer = await this.post(url, { messages }, request);
+    checkAnswer(answer, url, this.options);
+    const prompt = (answer.payload as { prompt?: unknown }).prompt;
+    if (typeof prompt !== 'string') throw protocolError(url, 'its answer has no prompt');
+    return prompt;
   }
 
   /** vLLM's guided decoding for a request: the JSON Schema where given (its JSON decoding), else the grammar. */

@@ -64,6 +64,12 @@ function protocol(s: Seen): Answer {
           truncated: false,
         },
       };
+    case '/apply-template': {
+      if (!llama) return notFound;
+      // ChatML, as llama-server's default template renders it.
+      const turns = (s.body.messages as Array<{ role: string; content: string }>).map((m) => `<|im_start|>${m.role}\n${m.content}<|im_end|>\n`);
+      return { body: { prompt: `${turns.join('')}<|im_start|>assistant\n` } };
+    }
     case '/v1/completions':
       return { body: { object: 'text_completion', choices: [{ index: 0, text: output.text, finish_reason: finish }], usage } };
     case '/v1/chat/completions':
@@ -81,7 +87,14 @@ function protocol(s: Seen): Answer {
       }
       return { body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [3, 0, 4] }], usage } };
     case '/v1/rerank': {
-      if (!offers.rerank) return notFound;
+      if (!offers.rerank) {
+        return llama
+          ? {
+              status: 501,
+              body: { error: { code: 501, message: 'This server does not support reranking. Start it with `--reranking`', type: 'not_supported_error' } },
+            }
+          : notFound;
+      }
       // Scored by length (longer is more relevant), best first, as the servers order their results.
       const docs = s.body.documents as string[];
       const results = docs.map((d, index) => ({ index, relevance_score: d.length / 100 })).sort((a, b) => b.relevance_score - a.relevance_score);
@@ -167,25 +180,31 @@ describe('llama-server', () => {
     expect(posts()[1].body).not.toHaveProperty('grammar');
   });
 
-  test('chat generation: POST /v1/chat/completions with the system and user turns, max_tokens and the grammar', async () => {
+  test('chat generation: the template rendered by POST /apply-template, then /completion under the grammar', async () => {
     const engine = await ServerEngine.connect({ kind: 'llama-server', url: base });
     output = { text: 'Tom', tokens: 1, limited: false };
     const grammar = compileChoices(['Lily', 'Tom']).gbnf;
     const out = await engine.generate({ prompt: 'Who?', systemPrompt: 'Answer with a name.', promptFormat: 'chat', maxTokens: 8, seed: 42, grammar });
     expect(out).toEqual({ text: 'Tom', tokens: 1, stopReason: 'eogToken', promptFormat: 'chat' });
-    const [req] = posts();
-    expect(req.path).toBe('/v1/chat/completions');
-    expect(req.auth).toBeUndefined();
-    expect(req.body).toEqual({
+    const [template, completion] = posts();
+    expect(template).toMatchObject({
+      path: '/apply-template',
+      auth: undefined,
+      body: {
+        messages: [
+          { role: 'system', content: 'Answer with a name.' },
+          { role: 'user', content: 'Who?' },
+        ],
+      },
+    });
+    expect(completion.path).toBe('/completion');
+    expect(completion.body).toEqual({
       model: LLAMA_MODEL,
-      messages: [
-        { role: 'system', content: 'Answer with a name.' },
-        { role: 'user', content: 'Who?' },
-      ],
+      prompt: '<|im_start|>system\nAnswer with a name.<|im_end|>\n<|im_start|>user\nWho?<|im_end|>\n<|im_start|>assistant\n',
       grammar,
       seed: 42,
       temperature: 0,
-      max_tokens: 8,
+      n_predict: 8,
       cache_prompt: false,
     });
   });
@@ -215,7 +234,7 @@ describe('llama-server', () => {
     expect(e).toMatchObject({ kind: 'unsupported', status: 501, permanent: true, url: `${base}/v1/embeddings` });
     expect(e.message).toMatch(/offers no embeddings .*HTTP 501: This server does not support embeddings.*--embeddings/);
     const r = await failure(engine.rerank('q', ['a'], ''));
-    expect(r).toMatchObject({ kind: 'unsupported', status: 404, permanent: true });
+    expect(r).toMatchObject({ kind: 'unsupported', status: 501, permanent: true });
     expect(r.message).toMatch(/offers no rerank .*--reranking/);
   });
 });
