@@ -152,9 +152,14 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
   let spellings: Draft | undefined;
   const saw = (draft: Draft) => (spellings ??= draft);
 
+  /** The objects the walk wrote (schemas and their maps and lists), and every `$ref` it met. */
+  const written = new WeakSet<object>();
+  const refs: string[] = [];
+
   const walk = (schema: unknown, pointer: string, depth: number): unknown => {
     if (!isObject(schema) || depth > maxDepth) return schema;
     const out: SchemaObject = {};
+    written.add(out);
     for (const [keyword, value] of Object.entries(schema)) {
       if (STANDARD_KEYWORDS.has(keyword) || extra.has(keyword)) setOwn(out, keyword, value);
       else if (keyword === 'id' && idIsKeyword && typeof value === 'string') saw('draft-04');
@@ -170,7 +175,7 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       else if (keyword !== '$async' && keyword !== 'id') setOwn(out, keyword, value);
     }
     delete out.$schema;
-    if (typeof out.$ref === 'string') out.$ref = movedRef(input, out.$ref);
+    if (typeof out.$ref === 'string') refs.push((out.$ref = movedRef(input, out.$ref)));
     // draft-04 `id`: a base URI, or an anchor when it is `#name`.
     const id = idIsKeyword && typeof schema.id === 'string' && !hasOwn(schema, '$id') ? schema.id : undefined;
     splitId(out, id ?? (typeof out.$id === 'string' ? out.$id : undefined), depth === 0);
@@ -212,18 +217,26 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       const map = out[keyword];
       if (!isObject(map)) continue;
       const copy: SchemaObject = {};
+      written.add(copy);
       for (const [name, sub] of Object.entries(map)) setOwn(copy, name, child(sub, pointerChild(pointerChild(pointer, keyword), name)));
       out[keyword] = copy;
     }
     for (const keyword of SCHEMA_LISTS) {
       const list = out[keyword];
-      if (Array.isArray(list)) out[keyword] = list.map((sub, i) => child(sub, pointerChild(pointerChild(pointer, keyword), i)));
+      if (!Array.isArray(list)) continue;
+      const copy = list.map((sub, i) => child(sub, pointerChild(pointerChild(pointer, keyword), i)));
+      written.add(copy);
+      out[keyword] = copy;
     }
     for (const keyword of SCHEMA_VALUES) if (hasOwn(out, keyword)) out[keyword] = child(out[keyword], pointerChild(pointer, keyword));
     return out;
   };
 
   const schema = walk(input, '', 0);
+  // A `$ref` may point into what the walk left as it is, the value of an unknown keyword (OpenAPI's
+  // `components/schemas`, any vendor container): its target is a schema all the same, rewritten the
+  // same way (in a copy of the containers on its path), and so are the targets of its own `$ref`s.
+  if (isObject(schema)) for (let i = 0; i < refs.length; i++) adoptRefTarget(schema, refs[i], written, (target, pointer) => walk(target, pointer, 1));
   return { schema, draft: declared ?? spellings ?? '2020-12' };
 }
 
@@ -290,4 +303,42 @@ function movedRef(root: unknown, ref: string): string {
     at = next;
   }
   return changed ? `${ref.slice(0, hash)}#/${out.join('/')}` : ref;
+}
+
+/**
+ * Rewrites in place the target of a local `$ref` that the walk did not write (it lies under an
+ * unknown keyword of `root`, normalizeSchema's output). Containers on the path that the walk did not
+ * write are copied first, so the input is never changed. Targets the walk wrote, dangling pointers
+ * and other references are left alone.
+ */
+function adoptRefTarget(root: SchemaObject, ref: string, written: WeakSet<object>, walkTarget: (target: unknown, pointer: string) => unknown): void {
+  if (!ref.startsWith('#/')) return;
+  const segments: string[] = [];
+  for (const segment of ref.slice(2).split('/')) {
+    try {
+      segments.push(decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
+    } catch {
+      return;
+    }
+  }
+  let node: object = root;
+  for (let i = 0; i < segments.length; i++) {
+    const key = segments[i];
+    if (!hasOwn(node, key)) return;
+    const child = (node as SchemaObject)[key];
+    if (typeof child !== 'object' || child === null) return;
+    if (i === segments.length - 1) {
+      if (!written.has(child) && isObject(child)) setOwn(node as SchemaObject, key, walkTarget(child, ref.slice(1)));
+      return;
+    }
+    if (written.has(child)) {
+      node = child;
+      continue;
+    }
+    // A container the walk did not write: a copy takes its place before anything under it changes.
+    const copy: object = Array.isArray(child) ? [...(child as unknown[])] : Object.defineProperties({}, Object.getOwnPropertyDescriptors(child));
+    written.add(copy);
+    setOwn(node as SchemaObject, key, copy);
+    node = copy;
+  }
 }

@@ -153,6 +153,38 @@ describe('2. the validator never throws on a schema that compiled, and is exact'
     expect(compiled.validate(`"a'b"`)).toMatchObject({ ok: true });
     expect(compiled.validate('"c"')).toMatchObject({ ok: false });
   });
+  test('a $ref into an unknown keyword (OpenAPI components/schemas) reaches a schema rewritten like the rest', () => {
+    // The walk left components/ as it is, so ajv saw draft-04 spellings there and every output failed
+    // ("the schema cannot be checked by the validator: exclusiveMinimum value must be number").
+    const schema = {
+      $schema: 'http://json-schema.org/draft-04/schema#',
+      components: {
+        schemas: {
+          A: {
+            id: 'a',
+            type: 'object',
+            properties: {
+              n: { type: 'number', minimum: 0, exclusiveMinimum: true },
+              t: { type: 'array', items: [{ type: 'string' }], additionalItems: false },
+              b: { $ref: '#/components/schemas/B' },
+            },
+            required: ['n'],
+          },
+          B: { type: 'integer', 'x-unit': 'cm' },
+        },
+      },
+      $ref: '#/components/schemas/A',
+    };
+    const before = JSON.stringify(schema);
+    const compiled = compileJsonSchema(schema);
+    expect(compiled.validate('{"n":1,"t":["a"],"b":2}')).toMatchObject({ ok: true });
+    expect(compiled.validate('{"n":0}')).toMatchObject({ ok: false, error: { message: expect.stringMatching(/\/n must be >/) } });
+    expect(compiled.validate('{"n":1,"t":["a","b"]}')).toMatchObject({ ok: false });
+    expect(compiled.validate('{"n":1,"b":"x"}')).toMatchObject({ ok: false });
+    expect(accepts(schema, '{"n":1,"t":["a"],"b":2}')).toBe(true);
+    expect(accepts(schema, '{"n":1,"t":["a",1]}')).toBe(false);
+    expect(JSON.stringify(schema)).toBe(before); // the input is not changed
+  });
   test('properties named like Object.prototype members', () => {
     const compiled = compileJsonSchema({ properties: { constructor: { type: 'string' }, toString: { type: 'integer' } } });
     expect(compiled.validate('{}')).toMatchObject({ ok: true });

@@ -366,6 +366,35 @@ export const REAL_WORLD: CorpusEntry[] = [
     valid: [[], [{ default: 'generic' }], [{ default: 'array', readonly: 'array-simple', ignore: ['a'] }, 'never']],
   },
   {
+    name: 'OpenAPI 3 document: $ref into components/schemas (an unknown keyword) with draft-04 spellings',
+    schema: {
+      openapi: '3.0.3',
+      info: { title: 'Pets', version: '1' },
+      components: {
+        schemas: {
+          Pet: {
+            type: 'object',
+            properties: {
+              id: { type: 'integer', format: 'int64', minimum: 0, exclusiveMinimum: true },
+              name: { type: 'string' },
+              tag: { type: 'string', nullable: true },
+            },
+            required: ['id', 'name'],
+          },
+          Pets: { type: 'array', items: { $ref: '#/components/schemas/Pet' }, maxItems: 100 },
+        },
+      },
+      $ref: '#/components/schemas/Pets',
+    },
+    valid: [
+      [],
+      [
+        { id: 1, name: 'a' },
+        { id: 2, name: 'b', tag: 'c' },
+      ],
+    ],
+  },
+  {
     name: 'OpenAPI nullable and x-nullable (annotations), required beside a string type',
     schema: { type: 'object', nullable: true, properties: { a: { type: 'string', required: ['x'] }, b: { type: 'integer', 'x-nullable': true } } },
     valid: [{}, { a: 'x', b: 1 }],
