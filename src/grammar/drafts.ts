@@ -155,6 +155,7 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
   /** The objects the walk wrote (schemas and their maps and lists), and every `$ref` it met. */
   const written = new WeakSet<object>();
   const refs: string[] = [];
+  const anchors = new Set<string>();
 
   const walk = (schema: unknown, pointer: string, depth: number): unknown => {
     if (!isObject(schema) || depth > maxDepth) return schema;
@@ -205,12 +206,29 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       saw('draft-07');
       const required: SchemaObject = isObject(out.dependentRequired) ? { ...out.dependentRequired } : {};
       const schemas: SchemaObject = isObject(out.dependentSchemas) ? { ...out.dependentSchemas } : {};
-      for (const [name, dependency] of Object.entries(out.dependencies)) setOwn(Array.isArray(dependency) ? required : schemas, name, dependency);
+      for (const [name, dependency] of Object.entries(out.dependencies)) {
+        // draft-03's string form names one property that must then be present.
+        if (typeof dependency === 'string') setOwn(required, name, [dependency]);
+        else if (Array.isArray(dependency) ? dependency.every((item) => typeof item === 'string') : typeof dependency === 'boolean' || isObject(dependency)) {
+          setOwn(Array.isArray(dependency) ? required : schemas, name, dependency);
+        } else {
+          throw new ConstraintError('invalid-input', 'dependencies must be an object of property-name arrays or schemas', {
+            pointer: pointerChild(pointerChild(pointer, 'dependencies'), name),
+            keyword: 'dependencies',
+          });
+        }
+      }
       delete out.dependencies;
       if (Object.keys(required).length) out.dependentRequired = required;
       if (Object.keys(schemas).length) out.dependentSchemas = schemas;
     }
     if (hasOwn(out, 'definitions')) saw('draft-07');
+    if (typeof out.$anchor === 'string' && ANCHOR_NAME.test(out.$anchor)) {
+      // The first of two equal anchors is the one (ajv refuses the schema, so the validator could check nothing).
+      if (anchors.has(out.$anchor)) delete out.$anchor;
+      else anchors.add(out.$anchor);
+    }
+    checkValidatedShapes(out, pointer);
     // Subschemas, each rewritten the same way.
     const child = (value: unknown, path: string) => walk(value, path, depth + 1);
     for (const keyword of SCHEMA_MAPS) {
@@ -220,6 +238,7 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       written.add(copy);
       for (const [name, sub] of Object.entries(map)) setOwn(copy, name, child(sub, pointerChild(pointerChild(pointer, keyword), name)));
       out[keyword] = copy;
+      if (keyword === 'properties') hoistRequired(out, copy);
     }
     for (const keyword of SCHEMA_LISTS) {
       const list = out[keyword];
@@ -340,5 +359,73 @@ function adoptRefTarget(root: SchemaObject, ref: string, written: WeakSet<object
     written.add(copy);
     setOwn(node as SchemaObject, key, copy);
     node = copy;
+  }
+}
+
+/** Keywords whose value is a subschema that only the validator reads. */
+const VALIDATED_SUBSCHEMAS = ['not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems'];
+
+/**
+ * The shapes the validator (ajv) needs of the keywords the grammar leaves to it (the compiler checks
+ * those it compiles): a schema it cannot compile would fail every output, so a malformed one is
+ * `invalid-input` here, naming keyword and pointer, like `minLength: "5"`.
+ */
+function checkValidatedShapes(out: SchemaObject, pointer: string): void {
+  const refuse = (keyword: string, what: string, at = pointerChild(pointer, keyword)): never => {
+    throw new ConstraintError('invalid-input', `${keyword} must be ${what}`, { pointer: at, keyword });
+  };
+  const isSchema = (value: unknown) => typeof value === 'boolean' || isObject(value);
+  for (const keyword of VALIDATED_SUBSCHEMAS) if (hasOwn(out, keyword) && !isSchema(out[keyword])) refuse(keyword, 'a schema (an object or a boolean)');
+  if (hasOwn(out, 'multipleOf') && !(typeof out.multipleOf === 'number' && out.multipleOf > 0)) refuse('multipleOf', 'a number above 0');
+  for (const keyword of ['minContains', 'maxContains']) {
+    const value = out[keyword];
+    if (hasOwn(out, keyword) && !(typeof value === 'number' && Number.isInteger(value) && value >= 0)) refuse(keyword, 'a non-negative integer');
+  }
+  if (hasOwn(out, 'uniqueItems') && typeof out.uniqueItems !== 'boolean') refuse('uniqueItems', 'a boolean');
+  if (hasOwn(out, 'format') && typeof out.format !== 'string') refuse('format', 'a string');
+  if (hasOwn(out, '$anchor') && !(typeof out.$anchor === 'string' && ANCHOR_NAME.test(out.$anchor)))
+    refuse('$anchor', 'a plain name (a letter or _, then letters, digits, -, _ and .)');
+  if (hasOwn(out, 'dependentRequired')) {
+    const map = out.dependentRequired;
+    if (!isObject(map)) refuse('dependentRequired', 'an object');
+    for (const [name, list] of Object.entries(map as SchemaObject)) {
+      if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) {
+        refuse('dependentRequired', 'an object of arrays of property names', pointerChild(pointerChild(pointer, 'dependentRequired'), name));
+      }
+    }
+  }
+  for (const keyword of ['dependentSchemas', 'patternProperties']) {
+    if (!hasOwn(out, keyword)) continue;
+    const map = out[keyword];
+    if (!isObject(map)) refuse(keyword, 'an object');
+    for (const [name, sub] of Object.entries(map as SchemaObject)) {
+      const at = pointerChild(pointerChild(pointer, keyword), name);
+      if (!isSchema(sub)) refuse(keyword, 'an object of schemas', at);
+      if (keyword === 'patternProperties' && !validPattern(name)) {
+        throw new ConstraintError('invalid-regex', `patternProperties: '${name}' is not a valid regex`, { pointer: at, keyword });
+      }
+    }
+  }
+}
+
+/** Valid as the validator reads a pattern: with `u` when the pattern allows it, else without (validator.ts). */
+function validPattern(pattern: string): boolean {
+  for (const flags of ['u', '']) {
+    try {
+      new RegExp(pattern, flags);
+      return true;
+    } catch {
+      // tried next without u
+    }
+  }
+  return false;
+}
+
+/** draft-03's `required: true` on a property schema: the property is required by the object instead. */
+function hoistRequired(out: SchemaObject, properties: SchemaObject): void {
+  for (const [name, sub] of Object.entries(properties)) {
+    if (!isObject(sub) || typeof sub.required !== 'boolean') continue;
+    if (sub.required) out.required = [...(Array.isArray(out.required) ? out.required : []), name];
+    delete sub.required;
   }
 }

@@ -185,6 +185,54 @@ describe('2. the validator never throws on a schema that compiled, and is exact'
     expect(accepts(schema, '{"n":1,"t":["a",1]}')).toBe(false);
     expect(JSON.stringify(schema)).toBe(before); // the input is not changed
   });
+  test('a malformed keyword left to the validator is invalid-input naming it, not a validator that fails every output', () => {
+    // Each compiled before, and ajv then refused the schema ("the schema cannot be checked by the validator").
+    const cases: [unknown, string, string][] = [
+      [{ type: 'array', uniqueItems: 'true' }, 'uniqueItems', '/uniqueItems'],
+      [{ allOf: [{ type: 'array' }, { uniqueItems: 1 }] }, 'uniqueItems', '/allOf/1/uniqueItems'],
+      [{ type: 'integer', multipleOf: '2' }, 'multipleOf', '/multipleOf'],
+      [{ type: 'array', contains: 5 }, 'contains', '/contains'],
+      [{ type: 'array', contains: {}, minContains: '1' }, 'minContains', '/minContains'],
+      [{ anyOf: [{ type: 'string', not: 'x' }, { type: 'null' }] }, 'not', '/anyOf/0/not'],
+      [{ if: 5, then: { type: 'string' } }, 'if', '/if'],
+      [{ type: 'object', propertyNames: 5 }, 'propertyNames', '/propertyNames'],
+      [{ type: 'object', unevaluatedProperties: 5 }, 'unevaluatedProperties', '/unevaluatedProperties'],
+      [{ type: 'object', dependentRequired: { a: 'b' } }, 'dependentRequired', '/dependentRequired/a'],
+      [{ type: 'object', dependencies: { a: 5 } }, 'dependencies', '/dependencies/a'],
+      [{ type: 'object', patternProperties: { '^a': 5 } }, 'patternProperties', '/patternProperties/^a'],
+      [{ type: 'string', format: 5 }, 'format', '/format'],
+      [{ $defs: { x: { $anchor: 'bad anchor!' } } }, '$anchor', '/$defs/x/$anchor'],
+    ];
+    for (const [schema, keyword, pointer] of cases) {
+      expect({ schema, error: errorOf(() => compileJsonSchema(schema)) }).toMatchObject({ schema, error: { code: 'invalid-input', keyword, pointer } });
+    }
+    expect(errorOf(() => compileJsonSchema({ type: 'object', patternProperties: { '[': {} } }))).toMatchObject({
+      code: 'invalid-regex',
+      pointer: '/patternProperties/[',
+    });
+  });
+  test('two equal anchors (draft-04 ids copied between definitions): the first is the one, for grammar and validator', () => {
+    const schema = { definitions: { a: { id: '#foo', type: 'string' }, b: { id: '#foo', type: 'integer' } }, properties: { x: { $ref: '#foo' } } };
+    const compiled = compileJsonSchema(schema);
+    expect(compiled.validate('{"x":"s"}')).toMatchObject({ ok: true }); // ajv: 'reference "#foo" resolves to more than one schema'
+    expect(compiled.validate('{"x":1}')).toMatchObject({ ok: false });
+    expect(accepts(schema, '{"x":"s"}')).toBe(true);
+    expect(accepts(schema, '{"x":1}')).toBe(false);
+  });
+  test("draft-03's required: true on a property and string dependencies", () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-03/schema#',
+      type: 'object',
+      properties: { a: { type: 'string', required: true }, b: { type: 'integer', required: false } },
+      dependencies: { b: 'a' },
+    };
+    const compiled = compileJsonSchema(schema);
+    expect(compiled.validate('{"a":"x","b":1}')).toMatchObject({ ok: true });
+    expect(compiled.validate('{"b":1}')).toMatchObject({ ok: false });
+    expect(accepts(schema, '{"a":"x"}')).toBe(true);
+    expect(accepts(schema, '{"b":1}')).toBe(false);
+    expect(schema.properties.a.required).toBe(true); // the input is not changed
+  });
   test('properties named like Object.prototype members', () => {
     const compiled = compileJsonSchema({ properties: { constructor: { type: 'string' }, toString: { type: 'integer' } } });
     expect(compiled.validate('{}')).toMatchObject({ ok: true });
