@@ -24,6 +24,19 @@ CREATE TABLE svc_cache (
 CREATE UNIQUE INDEX svc_cache_pkey ON public.svc_cache USING btree (cache_key, model);
 -- grants on svc_cache: (owner only)
 
+CREATE TABLE svc_models (
+  name text NOT NULL,
+  serves text[] NOT NULL DEFAULT ARRAY['generate'::text, 'embed'::text, 'rerank'::text],
+  identity text,
+  declared_at timestamp with time zone NOT NULL DEFAULT now(),
+  loaded_at timestamp with time zone,
+  CONSTRAINT svc_models_name CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'::text)),
+  CONSTRAINT svc_models_pkey PRIMARY KEY (name),
+  CONSTRAINT svc_models_serves CHECK (((cardinality(serves) > 0) AND (serves <@ ARRAY['generate'::text, 'embed'::text, 'rerank'::text])))
+);
+CREATE UNIQUE INDEX svc_models_pkey ON public.svc_models USING btree (name);
+-- grants on svc_models: {postgres=arwdDxt/postgres,=r/postgres}
+
 CREATE TABLE svc_queue (
   request_id uuid NOT NULL DEFAULT gen_random_uuid(),
   seq bigint NOT NULL GENERATED ALWAYS AS IDENTITY,
@@ -49,12 +62,13 @@ CREATE TABLE svc_queue (
   batch_index integer,
   submitted_xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
   waiter integer,
+  model text NOT NULL DEFAULT COALESCE((parameters ->> 'model'::text), 'default'::text),
   CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text]))),
   CONSTRAINT svc_queue_pkey PRIMARY KEY (request_id),
   CONSTRAINT svc_queue_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'cancelled'::text])))
 );
 CREATE INDEX svc_queue_active_idx ON public.svc_queue USING btree (seq) WHERE ((status = ANY (ARRAY['pending'::text, 'processing'::text])) AND (seq > 0));
-CREATE INDEX svc_queue_claim_idx ON public.svc_queue USING btree (priority DESC, seq) WHERE (status = 'pending'::text);
+CREATE INDEX svc_queue_claim_idx ON public.svc_queue USING btree (model, priority DESC, seq) WHERE (status = 'pending'::text);
 CREATE INDEX svc_queue_finished_idx ON public.svc_queue USING btree (COALESCE(completed_at, failed_at, cancelled_at)) WHERE (status = ANY (ARRAY['completed'::text, 'failed'::text, 'cancelled'::text]));
 CREATE INDEX svc_queue_lease_idx ON public.svc_queue USING btree (lease_expires_at) WHERE (status = 'processing'::text);
 CREATE UNIQUE INDEX svc_queue_pkey ON public.svc_queue USING btree (request_id);
@@ -75,6 +89,7 @@ CREATE TABLE svc_workers (
   jobs_done bigint NOT NULL DEFAULT 0,
   jobs_failed bigint NOT NULL DEFAULT 0,
   jobs_in_flight integer NOT NULL DEFAULT 0,
+  models text[] NOT NULL DEFAULT ARRAY['default'::text],
   CONSTRAINT svc_workers_pkey PRIMARY KEY (worker_id)
 );
 CREATE UNIQUE INDEX svc_workers_pkey ON public.svc_workers USING btree (worker_id);
@@ -106,7 +121,7 @@ CREATE OR REPLACE FUNCTION public.svc__bundle()
 AS $bundle$ (the TypeScript bundle) $bundle$;
 -- grants on svc__bundle(): (default: PUBLIC may execute)
 
-CREATE OR REPLACE FUNCTION public.svc__claim(claimer text, max_jobs integer, lease_seconds double precision, max_retries integer, relax_commit boolean)
+CREATE OR REPLACE FUNCTION public.svc__claim(claimer text, max_jobs integer, lease_seconds double precision, max_retries integer, relax_commit boolean, models text[])
  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
@@ -125,9 +140,12 @@ AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and
 --    svc_queue_lease_idx (an EXISTS over status and lease looks as cheap on an empty table, through
 --    svc_queue_active_idx, and then filters every active row on each call; min() may be planned as
 --    an aggregate over every lease), so the sweep runs only when a lease has expired.
--- 3. Up to max_jobs pending jobs, highest priority first, then oldest, from svc_queue_claim_idx.
---    `now_` is a variable of each statement, so the lease index can seek on it (clock_timestamp()
---    in a WHERE clause cannot be an index condition).
+-- 3. Up to max_jobs pending jobs of the claimer's models, highest priority first, then oldest: the
+--    first entries of svc_queue_claim_idx (model, priority DESC, seq) for its model, one index scan
+--    and no sort. A worker of several models scans each model's entries and merges them, sorting at
+--    most max_jobs rows per model; the rows locked beyond max_jobs are released when the claim
+--    commits. `now_` is a variable of each statement, so the lease index can seek on it
+--    (clock_timestamp() in a WHERE clause cannot be an index condition).
 --
 -- relax_commit: when this is the transaction's first write and no job failed for good, the
 -- transaction commits without waiting for its WAL to reach the disk (synchronous_commit off). Lost
@@ -141,7 +159,12 @@ DECLARE
   now_ timestamptz := clock_timestamp();
   announced integer;
   pending_ text := 'pending';
+  picked uuid[];
 BEGIN
+  IF models IS NULL OR cardinality(models) = 0 OR array_position(models, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'svc_worker_claim: models must be a non-empty array of model names' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+
   UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
   WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(1937138551, w.waiter);
 
@@ -170,24 +193,38 @@ BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
   END IF;
 
+  IF cardinality(models) = 1 THEN
+    picked := ARRAY(
+      SELECT p.request_id FROM svc_queue p
+      WHERE p.model = models[1] AND p.status = 'pending' AND p.run_after <= now_
+      ORDER BY p.priority DESC, p.seq
+      LIMIT max_jobs
+      FOR UPDATE SKIP LOCKED);
+  ELSE
+    picked := ARRAY(
+      SELECT p.request_id FROM unnest(models) AS m(name), LATERAL (
+        SELECT p.request_id, p.priority, p.seq FROM svc_queue p
+        WHERE p.model = m.name AND p.status = 'pending' AND p.run_after <= now_
+        ORDER BY p.priority DESC, p.seq
+        LIMIT max_jobs
+        FOR UPDATE SKIP LOCKED) p
+      ORDER BY p.priority DESC, p.seq
+      LIMIT max_jobs);
+  END IF;
+
   RETURN QUERY
   WITH claimed AS (
     UPDATE svc_queue q SET
       status = 'processing', started_at = now_, attempt = q.attempt + 1,
       worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
-    WHERE q.request_id = ANY (ARRAY(
-      SELECT p.request_id FROM svc_queue p
-      WHERE p.status = 'pending' AND p.run_after <= now_
-      ORDER BY p.priority DESC, p.seq
-      LIMIT max_jobs
-      FOR UPDATE SKIP LOCKED))
+    WHERE q.request_id = ANY (picked)
     RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
   )
   SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
   FROM claimed c ORDER BY c.priority DESC, c.seq;
 END
 $function$;
--- grants on svc__claim(text,integer,double precision,integer,boolean): {postgres=X/postgres}
+-- grants on svc__claim(text,integer,double precision,integer,boolean,text[]): {postgres=X/postgres}
 -- comment: Internal: the claim of svc_worker_claim and svc_worker_complete_and_claim (abandoned sync requests, expired leases, then pending jobs).
 
 CREATE OR REPLACE FUNCTION public.svc__complete(ids uuid[], attempts integer[], results text[])
@@ -253,19 +290,6 @@ $function$;
 -- grants on svc__conninfo_quote(text): (default: PUBLIC may execute)
 -- comment: Internal: a libpq connection-string value, quoted.
 
-CREATE OR REPLACE FUNCTION public.svc__current_model()
- RETURNS text
- LANGUAGE sql
- STABLE
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$-- The model whose answers the cache serves: the one the most recently heard-from live worker runs.
-SELECT model FROM svc_workers
-WHERE state = 'running' AND model IS NOT NULL AND last_heartbeat > clock_timestamp() - interval '1 minute'
-ORDER BY last_heartbeat DESC LIMIT 1
-$function$;
--- grants on svc__current_model(): (default: PUBLIC may execute)
--- comment: Internal: the model identity the cache serves (that of the most recently heard-from live worker).
-
 CREATE OR REPLACE FUNCTION public.svc__enqueue_as(payload jsonb)
  RETURNS uuid
  LANGUAGE plv8
@@ -285,6 +309,18 @@ try {
 $function$;
 -- grants on svc__enqueue_as(jsonb): {postgres=X/postgres}
 -- comment: Internal: enqueue a request for payload.owner; run by the sync functions in their autonomous session.
+
+CREATE OR REPLACE FUNCTION public.svc__model_identity(name text)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+AS $function$-- The file a worker last loaded under a model name (svc_models.identity): the cache keeps answers
+-- per identity, so the synchronous functions look up a request's answer under its model's.
+SELECT identity FROM svc_models WHERE name = $1
+$function$;
+-- grants on svc__model_identity(text): (default: PUBLIC may execute)
+-- comment: Internal: the identity of the file a worker last loaded under a model name, under which the cache keeps its answers.
 
 CREATE OR REPLACE FUNCTION public.svc__queue_depth()
  RETURNS bigint
@@ -701,19 +737,46 @@ $function$;
 -- grants on svc_get_async_result(uuid,integer): (default: PUBLIC may execute)
 -- comment: Wait up to timeout_seconds for a request and return its result; an error when it failed, was cancelled, is unknown or time ran out.
 
+CREATE OR REPLACE FUNCTION public.svc_model_declare(name text, serves text[] DEFAULT ARRAY['generate'::text, 'embed'::text, 'rerank'::text])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+AS $function$-- Declares a model name, or changes which functions an existing one serves. Requests already queued
+-- keep their model; new ones for a function the model no longer serves are refused at the call.
+BEGIN
+  IF name IS NULL OR serves IS NULL THEN
+    RAISE EXCEPTION 'svc_model_declare: % must not be NULL', CASE WHEN name IS NULL THEN 'name' ELSE 'serves' END
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF name !~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$' THEN
+    RAISE EXCEPTION 'svc_model_declare: name must be 1 to 63 letters, digits, ".", "_", ":" or "-", starting with a letter or digit (got %)', quote_literal(name)
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF cardinality(serves) = 0 OR array_position(serves, NULL) IS NOT NULL OR NOT serves <@ ARRAY['generate', 'embed', 'rerank'] THEN
+    RAISE EXCEPTION 'svc_model_declare: serves must be a non-empty array of generate, embed and rerank (got %)', serves
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  INSERT INTO svc_models AS m (name, serves) VALUES (name, ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE f = ANY (serves)))
+  ON CONFLICT ON CONSTRAINT svc_models_pkey DO UPDATE SET serves = excluded.serves;
+END
+$function$;
+-- grants on svc_model_declare(text,text[]): {postgres=X/postgres,svc_admin=X/postgres}
+-- comment: Declare a model name in svc_models, or change the functions it serves (generate, embed, rerank); requests choose it with SET svc.model.
+
 CREATE OR REPLACE FUNCTION public.svc_queue_stats()
- RETURNS TABLE(function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)
+ RETURNS TABLE(model text, function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$SELECT function_name, status, count(*),
+AS $function$SELECT model, function_name, status, count(*),
   clock_timestamp() - min(created_at) FILTER (WHERE status = 'pending'),
   avg(started_at - created_at) FILTER (WHERE started_at IS NOT NULL),
   avg(completed_at - started_at) FILTER (WHERE completed_at IS NOT NULL)
-FROM svc_queue GROUP BY function_name, status ORDER BY function_name, status
+FROM svc_queue GROUP BY model, function_name, status ORDER BY model, function_name, status
 $function$;
 -- grants on svc_queue_stats(): (default: PUBLIC may execute)
--- comment: Counts per function and status over the whole queue, with waiting and running times.
+-- comment: Counts per model, function and status over the whole queue, with waiting and running times.
 
 CREATE OR REPLACE FUNCTION public.svc_rerank(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS TABLE(document text, score double precision)
@@ -772,6 +835,10 @@ FROM (VALUES
   ('svc.retry_backoff', '1s', 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes'),
   ('svc.prompt_format', 'chat', 'how generation prompts reach the model: ''chat'' sends the prompt as the user turn of the model''s chat template (raw on a model without one), ''raw'' sends it as is; recorded in the request''s parameters and part of its cache key'),
   ('svc.strict_schema', 'off', '''on'' refuses JSON Schema keywords of no standard vocabulary (x-*, readonly, id after draft-04) and unknown formats; ''off'' takes them as annotations, as the JSON Schema specification says; recorded in the request''s parameters (strict_schema) and part of its cache key'),
+  ('svc.model', NULL, 'the model (svc_models) of this session''s requests, for every function (unset: svc.generate_model, svc.embed_model, svc.rerank_model); recorded in the request''s parameters unless ''default'', and part of its cache key'),
+  ('svc.generate_model', 'default', 'the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset'),
+  ('svc.embed_model', 'default', 'the model of embedding requests (svc_embed*) when svc.model is unset'),
+  ('svc.rerank_model', 'default', 'the model of rerank requests (svc_rerank*) when svc.model is unset'),
   ('svc.system_prompt', NULL, 'system turn of the chat template for generation requests in the ''chat'' format (unset or empty: none); recorded in the request''s parameters and part of its cache key')
 ) AS s(name, default_value, meaning)
 ORDER BY s.name
@@ -814,7 +881,7 @@ $function$;
 -- grants on svc_worker_cache_put(text,text,text,text): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.
 
-CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer DEFAULT 3)
+CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer DEFAULT 3, models text[] DEFAULT '{default}'::text[])
  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -835,11 +902,11 @@ AS $function$-- The worker protocol is PL/pgSQL, whose plans are kept for the se
 -- the same whatever the table held when it was made. (Folding the lease probe into the claim
 -- statement, through a loop over its rows, measured no faster.) The claim itself: svc__claim.
 BEGIN
-  RETURN QUERY SELECT * FROM svc__claim($1, $2, $3, $4, true);
+  RETURN QUERY SELECT * FROM svc__claim($1, $2, $3, $4, true, $5);
 END
 $function$;
--- grants on svc_worker_claim(text,integer,double precision,integer): {postgres=X/postgres,svc_worker=X/postgres}
--- comment: Worker protocol: claim up to max_jobs pending jobs under a lease; expired leases are requeued first. As its transaction's first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.
+-- grants on svc_worker_claim(text,integer,double precision,integer,text[]): {postgres=X/postgres,svc_worker=X/postgres}
+-- comment: Worker protocol: claim up to max_jobs pending jobs of the given models (svc_models names) under a lease; expired leases are requeued first. As its transaction's first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt integer, result text)
  RETURNS boolean
@@ -859,7 +926,7 @@ $function$;
 -- grants on svc_worker_complete(uuid,integer,text): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.
 
-CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer DEFAULT 3, claim_jobs integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer DEFAULT 3, claim_jobs integer DEFAULT NULL::integer, models text[] DEFAULT '{default}'::text[])
  RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -894,7 +961,7 @@ BEGIN
   END IF;
   dropped := svc__complete($1, $2, $3);
   IF wanted > 0 THEN
-    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false) c;
+    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false, $8) c;
     IF FOUND THEN
       RETURN;
     END IF;
@@ -903,7 +970,7 @@ BEGIN
   RETURN NEXT;
 END
 $function$;
--- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[]): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs (default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused (as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_fail(request_id uuid, attempt integer, error text, max_retries integer DEFAULT 3)
@@ -939,19 +1006,31 @@ $function$;
 -- grants on svc_worker_fail(uuid,integer,text,integer): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: record a failure; the job goes back to pending with a backoff while retries remain, else fails. Returns the new status (NULL when refused).
 
-CREATE OR REPLACE FUNCTION public.svc_worker_heartbeat(worker_id text, host text, pid integer, state text, concurrency integer, model text, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer)
+CREATE OR REPLACE FUNCTION public.svc_worker_heartbeat(worker_id text, host text, pid integer, state text, concurrency integer, model text, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, models jsonb DEFAULT NULL::jsonb)
  RETURNS void
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+AS $function$-- `models`: the names this worker serves, each with the identity of the file it loaded (NULL: one
+-- model, 'default', of identity `model`). A name not yet in svc_models is declared, serving every
+-- function; the identity of each is recorded there, for the cache.
+WITH served AS (
+  SELECT key AS name, value AS identity
+  FROM jsonb_each_text(coalesce($10, jsonb_build_object('default', $6)))
+), declared AS (
+  INSERT INTO svc_models AS m (name, identity, loaded_at)
+  SELECT name, identity, clock_timestamp() FROM served
+  ON CONFLICT (name) DO UPDATE SET identity = excluded.identity, loaded_at = excluded.loaded_at
+  WHERE excluded.identity IS NOT NULL AND m.identity IS DISTINCT FROM excluded.identity
+)
+INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ARRAY(SELECT name FROM served ORDER BY name))
 ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excluded.concurrency,
   model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,
-  jobs_in_flight = excluded.jobs_in_flight, last_heartbeat = clock_timestamp()
+  jobs_in_flight = excluded.jobs_in_flight, models = excluded.models, last_heartbeat = clock_timestamp()
 $function$;
--- grants on svc_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer): {postgres=X/postgres,svc_worker=X/postgres}
--- comment: Worker protocol: report that a worker is alive, for svc_worker_status().
+-- grants on svc_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer,jsonb): {postgres=X/postgres,svc_worker=X/postgres}
+-- comment: Worker protocol: report that a worker is alive, for svc_worker_status(), and the models it serves ({"name": identity}; NULL: {"default": model}), declared in svc_models when missing.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_renew(worker_id text, request_ids uuid[], lease_seconds double precision)
  RETURNS integer
@@ -969,14 +1048,14 @@ $function$;
 -- comment: Worker protocol: extend the leases of jobs this worker still holds; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_status()
- RETURNS TABLE(worker_id text, host text, pid integer, state text, started_at timestamp with time zone, last_heartbeat timestamp with time zone, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text)
+ RETURNS TABLE(worker_id text, host text, pid integer, state text, started_at timestamp with time zone, last_heartbeat timestamp with time zone, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text, models text[])
  LANGUAGE sql
  SET search_path TO 'public', 'pg_catalog', 'pg_temp'
 AS $function$-- A stopped worker is listed for 10 minutes after it stopped, a silent one (unresponsive after a
 -- minute) for a day; svc_cleanup deletes the rows of workers silent for longer than its retention.
 SELECT worker_id, host, pid,
   CASE WHEN state <> 'stopped' AND last_heartbeat < clock_timestamp() - interval '1 minute' THEN 'unresponsive' ELSE state END,
-  started_at, last_heartbeat, jobs_done, jobs_failed, jobs_in_flight, concurrency, model
+  started_at, last_heartbeat, jobs_done, jobs_failed, jobs_in_flight, concurrency, model, models
 FROM svc_workers
 WHERE last_heartbeat > clock_timestamp() - CASE WHEN state = 'stopped' THEN interval '10 minutes' ELSE interval '1 day' END
 ORDER BY started_at, worker_id

@@ -12,10 +12,12 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
     [],
     { BENCH_SINGLE: '20', BENCH_BATCHES: '1', BENCH_BATCH_SIZE: '100', BENCH_JOBS: '50', BENCH_LATENCY: '5', BENCH_RUNS: '1', BENCH_DIAG: '0' },
   ],
-  ['bench/engine.ts', [], { BENCH_TOKENS: '8', BENCH_RUNS: '1', BENCH_THREADS: '1' }],
+  // 24 tokens: the JSON grammar's shortest output takes 12 on the test model, and a smaller budget fails at once.
+  ['bench/engine.ts', [], { BENCH_TOKENS: '24', BENCH_RUNS: '1', BENCH_THREADS: '1' }],
   ['bench/worker.ts', [], { BENCH_SAMPLES: '2', BENCH_JOBS: '3', BENCH_TOKENS: '4' }],
   ['bench/grammar.ts', [], { BENCH_ROUNDS: '1' }],
   ['bench/edge.ts', ['--misses', '2', '--hits', '10', '--concurrency', '2', '--max-tokens', '4'], {}],
+  ['bench/models.ts', [], { BENCH_WORKERS: '2', BENCH_CONCURRENCY: '2', BENCH_JOBS: '40', BENCH_RUNS: '1' }],
 ];
 
 test.each(BENCHES)(

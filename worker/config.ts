@@ -3,8 +3,15 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
+/** A model the worker serves: its name in svc_models and the GGUF file (or node-llama-cpp URI) it loads. */
+export interface ModelSpec {
+  name: string;
+  path: string;
+}
+
 export interface WorkerConfig {
-  model: string;
+  /** One or more, distinct names; a lone --model PATH is named 'default'. */
+  models: ModelSpec[];
   db: { host?: string; port?: number; database?: string; user?: string };
   concurrency: number;
   pollIntervalMs: number;
@@ -25,14 +32,16 @@ export class ConfigError extends Error {
   }
 }
 
-export const USAGE = `usage: svc-worker --model PATH [--db-host H] [--db-port P] [--db-name D] [--db-user U]
+export const USAGE = `usage: svc-worker --model [NAME=]PATH ... [--db-host H] [--db-port P] [--db-name D] [--db-user U]
   [--concurrency N] [--threads N] [--worker-id ID]
        svc-worker -h | --help
 
-Serves svc's queue (svc_queue) with a llama.cpp model. Connection options default to the PG* variables.
+Serves svc's queue (svc_queue) with llama.cpp models. --model NAME=PATH (repeatable) serves the model
+NAME of svc_models (declared when missing) from PATH; --model PATH serves 'default'. The worker claims
+only requests for the models it serves. Connection options default to the PG* variables.
 The database needs the svc extension (CREATE EXTENSION svc CASCADE) and the role needs
 GRANT svc_worker TO <role>; without them the worker exits at once saying so.
-Environment: SVC_MODEL, SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
+Environment: SVC_MODEL (one PATH or NAME=PATH; several separated by commas or newlines), SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
 SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS,
 SVC_WORKER_CONTEXT_SIZE (4096 tokens per job), SVC_WORKER_HEARTBEAT (5 s).
 SIGTERM or SIGINT: finish the jobs in flight and write their results, then exit 0 (jobs in flight
@@ -63,7 +72,9 @@ export function parseArgs(argv: string[]): Record<string, string> {
     if (!(FLAGS as readonly string[]).includes(flag)) throw new ConfigError(`unknown option ${arg}\n${USAGE}`);
     const value = inline ?? argv[++i];
     if (value === undefined) throw new ConfigError(`${flag} needs a value`);
-    out[flag.slice(2)] = value;
+    // --model may be given once per model (joined by newlines, as SVC_MODEL may list them).
+    const name = flag.slice(2);
+    out[name] = name === 'model' && out.model !== undefined ? `${out.model}\n${value}` : value;
   }
   return out;
 }
@@ -72,9 +83,10 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
   const args = parseArgs(argv);
   const model = args.model ?? env.SVC_MODEL;
   if (!model) throw new ConfigError(`no model: pass --model PATH or set SVC_MODEL\n${USAGE}`);
+  const models = parseModels(model);
   const port = args['db-port'] ?? env.PGPORT;
   return {
-    model,
+    models,
     db: {
       host: args['db-host'] ?? env.PGHOST,
       port: port === undefined ? undefined : number('--db-port', port, 5432, { min: 1, integer: true }),
@@ -92,4 +104,37 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
     contextSize: number('SVC_WORKER_CONTEXT_SIZE', env.SVC_WORKER_CONTEXT_SIZE, 4096, { min: 64, integer: true }),
     workerId: args['worker-id'] ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
   };
+}
+
+const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$/;
+
+/**
+ * The models of --model / SVC_MODEL: entries separated by newlines or commas, each PATH (the model
+ * 'default') or NAME=PATH, where NAME is an svc_models name (letters, digits, '.', '_', ':', '-').
+ * A path containing '=' or ',' needs the NAME= form and no commas.
+ */
+export function parseModels(text: string): ModelSpec[] {
+  const entries = text
+    .split(/[\n,]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) throw new ConfigError('--model needs a path');
+  const models = entries.map((entry): ModelSpec => {
+    const eq = entry.indexOf('=');
+    const name = eq > 0 ? entry.slice(0, eq) : '';
+    if (eq > 0 && MODEL_NAME.test(name)) {
+      const path = entry.slice(eq + 1).trim();
+      if (path === '') throw new ConfigError(`--model ${entry}: the path after "${name}=" is empty`);
+      return { name, path };
+    }
+    if (eq === 0) throw new ConfigError(`--model ${entry}: the name before "=" is empty`);
+    return { name: 'default', path: entry };
+  });
+  const seen = new Set<string>();
+  for (const { name } of models) {
+    if (seen.has(name))
+      throw new ConfigError(`--model: the model name "${name}" is given twice${name === 'default' ? ' (a --model without NAME= is named default)' : ''}`);
+    seen.add(name);
+  }
+  return models;
 }

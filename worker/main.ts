@@ -78,16 +78,21 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ ...config.db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true });
   pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
   config = await prepareDatabase(pool, config);
-  const engine = await Engine.load({
-    model: config.model,
-    threads: config.threads ?? availableParallelism(),
-    sequences: config.concurrency,
-    contextSize: config.contextSize,
-  });
-  worker = new Worker(config, pool, engine);
-  await worker.run();
-  await within(pool.end(), 2000);
-  await engine.dispose();
+  // One engine per model, loaded one after another; each has `concurrency` sequences, as any may get every job.
+  const engines = new Map<string, Engine>();
+  try {
+    for (const { name, path } of config.models) {
+      engines.set(
+        name,
+        await Engine.load({ model: path, threads: config.threads ?? availableParallelism(), sequences: config.concurrency, contextSize: config.contextSize }),
+      );
+    }
+    worker = new Worker(config, pool, engines);
+    await worker.run();
+    await within(pool.end(), 2000);
+  } finally {
+    for (const engine of engines.values()) await engine.dispose();
+  }
 }
 
 main().then(

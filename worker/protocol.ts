@@ -17,6 +17,8 @@ export interface ClaimOptions {
   maxJobs: number;
   leaseSeconds: number;
   maxRetries: number;
+  /** The svc_models names claimed for (default: ['default']). */
+  models?: readonly string[];
 }
 
 type Queryable = Pick<pg.Client, 'query'>;
@@ -24,8 +26,8 @@ type Queryable = Pick<pg.Client, 'query'>;
 export async function claim(db: Queryable, o: ClaimOptions): Promise<ClaimedJob[]> {
   const { rows } = await db.query<ClaimedJob>({
     name: 'svc_worker_claim', // prepared once per connection: a busy worker claims often
-    text: 'SELECT * FROM svc_worker_claim(worker_id => $1, max_jobs => $2, lease_seconds => $3, max_retries => $4)',
-    values: [o.workerId, o.maxJobs, o.leaseSeconds, o.maxRetries],
+    text: 'SELECT * FROM svc_worker_claim(worker_id => $1, max_jobs => $2, lease_seconds => $3, max_retries => $4, models => $5)',
+    values: [o.workerId, o.maxJobs, o.leaseSeconds, o.maxRetries, o.models ?? ['default']],
   });
   return rows;
 }
@@ -59,7 +61,7 @@ export async function completeAndClaim(
 ): Promise<CompleteAndClaimResult> {
   const { rows } = await db.query<ClaimedJob & { refused: string[] }>({
     name: 'svc_worker_complete_and_claim',
-    text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4, $5, $6, $7)',
+    text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4, $5, $6, $7, $8)',
     values: [
       completions.map((c) => c.job.request_id),
       completions.map((c) => c.job.attempt),
@@ -68,6 +70,7 @@ export async function completeAndClaim(
       o.leaseSeconds,
       o.maxRetries,
       o.claimJobs ?? null,
+      o.models ?? ['default'],
     ],
   });
   const jobs: ClaimedJob[] = [];
@@ -103,14 +106,17 @@ export interface Heartbeat {
   pid: number;
   state: string;
   concurrency: number;
+  /** The identity of the (first) model loaded. */
   model: string | null;
+  /** Each served svc_models name with the identity of the file loaded for it (default: {default: model}). */
+  models?: Readonly<Record<string, string>>;
   jobsDone: number;
   jobsFailed: number;
   jobsInFlight: number;
 }
 
 export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
-  await db.query('SELECT svc_worker_heartbeat($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+  await db.query('SELECT svc_worker_heartbeat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
     h.workerId,
     h.host,
     h.pid,
@@ -120,6 +126,7 @@ export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
     h.jobsDone,
     h.jobsFailed,
     h.jobsInFlight,
+    h.models ?? null,
   ]);
 }
 

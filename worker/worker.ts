@@ -65,18 +65,37 @@ export class Worker {
   constructor(
     private readonly config: WorkerConfig,
     private readonly pool: pg.Pool,
-    private readonly engine: Engine,
+    /** An engine per svc_models name served (config.models). */
+    private readonly engines: ReadonlyMap<string, Engine>,
   ) {
+    this.models = [...engines.keys()];
     this.completions = new CompletionBatcher([pool], {
       workerId: config.workerId,
       leaseSeconds: config.leaseSeconds,
       maxRetries: config.maxRetries,
+      models: this.models,
     });
+  }
+
+  private readonly models: string[];
+
+  /** The engine of a job's model: the one its parameters name, else 'default'. */
+  private engineFor(job: protocol.ClaimedJob): Engine {
+    const name = typeof job.parameters.model === 'string' ? job.parameters.model : 'default';
+    const engine = this.engines.get(name);
+    // The claim takes only this worker's models, so this is a request changed under it.
+    if (!engine) throw new Error(`this worker does not serve model "${name}" (it serves ${this.models.join(', ')})`);
+    return engine;
+  }
+
+  /** Each served name with the identity of its file (the cache's model). */
+  private identities(): Record<string, string> {
+    return Object.fromEntries([...this.engines].map(([name, engine]) => [name, engine.modelId]));
   }
 
   /** Runs until stop() is called and every claimed job has been finished. */
   async run(): Promise<void> {
-    log('info', 'worker started', { workerId: this.config.workerId, model: this.engine.modelId, concurrency: this.config.concurrency });
+    log('info', 'worker started', { workerId: this.config.workerId, models: this.identities(), concurrency: this.config.concurrency });
     void this.listen();
     await this.beat('running');
     this.timers.push(setInterval(() => void this.beat(this.stopping ? 'stopping' : 'running'), this.config.heartbeatMs));
@@ -93,6 +112,7 @@ export class Worker {
               maxJobs: free,
               leaseSeconds: this.config.leaseSeconds,
               maxRetries: this.config.maxRetries,
+              models: this.models,
             }),
           );
           this.reached();
@@ -250,14 +270,15 @@ export class Worker {
     checkJobGrammar(job);
     const useCache = job.parameters.use_cache === true;
     const identity = cacheIdentity(job.function_name, job.parameters);
+    const engine = this.engineFor(job);
     if (useCache) {
-      const cached = await protocol.cacheGet(this.pool, identity, this.engine.modelId);
+      const cached = await protocol.cacheGet(this.pool, identity, engine.modelId);
       if (cached !== null) return cached;
     }
-    const result = await runJob(this.engine, job, signal);
+    const result = await runJob(engine, job, signal);
     if (useCache) {
       await protocol
-        .cachePut(this.pool, identity, this.engine.modelId, job.function_name, result)
+        .cachePut(this.pool, identity, engine.modelId, job.function_name, result)
         .catch((error: unknown) => log('warn', 'could not store a result in the cache', { requestId: job.request_id, ...errorFields(error) }));
     }
     return result;
@@ -330,7 +351,8 @@ export class Worker {
         pid: process.pid,
         state,
         concurrency: this.config.concurrency,
-        model: this.engine.modelId,
+        model: this.engines.values().next().value!.modelId,
+        models: this.identities(),
         jobsDone: this.jobsDone,
         jobsFailed: this.jobsFailed,
         jobsInFlight: this.running.size,

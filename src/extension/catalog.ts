@@ -30,6 +30,8 @@ export interface SqlFunction {
 const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
 const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
 const PRIORITY = p('priority', 'integer', '0');
+// The svc_models names a worker claims for: one model, 'default', unless it serves several.
+const MODELS = p('models', 'text[]', `'{default}'`);
 // Plans cached while the queue was empty must still use its indexes once it is not (see
 // sql/svc_worker_claim.sql). The worker protocol's PL/pgSQL and every plv8 function (db.ts prepares each
 // statement once per session) keep their plans, so they run with these settings. JIT is off: a scan
@@ -148,15 +150,15 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_worker_status', params: [],
-    returns: 'TABLE(worker_id text, host text, pid integer, state text, started_at timestamptz, last_heartbeat timestamptz, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text)',
+    returns: 'TABLE(worker_id text, host text, pid integer, state text, started_at timestamptz, last_heartbeat timestamptz, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text, models text[])',
     volatility: 'VOLATILE', security: 'INVOKER', body: { language: 'sql' },
     comment: 'One row per worker heard from: a stopped one for 10 minutes, a silent one for a day.',
   },
   {
     name: 'svc_queue_stats', params: [],
-    returns: 'TABLE(function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)',
+    returns: 'TABLE(model text, function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)',
     volatility: 'VOLATILE', security: 'DEFINER', body: { language: 'sql' },
-    comment: 'Counts per function and status over the whole queue, with waiting and running times.',
+    comment: 'Counts per model, function and status over the whole queue, with waiting and running times.',
   },
   {
     name: 'svc_cleanup', params: [p('retention', 'interval', `'7 days'`)], returns: 'bigint',
@@ -170,10 +172,11 @@ const DECLARED: readonly SqlFunction[] = [
   },
   // The worker protocol: only members of svc_worker may claim, complete, fail and renew jobs.
   {
-    name: 'svc_worker_claim', params: [p('worker_id', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3')],
+    name: 'svc_worker_claim',
+    params: [p('worker_id', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), MODELS],
     returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
-    comment: 'Worker protocol: claim up to max_jobs pending jobs under a lease; expired leases are requeued first. '
+    comment: 'Worker protocol: claim up to max_jobs pending jobs of the given models (svc_models names) under a lease; expired leases are requeued first. '
       + 'As its transaction\'s first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.',
   },
   {
@@ -184,7 +187,7 @@ const DECLARED: readonly SqlFunction[] = [
   {
     name: 'svc_worker_complete_and_claim',
     params: [p('complete_request_ids', 'uuid[]'), p('complete_attempts', 'integer[]'), p('results', 'text[]'), p('worker_id', 'text'),
-      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL')],
+      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL'), MODELS],
     returns: 'TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
     comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs '
@@ -204,9 +207,14 @@ const DECLARED: readonly SqlFunction[] = [
   {
     name: 'svc_worker_heartbeat',
     params: [p('worker_id', 'text'), p('host', 'text'), p('pid', 'integer'), p('state', 'text'), p('concurrency', 'integer'), p('model', 'text'),
-      p('jobs_done', 'bigint'), p('jobs_failed', 'bigint'), p('jobs_in_flight', 'integer')],
+      p('jobs_done', 'bigint'), p('jobs_failed', 'bigint'), p('jobs_in_flight', 'integer'), p('models', 'jsonb', 'NULL')],
     returns: 'void', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
-    comment: 'Worker protocol: report that a worker is alive, for svc_worker_status().',
+    comment: 'Worker protocol: report that a worker is alive, for svc_worker_status(), and the models it serves ({"name": identity}; NULL: {"default": model}), declared in svc_models when missing.',
+  },
+  {
+    name: 'svc_model_declare', params: [p('name', 'text'), p('serves', 'text[]', `ARRAY['generate', 'embed', 'rerank']`)], returns: 'void',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin', body: { language: 'plpgsql' },
+    comment: 'Declare a model name in svc_models, or change the functions it serves (generate, embed, rerank); requests choose it with SET svc.model.',
   },
   {
     name: 'svc_cache_stats', params: [],
@@ -234,8 +242,8 @@ const DECLARED: readonly SqlFunction[] = [
     body: { ts: 'enqueueAs' }, comment: 'Internal: enqueue a request for payload.owner; run by the sync functions in their autonomous session.',
   },
   {
-    name: 'svc__current_model', params: [], returns: 'text', volatility: 'STABLE', security: 'INVOKER',
-    body: { language: 'sql' }, comment: 'Internal: the model identity the cache serves (that of the most recently heard-from live worker).',
+    name: 'svc__model_identity', params: [p('name', 'text')], returns: 'text', volatility: 'STABLE', security: 'INVOKER',
+    body: { language: 'sql' }, comment: 'Internal: the identity of the file a worker last loaded under a model name, under which the cache keeps its answers.',
   },
   {
     name: 'svc__sync_conninfo', params: [], returns: 'text', volatility: 'STABLE', security: 'INVOKER', grantTo: 'nobody',
@@ -261,7 +269,10 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc__claim',
-    params: [p('claimer', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer'), p('relax_commit', 'boolean')],
+    params: [
+      p('claimer', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer'), p('relax_commit', 'boolean'),
+      p('models', 'text[]'),
+    ],
     returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     // No INDEX_PLANS of its own: it runs under its callers' (the settings of a SET clause last until the call that set them returns).

@@ -13,6 +13,7 @@ export const SQLSTATE = {
   timedOut: 'SV003',
   unknownRequest: 'SV004',
   notCommitted: 'SV005',
+  noWorkerForModel: 'SV006',
 } as const;
 
 export class SvcError extends Error {

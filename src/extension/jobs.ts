@@ -5,7 +5,7 @@ import { LIMITS } from './limits.js';
 import { parameterError } from './errors.js';
 import * as v from './validate.js';
 import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
-import { promptSettings, strictSchemaSetting, type PromptParameters } from './settings.js';
+import { promptSettings, requestModel, strictSchemaSetting, type ModelFunction, type PromptParameters } from './settings.js';
 
 export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
 
@@ -16,22 +16,34 @@ export interface PreparedJob {
 }
 
 /**
- * The options every generation request records: its arguments, then how its prompt reaches the model
- * (`prompt_format`, `system_prompt`): from the session's settings (svc.prompt_format,
- * svc.system_prompt), or `prompt` when the request already carries them (prepareFromParameters).
+ * A request's model, as its parameters record it: `{ model }` for any model but 'default' (recorded
+ * only then, so requests to the default keep the parameters, and cache keys, they always had). From
+ * the session's settings (settings.ts requestModel), or `recorded` when the request already names
+ * one (null: it names none).
  */
-export function generationOptions(fn: string, maxTokens: unknown, useCache: unknown, seed: unknown, prompt?: PromptParameters) {
-  const options = { max_tokens: v.maxTokens(fn, maxTokens), use_cache: v.boolean(fn, 'use_cache', useCache), seed: v.seed(fn, seed) };
-  return { ...options, ...(prompt ?? promptSettings()) };
+export function modelParameters(fn: string, family: ModelFunction, recorded?: string | null): { model?: string } {
+  const name = requestModel(fn, family, recorded);
+  return name === 'default' ? {} : { model: name };
 }
 
-export function prepareGenerate(fn: string, prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
-  const parameters = { prompt: v.text(fn, 'prompt', prompt), ...generationOptions(fn, maxTokens, useCache, seed, format) };
+/**
+ * The options every generation request records: its arguments, then how its prompt reaches the model
+ * (`prompt_format`, `system_prompt`) and its model: from the session's settings (svc.prompt_format,
+ * svc.system_prompt, svc.model), or `prompt` and `model` when the request already carries them
+ * (prepareFromParameters).
+ */
+export function generationOptions(fn: string, maxTokens: unknown, useCache: unknown, seed: unknown, prompt?: PromptParameters, model?: string | null) {
+  const options = { max_tokens: v.maxTokens(fn, maxTokens), use_cache: v.boolean(fn, 'use_cache', useCache), seed: v.seed(fn, seed) };
+  return { ...options, ...(prompt ?? promptSettings()), ...modelParameters(fn, 'generate', model) };
+}
+
+export function prepareGenerate(fn: string, prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, model?: string | null): PreparedJob {
+  const parameters = { prompt: v.text(fn, 'prompt', prompt), ...generationOptions(fn, maxTokens, useCache, seed, format, model) };
   return { functionName: 'generate', parameters, grammar: null };
 }
 
-export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown): PreparedJob {
-  const parameters = { text_input: v.text(fn, 'text_input', textInput), use_cache: v.boolean(fn, 'use_cache', useCache) };
+export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown, model?: string | null): PreparedJob {
+  const parameters = { text_input: v.text(fn, 'text_input', textInput), use_cache: v.boolean(fn, 'use_cache', useCache), ...modelParameters(fn, 'embed', model) };
   return { functionName: 'embed', parameters, grammar: null };
 }
 
@@ -40,29 +52,29 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown):
  * request records it. It changes the grammar, so it is a parameter (and part of the cache key);
  * recorded only when on, so requests at the default keep the parameters (and cache keys) they had.
  */
-export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, strict?: boolean): PreparedJob {
+export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, strict?: boolean, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
-  const options = generationOptions(fn, maxTokens, useCache, seed, format);
+  const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
   const strictSchema = strict ?? strictSchemaSetting();
   const parameters = { prompt: checkedPrompt, schema, ...options, ...(strictSchema ? { strict_schema: true } : {}) };
   return { functionName: 'generate_json', parameters, grammar: schemaGrammar(fn, schema, strictSchema) };
 }
 
-export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
+export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const checkedPattern = v.text(fn, 'pattern', pattern, { maxChars: 100_000 });
-  const options = generationOptions(fn, maxTokens, useCache, seed, format);
+  const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
   return { functionName: 'generate_regex', parameters: { prompt: checkedPrompt, pattern: checkedPattern, ...options }, grammar: regexGrammar(fn, checkedPattern) };
 }
 
-export function prepareChoice(fn: string, prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters): PreparedJob {
+export function prepareChoice(fn: string, prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const checkedChoices = v.textArray(fn, 'choices', choices, { maxItems: LIMITS.choicesMaxItems });
-  const options = generationOptions(fn, maxTokens, useCache, seed, format);
+  const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
   return { functionName: 'generate_choice', parameters: { prompt: checkedPrompt, choices: checkedChoices, ...options }, grammar: choicesGrammar(fn, checkedChoices) };
 }
 
-export function prepareRerank(fn: string, query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown): PreparedJob {
+export function prepareRerank(fn: string, query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, model?: string | null): PreparedJob {
   const parameters = {
     query: v.text(fn, 'query', query),
     // Each document like the query: empty or whitespace-only text has no meaningful embedding (an
@@ -71,6 +83,7 @@ export function prepareRerank(fn: string, query: unknown, documents: unknown, ta
     task: v.text(fn, 'task', task),
     use_cache: v.boolean(fn, 'use_cache', useCache),
     seed: v.seed(fn, seed),
+    ...modelParameters(fn, 'rerank', model),
   };
   return { functionName: 'rerank', parameters, grammar: null };
 }
@@ -79,17 +92,25 @@ export function prepareRerank(fn: string, query: unknown, documents: unknown, ta
 export function prepareFromParameters(fn: string, functionName: unknown, parameters: unknown): PreparedJob {
   if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) throw parameterError(fn, 'parameters', 'must be a JSON object');
   const p = parameters as Record<string, unknown>;
-  // The prompt format travels with the request: this session may not see the caller's settings.
+  // The prompt format and the model travel with the request: this session may not see the caller's settings.
   const format = () => promptParameters(fn, p.prompt_format, p.system_prompt);
+  const model = recordedModel(fn, p.model);
   switch (functionName) {
-    case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed, format());
-    case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache);
-    case 'generate_json': return prepareJson(fn, p.prompt, p.schema, p.max_tokens, p.use_cache, p.seed, format(), strictSchemaParameter(fn, p.strict_schema));
-    case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed, format());
-    case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed, format());
-    case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed);
+    case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed, format(), model);
+    case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache, model);
+    case 'generate_json': return prepareJson(fn, p.prompt, p.schema, p.max_tokens, p.use_cache, p.seed, format(), strictSchemaParameter(fn, p.strict_schema), model);
+    case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed, format(), model);
+    case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed, format(), model);
+    case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed, model);
     default: throw parameterError(fn, 'function_name', `must be one of generate, embed, generate_json, generate_regex, generate_choice, rerank`);
   }
+}
+
+/** A request's recorded model: absent (null: 'default') or a name other than 'default'. */
+function recordedModel(fn: string, model: unknown): string | null {
+  if (model === undefined || model === null) return null;
+  if (typeof model !== 'string' || model === 'default') throw parameterError(fn, 'parameters.model', "must be a model name other than 'default' when present");
+  return model;
 }
 
 /** A request's recorded strict_schema: absent (off) or true. */

@@ -47,6 +47,19 @@ export const QUERIES = {
   promptSettings: q(`SELECT current_setting('svc.prompt_format', true) AS prompt_format, current_setting('svc.system_prompt', true) AS system_prompt`),
   intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
 
+  // The model of a request (settings.ts requestModel): svc.model, else the function's own setting
+  // ($1), else 'default'; with the setting it came from and what svc_models says it serves (NULL: undeclared).
+  requestModel: q(
+    `SELECT s.name, s.source, m.serves
+     FROM (SELECT coalesce(nullif(btrim(current_setting('svc.model', true)), ''), nullif(btrim(current_setting($1, true)), ''), 'default') AS name,
+                  CASE WHEN nullif(btrim(current_setting('svc.model', true)), '') IS NOT NULL THEN 'svc.model'
+                       WHEN nullif(btrim(current_setting($1, true)), '') IS NOT NULL THEN $1
+                       ELSE 'the default' END AS source) s
+     LEFT JOIN svc_models m ON m.name = s.name`,
+    'text',
+  ),
+  modelServes: q(`SELECT serves FROM svc_models WHERE name = $1`, 'text'),
+
   queueDepth: q(`SELECT svc__queue_depth() AS depth`),
   capacity: q(`SELECT ${CAPACITY_COLUMNS} FROM svc__queue_depth_bound b`),
 
@@ -80,7 +93,8 @@ export const QUERIES = {
 
   // --- the result cache -----------------------------------------------------------------------
   // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
-  cacheGet: q(`SELECT svc_worker_cache_get($1, svc__current_model()) AS result`, 'text'),
+  // $2: the request's model name; the cache keeps answers under the identity of its file.
+  cacheGet: q(`SELECT svc_worker_cache_get($1, svc__model_identity($2)) AS result`, 'text', 'text'),
 
   // --- synchronous calls: an autonomous connection back to this database (dblink) --------------
   sessionRole: q(`SELECT ${SESSION_ROLE}::text AS name`),
@@ -94,11 +108,14 @@ export const QUERIES = {
   // true when this transaction holds (or now takes) the waiter lock with this key; false when another
   // session holds it.
   waiterLock: q(`SELECT pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, $1) AS locked`, 'integer'),
+  // Workers heard from in the last minute, those of them serving model $1, and the pending requests for it.
   workersSummary: q(
     `SELECT count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
+            count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)) AS serving,
             count(*) AS known,
-            (SELECT count(*) FROM svc_queue WHERE status = 'pending') AS pending
+            (SELECT count(*) FROM svc_queue WHERE status = 'pending' AND model = $1) AS pending
      FROM svc_workers`,
+    'text',
   ),
 
   // Only the owner cancels. $2 is 'pending': a parameter, not a literal, so that the plan (generic,

@@ -34,12 +34,15 @@ CREATE TABLE svc_queue (
   batch_id         uuid,
   batch_index      integer,
   submitted_xact   xid8 NOT NULL DEFAULT pg_current_xact_id(), -- so a wait on an uncommitted request fails at once
-  waiter           integer  -- a synchronous call's advisory lock, held while it waits (SYNC_WAITER_LOCK in queries.ts)
+  waiter           integer, -- a synchronous call's advisory lock, held while it waits (SYNC_WAITER_LOCK in queries.ts)
+  -- The model that serves the request (svc_models): recorded in its parameters when it is not
+  -- 'default', so it is part of the cache key; a column for the claim's index.
+  model            text NOT NULL GENERATED ALWAYS AS (coalesce(parameters->>'model', 'default')) STORED
 );
 
--- The claim order (priority first, then age) over pending rows only, and expired-lease sweeps. (The
--- index the queue-depth bound reads is in queue-bound.sql.)
-CREATE INDEX svc_queue_claim_idx ON svc_queue (priority DESC, seq) WHERE status = 'pending';
+-- The claim order (priority first, then age) of each model's pending rows, and expired-lease sweeps.
+-- (The index the queue-depth bound reads is in queue-bound.sql.)
+CREATE INDEX svc_queue_claim_idx ON svc_queue (model, priority DESC, seq) WHERE status = 'pending';
 CREATE INDEX svc_queue_lease_idx ON svc_queue (lease_expires_at) WHERE status = 'processing';
 -- Requests whose synchronous caller may have stopped waiting: pending or processing ones of sync calls
 -- (completion clears waiter), checked on each claim through the IS NOT NULL index condition.
@@ -73,11 +76,30 @@ CREATE TABLE svc_workers (
   last_heartbeat timestamptz NOT NULL DEFAULT now(),
   jobs_done      bigint NOT NULL DEFAULT 0,
   jobs_failed    bigint NOT NULL DEFAULT 0,
-  jobs_in_flight integer NOT NULL DEFAULT 0
+  jobs_in_flight integer NOT NULL DEFAULT 0,
+  models         text[] NOT NULL DEFAULT ARRAY['default'] -- the names (svc_models) it serves and claims for
 );
 GRANT SELECT ON svc_workers TO PUBLIC;
+
+-- The models a deployment serves, by name. 'default' is what a worker started with one --model PATH
+-- serves; a worker started with --model NAME=PATH declares NAME when it is missing. `identity` is
+-- the file (name, size, digest) a worker last loaded under the name: the cache keeps answers per
+-- identity, so a new file never serves an old one's answers. svc_model_declare() (svc_admin) sets
+-- which functions a name serves; requests for a function it does not serve are refused at the call.
+CREATE TABLE svc_models (
+  name        text PRIMARY KEY,
+  serves      text[] NOT NULL DEFAULT ARRAY['generate', 'embed', 'rerank'],
+  identity    text,
+  declared_at timestamptz NOT NULL DEFAULT now(),
+  loaded_at   timestamptz,
+  CONSTRAINT svc_models_name CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'),
+  CONSTRAINT svc_models_serves CHECK (cardinality(serves) > 0 AND serves <@ ARRAY['generate', 'embed', 'rerank'])
+);
+INSERT INTO svc_models (name) VALUES ('default');
+GRANT SELECT ON svc_models TO PUBLIC;
 
 -- The queue-depth bound is in queue-bound.sql and the result cache in cache.sql, emitted after this file.
 
 SELECT pg_catalog.pg_extension_config_dump('svc_queue', '');
 SELECT pg_catalog.pg_extension_config_dump('svc_workers', '');
+SELECT pg_catalog.pg_extension_config_dump('svc_models', '');

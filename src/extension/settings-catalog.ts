@@ -17,6 +17,10 @@ export const SETTINGS = {
   'svc.retry_backoff': { default: '1s', meaning: 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes' },
   'svc.prompt_format': { default: 'chat', meaning: "how generation prompts reach the model: 'chat' sends the prompt as the user turn of the model's chat template (raw on a model without one), 'raw' sends it as is; recorded in the request's parameters and part of its cache key" },
   'svc.strict_schema': { default: 'off', meaning: "'on' refuses JSON Schema keywords of no standard vocabulary (x-*, readonly, id after draft-04) and unknown formats; 'off' takes them as annotations, as the JSON Schema specification says; recorded in the request's parameters (strict_schema) and part of its cache key" },
+  'svc.model': { default: null, meaning: "the model (svc_models) of this session's requests, for every function (unset: svc.generate_model, svc.embed_model, svc.rerank_model); recorded in the request's parameters unless 'default', and part of its cache key" },
+  'svc.generate_model': { default: 'default', meaning: 'the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset' },
+  'svc.embed_model': { default: 'default', meaning: 'the model of embedding requests (svc_embed*) when svc.model is unset' },
+  'svc.rerank_model': { default: 'default', meaning: 'the model of rerank requests (svc_rerank*) when svc.model is unset' },
   'svc.system_prompt': { default: null, meaning: "system turn of the chat template for generation requests in the 'chat' format (unset or empty: none); recorded in the request's parameters and part of its cache key" },
 } as const satisfies Record<string, Setting>;
 

@@ -71,3 +71,27 @@ export function promptSettings(): PromptParameters {
   }
   return { prompt_format: format, system_prompt: system };
 }
+
+/** What a model serves: the generation functions, embeddings, or rerank. */
+export type ModelFunction = 'generate' | 'embed' | 'rerank';
+
+/**
+ * The model (svc_models) a request of `family` goes to: `recorded` when the request already names
+ * one (null: it names none, so 'default'), else svc.model, else svc.<family>_model, else 'default'.
+ * An undeclared model, or one that does not serve `family`, is an error naming it and where it came from.
+ */
+export function requestModel(fn: string, family: ModelFunction, recorded?: string | null): string {
+  const row =
+    recorded === undefined
+      ? one<{ name: string; source: string; serves: string[] | null }>(QUERIES.requestModel, `svc.${family}_model`)!
+      : { ...(one<{ serves: string[] | null }>(QUERIES.modelServes, recorded ?? 'default') ?? { serves: null }), name: recorded ?? 'default', source: 'parameters.model' };
+  if (row.serves === null) {
+    throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${row.name}" (${row.source}) is not declared in svc_models`, {
+      hint: `Start a worker with --model ${row.name}=PATH, or declare it: SELECT svc_model_declare('${row.name.replace(/'/g, "''")}').`,
+    });
+  }
+  if (!row.serves.includes(family)) {
+    throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${row.name}" (${row.source}) does not serve ${family} (it serves ${row.serves.join(', ')})`);
+  }
+  return row.name;
+}

@@ -92,5 +92,6 @@ export const embedBatchAsync = (texts: unknown, useCache: unknown, priority: unk
   submitBatch('svc_embed_batch_async', priority, 'embed', (fn) => {
     const checked = v.textArray(fn, 'texts', texts, { maxItems: LIMITS.batchMaxItems });
     const cache = v.boolean(fn, 'use_cache', useCache);
-    return checked.map((text_input) => ({ text_input, use_cache: cache }));
+    const model = jobs.modelParameters(fn, 'embed');
+    return checked.map((text_input) => ({ text_input, use_cache: cache, ...model }));
   });

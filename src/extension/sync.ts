@@ -46,17 +46,23 @@ function remote<T>(query: typeof QUERIES.syncState, statement: string): T[] {
   }
 }
 
-function workersSummary(): string {
-  const s = one<{ live: string; known: string; pending: string }>(QUERIES.workersSummary)!;
+/** Who could serve a request for `model`: the live workers, and how many of them serve it. */
+function workersSummary(model: string): { text: string; live: number; serving: number } {
+  const s = one<{ live: string; serving: string; known: string; pending: string }>(QUERIES.workersSummary, model)!;
   const live = Number(s.live);
-  if (live === 0) return Number(s.known) === 0 ? 'no worker has ever connected (start svc-worker)' : 'no worker is running (none sent a heartbeat in the last minute)';
-  return `${live} worker(s) running, ${s.pending} request(s) pending`;
+  const serving = Number(s.serving);
+  const forModel = model === 'default' ? '' : ` for model "${model}"`;
+  let text: string;
+  if (live === 0) text = Number(s.known) === 0 ? 'no worker has ever connected (start svc-worker)' : 'no worker is running (none sent a heartbeat in the last minute)';
+  else if (serving === 0) text = `none of the ${live} running worker(s) serves model "${model}"`;
+  else text = `${serving} worker(s) running${forModel}, ${s.pending} request(s) pending${forModel}`;
+  return { text, live, serving };
 }
 
-function wait(fn: string, id: string, quotedId: string, timeout: number): string {
+function wait(fn: string, id: string, quotedId: string, timeout: number, model: string): string {
   const read = () => remote<JobState>(QUERIES.syncState, REMOTE.state(quotedId))[0];
   const result = awaitOutcome(fn, id, timeout, 0.02, read, (state) => {
-    throw new SvcError(SQLSTATE.timedOut, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${workersSummary()}`, {
+    throw new SvcError(SQLSTATE.timedOut, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${workersSummary(model).text}`, {
       detail: `request ${id} was ${state?.status ?? 'not found'}; it is cancelled if it had not started`,
       hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
     });
@@ -79,9 +85,18 @@ function run(fn: string, job: jobs.PreparedJob): string {
   const timeout = intervalSetting('svc.sync_timeout');
   const maxQueueSize = integerSetting('svc.max_queue_size', 1);
   const identity = cacheIdentity(job.functionName, job.parameters);
+  const model = typeof job.parameters.model === 'string' ? job.parameters.model : 'default';
   if (job.parameters.use_cache === true) {
-    const hit = one<{ result: string | null }>(QUERIES.cacheGet, identity)?.result;
+    const hit = one<{ result: string | null }>(QUERIES.cacheGet, identity, model)?.result;
     if (hit !== null && hit !== undefined) return hit;
+  }
+  // Workers are running but none serves this model: waiting would only time out. (With none running
+  // at all the call waits, as one may be starting.)
+  const workers = workersSummary(model);
+  if (workers.live > 0 && workers.serving === 0) {
+    throw new SvcError(SQLSTATE.noWorkerForModel, `${fn}: ${workers.text}`, {
+      hint: `Start a worker with --model ${model}=PATH, choose another model (SET svc.model), or use the _async functions: their requests wait for a worker of the model.`,
+    });
   }
   const owner = one<{ name: string }>(QUERIES.sessionRole)!.name;
   const waiter = holdWaiterLock();
@@ -89,7 +104,7 @@ function run(fn: string, job: jobs.PreparedJob): string {
   const [{ request_id: id }] = remote<{ request_id: string }>(QUERIES.syncEnqueue, REMOTE.enqueue(plv8.quote_literal(payload)));
   const quotedId = plv8.quote_literal(id);
   try {
-    return wait(fn, id, quotedId, timeout);
+    return wait(fn, id, quotedId, timeout, model);
   } catch (error) {
     cancelQuietly(quotedId);
     throw error;

@@ -83,7 +83,7 @@ test('a claim commits without waiting for the disk, unless its transaction wrote
     const inTransaction = async (before: string | null, maxRetries = 3) => {
       await session.query('BEGIN');
       if (before) await session.query(before);
-      await protocol.claim(session, { ...opts('w1', 1, 0.05), maxRetries });
+      await protocol.claim(session, { ...opts('w1', 1, 30), maxRetries });
       const mode = await commitMode();
       await session.query('COMMIT');
       return mode;
@@ -93,7 +93,9 @@ test('a claim commits without waiting for the disk, unless its transaction wrote
     expect(await inTransaction(null)).toBe('off');
     expect(await commitMode()).toBe('on'); // for that transaction only
     expect(await inTransaction(`SELECT svc_worker_heartbeat('w1', 'h', 1, 'running', 1, NULL, 0, 0, 0)`)).toBe('on');
-    await new Promise((r) => setTimeout(r, 100)); // both leases expire: the sweep fails them (no retries left)
+    // Both leases expire (set here, not waited for: a loaded machine could let one expire before the
+    // second claim, whose sweep would then requeue it); the sweep fails them (no retries left).
+    await db.query(`UPDATE svc_queue SET lease_expires_at = clock_timestamp() - interval '1 second' WHERE status = 'processing'`);
     expect(await inTransaction(null, 0)).toBe('on');
     expect((await db.query(`SELECT count(*)::int AS n FROM svc_queue WHERE status = 'failed'`)).rows[0].n).toBe(2);
   } finally {
@@ -489,6 +491,18 @@ test('the worker protocol keeps index plans made while the queue was empty, stal
   expect(plans).toMatch(/Index Only Scan using svc_queue_lease_idx/);
   expect(plans).toMatch(/Index Scan using svc_queue_pkey/);
   expect(plans).not.toMatch(/svc_queue_active_idx|Seq Scan|Bitmap|Sort Key: p\./);
+  expect(plans).not.toMatch(BY_ID_AS_FILTER);
+});
+
+test('a claim for several models keeps index plans too: one scan of the claim index per model, merged', async () => {
+  const models = ['default', 'other'];
+  const plans = await plansMadeOnAnEmptyQueue(
+    async (idle) => idle.query(`SELECT * FROM svc_worker_claim('idle', 4, 30, 3, $1)`, [models]),
+    async (idle) => expect(await protocol.claim(idle, { ...opts('idle', 4), models })).toHaveLength(4),
+  );
+  expect(plans).toMatch(/Index Scan using svc_queue_claim_idx/);
+  expect(plans).toMatch(/Index Scan using svc_queue_pkey/);
+  expect(plans).not.toMatch(/svc_queue_active_idx|Seq Scan|Bitmap/);
   expect(plans).not.toMatch(BY_ID_AS_FILTER);
 });
 

@@ -80,7 +80,7 @@ test('--help and -h print the usage and exit 0, without a model or a database', 
     const w = worker(undefined, [flag], { SVC_MODEL: '', PGHOST: '/nonexistent' });
     expect(await exitWithin(w, 20_000)).toBe(0);
     const out = w.stdout.join('');
-    expect(out).toMatch(/^usage: svc-worker --model PATH/);
+    expect(out).toMatch(/^usage: svc-worker --model \[NAME=\]PATH/);
     expect(out).toMatch(/CREATE EXTENSION svc/);
     expect(out).toMatch(/GRANT svc_worker TO <role>/);
   }

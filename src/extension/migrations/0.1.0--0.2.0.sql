@@ -56,3 +56,28 @@ ALTER TABLE svc_queue ADD COLUMN submitted_xact xid8 NOT NULL DEFAULT pg_current
 -- Synchronous calls hold an advisory lock while they wait; a claim cancels requests whose caller is gone.
 ALTER TABLE svc_queue ADD COLUMN waiter integer;
 CREATE INDEX svc_queue_waiter_idx ON svc_queue (waiter) WHERE waiter IS NOT NULL;
+
+-- Several models (see schema.sql): the registry, each request's model, the claim index per model,
+-- each worker's models. Functions whose signature or result changed are dropped here and re-created
+-- by the generated part that follows.
+ALTER TABLE svc_queue ADD COLUMN model text NOT NULL GENERATED ALWAYS AS (coalesce(parameters->>'model', 'default')) STORED;
+DROP INDEX svc_queue_claim_idx;
+CREATE INDEX svc_queue_claim_idx ON svc_queue (model, priority DESC, seq) WHERE status = 'pending';
+ALTER TABLE svc_workers ADD COLUMN models text[] NOT NULL DEFAULT ARRAY['default'];
+CREATE TABLE svc_models (
+  name        text PRIMARY KEY,
+  serves      text[] NOT NULL DEFAULT ARRAY['generate', 'embed', 'rerank'],
+  identity    text,
+  declared_at timestamptz NOT NULL DEFAULT now(),
+  loaded_at   timestamptz,
+  CONSTRAINT svc_models_name CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'),
+  CONSTRAINT svc_models_serves CHECK (cardinality(serves) > 0 AND serves <@ ARRAY['generate', 'embed', 'rerank'])
+);
+INSERT INTO svc_models (name) VALUES ('default');
+GRANT SELECT ON svc_models TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('svc_models', '');
+-- Their results gained a column (models, model) or their signature a parameter (models).
+DROP FUNCTION svc_worker_status();
+DROP FUNCTION svc_queue_stats();
+DROP FUNCTION svc_worker_claim(text, integer, double precision, integer);
+DROP FUNCTION svc_worker_heartbeat(text, text, integer, text, integer, text, bigint, bigint, integer);

@@ -13,9 +13,12 @@
 --    svc_queue_lease_idx (an EXISTS over status and lease looks as cheap on an empty table, through
 --    svc_queue_active_idx, and then filters every active row on each call; min() may be planned as
 --    an aggregate over every lease), so the sweep runs only when a lease has expired.
--- 3. Up to max_jobs pending jobs, highest priority first, then oldest, from svc_queue_claim_idx.
---    `now_` is a variable of each statement, so the lease index can seek on it (clock_timestamp()
---    in a WHERE clause cannot be an index condition).
+-- 3. Up to max_jobs pending jobs of the claimer's models, highest priority first, then oldest: the
+--    first entries of svc_queue_claim_idx (model, priority DESC, seq) for its model, one index scan
+--    and no sort. A worker of several models scans each model's entries and merges them, sorting at
+--    most max_jobs rows per model; the rows locked beyond max_jobs are released when the claim
+--    commits. `now_` is a variable of each statement, so the lease index can seek on it
+--    (clock_timestamp() in a WHERE clause cannot be an index condition).
 --
 -- relax_commit: when this is the transaction's first write and no job failed for good, the
 -- transaction commits without waiting for its WAL to reach the disk (synchronous_commit off). Lost
@@ -29,7 +32,12 @@ DECLARE
   now_ timestamptz := clock_timestamp();
   announced integer;
   pending_ text := 'pending';
+  picked uuid[];
 BEGIN
+  IF models IS NULL OR cardinality(models) = 0 OR array_position(models, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'svc_worker_claim: models must be a non-empty array of model names' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+
   UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
   WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(1937138551, w.waiter);
 
@@ -58,17 +66,31 @@ BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
   END IF;
 
+  IF cardinality(models) = 1 THEN
+    picked := ARRAY(
+      SELECT p.request_id FROM svc_queue p
+      WHERE p.model = models[1] AND p.status = 'pending' AND p.run_after <= now_
+      ORDER BY p.priority DESC, p.seq
+      LIMIT max_jobs
+      FOR UPDATE SKIP LOCKED);
+  ELSE
+    picked := ARRAY(
+      SELECT p.request_id FROM unnest(models) AS m(name), LATERAL (
+        SELECT p.request_id, p.priority, p.seq FROM svc_queue p
+        WHERE p.model = m.name AND p.status = 'pending' AND p.run_after <= now_
+        ORDER BY p.priority DESC, p.seq
+        LIMIT max_jobs
+        FOR UPDATE SKIP LOCKED) p
+      ORDER BY p.priority DESC, p.seq
+      LIMIT max_jobs);
+  END IF;
+
   RETURN QUERY
   WITH claimed AS (
     UPDATE svc_queue q SET
       status = 'processing', started_at = now_, attempt = q.attempt + 1,
       worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
-    WHERE q.request_id = ANY (ARRAY(
-      SELECT p.request_id FROM svc_queue p
-      WHERE p.status = 'pending' AND p.run_after <= now_
-      ORDER BY p.priority DESC, p.seq
-      LIMIT max_jobs
-      FOR UPDATE SKIP LOCKED))
+    WHERE q.request_id = ANY (picked)
     RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
   )
   SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority

@@ -24,7 +24,7 @@ BEGIN
   END IF;
   dropped := svc__complete($1, $2, $3);
   IF wanted > 0 THEN
-    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false) c;
+    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false, $8) c;
     IF FOUND THEN
       RETURN;
     END IF;

@@ -53,6 +53,16 @@ RESET svc.prompt_format;
 SET svc.sync_timeout = 'soon';
 SELECT pg_temp.err($$SELECT svc_generate('x')$$);
 RESET svc.sync_timeout;
+-- models: one not declared, one that does not serve the function; svc_model_declare's own checks
+SET svc.model = 'nope';
+SELECT pg_temp.err($$SELECT svc_generate_async('x')$$);
+RESET svc.model;
+SELECT svc_model_declare('regress-embedder', ARRAY['embed']);
+SET svc.generate_model = 'regress-embedder';
+SELECT pg_temp.err($$SELECT svc_generate_async('x')$$);
+RESET svc.generate_model;
+SELECT pg_temp.err($$SELECT svc_model_declare('has space')$$);
+SELECT pg_temp.err($$SELECT svc_model_declare('m', ARRAY['chat'])$$);
 
 -- 54000: over a limit
 SELECT pg_temp.err($$SELECT svc_generate_async(repeat('a', 1000001))$$);
@@ -94,3 +104,12 @@ SET svc.sync_timeout = '1s';
 SELECT pg_temp.err($$SELECT svc_generate('no worker here')$$);
 RESET svc.sync_timeout;
 SELECT function_name, status FROM svc_queue ORDER BY seq;
+
+-- SV006 from a synchronous call for a model no running worker serves (one worker runs, serving
+-- 'default'): at once, nothing enqueued
+SELECT svc_worker_heartbeat('regress-worker', 'h', 1, 'running', 1, 'file', 0, 0, 0);
+SET svc.model = 'regress-embedder';
+SELECT pg_temp.err($$SELECT svc_embed('x')$$);
+RESET svc.model;
+DELETE FROM svc_workers;
+SELECT count(*) AS queued FROM svc_queue WHERE model <> 'default';

@@ -1,0 +1,40 @@
+// The worker's options and environment (worker/config.ts): pure parsing, errors naming the option.
+import { ConfigError, loadConfig, parseModels } from '../../worker/config.js';
+
+describe('--model / SVC_MODEL', () => {
+  test("a bare path is the model 'default'; NAME=PATH names it; both forms repeat", () => {
+    expect(loadConfig(['--model', 'models/a.gguf'], {}).models).toEqual([{ name: 'default', path: 'models/a.gguf' }]);
+    expect(loadConfig(['--model', 'writer=/m/w.gguf', '--model=embedder=/m/e.gguf'], {}).models).toEqual([
+      { name: 'writer', path: '/m/w.gguf' },
+      { name: 'embedder', path: '/m/e.gguf' },
+    ]);
+    expect(loadConfig(['--model', 'models/a.gguf', '--model', 'b=hf:user/repo/b.gguf'], {}).models).toEqual([
+      { name: 'default', path: 'models/a.gguf' },
+      { name: 'b', path: 'hf:user/repo/b.gguf' },
+    ]);
+  });
+
+  test('SVC_MODEL lists models separated by commas or newlines; --model wins over it', () => {
+    expect(loadConfig([], { SVC_MODEL: 'writer=/m/w.gguf, embedder=/m/e.gguf\nr=/m/r.gguf' }).models.map((m) => m.name)).toEqual(['writer', 'embedder', 'r']);
+    expect(loadConfig(['--model', '/m/x.gguf'], { SVC_MODEL: 'writer=/m/w.gguf' }).models).toEqual([{ name: 'default', path: '/m/x.gguf' }]);
+  });
+
+  test('a path whose text before "=" is no model name is a path', () => {
+    expect(parseModels('/data/a=b.gguf')).toEqual([{ name: 'default', path: '/data/a=b.gguf' }]);
+  });
+
+  test.each([
+    ['a=x,a=y', /the model name "a" is given twice/],
+    ['x.gguf,y.gguf', /the model name "default" is given twice \(a --model without NAME= is named default\)/],
+    ['writer=', /--model writer=: the path after "writer=" is empty/],
+    ['=x.gguf', /--model =x.gguf: the name before "=" is empty/],
+    [' , ', /--model needs a path/],
+  ])('%s is a configuration error naming the rule', (text, message) => {
+    expect(() => parseModels(text)).toThrow(ConfigError);
+    expect(() => parseModels(text)).toThrow(message);
+  });
+
+  test('no model at all says how to give one', () => {
+    expect(() => loadConfig([], {})).toThrow(/no model: pass --model PATH or set SVC_MODEL/);
+  });
+});
