@@ -157,7 +157,11 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
   const refs: string[] = [];
   const anchors = new Set<string>();
 
-  const walk = (schema: unknown, pointer: string, depth: number): unknown => {
+  // Inside a subschema only the validator reads (under `not`, `if`, `contains`, ...), the compiler
+  // checks nothing: the shapes ajv needs are checked here, and its `$ref`s must resolve.
+  const validatorRefs: { ref: string; pointer: string }[] = [];
+
+  const walk = (schema: unknown, pointer: string, depth: number, validatorOnly = false): unknown => {
     if (!isObject(schema) || depth > maxDepth) return schema;
     const out: SchemaObject = {};
     written.add(out);
@@ -177,6 +181,10 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
     }
     delete out.$schema;
     if (typeof out.$ref === 'string') refs.push((out.$ref = movedRef(input, out.$ref)));
+    if (validatorOnly) {
+      checkCompiledShapes(out, pointer);
+      if (typeof out.$ref === 'string') validatorRefs.push({ ref: out.$ref, pointer: pointerChild(pointer, '$ref') });
+    }
     // draft-04 `id`: a base URI, or an anchor when it is `#name`.
     const id = idIsKeyword && typeof schema.id === 'string' && !hasOwn(schema, '$id') ? schema.id : undefined;
     splitId(out, id ?? (typeof out.$id === 'string' ? out.$id : undefined), depth === 0);
@@ -230,24 +238,30 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
     }
     checkValidatedShapes(out, pointer);
     // Subschemas, each rewritten the same way.
-    const child = (value: unknown, path: string) => walk(value, path, depth + 1);
+    const child = (value: unknown, path: string, keyword: string) =>
+      walk(
+        value,
+        path,
+        depth + 1,
+        validatorOnly || VALIDATED_SUBSCHEMAS.includes(keyword) || keyword === 'patternProperties' || keyword === 'dependentSchemas',
+      );
     for (const keyword of SCHEMA_MAPS) {
       const map = out[keyword];
       if (!isObject(map)) continue;
       const copy: SchemaObject = {};
       written.add(copy);
-      for (const [name, sub] of Object.entries(map)) setOwn(copy, name, child(sub, pointerChild(pointerChild(pointer, keyword), name)));
+      for (const [name, sub] of Object.entries(map)) setOwn(copy, name, child(sub, pointerChild(pointerChild(pointer, keyword), name), keyword));
       out[keyword] = copy;
       if (keyword === 'properties') hoistRequired(out, copy);
     }
     for (const keyword of SCHEMA_LISTS) {
       const list = out[keyword];
       if (!Array.isArray(list)) continue;
-      const copy = list.map((sub, i) => child(sub, pointerChild(pointerChild(pointer, keyword), i)));
+      const copy = list.map((sub, i) => child(sub, pointerChild(pointerChild(pointer, keyword), i), keyword));
       written.add(copy);
       out[keyword] = copy;
     }
-    for (const keyword of SCHEMA_VALUES) if (hasOwn(out, keyword)) out[keyword] = child(out[keyword], pointerChild(pointer, keyword));
+    for (const keyword of SCHEMA_VALUES) if (hasOwn(out, keyword)) out[keyword] = child(out[keyword], pointerChild(pointer, keyword), keyword);
     return out;
   };
 
@@ -256,6 +270,10 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
   // `components/schemas`, any vendor container): its target is a schema all the same, rewritten the
   // same way (in a copy of the containers on its path), and so are the targets of its own `$ref`s.
   if (isObject(schema)) for (let i = 0; i < refs.length; i++) adoptRefTarget(schema, refs[i], written, (target, pointer) => walk(target, pointer, 1));
+  for (const { ref, pointer } of validatorRefs) {
+    if (!resolves(schema, ref, anchors))
+      throw new ConstraintError('unresolved-ref', `$ref '${ref}' points to nothing in this schema`, { pointer, keyword: '$ref' });
+  }
   return { schema, draft: declared ?? spellings ?? '2020-12' };
 }
 
@@ -428,4 +446,85 @@ function hoistRequired(out: SchemaObject, properties: SchemaObject): void {
     if (sub.required) out.required = [...(Array.isArray(out.required) ? out.required : []), name];
     delete sub.required;
   }
+}
+
+const TYPE_NAMES = ['null', 'boolean', 'object', 'array', 'string', 'number', 'integer'];
+
+/**
+ * In a subschema only the validator reads, the shapes ajv needs of the keywords the compiler checks
+ * elsewhere (`minLength: "5"`, `type: "any"`, `enum: "a"`, a pattern that is no regex, ...), and
+ * `$dynamicRef`/`$recursiveRef`, refused everywhere.
+ */
+function checkCompiledShapes(out: SchemaObject, pointer: string): void {
+  const refuse = (keyword: string, what: string, at = pointerChild(pointer, keyword)): never => {
+    throw new ConstraintError('invalid-input', `${keyword} must be ${what}`, { pointer: at, keyword });
+  };
+  const isSchema = (value: unknown) => typeof value === 'boolean' || isObject(value);
+  for (const keyword of ['$dynamicRef', '$recursiveRef']) {
+    if (hasOwn(out, keyword))
+      throw new ConstraintError('unsupported-keyword', `${keyword} is not supported; use $ref`, { pointer: pointerChild(pointer, keyword), keyword });
+  }
+  if (hasOwn(out, 'type')) {
+    const types = Array.isArray(out.type) ? out.type : [out.type];
+    if (types.length === 0 || types.some((type) => typeof type !== 'string' || !TYPE_NAMES.includes(type)))
+      refuse('type', `one of ${TYPE_NAMES.join(', ')}, or a list of them`);
+  }
+  if (hasOwn(out, 'enum') && !Array.isArray(out.enum)) refuse('enum', 'an array');
+  for (const keyword of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']) {
+    if (hasOwn(out, keyword) && !(typeof out[keyword] === 'number' && Number.isFinite(out[keyword]))) refuse(keyword, 'a number');
+  }
+  for (const keyword of ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']) {
+    const value = out[keyword];
+    if (hasOwn(out, keyword) && !(typeof value === 'number' && Number.isInteger(value) && value >= 0)) refuse(keyword, 'a non-negative integer');
+  }
+  if (hasOwn(out, 'pattern')) {
+    if (typeof out.pattern !== 'string') refuse('pattern', 'a string');
+    if (!validPattern(out.pattern as string)) {
+      throw new ConstraintError('invalid-regex', `pattern '${String(out.pattern)}' is not a valid regex`, {
+        pointer: pointerChild(pointer, 'pattern'),
+        keyword: 'pattern',
+      });
+    }
+  }
+  if (hasOwn(out, 'required') && !(Array.isArray(out.required) && out.required.every((name) => typeof name === 'string')))
+    refuse('required', 'an array of strings');
+  if (hasOwn(out, '$ref') && typeof out.$ref !== 'string') refuse('$ref', 'a string');
+  for (const keyword of ['items', 'additionalProperties'])
+    if (hasOwn(out, keyword) && !isSchema(out[keyword])) refuse(keyword, 'a schema (an object or a boolean)');
+  for (const keyword of ['properties', '$defs', 'definitions']) {
+    if (!hasOwn(out, keyword)) continue;
+    if (!isObject(out[keyword])) refuse(keyword, 'an object');
+    for (const [name, sub] of Object.entries(out[keyword] as SchemaObject))
+      if (!isSchema(sub)) refuse(keyword, 'an object of schemas', pointerChild(pointerChild(pointer, keyword), name));
+  }
+  for (const keyword of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) {
+    if (!hasOwn(out, keyword)) continue;
+    const list = out[keyword];
+    if (!Array.isArray(list) || (list.length === 0 && keyword !== 'prefixItems') || !list.every(isSchema)) refuse(keyword, 'a non-empty array of schemas');
+  }
+}
+
+/** Whether a `$ref` in the rewritten schema resolves within it, as the compiler reads references. */
+function resolves(root: unknown, ref: string, anchors: ReadonlySet<string>): boolean {
+  let fragment = ref;
+  const rootId = isObject(root) && typeof root.$id === 'string' ? root.$id.replace(/#$/, '') : undefined;
+  if (rootId && fragment.startsWith(rootId)) fragment = fragment.slice(rootId.length);
+  if (!fragment.startsWith('#')) return false;
+  let body: string;
+  try {
+    body = decodeURIComponent(fragment.slice(1));
+  } catch {
+    return false;
+  }
+  if (body === '') return true;
+  if (!body.startsWith('/')) return anchors.has(body);
+  let target: unknown = root;
+  for (const token of body
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    if ((isObject(target) || Array.isArray(target)) && hasOwn(target, token)) target = (target as SchemaObject)[token];
+    else return false;
+  }
+  return typeof target === 'boolean' || isObject(target);
 }

@@ -84,7 +84,15 @@ export function createSchemaValidator(schema: unknown): (text: string) => Valida
         return { ok: false, error: new ConstraintError('validation-failed', `the schema cannot be checked by the validator: ${(error as Error).message}`) };
       }
     }
-    if (check(value)) return { ok: true, value };
+    let valid: boolean;
+    try {
+      valid = check(value);
+    } catch (error) {
+      // ajv recurses once per level of the value: an output nested thousands deep exhausts the stack.
+      const reason = error instanceof RangeError ? 'the output nests too deeply to validate' : `the validator failed: ${(error as Error).message}`;
+      return { ok: false, error: new ConstraintError('validation-failed', reason) };
+    }
+    if (valid) return { ok: true, value };
     const errors = check.errors ?? [];
     const first = errors[0];
     const summary = errors

@@ -211,6 +211,31 @@ describe('2. the validator never throws on a schema that compiled, and is exact'
       pointer: '/patternProperties/[',
     });
   });
+  test('in a subschema only the validator reads (not, if, contains, ...), what ajv cannot compile is an error naming it', () => {
+    // The compiler never looks there; ajv refused these schemas, or (a $dynamicRef under not) overflowed the stack in validate().
+    const cases: [unknown, string, string][] = [
+      [{ type: 'string', not: { minLength: '5' } }, 'invalid-input', '/not/minLength'],
+      [{ if: { properties: { a: { minimum: 'x' } } }, then: {} }, 'invalid-input', '/if/properties/a/minimum'],
+      [{ type: 'array', contains: { enum: 'a' } }, 'invalid-input', '/contains/enum'],
+      [{ not: { type: 'any' } }, 'invalid-input', '/not/type'],
+      [{ type: 'object', propertyNames: { pattern: '[' } }, 'invalid-regex', '/propertyNames/pattern'],
+      [{ not: { $ref: '#/nowhere' } }, 'unresolved-ref', '/not/$ref'],
+      [{ type: 'object', dependentSchemas: { a: { $ref: 'http://example.com/s.json' } } }, 'unresolved-ref', '/dependentSchemas/a/$ref'],
+      [{ not: { $dynamicRef: '#x' } }, 'unsupported-keyword', '/not/$dynamicRef'],
+    ];
+    for (const [schema, code, pointer] of cases) {
+      expect({ schema, error: errorOf(() => compileJsonSchema(schema)) }).toMatchObject({ schema, error: { code, pointer } });
+    }
+    const fine = compileJsonSchema({ $defs: { s: { type: 'string' } }, not: { $ref: '#/$defs/s' }, if: { required: ['a'] }, then: { minProperties: 2 } });
+    expect(fine.validate('1')).toMatchObject({ ok: true });
+    expect(fine.validate('"s"')).toMatchObject({ ok: false });
+  });
+  test('an output nested thousands deep fails validation instead of throwing (ajv ran out of stack)', () => {
+    const compiled = compileJsonSchema({ $defs: { n: { type: 'array', items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' });
+    expect(compiled.validate('['.repeat(100) + ']'.repeat(100))).toMatchObject({ ok: true });
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    expect(compiled.validate(deep)).toMatchObject({ ok: false, error: { code: 'validation-failed', message: expect.stringMatching(/nests too deeply/) } });
+  });
   test('two equal anchors (draft-04 ids copied between definitions): the first is the one, for grammar and validator', () => {
     const schema = { definitions: { a: { id: '#foo', type: 'string' }, b: { id: '#foo', type: 'integer' } }, properties: { x: { $ref: '#foo' } } };
     const compiled = compileJsonSchema(schema);
