@@ -40,7 +40,9 @@ beforeAll(async () => {
 
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  dev = spawn(wrangler, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persist, '--show-interactive-dev-session=false'], {
+  // --var overrides a developer's .dev.vars (docs/edge.md): this test runs with auth and the limit off.
+  const vars = ['--var', 'REQUIRE_API_KEY:false', '--var', 'RATE_LIMIT:false'];
+  dev = spawn(wrangler, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persist, '--show-interactive-dev-session=false', ...vars], {
     cwd: ROOT,
     env,
     detached: true, // own process group, so teardown ends wrangler and its workerd together
