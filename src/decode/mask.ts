@@ -133,37 +133,72 @@ export class TokenMasker {
     const v = vocabulary;
     const classes = automaton.classes;
     const partials = new Map<number, number>();
-    // Children keyed by node * (symbols) + symbol; symbols grow with partials, so key by string-free pairs.
-    const childOf = new Map<number, number>();
-    const parentSymbol: number[] = [-1];
-    const parent: number[] = [-1];
-    const endsHere: number[][] = [[]];
-    const SYMBOL_SPACE = 1 << 21;
-    const child = (node: number, sym: number) => {
-      const key = node * SYMBOL_SPACE + sym;
-      let id = childOf.get(key);
-      if (id === undefined) {
-        id = parent.length;
-        parent.push(node);
-        parentSymbol.push(sym);
-        endsHere.push([]);
-        childOf.set(key, id);
+    // Build: each node's children as a first-child / next-sibling list, found through an
+    // open-addressing hash of (parent, symbol) in typed arrays (no Map per edge: a 152k-token
+    // vocabulary makes 0.8M lookups).
+    let capacity = 1 << 16;
+    let first = new Int32Array(capacity).fill(-1);
+    let next = new Int32Array(capacity);
+    let sym = new Int32Array(capacity);
+    let up = new Int32Array(capacity);
+    sym[0] = -1;
+    let count = 1;
+    let slots = new Int32Array(capacity * 2).fill(-1);
+    let mask = slots.length - 1;
+    const hash = (node: number, symbol: number) => (Math.imul(node, 0x9e3779b1) ^ Math.imul(symbol + 1, 0x85ebca77)) >>> 0;
+    const child = (node: number, symbol: number) => {
+      let i = hash(node, symbol) & mask;
+      for (let c = slots[i]; c >= 0; c = slots[(i = (i + 1) & mask)]) if (up[c] === node && sym[c] === symbol) return c;
+      if (count === capacity) {
+        capacity *= 2;
+        const grow = (a: Int32Array, fill: number) => {
+          const b = new Int32Array(capacity).fill(fill);
+          b.set(a);
+          return b;
+        };
+        first = grow(first, -1);
+        next = grow(next, 0);
+        sym = grow(sym, 0);
+        up = grow(up, 0);
+        slots = new Int32Array(capacity * 2).fill(-1);
+        mask = slots.length - 1;
+        for (let c = 1; c < count; c++) {
+          let j = hash(up[c], sym[c]) & mask;
+          while (slots[j] >= 0) j = (j + 1) & mask;
+          slots[j] = c;
+        }
+        i = hash(node, symbol) & mask;
+        while (slots[i] >= 0) i = (i + 1) & mask;
       }
+      const id = count++;
+      sym[id] = symbol;
+      up[id] = node;
+      next[id] = first[node];
+      first[node] = id;
+      slots[i] = id;
       return id;
     };
-    const classCache = new Map<number, number>();
+    // Classes of the Basic Multilingual Plane in a table, the rest through a map.
+    const bmp = new Int32Array(0x10000).fill(-1);
+    const astral = new Map<number, number>();
     const classOf = (cp: number) => {
-      let c = classCache.get(cp);
-      if (c === undefined) {
-        c = automaton.classOf(cp);
-        classCache.set(cp, c);
+      if (cp < 0x10000) {
+        let c = bmp[cp];
+        if (c < 0) bmp[cp] = c = automaton.classOf(cp);
+        return c;
       }
+      let c = astral.get(cp);
+      if (c === undefined) astral.set(cp, (c = automaton.classOf(cp)));
       return c;
     };
-    for (const t of v.startable) {
+    const tokens = v.startable;
+    const tokenNode = new Int32Array(tokens.length);
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k];
       let node = 0;
       const start = v.cpStart[t];
-      for (let i = 0; i < v.cpLength[t]; i++) node = child(node, classOf(v.codePoints[start + i]));
+      const end = start + v.cpLength[t];
+      for (let i = start; i < end; i++) node = child(node, classOf(v.codePoints[i]));
       if (v.tailRemain[t] > 0) {
         const key = v.tailValue[t] * 8 + v.tailRemain[t];
         let p = partials.get(key);
@@ -175,43 +210,49 @@ export class TokenMasker {
         }
         node = child(node, classes + p);
       }
-      endsHere[node].push(t);
+      tokenNode[k] = node;
     }
-    const n = parent.length;
+    const n = count;
     this.nodes = n;
     // Renumber the nodes in depth-first preorder: a subtree is then the node range [node, subtreeEnd)
     // and its tokens one range of nodeTokens, so a subtree the grammar accepts whole is marked at once.
-    const kids: number[][] = parent.map(() => []);
-    for (let node = 1; node < n; node++) kids[parent[node]].push(node);
-    const order: number[] = [];
     const newId = new Int32Array(n);
-    const todo = [0];
-    while (todo.length) {
-      const node = todo.pop()!;
-      newId[node] = order.length;
-      order.push(node);
-      for (let i = kids[node].length - 1; i >= 0; i--) todo.push(kids[node][i]);
+    const order = new Int32Array(n);
+    {
+      const todo = new Int32Array(n);
+      let top = 0;
+      let k = 0;
+      todo[top++] = 0;
+      while (top > 0) {
+        const node = todo[--top];
+        newId[node] = k;
+        order[k++] = node;
+        for (let c = first[node]; c >= 0; c = next[c]) todo[top++] = c;
+      }
     }
     this.firstChild = new Int32Array(n).fill(-1);
     this.nextSibling = new Int32Array(n).fill(-1);
     this.symbol = new Int32Array(n).fill(-1);
     this.subtreeEnd = new Int32Array(n);
-    for (let old = n - 1; old > 0; old--) {
-      const node = newId[old];
-      const up = newId[parent[old]];
-      this.symbol[node] = parentSymbol[old];
-      this.nextSibling[node] = this.firstChild[up];
-      this.firstChild[up] = node;
-    }
-    this.tokenStart = new Int32Array(n + 1);
-    let total = 0;
     for (let node = 0; node < n; node++) {
-      this.tokenStart[node] = total;
-      total += endsHere[order[node]].length;
+      const old = order[node];
+      this.symbol[node] = old === 0 ? -1 : sym[old];
+      // Children in the old lists' order (the last added first); any order will do.
+      let prev = -1;
+      for (let c = first[old]; c >= 0; c = next[c]) {
+        const id = newId[c];
+        if (prev < 0) this.firstChild[node] = id;
+        else this.nextSibling[prev] = id;
+        prev = id;
+      }
     }
-    this.tokenStart[n] = total;
-    this.nodeTokens = new Int32Array(total);
-    for (let node = 0; node < n; node++) this.nodeTokens.set(endsHere[order[node]], this.tokenStart[node]);
+    // Tokens per node, in token order (a counting sort by preorder node).
+    this.tokenStart = new Int32Array(n + 1);
+    for (let k = 0; k < tokens.length; k++) this.tokenStart[newId[tokenNode[k]] + 1]++;
+    for (let node = 0; node < n; node++) this.tokenStart[node + 1] += this.tokenStart[node];
+    this.nodeTokens = new Int32Array(tokens.length);
+    const fill = this.tokenStart.slice(0, n);
+    for (let k = 0; k < tokens.length; k++) this.nodeTokens[fill[newId[tokenNode[k]]]++] = tokens[k];
     // Which classes (one more bit: any unfinished character) occur in each subtree, bottom up.
     this.words = (classes + 1 + 31) >>> 5;
     const words = this.words;

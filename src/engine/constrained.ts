@@ -4,10 +4,14 @@
 // whenever the model's first choice is refused, 10-90 ms a step on a 152k vocabulary. And why not a
 // TokenBias through sequence.evaluate: it is rebuilt from a JS Map every step, 70 ms with 151k
 // entries (bench/constrained.md). So this drives the sequence's decode itself and samples through
-// two native samplers of node-llama-cpp: a plain greedy one, and, when the grammar refuses that
-// token, one with a logit bias of -inf on exactly the tokens our mask forbids, passed as typed
-// arrays (and kept when the mask is the same as the step before). Greedy over the allowed tokens is
-// the same token either way: the plain argmax, when allowed, is the allowed argmax.
+// native samplers of node-llama-cpp: a plain greedy one, and, when the grammar refuses that token,
+// one with a logit bias of -inf on exactly the tokens our mask forbids, passed as typed arrays.
+// Greedy over the allowed tokens is the same token either way: the plain argmax, when allowed, is
+// the allowed argmax. Configuring a sampler with a 150k-token ban costs about as much as a sample
+// (llama.cpp copies the list twice), so samplers stay configured, one per mask, in a pool shared
+// by the generations of a model (BanSamplers below): a mask met again, in this generation or a
+// later one under the same grammar, samples at once; and where that sampler is ready and the
+// model left the fast path at the step before, the plain sample is skipped.
 //
 // This reaches into node-llama-cpp's internals (sequence._decodeTokens, the addon's AddonSampler and
 // sampleToken), pinned to 3.22.1 in package.json; test/decode/ checks the outputs against the mask
@@ -87,6 +91,77 @@ interface ModelInternals {
   _model: unknown;
 }
 
+/** Ban entries held by idle pooled samplers, all models together (llama.cpp keeps two copies of 8 bytes each). */
+const POOL_ENTRIES = 2_000_000;
+
+interface Idle {
+  owner: TokenMasker;
+  ban: Uint32Array;
+  sampler: AddonSampler;
+}
+
+/**
+ * Samplers configured with a mask's ban, by masker and mask (the cached array itself), idle ones
+ * only: a generation takes one for one sample and gives it back (a sampler's candidate buffer
+ * must not serve two samples at once; with greedy and a logit bias it keeps no other state). The
+ * least recently used go first past POOL_ENTRIES.
+ */
+class BanSamplers {
+  private readonly idle = new Map<TokenMasker, Map<Uint32Array, Idle[]>>();
+  /** Least recently given back first. */
+  private readonly order = new Set<Idle>();
+  private entries = 0;
+
+  ready(owner: TokenMasker, ban: Uint32Array): boolean {
+    return (this.idle.get(owner)?.get(ban)?.length ?? 0) > 0;
+  }
+
+  take(owner: TokenMasker, ban: Uint32Array): AddonSampler | undefined {
+    const list = this.idle.get(owner)?.get(ban);
+    const entry = list?.pop();
+    if (!entry) return undefined;
+    this.order.delete(entry);
+    this.entries -= ban.length;
+    return entry.sampler;
+  }
+
+  give(owner: TokenMasker, ban: Uint32Array, sampler: AddonSampler): void {
+    let byBan = this.idle.get(owner);
+    if (!byBan) this.idle.set(owner, (byBan = new Map()));
+    let list = byBan.get(ban);
+    if (!list) byBan.set(ban, (list = []));
+    const entry = { owner, ban, sampler };
+    list.push(entry);
+    this.order.add(entry);
+    this.entries += ban.length;
+    while (this.entries > POOL_ENTRIES && this.order.size > 1) this.evict(this.order.values().next().value!);
+  }
+
+  /** Disposes the idle samplers of a masker (its engine is disposed, or dropped it). */
+  release(owner: TokenMasker): void {
+    for (const list of this.idle.get(owner)?.values() ?? []) for (const entry of [...list]) this.evict(entry);
+    this.idle.delete(owner);
+  }
+
+  private evict(entry: Idle): void {
+    this.order.delete(entry);
+    this.entries -= entry.ban.length;
+    const byBan = this.idle.get(entry.owner)!;
+    const list = byBan.get(entry.ban)!;
+    list.splice(list.indexOf(entry), 1);
+    if (list.length === 0) byBan.delete(entry.ban);
+    if (byBan.size === 0) this.idle.delete(entry.owner);
+    entry.sampler.dispose();
+  }
+}
+
+const pool = new BanSamplers();
+
+/** Disposes the pooled samplers of a masker: call before its model is disposed. */
+export function releaseMaskSamplers(masker: TokenMasker): void {
+  pool.release(masker);
+}
+
 let minusInfinity = new Float32Array(0);
 function minusInfinities(n: number): Float32Array {
   if (minusInfinity.length < n) minusInfinity = new Float32Array(n).fill(-Infinity);
@@ -123,30 +198,56 @@ export async function generateConstrained(
   const guard = shortest !== null;
 
   const base = seq._resolveSamplerConfig({ temperature: 0, seed: options.seed });
-  const plain = new internals._llama._bindings.AddonSampler(internals._model);
-  const banning = new internals._llama._bindings.AddonSampler(internals._model);
+  const Sampler = internals._llama._bindings.AddonSampler;
+  const plain = new Sampler(internals._model);
   plain.applyConfig({ ...base });
-  let lastBan: Uint32Array | undefined;
+  const configured = (ban: Uint32Array) => {
+    const sampler = new Sampler(internals._model);
+    sampler.applyConfig({ ...base, tokenBiasKeys: ban, tokenBiasValues: minusInfinities(ban.length) });
+    return sampler;
+  };
   const sample = async (index: number, sampler: AddonSampler): Promise<number> => {
     const result = await seq._context._ctx.sampleToken(index, sampler);
     return Array.isArray(result) ? result[0] : result;
   };
+  const sampleBanned = async (index: number, ban: Uint32Array): Promise<number> => {
+    if (mode === 'reference') {
+      // A fresh ban every step (not pooled).
+      const sampler = configured(ban);
+      try {
+        return await sample(index, sampler);
+      } finally {
+        sampler.dispose();
+      }
+    }
+    const sampler = pool.take(masker, ban) ?? configured(ban);
+    try {
+      return await sample(index, sampler);
+    } finally {
+      pool.give(masker, ban, sampler);
+    }
+  };
   const output: ConstrainedOutput = { tokens: [], stopReason: 'maxTokens', steps: 0, masked: 0, completed: false };
+  /** Whether the model's own choice was refused at the step before (it is "fighting" the grammar). */
+  let refused = false;
   const pick = async (index: number): Promise<number> => {
     output.steps++;
     if (mode === 'fast') {
-      const token = await sample(index, plain);
-      if (masker.allows(position, token)) return token;
+      const ready = masker.cachedBanned(position);
+      // A mask at hand with its sampler configured: one sample gives the answer, where the plain
+      // sample is likely refused (it was at the step before) or a small ban costs it nothing.
+      const direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.length * 8 < masker.vocabulary.size);
+      if (!direct) {
+        const token = await sample(index, plain);
+        refused = !masker.allows(position, token);
+        if (!refused) return token;
+      }
     }
     output.masked++;
     const started = performance.now();
     const ban = mode === 'reference' ? toBanned(masker.allowedByEachToken(position)) : masker.banned(position);
     options.onMask?.(performance.now() - started);
-    if (ban !== lastBan) {
-      banning.applyConfig({ ...base, tokenBiasKeys: ban, tokenBiasValues: minusInfinities(ban.length) });
-      lastBan = ban;
-    }
-    return sample(index, banning);
+    return sampleBanned(index, ban);
   };
   const afterBatch = seq._takeIntervalCheckpointIfNeededAfterBatch?.bind(seq);
   try {
@@ -185,6 +286,5 @@ export async function generateConstrained(
     return output;
   } finally {
     plain.dispose();
-    banning.dispose();
   }
 }

@@ -23,7 +23,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { invalidUtf8Tokens, llamaTokenText, pieceBytes } from './token-bytes.js';
 import { Prompter, type PromptFormat, type PromptOptions, type PromptTokens } from './prompt.js';
-import { generateConstrained, type MaskMode } from './constrained.js';
+import { generateConstrained, releaseMaskSamplers, type MaskMode } from './constrained.js';
 import { Automaton, AutomatonLimitError } from '../decode/automaton.js';
 import { DecodedVocabulary, TokenMasker } from '../decode/mask.js';
 import { parseGbnf } from '../grammar/gbnf-parse.js';
@@ -75,9 +75,10 @@ export interface GenerateResult {
   promptFormat: PromptFormat;
   /**
    * Under a grammar decoded with svc's own masks: steps sampled, how many needed a full mask, and
-   * whether the output was closed with the grammar's shortest completion to fit maxTokens.
+   * whether the output was closed with the grammar's shortest completion to fit maxTokens, and the
+   * output's tokens.
    */
-  constrained?: { steps: number; masked: number; completed: boolean };
+  constrained?: { steps: number; masked: number; completed: boolean; tokens: readonly Token[] };
 }
 
 export interface RerankResult {
@@ -297,7 +298,7 @@ export class Engine {
           tokens: out.tokens.length,
           stopReason: out.stopReason,
           promptFormat: prompt.format,
-          constrained: { steps, masked, completed },
+          constrained: { steps, masked, completed, tokens: out.tokens },
         };
       }
       const generated: Token[] = [];
@@ -357,7 +358,12 @@ export class Engine {
       if (!(error instanceof AutomatonLimitError) && !(error instanceof ConstraintError)) throw error;
       masker = null;
     }
-    if (this.maskers.size >= MASKER_CACHE_SIZE) this.maskers.delete(this.maskers.keys().next().value!);
+    if (this.maskers.size >= MASKER_CACHE_SIZE) {
+      const oldest = this.maskers.keys().next().value!;
+      const dropped = this.maskers.get(oldest);
+      if (dropped) releaseMaskSamplers(dropped);
+      this.maskers.delete(oldest);
+    }
     this.maskers.set(gbnf, masker);
     return masker;
   }
@@ -451,6 +457,7 @@ export class Engine {
 
   async dispose(): Promise<void> {
     for (const resolve of this.waiting.splice(0)) resolve();
+    for (const masker of this.maskers.values()) if (masker) releaseMaskSamplers(masker);
     await (await this.embeddingContext?.catch(() => undefined))?.dispose();
     await (await this.rankingContext?.catch(() => undefined))?.dispose();
     await this.context.dispose();

@@ -1,0 +1,243 @@
+// Constrained decoding next to unconstrained, per model and per constraint kind (issue #23):
+// ms/token and the ratio (p50/p95 over the cases), the share of steps that needed a full mask, the
+// time of a mask (p50/p99 over every full mask, and over the masks computed rather than taken from
+// the cache), and the time to the first token under a grammar never seen before (compile + the
+// grammar's trie over the vocabulary + llama.cpp's parse of the GBNF + the first token).
+//
+//   npx tsx bench/constrained.ts
+//   BENCH_MODELS=qwen2,phi3,stories260K   which models (default all three)
+//   BENCH_TOKENS=48                       tokens per constrained run at most
+//   BENCH_SCHEMAS=132                     how many schemas of the corpus (spread over it; default all)
+//   BENCH_MODES=fast,every-step           'fast': the model's own choice first, a full mask only when the
+//                                         grammar refuses it; 'every-step': a full mask at every step (the worst case)
+//
+// Models: random-weight models carrying llama.cpp's real qwen2 (byte-level BPE, 151,936 tokens) and
+// phi-3 (SentencePiece, 32,064) vocabularies (scripts/real-models.ts, 64 wide, 2 layers: a random
+// model leaves the fast path at nearly every step, and its per-token cost is mostly the
+// vocabulary), and the trained stories260K (SentencePiece, 512). One thread, CPU.
+//
+// Each constrained run is followed at once by an unconstrained run of the same prompt and the same
+// number of tokens, and the ratio is that pair's; so load that drifts over the bench cancels. Every constrained run is the first under its grammar in that mode's
+// masker cache state as the bench leaves it: 'fast' runs first on a fresh masker, 'every-step' then
+// reuses the masks 'fast' computed, which is why computed masks are reported apart.
+import { loadavg } from 'node:os';
+import { Engine, llamaFor } from '../src/engine/engine.js';
+import type { MaskMode } from '../src/engine/constrained.js';
+import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
+import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
+import { CORPUS } from '../test/grammar/corpus.js';
+import { CHOICES, REGEXES } from '../test/grammar/samples.js';
+
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 48);
+const THREADS = 1;
+const CONTEXT = 256;
+const PROMPT = 'Once upon a time, a JSON answer:';
+const MODES = (process.env.BENCH_MODES?.split(',') ?? ['fast', 'every-step']) as MaskMode[];
+
+const MODELS: Record<string, { label: string; path: () => Promise<string> }> = {
+  qwen2: { label: 'qwen2 vocabulary (byte-level BPE 151,936, random weights)', path: () => realVocabModel('qwen2') },
+  phi3: { label: 'phi-3 vocabulary (SentencePiece 32,064, random weights)', path: () => realVocabModel('phi3') },
+  stories260K: { label: 'stories260K (trained, SentencePiece 512)', path: async () => STORIES_MODEL },
+};
+const chosen = (process.env.BENCH_MODELS?.split(',') ?? Object.keys(MODELS)).map((name) => {
+  if (!MODELS[name]) throw new Error(`unknown model ${name}; one of ${Object.keys(MODELS).join(', ')}`);
+  return name;
+});
+
+type Kind = 'schema' | 'regex' | 'choices';
+interface Case {
+  kind: Kind;
+  name: string;
+  compile: () => string;
+}
+const schemaCount = Number(process.env.BENCH_SCHEMAS ?? CORPUS.length);
+const schemaStep = CORPUS.length / Math.max(1, Math.min(schemaCount, CORPUS.length));
+const schemas = CORPUS.filter((_, i) => Math.floor(i / schemaStep) !== Math.floor((i - 1) / schemaStep) || i === 0);
+const CASES: Case[] = [
+  ...schemas.map((e) => ({ kind: 'schema' as const, name: e.name, compile: () => compileJsonSchema(e.schema).gbnf })),
+  ...REGEXES.map((r) => ({ kind: 'regex' as const, name: r.pattern, compile: () => compileRegex(r.pattern, r.flags).gbnf })),
+  ...CHOICES.map((c) => ({ kind: 'choices' as const, name: JSON.stringify(c), compile: () => compileChoices(c).gbnf })),
+];
+const KINDS: Kind[] = ['schema', 'regex', 'choices'];
+
+const quantile = (xs: number[], q: number) => {
+  if (xs.length === 0) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const ms = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e6;
+const f = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+
+interface ModeFigures {
+  unconstrained: number[]; // ms/token
+  constrained: number[]; // ms/token
+  ratio: number[];
+  steps: number;
+  masked: number;
+  masks: number[]; // every full mask, ms
+  computed: number[]; // masks computed (not cached), ms
+  completed: number;
+  failed: string[];
+}
+interface FirstToken {
+  compile: number[];
+  masker: number[];
+  parse: number[];
+  total: number[];
+}
+
+async function benchModel(name: string): Promise<string[]> {
+  const path = await MODELS[name].path();
+  const engine = await Engine.load({ model: path, threads: THREADS, contextSize: CONTEXT });
+  const lines: string[] = [];
+  try {
+    // Per model, once: the vocabulary decoded for the maskers (the first masker builds it).
+    let t = process.hrtime.bigint();
+    engine.masker('root ::= "x"');
+    const vocabularyMs = ms(t);
+    // Unconstrained first token (prompt evaluation + one token), for comparison.
+    const plainFirst: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      t = process.hrtime.bigint();
+      await engine.generate({ prompt: PROMPT, maxTokens: 1, seed: 42 });
+      plainFirst.push(ms(t));
+    }
+
+    const first: Record<Kind, FirstToken> = {
+      schema: { compile: [], masker: [], parse: [], total: [] },
+      regex: { compile: [], masker: [], parse: [], total: [] },
+      choices: { compile: [], masker: [], parse: [], total: [] },
+    };
+    const figures = new Map<string, ModeFigures>();
+    const fig = (kind: Kind, mode: MaskMode) => {
+      const key = `${kind}/${mode}`;
+      let x = figures.get(key);
+      if (!x) figures.set(key, (x = { unconstrained: [], constrained: [], ratio: [], steps: 0, masked: 0, masks: [], computed: [], completed: 0, failed: [] }));
+      return x;
+    };
+    let nodes = 0;
+    let trieCount = 0;
+    for (const c of CASES) {
+      // First token under a new grammar: compile, the masker (trie), llama.cpp's parse, one token.
+      const start = process.hrtime.bigint();
+      const gbnf = c.compile();
+      const compiled = ms(start);
+      t = process.hrtime.bigint();
+      const masker = engine.masker(gbnf);
+      const maskerMs = ms(t);
+      t = process.hrtime.bigint();
+      engine.grammar(gbnf);
+      const parseMs = ms(t);
+      try {
+        await engine.generate({
+          prompt: PROMPT,
+          maxTokens: Math.max(1, masker?.completion(masker.initial)?.length ?? 1),
+          seed: 42,
+          grammar: gbnf,
+          maskMode: 'fast',
+        });
+      } catch (error) {
+        fig(c.kind, 'fast').failed.push(`${c.name}: ${(error as Error).message}`);
+        continue;
+      }
+      const total = ms(start);
+      const ft = first[c.kind];
+      ft.compile.push(compiled);
+      ft.masker.push(maskerMs);
+      ft.parse.push(parseMs);
+      ft.total.push(total);
+      if (masker) {
+        nodes += masker.nodes;
+        trieCount++;
+      }
+      for (const mode of MODES) {
+        const x = fig(c.kind, mode);
+        let cachedBefore = masker?.cachedMasks ?? 0;
+        const onMask = (time: number) => {
+          x.masks.push(time);
+          const now = masker?.cachedMasks ?? 0;
+          if (now !== cachedBefore) x.computed.push(time);
+          cachedBefore = now;
+        };
+        const constrained = async () => {
+          const t0 = process.hrtime.bigint();
+          const out = await engine.generate({ prompt: PROMPT, maxTokens: TOKENS, seed: 42, grammar: gbnf, maskMode: mode, onMask });
+          return { out, time: ms(t0) };
+        };
+        const plain = async (tokens: number) => {
+          const t0 = process.hrtime.bigint();
+          const out = await engine.generate({ prompt: PROMPT, maxTokens: tokens, seed: 42 });
+          return { tokens: out.tokens, time: ms(t0) };
+        };
+        let a: Awaited<ReturnType<typeof constrained>>;
+        let b: Awaited<ReturnType<typeof plain>>;
+        try {
+          a = await constrained();
+          b = await plain(a.out.tokens);
+        } catch (error) {
+          x.failed.push(`${c.name}: ${(error as Error).message}`);
+          continue;
+        }
+        const cTok = a.time / a.out.tokens;
+        const uTok = b.time / b.tokens;
+        x.constrained.push(cTok);
+        x.unconstrained.push(uTok);
+        x.ratio.push(cTok / uTok);
+        x.steps += a.out.constrained?.steps ?? 0;
+        x.masked += a.out.constrained?.masked ?? 0;
+        if (a.out.constrained?.completed) x.completed++;
+      }
+    }
+
+    lines.push(`### ${MODELS[name].label}`, '');
+    lines.push(
+      `Vocabulary decoded for the maskers once per model: ${f(vocabularyMs, 0)} ms. Tries: ${trieCount}, ${f(nodes / Math.max(1, trieCount), 0)} nodes on average. ` +
+        `Unconstrained first token (prompt + 1 token): ${f(quantile(plainFirst, 0.5))} ms p50.`,
+      '',
+    );
+    lines.push(
+      '| kind | mode | cases | unconstrained ms/token p50 | constrained ms/token p50 | ratio p50 | ratio p95 | steps with a full mask | mask ms p50 / p99 | computed masks | computed mask ms p50 / p99 | closed to fit max_tokens |',
+    );
+    lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const kind of KINDS) {
+      for (const mode of MODES) {
+        const x = figures.get(`${kind}/${mode}`);
+        if (!x) continue;
+        lines.push(
+          `| ${kind} | ${mode} | ${x.ratio.length} | ${f(quantile(x.unconstrained, 0.5))} | ${f(quantile(x.constrained, 0.5))} | ${f(quantile(x.ratio, 0.5))} | ${f(quantile(x.ratio, 0.95))} ` +
+            `| ${f((100 * x.masked) / Math.max(1, x.steps), 0)}% of ${x.steps} | ${f(quantile(x.masks, 0.5), 3)} / ${f(quantile(x.masks, 0.99), 3)} ` +
+            `| ${x.computed.length} | ${f(quantile(x.computed, 0.5), 3)} / ${f(quantile(x.computed, 0.99), 3)} | ${x.completed} |`,
+        );
+      }
+    }
+    lines.push('');
+    lines.push('| kind | compile ms p50 / p95 | masker (trie) ms p50 / p95 | llama.cpp parse ms p50 / p95 | first token under a new grammar ms p50 / p95 |');
+    lines.push('|---|---:|---:|---:|---:|');
+    for (const kind of KINDS) {
+      const ft = first[kind];
+      const pp = (xs: number[]) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))}`;
+      lines.push(`| ${kind} | ${pp(ft.compile)} | ${pp(ft.masker)} | ${pp(ft.parse)} | ${pp(ft.total)} |`);
+    }
+    const failures = [...figures.values()].flatMap((x) => x.failed);
+    if (failures.length) lines.push('', `Failed (${failures.length}): ${failures.join('; ')}`);
+    lines.push('');
+  } finally {
+    await engine.dispose();
+  }
+  return lines;
+}
+
+await llamaFor(false);
+const before = loadavg();
+const started = Date.now();
+const out: string[] = [];
+for (const name of chosen) {
+  const lines = await benchModel(name);
+  for (const line of lines) console.log(line);
+  out.push(...lines);
+}
+const after = loadavg();
+console.log(
+  `${THREADS} thread, CPU, context ${CONTEXT}, up to ${TOKENS} tokens per constrained run, ${schemas.length} schemas + ${REGEXES.length} regexes + ${CHOICES.length} choice lists; ` +
+    `${((Date.now() - started) / 1000).toFixed(0)} s; load average (1/5/15 min): before ${before.map((x) => x.toFixed(2)).join(' ')}, after ${after.map((x) => x.toFixed(2)).join(' ')}`,
+);
