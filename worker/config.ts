@@ -2,11 +2,16 @@
 // errors that name the option and the rule.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { parseServerSpec, type ServerEngineOptions } from '../src/engine/server-engine.js';
 
-/** A model the worker serves: its name in svc_models and the GGUF file (or node-llama-cpp URI) it loads. */
+/**
+ * A model the worker serves: its name in svc_models and the GGUF file (or node-llama-cpp URI) it
+ * loads, or the inference server that serves it (`llama-server+URL`, `vllm+URL[#served model]`).
+ */
 export interface ModelSpec {
   name: string;
   path: string;
+  server?: Pick<ServerEngineOptions, 'kind' | 'url' | 'model'>;
 }
 
 export interface WorkerConfig {
@@ -38,7 +43,8 @@ export const USAGE = `usage: svc-worker --model [NAME=]PATH ... [--db-host H] [-
 
 Serves svc's queue (svc_queue) with llama.cpp models. --model NAME=PATH (repeatable) serves the model
 NAME of svc_models (declared when missing) from PATH; --model PATH serves 'default'. The worker claims
-only requests for the models it serves. Connection options default to the PG* variables.
+only requests for the models it serves. PATH may be an inference server instead of a GGUF:
+llama-server+http://HOST:PORT or vllm+http://HOST:PORT#SERVED_MODEL (bearer key: SVC_SERVER_API_KEY). Connection options default to the PG* variables.
 The database needs the svc extension (CREATE EXTENSION svc CASCADE) and the role needs
 GRANT svc_worker TO <role>; without them the worker exits at once saying so.
 Environment: SVC_MODEL (one PATH or NAME=PATH; several separated by commas or newlines), SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
@@ -130,6 +136,14 @@ export function parseModels(text: string): ModelSpec[] {
     if (eq === 0) throw new ConfigError(`--model ${entry}: the name before "=" is empty`);
     return { name: 'default', path: entry };
   });
+  for (const model of models) {
+    try {
+      const server = parseServerSpec(model.path);
+      if (server) model.server = server;
+    } catch (error) {
+      throw new ConfigError(`--model ${model.name}=…: ${(error as Error).message}`);
+    }
+  }
   const seen = new Set<string>();
   for (const { name } of models) {
     if (seen.has(name))

@@ -3,7 +3,8 @@
 // grammar that is not the one the job's parameters compile to) are marked so the worker fails them at
 // once instead of retrying the same bytes.
 import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
-import { GrammarRefusedError, type Engine } from '../src/engine/engine.js';
+import { GrammarRefusedError } from '../src/engine/engine.js';
+import { InferenceServerError, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/constrained.js';
 import { ChatTemplateError } from '../src/engine/prompt.js';
 import type { ClaimedJob } from './protocol.js';
@@ -57,7 +58,17 @@ function chatTemplateFailure(error: unknown): never {
   throw error;
 }
 
-export async function runJob(engine: Engine, job: ClaimedJob, signal: AbortSignal): Promise<string> {
+export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal): Promise<string> {
+  try {
+    return await runOn(engine, job, signal);
+  } catch (error) {
+    // A request an inference server rejects as invalid, or an endpoint it does not offer, fails alike every time.
+    if (error instanceof InferenceServerError && error.permanent) throw new PermanentJobError(error.message);
+    throw error;
+  }
+}
+
+async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal): Promise<string> {
   const p = job.parameters as Record<string, unknown>;
   switch (job.function_name) {
     case 'generate': {
@@ -70,7 +81,7 @@ export async function runJob(engine: Engine, job: ClaimedJob, signal: AbortSigna
     case 'generate_choice': {
       const { prompt, max_tokens, seed } = p as unknown as GenerationParameters;
       const format = promptOptions(p);
-      let out: Awaited<ReturnType<Engine['generate']>>;
+      let out: Awaited<ReturnType<InferenceEngine['generate']>>;
       try {
         out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...format, grammar: job.grammar, signal });
       } catch (error) {

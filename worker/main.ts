@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { availableParallelism } from 'node:os';
 import { Engine } from '../src/engine/engine.js';
+import { ServerEngine, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
 import { checkSetup, connectionConfigError } from './setup.js';
 import { errorFields, log } from './log.js';
@@ -78,13 +79,21 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ ...config.db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true });
   pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
   config = await prepareDatabase(pool, config);
-  // One engine per model, loaded one after another; each has `concurrency` sequences, as any may get every job.
-  const engines = new Map<string, Engine>();
+  // One engine per model, loaded one after another; each has `concurrency` sequences, as any may get
+  // every job. A model served by an inference server is asked for its model list once (ServerEngine.connect).
+  const engines = new Map<string, InferenceEngine>();
   try {
-    for (const { name, path } of config.models) {
+    for (const { name, path, server } of config.models) {
       engines.set(
         name,
-        await Engine.load({ model: path, threads: config.threads ?? availableParallelism(), sequences: config.concurrency, contextSize: config.contextSize }),
+        server
+          ? await ServerEngine.connect({ ...server, apiKey: process.env.SVC_SERVER_API_KEY || undefined, timeoutMs: config.timeoutMs })
+          : await Engine.load({
+              model: path,
+              threads: config.threads ?? availableParallelism(),
+              sequences: config.concurrency,
+              contextSize: config.contextSize,
+            }),
       );
     }
     worker = new Worker(config, pool, engines);

@@ -6,7 +6,7 @@
 // given up at once (never written: the leases expire and the jobs run again), so a stop is prompt.
 import pg from 'pg';
 import { hostname } from 'node:os';
-import type { Engine } from '../src/engine/engine.js';
+import type { InferenceEngine } from '../src/engine/server-engine.js';
 import type { WorkerConfig } from './config.js';
 import { errorFields, log } from './log.js';
 import { PermanentJobError, checkJobGrammar, runJob, toPgText } from './jobs.js';
@@ -66,7 +66,7 @@ export class Worker {
     private readonly config: WorkerConfig,
     private readonly pool: pg.Pool,
     /** An engine per svc_models name served (config.models). */
-    private readonly engines: ReadonlyMap<string, Engine>,
+    private readonly engines: ReadonlyMap<string, InferenceEngine>,
   ) {
     this.models = [...engines.keys()];
     this.completions = new CompletionBatcher([pool], {
@@ -80,7 +80,7 @@ export class Worker {
   private readonly models: string[];
 
   /** The engine of a job's model: the one its parameters name, else 'default'. */
-  private engineFor(job: protocol.ClaimedJob): Engine {
+  private engineFor(job: protocol.ClaimedJob): InferenceEngine {
     const name = typeof job.parameters.model === 'string' ? job.parameters.model : 'default';
     const engine = this.engines.get(name);
     // The claim takes only this worker's models, so this is a request changed under it.

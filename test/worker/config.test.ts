@@ -38,3 +38,17 @@ describe('--model / SVC_MODEL', () => {
     expect(() => loadConfig([], {})).toThrow(/no model: pass --model PATH or set SVC_MODEL/);
   });
 });
+
+describe('a model served by an inference server', () => {
+  test('llama-server+URL and vllm+URL#model name the server; a bare URL must say its protocol', () => {
+    expect(parseModels('writer=llama-server+http://gpu-1:8080,chat=vllm+http://gpu-2:8000/v1#Qwen/Qwen2.5-7B-Instruct')).toEqual([
+      { name: 'writer', path: 'llama-server+http://gpu-1:8080', server: { kind: 'llama-server', url: 'http://gpu-1:8080/' } },
+      {
+        name: 'chat',
+        path: 'vllm+http://gpu-2:8000/v1#Qwen/Qwen2.5-7B-Instruct',
+        server: { kind: 'vllm', url: 'http://gpu-2:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct' },
+      },
+    ]);
+    expect(() => parseModels('writer=http://gpu-1:8080')).toThrow(/--model writer=…: .*say which protocol the server speaks: llama-server\+http/);
+  });
+});
