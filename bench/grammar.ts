@@ -366,6 +366,13 @@ function table(title: string, ours: Outcome[], theirs: Outcome[]): void {
   );
   row('served end to end', (list) => `${count(list, served)}/${n}`);
   row('compile CPU time p50 / p99 / max', (list) => times(list, 'ms'));
+  row('slowest three (CPU ms)', (list) =>
+    [...list]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((o) => `${o.name.slice(0, 40)} ${o.ms.toFixed(1)}`)
+      .join('; '),
+  );
   row('compile wall time p50 / p99 / max', (list) => times(list, 'wallMs'));
   console.log('');
 }
