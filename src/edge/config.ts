@@ -10,6 +10,15 @@ export const PROMOTE_AFTER_ACCESSES = 10;
 export const PROMOTION_TTL_S = 3600;
 /** D1 rows not read for 30 days are deleted by the cleanup (SPEC 4.3). */
 export const CLEANUP_AFTER_S = 30 * 86400;
+/**
+ * The longest prompt or embed text, in UTF-8 bytes: 1024 tokens (the engine's n_ctx) of 16 bytes.
+ * No text this long fits a model's context with a real tokenizer (tokens average a few bytes), so
+ * nothing that could be answered is refused. llama.cpp's tokenizer works on copies of the text inside
+ * the engine's wasm heap: a 1 MB prompt failed with std::bad_alloc at the 64 MiB maximum, a 32 KiB
+ * one took the heap from 40 to 48 MiB (it never shrinks); and an 8 MB prompt made a cache key too
+ * big for D1 (SQLITE_TOOBIG).
+ */
+export const INPUT_MAX_BYTES = 16384;
 /** KV refuses keys over 512 bytes; longer cache keys are hashed for KV only (D1 keeps the full key). */
 export const KV_MAX_KEY_BYTES = 512;
 

@@ -12,7 +12,7 @@ import { GENERATE_DEFAULT_MAX_TOKENS } from './config.js';
 import { currentModelTag, fetchModel, ggufProblem } from './engine/model-store.js';
 import { InputLimitError, loadWllamaModel, type LoadedModel } from './engine/wllama.js';
 import { json } from './http.js';
-import { loneSurrogateProblem } from './text.js';
+import { inputProblem } from './text.js';
 import type { DurableObjectState, Env } from './types.js';
 
 interface Loaded {
@@ -100,7 +100,7 @@ export class EngineObject {
         case 'generate': {
           const prompt = params.prompt;
           if (typeof prompt !== 'string' || prompt === '') return json({ error: 'Prompt required' }, 400);
-          const unicode = loneSurrogateProblem('prompt', prompt);
+          const unicode = inputProblem('prompt', prompt);
           if (unicode) return json({ error: unicode }, 400);
           const maxTokens = params.max_tokens === undefined ? GENERATE_DEFAULT_MAX_TOKENS : Number(params.max_tokens);
           if (!Number.isInteger(maxTokens) || maxTokens < 1) return json({ error: 'max_tokens must be a positive integer' }, 400);
@@ -116,7 +116,7 @@ export class EngineObject {
         case 'embed': {
           const text = params.text;
           if (typeof text !== 'string' || text === '') return json({ error: 'Text required' }, 400);
-          const unicode = loneSurrogateProblem('text', text);
+          const unicode = inputProblem('text', text);
           if (unicode) return json({ error: unicode }, 400);
           const { model, tag } = await this.model(params.model);
           const { promise, joined } = this.coalescer.run(`${tag}/emb:${text}`, async () => {

@@ -17,7 +17,7 @@ import { currentModelTag } from './engine/model-store.js';
 import { HttpError, json, readJsonObject, text } from './http.js';
 import { MetricsBuffer, renderMetrics } from './metrics.js';
 import { rateLimit, rateLimitId, rateLimitOptions } from './rate-limit.js';
-import { loneSurrogateProblem } from './text.js';
+import { inputProblem } from './text.js';
 import type { Env, ExecutionContext } from './types.js';
 
 // Per isolate: identical concurrent requests share one computation (SPEC 4.3), keyed like SPEC's
@@ -108,9 +108,12 @@ async function handleEmbed(request: Request, env: Env, ctx: ExecutionContext) {
   return { response: json({ embedding: Array.from(new Float32Array(embedding)) }), cached: false };
 }
 
-/** A lone surrogate cannot be a KV key or reach llama.cpp: 400 naming the field and where. */
+/**
+ * Input no model can take: over INPUT_MAX_BYTES, or a lone surrogate (it cannot be a KV key or reach
+ * llama.cpp). 400 naming the field and the limit or where.
+ */
 function wellFormed(name: string, s: string): void {
-  const problem = loneSurrogateProblem(name, s);
+  const problem = inputProblem(name, s);
   if (problem) throw new HttpError(400, problem);
 }
 

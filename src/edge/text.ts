@@ -8,6 +8,8 @@
 // The wllama engine itself can only return valid UTF-8 without NUL (see engine/wllama.ts), but the
 // storage path does not rely on that.
 
+import { INPUT_MAX_BYTES } from './config.js';
+
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 export function decodeModelBytes(bytes: Uint8Array): string {
@@ -29,4 +31,17 @@ export function loneSurrogateProblem(name: string, s: string): string | null {
   if (!m) return null;
   const code = m[0].charCodeAt(0).toString(16).toUpperCase();
   return `${name} must be well-formed Unicode: lone surrogate U+${code} at index ${m.index}`;
+}
+
+/**
+ * Why `s` cannot be a prompt or embed text before any model sees it: over INPUT_MAX_BYTES, or not
+ * well-formed Unicode. Null when it may go on (the model's own token limits are checked there).
+ */
+export function inputProblem(name: string, s: string): string | null {
+  // A UTF-16 code unit is 1 to 3 UTF-8 bytes: encode only when the length leaves it open.
+  if (s.length > INPUT_MAX_BYTES || (s.length * 3 > INPUT_MAX_BYTES && new TextEncoder().encode(s).length > INPUT_MAX_BYTES)) {
+    const bytes = new TextEncoder().encode(s).length;
+    return `${name} (${bytes} bytes) is over the limit of ${INPUT_MAX_BYTES} bytes`;
+  }
+  return loneSurrogateProblem(name, s);
 }

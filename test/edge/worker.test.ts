@@ -162,6 +162,32 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
     expect(await res.json()).toEqual({ error: "text (602 tokens) is over the model's limit of 512 tokens" });
   });
 
+  test('text over INPUT_MAX_BYTES, in the worker and in the engine object; up to it, the token limits answer', async () => {
+    // A 1 MB prompt used to exhaust the engine's wasm heap ("std::bad_alloc", a 500), an 8 MB one the
+    // D1 key (SQLITE_TOOBIG).
+    const huge = 'Once upon a time there was a cat. '.repeat(31_000); // 1,054,000 bytes
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/generate', { prompt: huge, max_tokens: 5 }, 'prompt (1054000 bytes) is over the limit of 16384 bytes'],
+      ['/embed', { text: huge }, 'text (1054000 bytes) is over the limit of 16384 bytes'],
+      ['/generate', { prompt: 'é'.repeat(8193) }, 'prompt (16386 bytes) is over the limit of 16384 bytes'],
+    ];
+    const engine = await w.engine();
+    for (const [path, body, error] of cases) {
+      const res = await w.post(path, body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error });
+      const direct = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method: path.slice(1), params: body }) });
+      expect(direct.status).toBe(400);
+      expect(await direct.json()).toEqual({ error });
+    }
+    // 16384 bytes exactly reach llama.cpp, which counts the tokens.
+    const res = await w.post('/embed', { text: 'é'.repeat(8192) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^text \(\d+ tokens\) is over the model's limit of 512 tokens$/);
+    await new Promise((r) => setTimeout(r, 300)); // a cache write would have landed by now
+    expect(await w.db.prepare('SELECT 1 FROM generation_cache WHERE prompt = ?').bind(huge).first()).toBeNull();
+  });
+
   test('lone surrogates, in the worker and in the engine object', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['/generate', { prompt: '\ud800' }, 'prompt must be well-formed Unicode: lone surrogate U+D800 at index 0'],
