@@ -75,23 +75,33 @@ export function promptSettings(): PromptParameters {
 /** What a model serves: the generation functions, embeddings, or rerank. */
 export type ModelFunction = 'generate' | 'embed' | 'rerank';
 
+/** A request's model: its name, which setting (or the request) named it, and what it serves (null: not declared). */
+interface ModelChoice {
+  name: string;
+  source: string;
+  serves: string[] | null;
+}
+
+function chosenModel(family: ModelFunction, recorded: string | null | undefined): ModelChoice {
+  if (recorded === undefined) return one<ModelChoice>(QUERIES.requestModel, `svc.${family}_model`)!;
+  const name = recorded ?? 'default';
+  return { name, source: 'parameters.model', serves: one<{ serves: string[] }>(QUERIES.modelServes, name)?.serves ?? null };
+}
+
 /**
  * The model (svc_models) a request of `family` goes to: `recorded` when the request already names
  * one (null: it names none, so 'default'), else svc.model, else svc.<family>_model, else 'default'.
  * An undeclared model, or one that does not serve `family`, is an error naming it and where it came from.
  */
 export function requestModel(fn: string, family: ModelFunction, recorded?: string | null): string {
-  const row =
-    recorded === undefined
-      ? one<{ name: string; source: string; serves: string[] | null }>(QUERIES.requestModel, `svc.${family}_model`)!
-      : { ...(one<{ serves: string[] | null }>(QUERIES.modelServes, recorded ?? 'default') ?? { serves: null }), name: recorded ?? 'default', source: 'parameters.model' };
-  if (row.serves === null) {
-    throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${row.name}" (${row.source}) is not declared in svc_models`, {
-      hint: `Start a worker with --model ${row.name}=PATH, or declare it: SELECT svc_model_declare('${row.name.replace(/'/g, "''")}').`,
+  const { name, source, serves } = chosenModel(family, recorded);
+  if (serves === null) {
+    throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${name}" (${source}) is not declared in svc_models`, {
+      hint: `Start a worker with --model ${name}=PATH, or declare it: SELECT svc_model_declare('${name.replace(/'/g, "''")}').`,
     });
   }
-  if (!row.serves.includes(family)) {
-    throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${row.name}" (${row.source}) does not serve ${family} (it serves ${row.serves.join(', ')})`);
+  if (!serves.includes(family)) {
+    throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${name}" (${source}) does not serve ${family} (it serves ${serves.join(', ')})`);
   }
-  return row.name;
+  return name;
 }
