@@ -19,6 +19,12 @@ export const CLEANUP_AFTER_S = 30 * 86400;
  * big for D1 (SQLITE_TOOBIG).
  */
 export const INPUT_MAX_BYTES = 16384;
+/**
+ * The largest request body read, in bytes: room for INPUT_MAX_BYTES of text even if every byte is
+ * written as a JSON escape (\u0001: 6 bytes), and the other fields. The platform admits 100 MB
+ * bodies, and parsing one would take the isolate past its 128 MB.
+ */
+export const BODY_MAX_BYTES = 131072;
 /** KV refuses keys over 512 bytes; longer cache keys are hashed for KV only (D1 keeps the full key). */
 export const KV_MAX_KEY_BYTES = 512;
 

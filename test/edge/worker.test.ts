@@ -164,11 +164,11 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
 
   test('text over INPUT_MAX_BYTES, in the worker and in the engine object; up to it, the token limits answer', async () => {
     // A 1 MB prompt used to exhaust the engine's wasm heap ("std::bad_alloc", a 500), an 8 MB one the
-    // D1 key (SQLITE_TOOBIG).
-    const huge = 'Once upon a time there was a cat. '.repeat(31_000); // 1,054,000 bytes
+    // D1 key (SQLITE_TOOBIG); bodies that large are now 413 (next test), so this one stays below.
+    const huge = 'Once upon a time there was a cat. '.repeat(3000); // 102,000 bytes
     const cases: [string, Record<string, unknown>, string][] = [
-      ['/generate', { prompt: huge, max_tokens: 5 }, 'prompt (1054000 bytes) is over the limit of 16384 bytes'],
-      ['/embed', { text: huge }, 'text (1054000 bytes) is over the limit of 16384 bytes'],
+      ['/generate', { prompt: huge, max_tokens: 5 }, 'prompt (102000 bytes) is over the limit of 16384 bytes'],
+      ['/embed', { text: huge }, 'text (102000 bytes) is over the limit of 16384 bytes'],
       ['/generate', { prompt: 'é'.repeat(8193) }, 'prompt (16386 bytes) is over the limit of 16384 bytes'],
     ];
     const engine = await w.engine();
@@ -186,6 +186,35 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
     expect(((await res.json()) as { error: string }).error).toMatch(/^text \(\d+ tokens\) is over the model's limit of 512 tokens$/);
     await new Promise((r) => setTimeout(r, 300)); // a cache write would have landed by now
     expect(await w.db.prepare('SELECT 1 FROM generation_cache WHERE prompt = ?').bind(huge).first()).toBeNull();
+  });
+
+  test('a request body over BODY_MAX_BYTES is 413, read no further than the limit (sent whole or streamed)', async () => {
+    const big = JSON.stringify({ prompt: 'x', junk: 'a'.repeat(200_000) });
+    const error = { error: 'Request body is over the limit of 131072 bytes' };
+    for (const path of ['/generate', '/embed']) {
+      const res = await w.post(path, big);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual(error);
+    }
+    // Streamed (chunked transfer encoding).
+    // Three chunks of 50,000 bytes: the third takes it over, and the client has nothing left to send.
+    const chunk = new TextEncoder().encode('{"prompt":"' + 'a'.repeat(49_989));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent++ < 3) c.enqueue(chunk);
+        else c.close();
+      },
+    });
+    const res = await w.fetch('/generate', { method: 'POST', body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual(error);
+    // A body at the limit that carries a text at INPUT_MAX_BYTES, every byte a JSON escape, is read.
+    const escaped = JSON.stringify({ text: '\u0001'.repeat(16384) });
+    expect(escaped.length).toBeLessThanOrEqual(131072);
+    const ok = await w.post('/embed', escaped);
+    expect(ok.status).toBe(400);
+    expect(((await ok.json()) as { error: string }).error).toMatch(/^text \(\d+ tokens\) is over the model's limit of 512 tokens$/);
   });
 
   test('lone surrogates, in the worker and in the engine object', async () => {
