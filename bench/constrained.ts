@@ -8,8 +8,11 @@
 //   BENCH_MODELS=qwen2,phi3,stories260K   which models (default all three)
 //   BENCH_TOKENS=48                       tokens per constrained run at most
 //   BENCH_SCHEMAS=132                     how many schemas of the corpus (spread over it; default all)
-//   BENCH_MODES=fast,every-step           'fast': the model's own choice first, a full mask only when the
-//                                         grammar refuses it; 'every-step': a full mask at every step (the worst case)
+//
+// Three runs per case and model, each paired with an unconstrained run: 'every-step' (a full mask
+// at every step, the worst case) as the first request under the grammar, so every mask met is
+// computed then; 'every-step' again (the masks and their configured samplers cached); and 'fast'
+// (the model's own choice first, a full mask only where the grammar refuses it) after those.
 //
 // Models: random-weight models carrying llama.cpp's real qwen2 (byte-level BPE, 151,936 tokens) and
 // phi-3 (SentencePiece, 32,064) vocabularies (scripts/real-models.ts, 64 wide, 2 layers: a random
@@ -17,9 +20,7 @@
 // vocabulary), and the trained stories260K (SentencePiece, 512). One thread, CPU.
 //
 // Each constrained run is followed at once by an unconstrained run of the same prompt and the same
-// number of tokens, and the ratio is that pair's; so load that drifts over the bench cancels. Every constrained run is the first under its grammar in that mode's
-// masker cache state as the bench leaves it: 'fast' runs first on a fresh masker, 'every-step' then
-// reuses the masks 'fast' computed, which is why computed masks are reported apart.
+// number of tokens, and the ratio is that pair's; so load that drifts over the bench cancels.
 import { loadavg } from 'node:os';
 import { Engine, llamaFor } from '../src/engine/engine.js';
 import type { MaskMode } from '../src/engine/constrained.js';
@@ -32,7 +33,12 @@ const TOKENS = Number(process.env.BENCH_TOKENS ?? 48);
 const THREADS = 1;
 const CONTEXT = 256;
 const PROMPT = 'Once upon a time, a JSON answer:';
-const MODES = (process.env.BENCH_MODES?.split(',') ?? ['fast', 'every-step']) as MaskMode[];
+/** The runs per case, in order: a label and the mask mode. */
+const RUNS: Array<[string, MaskMode]> = [
+  ['every-step, first request', 'every-step'],
+  ['every-step, repeated', 'every-step'],
+  ['fast, repeated', 'fast'],
+];
 
 const MODELS: Record<string, { label: string; path: () => Promise<string> }> = {
   qwen2: { label: 'qwen2 vocabulary (byte-level BPE 151,936, random weights)', path: () => realVocabModel('qwen2') },
@@ -74,6 +80,7 @@ interface ModeFigures {
   ratio: number[];
   steps: number;
   masked: number;
+  direct: number;
   masks: number[]; // every full mask, ms
   computed: number[]; // masks computed (not cached), ms
   completed: number;
@@ -109,13 +116,19 @@ async function benchModel(name: string): Promise<string[]> {
       choices: { compile: [], masker: [], parse: [], total: [] },
     };
     const figures = new Map<string, ModeFigures>();
-    const fig = (kind: Kind, mode: MaskMode) => {
-      const key = `${kind}/${mode}`;
+    const fig = (kind: Kind, run: string) => {
+      const key = `${kind}/${run}`;
       let x = figures.get(key);
-      if (!x) figures.set(key, (x = { unconstrained: [], constrained: [], ratio: [], steps: 0, masked: 0, masks: [], computed: [], completed: 0, failed: [] }));
+      if (!x)
+        figures.set(
+          key,
+          (x = { unconstrained: [], constrained: [], ratio: [], steps: 0, masked: 0, direct: 0, masks: [], computed: [], completed: 0, failed: [] }),
+        );
       return x;
     };
     let nodes = 0;
+    /** Computed masks: time and case, for the slowest. */
+    const slowest: Array<[number, string]> = [];
     let trieCount = 0;
     for (const c of CASES) {
       // First token under a new grammar: compile, the masker (trie), llama.cpp's parse, one token.
@@ -137,7 +150,7 @@ async function benchModel(name: string): Promise<string[]> {
           maskMode: 'fast',
         });
       } catch (error) {
-        fig(c.kind, 'fast').failed.push(`${c.name}: ${(error as Error).message}`);
+        fig(c.kind, RUNS[0][0]).failed.push(`${c.name}: ${(error as Error).message}`);
         continue;
       }
       const total = ms(start);
@@ -150,13 +163,16 @@ async function benchModel(name: string): Promise<string[]> {
         nodes += masker.nodes;
         trieCount++;
       }
-      for (const mode of MODES) {
-        const x = fig(c.kind, mode);
+      for (const [run, mode] of RUNS) {
+        const x = fig(c.kind, run);
         let cachedBefore = masker?.cachedMasks ?? 0;
         const onMask = (time: number) => {
           x.masks.push(time);
           const now = masker?.cachedMasks ?? 0;
-          if (now !== cachedBefore) x.computed.push(time);
+          if (now !== cachedBefore) {
+            x.computed.push(time);
+            slowest.push([time, `${c.kind} ${c.name}`]);
+          }
           cachedBefore = now;
         };
         const constrained = async () => {
@@ -173,19 +189,22 @@ async function benchModel(name: string): Promise<string[]> {
         let b: Awaited<ReturnType<typeof plain>>;
         try {
           a = await constrained();
-          b = await plain(a.out.tokens);
+          b = await plain(Math.max(1, a.out.tokens));
         } catch (error) {
           x.failed.push(`${c.name}: ${(error as Error).message}`);
           continue;
         }
+        x.steps += a.out.constrained?.steps ?? 0;
+        x.masked += a.out.constrained?.masked ?? 0;
+        x.direct += a.out.constrained?.direct ?? 0;
+        if (a.out.constrained?.completed) x.completed++;
+        // An empty output (the grammar allows it and the model ended at once) has no per-token time.
+        if (a.out.tokens === 0) continue;
         const cTok = a.time / a.out.tokens;
         const uTok = b.time / b.tokens;
         x.constrained.push(cTok);
         x.unconstrained.push(uTok);
         x.ratio.push(cTok / uTok);
-        x.steps += a.out.constrained?.steps ?? 0;
-        x.masked += a.out.constrained?.masked ?? 0;
-        if (a.out.constrained?.completed) x.completed++;
       }
     }
 
@@ -196,16 +215,16 @@ async function benchModel(name: string): Promise<string[]> {
       '',
     );
     lines.push(
-      '| kind | mode | cases | unconstrained ms/token p50 | constrained ms/token p50 | ratio p50 | ratio p95 | steps with a full mask | mask ms p50 / p99 | computed masks | computed mask ms p50 / p99 | closed to fit max_tokens |',
+      '| kind | run | cases | unconstrained ms/token p50 | constrained ms/token p50 | ratio p50 | ratio p95 | steps under a full mask | mask ms p50 / p99 | computed masks | computed mask ms p50 / p99 | closed to fit max_tokens |',
     );
     lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const kind of KINDS) {
-      for (const mode of MODES) {
-        const x = figures.get(`${kind}/${mode}`);
+      for (const [run] of RUNS) {
+        const x = figures.get(`${kind}/${run}`);
         if (!x) continue;
         lines.push(
-          `| ${kind} | ${mode} | ${x.ratio.length} | ${f(quantile(x.unconstrained, 0.5))} | ${f(quantile(x.constrained, 0.5))} | ${f(quantile(x.ratio, 0.5))} | ${f(quantile(x.ratio, 0.95))} ` +
-            `| ${f((100 * x.masked) / Math.max(1, x.steps), 0)}% of ${x.steps} | ${f(quantile(x.masks, 0.5), 3)} / ${f(quantile(x.masks, 0.99), 3)} ` +
+          `| ${kind} | ${run} | ${x.ratio.length} | ${f(quantile(x.unconstrained, 0.5))} | ${f(quantile(x.constrained, 0.5))} | ${f(quantile(x.ratio, 0.5))} | ${f(quantile(x.ratio, 0.95))} ` +
+            `| ${f((100 * x.masked) / Math.max(1, x.steps), 0)}% of ${x.steps}${x.direct ? ` (${f((100 * x.direct) / Math.max(1, x.steps), 0)}% direct)` : ''} | ${f(quantile(x.masks, 0.5), 3)} / ${f(quantile(x.masks, 0.99), 3)} ` +
             `| ${x.computed.length} | ${f(quantile(x.computed, 0.5), 3)} / ${f(quantile(x.computed, 0.99), 3)} | ${x.completed} |`,
         );
       }
@@ -218,8 +237,10 @@ async function benchModel(name: string): Promise<string[]> {
       const pp = (xs: number[]) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))}`;
       lines.push(`| ${kind} | ${pp(ft.compile)} | ${pp(ft.masker)} | ${pp(ft.parse)} | ${pp(ft.total)} |`);
     }
+    const top = slowest.sort((a, b) => b[0] - a[0]).slice(0, 6);
+    lines.push('', `Slowest computed masks: ${top.map(([ms, name]) => `${f(ms, 1)} ms (${name})`).join(', ')}.`);
     const failures = [...figures.values()].flatMap((x) => x.failed);
-    if (failures.length) lines.push('', `Failed (${failures.length}): ${failures.join('; ')}`);
+    if (failures.length) lines.push('', `Not run (a budget below the shortest output is refused at once) or failed: ${failures.join('; ')}`);
     lines.push('');
   } finally {
     await engine.dispose();

@@ -37,6 +37,8 @@ export class DecodedVocabulary {
   readonly size: number;
   readonly bytes: Uint8Array[];
   readonly eog: Uint8Array;
+  /** The end-of-generation tokens, listed. */
+  readonly eogTokens: Int32Array;
   /** Tokens that can start a character sequence (decode from no partial without aborting), not EOG. */
   readonly startable: Int32Array;
   /** Per token: its complete code points (offset/length into codePoints) and the partial at its end. */
@@ -88,6 +90,7 @@ export class DecodedVocabulary {
       startable.push(t);
     }
     this.startable = Int32Array.from(startable);
+    this.eogTokens = Int32Array.from(this.eog.keys()).filter((t) => this.eog[t] === 1);
     this.continuing = Int32Array.from(continuing);
     this.codePoints = Int32Array.from(cps);
     this.maxSpell = maxSpell;
@@ -384,8 +387,7 @@ export class TokenMasker {
 
   private allowEog(out: Uint8Array, state: number): void {
     if (!this.automaton.isAccepting(state)) return;
-    const eog = this.vocabulary.eog;
-    for (let t = 0; t < eog.length; t++) if (eog[t]) out[t] = 1;
+    for (const t of this.vocabulary.eogTokens) out[t] = 1;
   }
 
   /** One walk of the trie from a state (no unfinished character). */

@@ -74,11 +74,12 @@ export interface GenerateResult {
   /** How the prompt reached the model (prompt.ts): 'chat' only for a chat request on a model with a chat template. */
   promptFormat: PromptFormat;
   /**
-   * Under a grammar decoded with svc's own masks: steps sampled, how many needed a full mask, and
+   * Under a grammar decoded with svc's own masks: steps sampled, how many were sampled under a full
+   * mask (and of those, how many went to a cached one without the plain sample first), and
    * whether the output was closed with the grammar's shortest completion to fit maxTokens, and the
    * output's tokens.
    */
-  constrained?: { steps: number; masked: number; completed: boolean; tokens: readonly Token[] };
+  constrained?: { steps: number; masked: number; direct: number; completed: boolean; tokens: readonly Token[] };
 }
 
 export interface RerankResult {
@@ -292,13 +293,13 @@ export class Engine {
           onMask: request.onMask,
         });
         if (signal?.aborted) throw aborted();
-        const { steps, masked, completed } = out;
+        const { steps, masked, direct, completed } = out;
         return {
           text: this.decode(out.tokens),
           tokens: out.tokens.length,
           stopReason: out.stopReason,
           promptFormat: prompt.format,
-          constrained: { steps, masked, completed, tokens: out.tokens },
+          constrained: { steps, masked, direct, completed, tokens: out.tokens },
         };
       }
       const generated: Token[] = [];
