@@ -2,17 +2,9 @@
 // errors that name the option and the rule.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { parseServerSpec, type ServerEngineOptions } from '../src/engine/server-engine.js';
+import { ModelListError, parseModelList, type ModelSpec } from '../src/engine/model-list.js';
 
-/**
- * A model the worker serves: its name in svc_models and the GGUF file (or node-llama-cpp URI) it
- * loads, or the inference server that serves it (`llama-server+URL`, `vllm+URL[#served model]`).
- */
-export interface ModelSpec {
-  name: string;
-  path: string;
-  server?: Pick<ServerEngineOptions, 'kind' | 'url' | 'model'>;
-}
+export type { ModelSpec };
 
 export interface WorkerConfig {
   /** One or more, distinct names; a lone --model PATH is named 'default'. */
@@ -112,43 +104,12 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
   };
 }
 
-const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$/;
-
-/**
- * The models of --model / SVC_MODEL: entries separated by newlines or commas, each PATH (the model
- * 'default') or NAME=PATH, where NAME is an svc_models name (letters, digits, '.', '_', ':', '-').
- * A path containing '=' or ',' needs the NAME= form and no commas.
- */
+/** The models of --model / SVC_MODEL (src/engine/model-list.ts), errors as ConfigError. */
 export function parseModels(text: string): ModelSpec[] {
-  const entries = text
-    .split(/[\n,]/)
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-  if (entries.length === 0) throw new ConfigError('--model needs a path');
-  const models = entries.map((entry): ModelSpec => {
-    const eq = entry.indexOf('=');
-    const name = eq > 0 ? entry.slice(0, eq) : '';
-    if (eq > 0 && MODEL_NAME.test(name)) {
-      const path = entry.slice(eq + 1).trim();
-      if (path === '') throw new ConfigError(`--model ${entry}: the path after "${name}=" is empty`);
-      return { name, path };
-    }
-    if (eq === 0) throw new ConfigError(`--model ${entry}: the name before "=" is empty`);
-    return { name: 'default', path: entry };
-  });
-  for (const model of models) {
-    try {
-      const server = parseServerSpec(model.path);
-      if (server) model.server = server;
-    } catch (error) {
-      throw new ConfigError(`--model ${model.name}=…: ${(error as Error).message}`);
-    }
+  try {
+    return parseModelList(text, '--model');
+  } catch (error) {
+    if (error instanceof ModelListError) throw new ConfigError(error.message);
+    throw error;
   }
-  const seen = new Set<string>();
-  for (const { name } of models) {
-    if (seen.has(name))
-      throw new ConfigError(`--model: the model name "${name}" is given twice${name === 'default' ? ' (a --model without NAME= is named default)' : ''}`);
-    seen.add(name);
-  }
-  return models;
 }

@@ -80,7 +80,8 @@ export const MODEL_OPTIONS = {
 } as const;
 
 export const MODEL_HELP = `Model options:
-  --model M           a GGUF path (or local:PATH, hf:URI); default: $SVC_MODEL
+  --model M           a GGUF path (or local:PATH, hf:URI), or a NAME of $SVC_MODEL's NAME=PATH entries
+                      (the worker's form: writer=a.gguf,embedder=b.gguf); default: $SVC_MODEL's bare PATH
                       a remote model is <provider>:<name> (openai, openrouter, deepseek) and needs --unsafe
   --threads N         CPU threads (default: $SVC_THREADS, else all cores)
   --progress          always draw the model-loading progress bar on stderr (default: when stderr is a terminal)

@@ -3,11 +3,21 @@
 import { availableParallelism } from 'node:os';
 import { Engine } from '../engine/engine.js';
 import { ClientError, invalidOptions } from './errors.js';
+import { MODEL_NAME, ModelListError, parseModelList } from '../engine/model-list.js';
+import { parseServerSpec } from '../engine/server-engine.js';
 import { PROVIDERS } from './remote.js';
 
 export interface LocalSettings {
-  /** The default local model: a GGUF path or an `hf:` URI. Falls back to the SVC_MODEL environment variable. */
+  /**
+   * The default model: a name of `models`, a GGUF path or an `hf:` URI. Falls back to the model
+   * named 'default' (SVC_MODEL's bare PATH entry).
+   */
   model?: string;
+  /**
+   * Local models by name, which `model` options may then use: name → GGUF path or `hf:` URI. Added to
+   * SVC_MODEL's `NAME=PATH` entries (the worker's form: `writer=a.gguf,embedder=b.gguf`); these win.
+   */
+  models?: Record<string, string>;
   /** CPU threads for inference (default: SVC_THREADS, else all cores). */
   threads?: number;
   /** Generations decoded together in one context (default 4); more calls wait for a free sequence. */
@@ -24,9 +34,10 @@ const engines = new Map<string, Promise<Engine>>();
 /** Sets process-wide defaults for local models. Only calls made after it see them; loaded models stay loaded. */
 export function configure(next: LocalSettings): void {
   for (const [key, value] of Object.entries(next)) {
-    if (!['model', 'threads', 'sequences', 'contextSize', 'onProgress'].includes(key)) {
-      throw invalidOptions(`unknown setting '${key}'; known: model, threads, sequences, contextSize, onProgress`);
+    if (!['model', 'models', 'threads', 'sequences', 'contextSize', 'onProgress'].includes(key)) {
+      throw invalidOptions(`unknown setting '${key}'; known: model, models, threads, sequences, contextSize, onProgress`);
     }
+    if (key === 'models' && value !== undefined) checkModels(value);
     if (value === undefined) delete (settings as Record<string, unknown>)[key];
     else (settings as Record<string, unknown>)[key] = value;
   }
@@ -34,24 +45,70 @@ export function configure(next: LocalSettings): void {
 
 export type ModelRef = { kind: 'local'; path: string } | { kind: 'remote'; provider: string; name: string };
 
+function checkModels(models: unknown): void {
+  if (typeof models !== 'object' || models === null || Array.isArray(models))
+    throw invalidOptions(`models must be an object of name → GGUF path; got ${JSON.stringify(models)}`);
+  for (const [name, path] of Object.entries(models)) {
+    if (!MODEL_NAME.test(name)) throw invalidOptions(`models: the name '${name}' must be letters, digits, '.', '_', ':' or '-', at most 63`);
+    if (typeof path !== 'string' || path === '') throw invalidOptions(`models.${name} must be a non-empty path; got ${JSON.stringify(path)}`);
+  }
+}
+
+/** The named local models: SVC_MODEL's entries, then configure({ models }). */
+function namedModels(): Map<string, string> {
+  const named = new Map<string, string>();
+  const env = process.env.SVC_MODEL;
+  if (env !== undefined && env.trim() !== '') {
+    try {
+      for (const { name, path } of parseModelList(env, 'SVC_MODEL')) named.set(name, path);
+    } catch (error) {
+      if (error instanceof ModelListError) throw invalidOptions(error.message);
+      throw error;
+    }
+  }
+  for (const [name, path] of Object.entries(settings.models ?? {})) named.set(name, path);
+  return named;
+}
+
 /**
- * Reads a `model` option: `<provider>:<model_name>` for a remote provider (openai, openrouter,
- * deepseek), `local:<path>` or a plain path for a GGUF file, `hf:<user>/<repo>/<file>` for a
- * node-llama-cpp URI. Without one: configure({ model }), then SVC_MODEL.
+ * Reads a `model` option: a name of configure({ models }) or SVC_MODEL's `NAME=PATH` entries,
+ * `<provider>:<model_name>` for a remote provider (openai, openrouter, deepseek), `local:<path>` or a
+ * plain path for a GGUF file, `hf:<user>/<repo>/<file>` for a node-llama-cpp URI. Without one:
+ * configure({ model }), then the model named 'default' (SVC_MODEL's bare PATH).
  */
 export function resolveModel(model: string | undefined): ModelRef {
+  const named = namedModels();
   if (model === undefined) {
-    const fallback = settings.model ?? process.env.SVC_MODEL;
-    if (!fallback) {
+    const fallback = settings.model ?? named.get('default');
+    if (fallback !== undefined) return resolveModel(fallback);
+    if (named.size > 0) {
+      const names = [...named.keys()].join(', ');
       throw new ClientError(
         'model-not-configured',
-        "no local model configured: pass { model: '/path/to/model.gguf' }, call configure({ model }), or set SVC_MODEL " +
-          "(svc's repository ships a small trained one: models/stories260K.gguf)",
+        `no default model: the named models are ${names}; pass { model: '${[...named.keys()][0]}' } or call configure({ model })`,
       );
     }
-    return resolveModel(fallback);
+    throw new ClientError(
+      'model-not-configured',
+      "no local model configured: pass { model: '/path/to/model.gguf' }, call configure({ model }), or set SVC_MODEL " +
+        "(svc's repository ships a small trained one: models/stories260K.gguf)",
+    );
   }
   if (typeof model !== 'string' || model === '') throw invalidOptions(`model must be a non-empty string; got ${JSON.stringify(model)}`);
+  const path = named.get(model);
+  if (path !== undefined) {
+    if (parseServerSpec(path)) {
+      throw invalidOptions(
+        `model '${model}' is an inference server (${path}): the worker serves inference servers, the library runs GGUF files (a path, local:PATH or hf:URI)`,
+      );
+    }
+    return unnamed(path);
+  }
+  return unnamed(model);
+}
+
+/** A model string that is no name: remote provider, local:PATH, hf:URI or a path. */
+function unnamed(model: string): ModelRef {
   if (model.startsWith('local:')) return { kind: 'local', path: model.slice('local:'.length) };
   if (model.startsWith('hf:')) return { kind: 'local', path: model };
   const m = /^([A-Za-z][A-Za-z0-9_-]+):(.*)$/s.exec(model);
@@ -60,7 +117,7 @@ export function resolveModel(model: string | undefined): ModelRef {
     if (!(provider in PROVIDERS)) {
       throw new ClientError(
         'unknown-provider',
-        `unknown model provider '${m[1]}' in '${model}': remote providers are ${Object.keys(PROVIDERS).join(', ')}; a local model is a GGUF path (or local:PATH, hf:URI)`,
+        `unknown model provider '${m[1]}' in '${model}': remote providers are ${Object.keys(PROVIDERS).join(', ')}; a local model is a GGUF path (or local:PATH, hf:URI) or a name of configure({ models }) or SVC_MODEL`,
       );
     }
     if (m[2] === '') throw invalidOptions(`model '${model}' names no model after '${m[1]}:'`);

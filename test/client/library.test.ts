@@ -235,6 +235,43 @@ describe('models', () => {
     expect(resolveModel(undefined)).toEqual({ kind: 'local', path: model });
   });
 
+  test("named local models: configure({ models }) and SVC_MODEL's NAME=PATH entries, as the worker reads them", async () => {
+    configure({ model: undefined });
+    try {
+      process.env.SVC_MODEL = `writer=${model},fast=openai:gpt-4o-mini,remote=llama-server+http://127.0.0.1:9`;
+      expect(resolveModel('writer')).toEqual({ kind: 'local', path: model });
+      expect(resolveModel('fast')).toEqual({ kind: 'remote', provider: 'openai', name: 'gpt-4o-mini' });
+      // The same call, by name and by path: one engine, the same bytes.
+      expect(await generate('Once upon a time', { model: 'writer', maxTokens: 8 })).toBe(await generate('Once upon a time', { model, maxTokens: 8 }));
+      const serverName = await code(generate('x', { model: 'remote' }));
+      expect(serverName.code).toBe('invalid-options');
+      expect(serverName.message).toMatch(/model 'remote' is an inference server .*: the worker serves inference servers, the library runs GGUF files/);
+      // No 'default' entry and no configure({ model }): the error lists the names.
+      const none = await code(generate('x'));
+      expect(none.code).toBe('model-not-configured');
+      expect(none.message).toBe("no default model: the named models are writer, fast, remote; pass { model: 'writer' } or call configure({ model })");
+      // configure({ models }) adds names and wins over SVC_MODEL's; configure({ model }) may be a name.
+      configure({ models: { writer: '/elsewhere/w.gguf', story: model }, model: 'story' });
+      expect(resolveModel('writer')).toEqual({ kind: 'local', path: '/elsewhere/w.gguf' });
+      expect(resolveModel(undefined)).toEqual({ kind: 'local', path: model });
+      // A bare PATH entry is the model named 'default', the default.
+      configure({ models: undefined, model: undefined });
+      process.env.SVC_MODEL = `${model},other=/x/o.gguf`;
+      expect(resolveModel(undefined)).toEqual({ kind: 'local', path: model });
+      expect(resolveModel('default')).toEqual({ kind: 'local', path: model });
+      // Bad lists and bad names name the rule.
+      process.env.SVC_MODEL = 'a=x.gguf,a=y.gguf';
+      expect(() => resolveModel('a')).toThrow('SVC_MODEL: the model name "a" is given twice');
+      delete process.env.SVC_MODEL;
+      expect(() => configure({ models: { 'bad name': 'x.gguf' } })).toThrow(/models: the name 'bad name' must be letters, digits/);
+      expect(() => configure({ models: { ok: '' } })).toThrow(/models.ok must be a non-empty path/);
+      expect(() => configure({ models: ['x.gguf'] as never })).toThrow(/models must be an object of name → GGUF path/);
+    } finally {
+      delete process.env.SVC_MODEL;
+      configure({ model, models: undefined });
+    }
+  });
+
   test('unknown provider, remote without unsafeMode, missing model file, no model configured', async () => {
     const unknown = await code(generate('x', { model: 'acme:big-model' }));
     expect(unknown.code).toBe('unknown-provider');
