@@ -8,6 +8,7 @@
 //   BENCH_MODELS=qwen2,phi3,stories260K   which models (default all three)
 //   BENCH_TOKENS=48                       tokens per constrained run at most
 //   BENCH_SCHEMAS=132                     how many schemas of the corpus (spread over it; default all)
+//   BENCH_CASES=N                         at most N cases of each kind (schemas, regexes, choices; default all)
 //
 // Three runs per case and model, each paired with an unconstrained run: 'every-step' (a full mask
 // at every step, the worst case) as the first request under the grammar, so every mask met is
@@ -56,13 +57,17 @@ interface Case {
   name: string;
   compile: () => string;
 }
-const schemaCount = Number(process.env.BENCH_SCHEMAS ?? CORPUS.length);
-const schemaStep = CORPUS.length / Math.max(1, Math.min(schemaCount, CORPUS.length));
-const schemas = CORPUS.filter((_, i) => Math.floor(i / schemaStep) !== Math.floor((i - 1) / schemaStep) || i === 0);
+/** At most `count` entries of a list, spread evenly over it. */
+function spread<T>(list: readonly T[], count: number): T[] {
+  const step = list.length / Math.max(1, Math.min(count, list.length));
+  return list.filter((_, i) => Math.floor(i / step) !== Math.floor((i - 1) / step) || i === 0);
+}
+const perKind = Number(process.env.BENCH_CASES ?? Infinity);
+const schemas = spread(CORPUS, Math.min(perKind, Number(process.env.BENCH_SCHEMAS ?? CORPUS.length)));
 const CASES: Case[] = [
   ...schemas.map((e) => ({ kind: 'schema' as const, name: e.name, compile: () => compileJsonSchema(e.schema).gbnf })),
-  ...REGEXES.map((r) => ({ kind: 'regex' as const, name: r.pattern, compile: () => compileRegex(r.pattern, r.flags).gbnf })),
-  ...CHOICES.map((c) => ({ kind: 'choices' as const, name: JSON.stringify(c), compile: () => compileChoices(c).gbnf })),
+  ...spread(REGEXES, perKind).map((r) => ({ kind: 'regex' as const, name: r.pattern, compile: () => compileRegex(r.pattern, r.flags).gbnf })),
+  ...spread(CHOICES, perKind).map((c) => ({ kind: 'choices' as const, name: JSON.stringify(c), compile: () => compileChoices(c).gbnf })),
 ];
 const KINDS: Kind[] = ['schema', 'regex', 'choices'];
 
@@ -259,6 +264,6 @@ for (const name of chosen) {
 }
 const after = loadavg();
 console.log(
-  `${THREADS} thread, CPU, context ${CONTEXT}, up to ${TOKENS} tokens per constrained run, ${schemas.length} schemas + ${REGEXES.length} regexes + ${CHOICES.length} choice lists; ` +
+  `${THREADS} thread, CPU, context ${CONTEXT}, up to ${TOKENS} tokens per constrained run, ${KINDS.map((kind) => `${CASES.filter((c) => c.kind === kind).length} ${kind}`).join(' + ')} cases; ` +
     `${((Date.now() - started) / 1000).toFixed(0)} s; load average (1/5/15 min): before ${before.map((x) => x.toFixed(2)).join(' ')}, after ${after.map((x) => x.toFixed(2)).join(' ')}`,
 );

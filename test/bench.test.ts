@@ -18,6 +18,7 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
   ['bench/grammar.ts', [], { BENCH_ROUNDS: '1' }],
   ['bench/edge.ts', ['--misses', '2', '--hits', '10', '--concurrency', '2', '--max-tokens', '4'], {}],
   ['bench/models.ts', [], { BENCH_WORKERS: '2', BENCH_CONCURRENCY: '2', BENCH_JOBS: '40', BENCH_RUNS: '1' }],
+  ['bench/constrained.ts', [], { BENCH_MODELS: 'stories260K', BENCH_CASES: '2', BENCH_TOKENS: '12' }],
 ];
 
 test.each(BENCHES)(
