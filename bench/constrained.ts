@@ -171,7 +171,9 @@ async function benchModel(name: string): Promise<string[]> {
       for (const [run, mode] of RUNS) {
         const x = fig(c.kind, run);
         let cachedBefore = masker?.cachedMasks ?? 0;
-        const onMask = (time: number) => {
+        const onMask = (time: number, direct: boolean) => {
+          x.masked++;
+          if (direct) x.direct++;
           x.masks.push(time);
           const now = masker?.cachedMasks ?? 0;
           if (now !== cachedBefore) {
@@ -200,8 +202,6 @@ async function benchModel(name: string): Promise<string[]> {
           continue;
         }
         x.steps += a.out.constrained?.steps ?? 0;
-        x.masked += a.out.constrained?.masked ?? 0;
-        x.direct += a.out.constrained?.direct ?? 0;
         if (a.out.constrained?.completed) x.completed++;
         // An empty output (the grammar allows it and the model ended at once) has no per-token time.
         if (a.out.tokens === 0) continue;

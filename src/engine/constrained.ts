@@ -30,17 +30,19 @@ export interface ConstrainedOptions {
   /** Tokens that end the output besides the model's end-of-generation ones. */
   stopTokens: ReadonlySet<Token>;
   signal?: AbortSignal;
-  /** Called with each full mask's time in ms (for the bench). */
-  onMask?: (ms: number) => void;
+  /**
+   * Called at each step sampled under a full mask (for the bench): the mask's time in ms, and whether
+   * the step went to a cached mask without the plain sample first. How many steps those are depends
+   * on the masks cached before, so they are not part of the output, which never does.
+   */
+  onMask?: (ms: number, direct: boolean) => void;
 }
 
 export interface ConstrainedOutput {
   tokens: Token[];
   stopReason: 'eogToken' | 'maxTokens';
-  /** Steps that sampled, how many of them were sampled under a full mask, and how many of those went to a cached mask directly ('fast' mode, without the plain sample first). */
+  /** Steps that sampled. */
   steps: number;
-  masked: number;
-  direct: number;
   /** The output was closed early with the grammar's shortest completion, to fit maxTokens. */
   completed: boolean;
 }
@@ -233,27 +235,26 @@ export async function generateConstrained(
       pool.give(masker, ban, sampler);
     }
   };
-  const output: ConstrainedOutput = { tokens: [], stopReason: 'maxTokens', steps: 0, masked: 0, direct: 0, completed: false };
+  const output: ConstrainedOutput = { tokens: [], stopReason: 'maxTokens', steps: 0, completed: false };
   /** Whether the model's own choice was refused at the step before (it is "fighting" the grammar). */
   let refused = false;
   const pick = async (index: number): Promise<number> => {
     output.steps++;
+    let direct = false;
     if (mode === 'fast') {
       const ready = masker.cachedBanned(position);
       // A mask at hand with its sampler configured: one sample gives the answer, where the plain
       // sample is likely refused (it was at the step before) or a small ban costs it nothing.
-      const direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.length * 8 < masker.vocabulary.size);
-      if (direct) output.direct++;
-      else {
+      direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.length * 8 < masker.vocabulary.size);
+      if (!direct) {
         const token = await sample(index, plain);
         refused = !masker.allows(position, token);
         if (!refused) return token;
       }
     }
-    output.masked++;
     const started = performance.now();
     const ban = mode === 'reference' ? toBanned(masker.allowedByEachToken(position)) : masker.banned(position);
-    options.onMask?.(performance.now() - started);
+    options.onMask?.(performance.now() - started, direct);
     return sampleBanned(index, ban);
   };
   const afterBatch = seq._takeIntervalCheckpointIfNeededAfterBatch?.bind(seq);

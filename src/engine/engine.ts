@@ -56,8 +56,8 @@ export interface GenerateRequest extends PromptOptions {
   timeoutMs?: number;
   /** How grammar masks are computed (constrained.ts): 'fast' (default); the others are for tests and the bench. */
   maskMode?: MaskMode;
-  /** Called with the time of each full grammar mask, in ms (bench). */
-  onMask?: (ms: number) => void;
+  /** Called at each step under a full grammar mask: its time in ms, and whether a cached mask was taken directly (constrained.ts; bench). */
+  onMask?: (ms: number, direct: boolean) => void;
 }
 
 export interface GenerateResult {
@@ -74,12 +74,10 @@ export interface GenerateResult {
   /** How the prompt reached the model (prompt.ts): 'chat' only for a chat request on a model with a chat template. */
   promptFormat: PromptFormat;
   /**
-   * Under a grammar decoded with svc's own masks: steps sampled, how many were sampled under a full
-   * mask (and of those, how many went to a cached one without the plain sample first), and
-   * whether the output was closed with the grammar's shortest completion to fit maxTokens, and the
-   * output's tokens.
+   * Under a grammar decoded with svc's own masks: steps sampled, whether the output was closed with
+   * the grammar's shortest completion to fit maxTokens, and the output's tokens.
    */
-  constrained?: { steps: number; masked: number; direct: number; completed: boolean; tokens: readonly Token[] };
+  constrained?: { steps: number; completed: boolean; tokens: readonly Token[] };
 }
 
 export interface RerankResult {
@@ -293,13 +291,13 @@ export class Engine {
           onMask: request.onMask,
         });
         if (signal?.aborted) throw aborted();
-        const { steps, masked, direct, completed } = out;
+        const { steps, completed } = out;
         return {
           text: this.decode(out.tokens),
           tokens: out.tokens.length,
           stopReason: out.stopReason,
           promptFormat: prompt.format,
-          constrained: { steps, masked, direct, completed, tokens: out.tokens },
+          constrained: { steps, completed, tokens: out.tokens },
         };
       }
       const generated: Token[] = [];
