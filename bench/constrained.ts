@@ -20,8 +20,12 @@
 // model leaves the fast path at nearly every step, and its per-token cost is mostly the
 // vocabulary), and the trained stories260K (SentencePiece, 512). One thread, CPU.
 //
-// Each constrained run is followed at once by an unconstrained run of the same prompt and the same
-// number of tokens, and the ratio is that pair's; so load that drifts over the bench cancels.
+// Each constrained run is followed at once by an unconstrained run of the same prompt and as many
+// sampled tokens (forward passes): the constrained run's steps, its end-of-generation token
+// included where it sampled one (an output that ends where the grammar allows nothing more takes no
+// step for it; one closed with the grammar's shortest completion takes none for the completion).
+// "ms/token" is per sampled token, and the ratio is that pair's; so load that drifts over the bench
+// cancels.
 import { loadavg } from 'node:os';
 import { Engine, llamaFor } from '../src/engine/engine.js';
 import type { MaskMode } from '../src/engine/constrained.js';
@@ -196,16 +200,16 @@ async function benchModel(name: string): Promise<string[]> {
         let b: Awaited<ReturnType<typeof plain>>;
         try {
           a = await constrained();
-          b = await plain(Math.max(1, a.out.tokens));
+          b = await plain(Math.max(1, a.out.constrained?.steps ?? a.out.tokens));
         } catch (error) {
           x.failed.push(`${c.name}: ${(error as Error).message}`);
           continue;
         }
         x.steps += a.out.constrained?.steps ?? 0;
         if (a.out.constrained?.completed) x.completed++;
-        // An empty output (the grammar allows it and the model ended at once) has no per-token time.
-        if (a.out.tokens === 0) continue;
-        const cTok = a.time / a.out.tokens;
+        const steps = a.out.constrained?.steps ?? a.out.tokens;
+        if (steps === 0) continue;
+        const cTok = a.time / steps;
         const uTok = b.time / b.tokens;
         x.constrained.push(cTok);
         x.unconstrained.push(uTok);

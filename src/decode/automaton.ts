@@ -107,6 +107,11 @@ export class Automaton {
     return this.accepting[state];
   }
 
+  /** Accepting, and no character can follow: every way through the grammar has ended. */
+  isFinal(state: number): boolean {
+    return this.stateStacks[state].every((stack) => stack === 0);
+  }
+
   /** The state after one character of the given class, or DEAD. */
   step(state: number, cls: number): number {
     const table = this.transitions[state];

@@ -312,6 +312,11 @@ export class TokenMasker {
     return position.remain === 0 && this.automaton.isAccepting(position.state);
   }
 
+  /** Complete, and the grammar allows no more: the only token the mask allows is end-of-generation. */
+  isFinal(position: Position): boolean {
+    return position.remain === 0 && this.automaton.isFinal(position.state);
+  }
+
   /** The position after a token, or null when the grammar does not allow it there. */
   advance(position: Position, token: number): Position | null {
     const v = this.vocabulary;

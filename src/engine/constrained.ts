@@ -289,6 +289,13 @@ export async function generateConstrained(
       }
       output.tokens.push(token);
       position = next;
+      // Nothing but end-of-generation is allowed now: that is what the next step would sample, so
+      // the output ends here without a forward pass for it ('reference' takes that step, so the
+      // tests compare both).
+      if (mode !== 'reference' && masker.isFinal(position)) {
+        output.stopReason = 'eogToken';
+        break;
+      }
       evalTokens = [token];
     }
     return output;

@@ -1,7 +1,8 @@
 // The incremental recognizer (src/decode/automaton.ts) and the token masker (src/decode/mask.ts),
 // property-tested against the memoised recognizer of src/grammar (recognizeGbnf), over the schema
 // corpus, the regexes and the choice lists: the same strings are accepted, every prefix of an
-// accepted string stays alive, a live prefix plus its shortest completion is accepted; and on a
+// accepted string stays alive, a live prefix plus its shortest completion is accepted, a state is
+// final exactly when no character can follow; and on a
 // vocabulary of tokens that cross grammar boundaries (`",`, `"}`, `":"`) and split characters into
 // UTF-8 pieces, the trie mask equals the token-by-token mask, an allowed token leads to a valid
 // completion, and the next piece of a valid string is always allowed. Seeded, so runs repeat.
@@ -72,6 +73,9 @@ describe('the automaton accepts what recognizeGbnf accepts', () => {
       });
       expect(dead).toBe(-1);
       expect(automaton.isAccepting(state)).toBe(true);
+      // Final (the decoder ends there without another step) exactly when no character can follow.
+      const canGoOn = Array.from({ length: automaton.classes }, (_, cls) => automaton.step(state, cls)).some((next) => next !== DEAD);
+      expect(automaton.isFinal(state)).toBe(!canGoOn);
       // Each edit costs a recognition of the whole text: long texts (thousands of characters) get fewer.
       for (let i = 0; i < (text.length > 500 ? 2 : 6); i++) {
         const edited = mutate(text, random);
