@@ -108,6 +108,9 @@ function usable(bytes: Uint8Array): boolean {
 
 const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 
+/** States whose answers for partial symbols are cached per masker (about 1 KiB each on qwen2's vocabulary). */
+const PARTIAL_CACHE_STATES = 4096;
+
 /** Cached masks per masker: at most this many bytes of ban lists (the least recently used go first). */
 const MASK_CACHE_BYTES = 64 * 2 ** 20;
 
@@ -122,7 +125,13 @@ export class TokenMasker {
   /** Partial-character symbols: symbol - classes indexes these. */
   private readonly partialValue: number[] = [];
   private readonly partialRemain: number[] = [];
-  private readonly partialAccept = new Map<number, boolean>();
+  /**
+   * Per state, whether it accepts each partial symbol: 0 not yet known, 1 yes, 2 no. A cache of at
+   * most PARTIAL_CACHE_STATES states (cleared when full): a long string passes through thousands of
+   * states, and a vocabulary has hundreds of partials (991 in qwen2's); one Map entry per pair
+   * outgrew a Map's 16.7M entries.
+   */
+  private readonly partialAccept = new Map<number, Uint8Array>();
   private readonly masks = new Map<string | number, Uint32Array>();
   private maskBytes = 0;
   private readonly plans = new Map<string | number, readonly number[] | null>();
@@ -421,13 +430,13 @@ export class TokenMasker {
           stateStack.push(next);
         } else {
           const p = sym - classes;
-          const key = at * 4096 + p;
-          let ok = this.partialAccept.get(key);
-          if (ok === undefined) {
-            ok = a.acceptsPartial(at, this.partialValue[p], this.partialRemain[p]);
-            this.partialAccept.set(key, ok);
+          let known = this.partialAccept.get(at);
+          if (!known) {
+            if (this.partialAccept.size >= PARTIAL_CACHE_STATES) this.partialAccept.clear();
+            this.partialAccept.set(at, (known = new Uint8Array(this.partialValue.length)));
           }
-          if (ok) for (let i = this.tokenStart[c]; i < this.tokenStart[c + 1]; i++) out[this.nodeTokens[i]] = 1;
+          if (known[p] === 0) known[p] = a.acceptsPartial(at, this.partialValue[p], this.partialRemain[p]) ? 1 : 2;
+          if (known[p] === 1) for (let i = this.tokenStart[c]; i < this.tokenStart[c + 1]; i++) out[this.nodeTokens[i]] = 1;
         }
       }
     }
@@ -496,11 +505,21 @@ export class TokenMasker {
   }
 }
 
-function toBanned(allowed: Uint8Array): Uint32Array {
-  let count = 0;
-  for (let t = 0; t < allowed.length; t++) if (!allowed[t]) count++;
-  const out = new Uint32Array(count);
+/** Where toBanned writes before it copies out the part written (reused: a 152k vocabulary's is 600 KB). */
+let scratch = new Uint32Array(0);
+
+/**
+ * The tokens an allowed-set leaves out, in order: the ban llama.cpp's logit bias takes. One
+ * branchless pass into a reused buffer, then a copy of the part written (0.19 ms on 152k tokens;
+ * counting first with a branch per token took 0.39).
+ */
+export function toBanned(allowed: Uint8Array): Uint32Array {
+  if (scratch.length < allowed.length) scratch = new Uint32Array(allowed.length);
+  const out = scratch;
   let k = 0;
-  for (let t = 0; t < allowed.length; t++) if (!allowed[t]) out[k++] = t;
-  return out;
+  for (let t = 0; t < allowed.length; t++) {
+    out[k] = t;
+    k += allowed[t] ^ 1;
+  }
+  return out.slice(0, k);
 }

@@ -18,7 +18,7 @@
 // of every token at every step, so a change there shows.
 
 import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
-import type { Position, TokenMasker } from '../decode/mask.js';
+import { toBanned, type Position, type TokenMasker } from '../decode/mask.js';
 
 /** How masks are used: 'fast' (the plain argmax first), 'every-step' (a full mask every step, the worst case), 'reference' (every token checked alone every step, no trie, no cache: for tests). */
 export type MaskMode = 'fast' | 'every-step' | 'reference';
@@ -174,12 +174,6 @@ let minusInfinity = new Float32Array(0);
 function minusInfinities(n: number): Float32Array {
   if (minusInfinity.length < n) minusInfinity = new Float32Array(n).fill(-Infinity);
   return minusInfinity.subarray(0, n);
-}
-
-function toBanned(allowed: Uint8Array): Uint32Array {
-  const out: number[] = [];
-  for (let t = 0; t < allowed.length; t++) if (!allowed[t]) out.push(t);
-  return Uint32Array.from(out);
 }
 
 /**

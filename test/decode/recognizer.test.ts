@@ -252,6 +252,25 @@ describe('token masks', () => {
     }
   });
 
+  test("a generation through thousands of states keeps the masker's per-state caches bounded, its masks unchanged", () => {
+    // 5000 states (one per character written); the answers for partial characters were kept per
+    // (state, partial) pair without bound and outgrew a Map (16.7M entries) on qwen2's vocabulary.
+    const masker = new TokenMasker(new Automaton(parseGbnf(compileRegex('[a-zé]{5000}').gbnf)), vocabulary);
+    const a = VOCAB.findIndex((p) => p.length === 1 && p[0] === 0x61);
+    let position: Position = masker.initial;
+    const first = [...masker.banned(position)];
+    for (let i = 0; i < 4999; i++) {
+      masker.banned(position);
+      position = masker.advance(position, a)!;
+    }
+    const caches = masker as unknown as { partialAccept: Map<number, unknown> };
+    expect(caches.partialAccept.size).toBeLessThanOrEqual(4096);
+    expect(caches.partialAccept.size).toBeGreaterThan(0);
+    expect([...new TokenMasker(masker.automaton, vocabulary).banned(masker.initial)]).toEqual(first);
+    // The last character: only end-of-generation after it.
+    expect([...masker.banned(masker.advance(position, a)!)]).toEqual([...Array(EOG).keys()]);
+  });
+
   test('a token that prints nothing, or holds a byte never in UTF-8, is never allowed; an unfinished character only where it can go on', () => {
     const masker = new TokenMasker(new Automaton(parseGbnf(compileRegex('[a-zé]+').gbnf)), vocabulary);
     const empty = VOCAB.findIndex((p) => p.length === 0);
