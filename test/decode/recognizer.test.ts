@@ -252,6 +252,37 @@ describe('token masks', () => {
     }
   });
 
+  test('a bounded repetition (every character a new state): the trie mask is the token-by-token mask up to the bound, subtrees taken whole while they fit', () => {
+    // Every string of one to three letters a-f (a first letter's subtree has 43 nodes, enough for the
+    // chain shortcut), quotes glued to letters, and 'é' split into its two bytes.
+    const letters = 'abcdef';
+    const words = [...letters].flatMap((x) => [x, ...[...letters].flatMap((y) => [x + y, ...[...letters].map((z) => x + y + z)])]);
+    const pieces = [...words, '"', 'a"', '"a', 'ab"', 'é'].map((w) => utf8.encode(w));
+    pieces.push(Uint8Array.of(0xc3), Uint8Array.of(0xa9));
+    const end = pieces.length;
+    const letterVocabulary = new DecodedVocabulary({ size: end + 1, bytes: (t) => (t === end ? new Uint8Array(0) : pieces[t]), isEog: (t) => t === end });
+    const a = pieces.findIndex((p) => p.length === 1 && p[0] === 0x61);
+    // Each letter its own character class, so the trie has subtrees of 43 nodes.
+    for (const pattern of ['(a|b|c|d|e|f){2,12}(x|yz)?', '"(a|b|c|d|e|f|é){0,9}"']) {
+      const masker = new TokenMasker(new Automaton(parseGbnf(compileRegex(pattern).gbnf)), letterVocabulary);
+      let position: Position | null = masker.initial;
+      if (pattern.startsWith('"'))
+        position = masker.advance(
+          position,
+          pieces.findIndex((p) => p.length === 1 && p[0] === 0x22),
+        );
+      for (let step = 0; position && step < 14; step++) {
+        const banned = new Set(masker.banned(position));
+        const each = masker.allowedByEachToken(position);
+        const differ: number[] = [];
+        for (let t = 0; t <= end; t++) if (banned.has(t) === (each[t] === 1)) differ.push(t);
+        expect([step, differ]).toEqual([step, []]);
+        position = masker.advance(position, a);
+      }
+      expect((masker as unknown as { chains: Map<number, unknown> }).chains.size).toBeGreaterThan(0);
+    }
+  });
+
   test("a generation through thousands of states keeps the masker's per-state caches bounded, its masks unchanged", () => {
     // 5000 states (one per character written); the answers for partial characters were kept per
     // (state, partial) pair without bound and outgrew a Map (16.7M entries) on qwen2's vocabulary.
