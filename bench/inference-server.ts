@@ -70,7 +70,9 @@ async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number }> 
 }
 
 const generation = await startServer([]);
-const embedding = await startServer(['--embeddings']);
+// stories260K is a generative model: llama-server's pooling for it is 'none', which /v1/embeddings
+// refuses; node-llama-cpp (svc's engine) pools a generative model's embedding on the last token.
+const embedding = await startServer(['--embeddings', '--pooling', 'last']);
 try {
   const local = await Engine.load({ model: MODEL, threads: 1, contextSize: 2048 });
   const remote = await ServerEngine.connect({ kind: 'llama-server', url: generation.url });
