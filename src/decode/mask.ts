@@ -110,7 +110,9 @@ const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 
 /** A state's chain (TokenMasker.chainOf) is looked at only for subtrees of at least this many nodes: smaller ones are walked faster. */
 const CHAIN_MIN_NODES = 32;
-/** States whose chains are cached per masker. */
+/** The most states a closure (TokenMasker.closureOf) explores. */
+const CLOSURE_STATES = 64;
+/** States whose chains and closures are cached per masker. */
 const CHAIN_CACHE_STATES = 4096;
 
 interface Chain {
@@ -310,6 +312,8 @@ export class TokenMasker {
   private readonly height: Int32Array;
   /** walk()'s buffers: the allowed set it returns, and its stack of (node, state). */
   private walkScratch?: { allowed: Uint8Array; nodes: Int32Array; states: Int32Array };
+  /** Closures (closureOf) of the states walked from, a cache of at most CHAIN_CACHE_STATES. */
+  private readonly closures = new Map<number, Int32Array>();
   /** Chains (chainOf) of the states walked from, a cache of at most CHAIN_CACHE_STATES. */
   private readonly chains = new Map<number, Chain>();
 
@@ -364,6 +368,46 @@ export class TokenMasker {
     if (this.chains.size >= CHAIN_CACHE_STATES) this.chains.clear();
     this.chains.set(state, chain);
     return chain;
+  }
+
+  /**
+   * The closure of a state: classes C such that from every state reachable from it through C, each
+   * class of C leads to a live state (again within reach): a subtree of C's classes is then accepted
+   * whole. Found by exploring at most CLOSURE_STATES states, again after a class that dies somewhere
+   * is dropped, until none is (the states explored are always a superset of those C reaches, so what
+   * is kept is sound); empty beyond that many states.
+   */
+  private closureOf(state: number): Int32Array {
+    let classes = this.closures.get(state);
+    if (classes) return classes;
+    const a = this.automaton;
+    classes = new Int32Array(this.words);
+    const members = new Set<number>();
+    for (let c = 0; c < a.classes; c++) if (a.step(state, c) !== DEAD) members.add(c);
+    // Explore again whenever a class was dropped: states reached only through it may hold others back.
+    for (let dropped = true; dropped && members.size > 0;) {
+      dropped = false;
+      const reached = new Set<number>([state]);
+      const todo = [state];
+      while (todo.length > 0 && members.size > 0) {
+        const at = todo.pop()!;
+        for (const c of members) {
+          const next = a.step(at, c);
+          if (next === DEAD) {
+            members.delete(c);
+            dropped = true;
+          } else if (!reached.has(next)) {
+            reached.add(next);
+            todo.push(next);
+          }
+        }
+        if (reached.size > CLOSURE_STATES) members.clear();
+      }
+    }
+    for (const c of members) classes[c >>> 5] |= 1 << (c & 31);
+    if (this.closures.size >= CHAIN_CACHE_STATES) this.closures.clear();
+    this.closures.set(state, classes);
+    return classes;
   }
 
   private within(node: number, loop: Int32Array): boolean {
@@ -492,6 +536,11 @@ export class TokenMasker {
             continue;
           }
           if (this.subtreeEnd[c] - c >= CHAIN_MIN_NODES) {
+            if (this.within(c, this.closureOf(at))) {
+              // Every token below stays among a few states that no class of it leaves (`.*end`).
+              for (let i = this.tokenStart[c]; i < this.tokenStart[this.subtreeEnd[c]]; i++) out[this.nodeTokens[i]] = 1;
+              continue;
+            }
             const chain = this.chainOf(at);
             if (this.height[c] <= chain.length && this.within(c, chain.classes)) {
               // Every token below stays on the chain (a bounded string's characters, the bound not reached).

@@ -252,7 +252,7 @@ describe('token masks', () => {
     }
   });
 
-  test('a bounded repetition (every character a new state): the trie mask is the token-by-token mask up to the bound, subtrees taken whole while they fit', () => {
+  test('bounded repetitions (every character a new state) and star loops through several states: the trie mask is the token-by-token mask, subtrees taken whole where they fit', () => {
     // Every string of one to three letters a-f (a first letter's subtree has 43 nodes, enough for the
     // chain shortcut), quotes glued to letters, and 'é' split into its two bytes.
     const letters = 'abcdef';
@@ -263,7 +263,7 @@ describe('token masks', () => {
     const letterVocabulary = new DecodedVocabulary({ size: end + 1, bytes: (t) => (t === end ? new Uint8Array(0) : pieces[t]), isEog: (t) => t === end });
     const a = pieces.findIndex((p) => p.length === 1 && p[0] === 0x61);
     // Each letter its own character class, so the trie has subtrees of 43 nodes.
-    for (const pattern of ['(a|b|c|d|e|f){2,12}(x|yz)?', '"(a|b|c|d|e|f|é){0,9}"']) {
+    for (const pattern of ['(a|b|c|d|e|f){2,12}(x|yz)?', '"(a|b|c|d|e|f|é){0,9}"', '(a|b|c|d|e|f)*cab', '(a|b|c|d|e|f)*(ef|fe)(a|b|c|d|e|f)*(x|yz)']) {
       const masker = new TokenMasker(new Automaton(parseGbnf(compileRegex(pattern).gbnf)), letterVocabulary);
       let position: Position | null = masker.initial;
       if (pattern.startsWith('"'))
@@ -279,7 +279,9 @@ describe('token masks', () => {
         expect([step, differ]).toEqual([step, []]);
         position = masker.advance(position, a);
       }
-      expect((masker as unknown as { chains: Map<number, unknown> }).chains.size).toBeGreaterThan(0);
+      const caches = masker as unknown as { chains: Map<number, unknown>; closures: Map<number, Int32Array> };
+      expect(caches.chains.size).toBeGreaterThan(0);
+      if (pattern.includes('*')) expect([...caches.closures.values()].some((classes) => classes.some((w) => w !== 0))).toBe(true);
     }
   });
 
