@@ -508,6 +508,18 @@ export class TokenMasker {
     for (const t of this.vocabulary.eogTokens) out[t] = 1;
   }
 
+  /** Whether every token of the subtree at `node`, reached from state `at` through `next`, is alive without walking it. */
+  private acceptedWhole(node: number, at: number, next: number): boolean {
+    // Every token below stays in this state (a string's characters, a number's digits).
+    if (next === at && this.within(node, this.loopsOf(at))) return true;
+    if (this.subtreeEnd[node] - node < CHAIN_MIN_NODES) return false;
+    // Every token below stays among a few states that no class of it leaves (`.*end`).
+    if (this.within(node, this.closureOf(at))) return true;
+    // Every token below stays on the chain (a bounded string's characters, the bound not reached).
+    const chain = this.chainOf(at);
+    return this.height[node] <= chain.length && this.within(node, chain.classes);
+  }
+
   /** One walk of the trie from a state (no unfinished character). */
   private walk(state: number): Uint8Array {
     const a = this.automaton;
@@ -530,23 +542,9 @@ export class TokenMasker {
         if (sym < classes) {
           const next = a.step(at, sym);
           if (next === DEAD) continue;
-          if (next === at && this.within(c, this.loopsOf(at))) {
-            // Every token below stays in this state (a string's characters, a number's digits).
+          if (this.acceptedWhole(c, at, next)) {
             for (let i = this.tokenStart[c]; i < this.tokenStart[this.subtreeEnd[c]]; i++) out[this.nodeTokens[i]] = 1;
             continue;
-          }
-          if (this.subtreeEnd[c] - c >= CHAIN_MIN_NODES) {
-            if (this.within(c, this.closureOf(at))) {
-              // Every token below stays among a few states that no class of it leaves (`.*end`).
-              for (let i = this.tokenStart[c]; i < this.tokenStart[this.subtreeEnd[c]]; i++) out[this.nodeTokens[i]] = 1;
-              continue;
-            }
-            const chain = this.chainOf(at);
-            if (this.height[c] <= chain.length && this.within(c, chain.classes)) {
-              // Every token below stays on the chain (a bounded string's characters, the bound not reached).
-              for (let i = this.tokenStart[c]; i < this.tokenStart[this.subtreeEnd[c]]; i++) out[this.nodeTokens[i]] = 1;
-              continue;
-            }
           }
           nodeStack[top] = c;
           stateStack[top++] = next;
