@@ -353,14 +353,13 @@ export interface RerankOptions extends EmbedOptions {
 /**
  * `documents` ranked for `query`, best first: `{ index, document, score }`. Uses the model's ranking
  * head where it has one (score 0..1), else cosine similarity of embeddings (score -1..1). An empty or
- * whitespace-only query, document or task, or no documents, is an `invalid-options` error naming it.
+ * whitespace-only query or document, or no documents, is an `invalid-options` error naming it.
  */
 export async function rerank(query: string, documents: readonly string[], options: RerankOptions = {}): Promise<RerankResult[]> {
   const o = checkOptions(options, ['model', 'task'], 'rerank') as RerankOptions;
   if (typeof query !== 'string') throw invalidOptions(`rerank: query must be a string; got ${query === null ? 'null' : typeof query}`);
   if (!Array.isArray(documents) || documents.some((d) => typeof d !== 'string')) throw invalidOptions('rerank: documents must be an array of strings');
   if (o.task !== undefined && typeof o.task !== 'string') throw invalidOptions('rerank: task must be a string');
-  if (o.task !== undefined && o.task.trim() === '') throw invalidOptions('rerank: task must not be empty (leave it out for the default)');
   // As svc_rerank in SQL (and embed): empty or whitespace-only text has no meaningful embedding, and
   // an empty one none at all (its score was NaN, the order undefined). Positions count from 0, as
   // the results' `index`.

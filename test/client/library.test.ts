@@ -326,15 +326,13 @@ describe('embed and rerank', () => {
     expect((await code(rerank('q', ['a'], { task: 1 as never }))).code).toBe('invalid-options');
   });
 
-  test('rerank: an empty or whitespace-only query, document or task, or no documents, is an invalid-options error naming it, as svc_rerank in SQL', async () => {
+  test('rerank: an empty or whitespace-only query or document, or no documents, is an invalid-options error naming it, as svc_rerank in SQL', async () => {
     const cases: Array<[Promise<unknown>, string]> = [
       [rerank('', ['a']), 'rerank: query must not be empty'],
       [rerank(' \n', ['a']), 'rerank: query must not be empty'],
       [rerank('q', []), 'rerank: documents must not be empty'],
       [rerank('q', ['a', '']), 'rerank: documents[1] must not be empty'],
       [rerank('q', ['\t ', 'b']), 'rerank: documents[0] must not be empty'],
-      [rerank('q', ['a'], { task: '' }), 'rerank: task must not be empty (leave it out for the default)'],
-      [rerank('q', ['a'], { task: ' ' }), 'rerank: task must not be empty (leave it out for the default)'],
     ];
     for (const [call, message] of cases) {
       const error = await code(call);
