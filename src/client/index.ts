@@ -346,7 +346,7 @@ export async function embed(text: string, options: EmbedOptions = {}): Promise<n
 }
 
 export interface RerankOptions extends EmbedOptions {
-  /** Instruction prefixed to the query (default: DEFAULT_RERANK_TASK). */
+  /** Instruction prefixed to the query (default: DEFAULT_RERANK_TASK); '' sends the query alone, as BERT rerankers and embedders want. */
   task?: string;
 }
 
