@@ -176,6 +176,18 @@ function minusInfinities(n: number): Float32Array {
   return minusInfinity.subarray(0, n);
 }
 
+/** The one token a ban of all tokens but one leaves: the first index where the sorted ban skips one. */
+function onlyAllowed(ban: Uint32Array): number {
+  let lo = 0;
+  let hi = ban.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ban[mid] === mid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Generates on `sequence` (fresh, owned by the caller) from `input`, greedy under the masker's
  * grammar, at most `budget` tokens. When the model's next token would leave too few tokens to
@@ -237,6 +249,10 @@ export async function generateConstrained(
     let direct = false;
     if (mode === 'fast') {
       const ready = masker.cachedBanned(position);
+      if (ready !== undefined && ready.length === masker.vocabulary.size - 1) {
+        options.onMask?.(0, true);
+        return onlyAllowed(ready);
+      }
       // A mask at hand with its sampler configured: one sample gives the answer, where the plain
       // sample is likely refused (it was at the step before) or a small ban costs it nothing.
       direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.length * 8 < masker.vocabulary.size);
@@ -249,6 +265,9 @@ export async function generateConstrained(
     const started = performance.now();
     const ban = mode === 'reference' ? toBanned(masker.allowedByEachToken(position)) : masker.banned(position);
     options.onMask?.(performance.now() - started, direct);
+    // One token allowed (a key's next piece, a closing quote): greedy over it is it, with no sampler
+    // to configure ('reference' samples, so the tests compare both).
+    if (mode !== 'reference' && ban.length === masker.vocabulary.size - 1) return onlyAllowed(ban);
     return sampleBanned(index, ban);
   };
   const afterBatch = seq._takeIntervalCheckpointIfNeededAfterBatch?.bind(seq);
