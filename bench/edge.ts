@@ -18,7 +18,7 @@
 // has optimized the wasm, on a loaded machine) lets its keep-alive timer close idle connections
 // that the client has just reused ("other side closed").
 // Run: npx tsx bench/edge.ts [--model stories|test|both] [--misses 100] [--hits 2000] [--concurrency 8] [--max-tokens 32]
-import { createServer } from 'node:net';
+import { freePort } from '../scripts/free-port.js';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { processMemory, startWorker, workerdPids, type ModelChoice } from '../test/edge/helpers.ts';
@@ -58,17 +58,6 @@ async function load(name: string, n: number, conc: number, req: (i: number) => P
 }
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /**
  * Resident MiB of the workerd process's anonymous executable mappings: the machine code V8 compiles

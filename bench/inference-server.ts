@@ -11,7 +11,7 @@
 // Environment: SVC_MODEL (default models/stories260K.gguf), BENCH_RUNS (5 per request, median).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../scripts/free-port.js';
 import { loadavg } from 'node:os';
 import { Engine } from '../src/engine/engine.js';
 import { ServerEngine } from '../src/engine/server-engine.js';
@@ -24,14 +24,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 if (!BINARY || !existsSync(BINARY)) {
   console.error('set LLAMA_SERVER to a llama-server binary (see the comment at the top of bench/inference-server.ts)');
   process.exit(2);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts llama-server on the model and waits until GET /health answers 200. */

@@ -54,20 +54,26 @@ function checkModels(models: unknown): void {
   }
 }
 
-/** The named local models: SVC_MODEL's entries, then configure({ models }). */
-function namedModels(): Map<string, string> {
-  const named = new Map<string, string>();
-  const env = process.env.SVC_MODEL;
-  if (env !== undefined && env.trim() !== '') {
+/** SVC_MODEL's entries as last read: parsed again only when the variable changes (every call resolves a model). */
+let envModels: { text: string; entries: Array<[string, string]> } | undefined;
+
+function svcModelEntries(): Array<[string, string]> {
+  const text = process.env.SVC_MODEL ?? '';
+  if (text.trim() === '') return [];
+  if (envModels?.text !== text) {
     try {
-      for (const { name, path } of parseModelList(env, 'SVC_MODEL')) named.set(name, path);
+      envModels = { text, entries: parseModelList(text, 'SVC_MODEL').map(({ name, path }) => [name, path]) };
     } catch (error) {
       if (error instanceof ModelListError) throw invalidOptions(error.message);
       throw error;
     }
   }
-  for (const [name, path] of Object.entries(settings.models ?? {})) named.set(name, path);
-  return named;
+  return envModels.entries;
+}
+
+/** The named local models: SVC_MODEL's entries, then configure({ models }). */
+function namedModels(): Map<string, string> {
+  return new Map([...svcModelEntries(), ...Object.entries(settings.models ?? {})]);
 }
 
 /**

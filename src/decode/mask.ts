@@ -120,6 +120,17 @@ interface Chain {
   length: number;
 }
 
+/** `cache`'s value for `key`, computed and kept when missing; a cache of at most CHAIN_CACHE_STATES, cleared when full. */
+function remembered<V>(cache: Map<number, V>, key: number, compute: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = compute();
+    if (cache.size >= CHAIN_CACHE_STATES) cache.clear();
+    cache.set(key, value);
+  }
+  return value;
+}
+
 /** States whose answers for partial symbols are cached per masker (about 1 KiB each on qwen2's vocabulary). */
 const PARTIAL_CACHE_STATES = 4096;
 
@@ -322,11 +333,13 @@ export class TokenMasker {
     let loop = this.loops.get(state);
     if (loop) return loop;
     const a = this.automaton;
-    loop = new Int32Array(this.words);
-    for (let c = 0; c < a.classes; c++) if (a.step(state, c) === state) loop[c >>> 5] |= 1 << (c & 31);
+    const staying: number[] = [];
+    for (let c = 0; c < a.classes; c++) if (a.step(state, c) === state) staying.push(c);
     let partialsOk = this.partialValue.length > 0;
     for (let p = 0; p < this.partialValue.length && partialsOk; p++) partialsOk = a.acceptsPartial(state, this.partialValue[p], this.partialRemain[p]);
-    if (partialsOk) loop[a.classes >>> 5] |= 1 << (a.classes & 31);
+    // Bit `classes`: any unfinished character.
+    if (partialsOk) staying.push(a.classes);
+    loop = this.classSet(staying);
     this.loops.set(state, loop);
     return loop;
   }
@@ -339,35 +352,26 @@ export class TokenMasker {
    * accepted whole, where the self-loop shortcut never applies.
    */
   private chainOf(state: number): Chain {
-    let chain = this.chains.get(state);
-    if (chain) return chain;
-    const a = this.automaton;
-    const sharing = new Map<number, number>();
-    for (let c = 0; c < a.classes; c++) {
-      const next = a.step(state, c);
-      if (next !== DEAD) sharing.set(next, (sharing.get(next) ?? 0) + 1);
-    }
-    let common = DEAD;
-    let most = 0;
-    for (const [next, count] of sharing) if (count > most) [common, most] = [next, count];
-    const classes = new Int32Array(this.words);
-    const members: number[] = [];
-    for (let c = 0; c < a.classes && common !== DEAD; c++) {
-      if (a.step(state, c) === common) {
-        classes[c >>> 5] |= 1 << (c & 31);
-        members.push(c);
+    return remembered(this.chains, state, () => {
+      const a = this.automaton;
+      const sharing = new Map<number, number>();
+      for (let c = 0; c < a.classes; c++) {
+        const next = a.step(state, c);
+        if (next !== DEAD) sharing.set(next, (sharing.get(next) ?? 0) + 1);
       }
-    }
-    let length = 0;
-    for (let at = state; members.length > 0 && length < this.height[0]; length++) {
-      const next = a.step(at, members[0]);
-      if (next === DEAD || members.some((c) => a.step(at, c) !== next)) break;
-      at = next;
-    }
-    chain = { classes, length };
-    if (this.chains.size >= CHAIN_CACHE_STATES) this.chains.clear();
-    this.chains.set(state, chain);
-    return chain;
+      let common = DEAD;
+      let most = 0;
+      for (const [next, count] of sharing) if (count > most) [common, most] = [next, count];
+      const members: number[] = [];
+      for (let c = 0; c < a.classes && common !== DEAD; c++) if (a.step(state, c) === common) members.push(c);
+      let length = 0;
+      for (let at = state; members.length > 0 && length < this.height[0]; length++) {
+        const next = a.step(at, members[0]);
+        if (next === DEAD || members.some((c) => a.step(at, c) !== next)) break;
+        at = next;
+      }
+      return { classes: this.classSet(members), length };
+    });
   }
 
   /**
@@ -378,36 +382,39 @@ export class TokenMasker {
    * is kept is sound); empty beyond that many states.
    */
   private closureOf(state: number): Int32Array {
-    let classes = this.closures.get(state);
-    if (classes) return classes;
-    const a = this.automaton;
-    classes = new Int32Array(this.words);
-    const members = new Set<number>();
-    for (let c = 0; c < a.classes; c++) if (a.step(state, c) !== DEAD) members.add(c);
-    // Explore again whenever a class was dropped: states reached only through it may hold others back.
-    for (let dropped = true; dropped && members.size > 0;) {
-      dropped = false;
-      const reached = new Set<number>([state]);
-      const todo = [state];
-      while (todo.length > 0 && members.size > 0) {
-        const at = todo.pop()!;
-        for (const c of members) {
-          const next = a.step(at, c);
-          if (next === DEAD) {
-            members.delete(c);
-            dropped = true;
-          } else if (!reached.has(next)) {
-            reached.add(next);
-            todo.push(next);
+    return remembered(this.closures, state, () => {
+      const a = this.automaton;
+      const members = new Set<number>();
+      for (let c = 0; c < a.classes; c++) if (a.step(state, c) !== DEAD) members.add(c);
+      // Explore again whenever a class was dropped: states reached only through it may hold others back.
+      for (let dropped = true; dropped && members.size > 0;) {
+        dropped = false;
+        const reached = new Set<number>([state]);
+        const todo = [state];
+        while (todo.length > 0 && members.size > 0) {
+          const at = todo.pop()!;
+          for (const c of members) {
+            const next = a.step(at, c);
+            if (next === DEAD) {
+              members.delete(c);
+              dropped = true;
+            } else if (!reached.has(next)) {
+              reached.add(next);
+              todo.push(next);
+            }
           }
+          if (reached.size > CLOSURE_STATES) members.clear();
         }
-        if (reached.size > CLOSURE_STATES) members.clear();
       }
-    }
-    for (const c of members) classes[c >>> 5] |= 1 << (c & 31);
-    if (this.closures.size >= CHAIN_CACHE_STATES) this.closures.clear();
-    this.closures.set(state, classes);
-    return classes;
+      return this.classSet(members);
+    });
+  }
+
+  /** A set of character classes in the layout of subtreeClasses (`words` 32-bit words). */
+  private classSet(members: Iterable<number>): Int32Array {
+    const set = new Int32Array(this.words);
+    for (const c of members) set[c >>> 5] |= 1 << (c & 31);
+    return set;
   }
 
   private within(node: number, loop: Int32Array): boolean {

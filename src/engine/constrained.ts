@@ -241,6 +241,8 @@ export async function generateConstrained(
       pool.give(masker, ban, sampler);
     }
   };
+  /** The token a mask allows alone (a key's next piece, a closing quote): greedy over it is it, with no sampler to configure. */
+  const forcedToken = (ban: Uint32Array): number | undefined => (ban.length === masker.vocabulary.size - 1 ? onlyAllowed(ban) : undefined);
   const output: ConstrainedOutput = { tokens: [], stopReason: 'maxTokens', steps: 0, completed: false };
   /** Whether the model's own choice was refused at the step before (it is "fighting" the grammar). */
   let refused = false;
@@ -249,9 +251,10 @@ export async function generateConstrained(
     let direct = false;
     if (mode === 'fast') {
       const ready = masker.cachedBanned(position);
-      if (ready !== undefined && ready.length === masker.vocabulary.size - 1) {
+      const forced = ready && forcedToken(ready);
+      if (forced !== undefined) {
         options.onMask?.(0, true);
-        return onlyAllowed(ready);
+        return forced;
       }
       // A mask at hand with its sampler configured: one sample gives the answer, where the plain
       // sample is likely refused (it was at the step before) or a small ban costs it nothing.
@@ -265,10 +268,8 @@ export async function generateConstrained(
     const started = performance.now();
     const ban = mode === 'reference' ? toBanned(masker.allowedByEachToken(position)) : masker.banned(position);
     options.onMask?.(performance.now() - started, direct);
-    // One token allowed (a key's next piece, a closing quote): greedy over it is it, with no sampler
-    // to configure ('reference' samples, so the tests compare both).
-    if (mode !== 'reference' && ban.length === masker.vocabulary.size - 1) return onlyAllowed(ban);
-    return sampleBanned(index, ban);
+    // 'reference' samples even where one token is allowed, so the tests compare both.
+    return (mode !== 'reference' ? forcedToken(ban) : undefined) ?? sampleBanned(index, ban);
   };
   const afterBatch = seq._takeIntervalCheckpointIfNeededAfterBatch?.bind(seq);
   try {

@@ -2,7 +2,7 @@
 // Setup goes through wrangler's own commands: D1 migrations apply, kv key put, r2 object put.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../../scripts/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,17 +11,6 @@ import { ROOT, MODEL_NAME, modelBytes } from './helpers.js';
 const run = promisify(execFile);
 const wrangler = join(ROOT, 'node_modules/.bin/wrangler');
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1' };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 let dir: string;
 let dev: ChildProcess | undefined;
