@@ -35,6 +35,14 @@ const END = 2;
 /** A dead state: no stack survives. */
 export const DEAD = -1;
 const UNKNOWN = -2;
+/** A transition entry SAME_AS - c (c >= 0): the same next state as class c. */
+const SAME_AS = -3;
+
+function sameStacks(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 export class Automaton {
   // ---- the flattened grammar: positions 0..n-1, each an element; an alternative ends at END ----
@@ -60,8 +68,10 @@ export class Automaton {
 
   // ---- interned states: a sorted set of canonical stacks ----
   private readonly stateStacks: Array<readonly number[]> = [];
-  private readonly stateIds = new Map<string, number>();
-  private readonly transitions: Int32Array[] = [];
+  /** States by a hash of their stacks (a bucket of ids: hashes can collide). */
+  private readonly stateIds = new Map<number, number[]>();
+  /** Transitions, `classes` entries per state (one buffer, so a new state allocates no array of its own). */
+  private transitions = new Int32Array(0);
   private readonly accepting: boolean[] = [];
   /** The state before any character. */
   readonly initial: number;
@@ -114,9 +124,15 @@ export class Automaton {
 
   /** The state after one character of the given class, or DEAD. */
   step(state: number, cls: number): number {
-    const table = this.transitions[state];
-    const cached = table[cls];
-    if (cached !== UNKNOWN) return cached;
+    const at = state * this.bounds.length + cls;
+    const cached = this.transitions[at];
+    if (cached >= DEAD) return cached;
+    if (cached !== UNKNOWN) {
+      // A class that every stack top treats as a lower class does: the same state (see fillRow).
+      const same = this.step(state, SAME_AS - cached);
+      this.transitions[at] = same;
+      return same;
+    }
     const next: number[] = [];
     for (const stack of this.stateStacks[state]) {
       if (stack === 0) continue;
@@ -127,7 +143,8 @@ export class Automaton {
       for (const s of this.expand(after)) next.push(s);
     }
     const result = next.length === 0 ? DEAD : this.internState(next);
-    table[cls] = result;
+    // After interning: a new state may have grown the buffer.
+    this.transitions[at] = result;
     return result;
   }
 
@@ -366,22 +383,79 @@ export class Automaton {
     return result;
   }
 
-  private internState(stacks: readonly number[]): number {
-    const sorted = [...new Set(stacks)].sort((a, b) => a - b);
-    if (sorted.length > MAX_STACKS_PER_STATE)
+  /** The state of a set of stacks (sorted and deduplicated in place). */
+  private internState(stacks: number[]): number {
+    stacks.sort((a, b) => a - b);
+    let n = 0;
+    for (let i = 0; i < stacks.length; i++) if (i === 0 || stacks[i] !== stacks[n - 1]) stacks[n++] = stacks[i];
+    stacks.length = n;
+    if (n > MAX_STACKS_PER_STATE)
       throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
-    const key = sorted.join(',');
-    let id = this.stateIds.get(key);
-    if (id === undefined) {
-      if (this.stateStacks.length >= MAX_STATES) throw new AutomatonLimitError(`the grammar needs more than ${MAX_STATES} parse states`);
-      id = this.stateStacks.length;
-      this.stateStacks.push(sorted);
-      this.stateIds.set(key, id);
-      this.transitions.push(new Int32Array(this.bounds.length).fill(UNKNOWN));
-      this.accepting.push(sorted[0] === 0);
+    let hash = n;
+    for (const stack of stacks) hash = Math.imul(hash ^ stack, 0x9e3779b1) ^ (hash >>> 15);
+    let bucket = this.stateIds.get(hash);
+    if (bucket) {
+      for (const id of bucket) if (sameStacks(this.stateStacks[id], stacks)) return id;
+    } else this.stateIds.set(hash, (bucket = []));
+    if (this.stateStacks.length >= MAX_STATES) throw new AutomatonLimitError(`the grammar needs more than ${MAX_STATES} parse states`);
+    const id = this.stateStacks.length;
+    this.stateStacks.push(stacks);
+    bucket.push(id);
+    this.accepting.push(stacks[0] === 0);
+    const classes = this.bounds.length;
+    if (this.transitions.length < (id + 1) * classes) {
+      const grown = new Int32Array(Math.max(64 * classes, this.transitions.length * 2));
+      grown.set(this.transitions);
+      this.transitions = grown;
     }
+    this.fillRow(stacks, id * classes);
     return id;
   }
+
+  /**
+   * A state's transition row before any step: UNKNOWN for the lowest class of each group of classes
+   * that every stack top treats alike, SAME_AS - c for the others (c their group's lowest), so a
+   * group's next state is computed once (a string's character classes are dozens, one next state).
+   */
+  private fillRow(stacks: readonly number[], offset: number): void {
+    const classes = this.bounds.length;
+    const row = this.transitions.subarray(offset, offset + classes).fill(UNKNOWN);
+    // Partition refinement over the distinct character elements on top, in scratch buffers (a
+    // typed array of its own per state would be garbage at once).
+    const { group, renumber, lowest, setSeen } = (this.rowScratch ??= {
+      group: new Int32Array(classes),
+      renumber: new Int32Array(2 * classes),
+      lowest: new Int32Array(classes),
+      setSeen: new Int32Array(this.charSets.length),
+      epoch: 0,
+    });
+    const epoch = ++this.rowScratch.epoch;
+    group.fill(0);
+    let groups = 1;
+    for (const stack of stacks) {
+      if (stack === 0) continue;
+      const set = this.arg[this.stackTop[stack]];
+      if (setSeen[set] === epoch) continue;
+      setSeen[set] = epoch;
+      const matches = this.charMatches[set];
+      renumber.fill(-1, 0, 2 * groups);
+      let next = 0;
+      for (let c = 0; c < classes; c++) {
+        const k = group[c] * 2 + matches[c];
+        if (renumber[k] < 0) renumber[k] = next++;
+        group[c] = renumber[k];
+      }
+      groups = next;
+      if (groups === classes) return;
+    }
+    lowest.fill(-1, 0, groups);
+    for (let c = 0; c < classes; c++) {
+      if (lowest[group[c]] < 0) lowest[group[c]] = c;
+      else row[c] = SAME_AS - lowest[group[c]];
+    }
+  }
+
+  private rowScratch?: { group: Int32Array; renumber: Int32Array; lowest: Int32Array; setSeen: Int32Array; epoch: number };
 
   // ---- shortest completions --------------------------------------------------------------------
 
