@@ -108,6 +108,9 @@ function usable(bytes: Uint8Array): boolean {
 
 const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
 
+/** A position's key in the per-position caches (the state alone where no character is unfinished). */
+const maskKey = (position: Position): string | number => (position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`);
+
 /** A state's chain (TokenMasker.chainOf) is looked at only for subtrees of at least this many nodes: smaller ones are walked faster. */
 const CHAIN_MIN_NODES = 32;
 /** The most states a closure (TokenMasker.closureOf) explores. */
@@ -130,6 +133,86 @@ function remembered<V>(cache: Map<number, V>, key: number, compute: () => V): V 
   }
   return value;
 }
+
+/**
+ * The tokens a grammar allows at one position, a bitset over the vocabulary: 19 KB on qwen2's
+ * 151,936 tokens, where the list of banned tokens llama.cpp's logit bias takes is up to 600 KB (a
+ * fresh one per mask made the garbage collector stop masks for 2-8 ms).
+ */
+export class TokenMask {
+  /** How many tokens are allowed. */
+  readonly allowed: number;
+  /** The one token allowed, or -1 where none or several are. */
+  readonly only: number;
+
+  constructor(
+    readonly bits: Uint32Array,
+    readonly size: number,
+  ) {
+    let allowed = 0;
+    let last = -1;
+    for (let w = 0; w < bits.length; w++) {
+      const x = bits[w];
+      if (x === 0) continue;
+      allowed += popcount(x);
+      last = w;
+    }
+    this.allowed = allowed;
+    this.only = allowed === 1 ? last * 32 + 31 - Math.clz32(bits[last]) : -1;
+  }
+
+  /** The mask of a per-token allowed array (1 allowed). */
+  static fromAllowed(allowed: Uint8Array): TokenMask {
+    const bits = new Uint32Array((allowed.length + 31) >>> 5);
+    for (let t = 0; t < allowed.length; t++) bits[t >>> 5] |= allowed[t] << (t & 31);
+    return new TokenMask(bits, allowed.length);
+  }
+
+  allows(token: number): boolean {
+    return ((this.bits[token >>> 5] >>> (token & 31)) & 1) === 1;
+  }
+
+  get bannedCount(): number {
+    return this.size - this.allowed;
+  }
+
+  /**
+   * The tokens the mask bans, in order (what llama.cpp's logit bias takes), in a buffer that the
+   * next call on any mask overwrites: copy it to keep it.
+   */
+  banned(): Uint32Array {
+    if (bannedScratch.length < this.size) bannedScratch = new Uint32Array(this.size);
+    const out = bannedScratch;
+    let k = 0;
+    for (let w = 0; w < this.bits.length; w++) {
+      const x = this.bits[w];
+      if (x === -1 >>> 0) continue;
+      const base = w * 32;
+      const end = Math.min(32, this.size - base);
+      for (let b = 0; b < end; b++) {
+        out[k] = base + b;
+        k += ((x >>> b) & 1) ^ 1;
+      }
+    }
+    return out.subarray(0, k);
+  }
+}
+
+/** Where TokenMask.banned writes (reused: a fresh 600 KB list per call is garbage at once). */
+let bannedScratch = new Uint32Array(0);
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/**
+ * The trie build's temporary arrays, kept for the next build: a masker is built per grammar, and
+ * the megabytes each build threw away made the garbage collector stop the masks computed after it.
+ */
+let buildScratch:
+  { first: Int32Array; next: Int32Array; sym: Int32Array; up: Int32Array; slots: Int32Array; bmp: Int32Array; tokenNode: Int32Array } | undefined;
 
 /** States whose answers for partial symbols are cached per masker (about 1 KiB each on qwen2's vocabulary). */
 const PARTIAL_CACHE_STATES = 4096;
@@ -155,7 +238,7 @@ export class TokenMasker {
    * outgrew a Map's 16.7M entries.
    */
   private readonly partialAccept = new Map<number, Uint8Array>();
-  private readonly masks = new Map<string | number, Uint32Array>();
+  private readonly masks = new Map<string | number, TokenMask>();
   private maskBytes = 0;
   private readonly plans = new Map<string | number, readonly number[] | null>();
   /** Trie nodes (for the bench). */
@@ -171,14 +254,15 @@ export class TokenMasker {
     // Build: each node's children as a first-child / next-sibling list, found through an
     // open-addressing hash of (parent, symbol) in typed arrays (no Map per edge: a 152k-token
     // vocabulary makes 0.8M lookups).
-    let capacity = 1 << 16;
-    let first = new Int32Array(capacity).fill(-1);
-    let next = new Int32Array(capacity);
-    let sym = new Int32Array(capacity);
-    let up = new Int32Array(capacity);
+    const kept = buildScratch;
+    let capacity = kept?.first.length ?? 1 << 16;
+    let first = kept ? kept.first.fill(-1) : new Int32Array(capacity).fill(-1);
+    let next = kept?.next ?? new Int32Array(capacity);
+    let sym = kept?.sym ?? new Int32Array(capacity);
+    let up = kept?.up ?? new Int32Array(capacity);
     sym[0] = -1;
     let count = 1;
-    let slots = new Int32Array(capacity * 2).fill(-1);
+    let slots = kept ? kept.slots.fill(-1) : new Int32Array(capacity * 2).fill(-1);
     let mask = slots.length - 1;
     const hash = (node: number, symbol: number) => (Math.imul(node, 0x9e3779b1) ^ Math.imul(symbol + 1, 0x85ebca77)) >>> 0;
     const child = (node: number, symbol: number) => {
@@ -214,7 +298,7 @@ export class TokenMasker {
       return id;
     };
     // Classes of the Basic Multilingual Plane in a table, the rest through a map.
-    const bmp = new Int32Array(0x10000).fill(-1);
+    const bmp = kept ? kept.bmp.fill(-1) : new Int32Array(0x10000).fill(-1);
     const astral = new Map<number, number>();
     const classOf = (cp: number) => {
       if (cp < 0x10000) {
@@ -227,7 +311,7 @@ export class TokenMasker {
       return c;
     };
     const tokens = v.startable;
-    const tokenNode = new Int32Array(tokens.length);
+    const tokenNode = kept && kept.tokenNode.length >= tokens.length ? kept.tokenNode : new Int32Array(tokens.length);
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k];
       let node = 0;
@@ -251,10 +335,12 @@ export class TokenMasker {
     this.nodes = n;
     // Renumber the nodes in depth-first preorder: a subtree is then the node range [node, subtreeEnd)
     // and its tokens one range of nodeTokens, so a subtree the grammar accepts whole is marked at once.
-    const newId = new Int32Array(n);
-    const order = new Int32Array(n);
+    buildScratch = { first, next, sym, up, slots, bmp, tokenNode };
+    // `up` and `slots` (twice as long) are free now: the preorder's arrays.
+    const newId = up;
+    const order = slots.subarray(0, n);
     {
-      const todo = new Int32Array(n);
+      const todo = slots.subarray(n, 2 * n);
       let top = 0;
       let k = 0;
       todo[top++] = 0;
@@ -321,8 +407,8 @@ export class TokenMasker {
 
   /** Per node: the most symbols on a path from it (itself included) down to a leaf. */
   private readonly height: Int32Array;
-  /** walk()'s buffers: the allowed set it returns, and its stack of (node, state). */
-  private walkScratch?: { allowed: Uint8Array; nodes: Int32Array; states: Int32Array };
+  /** walk()'s stack of (node, state), reused. */
+  private walkScratch?: { nodes: Int32Array; states: Int32Array };
   /** Closures (closureOf) of the states walked from, a cache of at most CHAIN_CACHE_STATES. */
   private readonly closures = new Map<number, Int32Array>();
   /** Chains (chainOf) of the states walked from, a cache of at most CHAIN_CACHE_STATES. */
@@ -472,28 +558,30 @@ export class TokenMasker {
     return this.advance(position, token) !== null;
   }
 
-  /** The mask of a position when it is cached (the same array banned() returns), else undefined; computes nothing. */
-  cachedBanned(position: Position): Uint32Array | undefined {
-    return this.masks.get(position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`);
+  /** The mask of a position when it is cached (the same object mask() returns), else undefined; computes nothing. */
+  cachedMask(position: Position): TokenMask | undefined {
+    return this.masks.get(maskKey(position));
   }
 
-  /** The tokens the grammar forbids at a position, sorted (what llama.cpp's logit bias takes), cached per position. */
-  banned(position: Position): Uint32Array {
-    const key = position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`;
+  /** The tokens the grammar allows at a position, cached per position. */
+  mask(position: Position): TokenMask {
+    const key = maskKey(position);
     const cached = this.masks.get(key);
     if (cached) {
       this.masks.delete(key);
       this.masks.set(key, cached);
       return cached;
     }
-    const allowed = position.remain === 0 ? this.walk(position.state) : this.checkEach(position, this.vocabulary.continuing);
-    const mask = toBanned(allowed);
+    const bits = new Uint32Array((this.vocabulary.size + 31) >>> 5);
+    if (position.remain === 0) this.walk(position.state, bits);
+    else this.checkEach(position, bits);
+    const mask = new TokenMask(bits, this.vocabulary.size);
     this.masks.set(key, mask);
-    this.maskBytes += mask.byteLength;
+    this.maskBytes += bits.byteLength;
     while (this.maskBytes > MASK_CACHE_BYTES && this.masks.size > 1) {
-      const [oldest, old] = this.masks.entries().next().value as [string | number, Uint32Array];
+      const [oldest, old] = this.masks.entries().next().value as [string | number, TokenMask];
       this.masks.delete(oldest);
-      this.maskBytes -= old.byteLength;
+      this.maskBytes -= old.bits.byteLength;
     }
     return mask;
   }
@@ -510,9 +598,17 @@ export class TokenMasker {
     return this.masks.size;
   }
 
-  private allowEog(out: Uint8Array, state: number): void {
+  private allowEog(bits: Uint32Array, state: number): void {
     if (!this.automaton.isAccepting(state)) return;
-    for (const t of this.vocabulary.eogTokens) out[t] = 1;
+    for (const t of this.vocabulary.eogTokens) bits[t >>> 5] |= 1 << (t & 31);
+  }
+
+  /** Allows the tokens ending at nodes from..to-1 (a subtree, in preorder). */
+  private allowNodes(bits: Uint32Array, from: number, to: number): void {
+    for (let i = this.tokenStart[from]; i < this.tokenStart[to]; i++) {
+      const t = this.nodeTokens[i];
+      bits[t >>> 5] |= 1 << (t & 31);
+    }
   }
 
   /** Whether every token of the subtree at `node`, reached from state `at` through `next`, is alive without walking it. */
@@ -527,30 +623,29 @@ export class TokenMasker {
     return this.height[node] <= chain.length && this.within(node, chain.classes);
   }
 
-  /** One walk of the trie from a state (no unfinished character). */
-  private walk(state: number): Uint8Array {
+  /** One walk of the trie from a state (no unfinished character), allowing into `bits`. */
+  private walk(state: number, bits: Uint32Array): void {
     const a = this.automaton;
     const classes = a.classes;
-    // Reused buffers (banned() copies the answer out at once): one walk per new parse state, and
-    // fresh ones cost scavenges of 2-7 ms every hundred walks on a 152k vocabulary.
-    this.walkScratch ??= { allowed: new Uint8Array(this.vocabulary.size), nodes: new Int32Array(this.nodes), states: new Int32Array(this.nodes) };
-    const { allowed: out, nodes: nodeStack, states: stateStack } = this.walkScratch;
-    out.fill(0);
-    this.allowEog(out, state);
+    // A reused stack: one walk per new parse state, and fresh ones cost scavenges of 2-7 ms every
+    // hundred walks on a 152k vocabulary.
+    this.walkScratch ??= { nodes: new Int32Array(this.nodes), states: new Int32Array(this.nodes) };
+    const { nodes: nodeStack, states: stateStack } = this.walkScratch;
+    this.allowEog(bits, state);
     let top = 0;
     nodeStack[top] = 0;
     stateStack[top++] = state;
     while (top > 0) {
       const node = nodeStack[--top];
       const at = stateStack[top];
-      for (let i = this.tokenStart[node]; i < this.tokenStart[node + 1]; i++) out[this.nodeTokens[i]] = 1;
+      this.allowNodes(bits, node, node + 1);
       for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) {
         const sym = this.symbol[c];
         if (sym < classes) {
           const next = a.step(at, sym);
           if (next === DEAD) continue;
           if (this.acceptedWhole(c, at, next)) {
-            for (let i = this.tokenStart[c]; i < this.tokenStart[this.subtreeEnd[c]]; i++) out[this.nodeTokens[i]] = 1;
+            this.allowNodes(bits, c, this.subtreeEnd[c]);
             continue;
           }
           nodeStack[top] = c;
@@ -563,19 +658,16 @@ export class TokenMasker {
             this.partialAccept.set(at, (known = new Uint8Array(this.partialValue.length)));
           }
           if (known[p] === 0) known[p] = a.acceptsPartial(at, this.partialValue[p], this.partialRemain[p]) ? 1 : 2;
-          if (known[p] === 1) for (let i = this.tokenStart[c]; i < this.tokenStart[c + 1]; i++) out[this.nodeTokens[i]] = 1;
+          if (known[p] === 1) this.allowNodes(bits, c, c + 1);
         }
       }
     }
-    return out;
   }
 
   /** With an unfinished character, only tokens starting with continuation bytes can follow: each is checked. */
-  private checkEach(position: Position, candidates: Int32Array): Uint8Array {
+  private checkEach(position: Position, bits: Uint32Array): void {
     // A character is half-written here (checkEach serves those positions only): no end of generation.
-    const out = new Uint8Array(this.vocabulary.size);
-    for (const t of candidates) if (this.advance(position, t)) out[t] = 1;
-    return out;
+    for (const t of this.vocabulary.continuing) if (this.advance(position, t)) bits[t >>> 5] |= 1 << (t & 31);
   }
 
   /**
@@ -584,7 +676,7 @@ export class TokenMasker {
    * step. Null when none is found (a vocabulary that cannot spell it). Cached per position.
    */
   completion(position: Position): readonly number[] | null {
-    const key = position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`;
+    const key = maskKey(position);
     if (this.plans.has(key)) return this.plans.get(key)!;
     const plan = this.plan(position);
     this.plans.set(key, plan);
@@ -630,23 +722,4 @@ export class TokenMasker {
     }
     return at.remain === 0 && a.isAccepting(at.state) ? tokens : null;
   }
-}
-
-/** Where toBanned writes before it copies out the part written (reused: a 152k vocabulary's is 600 KB). */
-let scratch = new Uint32Array(0);
-
-/**
- * The tokens an allowed-set leaves out, in order: the ban llama.cpp's logit bias takes. One
- * branchless pass into a reused buffer, then a copy of the part written (0.19 ms on 152k tokens;
- * counting first with a branch per token took 0.39).
- */
-export function toBanned(allowed: Uint8Array): Uint32Array {
-  if (scratch.length < allowed.length) scratch = new Uint32Array(allowed.length);
-  const out = scratch;
-  let k = 0;
-  for (let t = 0; t < allowed.length; t++) {
-    out[k] = t;
-    k += allowed[t] ^ 1;
-  }
-  return out.slice(0, k);
 }

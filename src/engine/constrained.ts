@@ -18,7 +18,7 @@
 // of every token at every step, so a change there shows.
 
 import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
-import { toBanned, type Position, type TokenMasker } from '../decode/mask.js';
+import { TokenMask, type Position, type TokenMasker } from '../decode/mask.js';
 
 /** How masks are used: 'fast' (the plain argmax first), 'every-step' (a full mask every step, the worst case), 'reference' (every token checked alone every step, no trie, no cache: for tests). */
 export type MaskMode = 'fast' | 'every-step' | 'reference';
@@ -104,44 +104,44 @@ const POOL_ENTRIES = 6_000_000;
 
 interface Idle {
   owner: TokenMasker;
-  ban: Uint32Array;
+  mask: TokenMask;
   sampler: AddonSampler;
 }
 
 /**
- * Samplers configured with a mask's ban, by masker and mask (the cached array itself), idle ones
+ * Samplers configured with a mask's ban, by masker and mask (the cached object itself), idle ones
  * only: a generation takes one for one sample and gives it back (a sampler's candidate buffer
  * must not serve two samples at once; with greedy and a logit bias it keeps no other state). The
  * least recently used go first past POOL_ENTRIES.
  */
 class BanSamplers {
-  private readonly idle = new Map<TokenMasker, Map<Uint32Array, Idle[]>>();
+  private readonly idle = new Map<TokenMasker, Map<TokenMask, Idle[]>>();
   /** Least recently given back first. */
   private readonly order = new Set<Idle>();
   private entries = 0;
 
-  ready(owner: TokenMasker, ban: Uint32Array): boolean {
-    return (this.idle.get(owner)?.get(ban)?.length ?? 0) > 0;
+  ready(owner: TokenMasker, mask: TokenMask): boolean {
+    return (this.idle.get(owner)?.get(mask)?.length ?? 0) > 0;
   }
 
-  take(owner: TokenMasker, ban: Uint32Array): AddonSampler | undefined {
-    const list = this.idle.get(owner)?.get(ban);
+  take(owner: TokenMasker, mask: TokenMask): AddonSampler | undefined {
+    const list = this.idle.get(owner)?.get(mask);
     const entry = list?.pop();
     if (!entry) return undefined;
     this.order.delete(entry);
-    this.entries -= ban.length;
+    this.entries -= mask.bannedCount;
     return entry.sampler;
   }
 
-  give(owner: TokenMasker, ban: Uint32Array, sampler: AddonSampler): void {
-    let byBan = this.idle.get(owner);
-    if (!byBan) this.idle.set(owner, (byBan = new Map()));
-    let list = byBan.get(ban);
-    if (!list) byBan.set(ban, (list = []));
-    const entry = { owner, ban, sampler };
+  give(owner: TokenMasker, mask: TokenMask, sampler: AddonSampler): void {
+    let byMask = this.idle.get(owner);
+    if (!byMask) this.idle.set(owner, (byMask = new Map()));
+    let list = byMask.get(mask);
+    if (!list) byMask.set(mask, (list = []));
+    const entry = { owner, mask, sampler };
     list.push(entry);
     this.order.add(entry);
-    this.entries += ban.length;
+    this.entries += mask.bannedCount;
     while (this.entries > POOL_ENTRIES && this.order.size > 1) this.evict(this.order.values().next().value!);
   }
 
@@ -153,12 +153,12 @@ class BanSamplers {
 
   private evict(entry: Idle): void {
     this.order.delete(entry);
-    this.entries -= entry.ban.length;
-    const byBan = this.idle.get(entry.owner)!;
-    const list = byBan.get(entry.ban)!;
+    this.entries -= entry.mask.bannedCount;
+    const byMask = this.idle.get(entry.owner)!;
+    const list = byMask.get(entry.mask)!;
     list.splice(list.indexOf(entry), 1);
-    if (list.length === 0) byBan.delete(entry.ban);
-    if (byBan.size === 0) this.idle.delete(entry.owner);
+    if (list.length === 0) byMask.delete(entry.mask);
+    if (byMask.size === 0) this.idle.delete(entry.owner);
     entry.sampler.dispose();
   }
 }
@@ -174,18 +174,6 @@ let minusInfinity = new Float32Array(0);
 function minusInfinities(n: number): Float32Array {
   if (minusInfinity.length < n) minusInfinity = new Float32Array(n).fill(-Infinity);
   return minusInfinity.subarray(0, n);
-}
-
-/** The one token a ban of all tokens but one leaves: the first index where the sorted ban skips one. */
-function onlyAllowed(ban: Uint32Array): number {
-  let lo = 0;
-  let hi = ban.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ban[mid] === mid) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -215,8 +203,10 @@ export async function generateConstrained(
   const Sampler = internals._llama._bindings.AddonSampler;
   const plain = new Sampler(internals._model);
   plain.applyConfig({ ...base });
-  const configured = (ban: Uint32Array) => {
+  const configured = (mask: TokenMask) => {
     const sampler = new Sampler(internals._model);
+    // applyConfig copies the ban (banned() is a reused buffer).
+    const ban = mask.banned();
     sampler.applyConfig({ ...base, tokenBiasKeys: ban, tokenBiasValues: minusInfinities(ban.length) });
     return sampler;
   };
@@ -224,25 +214,23 @@ export async function generateConstrained(
     const result = await seq._context._ctx.sampleToken(index, sampler);
     return Array.isArray(result) ? result[0] : result;
   };
-  const sampleBanned = async (index: number, ban: Uint32Array): Promise<number> => {
+  const sampleMasked = async (index: number, mask: TokenMask): Promise<number> => {
     if (mode === 'reference') {
       // A fresh ban every step (not pooled).
-      const sampler = configured(ban);
+      const sampler = configured(mask);
       try {
         return await sample(index, sampler);
       } finally {
         sampler.dispose();
       }
     }
-    const sampler = pool.take(masker, ban) ?? configured(ban);
+    const sampler = pool.take(masker, mask) ?? configured(mask);
     try {
       return await sample(index, sampler);
     } finally {
-      pool.give(masker, ban, sampler);
+      pool.give(masker, mask, sampler);
     }
   };
-  /** The token a mask allows alone (a key's next piece, a closing quote): greedy over it is it, with no sampler to configure. */
-  const forcedToken = (ban: Uint32Array): number | undefined => (ban.length === masker.vocabulary.size - 1 ? onlyAllowed(ban) : undefined);
   const output: ConstrainedOutput = { tokens: [], stopReason: 'maxTokens', steps: 0, completed: false };
   /** Whether the model's own choice was refused at the step before (it is "fighting" the grammar). */
   let refused = false;
@@ -250,15 +238,16 @@ export async function generateConstrained(
     output.steps++;
     let direct = false;
     if (mode === 'fast') {
-      const ready = masker.cachedBanned(position);
-      const forced = ready && forcedToken(ready);
-      if (forced !== undefined) {
+      // The token a mask allows alone (a key's next piece, a closing quote): greedy over it is it,
+      // with no sampler to configure.
+      const ready = masker.cachedMask(position);
+      if (ready && ready.only >= 0) {
         options.onMask?.(0, true);
-        return forced;
+        return ready.only;
       }
       // A mask at hand with its sampler configured: one sample gives the answer, where the plain
       // sample is likely refused (it was at the step before) or a small ban costs it nothing.
-      direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.length * 8 < masker.vocabulary.size);
+      direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.bannedCount * 8 < masker.vocabulary.size);
       if (!direct) {
         const token = await sample(index, plain);
         refused = !masker.allows(position, token);
@@ -266,10 +255,10 @@ export async function generateConstrained(
       }
     }
     const started = performance.now();
-    const ban = mode === 'reference' ? toBanned(masker.allowedByEachToken(position)) : masker.banned(position);
+    const mask = mode === 'reference' ? TokenMask.fromAllowed(masker.allowedByEachToken(position)) : masker.mask(position);
     options.onMask?.(performance.now() - started, direct);
     // 'reference' samples even where one token is allowed, so the tests compare both.
-    return (mode !== 'reference' ? forcedToken(ban) : undefined) ?? sampleBanned(index, ban);
+    return mode !== 'reference' && mask.only >= 0 ? mask.only : sampleMasked(index, mask);
   };
   const afterBatch = seq._takeIntervalCheckpointIfNeededAfterBatch?.bind(seq);
   try {

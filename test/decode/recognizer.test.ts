@@ -7,7 +7,7 @@
 // UTF-8 pieces, the trie mask equals the token-by-token mask, an allowed token leads to a valid
 // completion, and the next piece of a valid string is always allowed. Seeded, so runs repeat.
 import { Automaton, DEAD } from '../../src/decode/automaton.js';
-import { DecodedVocabulary, TokenMasker, type Position } from '../../src/decode/mask.js';
+import { DecodedVocabulary, TokenMask, TokenMasker, type Position } from '../../src/decode/mask.js';
 import { decodeLlama } from '../../src/decode/utf8.js';
 import { compileChoices, compileJsonSchema, compileRegex, parseGbnf, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
 import type { Grammar } from '../../src/grammar/index.js';
@@ -230,7 +230,7 @@ describe('token masks', () => {
       const checked = (step: number) => steps <= 64 || step < 24 || steps - step <= 8 || step % stride === 0;
       for (const [step, next] of [...tokens, EOG].entries()) {
         // The trie's mask is the token-by-token mask.
-        const banned = new Set(masker.banned(position));
+        const banned = new Set(masker.mask(position).banned());
         const each = masker.allowedByEachToken(position);
         const differ: number[] = [];
         for (let t = 0; t <= EOG; t++) if (banned.has(t) === (each[t] === 1)) differ.push(t);
@@ -272,7 +272,7 @@ describe('token masks', () => {
           pieces.findIndex((p) => p.length === 1 && p[0] === 0x22),
         );
       for (let step = 0; position && step < 14; step++) {
-        const banned = new Set(masker.banned(position));
+        const banned = new Set(masker.mask(position).banned());
         const each = masker.allowedByEachToken(position);
         const differ: number[] = [];
         for (let t = 0; t <= end; t++) if (banned.has(t) === (each[t] === 1)) differ.push(t);
@@ -285,23 +285,38 @@ describe('token masks', () => {
     }
   });
 
+  test('a mask counts its allowed tokens, names the one token it allows alone, and lists the rest in order as its ban', () => {
+    for (const size of [1, 31, 32, 33, 95, 151_936]) {
+      const random = seededRandom(size);
+      for (const density of [0, 1 / size, 0.5, 1]) {
+        const allowed = Uint8Array.from({ length: size }, () => (random() < density ? 1 : 0));
+        const mask = TokenMask.fromAllowed(allowed);
+        const count = allowed.reduce((a, b) => a + b, 0);
+        expect([size, density, mask.allowed, mask.bannedCount]).toEqual([size, density, count, size - count]);
+        expect(mask.only).toBe(count === 1 ? allowed.indexOf(1) : -1);
+        expect([...mask.banned()]).toEqual([...allowed.keys()].filter((t) => allowed[t] === 0));
+        expect([...allowed.keys()].every((t) => mask.allows(t) === (allowed[t] === 1))).toBe(true);
+      }
+    }
+  });
+
   test("a generation through thousands of states keeps the masker's per-state caches bounded, its masks unchanged", () => {
     // 5000 states (one per character written); the answers for partial characters were kept per
     // (state, partial) pair without bound and outgrew a Map (16.7M entries) on qwen2's vocabulary.
     const masker = new TokenMasker(new Automaton(parseGbnf(compileRegex('[a-zé]{5000}').gbnf)), vocabulary);
     const a = VOCAB.findIndex((p) => p.length === 1 && p[0] === 0x61);
     let position: Position = masker.initial;
-    const first = [...masker.banned(position)];
+    const first = [...masker.mask(position).banned()];
     for (let i = 0; i < 4999; i++) {
-      masker.banned(position);
+      masker.mask(position);
       position = masker.advance(position, a)!;
     }
     const caches = masker as unknown as { partialAccept: Map<number, unknown> };
     expect(caches.partialAccept.size).toBeLessThanOrEqual(4096);
     expect(caches.partialAccept.size).toBeGreaterThan(0);
-    expect([...new TokenMasker(masker.automaton, vocabulary).banned(masker.initial)]).toEqual(first);
+    expect([...new TokenMasker(masker.automaton, vocabulary).mask(masker.initial).banned()]).toEqual(first);
     // The last character: only end-of-generation after it.
-    expect([...masker.banned(masker.advance(position, a)!)]).toEqual([...Array(EOG).keys()]);
+    expect([...masker.mask(masker.advance(position, a)!).banned()]).toEqual([...Array(EOG).keys()]);
   });
 
   test('a token that prints nothing, or holds a byte never in UTF-8, is never allowed; an unfinished character only where it can go on', () => {
@@ -325,7 +340,7 @@ describe('token masks', () => {
         VOCAB.findIndex((p) => p.length === 1 && p[0] === 0x61),
       ),
     ).toBe(false); // 'a' cannot finish é
-    expect([...masker.banned(half)].includes(a9)).toBe(false);
+    expect([...masker.mask(half).banned()].includes(a9)).toBe(false);
     expect(masker.allows(start, EOG)).toBe(false);
     expect(masker.allows(masker.advance(half, a9)!, EOG)).toBe(true);
   });

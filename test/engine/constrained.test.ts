@@ -176,7 +176,7 @@ describe.each(MODELS)('%s', (label, modelPath, cases, maxTokens) => {
       let position: Position = masker.initial;
       for (let step = 0; step <= tokens.length; step++) {
         const banned = new Uint8Array(vocabulary.size);
-        for (const t of masker.banned(position)) banned[t] = 1;
+        for (const t of masker.mask(position).banned()) banned[t] = 1;
         if (compare(step)) {
           const tooMuch: number[] = [];
           const tooLittle: number[] = [];
