@@ -36,6 +36,8 @@ export interface ConstrainedOptions {
    * on the masks cached before, so they are not part of the output, which never does.
    */
   onMask?: (ms: number, direct: boolean) => void;
+  /** Called for each mask computed ahead, while llama.cpp evaluated the token before it (for the bench): its time in ms. */
+  onMaskAhead?: (ms: number) => void;
 }
 
 export interface ConstrainedOutput {
@@ -260,6 +262,32 @@ export async function generateConstrained(
     // 'reference' samples even where one token is allowed, so the tests compare both.
     return mode !== 'reference' && mask.only >= 0 ? mask.only : sampleMasked(index, mask);
   };
+  let finished = false;
+  /**
+   * Prepares the mask of a position, and its sampler, while llama.cpp evaluates the token that led
+   * there, so the step finds both ready (llguidance overlaps them the same way). Scheduled after
+   * node-llama-cpp's own dispatch (a setImmediate as well, queued first), so the evaluation has
+   * started on its thread. Only where the step will want a mask: every step in 'every-step'; in
+   * 'fast' after a step whose plain sample was refused (a model that fights the grammar goes on
+   * fighting it), so a model on the fast path leaves the CPU to llama.cpp.
+   */
+  const prepareAhead = (at: Position) => {
+    if (mode === 'reference' || (mode === 'fast' && !refused)) return;
+    setImmediate(() => {
+      if (finished) return;
+      try {
+        let mask = masker.cachedMask(at);
+        if (!mask) {
+          const started = performance.now();
+          mask = masker.mask(at);
+          options.onMaskAhead?.(performance.now() - started);
+        }
+        if (mask.only < 0 && !pool.ready(masker, mask)) pool.give(masker, mask, configured(mask));
+      } catch {
+        // The step computes the mask again and reports the error there.
+      }
+    });
+  };
   const afterBatch = seq._takeIntervalCheckpointIfNeededAfterBatch?.bind(seq);
   try {
     let evalTokens = input;
@@ -267,7 +295,9 @@ export async function generateConstrained(
       if (options.signal?.aborted) break;
       const logits: boolean[] = [];
       logits[evalTokens.length - 1] = true;
-      const decoded = await seq._decodeTokens(evalTokens, logits, 5, seq._tokenMeter, seq._contextShift, pick, afterBatch);
+      const decoding = seq._decodeTokens(evalTokens, logits, 5, seq._tokenMeter, seq._contextShift, pick, afterBatch);
+      prepareAhead(position);
+      const decoded = await decoding;
       const token = decoded[evalTokens.length - 1] as Token | undefined;
       if (token === undefined || token < 0) throw new Error('llama.cpp sampled no token');
       if (model.isEogToken(token) || options.stopTokens.has(token)) {
@@ -303,6 +333,7 @@ export async function generateConstrained(
     }
     return output;
   } finally {
+    finished = true;
     plain.dispose();
   }
 }

@@ -58,6 +58,8 @@ export interface GenerateRequest extends PromptOptions {
   maskMode?: MaskMode;
   /** Called at each step under a full grammar mask: its time in ms, and whether a cached mask was taken directly (constrained.ts; bench). */
   onMask?: (ms: number, direct: boolean) => void;
+  /** For the bench: each mask computed ahead, while llama.cpp evaluated the token before it (ms). */
+  onMaskAhead?: (ms: number) => void;
 }
 
 export interface GenerateResult {
@@ -289,6 +291,7 @@ export class Engine {
           stopTokens: this.extraStopTokens,
           signal,
           onMask: request.onMask,
+          onMaskAhead: request.onMaskAhead,
         });
         if (signal?.aborted) throw aborted();
         const { steps, completed } = out;
