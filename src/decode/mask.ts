@@ -113,8 +113,12 @@ const maskKey = (position: Position): string | number => (position.remain === 0 
 
 /** A state's chain (TokenMasker.chainOf) is looked at only for subtrees of at least this many nodes: smaller ones are walked faster. */
 const CHAIN_MIN_NODES = 32;
-/** The most states a closure (TokenMasker.closureOf) explores. */
-const CLOSURE_STATES = 64;
+/**
+ * The most states a closure (TokenMasker.closureOf) explores: `.*end` needs a handful, and a counted
+ * repetition or nesting never closes (with 64, a long bounded string's first mask built hundreds of
+ * states to learn that, once per state walked).
+ */
+const CLOSURE_STATES = 16;
 /** States whose chains and closures are cached per masker. */
 const CHAIN_CACHE_STATES = 4096;
 
@@ -616,11 +620,11 @@ export class TokenMasker {
     // Every token below stays in this state (a string's characters, a number's digits).
     if (next === at && this.within(node, this.loopsOf(at))) return true;
     if (this.subtreeEnd[node] - node < CHAIN_MIN_NODES) return false;
-    // Every token below stays among a few states that no class of it leaves (`.*end`).
-    if (this.within(node, this.closureOf(at))) return true;
     // Every token below stays on the chain (a bounded string's characters, the bound not reached).
     const chain = this.chainOf(at);
-    return this.height[node] <= chain.length && this.within(node, chain.classes);
+    if (this.height[node] <= chain.length && this.within(node, chain.classes)) return true;
+    // Every token below stays among a few states that no class of it leaves (`.*end`).
+    return this.within(node, this.closureOf(at));
   }
 
   /** One walk of the trie from a state (no unfinished character), allowing into `bits`. */
