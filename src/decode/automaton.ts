@@ -38,6 +38,12 @@ const UNKNOWN = -2;
 /** A transition entry SAME_AS - c (c >= 0): the same next state as class c. */
 const SAME_AS = -3;
 
+/** A completion's text and its length in code points. */
+interface Completion {
+  text: string;
+  length: number;
+}
+
 function sameStacks(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -198,12 +204,12 @@ export class Automaton {
   shortestCompletion(state: number): string | null {
     if (state === DEAD) return null;
     const lengths = this.minLengths();
-    let best: string | null = null;
+    let best: Completion | null = null;
     for (const stack of this.stateStacks[state]) {
-      const text = this.completeStack(stack, lengths);
-      if (text !== null && (best === null || [...text].length < [...best].length)) best = text;
+      const completion = this.completeStack(stack, lengths);
+      if (completion !== null && (best === null || completion.length < best.length)) best = completion;
     }
-    return best;
+    return best && best.text;
   }
 
   // ---- building ------------------------------------------------------------------------------
@@ -502,14 +508,23 @@ export class Automaton {
     return 0x20;
   }
 
-  private completeStack(stack: number, lengths: { rule: number[]; choice: number[] }): string | null {
-    let text = '';
-    for (let s = stack; s !== 0; s = this.stackRest[s]) {
-      const piece = this.completeFrom(this.stackTop[s], lengths, 0);
-      if (piece === null) return null;
-      text += piece;
+  /** completeStack's answers per stack: stacks are shared by many states (what follows a string, an object). */
+  private readonly stackCompletions = new Map<number, Completion | null>();
+
+  /** The completion of a stack: its top's, then its rest's (memoised per stack, filled bottom up). */
+  private completeStack(stack: number, lengths: { rule: number[]; choice: number[] }): Completion | null {
+    const pending: number[] = [];
+    let s = stack;
+    for (; s !== 0 && !this.stackCompletions.has(s); s = this.stackRest[s]) pending.push(s);
+    let below: Completion | null = s === 0 ? { text: '', length: 0 } : this.stackCompletions.get(s)!;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      if (below !== null) {
+        const piece = this.completeFrom(this.stackTop[pending[i]], lengths, 0);
+        below = piece === null ? null : { text: piece + below.text, length: codePointsOf(piece).length + below.length };
+      }
+      this.stackCompletions.set(pending[i], below);
     }
-    return text;
+    return below;
   }
 
   private completeFrom(position: number, lengths: { rule: number[]; choice: number[] }, depth: number): string | null {

@@ -106,7 +106,12 @@ function usable(bytes: Uint8Array): boolean {
   return true;
 }
 
-const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
+/** Bytes as a string of code points 0-255 (in chunks: a spread of a long completion's bytes would overflow the call stack). */
+function latin1(bytes: Uint8Array): string {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return text;
+}
 
 /** A position's key in the per-position caches (the state alone where no character is unfinished). */
 const maskKey = (position: Position): string | number => (position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`);
@@ -708,12 +713,13 @@ export class TokenMasker {
     }
     const text = a.shortestCompletion(at.state);
     if (text === null) return null;
-    const bytes = new TextEncoder().encode(text);
+    // The bytes as one latin1 string: each candidate spelling is a slice of it.
+    const bytes = latin1(new TextEncoder().encode(text));
     let i = 0;
     while (i < bytes.length) {
       let taken = false;
       for (let len = Math.min(this.vocabulary.maxSpell, bytes.length - i); len >= 1 && !taken; len--) {
-        const token = this.vocabulary.spelling.get(latin1(bytes.subarray(i, i + len)));
+        const token = this.vocabulary.spelling.get(bytes.slice(i, i + len));
         if (token === undefined) continue;
         const after = this.advance(at, token);
         if (!after) continue;
