@@ -2,23 +2,26 @@
 //
 // Why not node-llama-cpp's LlamaGrammar: llama.cpp masks the whole vocabulary through its grammar
 // whenever the model's first choice is refused, 10-90 ms a step on a 152k vocabulary. And why not a
-// TokenBias through sequence.evaluate: it is rebuilt from a JS Map every step, 70 ms with 151k
-// entries (bench/constrained.md). So this drives the sequence's decode itself and samples through
-// native samplers of node-llama-cpp: a plain greedy one, and, when the grammar refuses that token,
-// one with a logit bias of -inf on exactly the tokens our mask forbids, passed as typed arrays.
-// Greedy over the allowed tokens is the same token either way: the plain argmax, when allowed, is
-// the allowed argmax. Configuring a sampler with a 150k-token ban costs about as much as a sample
-// (llama.cpp copies the list twice), so samplers stay configured, one per mask, in a pool shared
-// by the generations of a model (BanSamplers below): a mask met again, in this generation or a
-// later one under the same grammar, samples at once; and where that sampler is ready and the
-// model left the fast path at the step before, the plain sample is skipped.
+// TokenBias through sequence.evaluate: it is rebuilt from a JS Map every step (tens of ms with 151k
+// entries). So this drives the sequence's decode itself and samples through native samplers of
+// node-llama-cpp: a plain greedy one, and, when the grammar refuses that token, one with a logit
+// bias of -inf on exactly the tokens our mask forbids, passed as typed arrays. Greedy over the
+// allowed tokens is the same token either way: the plain argmax, when allowed, is the allowed
+// argmax. Configuring a sampler with a 150k-token ban costs about as much as a sample (a new
+// sampler zeroes a candidate buffer of the vocabulary's size, and llama.cpp copies the ban twice:
+// 0.6-1.3 ms on qwen2), so samplers stay configured, one per mask, in a pool shared by the
+// generations of a model (BanSamplers below): a mask met again, in this generation or a later one
+// under the same grammar, samples at once; and where that sampler is ready and the model left the
+// fast path at the step before, the plain sample is skipped. A mask met for the first time is
+// computed, and its sampler configured, while llama.cpp evaluates the token before it
+// (prepareAhead), so on a model whose forward pass takes longer than that, neither is waited for.
 //
 // This reaches into node-llama-cpp's internals (sequence._decodeTokens, the addon's AddonSampler and
 // sampleToken), pinned to 3.22.1 in package.json; test/decode/ checks the outputs against the mask
 // of every token at every step, so a change there shows.
 
 import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
-import { TokenMask, type Position, type TokenMasker } from '../decode/mask.js';
+import { TokenMask, type DecodedVocabulary, type Position, type TokenMasker } from '../decode/mask.js';
 
 /** How masks are used: 'fast' (the plain argmax first), 'every-step' (a full mask every step, the worst case), 'reference' (every token checked alone every step, no trie, no cache: for tests). */
 export type MaskMode = 'fast' | 'every-step' | 'reference';
@@ -97,12 +100,26 @@ interface ModelInternals {
 }
 
 /**
- * Ban entries held by idle pooled samplers, all models together: at most 96 MiB (llama.cpp keeps two
- * copies of 8 bytes each), about 40 full masks of a 152k vocabulary, as many distinct parse states as
- * a JSON object of a dozen members meets (with 2M, samplers were reconfigured within one generation
- * on qwen2 and every-step ran at 1.4-1.9x unconstrained instead of 1.1-1.2x).
+ * Native memory of idle pooled samplers, all models together: about 45 samplers of full masks on a
+ * 152k vocabulary, as many distinct parse states as a JSON object of a dozen members meets (with a
+ * third of that, samplers were reconfigured within one generation on qwen2 and every-step ran at
+ * 1.4-1.9x unconstrained instead of 1.1-1.2x).
  */
-const POOL_ENTRIES = 6_000_000;
+const POOL_BYTES = 192 * 2 ** 20;
+
+/**
+ * What a configured sampler holds: llama.cpp's two copies of the ban (8 bytes an entry each) and
+ * node-llama-cpp's candidate buffer, 12 bytes per token of the vocabulary whatever the ban (1.8 MB
+ * on qwen2: counting only the ban let hundreds of samplers of small bans hold gigabytes).
+ */
+const samplerBytes = (owner: TokenMasker, mask: TokenMask) => 16 * mask.bannedCount + 12 * owner.vocabulary.size;
+
+/**
+ * Samplers evicted from the pool kept to be configured for another mask of the same vocabulary: a
+ * new sampler allocates and zeroes a candidate buffer of the vocabulary's size (0.14 ms on phi-3's,
+ * 0.5 ms on qwen2's), where configuring one again costs only its ban (0.003-0.57 ms by its size).
+ */
+const SPARE_SAMPLERS = 4;
 
 interface Idle {
   owner: TokenMasker;
@@ -114,13 +131,14 @@ interface Idle {
  * Samplers configured with a mask's ban, by masker and mask (the cached object itself), idle ones
  * only: a generation takes one for one sample and gives it back (a sampler's candidate buffer
  * must not serve two samples at once; with greedy and a logit bias it keeps no other state). The
- * least recently used go first past POOL_ENTRIES.
+ * least recently used go first past POOL_BYTES.
  */
 class BanSamplers {
   private readonly idle = new Map<TokenMasker, Map<TokenMask, Idle[]>>();
   /** Least recently given back first. */
   private readonly order = new Set<Idle>();
-  private entries = 0;
+  private bytes = 0;
+  private readonly spares: Array<{ vocabulary: DecodedVocabulary; sampler: AddonSampler }> = [];
 
   ready(owner: TokenMasker, mask: TokenMask): boolean {
     return (this.idle.get(owner)?.get(mask)?.length ?? 0) > 0;
@@ -131,7 +149,7 @@ class BanSamplers {
     const entry = list?.pop();
     if (!entry) return undefined;
     this.order.delete(entry);
-    this.entries -= mask.bannedCount;
+    this.bytes -= samplerBytes(owner, mask);
     return entry.sampler;
   }
 
@@ -143,25 +161,37 @@ class BanSamplers {
     const entry = { owner, mask, sampler };
     list.push(entry);
     this.order.add(entry);
-    this.entries += mask.bannedCount;
-    while (this.entries > POOL_ENTRIES && this.order.size > 1) this.evict(this.order.values().next().value!);
+    this.bytes += samplerBytes(owner, mask);
+    while (this.bytes > POOL_BYTES && this.order.size > 1) this.evict(this.order.values().next().value!);
   }
 
-  /** Disposes the idle samplers of a masker (its engine is disposed, or dropped it). */
+  /** A sampler no longer pooled, of the same vocabulary (so the same model), to configure for another mask. */
+  spare(owner: TokenMasker): AddonSampler | undefined {
+    const i = this.spares.findIndex((spare) => spare.vocabulary === owner.vocabulary);
+    return i < 0 ? undefined : this.spares.splice(i, 1)[0].sampler;
+  }
+
+  /** Disposes the idle samplers of a masker, and the spares of its vocabulary (its engine is disposed, or dropped it). */
   release(owner: TokenMasker): void {
-    for (const list of this.idle.get(owner)?.values() ?? []) for (const entry of [...list]) this.evict(entry);
+    for (const list of this.idle.get(owner)?.values() ?? []) for (const entry of [...list]) this.evict(entry, false);
     this.idle.delete(owner);
+    for (let i = this.spares.length - 1; i >= 0; i--) {
+      if (this.spares[i].vocabulary !== owner.vocabulary) continue;
+      this.spares[i].sampler.dispose();
+      this.spares.splice(i, 1);
+    }
   }
 
-  private evict(entry: Idle): void {
+  private evict(entry: Idle, keepSpare = true): void {
     this.order.delete(entry);
-    this.entries -= entry.mask.bannedCount;
+    this.bytes -= samplerBytes(entry.owner, entry.mask);
     const byMask = this.idle.get(entry.owner)!;
     const list = byMask.get(entry.mask)!;
     list.splice(list.indexOf(entry), 1);
     if (list.length === 0) byMask.delete(entry.mask);
     if (byMask.size === 0) this.idle.delete(entry.owner);
-    entry.sampler.dispose();
+    if (keepSpare && this.spares.length < SPARE_SAMPLERS) this.spares.push({ vocabulary: entry.owner.vocabulary, sampler: entry.sampler });
+    else entry.sampler.dispose();
   }
 }
 
@@ -206,7 +236,7 @@ export async function generateConstrained(
   const plain = new Sampler(internals._model);
   plain.applyConfig({ ...base });
   const configured = (mask: TokenMask) => {
-    const sampler = new Sampler(internals._model);
+    const sampler = pool.spare(masker) ?? new Sampler(internals._model);
     // applyConfig copies the ban (banned() is a reused buffer).
     const ban = mask.banned();
     sampler.applyConfig({ ...base, tokenBiasKeys: ban, tokenBiasValues: minusInfinities(ban.length) });
