@@ -153,6 +153,8 @@ export class TokenMask {
   readonly allowed: number;
   /** The one token allowed, or -1 where none or several are. */
   readonly only: number;
+  /** A hash of the allowed set (FNV-1a over the words), to find an equal mask. */
+  readonly hash: number;
 
   constructor(
     readonly bits: Uint32Array,
@@ -160,14 +162,24 @@ export class TokenMask {
   ) {
     let allowed = 0;
     let last = -1;
+    let hash = 0x811c9dc5;
     for (let w = 0; w < bits.length; w++) {
       const x = bits[w];
+      hash = Math.imul(hash ^ x, 0x01000193);
       if (x === 0) continue;
       allowed += popcount(x);
       last = w;
     }
     this.allowed = allowed;
     this.only = allowed === 1 ? last * 32 + 31 - Math.clz32(bits[last]) : -1;
+    this.hash = hash;
+  }
+
+  /** The same allowed set. */
+  equals(other: TokenMask): boolean {
+    if (other.hash !== this.hash || other.allowed !== this.allowed || other.size !== this.size) return false;
+    for (let w = 0; w < this.bits.length; w++) if (this.bits[w] !== other.bits[w]) return false;
+    return true;
   }
 
   /** The mask of a per-token allowed array (1 allowed). */
@@ -232,6 +244,8 @@ const PARTIAL_CACHE_STATES = 4096;
  * meets; 8 maskers per engine hold 128 MiB at most).
  */
 const MASK_CACHE_BYTES = 16 * 2 ** 20;
+/** What a cached position costs besides its mask (a Map entry): positions sharing one mask are counted too. */
+const MASK_KEY_BYTES = 64;
 
 export class TokenMasker {
   // The trie over class sequences: node 0 is the root; children as first-child / next-sibling lists.
@@ -252,6 +266,13 @@ export class TokenMasker {
    */
   private readonly partialAccept = new Map<number, Uint8Array>();
   private readonly masks = new Map<string | number, TokenMask>();
+  /**
+   * The distinct masks held, by hash: positions that allow the same tokens share one mask, and so
+   * its configured sampler (every character of a long string but the last few, many a comma).
+   */
+  private readonly distinct = new Map<number, TokenMask[]>();
+  /** Per distinct mask held, the positions holding it. */
+  private readonly holders = new Map<TokenMask, number>();
   private maskBytes = 0;
   private readonly plans = new Map<string | number, readonly number[] | null>();
   /** Trie nodes (for the bench). */
@@ -260,6 +281,8 @@ export class TokenMasker {
   constructor(
     readonly automaton: Automaton,
     readonly vocabulary: DecodedVocabulary,
+    /** Bytes of cached masks at most (a smaller budget lets the tests see masks evicted). */
+    private readonly cacheBytes = MASK_CACHE_BYTES,
   ) {
     const v = vocabulary;
     const classes = automaton.classes;
@@ -588,15 +611,43 @@ export class TokenMasker {
     const bits = new Uint32Array((this.vocabulary.size + 31) >>> 5);
     if (position.remain === 0) this.walk(position.state, bits);
     else this.checkEach(position, bits);
-    const mask = new TokenMask(bits, this.vocabulary.size);
+    const mask = this.hold(new TokenMask(bits, this.vocabulary.size));
     this.masks.set(key, mask);
-    this.maskBytes += bits.byteLength;
-    while (this.maskBytes > MASK_CACHE_BYTES && this.masks.size > 1) {
+    this.maskBytes += MASK_KEY_BYTES;
+    while (this.maskBytes > this.cacheBytes && this.masks.size > 1) {
       const [oldest, old] = this.masks.entries().next().value as [string | number, TokenMask];
       this.masks.delete(oldest);
-      this.maskBytes -= old.bits.byteLength;
+      this.maskBytes -= MASK_KEY_BYTES;
+      this.drop(old);
     }
     return mask;
+  }
+
+  /** The mask held that allows what `mask` allows (else `mask`, now held), held by one more position. */
+  private hold(mask: TokenMask): TokenMask {
+    let same = this.distinct.get(mask.hash);
+    if (!same) this.distinct.set(mask.hash, (same = []));
+    let held = same.find((m) => m.equals(mask));
+    if (!held) {
+      same.push((held = mask));
+      this.maskBytes += mask.bits.byteLength;
+    }
+    this.holders.set(held, (this.holders.get(held) ?? 0) + 1);
+    return held;
+  }
+
+  /** One position fewer holds `mask`; the last one lets it go. */
+  private drop(mask: TokenMask): void {
+    const left = this.holders.get(mask)! - 1;
+    if (left > 0) {
+      this.holders.set(mask, left);
+      return;
+    }
+    this.holders.delete(mask);
+    const same = this.distinct.get(mask.hash)!;
+    same.splice(same.indexOf(mask), 1);
+    if (same.length === 0) this.distinct.delete(mask.hash);
+    this.maskBytes -= mask.bits.byteLength;
   }
 
   /** The allowed tokens computed token by token over the whole vocabulary, without the trie or any cache: the reference the tests compare against. */

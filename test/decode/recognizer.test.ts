@@ -300,6 +300,42 @@ describe('token masks', () => {
     }
   });
 
+  test('positions that allow the same tokens share one mask; masks are let go, and their bytes counted, as positions are evicted', () => {
+    // Every character of [a-z]{0,600} is a new state; far from the bound they all allow the same tokens.
+    const automaton = new Automaton(parseGbnf(compileRegex('[a-z]{0,600}').gbnf));
+    const a = VOCAB.findIndex((p) => p.length === 1 && p[0] === 0x61);
+    const walkTo = (masker: TokenMasker, count: number, visit: (position: Position, i: number) => void) => {
+      let position: Position = masker.initial;
+      for (let i = 0; i < count; i++) {
+        visit(position, i);
+        position = masker.advance(position, a)!;
+      }
+    };
+    const whole = new TokenMasker(automaton, vocabulary);
+    const masks: TokenMask[] = [];
+    walkTo(whole, 600, (position) => masks.push(whole.mask(position)));
+    expect(masks[100]).toBe(masks[200]);
+    expect(masks[599]).not.toBe(masks[200]);
+    expect(new Set(masks).size).toBeLessThan(100);
+    // A budget of a few masks: positions are evicted, their masks let go once no position holds them.
+    const small = new TokenMasker(automaton, vocabulary, 2048);
+    const internals = small as unknown as {
+      masks: Map<unknown, TokenMask>;
+      distinct: Map<number, TokenMask[]>;
+      holders: Map<TokenMask, number>;
+      maskBytes: number;
+    };
+    walkTo(small, 600, (position, i) => {
+      expect([i, [...small.mask(position).banned()]]).toEqual([i, [...masks[i].banned()]]);
+      const held = new Set(internals.masks.values());
+      expect(internals.holders.size).toBe(held.size);
+      expect([...internals.holders.values()].reduce((x, y) => x + y, 0)).toBe(internals.masks.size);
+      expect([...internals.distinct.values()].flat().length).toBe(held.size);
+      expect(internals.maskBytes <= 2048 || internals.masks.size === 1).toBe(true);
+    });
+    expect(internals.masks.size).toBeLessThan(600);
+  });
+
   test("a generation through thousands of states keeps the masker's per-state caches bounded, its masks unchanged", () => {
     // 5000 states (one per character written); the answers for partial characters were kept per
     // (state, partial) pair without bound and outgrew a Map (16.7M entries) on qwen2's vocabulary.
