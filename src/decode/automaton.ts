@@ -128,6 +128,25 @@ export class Automaton {
     return this.stateStacks[state].every((stack) => stack === 0);
   }
 
+  /**
+   * A state that allows the same strings of up to `depth` - 1 characters as this one (so the same
+   * tokens, where no token spells more): this one with every counted repetition that has more than
+   * `depth` units left (each at least a character) cut to `depth` left. The characters of a long
+   * bounded string are then one state to the token masker, not one each. Memoised for one depth.
+   */
+  equivalentState(state: number, depth: number): number {
+    if (this.cut?.depth !== depth) this.cut = { depth, position: this.cutPositions(depth), stacks: new Map(), states: new Map() };
+    const cut = this.cut;
+    let equivalent = cut.states.get(state);
+    if (equivalent === undefined) {
+      const stacks = this.stateStacks[state];
+      const cutStacks = stacks.map((stack) => this.cutStack(stack, cut));
+      equivalent = cutStacks.every((stack, i) => stack === stacks[i]) ? state : this.internState(cutStacks);
+      cut.states.set(state, equivalent);
+    }
+    return equivalent;
+  }
+
   /** The state after one character of the given class, or DEAD. */
   step(state: number, cls: number): number {
     const at = state * this.bounds.length + cls;
@@ -275,8 +294,11 @@ export class Automaton {
       out.push([REF, rule]);
     } else if (max > min) {
       let inner = -1;
+      const chain: number[] = [];
+      this.countedChains.push(chain);
       for (let k = 0; k < max - min; k++) {
         const rule = this.newRule();
+        chain.push(rule);
         this.ruleAlts[rule].push(this.kind.length);
         this.addPosition(unit[0], unit[1]);
         if (inner >= 0) this.addPosition(REF, inner);
@@ -462,6 +484,64 @@ export class Automaton {
   }
 
   private rowScratch?: { group: Int32Array; renumber: Int32Array; lowest: Int32Array; setSeen: Int32Array; epoch: number };
+
+  // ---- counted repetitions cut to a depth (equivalentState) ------------------------------------
+
+  /** Per repetition expanded into nested optionals (x{0,n}): its rules, the innermost (one unit left) first. */
+  private readonly countedChains: number[][] = [];
+  private cut?: { depth: number; position: Int32Array; stacks: Map<number, number>; states: Map<number, number> };
+
+  /**
+   * Per position, the position it stands for when counted repetitions are cut to `depth` units
+   * left: in a run of one element written n times in a row (x{n} and x{m,n} write their m copies
+   * so, a literal "aaaa" too), a position with more than `depth` left goes to the one with
+   * `depth` left; in nested optionals (x{0,n}), a rule with more than `depth` units left goes to
+   * the one with `depth`. Only for units of at least one character, so no string of fewer than
+   * `depth` characters reaches the end of either.
+   */
+  private cutPositions(depth: number): Int32Array {
+    const n = this.kind.length;
+    const position = Int32Array.from({ length: n }, (_, p) => p);
+    const minRule = this.minLengths().rule;
+    const consumes = (p: number) => this.kind[p] === CHAR || (this.kind[p] === REF && minRule[this.arg[p]] > 0);
+    for (let p = 0; p < n;) {
+      if (!consumes(p)) {
+        p++;
+        continue;
+      }
+      let end = p + 1;
+      while (end < n && this.kind[end] === this.kind[p] && this.arg[end] === this.arg[p]) end++;
+      for (let i = p; i < end - depth; i++) position[i] = end - depth;
+      p = end;
+    }
+    for (const chain of this.countedChains) {
+      // Each rule's first alternative is [unit, REF to the rule with one unit less, END] (the
+      // innermost's [unit, END]); depth >= 2, so the target has the same layout.
+      if (chain.length <= depth || !consumes(this.ruleAlts[chain[0]][0])) continue;
+      const target = this.ruleAlts[chain[depth - 1]][0];
+      for (let j = depth; j < chain.length; j++) {
+        const start = this.ruleAlts[chain[j]][0];
+        position[start] = target;
+        position[start + 1] = target + 1;
+      }
+    }
+    return position;
+  }
+
+  /** A stack with each position cut (memoised per stack, filled from the bottom up). */
+  private cutStack(stack: number, cut: { position: Int32Array; stacks: Map<number, number> }): number {
+    const pending: number[] = [];
+    let s = stack;
+    for (; s !== 0 && !cut.stacks.has(s); s = this.stackRest[s]) pending.push(s);
+    let below = s === 0 ? 0 : cut.stacks.get(s)!;
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const p = pending[i];
+      const top = cut.position[this.stackTop[p]];
+      below = top === this.stackTop[p] && below === this.stackRest[p] ? p : this.pushStack(top, below);
+      cut.stacks.set(p, below);
+    }
+    return below;
+  }
 
   // ---- shortest completions --------------------------------------------------------------------
 

@@ -114,7 +114,7 @@ function latin1(bytes: Uint8Array): string {
 }
 
 /** A position's key in the per-position caches (the state alone where no character is unfinished). */
-const maskKey = (position: Position): string | number => (position.remain === 0 ? position.state : `${position.state}:${position.value}:${position.remain}`);
+const positionKey = ({ state, value, remain }: Position): string | number => (remain === 0 ? state : `${state}:${value}:${remain}`);
 
 /** A state's chain (TokenMasker.chainOf) is looked at only for subtrees of at least this many nodes: smaller ones are walked faster. */
 const CHAIN_MIN_NODES = 32;
@@ -596,12 +596,20 @@ export class TokenMasker {
 
   /** The mask of a position when it is cached (the same object mask() returns), else undefined; computes nothing. */
   cachedMask(position: Position): TokenMask | undefined {
-    return this.masks.get(maskKey(position));
+    return this.masks.get(this.maskKey(position));
+  }
+
+  /**
+   * A position's key in the mask cache: its state cut to the trie's height (Automaton.equivalentState),
+   * which no token can tell apart from it, so the characters of a long bounded string share one key.
+   */
+  private maskKey(position: Position): string | number {
+    return positionKey({ ...position, state: this.automaton.equivalentState(position.state, this.height[0] + 1) });
   }
 
   /** The tokens the grammar allows at a position, cached per position. */
   mask(position: Position): TokenMask {
-    const key = maskKey(position);
+    const key = this.maskKey(position);
     const cached = this.masks.get(key);
     if (cached) {
       this.masks.delete(key);
@@ -609,7 +617,8 @@ export class TokenMasker {
       return cached;
     }
     const bits = new Uint32Array((this.vocabulary.size + 31) >>> 5);
-    if (position.remain === 0) this.walk(position.state, bits);
+    // The walk from the cut state: it allows the same tokens, and its subtrees repeat less.
+    if (position.remain === 0) this.walk(this.automaton.equivalentState(position.state, this.height[0] + 1), bits);
     else this.checkEach(position, bits);
     const mask = this.hold(new TokenMask(bits, this.vocabulary.size));
     this.masks.set(key, mask);
@@ -740,7 +749,7 @@ export class TokenMasker {
    * step. Null when none is found (a vocabulary that cannot spell it). Cached per position.
    */
   completion(position: Position): readonly number[] | null {
-    const key = maskKey(position);
+    const key = positionKey(position);
     if (this.plans.has(key)) return this.plans.get(key)!;
     const plan = this.plan(position);
     this.plans.set(key, plan);

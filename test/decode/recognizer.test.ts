@@ -300,7 +300,7 @@ describe('token masks', () => {
     }
   });
 
-  test('positions that allow the same tokens share one mask; masks are let go, and their bytes counted, as positions are evicted', () => {
+  test('positions that allow the same tokens share one mask (the characters of a long bounded string one key); masks are let go, and their bytes counted, as positions are evicted', () => {
     // Every character of [a-z]{0,600} is a new state; far from the bound they all allow the same tokens.
     const automaton = new Automaton(parseGbnf(compileRegex('[a-z]{0,600}').gbnf));
     const a = VOCAB.findIndex((p) => p.length === 1 && p[0] === 0x61);
@@ -313,7 +313,12 @@ describe('token masks', () => {
     };
     const whole = new TokenMasker(automaton, vocabulary);
     const masks: TokenMask[] = [];
-    walkTo(whole, 600, (position) => masks.push(whole.mask(position)));
+    walkTo(whole, 600, (position, i) => {
+      masks.push(whole.mask(position));
+      // The same tokens as checking each alone from the position itself, up to the bound (where
+      // the characters, cut to the trie's height for the mask's key, run out).
+      if (i < 8 || i > 560) expect([i, [...masks[i].banned()]]).toEqual([i, [...TokenMask.fromAllowed(whole.allowedByEachToken(position)).banned()]]);
+    });
     expect(masks[100]).toBe(masks[200]);
     expect(masks[599]).not.toBe(masks[200]);
     expect(new Set(masks).size).toBeLessThan(100);
