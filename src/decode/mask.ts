@@ -52,6 +52,8 @@ export class DecodedVocabulary {
   /** Bytes (as a latin1 string) to a token, for spelling a completion; tokens of at most MAX_SPELL_BYTES. */
   readonly spelling = new Map<string, number>();
   readonly maxSpell: number;
+  /** The most bytes of a token a grammar can allow, so the most characters one token writes. */
+  readonly maxBytes: number;
 
   constructor(input: VocabularyInput) {
     this.size = input.size;
@@ -65,6 +67,7 @@ export class DecodedVocabulary {
     this.tailValue = new Int32Array(input.size);
     this.tailRemain = new Int8Array(input.size);
     let maxSpell = 0;
+    let maxBytes = 0;
     for (let t = 0; t < input.size; t++) {
       const bytes = input.bytes(t);
       this.bytes.push(bytes);
@@ -73,6 +76,7 @@ export class DecodedVocabulary {
         continue;
       }
       if (!usable(bytes)) continue;
+      maxBytes = Math.max(maxBytes, bytes.length);
       if (bytes.length <= MAX_SPELL_BYTES) {
         const key = latin1(bytes);
         // The lowest id for the same bytes (deterministic).
@@ -94,6 +98,7 @@ export class DecodedVocabulary {
     this.continuing = Int32Array.from(continuing);
     this.codePoints = Int32Array.from(cps);
     this.maxSpell = maxSpell;
+    this.maxBytes = maxBytes;
   }
 }
 
@@ -599,12 +604,17 @@ export class TokenMasker {
     return this.masks.get(this.maskKey(position));
   }
 
-  /**
-   * A position's key in the mask cache: its state cut to the trie's height (Automaton.equivalentState),
-   * which no token can tell apart from it, so the characters of a long bounded string share one key.
-   */
+  /** A position's key in the mask cache: its state cut (cutState), so the characters of a long bounded string share one key. */
   private maskKey(position: Position): string | number {
-    return positionKey({ ...position, state: this.automaton.equivalentState(position.state, this.height[0] + 1) });
+    return positionKey({ ...position, state: this.cutState(position.state) });
+  }
+
+  /**
+   * A state that allows the same tokens: counted repetitions cut to one unit more than a token has
+   * bytes (Automaton.equivalentState), so to more characters than any token writes.
+   */
+  private cutState(state: number): number {
+    return this.automaton.equivalentState(state, this.vocabulary.maxBytes + 1);
   }
 
   /** The tokens the grammar allows at a position, cached per position. */
@@ -618,7 +628,7 @@ export class TokenMasker {
     }
     const bits = new Uint32Array((this.vocabulary.size + 31) >>> 5);
     // The walk from the cut state: it allows the same tokens, and its subtrees repeat less.
-    if (position.remain === 0) this.walk(this.automaton.equivalentState(position.state, this.height[0] + 1), bits);
+    if (position.remain === 0) this.walk(this.cutState(position.state), bits);
     else this.checkEach(position, bits);
     const mask = this.hold(new TokenMask(bits, this.vocabulary.size));
     this.masks.set(key, mask);
