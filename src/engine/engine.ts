@@ -116,7 +116,7 @@ export class ModelLoadError extends Error {
 }
 
 const GRAMMAR_CACHE_SIZE = 256;
-/** Token maskers (src/decode) kept per engine: each holds its grammar's trie and up to 64 MiB of cached masks. */
+/** Token maskers (src/decode) kept per engine: each holds its grammar's trie and up to 16 MiB of cached masks. */
 const MASKER_CACHE_SIZE = 8;
 
 let sharedLlama: Promise<Llama> | undefined;
