@@ -153,6 +153,9 @@ async function benchModel(name: string): Promise<string[]> {
         );
       return x;
     };
+    /** The first tokens under a grammar whose masker is built: its shortest output, at least one token ('fast'). */
+    const firstTokens = (grammar: string, masker: ReturnType<Engine['masker']>) =>
+      engine.generate({ prompt: PROMPT, maxTokens: Math.max(1, masker?.completion(masker.initial)?.length ?? 1), seed: 42, grammar, maskMode: 'fast' });
     let nodes = 0;
     /** Computed masks: time and case, for the slowest. */
     const slowest: Array<[number, string]> = [];
@@ -171,13 +174,7 @@ async function benchModel(name: string): Promise<string[]> {
       engine.grammar(gbnf);
       const parseMs = ms(t);
       try {
-        await engine.generate({
-          prompt: PROMPT,
-          maxTokens: Math.max(1, masker?.completion(masker.initial)?.length ?? 1),
-          seed: 42,
-          grammar: gbnf,
-          maskMode: 'fast',
-        });
+        await firstTokens(gbnf, masker);
       } catch (error) {
         fig(c.kind, RUNS[0][0]).failed.push(`${c.name}: ${(error as Error).message}`);
         continue;
@@ -247,9 +244,7 @@ async function benchModel(name: string): Promise<string[]> {
             let grammar = gbnf;
             if (run === RUNS[0][0] && rep > 0) {
               grammar = `${gbnf}${'\n'.repeat(rep)}`;
-              const fresh = engine.masker(grammar);
-              const firstTokens = Math.max(1, fresh?.completion(fresh.initial)?.length ?? 1);
-              await engine.generate({ prompt: PROMPT, maxTokens: firstTokens, seed: 42, grammar, maskMode: 'fast' });
+              await firstTokens(grammar, engine.masker(grammar));
             }
             const a = await constrainedWith(grammar, countOnce, countOnceAhead);
             const steps = a.out.constrained?.steps ?? a.out.tokens;

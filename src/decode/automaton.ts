@@ -528,17 +528,26 @@ export class Automaton {
     return position;
   }
 
-  /** A stack with each position cut (memoised per stack, filled from the bottom up). */
+  /** A stack with each position cut. */
   private cutStack(stack: number, cut: { position: Int32Array; stacks: Map<number, number> }): number {
+    return this.overStack(stack, cut.stacks, 0, (s, below) => {
+      const top = cut.position[this.stackTop[s]];
+      return top === this.stackTop[s] && below === this.stackRest[s] ? s : this.pushStack(top, below);
+    });
+  }
+
+  /**
+   * A value of a stack made from its top and its rest's value, memoised per stack in `memo` and
+   * filled from the deepest stack not yet known up (a loop: stacks run thousands deep).
+   */
+  private overStack<V>(stack: number, memo: Map<number, V>, empty: V, combine: (stack: number, below: V) => V): V {
     const pending: number[] = [];
     let s = stack;
-    for (; s !== 0 && !cut.stacks.has(s); s = this.stackRest[s]) pending.push(s);
-    let below = s === 0 ? 0 : cut.stacks.get(s)!;
+    for (; s !== 0 && !memo.has(s); s = this.stackRest[s]) pending.push(s);
+    let below = s === 0 ? empty : memo.get(s)!;
     for (let i = pending.length - 1; i >= 0; i--) {
-      const p = pending[i];
-      const top = cut.position[this.stackTop[p]];
-      below = top === this.stackTop[p] && below === this.stackRest[p] ? p : this.pushStack(top, below);
-      cut.stacks.set(p, below);
+      below = combine(pending[i], below);
+      memo.set(pending[i], below);
     }
     return below;
   }
@@ -591,20 +600,13 @@ export class Automaton {
   /** completeStack's answers per stack: stacks are shared by many states (what follows a string, an object). */
   private readonly stackCompletions = new Map<number, Completion | null>();
 
-  /** The completion of a stack: its top's, then its rest's (memoised per stack, filled bottom up). */
+  /** The completion of a stack: its top's, then its rest's. */
   private completeStack(stack: number, lengths: { rule: number[]; choice: number[] }): Completion | null {
-    const pending: number[] = [];
-    let s = stack;
-    for (; s !== 0 && !this.stackCompletions.has(s); s = this.stackRest[s]) pending.push(s);
-    let below: Completion | null = s === 0 ? { text: '', length: 0 } : this.stackCompletions.get(s)!;
-    for (let i = pending.length - 1; i >= 0; i--) {
-      if (below !== null) {
-        const piece = this.completeFrom(this.stackTop[pending[i]], lengths, 0);
-        below = piece === null ? null : { text: piece + below.text, length: codePointsOf(piece).length + below.length };
-      }
-      this.stackCompletions.set(pending[i], below);
-    }
-    return below;
+    return this.overStack<Completion | null>(stack, this.stackCompletions, { text: '', length: 0 }, (s, below) => {
+      if (below === null) return null;
+      const piece = this.completeFrom(this.stackTop[s], lengths, 0);
+      return piece === null ? null : { text: piece + below.text, length: codePointsOf(piece).length + below.length };
+    });
   }
 
   private completeFrom(position: number, lengths: { rule: number[]; choice: number[] }, depth: number): string | null {

@@ -601,12 +601,7 @@ export class TokenMasker {
 
   /** The mask of a position when it is cached (the same object mask() returns), else undefined; computes nothing. */
   cachedMask(position: Position): TokenMask | undefined {
-    return this.masks.get(this.maskKey(position));
-  }
-
-  /** A position's key in the mask cache: its state cut (cutState), so the characters of a long bounded string share one key. */
-  private maskKey(position: Position): string | number {
-    return positionKey({ ...position, state: this.cutState(position.state) });
+    return this.masks.get(positionKey({ ...position, state: this.cutState(position.state) }));
   }
 
   /**
@@ -619,7 +614,9 @@ export class TokenMasker {
 
   /** The tokens the grammar allows at a position, cached per position. */
   mask(position: Position): TokenMask {
-    const key = this.maskKey(position);
+    // Keyed by the cut state, so the characters of a long bounded string share one key.
+    const cut = this.cutState(position.state);
+    const key = positionKey({ ...position, state: cut });
     const cached = this.masks.get(key);
     if (cached) {
       this.masks.delete(key);
@@ -628,7 +625,7 @@ export class TokenMasker {
     }
     const bits = new Uint32Array((this.vocabulary.size + 31) >>> 5);
     // The walk from the cut state: it allows the same tokens, and its subtrees repeat less.
-    if (position.remain === 0) this.walk(this.cutState(position.state), bits);
+    if (position.remain === 0) this.walk(cut, bits);
     else this.checkEach(position, bits);
     const mask = this.hold(new TokenMask(bits, this.vocabulary.size));
     this.masks.set(key, mask);
