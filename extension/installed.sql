@@ -2,6 +2,7 @@
 -- (the body of svc__bundle, the TypeScript bundle, left out). Generated: do not edit.
 
 ROLE svc_admin NOLOGIN;
+ROLE svc_sync LOGIN;
 ROLE svc_worker NOLOGIN;
 
 CREATE VIEW svc__queue_depth_bound AS
@@ -23,6 +24,15 @@ CREATE TABLE svc_cache (
 );
 CREATE UNIQUE INDEX svc_cache_pkey ON public.svc_cache USING btree (cache_key, model);
 -- grants on svc_cache: (owner only)
+
+CREATE TABLE svc_config (
+  name text NOT NULL,
+  value jsonb NOT NULL,
+  set_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT svc_config_pkey PRIMARY KEY (name)
+);
+CREATE UNIQUE INDEX svc_config_pkey ON public.svc_config USING btree (name);
+-- grants on svc_config: (owner only)
 
 CREATE TABLE svc_models (
   name text NOT NULL,
@@ -108,8 +118,8 @@ CREATE OR REPLACE FUNCTION public.svc__backoff(retry_count integer)
  RETURNS interval
  LANGUAGE sql
  STABLE
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$SELECT least(svc__setting('svc.retry_backoff')::interval * power(2, $1), interval '5 minutes')
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$SELECT least(svc__setting_interval('svc.retry_backoff') * power(2, $1), interval '5 minutes')
 $function$;
 -- grants on svc__backoff(integer): {postgres=X/postgres}
 -- comment: Internal: the delay before retry n, svc.retry_backoff * 2^n, at most 5 minutes.
@@ -117,14 +127,14 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__bundle()
  RETURNS void
  LANGUAGE plv8
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $bundle$ (the TypeScript bundle) $bundle$;
 -- grants on svc__bundle(): (default: PUBLIC may execute)
 
 CREATE OR REPLACE FUNCTION public.svc__claim(claimer text, max_jobs integer, lease_seconds double precision, max_retries integer, relax_commit boolean, models text[])
  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
  LANGUAGE plpgsql
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and_claim (which run it under their
 -- settings: generic plans, index scans only; see svc_worker_claim.sql): three statements, each
 -- written so that one index alone serves it, whatever the table held when its plan was made.
@@ -230,7 +240,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__complete(ids uuid[], attempts integer[], results text[])
  RETURNS uuid[]
  LANGUAGE plpgsql
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- The completion shared by svc_worker_complete and svc_worker_complete_and_claim: store the results
 -- of the listed attempts and announce each on svc_completed; returns the ids whose completion was
 -- refused. An attempt that is no longer processing under that number (its lease expired and the job
@@ -270,7 +280,7 @@ CREATE OR REPLACE FUNCTION public.svc__completed_payload(request_id uuid, functi
  RETURNS text
  LANGUAGE sql
  STABLE
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- The svc_completed payload of a queue row (DESIGN.md), for every completion and final failure: the
 -- `function` field maps the queue function (constrained and batch generation count as generate).
 SELECT json_build_object('request_id', $1,
@@ -280,53 +290,23 @@ $function$;
 -- grants on svc__completed_payload(uuid,text,text): {postgres=X/postgres}
 -- comment: Internal: the svc_completed notification payload of a request.
 
-CREATE OR REPLACE FUNCTION public.svc__conninfo_quote(value text)
- RETURNS text
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$SELECT '''' || replace(replace($1, '\', '\\'), '''', '\''') || ''''
-$function$;
--- grants on svc__conninfo_quote(text): (default: PUBLIC may execute)
--- comment: Internal: a libpq connection-string value, quoted.
-
-CREATE OR REPLACE FUNCTION public.svc__enqueue_as(payload jsonb)
- RETURNS uuid
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.enqueueAs(payload);
-} catch (error) {
-  throw error; // from svc__enqueue_as: see the message
-}
-$function$;
--- grants on svc__enqueue_as(jsonb): {postgres=X/postgres}
--- comment: Internal: enqueue a request for payload.owner; run by the sync functions in their autonomous session.
-
 CREATE OR REPLACE FUNCTION public.svc__model_identity(name text)
  RETURNS text
  LANGUAGE sql
  STABLE
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- The file a worker last loaded under a model name (svc_models.identity): the cache keeps answers
 -- per identity, so the synchronous functions look up a request's answer under its model's.
 SELECT identity FROM svc_models WHERE name = $1
 $function$;
--- grants on svc__model_identity(text): (default: PUBLIC may execute)
--- comment: Internal: the identity of the file a worker last loaded under a model name, under which the cache keeps its answers.
+-- grants on svc__model_identity(text): {postgres=X/postgres}
+-- comment: Internal: the identity of the file a worker last loaded under a model name, under which the cache keeps answers.
 
 CREATE OR REPLACE FUNCTION public.svc__queue_depth()
  RETURNS bigint
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -337,39 +317,146 @@ BEGIN
   RETURN (SELECT count(*) FROM svc_queue WHERE status = 'pending') + (SELECT count(*) FROM svc_queue WHERE status = 'processing');
 END
 $function$;
--- grants on svc__queue_depth(): (default: PUBLIC may execute)
+-- grants on svc__queue_depth(): {postgres=X/postgres}
 -- comment: Internal: requests pending or processing, over all roles (for svc.max_queue_size).
 
 CREATE OR REPLACE FUNCTION public.svc__setting(name text)
  RETURNS text
  LANGUAGE sql
  STABLE
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- A setting's value in this session, or its default (svc_settings) when unset or empty.
 SELECT value FROM svc_settings() WHERE name = $1
 $function$;
--- grants on svc__setting(text): (default: PUBLIC may execute)
+-- grants on svc__setting(text): {postgres=X/postgres}
 -- comment: Internal: a setting's value in this session, or its default (as svc_settings lists them).
 
-CREATE OR REPLACE FUNCTION public.svc__sync_conninfo()
- RETURNS text
- LANGUAGE sql
+CREATE OR REPLACE FUNCTION public.svc__setting_integer(name text, minimum bigint)
+ RETURNS bigint
+ LANGUAGE plpgsql
  STABLE
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
-AS $function$-- svc.sync_connection, or this server's first unix socket as the extension's owner (libpq quoting).
-SELECT coalesce(nullif(current_setting('svc.sync_connection', true), ''),
-  format('dbname=%s user=%s port=%s host=%s',
-    svc__conninfo_quote(current_database()), svc__conninfo_quote(current_user), current_setting('port'),
-    svc__conninfo_quote(coalesce(nullif(trim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost'))))
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- An integer setting (svc.cache_size) of at least `minimum`, or its default: a malformed value is an
+-- error naming the setting, as settings.ts's integerSetting words it for the plv8 functions.
+DECLARE
+  raw text := svc__setting(name);
+BEGIN
+  IF raw IS NULL OR btrim(raw) !~ '^[+-]?[0-9]{1,18}$' OR btrim(raw)::bigint < minimum THEN
+    RAISE EXCEPTION 'setting % must be an integer of at least % (is "%")', name, minimum, raw USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN btrim(raw)::bigint;
+END
 $function$;
--- grants on svc__sync_conninfo(): {postgres=X/postgres}
--- comment: Internal: where the sync functions connect back to (svc.sync_connection, else the local socket).
+-- grants on svc__setting_integer(text,bigint): {postgres=X/postgres}
+-- comment: Internal: an integer setting of at least minimum, or an error naming it.
+
+CREATE OR REPLACE FUNCTION public.svc__setting_interval(name text)
+ RETURNS interval
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- An interval setting (svc.retry_backoff), zero or more, or its default: a malformed value is an
+-- error naming the setting.
+DECLARE
+  raw text := svc__setting(name);
+  value interval;
+BEGIN
+  BEGIN
+    value := raw::interval;
+  EXCEPTION WHEN invalid_datetime_format OR datetime_field_overflow OR interval_field_overflow OR syntax_error THEN
+    value := NULL;
+  END;
+  IF value IS NULL OR value < interval '0' THEN
+    RAISE EXCEPTION 'setting % must be an interval of zero or more such as ''1s'' (is "%")', name, raw USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN value;
+END
+$function$;
+-- grants on svc__setting_interval(text): {postgres=X/postgres}
+-- comment: Internal: an interval setting of zero or more, or an error naming it.
+
+CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_id uuid, backend_pid integer, waiter integer)
+ RETURNS boolean
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- A sync call's request cancelled from its autonomous session when the wait ends in an error (the
+-- caller's own transaction is about to roll back): only for the backend that waits for it.
+WITH cancelled AS (
+  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL
+  WHERE q.request_id = $1 AND q.status = 'pending' AND svc__sync_waiter_may_act_as($2, $3, q.owner)
+  RETURNING q.request_id
+)
+SELECT EXISTS (SELECT FROM cancelled)
+$function$;
+-- grants on svc__sync_cancel(uuid,integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
+-- comment: Internal: cancel a sync call's pending request, for the backend waiting for it; run in the autonomous session.
+
+CREATE OR REPLACE FUNCTION public.svc__sync_state(request_id uuid, backend_pid integer, waiter integer)
+ RETURNS TABLE(status text, result text, error text)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- The state of a request, for the autonomous session of a caller waiting under REPEATABLE READ or
+-- SERIALIZABLE (whose own snapshot would not show the answer): only to the backend that waits for it.
+SELECT q.status, q.result, q.error FROM svc_queue q
+WHERE q.request_id = $1 AND svc__sync_waiter_may_act_as($2, $3, q.owner)
+$function$;
+-- grants on svc__sync_state(uuid,integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
+-- comment: Internal: the state of a sync call's request, for the backend waiting for it; run in the autonomous session.
+
+CREATE OR REPLACE FUNCTION public.svc__sync_submit(payload jsonb)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.syncSubmit(payload);
+} catch (error) {
+  throw error; // from svc__sync_submit: see the message
+}
+$function$;
+-- grants on svc__sync_submit(jsonb): {postgres=X/postgres,svc_sync=X/postgres}
+-- comment: Internal: enqueue a sync call's request for payload.owner, checked again; run in the autonomous session.
+
+CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, owner text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- Whether backend `backend_pid`, connected to this database, holds the waiter lock `waiter` (SYNC_WAITER_LOCK
+-- in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key advisory lock shows as objsubid
+-- 2, its keys as unsigned classid and objid) and its login role may act as `owner` (is a member of it:
+-- what SET ROLE requires). The autonomous session's functions act only for such a backend, so
+-- whoever reaches that session can submit, read or cancel nothing but what a waiting caller could.
+DECLARE
+  holder oid;
+BEGIN
+  IF backend_pid IS NULL OR waiter IS NULL OR owner IS NULL OR NOT EXISTS (
+    SELECT FROM pg_lock_status() l
+    WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.objsubid = 2
+      AND l.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
+      AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+  ) THEN
+    RETURN false;
+  END IF;
+  SELECT a.usesysid INTO holder FROM pg_stat_get_activity(backend_pid) a;
+  RETURN holder IS NOT NULL AND EXISTS (SELECT FROM pg_roles r WHERE r.rolname = owner) AND pg_has_role(holder, owner, 'MEMBER');
+END
+$function$;
+-- grants on svc__sync_waiter_may_act_as(integer,integer,text): {postgres=X/postgres}
+-- comment: Internal: whether backend backend_pid of this database holds the waiter lock and its login role may act as owner.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_clear()
  RETURNS bigint
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$WITH removed AS (DELETE FROM svc_cache RETURNING 1)
 SELECT count(*) FROM removed
 WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0
@@ -381,13 +468,13 @@ CREATE OR REPLACE FUNCTION public.svc_cache_stats()
  RETURNS TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$SELECT entries, hits, misses, CASE WHEN hits + misses > 0 THEN hits::float8 / (hits + misses) END, max_entries
 FROM (
   SELECT (SELECT count(*) FROM svc_cache) AS entries,
     h.last_value - CASE WHEN h.is_called THEN 0 ELSE 1 END AS hits,
     m.last_value - CASE WHEN m.is_called THEN 0 ELSE 1 END AS misses,
-    svc__setting('svc.cache_size')::bigint AS max_entries
+    svc__setting_integer('svc.cache_size', 0) AS max_entries
   FROM svc_cache_hits h, svc_cache_misses m
 ) AS s
 $function$;
@@ -398,7 +485,7 @@ CREATE OR REPLACE FUNCTION public.svc_cancel_async(request_id uuid)
  RETURNS boolean
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -417,7 +504,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc_check_async(request_id uuid)
  RETURNS TABLE(status text, result text, error text, created_at timestamp without time zone, started_at timestamp without time zone, completed_at timestamp without time zone, priority integer)
  LANGUAGE plpgsql
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$#variable_conflict use_column
 BEGIN
   IF $1 IS NULL THEN
@@ -434,7 +521,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc_check_async_batch(request_ids uuid[])
  RETURNS TABLE(request_id uuid, status text, result text, error text, created_at timestamp without time zone, completed_at timestamp without time zone)
  LANGUAGE plpgsql
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- One row per id given, in that order; an id that is unknown or not yours gives a row of NULLs
 -- beside it, so results line up with the input.
 #variable_conflict use_column
@@ -456,7 +543,7 @@ CREATE OR REPLACE FUNCTION public.svc_cleanup(retention interval DEFAULT '7 days
  RETURNS bigint
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- Finished requests, and the rows of workers not heard from, older than the retention.
 DECLARE
   removed bigint;
@@ -482,7 +569,7 @@ CREATE OR REPLACE FUNCTION public.svc_embed(text_input text, use_cache boolean D
  RETURNS real[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -502,7 +589,7 @@ CREATE OR REPLACE FUNCTION public.svc_embed_async(text_input text, use_cache boo
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -522,7 +609,7 @@ CREATE OR REPLACE FUNCTION public.svc_embed_batch_async(texts text[], use_cache 
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -542,7 +629,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate(prompt text, max_tokens integer D
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -562,7 +649,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_async(prompt text, max_tokens int
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -582,7 +669,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_batch_async(prompts text[], max_t
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -602,7 +689,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompt text, choices text[
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -622,7 +709,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_choice_async(prompt text, choices
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -642,7 +729,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema jsonb, m
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -662,7 +749,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema js
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -682,7 +769,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompt text, pattern text, 
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -702,7 +789,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern 
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -721,7 +808,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc_get_async_result(request_id uuid, timeout_seconds integer DEFAULT 30)
  RETURNS text
  LANGUAGE plv8
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -741,7 +828,7 @@ CREATE OR REPLACE FUNCTION public.svc_model_declare(name text, serves text[] DEF
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- Declares a model name, or changes which functions an existing one serves. Requests already queued
 -- keep their model; new ones for a function the model no longer serves are refused at the call.
 BEGIN
@@ -768,7 +855,7 @@ CREATE OR REPLACE FUNCTION public.svc_queue_stats()
  RETURNS TABLE(model text, function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$SELECT model, function_name, status, count(*),
   clock_timestamp() - min(created_at) FILTER (WHERE status = 'pending'),
   avg(started_at - created_at) FILTER (WHERE started_at IS NOT NULL),
@@ -782,7 +869,7 @@ CREATE OR REPLACE FUNCTION public.svc_rerank(query text, documents text[], task 
  RETURNS TABLE(document text, score double precision)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -802,7 +889,7 @@ CREATE OR REPLACE FUNCTION public.svc_rerank_async(query text, documents text[],
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -818,11 +905,31 @@ $function$;
 -- grants on svc_rerank_async(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a reranking; the result is a JSON array of {index, document, score}, best first.
 
+CREATE OR REPLACE FUNCTION public.svc_set_sync_connection(conninfo text)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.setSyncConnection(conninfo);
+} catch (error) {
+  throw error; // from svc_set_sync_connection: see the message
+}
+$function$;
+-- grants on svc_set_sync_connection(text): {postgres=X/postgres,svc_admin=X/postgres}
+-- comment: Where the synchronous functions' autonomous session connects: libpq keyword/value pairs (host, hostaddr, port, password, connect_timeout, sslmode, channel_binding); NULL or empty: this server's first unix socket. It always logs in as svc_sync to this database. Returns the connection string used, the password masked.
+
 CREATE OR REPLACE FUNCTION public.svc_settings()
  RETURNS TABLE(name text, value text, default_value text, meaning text)
  LANGUAGE sql
  STABLE
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- Generated by scripts/build-extension.ts from src/extension/settings-catalog.ts.
 SELECT s.name, coalesce(nullif(current_setting(s.name, true), ''), s.default_value), s.default_value, s.meaning
 FROM (VALUES
@@ -830,7 +937,6 @@ FROM (VALUES
   ('svc.worker_concurrency', '4', 'jobs a worker runs at once when SVC_WORKER_CONCURRENCY is unset'),
   ('svc.worker_poll_interval', '1s', 'a worker''s polling fallback when SVC_WORKER_POLL_INTERVAL is unset'),
   ('svc.sync_timeout', '60s', 'how long the synchronous functions wait for a worker'),
-  ('svc.sync_connection', NULL, 'libpq connection string of the synchronous functions'' autonomous session (unset: this server''s first unix socket, as the extension''s owner)'),
   ('svc.cache_size', '10000', 'result cache entries kept (least used evicted first)'),
   ('svc.retry_backoff', '1s', 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes'),
   ('svc.prompt_format', 'chat', 'how generation prompts reach the model: ''chat'' sends the prompt as the user turn of the model''s chat template (raw on a model without one), ''raw'' sends it as is; recorded in the request''s parameters and part of its cache key'),
@@ -850,7 +956,7 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text
  RETURNS text
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
 WITH hit AS (
   UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
@@ -867,7 +973,7 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cache_put(identity text, model text
  RETURNS void
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size.
 INSERT INTO svc_cache (cache_key, model, function_name, result)
 VALUES (encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4)
@@ -876,7 +982,7 @@ ON CONFLICT (cache_key, model) DO NOTHING;
 DELETE FROM svc_cache WHERE (cache_key, model) IN (
   SELECT cache_key, model FROM svc_cache
   ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
-  LIMIT greatest(0, (SELECT count(*) FROM svc_cache) - svc__setting('svc.cache_size')::bigint))
+  LIMIT greatest(0, (SELECT count(*) FROM svc_cache) - svc__setting_integer('svc.cache_size', 0)))
 $function$;
 -- grants on svc_worker_cache_put(text,text,text,text): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.
@@ -885,7 +991,7 @@ CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs inte
  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -912,7 +1018,7 @@ CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt i
  RETURNS boolean
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -930,7 +1036,7 @@ CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request
  RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -977,7 +1083,7 @@ CREATE OR REPLACE FUNCTION public.svc_worker_fail(request_id uuid, attempt integ
  RETURNS text
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1010,7 +1116,7 @@ CREATE OR REPLACE FUNCTION public.svc_worker_heartbeat(worker_id text, host text
  RETURNS void
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- `models`: the names this worker serves, each with the identity of the file it loaded (NULL: one
 -- model, 'default', of identity `model`). A name not yet in svc_models is declared, serving every
 -- function; the identity of each is recorded there, for the cache.
@@ -1036,7 +1142,7 @@ CREATE OR REPLACE FUNCTION public.svc_worker_renew(worker_id text, request_ids u
  RETURNS integer
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$WITH renewed AS (
   UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
   WHERE request_id = ANY ($2) AND worker_id = $1 AND status = 'processing'
@@ -1050,7 +1156,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc_worker_status()
  RETURNS TABLE(worker_id text, host text, pid integer, state text, started_at timestamp with time zone, last_heartbeat timestamp with time zone, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text, models text[])
  LANGUAGE sql
- SET search_path TO 'public', 'pg_catalog', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- A stopped worker is listed for 10 minutes after it stopped, a silent one (unresponsive after a
 -- minute) for a day; svc_cleanup deletes the rows of workers silent for longer than its retention.
 SELECT worker_id, host, pid,

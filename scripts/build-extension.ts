@@ -61,7 +61,7 @@ function functionSql(fn: SqlFunction, buildId: string): string {
   const settings = Object.entries(fn.settings ?? {})
     .map(([name, value]) => ` SET ${name} = ${sqlLiteral(value)}`)
     .join('');
-  const options = `${fn.volatility} SECURITY ${fn.security} SET search_path = @extschema@, pg_catalog, pg_temp${settings}`;
+  const options = `${fn.volatility} SECURITY ${fn.security} SET search_path = pg_catalog, @extschema@, pg_temp${settings}`;
   let body: string;
   if ('language' in fn.body) {
     body = `LANGUAGE ${fn.body.language} ${options}\nAS ${dollarQuote(sqlBody(fn.name, fn.body).trim() + '\n', 'svc')}`;
@@ -97,7 +97,7 @@ function quoteIdentJs(name: string): string {
 
 const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql'];
+const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql', 'sync.sql'];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');
 
 /** Writes svc--<version>.sql and an upgrade script per migration into <version>. */
@@ -109,7 +109,7 @@ export async function emitExtension(): Promise<{ written: string[]; buildId: str
   const functions = [
     `-- The TypeScript bundle, installed into the session's plv8 context on first use of any svc function\n` +
       `-- (and again when a newer build is deployed: the stubs compare build ids).\n` +
-      `CREATE OR REPLACE FUNCTION svc__bundle() RETURNS void LANGUAGE plv8 VOLATILE SET search_path = @extschema@, pg_catalog, pg_temp\nAS ${dollarQuote(loader, 'svc_bundle')};\n`,
+      `CREATE OR REPLACE FUNCTION svc__bundle() RETURNS void LANGUAGE plv8 VOLATILE SET search_path = pg_catalog, @extschema@, pg_temp\nAS ${dollarQuote(loader, 'svc_bundle')};\n`,
     ...FUNCTIONS.map((fn) => functionSql(fn, buildId)),
   ];
   const header = (what: string) => [

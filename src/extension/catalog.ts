@@ -18,8 +18,12 @@ export interface SqlFunction {
   readonly volatility: 'VOLATILE' | 'STABLE' | 'IMMUTABLE';
   /** DEFINER functions run as the extension's owner, past row-level security. */
   readonly security: 'INVOKER' | 'DEFINER';
-  /** Who may call it; PUBLIC unless said otherwise ('nobody': only the extension's owner and superusers). */
-  readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'svc_admin' | 'nobody';
+  /**
+   * Who may call it; PUBLIC unless said otherwise ('nobody': only the extension's owner and superusers;
+   * 'svc_sync': the role the sync functions' autonomous session logs in as). Internal functions
+   * (svc__*) are 'nobody' unless docs/security.md says why PUBLIC may run them.
+   */
+  readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'svc_admin' | 'svc_sync' | 'nobody';
   /** Settings for the duration of each call (a SET clause), besides the pinned search_path. */
   readonly settings?: Readonly<Record<string, string>>;
   /** `ts`: a plv8 stub calling the bundle's api; `language`: the body is src/extension/sql/<name>.sql (or `generated`). */
@@ -238,29 +242,52 @@ const DECLARED: readonly SqlFunction[] = [
   },
   // Internal helpers used by the functions above.
   {
-    name: 'svc__enqueue_as', params: [p('payload', 'jsonb')], returns: 'uuid', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody',
-    body: { ts: 'enqueueAs' }, comment: 'Internal: enqueue a request for payload.owner; run by the sync functions in their autonomous session.',
+    name: 'svc_set_sync_connection', params: [p('conninfo', 'text')], returns: 'text', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin',
+    body: { ts: 'setSyncConnection' },
+    comment: "Where the synchronous functions' autonomous session connects: libpq keyword/value pairs (host, hostaddr, port, password, connect_timeout, sslmode, channel_binding); "
+      + 'NULL or empty: this server\'s first unix socket. It always logs in as svc_sync to this database. Returns the connection string used, the password masked.',
+  },
+  // The autonomous session's functions: only svc_sync may run them, and they act only for a backend
+  // that holds the waiter lock named and may act as the request's owner (docs/security.md).
+  {
+    name: 'svc__sync_submit', params: [p('payload', 'jsonb')], returns: 'uuid', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
+    body: { ts: 'syncSubmit' }, comment: 'Internal: enqueue a sync call\'s request for payload.owner, checked again; run in the autonomous session.',
   },
   {
-    name: 'svc__model_identity', params: [p('name', 'text')], returns: 'text', volatility: 'STABLE', security: 'INVOKER',
-    body: { language: 'sql' }, comment: 'Internal: the identity of the file a worker last loaded under a model name, under which the cache keeps its answers.',
+    name: 'svc__sync_state', params: [p('request_id', 'uuid'), p('backend_pid', 'integer'), p('waiter', 'integer')],
+    returns: 'TABLE(status text, result text, error text)', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
+    body: { language: 'sql' }, comment: 'Internal: the state of a sync call\'s request, for the backend waiting for it; run in the autonomous session.',
   },
   {
-    name: 'svc__sync_conninfo', params: [], returns: 'text', volatility: 'STABLE', security: 'INVOKER', grantTo: 'nobody',
-    body: { language: 'sql' }, comment: 'Internal: where the sync functions connect back to (svc.sync_connection, else the local socket).',
+    name: 'svc__sync_cancel', params: [p('request_id', 'uuid'), p('backend_pid', 'integer'), p('waiter', 'integer')], returns: 'boolean',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync', body: { language: 'sql' },
+    comment: 'Internal: cancel a sync call\'s pending request, for the backend waiting for it; run in the autonomous session.',
   },
   {
-    name: 'svc__conninfo_quote', params: [p('value', 'text')], returns: 'text', volatility: 'IMMUTABLE', security: 'INVOKER',
-    body: { language: 'sql' }, comment: 'Internal: a libpq connection-string value, quoted.',
+    name: 'svc__sync_waiter_may_act_as', params: [p('backend_pid', 'integer'), p('waiter', 'integer'), p('owner', 'text')], returns: 'boolean',
+    volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
+    comment: 'Internal: whether backend backend_pid of this database holds the waiter lock and its login role may act as owner.',
   },
   {
-    name: 'svc__queue_depth', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER',
+    name: 'svc__model_identity', params: [p('name', 'text')], returns: 'text', volatility: 'STABLE', security: 'INVOKER', grantTo: 'nobody',
+    body: { language: 'sql' }, comment: 'Internal: the identity of the file a worker last loaded under a model name, under which the cache keeps answers.',
+  },
+  {
+    name: 'svc__queue_depth', params: [], returns: 'bigint', volatility: 'STABLE', security: 'DEFINER', grantTo: 'nobody',
     settings: INDEX_PLANS, body: { language: 'plpgsql' }, comment: 'Internal: requests pending or processing, over all roles (for svc.max_queue_size).',
   },
 
   {
-    name: 'svc__setting', params: [p('name', 'text')], returns: 'text', volatility: 'STABLE', security: 'INVOKER',
+    name: 'svc__setting', params: [p('name', 'text')], returns: 'text', volatility: 'STABLE', security: 'INVOKER', grantTo: 'nobody',
     body: { language: 'sql' }, comment: "Internal: a setting's value in this session, or its default (as svc_settings lists them).",
+  },
+  {
+    name: 'svc__setting_integer', params: [p('name', 'text'), p('minimum', 'bigint')], returns: 'bigint', volatility: 'STABLE', security: 'INVOKER',
+    grantTo: 'nobody', body: { language: 'plpgsql' }, comment: 'Internal: an integer setting of at least minimum, or an error naming it.',
+  },
+  {
+    name: 'svc__setting_interval', params: [p('name', 'text')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',
+    grantTo: 'nobody', body: { language: 'plpgsql' }, comment: 'Internal: an interval setting of zero or more, or an error naming it.',
   },
   {
     name: 'svc__completed_payload', params: [p('request_id', 'uuid'), p('function_name', 'text'), p('status', 'text')], returns: 'text',

@@ -8,6 +8,8 @@ export const SQLSTATE = {
   nullValueNotAllowed: '22004',
   programLimitExceeded: '54000',
   queueFull: '53400',
+  insufficientPrivilege: '42501',
+  syncConnection: '08001',
   requestFailed: 'SV001',
   requestCancelled: 'SV002',
   timedOut: 'SV003',

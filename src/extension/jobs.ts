@@ -55,6 +55,7 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown, 
 export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, strict?: boolean, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
+  v.jsonNesting(fn, 'schema', schema, LIMITS.schemaMaxNesting);
   const strictSchema = strict ?? strictSchemaSetting();
   const parameters = { prompt: checkedPrompt, schema, ...options, ...(strictSchema ? { strict_schema: true } : {}) };
   return { functionName: 'generate_json', parameters, grammar: schemaGrammar(fn, schema, strictSchema) };

@@ -6,6 +6,8 @@ export const LIMITS = {
   batchMaxItems: 10_000,
   choicesMaxItems: 10_000,
   rerankMaxDocuments: 1_000,
+  // Arrays and objects in a JSON Schema, counted from the schema itself (a const or enum value too).
+  schemaMaxNesting: 512,
   // plv8 stops any call after plv8.execution_timeout (300 s by default); waits stay inside it.
   timeoutSecondsMax: 300,
 } as const;

@@ -96,15 +96,48 @@ export const QUERIES = {
   // $2: the request's model name; the cache keeps answers under the identity of its file.
   cacheGet: q(`SELECT svc_worker_cache_get($1, svc__model_identity($2)) AS result`, 'text', 'text'),
 
-  // --- synchronous calls: an autonomous connection back to this database (dblink) --------------
-  sessionRole: q(`SELECT ${SESSION_ROLE}::text AS name`),
-  syncConnected: q(`SELECT 'svc_sync' = ANY (coalesce(dblink_get_connections(), '{}')) AS connected`),
-  syncConnect: q(`SELECT dblink_connect_u('svc_sync', svc__sync_conninfo())`),
+  // --- synchronous calls: an autonomous session back to this database (dblink; sync.ts) ----------
+  // What a sync call needs to know of its session, in one statement. dblink_reachable: whether the
+  // session's login role (or a role it may SET ROLE to) may execute any of dblink's functions, and so
+  // could reach a connection svc left open in this backend (superusers could anyway, and gain nothing).
+  syncContext: q(
+    `SELECT ${SESSION_ROLE}::text AS owner, pg_backend_pid() AS pid, current_setting('transaction_isolation') AS isolation,
+            (SELECT value FROM svc_config WHERE name = 'sync_connection') AS target,
+            NOT (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) AND EXISTS (
+              SELECT FROM pg_depend d
+              JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'dblink'
+              JOIN pg_proc p ON p.oid = d.objid
+              CROSS JOIN LATERAL aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+              WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+                AND a.privilege_type = 'EXECUTE' AND (a.grantee = 0 OR pg_has_role(session_user, a.grantee, 'MEMBER'))
+            ) AS dblink_reachable,
+            current_database()::text AS database, current_setting('port') AS port,
+            current_setting('unix_socket_directories') AS socket_directories,
+            (SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc') AS schema`,
+  ),
+  // The role the session logs in as must be able to do nothing but what svc grants it.
+  syncRole: q(
+    `SELECT r.rolcanlogin AND NOT (r.rolsuper OR r.rolcreaterole OR r.rolcreatedb OR r.rolreplication OR r.rolbypassrls)
+            AND NOT EXISTS (SELECT FROM pg_auth_members m WHERE m.member = r.oid) AS powerless
+     FROM pg_roles r WHERE r.rolname = $1`,
+    'name',
+  ),
+  // Settings only an administrator makes (svc_config; svc_set_sync_connection).
+  configPut: q(`INSERT INTO svc_config (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_at = now() RETURNING name`, 'text', 'jsonb'),
+  configDelete: q(`DELETE FROM svc_config WHERE name = $1 RETURNING name`, 'text'),
+  syncConnect: q(`SELECT dblink_connect_u('svc_sync', $1)`, 'text'),
   syncDisconnect: q(`SELECT dblink_disconnect('svc_sync')`),
-  // $1 is one of REMOTE's statements, with its arguments as quoted literals (dblink takes no parameters).
-  syncEnqueue: q(`SELECT request_id FROM dblink('svc_sync', $1) AS t(request_id uuid)`, 'text'),
-  syncState: q(`SELECT status, result, error FROM dblink('svc_sync', $1) AS t(status text, result text, error text)`, 'text'),
-  syncCancel: q(`SELECT ok FROM dblink('svc_sync', $1) AS t(ok boolean)`, 'text'),
+  // A fresh token for a one-shot session's application_name, so that no connection of the caller's
+  // can carry its connection string as a name (dblink takes a named connection first).
+  randomToken: q(`SELECT replace(gen_random_uuid()::text, '-', '') AS token`),
+  // $1: the connection name 'svc_sync' or a connection string (a one-shot session, closed by dblink
+  // when the statement ends, however it ends); $2 one of REMOTE's statements, its arguments quoted
+  // literals (dblink takes no parameters).
+  syncEnqueue: q(`SELECT request_id FROM dblink($1, $2) AS t(request_id uuid)`, 'text', 'text'),
+  syncState: q(`SELECT status, result, error FROM dblink($1, $2) AS t(status text, result text, error text)`, 'text', 'text'),
+  syncCancel: q(`SELECT ok FROM dblink($1, $2) AS t(ok boolean)`, 'text', 'text'),
+  // In the autonomous session: whether backend $1 holds waiter lock $2 and its login role may act as $3.
+  syncWaiterMayActAs: q(`SELECT svc__sync_waiter_may_act_as($1, $2, $3) AS ok`, 'integer', 'integer', 'text'),
   // true when this transaction holds (or now takes) the waiter lock with this key; false when another
   // session holds it.
   waiterLock: q(`SELECT pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, $1) AS locked`, 'integer'),
@@ -128,13 +161,14 @@ export const QUERIES = {
 } as const;
 
 /**
- * Statements run in the autonomous (dblink) session. dblink takes no parameters, so arguments go in
- * as literals quoted by plv8.quote_literal: a JSON document or a UUID, never raw input.
+ * Statements run in the autonomous session (as svc_sync, search_path pg_catalog and pg_temp): each
+ * names svc's schema (`schema`, quoted). dblink takes no parameters, so arguments go in as literals
+ * quoted by plv8.quote_literal (a JSON document, a UUID) or integers.
  */
 export const REMOTE = {
-  enqueue: (quotedPayload: string) => `SELECT svc__enqueue_as(${quotedPayload}::jsonb)`,
-  state: (quotedId: string) => `SELECT status, result, error FROM svc_queue WHERE request_id = ${quotedId}::uuid`,
-  // The autonomous session runs as the extension's owner, for the caller's request.
-  cancel: (quotedId: string) =>
-    `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now(), waiter = NULL WHERE request_id = ${quotedId}::uuid AND status = 'pending' RETURNING true`,
+  submit: (schema: string, quotedPayload: string) => `SELECT ${schema}.svc__sync_submit(${quotedPayload}::pg_catalog.jsonb)`,
+  state: (schema: string, quotedId: string, pid: number, waiter: number) =>
+    `SELECT status, result, error FROM ${schema}.svc__sync_state(${quotedId}::pg_catalog.uuid, ${pid | 0}, ${waiter | 0})`,
+  cancel: (schema: string, quotedId: string, pid: number, waiter: number) =>
+    `SELECT ${schema}.svc__sync_cancel(${quotedId}::pg_catalog.uuid, ${pid | 0}, ${waiter | 0})`,
 } as const;

@@ -12,7 +12,6 @@ export const SETTINGS = {
   'svc.worker_concurrency': { default: '4', meaning: "jobs a worker runs at once when SVC_WORKER_CONCURRENCY is unset" },
   'svc.worker_poll_interval': { default: '1s', meaning: "a worker's polling fallback when SVC_WORKER_POLL_INTERVAL is unset" },
   'svc.sync_timeout': { default: '60s', meaning: 'how long the synchronous functions wait for a worker' },
-  'svc.sync_connection': { default: null, meaning: "libpq connection string of the synchronous functions' autonomous session (unset: this server's first unix socket, as the extension's owner)" },
   'svc.cache_size': { default: '10000', meaning: 'result cache entries kept (least used evicted first)' },
   'svc.retry_backoff': { default: '1s', meaning: 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes' },
   'svc.prompt_format': { default: 'chat', meaning: "how generation prompts reach the model: 'chat' sends the prompt as the user turn of the model's chat template (raw on a model without one), 'raw' sends it as is; recorded in the request's parameters and part of its cache key" },

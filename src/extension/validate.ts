@@ -59,3 +59,17 @@ export function textArray(fn: string, name: string, value: unknown, { maxItems }
     return text(fn, label, item);
   });
 }
+
+/**
+ * A JSON value nested at most `maxDepth` arrays and objects deep (checked without recursion): deeper
+ * values exhaust the stack of whatever walks them next (the cache key, the jsonb conversion).
+ */
+export function jsonNesting(fn: string, name: string, value: unknown, maxDepth: number): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > maxDepth) throw parameterError(fn, name, `must nest at most ${maxDepth} arrays and objects deep`, {}, SQLSTATE.programLimitExceeded);
+    for (const child of Object.values(item as object)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+}

@@ -134,6 +134,21 @@ export interface Normalized {
   draft: Draft;
 }
 
+/**
+ * The members an object schema may declare: the compiler's counting states (json-schema.ts) need at
+ * least two per member. Checked here, on the first walk, so that a schema of 100,000 properties is
+ * refused before anything is copied or compiled for them.
+ */
+export const MAX_OBJECT_PROPERTIES = 2000;
+
+export function refuseTooManyProperties(count: number, pointer: string): void {
+  if (count <= MAX_OBJECT_PROPERTIES) return;
+  throw new ConstraintError('too-large', `an object of ${count} properties (properties and required) is above the limit of ${MAX_OBJECT_PROPERTIES}`, {
+    pointer,
+    keyword: 'properties',
+  });
+}
+
 const ANCHOR_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 
 /**
@@ -248,6 +263,7 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
     for (const keyword of SCHEMA_MAPS) {
       const map = out[keyword];
       if (!isObject(map)) continue;
+      if (keyword === 'properties') refuseTooManyProperties(Object.keys(map).length, pointer);
       const copy: SchemaObject = {};
       written.add(copy);
       for (const [name, sub] of Object.entries(map)) setOwn(copy, name, child(sub, pointerChild(pointerChild(pointer, keyword), name), keyword));

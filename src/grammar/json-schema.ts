@@ -14,7 +14,7 @@ import { DEFAULT_INTEGER_DIGITS, JsonRules } from './json-primitives.js';
 import { recognizeWithin } from './gbnf-run.js';
 import { regexToExpr, toJsonStringContent } from './regex.js';
 import type { Draft } from './drafts.js';
-import { normalizeSchema } from './drafts.js';
+import { normalizeSchema, refuseTooManyProperties } from './drafts.js';
 
 type Schema = boolean | SchemaObject;
 type SchemaObject = { [keyword: string]: unknown };
@@ -799,6 +799,8 @@ class SchemaCompiler {
     // should produce); a free-form object when the schema declares none.
     const declaresMembers = Object.keys(properties).length > 0 || required.size > 0;
     const extrasSchema: Schema = additional !== undefined ? additional : declaresMembers ? this.allowExtraProperties : true;
+    // Each member needs at least two counting states (below): refused before any member is compiled.
+    refuseTooManyProperties(new Set([...Object.keys(properties), ...required]).size, pointer);
 
     interface Member {
       key: string;

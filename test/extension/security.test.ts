@@ -132,11 +132,24 @@ test('the worker completes the request, and only its owner reads the result', as
   await expect(bob.query('SELECT svc_get_async_result($1)', [aliceId])).rejects.toThrow(/not visible/);
 });
 
-test('every svc function pins search_path', async () => {
+test('every svc function pins search_path: built-ins first, svc\'s schema, pg_temp last', async () => {
+  const { rows } = await alice.query(`SELECT p.proname, p.proconfig FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc'`);
+  expect(rows.length).toBeGreaterThan(40);
+  for (const { proname, proconfig } of rows) {
+    expect({ proname, path: (proconfig as string[] | null)?.find((c) => c.startsWith('search_path=')) }).toEqual({ proname, path: 'search_path=pg_catalog, public, pg_temp' });
+  }
+});
+
+test('internal functions: not executable by PUBLIC, but svc__bundle (docs/security.md says why)', async () => {
   const { rows } = await alice.query(`SELECT p.proname FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc'
-    WHERE NOT coalesce(p.proconfig::text LIKE '%search_path=%', false)`);
-  expect(rows).toEqual([]);
+    WHERE p.proname LIKE 'svc\\_\\_%' AND has_function_privilege(p.oid, 'EXECUTE') ORDER BY 1`);
+  expect(rows.map((r) => r.proname)).toEqual(['svc__bundle']);
+  for (const sql of [`SELECT svc__queue_depth()`, `SELECT svc__model_identity('default')`, `SELECT svc__setting('svc.cache_size')`,
+    `SELECT svc__sync_submit('{}')`, `SELECT svc__sync_waiter_may_act_as(1, 1, 'alice')`]) {
+    await expect(alice.query(sql)).rejects.toThrow(/permission denied for function/);
+  }
 });
 
 test('CREATE EXTENSION svc CASCADE works on a new database', async () => {

@@ -28,6 +28,20 @@ test('huge enums and choice lists hit the size limit (or compile within it)', ()
   expect(outcome(() => compileChoices(values.slice(0, 10), { limits: { maxGrammarChars: 50 } }))).toMatchObject({ code: 'too-large' });
 });
 
+test('an object of more properties than the limit is refused before any is compiled, naming properties', () => {
+  const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string', pattern: '^[a-z]+$' }]));
+  let compiledProperties = 0;
+  const counted = new Proxy(many(100_000), { get: (target, key) => (compiledProperties++, Reflect.get(target, key)) });
+  expect(outcome(() => compileJsonSchema({ type: 'object', properties: counted }))).toMatchObject({
+    code: 'too-large',
+    keyword: 'properties',
+    message: expect.stringMatching(/an object of 100000 properties \(properties and required\) is above the limit of 2000/),
+  });
+  expect(compiledProperties).toBe(0);
+  expect(outcome(() => compileJsonSchema({ type: 'object', properties: many(2000) }))).toHaveProperty('gbnf');
+  expect(outcome(() => compileJsonSchema({ type: 'object', properties: many(2001) }))).toMatchObject({ code: 'too-large', keyword: 'properties' });
+});
+
 test('10 KB regexes compile quickly', () => {
   expect(outcome(() => compileRegex('(ab|cd)*[a-z]{2,5}'.repeat(500)))).toHaveProperty('gbnf');
   expect(outcome(() => compileRegex('[^a-z\\d]+?x'.repeat(900)))).toHaveProperty('gbnf');

@@ -1,1 +1,1 @@
-SELECT least(svc__setting('svc.retry_backoff')::interval * power(2, $1), interval '5 minutes')
+SELECT least(svc__setting_interval('svc.retry_backoff') * power(2, $1), interval '5 minutes')

@@ -63,12 +63,29 @@ SELECT pg_temp.err($$SELECT svc_generate_async('x')$$);
 RESET svc.generate_model;
 SELECT pg_temp.err($$SELECT svc_model_declare('has space')$$);
 SELECT pg_temp.err($$SELECT svc_model_declare('m', ARRAY['chat'])$$);
+-- settings read in SQL: each named with its rule
+SET svc.cache_size = 'abc';
+SELECT pg_temp.err($$SELECT max_entries FROM svc_cache_stats()$$);
+SET svc.cache_size = '-5';
+SELECT pg_temp.err($$SELECT max_entries FROM svc_cache_stats()$$);
+RESET svc.cache_size;
+SET svc.retry_backoff = 'abc';
+SELECT pg_temp.err($$SELECT svc__backoff(1)$$);
+RESET svc.retry_backoff;
+-- the autonomous session's target: libpq keyword/value pairs of where, never who
+SELECT pg_temp.err($$SELECT svc_set_sync_connection(NULL)$$);
+SELECT pg_temp.err($$SELECT svc_set_sync_connection('user=postgres')$$);
+SELECT pg_temp.err($$SELECT svc_set_sync_connection('sslkey=/etc/ssl/private/x.key')$$);
+SELECT pg_temp.err($$SELECT svc_set_sync_connection('port=one')$$);
 
 -- 54000: over a limit
 SELECT pg_temp.err($$SELECT svc_generate_async(repeat('a', 1000001))$$);
 SELECT pg_temp.err($$SELECT svc_generate_batch_async(array_fill('a'::text, ARRAY[10001]))$$);
 SELECT pg_temp.err($$SELECT svc_rerank_async('q', array_fill('a'::text, ARRAY[1001]))$$);
 SELECT pg_temp.err($$SELECT svc_generate_regex_async('x', repeat('a', 100001))$$);
+SELECT pg_temp.err($$SELECT svc_generate_json('x', ('{"const":' || repeat('[', 6000) || repeat(']', 6000) || '}')::jsonb)$$);
+SELECT pg_temp.err($$SELECT svc_generate_json_async('x', ('{"const":' || repeat('[', 512) || repeat(']', 512) || '}')::jsonb)$$);
+SELECT pg_temp.err($$SELECT svc_generate_json_async('x', (SELECT jsonb_build_object('type', 'object', 'properties', jsonb_object_agg('p' || i, '{"type":"string"}'::jsonb)) FROM generate_series(1, 100000) i))$$);
 
 SET svc.max_queue_size = 0;
 SELECT pg_temp.err($$SELECT svc_generate_async('x')$$);

@@ -1,0 +1,19 @@
+-- Whether backend `backend_pid`, connected to this database, holds the waiter lock `waiter` (SYNC_WAITER_LOCK
+-- in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key advisory lock shows as objsubid
+-- 2, its keys as unsigned classid and objid) and its login role may act as `owner` (is a member of it:
+-- what SET ROLE requires). The autonomous session's functions act only for such a backend, so
+-- whoever reaches that session can submit, read or cancel nothing but what a waiting caller could.
+DECLARE
+  holder oid;
+BEGIN
+  IF backend_pid IS NULL OR waiter IS NULL OR owner IS NULL OR NOT EXISTS (
+    SELECT FROM pg_lock_status() l
+    WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.objsubid = 2
+      AND l.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
+      AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+  ) THEN
+    RETURN false;
+  END IF;
+  SELECT a.usesysid INTO holder FROM pg_stat_get_activity(backend_pid) a;
+  RETURN holder IS NOT NULL AND EXISTS (SELECT FROM pg_roles r WHERE r.rolname = owner) AND pg_has_role(holder, owner, 'MEMBER');
+END

@@ -1,0 +1,259 @@
+// The synchronous functions' autonomous session, attacked as an ordinary role would (docs/security.md):
+// after a sync call, however it ended, the caller reaches no session svc opened; nobody chooses where
+// that session connects but an administrator; a planted function on the caller's search_path or the
+// session's is never run; dblink is not the caller's; logging in as svc_sync gives nothing. After each
+// attack: no privilege gained, no other role's cached answer changed, no row of another role readable.
+import type pg from 'pg';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROLES, useSvc } from '../helpers/svc.js';
+import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+
+const svc = useSvc();
+let su: pg.Client;
+let alice: pg.Client;
+let mallory: pg.Client;
+let dave: pg.Client; // a role the DBA granted dblink to (trusted with dblink, not with svc's session)
+let bob: pg.Client;
+let bobAnswer: string;
+let bobRequest: string;
+
+const MARKER = 'svc_test_planted_calls';
+
+beforeAll(async () => {
+  su = await svc().connect();
+  await su.query(`CREATE ROLE mallory LOGIN; CREATE SCHEMA mallory AUTHORIZATION mallory; CREATE ROLE dave LOGIN;
+    GRANT EXECUTE ON FUNCTION dblink(text, text), dblink_exec(text, text), dblink_get_connections(), dblink_connect(text, text), dblink_disconnect(text) TO dave;
+    CREATE TABLE ${MARKER} (what text); GRANT INSERT ON ${MARKER} TO PUBLIC`);
+  alice = await svc().connect(ROLES.alice);
+  mallory = await svc().connect('mallory');
+  dave = await svc().connect('dave');
+  // bob's answer, in the cache and in his own request, before any attack.
+  bob = await svc().connect(ROLES.bob);
+  const worker = startWorker(svc().cluster);
+  try {
+    await eventually('a worker', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+    bobAnswer = (await bob.query(`SELECT svc_generate_choice('bob asks', ARRAY['yes', 'no']) AS out`)).rows[0].out;
+    bobRequest = (await bob.query(`SELECT svc_generate_async('bob secret') AS id`)).rows[0].id;
+    await bob.query('SELECT svc_get_async_result($1)', [bobRequest]);
+  } finally {
+    await worker.stop();
+  }
+}, 120_000);
+
+/** Every assertion of the threat model that must hold after any attack by `who`. */
+async function assertNothingGained(who: pg.Client): Promise<void> {
+  const me = (await who.query('SELECT current_user AS me, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user')).rows[0];
+  expect({ me: me.me, rolsuper: me.rolsuper, rolcreaterole: me.rolcreaterole }).toEqual({ me: me.me, rolsuper: false, rolcreaterole: false });
+  expect((await who.query(`SELECT count(*)::int AS n FROM public.svc_queue WHERE owner <> current_user`)).rows[0].n).toBe(0);
+  await expect(who.query(`SELECT * FROM public.svc_cache`)).rejects.toThrow(/permission denied/);
+  // bob's cached answer is what he got.
+  expect((await bob.query(`SELECT svc_generate_choice('bob asks', ARRAY['yes', 'no']) AS out`)).rows[0].out).toBe(bobAnswer);
+  expect((await su.query(`SELECT count(*)::int AS n FROM ${MARKER}`)).rows[0].n).toBe(0);
+}
+
+/** The caller can run no statement in any session svc opened: not through dblink, not otherwise. */
+async function assertUnreachable(who: pg.Client, canUseDblink: boolean): Promise<void> {
+  const escalate = `SELECT dblink_exec('svc_sync', 'ALTER ROLE ' || quote_ident(current_user) || ' SUPERUSER')`;
+  if (!canUseDblink) {
+    await expect(who.query(escalate)).rejects.toThrow(/permission denied for function dblink_exec/);
+    await expect(who.query(`SELECT dblink_get_connections()`)).rejects.toThrow(/permission denied/);
+    return;
+  }
+  // A dblink user's backend keeps no connection of svc's: the name is no connection at all.
+  expect((await who.query(`SELECT dblink_get_connections() AS c`)).rows[0].c).toBeNull();
+  await expect(who.query(escalate)).rejects.toThrow(/password is required|could not establish|invalid connection string/);
+}
+
+const syncCall = (fn = 'svc_generate_choice') =>
+  fn === 'svc_generate_choice' ? `SELECT svc_generate_choice('attack ' || random(), ARRAY['a', 'b'], use_cache := false)` : `SELECT ${fn}`;
+
+describe('after a sync call, however it ended, nothing svc opened is reachable', () => {
+  // No worker runs in this part: waits end in a sync timeout, a statement timeout or a cancel.
+  for (const [name, canUseDblink] of [['mallory', false], ['dave', true]] as const) {
+    const who = () => (name === 'mallory' ? mallory : dave);
+
+    test(`${name}: a sync timeout (SV003)`, async () => {
+      await who().query(`SET svc.sync_timeout = '1s'`);
+      await expect(who().query(syncCall())).rejects.toMatchObject({ code: 'SV003' });
+      await who().query('RESET svc.sync_timeout');
+      await assertUnreachable(who(), canUseDblink);
+      await assertNothingGained(who());
+    });
+
+    test(`${name}: refused input, a refused schema, a full queue`, async () => {
+      await expect(who().query(`SELECT svc_generate('x', max_tokens := 0)`)).rejects.toMatchObject({ code: '22023' });
+      await expect(who().query(`SELECT svc_generate_json('x', '{"type":"object","x-bad":1}', max_tokens := 0)`)).rejects.toMatchObject({ code: '22023' });
+      await who().query(`SET svc.strict_schema = on`);
+      await expect(who().query(`SELECT svc_generate_json('x', '{"type":"object","x-bad":1}')`)).rejects.toMatchObject({ code: '22023' });
+      await who().query(`RESET svc.strict_schema`);
+      await su.query(`SELECT svc_generate_async('keeps the queue busy')`);
+      await who().query(`SET svc.max_queue_size = 1`);
+      await expect(who().query(syncCall())).rejects.toMatchObject({ code: '53400' });
+      await who().query(`RESET svc.max_queue_size`);
+      await assertUnreachable(who(), canUseDblink);
+      await assertNothingGained(who());
+    });
+
+    test(`${name}: statement_timeout aimed at every point of the call (1 to 60 ms)`, async () => {
+      for (let ms = 1; ms <= 60; ms += 3) {
+        await who().query(`SET statement_timeout = ${ms}`);
+        await who().query(syncCall()).catch((e: { code?: string }) => expect(['57014', 'SV003']).toContain(e.code));
+        await who().query('RESET statement_timeout');
+        await assertUnreachable(who(), canUseDblink);
+      }
+      await assertNothingGained(who());
+    }, 60_000);
+
+    test(`${name}: pg_cancel_backend mid-enqueue and mid-wait, then a lost autonomous session`, async () => {
+      const pid = (await who().query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      for (const delay of [0, 5, 30, 200]) {
+        const call = who().query(syncCall()).then(() => undefined, (e: { code?: string }) => e.code);
+        await new Promise((r) => setTimeout(r, delay));
+        await su.query('SELECT pg_cancel_backend($1)', [pid]);
+        expect(['57014', undefined]).toContain(await call);
+        await assertUnreachable(who(), canUseDblink);
+      }
+      // The autonomous sessions end under the caller (a restart of theirs, a network cut); the next call works.
+      await su.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'svc_sync'`);
+      await who().query(`SET svc.sync_timeout = '1s'`);
+      await expect(who().query(syncCall())).rejects.toMatchObject({ code: 'SV003' });
+      await who().query('RESET svc.sync_timeout');
+      await assertUnreachable(who(), canUseDblink);
+      await assertNothingGained(who());
+    }, 60_000);
+  }
+
+  test('a superuser caller keeps its connection, which is svc_sync\'s and can do nothing', async () => {
+    await su.query(`SET svc.sync_timeout = '1s'`);
+    await expect(su.query(syncCall())).rejects.toMatchObject({ code: 'SV003' });
+    await su.query('RESET svc.sync_timeout');
+    expect((await su.query(`SELECT * FROM dblink('svc_sync', 'SELECT session_user::text, current_setting(''search_path'')') AS t(who text, path text)`)).rows)
+      .toEqual([{ who: 'svc_sync', path: 'pg_catalog,pg_temp' }]);
+    await expect(su.query(`SELECT dblink_exec('svc_sync', 'ALTER ROLE svc_sync SUPERUSER')`)).rejects.toThrow(/permission denied|must be superuser/);
+  });
+});
+
+describe('only an administrator decides where the autonomous session connects', () => {
+  test('svc.sync_connection, set by anyone, is not read: a chosen connection string and a planted function do nothing', async () => {
+    // The 0.2.0-dev attack: a superuser session with the attacker's search_path running an unqualified call.
+    await mallory.query(`CREATE FUNCTION mallory.svc__enqueue_as(jsonb) RETURNS uuid LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO public.${MARKER} VALUES ('svc__enqueue_as'); EXECUTE 'ALTER ROLE mallory SUPERUSER'; RETURN gen_random_uuid(); END $$`);
+    await mallory.query(`CREATE FUNCTION mallory.svc__sync_submit(jsonb) RETURNS uuid LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO public.${MARKER} VALUES ('svc__sync_submit'); EXECUTE 'ALTER ROLE mallory SUPERUSER'; RETURN gen_random_uuid(); END $$`);
+    await mallory.query(`SET svc.sync_connection = 'user=postgres options=''-c search_path=mallory,public'''`);
+    await mallory.query(`SET svc.sync_timeout = '1s'`);
+    await expect(mallory.query(syncCall())).rejects.toMatchObject({ code: 'SV003' });
+    await mallory.query('RESET svc.sync_connection; RESET svc.sync_timeout');
+    await assertNothingGained(mallory);
+  });
+
+  test('a planted function on the caller\'s own search_path is never called by svc', async () => {
+    // Shadows of what svc's functions call: its internals, builtins, dblink.
+    for (const sql of [
+      `CREATE FUNCTION mallory.svc__sync_waiter_may_act_as(integer, integer, text) RETURNS boolean LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('waiter') RETURNING true $$`,
+      `CREATE FUNCTION mallory.pg_notify(text, text) RETURNS void LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('pg_notify') $$`,
+      `CREATE FUNCTION mallory.dblink(text, text) RETURNS SETOF record LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('dblink') RETURNING 1 $$`,
+      `CREATE FUNCTION mallory.gen_random_uuid() RETURNS uuid LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('uuid') RETURNING '00000000-0000-0000-0000-000000000000'::uuid $$`,
+      `CREATE TABLE mallory.svc_queue (request_id uuid)`,
+      `CREATE TABLE mallory.svc_config (name text, value jsonb)`,
+    ]) await mallory.query(sql);
+    await mallory.query(`SET search_path = mallory, public`);
+    await mallory.query(`SET svc.sync_timeout = '1s'`);
+    await expect(mallory.query(syncCall())).rejects.toMatchObject({ code: 'SV003' });
+    await mallory.query(`SELECT svc_generate_async('via my path')`);
+    await mallory.query('RESET search_path; RESET svc.sync_timeout');
+    await assertNothingGained(mallory);
+  });
+
+  test('svc_set_sync_connection: only svc_admin; no user, dbname, options or service; bad values are clear errors', async () => {
+    await expect(mallory.query(`SELECT svc_set_sync_connection('host=/tmp')`)).rejects.toThrow(/permission denied for function svc_set_sync_connection/);
+    const admin = await svc().connect(ROLES.admin);
+    for (const [conninfo, message] of [
+      ['user=postgres', /may not set "user"/],
+      [`options='-c search_path=mallory'`, /may not set "options"/],
+      ['dbname=template1', /may not set "dbname"/],
+      ['service=evil', /may not set "service"/],
+      ['sslkey=/etc/shadow', /"sslkey", which is not one of host, hostaddr, port/],
+      ['postgresql://postgres@localhost/postgres', /not a URI/],
+      ['host', /no "=" after "host"/],
+      [`host='/tmp`, /unterminated quoted value/],
+      ['port=abc', /port must be a port number/],
+      ['port=1 port=2', /sets "port" twice/],
+    ] as const) {
+      await expect(admin.query('SELECT svc_set_sync_connection($1)', [conninfo])).rejects.toMatchObject({ code: '22023', message: expect.stringMatching(message) });
+    }
+    expect((await su.query(`SELECT count(*)::int AS n FROM svc_config`)).rows[0].n).toBe(0);
+    // A good value is stored and shown with its password masked; empty resets.
+    const shown = (await admin.query(`SELECT svc_set_sync_connection('connect_timeout=5 password=''s3cr\\''et''') AS c`)).rows[0].c;
+    expect(shown).toMatch(/connect_timeout='5'.*password='\*{8}'.*user='svc_sync'/);
+    expect((await su.query(`SELECT value FROM svc_config WHERE name = 'sync_connection'`)).rows[0].value).toEqual({ connect_timeout: '5', password: "s3cr'et" });
+    await expect(admin.query(`SELECT * FROM svc_config`)).rejects.toThrow(/permission denied/);
+    await admin.query(`SELECT svc_set_sync_connection('')`);
+    expect((await su.query(`SELECT count(*)::int AS n FROM svc_config`)).rows[0].n).toBe(0);
+  });
+
+  test('a target that refuses svc_sync is a clear error that says what pg_hba.conf needs', async () => {
+    const hba = join(svc().cluster.dataDir, 'pg_hba.conf');
+    const original = readFileSync(hba, 'utf8');
+    try {
+      writeFileSync(hba, `local all svc_sync reject\n${original}`);
+      await su.query('SELECT pg_reload_conf()');
+      await su.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'svc_sync'`);
+      const fresh = await svc().connect(ROLES.alice);
+      await expect(fresh.query(syncCall())).rejects.toMatchObject({
+        code: '08001', message: expect.stringMatching(/could not log in as svc_sync: .*pg_hba\.conf rejects connection/), hint: expect.stringMatching(/pg_hba\.conf must let this server log in as svc_sync/),
+      });
+    } finally {
+      writeFileSync(hba, original);
+      await su.query('SELECT pg_reload_conf()');
+    }
+  });
+
+  test('an svc_sync that was given more than LOGIN is refused', async () => {
+    await su.query('ALTER ROLE svc_sync CREATEDB');
+    try {
+      const fresh = await svc().connect(ROLES.alice);
+      await expect(fresh.query(syncCall())).rejects.toMatchObject({ code: '08001', message: expect.stringMatching(/svc_sync must be a LOGIN role with no other attribute/) });
+    } finally {
+      await su.query('ALTER ROLE svc_sync NOCREATEDB');
+    }
+  });
+});
+
+describe('dblink and svc_sync', () => {
+  test('dblink is not executable by ordinary roles', async () => {
+    for (const sql of [
+      `SELECT dblink_connect('x', 'user=postgres')`, `SELECT dblink_connect_u('x', 'user=postgres')`,
+      `SELECT * FROM dblink('user=postgres', 'SELECT 1') AS t(x int)`, `SELECT dblink_exec('user=postgres', 'SELECT 1')`,
+      `SELECT dblink_get_connections()`, `SELECT dblink_send_query('svc_sync', 'SELECT 1')`,
+    ]) await expect(alice.query(sql)).rejects.toThrow(/permission denied for function/);
+  });
+
+  test('logged in as svc_sync: nothing to read, nothing to forge, no privilege', async () => {
+    const sync = await svc().connect('svc_sync');
+    const alicePid = (await alice.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const payload = { caller: 'svc_generate', function_name: 'generate', parameters: { prompt: 'forged', max_tokens: 4, use_cache: true, seed: 42, prompt_format: 'chat' }, owner: 'alice', pid: alicePid, waiter: 1, max_queue_size: 10 };
+    await expect(sync.query('SELECT svc__sync_submit($1)', [payload])).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/no backend \d+ of this database waits with lock 1/) });
+    // Holding the lock in svc_sync's own backend proves nothing about alice.
+    await sync.query('BEGIN');
+    await sync.query('SELECT pg_advisory_xact_lock(1937138551, 7)');
+    const own = (await sync.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    await expect(sync.query('SELECT svc__sync_submit($1)', [{ ...payload, pid: own, waiter: 7 }])).rejects.toMatchObject({ code: '42501' });
+    await sync.query('ROLLBACK');
+    expect((await sync.query('SELECT * FROM svc__sync_state($1, $2, 1)', [bobRequest, alicePid])).rows).toEqual([]);
+    expect((await sync.query('SELECT svc__sync_cancel($1, $2, 1) AS ok', [bobRequest, alicePid])).rows[0].ok).toBe(false);
+    expect((await sync.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(0);
+    for (const sql of [`ALTER ROLE svc_sync SUPERUSER`, `UPDATE svc_cache SET result = 'POISONED'`, `SELECT * FROM svc_config`,
+      `SELECT svc_worker_complete($1, 1, 'forged')`, `SELECT svc__model_identity('default')`, `SELECT svc__queue_depth()`]) {
+      await expect(sync.query(sql, sql.includes('$1') ? [bobRequest] : [])).rejects.toThrow(/permission denied|must have CREATEROLE|must be superuser/);
+    }
+  });
+
+  test('svc_sync may run only the three functions of the autonomous session among svc\'s internals', async () => {
+    const { rows } = await su.query(`SELECT p.proname FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
+      JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc'
+      WHERE p.proname LIKE 'svc\\_\\_%' AND has_function_privilege('svc_sync', p.oid, 'EXECUTE') ORDER BY 1`);
+    expect(rows.map((r) => r.proname)).toEqual(['svc__bundle', 'svc__sync_cancel', 'svc__sync_state', 'svc__sync_submit']);
+  });
+});
