@@ -1,6 +1,10 @@
 // The queue worker end to end, on the trained stories260K committed in models/ (SVC_MODEL for another GGUF):
 // (a) what a synchronous SQL call adds over the raw engine for the same request, cache miss and
-//     cache hit, p50/p95; (b) worker throughput at concurrency 1, 2 and 4.
+//     cache hit, p50/p95, for a superuser, an ordinary role (both keep their autonomous session) and
+//     a role granted dblink (a session per statement: docs/security.md); (b) worker throughput at
+//     concurrency 1, 2 and 4.
+import { loadavg } from 'node:os';
+import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { STORIES_MODEL } from '../scripts/real-models.js';
 import { spawnWorker } from '../scripts/worker-process.js';
@@ -8,6 +12,7 @@ import { Engine } from '../src/engine/engine.js';
 
 const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
+const DBLINK_SAMPLES = Number(process.env.BENCH_DBLINK_SAMPLES ?? 10);
 const JOBS = Number(process.env.BENCH_JOBS ?? 40);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 16);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
@@ -22,7 +27,13 @@ const time = async (fn: () => Promise<unknown>) => {
 
 const cluster = await startCluster();
 const db = await cluster.connect();
-await db.query('CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker');
+await db.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker; CREATE ROLE bench_user LOGIN;
+  CREATE ROLE bench_dblink_user LOGIN; GRANT EXECUTE ON FUNCTION dblink(text, text) TO bench_dblink_user`);
+const callers: Array<[string, pg.Client, number]> = [
+  ['superuser', db, SAMPLES],
+  ['ordinary role', await cluster.connect('postgres', 'bench_user'), SAMPLES],
+  ['role granted dblink', await cluster.connect('postgres', 'bench_dblink_user'), DBLINK_SAMPLES],
+];
 
 function startWorker(concurrency: number) {
   const child = spawnWorker(cluster, {
@@ -50,23 +61,31 @@ try {
   let worker = startWorker(1);
   await waitForWorker();
   const raw: number[] = [];
-  const miss: number[] = [];
-  const hit: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const prompt = `sample ${i}:`;
-    raw.push(await time(() => engine.generate({ prompt, maxTokens: TOKENS, seed: 42 })));
-    miss.push(await time(() => db.query('SELECT svc_generate($1, max_tokens := $2)', [prompt, TOKENS])));
-    hit.push(await time(() => db.query('SELECT svc_generate($1, max_tokens := $2)', [prompt, TOKENS])));
+  const rows: string[] = [];
+  for (const [who, client, samples] of callers) {
+    const miss: number[] = [];
+    const hit: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const prompt = `${who} sample ${i}:`;
+      raw.push(await time(() => engine.generate({ prompt, maxTokens: TOKENS, seed: 42 })));
+      miss.push(await time(() => client.query('SELECT svc_generate($1, max_tokens := $2)', [prompt, TOKENS])));
+      hit.push(await time(() => client.query('SELECT svc_generate($1, max_tokens := $2)', [prompt, TOKENS])));
+    }
+    rows.push(
+      `| svc_generate as ${who}, cache miss (enqueue, worker, wait) | ${ms(pct(miss, 0.5))} | ${ms(pct(miss, 0.95))} | +${ms(pct(miss, 0.5) - pct(raw, 0.5))} ms |`,
+    );
+    rows.push(`| svc_generate as ${who}, cache hit | ${ms(pct(hit, 0.5))} | ${ms(pct(hit, 0.95))} | |`);
   }
   await engine.dispose();
-  console.log(`model ${MODEL}, ${THREADS} thread(s) per engine, ${TOKENS} tokens per request, ${SAMPLES} samples\n`);
+  console.log(
+    `model ${MODEL}, ${THREADS} thread(s) per engine, ${TOKENS} tokens per request, ${SAMPLES} samples (${DBLINK_SAMPLES} for the dblink role); load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}\n`,
+  );
   console.log('| path | p50 ms | p95 ms | p50 over raw engine |');
   console.log('|---|---:|---:|---:|');
   console.log(`| raw engine (in process) | ${ms(pct(raw, 0.5))} | ${ms(pct(raw, 0.95))} | |`);
-  console.log(
-    `| svc_generate, cache miss (enqueue, worker, wait) | ${ms(pct(miss, 0.5))} | ${ms(pct(miss, 0.95))} | +${ms(pct(miss, 0.5) - pct(raw, 0.5))} ms |`,
-  );
-  console.log(`| svc_generate, cache hit | ${ms(pct(hit, 0.5))} | ${ms(pct(hit, 0.95))} | |`);
+  for (const row of rows) console.log(row);
 
   // (b) a batch of distinct jobs, uncached, at each concurrency.
   console.log(`\n| worker concurrency | jobs/s (${JOBS} jobs of ${TOKENS} tokens) |`);
@@ -84,6 +103,7 @@ try {
   }
   await worker.stop();
 } finally {
+  for (const [, client] of callers.slice(1)) await client.end();
   await db.end();
   await cluster.stop();
 }
