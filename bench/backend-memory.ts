@@ -8,8 +8,14 @@ import { startCluster } from '../scripts/cluster.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 40_000);
 const STEP = Number(process.env.BENCH_STEP ?? 5_000);
+// BENCH_ONLY=1: only ROUND[1] (svc_generate_json_async), to follow one call's memory alone.
+const ONLY = process.env.BENCH_ONLY === undefined ? undefined : Number(process.env.BENCH_ONLY);
 
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+// VmRSS counts the shared buffers a backend has touched (RssShmem: it grows towards shared_buffers as
+// the queue's pages are written, whatever runs), and libnode's code (RssFile). What a backend holds
+// of its own is RssAnon: the V8 heap, PostgreSQL's memory contexts, malloc.
+const statusMiB = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const memory = (pid: number) => ['VmRSS', 'RssAnon', 'RssShmem'].map((f) => statusMiB(pid, f).toFixed(0)).join(' | ');
 
 // One round of calls: each submitter once (with a constraint to compile), a check, a cancel, and
 // three calls that fail validation. The ids are cancelled so the queue never fills.
@@ -35,16 +41,27 @@ try {
       .map((x) => x.toFixed(2))
       .join(' ')})\n`,
   );
-  console.log('| calls | backend RSS (MiB) | calls/s since last row |');
-  console.log('|---:|---:|---:|');
-  console.log(`| 0 | ${rssMiB(pid).toFixed(0)} | |`);
+  // The V8 heap of the session's plv8 context (the superuser's: svc's SECURITY DEFINER functions run
+  // in their owner's context, which is this one), to tell JavaScript's memory from the backend's.
+  const heapMiB = async () => {
+    const notices: string[] = [];
+    const onNotice = (n: { message?: string }) => notices.push(n.message ?? '');
+    client.on('notice', onNotice);
+    await client.query(`DO $$ plv8.elog(NOTICE, JSON.stringify(plv8.memory_usage())) $$ LANGUAGE plv8`);
+    client.off('notice', onNotice);
+    const usage = JSON.parse(notices[0] ?? '{}') as { used_heap_size?: number; total_heap_size?: number };
+    return `${((usage.used_heap_size ?? 0) / 2 ** 20).toFixed(0)} / ${((usage.total_heap_size ?? 0) / 2 ** 20).toFixed(0)}`;
+  };
+  console.log('| calls | backend RSS (MiB) | of it private (RssAnon) | of it shared buffers (RssShmem) | V8 heap used / total (MiB) | calls/s since last row |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  console.log(`| 0 | ${memory(pid)} | ${await heapMiB()} | |`);
   let started = Date.now();
   for (let call = 1; call <= CALLS; call++) {
-    const sql = ROUND[call % ROUND.length];
+    const sql = ROUND[ONLY ?? call % ROUND.length];
     await client.query(sql, [String(call)]).catch(() => undefined); // the invalid ones fail, as they should
     if (call % STEP === 0) {
       const rate = STEP / ((Date.now() - started) / 1000);
-      console.log(`| ${call} | ${rssMiB(pid).toFixed(0)} | ${Math.round(rate)} |`);
+      console.log(`| ${call} | ${memory(pid)} | ${await heapMiB()} | ${Math.round(rate)} |`);
       await admin.query(`SELECT svc_cleanup('0')`);
       started = Date.now();
     }
