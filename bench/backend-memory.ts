@@ -52,7 +52,9 @@ try {
     const usage = JSON.parse(notices[0] ?? '{}') as { used_heap_size?: number; total_heap_size?: number };
     return `${((usage.used_heap_size ?? 0) / 2 ** 20).toFixed(0)} / ${((usage.total_heap_size ?? 0) / 2 ** 20).toFixed(0)}`;
   };
-  console.log('| calls | backend RSS (MiB) | of it private (RssAnon) | of it shared buffers (RssShmem) | V8 heap used / total (MiB) | calls/s since last row |');
+  console.log(
+    '| calls | backend RSS (MiB) | of it private (RssAnon) | of it shared buffers (RssShmem) | V8 heap used / total (MiB) | calls/s since last row |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|');
   console.log(`| 0 | ${memory(pid)} | ${await heapMiB()} | |`);
   let started = Date.now();
