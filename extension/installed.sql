@@ -6,10 +6,11 @@ ROLE svc_sync LOGIN;
 ROLE svc_worker NOLOGIN;
 
 CREATE VIEW svc__queue_depth_bound AS
- SELECT COALESCE((( SELECT svc_queue_seq_seq.last_value
-           FROM svc_queue_seq_seq)) - min(svc_queue.seq) + 1, 0::bigint) AS depth
-   FROM svc_queue
-  WHERE (svc_queue.status = ANY (ARRAY['pending'::text, 'processing'::text])) AND svc_queue.seq > 0;
+ SELECT COALESCE(s.last_value - (( SELECT min(q.seq) AS min
+           FROM svc_queue q
+          WHERE (q.status = ANY (ARRAY['pending'::text, 'processing'::text])) AND q.seq > 0)) + 1, 0::bigint) AS depth,
+    s.last_value AS last_seq
+   FROM svc_queue_seq_seq s;
 -- grants on svc__queue_depth_bound: {postgres=arwdDxt/postgres,=r/postgres}
 
 CREATE TABLE svc_cache (
@@ -375,38 +376,56 @@ $function$;
 -- grants on svc__setting_interval(text): {postgres=X/postgres}
 -- comment: Internal: an interval setting of zero or more, or an error naming it.
 
-CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_id uuid, backend_pid integer, waiter integer)
- RETURNS boolean
- LANGUAGE sql
+CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_ids uuid[], backend_pid integer, waiter integer)
+ RETURNS integer
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$-- A sync call's request cancelled from its autonomous session when the wait ends in an error (the
--- caller's own transaction is about to roll back): only for the backend that waits for it.
-WITH cancelled AS (
+AS $function$-- A sync call's pending requests cancelled from its autonomous session when its wait ends in an error
+-- or a timeout (the caller's own transaction may be about to roll back): only those of an owner the
+-- waiting backend may act as. Returns how many were cancelled.
+#variable_conflict use_column
+DECLARE
+  allowed name[];
+  cancelled integer;
+BEGIN
+  SELECT array_agg(d.owner) INTO allowed
+  FROM (SELECT DISTINCT q.owner FROM svc_queue q WHERE q.request_id = ANY (request_ids)) d
+  WHERE svc__sync_waiter_may_act_as(backend_pid, svc__sync_cancel.waiter, d.owner);
   UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL
-  WHERE q.request_id = $1 AND q.status = 'pending' AND svc__sync_waiter_may_act_as($2, $3, q.owner)
-  RETURNING q.request_id
-)
-SELECT EXISTS (SELECT FROM cancelled)
+  WHERE q.request_id = ANY (request_ids) AND q.status = 'pending' AND q.owner = ANY (allowed);
+  GET DIAGNOSTICS cancelled = ROW_COUNT;
+  RETURN cancelled;
+END
 $function$;
--- grants on svc__sync_cancel(uuid,integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
--- comment: Internal: cancel a sync call's pending request, for the backend waiting for it; run in the autonomous session.
+-- grants on svc__sync_cancel(uuid[],integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
+-- comment: Internal: cancel a sync call's pending requests, for the backend waiting for them; run in the autonomous session.
 
-CREATE OR REPLACE FUNCTION public.svc__sync_state(request_id uuid, backend_pid integer, waiter integer)
- RETURNS TABLE(status text, result text, error text)
- LANGUAGE sql
+CREATE OR REPLACE FUNCTION public.svc__sync_state(request_ids uuid[], backend_pid integer, waiter integer)
+ RETURNS TABLE(request_id uuid, status text, result text, error text)
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$-- The state of a request, for the autonomous session of a caller waiting under REPEATABLE READ or
--- SERIALIZABLE (whose own snapshot would not show the answer): only to the backend that waits for it.
-SELECT q.status, q.result, q.error FROM svc_queue q
-WHERE q.request_id = $1 AND svc__sync_waiter_may_act_as($2, $3, q.owner)
+AS $function$-- The states of a sync call's requests, for the autonomous session of a caller waiting under
+-- REPEATABLE READ or SERIALIZABLE (whose own snapshot would not show the answers): only those of an
+-- owner the waiting backend may act as (checked once per owner, not per row).
+#variable_conflict use_column
+DECLARE
+  allowed name[];
+BEGIN
+  SELECT array_agg(d.owner) INTO allowed
+  FROM (SELECT DISTINCT q.owner FROM svc_queue q WHERE q.request_id = ANY (request_ids)) d
+  WHERE svc__sync_waiter_may_act_as(backend_pid, svc__sync_state.waiter, d.owner);
+  RETURN QUERY
+    SELECT q.request_id, q.status, q.result, q.error FROM svc_queue q
+    WHERE q.request_id = ANY (request_ids) AND q.owner = ANY (allowed);
+END
 $function$;
--- grants on svc__sync_state(uuid,integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
--- comment: Internal: the state of a sync call's request, for the backend waiting for it; run in the autonomous session.
+-- grants on svc__sync_state(uuid[],integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
+-- comment: Internal: the states of a sync call's requests, for the backend waiting for them; run in the autonomous session.
 
 CREATE OR REPLACE FUNCTION public.svc__sync_submit(payload jsonb)
- RETURNS uuid
+ RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -423,7 +442,7 @@ try {
 }
 $function$;
 -- grants on svc__sync_submit(jsonb): {postgres=X/postgres,svc_sync=X/postgres}
--- comment: Internal: enqueue a sync call's request for payload.owner, checked again; run in the autonomous session.
+-- comment: Internal: enqueue a sync call's requests for payload.owner, checked again; run in the autonomous session.
 
 CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, owner text)
  RETURNS boolean
@@ -585,6 +604,27 @@ $function$;
 -- grants on svc_embed(text,boolean): (default: PUBLIC may execute)
 -- comment: The L2-normalized embedding of a text (cast to vector where pgvector is installed).
 
+CREATE OR REPLACE FUNCTION public.svc_embed(texts text[], use_cache boolean DEFAULT true)
+ RETURNS TABLE(ord integer, embedding real[], error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.embedMany(texts, use_cache);
+} catch (error) {
+  throw error; // from svc_embed: see the message
+}
+$function$;
+-- grants on svc_embed(text[],boolean): (default: PUBLIC may execute)
+-- comment: The embedding of each text: one row per text, in order (ord), with its embedding or its error.
+
 CREATE OR REPLACE FUNCTION public.svc_embed_async(text_input text, use_cache boolean DEFAULT true, priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE plv8
@@ -644,6 +684,27 @@ try {
 $function$;
 -- grants on svc_generate(text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate text and return it (waits for a worker on a cache miss).
+
+CREATE OR REPLACE FUNCTION public.svc_generate(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.generateMany(prompts, max_tokens, use_cache, seed);
+} catch (error) {
+  throw error; // from svc_generate: see the message
+}
+$function$;
+-- grants on svc_generate(text[],integer,boolean,integer): (default: PUBLIC may execute)
+-- comment: Generate text for each prompt: one row per prompt, in order (ord), with its result or its error.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_async(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
@@ -705,6 +766,27 @@ $function$;
 -- grants on svc_generate_choice(text,text[],integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Pick one of the choices and return it.
 
+CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.generateChoiceMany(prompts, choices, max_tokens, use_cache, seed);
+} catch (error) {
+  throw error; // from svc_generate_choice: see the message
+}
+$function$;
+-- grants on svc_generate_choice(text[],text[],integer,boolean,integer): (default: PUBLIC may execute)
+-- comment: One of the choices for each prompt: one row per prompt, in order (ord).
+
 CREATE OR REPLACE FUNCTION public.svc_generate_choice_async(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE plv8
@@ -744,6 +826,27 @@ try {
 $function$;
 -- grants on svc_generate_json(text,jsonb,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema and return it.
+
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.generateJsonMany(prompts, schema, max_tokens, use_cache, seed);
+} catch (error) {
+  throw error; // from svc_generate_json: see the message
+}
+$function$;
+-- grants on svc_generate_json(text[],jsonb,integer,boolean,integer): (default: PUBLIC may execute)
+-- comment: JSON matching the schema for each prompt: one row per prompt, in order (ord).
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
@@ -785,6 +888,27 @@ $function$;
 -- grants on svc_generate_regex(text,text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate text matching a regular expression and return it.
 
+CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.generateRegexMany(prompts, pattern, max_tokens, use_cache, seed);
+} catch (error) {
+  throw error; // from svc_generate_regex: see the message
+}
+$function$;
+-- grants on svc_generate_regex(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
+-- comment: Text matching the pattern for each prompt: one row per prompt, in order (ord).
+
 CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE plv8
@@ -823,6 +947,25 @@ try {
 $function$;
 -- grants on svc_get_async_result(uuid,integer): (default: PUBLIC may execute)
 -- comment: Wait up to timeout_seconds for a request and return its result; an error when it failed, was cancelled, is unknown or time ran out.
+
+CREATE OR REPLACE FUNCTION public.svc_get_async_results(request_ids uuid[], timeout_seconds integer DEFAULT 30)
+ RETURNS TABLE(ord integer, request_id uuid, status text, result text, error text)
+ LANGUAGE plv8
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.getAsyncResults(request_ids, timeout_seconds);
+} catch (error) {
+  throw error; // from svc_get_async_results: see the message
+}
+$function$;
+-- grants on svc_get_async_results(uuid[],integer): (default: PUBLIC may execute)
+-- comment: Wait up to timeout_seconds for all the requests; one row per id in input order (ord) with its result, or its error (failed, cancelled, unknown, still waiting).
 
 CREATE OR REPLACE FUNCTION public.svc_model_declare(name text, serves text[] DEFAULT ARRAY['generate'::text, 'embed'::text, 'rerank'::text])
  RETURNS void
@@ -885,6 +1028,27 @@ $function$;
 -- grants on svc_rerank(text,text[],text,boolean,integer): (default: PUBLIC may execute)
 -- comment: The documents ranked for the query, best first.
 
+CREATE OR REPLACE FUNCTION public.svc_rerank(queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS TABLE(ord integer, document text, score double precision, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.rerankMany(queries, documents, task, use_cache, seed);
+} catch (error) {
+  throw error; // from svc_rerank: see the message
+}
+$function$;
+-- grants on svc_rerank(text[],text[],text,boolean,integer): (default: PUBLIC may execute)
+-- comment: The documents ranked for each query, best first: rows of query ord, or one row of its error.
+
 CREATE OR REPLACE FUNCTION public.svc_rerank_async(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE plv8
@@ -938,6 +1102,7 @@ FROM (VALUES
   ('svc.worker_poll_interval', '1s', 'a worker''s polling fallback when SVC_WORKER_POLL_INTERVAL is unset'),
   ('svc.sync_timeout', '60s', 'how long the synchronous functions wait for a worker'),
   ('svc.cache_size', '10000', 'result cache entries kept (least used evicted first)'),
+  ('svc.retention', '1 day', 'how long finished (completed, failed, cancelled) requests are kept; the workers delete older ones in small batches. Read in the workers'' sessions: set it per database (ALTER DATABASE) or for their role'),
   ('svc.retry_backoff', '1s', 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes'),
   ('svc.prompt_format', 'chat', 'how generation prompts reach the model: ''chat'' sends the prompt as the user turn of the model''s chat template (raw on a model without one), ''raw'' sends it as is; recorded in the request''s parameters and part of its cache key'),
   ('svc.strict_schema', 'off', '''on'' refuses JSON Schema keywords of no standard vocabulary (x-*, readonly, id after draft-04) and unknown formats; ''off'' takes them as annotations, as the JSON Schema specification says; recorded in the request''s parameters (strict_schema) and part of its cache key'),
@@ -1013,6 +1178,42 @@ END
 $function$;
 -- grants on svc_worker_claim(text,integer,double precision,integer,text[]): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: claim up to max_jobs pending jobs of the given models (svc_models names) under a lease; expired leases are requeued first. As its transaction's first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.
+
+CREATE OR REPLACE FUNCTION public.svc_worker_cleanup(max_rows integer DEFAULT 1000)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- Retention, done by the workers (worker/worker.ts, after each heartbeat): up to max_rows finished
+-- (completed, failed, cancelled) requests that finished longer ago than svc.retention are deleted, the
+-- oldest first, through svc_queue_finished_idx; rows another worker is deleting are skipped. Small
+-- batches keep each transaction short; the worker calls again while a batch comes back full.
+DECLARE
+  removed integer;
+  cutoff timestamptz := clock_timestamp() - svc__setting_interval('svc.retention');
+BEGIN
+  IF max_rows IS NULL OR max_rows < 1 THEN
+    RAISE EXCEPTION 'svc_worker_cleanup: max_rows must be a positive integer' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  WITH old AS (
+    SELECT q.request_id FROM svc_queue q
+    WHERE q.status IN ('completed', 'failed', 'cancelled') AND coalesce(q.completed_at, q.failed_at, q.cancelled_at) < cutoff
+    ORDER BY coalesce(q.completed_at, q.failed_at, q.cancelled_at)
+    LIMIT max_rows
+    FOR UPDATE SKIP LOCKED
+  ), gone AS (
+    DELETE FROM svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
+  )
+  SELECT count(*) INTO removed FROM gone;
+  RETURN removed;
+END
+$function$;
+-- grants on svc_worker_cleanup(integer): {postgres=X/postgres,svc_worker=X/postgres}
+-- comment: Worker protocol: delete up to max_rows requests finished longer ago than svc.retention, oldest first; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt integer, result text)
  RETURNS boolean

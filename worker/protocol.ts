@@ -143,3 +143,9 @@ export async function cacheGet(db: Queryable, identity: string, model: string): 
 export async function cachePut(db: Queryable, identity: string, model: string, functionName: string, result: string): Promise<void> {
   await db.query('SELECT svc_worker_cache_put($1, $2, $3, $4)', [identity, model, functionName, result]);
 }
+
+/** Deletes up to `maxRows` requests finished longer ago than svc.retention; returns how many (svc_worker_cleanup). */
+export async function cleanup(db: Queryable, maxRows: number): Promise<number> {
+  const { rows } = await db.query<{ removed: number }>({ name: 'svc_worker_cleanup', text: 'SELECT svc_worker_cleanup($1) AS removed', values: [maxRows] });
+  return rows[0].removed;
+}

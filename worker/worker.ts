@@ -32,6 +32,10 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /** How long the final 'stopped' heartbeat may take before the worker exits without it. */
 const FINAL_BEAT_MS = 2000;
 
+/** Retention: finished requests deleted per call, and calls at most per heartbeat (cleanUp). */
+const RETENTION_BATCH = 1000;
+const RETENTION_BATCHES = 20;
+
 interface Running {
   job: protocol.ClaimedJob;
   done: Promise<void>;
@@ -335,11 +339,27 @@ export class Worker {
   }
 
   /**
+   * Retention: after each heartbeat, deletes the requests finished longer ago than svc.retention, in
+   * batches of RETENTION_BATCH while they come back full (at most RETENTION_BATCHES per heartbeat, so
+   * a backlog of years goes away over a few beats, not in one long run).
+   */
+  private async cleanUp(): Promise<void> {
+    try {
+      for (let batch = 0; batch < RETENTION_BATCHES && !this.stopping; batch++) {
+        if ((await protocol.cleanup(this.pool, RETENTION_BATCH)) < RETENTION_BATCH) return;
+      }
+    } catch (error) {
+      this.missed(error);
+      log('warn', 'retention cleanup failed', errorFields(error));
+    }
+  }
+
+  /**
    * Reports the worker's state. Heartbeats go out one after another, so that a periodic one still in
    * flight cannot land after the final 'stopped' (each takes its own pool connection).
    */
   private beat(state: string): Promise<void> {
-    this.lastBeat = this.lastBeat.then(() => this.sendBeat(state));
+    this.lastBeat = this.lastBeat.then(() => this.sendBeat(state)).then(() => (state === 'running' ? this.cleanUp() : undefined));
     return this.lastBeat;
   }
 

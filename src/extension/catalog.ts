@@ -43,6 +43,10 @@ const MODELS = p('models', 'text[]', `'{default}'`);
 // (1e10), far above jit_above_cost, and compiling it took 115 ms a call.
 const INDEX_PLANS = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off', enable_bitmapscan: 'off', jit: 'off' };
 const RERANK_TASK = p('task', 'text', `'Given a web search query, retrieve relevant passages that answer the query'`);
+// A set-based sync call: one row per input, its position first.
+const SET_RESULT = 'TABLE(ord integer, result text, error text)';
+// It may run longer than plv8's 300 s default: svc.sync_timeout bounds each wait, statement_timeout the call.
+const SET_CALL = { 'plv8.execution_timeout': '65536' };
 const REQUEST_RECORD = 'TABLE(status text, result text, error text, created_at timestamp, started_at timestamp, completed_at timestamp, priority integer)';
 
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -89,6 +93,34 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_rerank', params: [p('query', 'text'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')],
     returns: 'TABLE(document text, score double precision)', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'rerank' },
     comment: 'The documents ranked for the query, best first.',
+  },
+  // Set-based forms of the synchronous functions: many inputs in one call, one row per input in input
+  // order (ord, from 1), the inputs' errors in their own rows (README, "Set-based calls").
+  {
+    name: 'svc_generate', params: [p('prompts', 'text[]'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE', security: 'DEFINER',
+    settings: SET_CALL, body: { ts: 'generateMany' }, comment: 'Generate text for each prompt: one row per prompt, in order (ord), with its result or its error.',
+  },
+  {
+    name: 'svc_embed', params: [p('texts', 'text[]'), p('use_cache', 'boolean', 'true')], returns: 'TABLE(ord integer, embedding real[], error text)',
+    volatility: 'VOLATILE', security: 'DEFINER', settings: SET_CALL, body: { ts: 'embedMany' },
+    comment: 'The embedding of each text: one row per text, in order (ord), with its embedding or its error.',
+  },
+  {
+    name: 'svc_generate_json', params: [p('prompts', 'text[]'), p('schema', 'jsonb'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE',
+    security: 'DEFINER', settings: SET_CALL, body: { ts: 'generateJsonMany' }, comment: 'JSON matching the schema for each prompt: one row per prompt, in order (ord).',
+  },
+  {
+    name: 'svc_generate_regex', params: [p('prompts', 'text[]'), p('pattern', 'text'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE',
+    security: 'DEFINER', settings: SET_CALL, body: { ts: 'generateRegexMany' }, comment: 'Text matching the pattern for each prompt: one row per prompt, in order (ord).',
+  },
+  {
+    name: 'svc_generate_choice', params: [p('prompts', 'text[]'), p('choices', 'text[]'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE',
+    security: 'DEFINER', settings: SET_CALL, body: { ts: 'generateChoiceMany' }, comment: 'One of the choices for each prompt: one row per prompt, in order (ord).',
+  },
+  {
+    name: 'svc_rerank', params: [p('queries', 'text[]'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')],
+    returns: 'TABLE(ord integer, document text, score double precision, error text)', volatility: 'VOLATILE', security: 'DEFINER', settings: SET_CALL,
+    body: { ts: 'rerankMany' }, comment: 'The documents ranked for each query, best first: rows of query ord, or one row of its error.',
   },
   {
     name: 'svc_generate_async', params: [p('prompt', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
@@ -146,6 +178,12 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_get_async_result', params: [p('request_id', 'uuid'), p('timeout_seconds', 'integer', '30')], returns: 'text',
     volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'getAsyncResult' },
     comment: 'Wait up to timeout_seconds for a request and return its result; an error when it failed, was cancelled, is unknown or time ran out.',
+  },
+  {
+    name: 'svc_get_async_results', params: [p('request_ids', 'uuid[]'), p('timeout_seconds', 'integer', '30')],
+    returns: 'TABLE(ord integer, request_id uuid, status text, result text, error text)', volatility: 'VOLATILE', security: 'INVOKER',
+    body: { ts: 'getAsyncResults' },
+    comment: 'Wait up to timeout_seconds for all the requests; one row per id in input order (ord) with its result, or its error (failed, cancelled, unknown, still waiting).',
   },
   {
     name: 'svc_cancel_async', params: [p('request_id', 'uuid')], returns: 'boolean',
@@ -209,6 +247,11 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Worker protocol: extend the leases of jobs this worker still holds; returns how many.',
   },
   {
+    name: 'svc_worker_cleanup', params: [p('max_rows', 'integer', '1000')], returns: 'integer',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
+    comment: 'Worker protocol: delete up to max_rows requests finished longer ago than svc.retention, oldest first; returns how many.',
+  },
+  {
     name: 'svc_worker_heartbeat',
     params: [p('worker_id', 'text'), p('host', 'text'), p('pid', 'integer'), p('state', 'text'), p('concurrency', 'integer'), p('model', 'text'),
       p('jobs_done', 'bigint'), p('jobs_failed', 'bigint'), p('jobs_in_flight', 'integer'), p('models', 'jsonb', 'NULL')],
@@ -250,18 +293,18 @@ const DECLARED: readonly SqlFunction[] = [
   // The autonomous session's functions: only svc_sync may run them, and they act only for a backend
   // that holds the waiter lock named and may act as the request's owner (docs/security.md).
   {
-    name: 'svc__sync_submit', params: [p('payload', 'jsonb')], returns: 'uuid', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
-    body: { ts: 'syncSubmit' }, comment: 'Internal: enqueue a sync call\'s request for payload.owner, checked again; run in the autonomous session.',
+    name: 'svc__sync_submit', params: [p('payload', 'jsonb')], returns: 'uuid[]', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
+    body: { ts: 'syncSubmit' }, comment: 'Internal: enqueue a sync call\'s requests for payload.owner, checked again; run in the autonomous session.',
   },
   {
-    name: 'svc__sync_state', params: [p('request_id', 'uuid'), p('backend_pid', 'integer'), p('waiter', 'integer')],
-    returns: 'TABLE(status text, result text, error text)', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
-    body: { language: 'sql' }, comment: 'Internal: the state of a sync call\'s request, for the backend waiting for it; run in the autonomous session.',
+    name: 'svc__sync_state', params: [p('request_ids', 'uuid[]'), p('backend_pid', 'integer'), p('waiter', 'integer')],
+    returns: 'TABLE(request_id uuid, status text, result text, error text)', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
+    body: { language: 'plpgsql' }, comment: 'Internal: the states of a sync call\'s requests, for the backend waiting for them; run in the autonomous session.',
   },
   {
-    name: 'svc__sync_cancel', params: [p('request_id', 'uuid'), p('backend_pid', 'integer'), p('waiter', 'integer')], returns: 'boolean',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync', body: { language: 'sql' },
-    comment: 'Internal: cancel a sync call\'s pending request, for the backend waiting for it; run in the autonomous session.',
+    name: 'svc__sync_cancel', params: [p('request_ids', 'uuid[]'), p('backend_pid', 'integer'), p('waiter', 'integer')], returns: 'integer',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync', body: { language: 'plpgsql' },
+    comment: 'Internal: cancel a sync call\'s pending requests, for the backend waiting for them; run in the autonomous session.',
   },
   {
     name: 'svc__sync_waiter_may_act_as', params: [p('backend_pid', 'integer'), p('waiter', 'integer'), p('owner', 'text')], returns: 'boolean',

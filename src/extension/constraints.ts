@@ -3,6 +3,24 @@
 import { compileChoices, compileJsonSchema, compileRegex, ConstraintError } from '../grammar/index.js';
 import { parameterError, SQLSTATE } from './errors.js';
 
+// The last grammars compiled in this session, by constraint: a table labelled row by row, or a set
+// call checked again in the autonomous session, compiles each constraint once. Errors are not kept.
+const compiled = new Map<string, string>();
+const COMPILED_KEPT = 32;
+
+function memoized(key: string, compile: () => string): string {
+  const hit = compiled.get(key);
+  if (hit !== undefined) {
+    compiled.delete(key); // most recent last
+    compiled.set(key, hit);
+    return hit;
+  }
+  const gbnf = compile();
+  if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, gbnf);
+  return gbnf;
+}
+
 function asParameterError(fn: string, parameter: string, error: unknown): never {
   if (error instanceof ConstraintError) {
     throw parameterError(fn, parameter, `is not a usable constraint: ${error.message}`, { detail: `constraint error code: ${error.code}` });
@@ -14,7 +32,7 @@ function asParameterError(fn: string, parameter: string, error: unknown): never 
 export function schemaGrammar(fn: string, schema: unknown, strict: boolean): string {
   if (schema === null || schema === undefined) throw parameterError(fn, 'schema', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
   try {
-    return compileJsonSchema(schema, { strict }).gbnf;
+    return memoized(`schema\u0000${strict}\u0000${JSON.stringify(schema)}`, () => compileJsonSchema(schema, { strict }).gbnf);
   } catch (error) {
     return asParameterError(fn, 'schema', error);
   }
@@ -22,7 +40,7 @@ export function schemaGrammar(fn: string, schema: unknown, strict: boolean): str
 
 export function regexGrammar(fn: string, pattern: string): string {
   try {
-    return compileRegex(pattern).gbnf;
+    return memoized(`regex\u0000${pattern}`, () => compileRegex(pattern).gbnf);
   } catch (error) {
     return asParameterError(fn, 'pattern', error);
   }
@@ -30,7 +48,7 @@ export function regexGrammar(fn: string, pattern: string): string {
 
 export function choicesGrammar(fn: string, choices: string[]): string {
   try {
-    return compileChoices(choices).gbnf;
+    return memoized(`choices\u0000${JSON.stringify(choices)}`, () => compileChoices(choices).gbnf);
   } catch (error) {
     return asParameterError(fn, 'choices', error);
   }

@@ -3,6 +3,7 @@
 import * as submit from './submit.js';
 import * as results from './results.js';
 import * as sync from './sync.js';
+import * as autonomous from './autonomous.js';
 
 export const api = {
   generate: sync.generate,
@@ -11,8 +12,14 @@ export const api = {
   generateRegex: sync.generateRegex,
   generateChoice: sync.generateChoice,
   rerank: sync.rerank,
-  syncSubmit: sync.syncSubmit,
-  setSyncConnection: sync.setSyncConnection,
+  generateMany: sync.generateMany,
+  embedMany: sync.embedMany,
+  generateJsonMany: sync.generateJsonMany,
+  generateRegexMany: sync.generateRegexMany,
+  generateChoiceMany: sync.generateChoiceMany,
+  rerankMany: sync.rerankMany,
+  syncSubmit: autonomous.syncSubmit,
+  setSyncConnection: autonomous.setSyncConnection,
   generateAsync: submit.generateAsync,
   embedAsync: submit.embedAsync,
   generateJsonAsync: submit.generateJsonAsync,
@@ -22,5 +29,6 @@ export const api = {
   embedBatchAsync: submit.embedBatchAsync,
   rerankAsync: submit.rerankAsync,
   getAsyncResult: results.getAsyncResult,
+  getAsyncResults: results.getAsyncResults,
   cancelAsync: results.cancelAsync,
 };

@@ -4,6 +4,8 @@ export const LIMITS = {
   priority: { min: -100, max: 100 },
   promptMaxChars: 1_000_000,
   batchMaxItems: 10_000,
+  // A set-based sync call's inputs: a table of 100,000 rows in one statement (the queue holds a window of them at a time).
+  syncSetMaxItems: 100_000,
   choicesMaxItems: 10_000,
   rerankMaxDocuments: 1_000,
   // Arrays and objects in a JSON Schema, counted from the schema itself (a const or enum value too).

@@ -28,19 +28,7 @@ export const SYNC_WAITER_LOCK = 0x73766377;
 
 // What a capacity check reads (submit.ts's Capacity), from the view svc__queue_depth_bound joined as
 // `b` (see queue-bound.sql) and the setting.
-const CAPACITY_COLUMNS = `b.depth AS bound, current_setting('svc.max_queue_size', true) AS max_queue_size`;
-
-// The capacity figures are read in the statement's snapshot, so without the new row; the notification
-// is delivered at commit, and dropped with the row should the capacity check or anything else fail.
-const insertOneJob = (forWaiter: boolean): Query => q(
-  `WITH job AS (
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner${forWaiter ? ', waiter' : ''})
-     VALUES ($1, $2, $3, $4, ${forWaiter ? '$5, $6' : SESSION_ROLE}) RETURNING request_id
-   )
-   SELECT job.request_id, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS}
-   FROM job, svc__queue_depth_bound b`,
-  'text', 'jsonb', 'text', 'integer', ...(forWaiter ? ['name', 'integer'] : []),
-);
+const CAPACITY_COLUMNS = `b.depth AS bound, b.last_seq, current_setting('svc.max_queue_size', true) AS max_queue_size`;
 
 export const QUERIES = {
   setting: q(`SELECT current_setting($1, true) AS value`, 'text'),
@@ -60,13 +48,35 @@ export const QUERIES = {
   ),
   modelServes: q(`SELECT serves FROM svc_models WHERE name = $1`, 'text'),
 
-  queueDepth: q(`SELECT svc__queue_depth() AS depth`),
+  // The exact count, and the last submission number read before it (so that count plus the numbers given out since bounds the queue).
+  queueDepth: q(`SELECT s.last_value AS last_seq, svc__queue_depth() AS depth FROM svc_queue_seq_seq s`),
   capacity: q(`SELECT ${CAPACITY_COLUMNS} FROM svc__queue_depth_bound b`),
 
-  // One request (owned by the session's role; svc__enqueue_as names the owner and the waiter), the workers' wakeup and
-  // the capacity figures in one statement: one SPI call per submission.
-  insertJob: insertOneJob(false),
-  insertJobAs: insertOneJob(true),
+  // One request (owned by the session's role), the workers' wakeup and the capacity figures in one
+  // statement: one SPI call per submission. The capacity figures are read in the statement's snapshot,
+  // so without the new row; the notification is delivered at commit, and dropped with the row should
+  // the capacity check or anything else fail.
+  insertJob: q(
+    `WITH job AS (
+       INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner)
+       VALUES ($1, $2, $3, $4, ${SESSION_ROLE}) RETURNING request_id
+     )
+     SELECT job.request_id, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS}
+     FROM job, svc__queue_depth_bound b`,
+    'text', 'jsonb', 'text', 'integer',
+  ),
+
+  // A sync call's requests (svc__sync_submit): one row per element of $2 (parameter objects) for owner
+  // $5, waited for under lock $6; a batch when there are several. Ids come back with their 1-based position.
+  insertForWaiter: q(
+    `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6
+     FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
+     ORDER BY t.ord
+     RETURNING request_id, batch_index`,
+    'text', 'jsonb', 'text', 'integer', 'name', 'integer',
+  ),
 
   // One row per element of $2 (a JSON array of parameter objects), all in one new batch; ids come
   // back with their 1-based position so the caller can return them in input order.
@@ -83,10 +93,10 @@ export const QUERIES = {
   notifyWorkers: q(`SELECT pg_notify('svc_jobs', $1)`, 'text'),
 
   // uncommitted: submitted by this very transaction, so no worker can see it before it commits.
-  jobState: q(
-    `SELECT status, result, error, submitted_xact = pg_current_xact_id_if_assigned() AS uncommitted
-     FROM svc_queue WHERE request_id = $1`,
-    'uuid',
+  jobStates: q(
+    `SELECT request_id, status, result, error, submitted_xact = pg_current_xact_id_if_assigned() AS uncommitted
+     FROM svc_queue WHERE request_id = ANY ($1)`,
+    'uuid[]',
   ),
 
   sleep: q(`SELECT pg_sleep($1)`, 'float8'),
@@ -95,6 +105,13 @@ export const QUERIES = {
   // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
   // $2: the request's model name; the cache keeps answers under the identity of its file.
   cacheGet: q(`SELECT svc_worker_cache_get($1, svc__model_identity($2)) AS result`, 'text', 'text'),
+  // The same for many requests ($1 identities, $2 model names), a row per hit with its 1-based position.
+  cacheGetMany: q(
+    `SELECT t.ord, r.result FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(identity, model, ord),
+       LATERAL (SELECT svc_worker_cache_get(t.identity, svc__model_identity(t.model)) AS result) r
+     WHERE r.result IS NOT NULL`,
+    'text[]', 'text[]',
+  ),
 
   // --- synchronous calls: an autonomous session back to this database (dblink; sync.ts) ----------
   // What a sync call needs to know of its session, in one statement. dblink_reachable: whether the
@@ -133,9 +150,9 @@ export const QUERIES = {
   // $1: the connection name 'svc_sync' or a connection string (a one-shot session, closed by dblink
   // when the statement ends, however it ends); $2 one of REMOTE's statements, its arguments quoted
   // literals (dblink takes no parameters).
-  syncEnqueue: q(`SELECT request_id FROM dblink($1, $2) AS t(request_id uuid)`, 'text', 'text'),
-  syncState: q(`SELECT status, result, error FROM dblink($1, $2) AS t(status text, result text, error text)`, 'text', 'text'),
-  syncCancel: q(`SELECT ok FROM dblink($1, $2) AS t(ok boolean)`, 'text', 'text'),
+  syncSubmit: q(`SELECT ids FROM dblink($1, $2) AS t(ids uuid[])`, 'text', 'text'),
+  syncState: q(`SELECT request_id, status, result, error FROM dblink($1, $2) AS t(request_id uuid, status text, result text, error text)`, 'text', 'text'),
+  syncCancel: q(`SELECT cancelled FROM dblink($1, $2) AS t(cancelled integer)`, 'text', 'text'),
   // In the autonomous session: whether backend $1 holds waiter lock $2 and its login role may act as $3.
   syncWaiterMayActAs: q(`SELECT svc__sync_waiter_may_act_as($1, $2, $3) AS ok`, 'integer', 'integer', 'text'),
   // true when this transaction holds (or now takes) the waiter lock with this key; false when another
@@ -167,8 +184,8 @@ export const QUERIES = {
  */
 export const REMOTE = {
   submit: (schema: string, quotedPayload: string) => `SELECT ${schema}.svc__sync_submit(${quotedPayload}::pg_catalog.jsonb)`,
-  state: (schema: string, quotedId: string, pid: number, waiter: number) =>
-    `SELECT status, result, error FROM ${schema}.svc__sync_state(${quotedId}::pg_catalog.uuid, ${pid | 0}, ${waiter | 0})`,
-  cancel: (schema: string, quotedId: string, pid: number, waiter: number) =>
-    `SELECT ${schema}.svc__sync_cancel(${quotedId}::pg_catalog.uuid, ${pid | 0}, ${waiter | 0})`,
+  state: (schema: string, quotedIds: string, pid: number, waiter: number) =>
+    `SELECT request_id, status, result, error FROM ${schema}.svc__sync_state(${quotedIds}::pg_catalog.uuid[], ${pid | 0}, ${waiter | 0})`,
+  cancel: (schema: string, quotedIds: string, pid: number, waiter: number) =>
+    `SELECT ${schema}.svc__sync_cancel(${quotedIds}::pg_catalog.uuid[], ${pid | 0}, ${waiter | 0})`,
 } as const;

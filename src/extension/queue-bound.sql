@@ -5,7 +5,9 @@
 -- from two index ends: submissions are numbered (seq), so none active is older than the oldest active
 -- one nor newer than the last number. A view owned by the extension's owner, so row-level security
 -- does not hide other roles' requests from it, and planned into the submitter's own statement (as a
--- SECURITY DEFINER function it was a call of its own, a fifth of a submission). It shows only that bound.
+-- SECURITY DEFINER function it was a call of its own, a fifth of a submission). It shows only that bound
+-- and the last number given out (last_seq), from which a session carries an exact count forward
+-- (submit.ts checkCapacity).
 --
 -- Its index serves it and nothing else: `seq > 0` (always true, seq counts from 1) is in the predicate
 -- so that no other statement's WHERE clause implies it. A partial index whose predicate a query's
@@ -14,6 +16,7 @@
 -- then filtered and sorted every active row on each call (4 ms per claim with 5,000 pending).
 CREATE INDEX svc_queue_active_idx ON svc_queue (seq) WHERE status IN ('pending', 'processing') AND seq > 0;
 CREATE VIEW svc__queue_depth_bound AS
-  SELECT coalesce((SELECT last_value FROM svc_queue_seq_seq) - min(seq) + 1, 0) AS depth
-  FROM svc_queue WHERE status IN ('pending', 'processing') AND seq > 0;
+  SELECT coalesce(s.last_value - (SELECT min(q.seq) FROM svc_queue q WHERE q.status IN ('pending', 'processing') AND q.seq > 0) + 1, 0) AS depth,
+         s.last_value AS last_seq
+  FROM svc_queue_seq_seq s;
 GRANT SELECT ON svc__queue_depth_bound TO PUBLIC;

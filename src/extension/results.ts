@@ -1,5 +1,5 @@
-// Reading results back: waiting for one with a deadline, and cancelling a pending request.
-import { one } from './db.js';
+// Reading results back: waiting for requests with a deadline, and cancelling a pending request.
+import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
 import { SvcError, SQLSTATE } from './errors.js';
@@ -7,35 +7,71 @@ import * as v from './validate.js';
 
 export interface JobState { status: string; result: string | null; error: string | null; uncommitted?: boolean }
 
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
+
+/** Whether waiting longer can change this state: not when finished, unknown, or never to be seen by a worker. */
+const settled = (state: JobState | undefined) => state === undefined || FINISHED.has(state.status) || state.uncommitted === true;
+
+export interface AwaitOptions {
+  /** Called after each read with the ids still waited for; returns more ids to wait for (the sync functions submit their next window). */
+  onPoll?: (waiting: readonly string[]) => readonly string[];
+  /** The timeout runs from the last request that settled, not from the start (a set call goes on while answers come). */
+  deadlineMovesOnProgress?: boolean;
+}
+
 /**
- * Polls `read` until the request is finished: returns its result, or throws its failure or
- * cancellation; past the deadline `timedOut(lastState)` throws. Pauses start short (most answers of
+ * Polls `read` (the states of the ids given, by id; an id missing is unknown) until every request is
+ * settled or the deadline passes; returns the last state of each. Pauses start short (most answers of
  * a small model come within milliseconds) and grow to `maxPause` seconds.
  */
-export function awaitOutcome(fn: string, id: string, timeoutSeconds: number, maxPause: number,
-  read: () => JobState | undefined, timedOut: (state: JobState | undefined) => never): string | null {
-  const deadline = Date.now() + timeoutSeconds * 1000;
+export function awaitAll(ids: readonly string[], timeoutSeconds: number, maxPause: number,
+  read: (ids: readonly string[]) => Map<string, JobState>, options: AwaitOptions = {}): Map<string, JobState | undefined> {
+  let deadline = Date.now() + timeoutSeconds * 1000;
+  const states = new Map<string, JobState | undefined>();
+  let waiting = [...ids];
   let pause = 0.001;
   for (;;) {
-    const job = read();
-    switch (job?.status) {
-      case 'completed':
-        return job.result;
-      case 'failed':
-        throw new SvcError(SQLSTATE.requestFailed, `${fn}: request ${id} failed: ${job.error ?? 'no error text'}`, { detail: job.error ?? undefined });
-      case 'cancelled':
-        throw new SvcError(SQLSTATE.requestCancelled, `${fn}: request ${id} was cancelled`);
+    const fresh = read(waiting);
+    for (const id of waiting) states.set(id, fresh.get(id));
+    const before = waiting.length;
+    waiting = waiting.filter((id) => !settled(states.get(id)));
+    if (waiting.length < before && options.deadlineMovesOnProgress) deadline = Date.now() + timeoutSeconds * 1000;
+    const more = options.onPoll?.(waiting) ?? [];
+    if (more.length > 0) {
+      waiting.push(...more);
+      pause = 0.001;
+      continue;
     }
-    if (job?.uncommitted) {
-      throw new SvcError(SQLSTATE.notCommitted, `${fn}: request ${id} was submitted in this transaction, which has not committed yet: no worker can see it`, {
-        hint: 'Commit the transaction that submitted the request, then wait for its result.',
-      });
-    }
+    if (waiting.length === 0) return states;
     const left = deadline - Date.now();
-    if (left <= 0) timedOut(job);
+    if (left <= 0) return states;
     one(QUERIES.sleep, Math.min(pause, Math.max(0.001, left / 1000)));
     pause = Math.min(pause * 1.25, maxPause);
   }
+}
+
+/** The error a settled or timed-out state stands for; null when it completed. */
+export function stateError(fn: string, id: string, state: JobState | undefined, timedOut: () => SvcError): SvcError | null {
+  if (state === undefined) return new SvcError(SQLSTATE.unknownRequest, `${fn}: request ${id} does not exist or is not visible to the current role`);
+  switch (state.status) {
+    case 'completed':
+      return null;
+    case 'failed':
+      return new SvcError(SQLSTATE.requestFailed, `${fn}: request ${id} failed: ${state.error ?? 'no error text'}`, { detail: state.error ?? undefined });
+    case 'cancelled':
+      return new SvcError(SQLSTATE.requestCancelled, `${fn}: request ${id} was cancelled`);
+  }
+  if (state.uncommitted) {
+    return new SvcError(SQLSTATE.notCommitted, `${fn}: request ${id} was submitted in this transaction, which has not committed yet: no worker can see it`, {
+      hint: 'Commit the transaction that submitted the request, then wait for its result.',
+    });
+  }
+  return timedOut();
+}
+
+/** The states of these requests as this session sees them (row-level security: its own, or all for svc_admin). */
+export function readStates(ids: readonly string[]): Map<string, JobState> {
+  return new Map(rows<JobState & { request_id: string }>(QUERIES.jobStates, ids).map((s) => [s.request_id, s]));
 }
 
 /** Polls the request's row (each poll sees newly committed rows) until it is finished or time is up. */
@@ -43,15 +79,36 @@ export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): str
   const fn = 'svc_get_async_result';
   const id = v.uuid(fn, 'request_id', requestId);
   const timeout = v.integerInRange(fn, 'timeout_seconds', timeoutSeconds, 0, LIMITS.timeoutSecondsMax);
-  const read = () => {
-    const job = one<JobState>(QUERIES.jobState, id);
-    if (!job) throw new SvcError(SQLSTATE.unknownRequest, `${fn}: request ${id} does not exist or is not visible to the current role`);
-    return job;
-  };
-  return awaitOutcome(fn, id, timeout, 0.05, read, (job) => {
-    throw new SvcError(SQLSTATE.timedOut, `${fn}: timed out after ${timeout} s: request ${id} is still ${job?.status}`, {
-      hint: 'Call svc_get_async_result again later, or check svc_worker_status() for running workers.',
-    });
+  const state = awaitAll([id], timeout, 0.05, readStates).get(id);
+  const error = stateError(fn, id, state, () => new SvcError(SQLSTATE.timedOut, `${fn}: timed out after ${timeout} s: request ${id} is still ${state?.status}`, {
+    hint: 'Call svc_get_async_result again later, or check svc_worker_status() for running workers.',
+  }));
+  if (error) throw error;
+  return state!.result;
+}
+
+export interface RequestOutcome {
+  ord: number;
+  request_id: string;
+  status: string | null;
+  result: string | null;
+  error: string | null;
+}
+
+/**
+ * svc_get_async_results: waits up to the timeout for all the requests at once, and returns one row per
+ * id in input order: its status and result, or its error (failed, cancelled, unknown, not committed,
+ * or still waited for when time ran out). No request's condition is raised: each is reported in its row.
+ */
+export function getAsyncResults(requestIds: unknown, timeoutSeconds: unknown): RequestOutcome[] {
+  const fn = 'svc_get_async_results';
+  const ids = v.array(fn, 'request_ids', requestIds, { maxItems: LIMITS.batchMaxItems }).map((id, i) => v.uuid(fn, `request_ids[${i + 1}]`, id));
+  const timeout = v.integerInRange(fn, 'timeout_seconds', timeoutSeconds, 0, LIMITS.timeoutSecondsMax);
+  const states = awaitAll([...new Set(ids)], timeout, 0.05, readStates);
+  return ids.map((id, i) => {
+    const state = states.get(id);
+    const error = stateError(fn, id, state, () => new SvcError(SQLSTATE.timedOut, `${fn}: timed out after ${timeout} s: request ${id} is still ${state?.status}`));
+    return { ord: i + 1, request_id: id, status: state?.status ?? null, result: error ? null : state!.result, error: error?.message ?? null };
   });
 }
 

@@ -13,6 +13,7 @@ export const SETTINGS = {
   'svc.worker_poll_interval': { default: '1s', meaning: "a worker's polling fallback when SVC_WORKER_POLL_INTERVAL is unset" },
   'svc.sync_timeout': { default: '60s', meaning: 'how long the synchronous functions wait for a worker' },
   'svc.cache_size': { default: '10000', meaning: 'result cache entries kept (least used evicted first)' },
+  'svc.retention': { default: '1 day', meaning: 'how long finished (completed, failed, cancelled) requests are kept; the workers delete older ones in small batches. Read in the workers\' sessions: set it per database (ALTER DATABASE) or for their role' },
   'svc.retry_backoff': { default: '1s', meaning: 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes' },
   'svc.prompt_format': { default: 'chat', meaning: "how generation prompts reach the model: 'chat' sends the prompt as the user turn of the model's chat template (raw on a model without one), 'raw' sends it as is; recorded in the request's parameters and part of its cache key" },
   'svc.strict_schema': { default: 'off', meaning: "'on' refuses JSON Schema keywords of no standard vocabulary (x-*, readonly, id after draft-04) and unknown formats; 'off' takes them as annotations, as the JSON Schema specification says; recorded in the request's parameters (strict_schema) and part of its cache key" },

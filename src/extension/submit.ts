@@ -2,7 +2,7 @@
 // constraint is compiled last, jobs.ts), then enqueue. Nothing is written unless everything is valid;
 // the workers' wakeup notification is delivered at commit.
 import { one, rows } from './db.js';
-import { QUERIES, type Query } from './queries.js';
+import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
 import { SvcError, SQLSTATE } from './errors.js';
 import { integerSetting } from './settings.js';
@@ -11,35 +11,67 @@ import * as jobs from './jobs.js';
 
 interface Capacity {
   bound: string | number; // svc__queue_depth_bound: at least the requests pending or processing
+  last_seq: string | number; // the last submission number given out
   max_queue_size: string | null; // current_setting('svc.max_queue_size', true)
 }
 
+// This session's last exact count of the queue, and the submission number given out when it was
+// taken: the queue cannot have grown since by more than the numbers given out since, so that count
+// carried forward bounds it too, and stays near the truth when the view's bound does not (one request
+// pending for a model nobody serves makes every later submission count towards that bound).
+let counted: { depth: number; lastSeq: number } | null = null;
+
 /**
  * Refuses `adding` requests when the queue has no room for them. `capacity` was read before they
- * were inserted; `inserted` of them are in the table already (an exact recount sees them).
+ * were inserted; `inserted` of them are in the table already (an exact recount sees them). Soft: a
+ * submission another session has not committed yet may be missed.
  */
 function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted: number, max = integerSetting('svc.max_queue_size', 1, capacity.max_queue_size)): void {
-  // Counting the queue costs as much as the rest of a submission; the bound is two index lookups.
-  if (Number(capacity.bound) + adding <= max) return;
-  const depth = Number(one<{ depth: string | number }>(QUERIES.queueDepth)?.depth ?? 0) - inserted;
+  // Counting the queue costs as much as the rest of a submission (more, the more is waiting); the
+  // bounds are two index lookups and arithmetic.
+  const lastSeq = Number(capacity.last_seq);
+  const carried = counted === null || counted.lastSeq > lastSeq ? Infinity : counted.depth + (lastSeq - counted.lastSeq);
+  if (Math.min(Number(capacity.bound), carried) + adding <= max) return;
+  const exact = one<{ depth: string | number; last_seq: string | number }>(QUERIES.queueDepth)!;
+  counted = { depth: Number(exact.depth), lastSeq: Number(exact.last_seq) };
+  const depth = counted.depth - inserted;
   if (depth + adding > max) {
-    throw new SvcError(SQLSTATE.queueFull, `${fn}: the queue is full (${depth} requests pending or processing, svc.max_queue_size = ${max})`, {
+    const fits = Math.max(0, max - depth);
+    throw new SvcError(SQLSTATE.queueFull, `${fn}: the queue is full (${depth} requests pending or processing, svc.max_queue_size = ${max}${adding > 1 ? `; ${adding} submitted, ${fits} would fit` : ''})`, {
       hint: 'Wait for workers to drain the queue, cancel requests, or raise svc.max_queue_size.',
     });
   }
 }
 
 /**
- * Inserts one request with `query` (QUERIES.insertJob for the session's role, or insertJobAs for
- * `as.owner` waiting with lock `as.waiter`, under the caller's `as.maxQueueSize`), which also notifies the workers (svc_jobs,
- * payload: the function name) and reads the capacity figures; a full queue raises here, which takes
- * the row and the notification back.
+ * Inserts one request for the session's role, which also notifies the workers (svc_jobs, payload: the
+ * function name) and reads the capacity figures; a full queue raises here, which takes the row and
+ * the notification back.
  */
-export function enqueueOne(fn: string, query: Query, job: jobs.PreparedJob, priority: number, as?: { owner: string; waiter: number; maxQueueSize: number }): string {
-  const forWaiter = as ? [as.owner, as.waiter] : [];
-  const row = one<{ request_id: string } & Capacity>(query, job.functionName, job.parameters, job.grammar, priority, ...forWaiter)!;
-  checkCapacity(fn, row, 1, 1, as?.maxQueueSize);
+function enqueueOne(fn: string, job: jobs.PreparedJob, priority: number): string {
+  const row = one<{ request_id: string } & Capacity>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!;
+  checkCapacity(fn, row, 1, 1);
   return row.request_id;
+}
+
+/**
+ * Inserts a sync call's requests (one function, one grammar; a parameters object each) for `owner`,
+ * waited for under lock `waiter`, when the queue has room for them under `maxQueueSize` (the caller's
+ * setting); returns their ids in order.
+ */
+export function enqueueForWaiter(fn: string, functionName: jobs.QueueFunction, parameters: object[], grammar: string | null, priority: number,
+  as: { owner: string; waiter: number; maxQueueSize: number }): string[] {
+  checkCapacity(fn, one<Capacity>(QUERIES.capacity)!, parameters.length, 0, as.maxQueueSize);
+  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.owner, as.waiter);
+  one(QUERIES.notifyWorkers, functionName);
+  return inOrder(inserted, parameters.length);
+}
+
+/** Ids of inserted rows put back in input order by their batch_index (1-based). */
+function inOrder(inserted: Array<{ request_id: string; batch_index: number | string }>, count: number): string[] {
+  const ids = new Array<string>(count);
+  for (const r of inserted) ids[Number(r.batch_index) - 1] = r.request_id;
+  return ids;
 }
 
 /**
@@ -48,7 +80,7 @@ export function enqueueOne(fn: string, query: Query, job: jobs.PreparedJob, prio
  */
 function submit(fn: string, priority: unknown, prepare: (fn: string) => jobs.PreparedJob): string {
   const p = v.priority(fn, priority);
-  return enqueueOne(fn, QUERIES.insertJob, prepare(fn), p);
+  return enqueueOne(fn, prepare(fn), p);
 }
 
 /** A batch submitter: priority first, then `prepare` checks the items (one parameters object each). */
@@ -58,9 +90,7 @@ function submitBatch(fn: string, priority: unknown, functionName: jobs.QueueFunc
   checkCapacity(fn, one<Capacity>(QUERIES.capacity)!, items.length, 0);
   const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatch, functionName, items, null, p);
   one(QUERIES.notifyWorkers, functionName);
-  const ids = new Array<string>(items.length);
-  for (const r of inserted) ids[Number(r.batch_index) - 1] = r.request_id;
-  return ids;
+  return inOrder(inserted, items.length);
 }
 
 export const generateAsync = (prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>

@@ -47,17 +47,29 @@ export function uuid(fn: string, name: string, value: unknown): string {
   return v.toLowerCase();
 }
 
+/** An array of at most `maxItems` items (empty only when `allowEmpty`); its items are the caller's to check. */
+export function array(fn: string, name: string, value: unknown, { maxItems, allowEmpty = false }: { maxItems: number; allowEmpty?: boolean }): unknown[] {
+  const v = notNull(fn, name, value);
+  if (!Array.isArray(v)) throw parameterError(fn, name, 'must be an array');
+  if (v.length === 0 && !allowEmpty) throw parameterError(fn, name, 'must not be empty');
+  if (v.length > maxItems) throw parameterError(fn, name, `must have at most ${maxItems} items (got ${v.length})`, {}, SQLSTATE.programLimitExceeded);
+  return v;
+}
+
+/** `name[i]`, as SQL arrays count (from 1), for errors about one item. */
+export const itemName = (name: string, index: number) => `${name}[${index + 1}]`;
+
 /** A non-empty array of non-empty texts, each checked like `text()` and named `name[i]` (from 1, as SQL arrays) in errors. */
 export function textArray(fn: string, name: string, value: unknown, { maxItems }: { maxItems: number }): string[] {
   const v = notNull(fn, name, value);
   if (!Array.isArray(v)) throw parameterError(fn, name, 'must be a text array');
-  if (v.length === 0) throw parameterError(fn, name, 'must not be empty');
-  if (v.length > maxItems) throw parameterError(fn, name, `must have at most ${maxItems} items (got ${v.length})`, {}, SQLSTATE.programLimitExceeded);
-  return v.map((item, i) => {
-    const label = `${name}[${i + 1}]`; // SQL arrays count from 1
-    if (isNull(item)) throw parameterError(fn, label, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
-    return text(fn, label, item);
-  });
+  return array(fn, name, v, { maxItems }).map((item, i) => textItem(fn, itemName(name, i), item));
+}
+
+/** One item of a text array: not NULL, then as text(). */
+export function textItem(fn: string, label: string, item: unknown): string {
+  if (isNull(item)) throw parameterError(fn, label, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  return text(fn, label, item);
 }
 
 /**

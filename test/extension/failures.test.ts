@@ -137,10 +137,11 @@ describe('arguments', () => {
     uuid: 'gen_random_uuid()', 'uuid[]': 'ARRAY[gen_random_uuid()]', interval: `'1 day'`,
   };
   const PUBLIC = FUNCTIONS.filter((fn) => !fn.name.startsWith('svc__') && !fn.name.startsWith('svc_worker_') && fn.grantTo !== 'svc_worker');
-  const cases = PUBLIC.flatMap((fn) => fn.params.map((param, i) => [fn.name, param.name, i] as const));
+  // Overloads (the set-based forms) are told apart by their parameters' names.
+  const cases = PUBLIC.flatMap((fn, f) => fn.params.map((param, i) => [fn.name, param.name, i, f] as const));
 
-  test.each(cases)('%s: an explicit NULL %s is a 22004 error naming it', async (name, param, position) => {
-    const fn = PUBLIC.find((f) => f.name === name)!;
+  test.each(cases)('%s: an explicit NULL %s is a 22004 error naming it', async (name, param, position, f) => {
+    const fn = PUBLIC[f];
     const args = fn.params.map((p, i) => `${p.name} := ${i === position ? 'NULL' : SAMPLE[p.type]}`);
     await expect(db.query(`SELECT * FROM ${name}(${args.join(', ')})`)).rejects.toMatchObject({
       code: '22004', message: `${name}: ${param} must not be NULL`,

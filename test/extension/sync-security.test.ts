@@ -241,8 +241,8 @@ describe('dblink and svc_sync', () => {
     const own = (await sync.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     await expect(sync.query('SELECT svc__sync_submit($1)', [{ ...payload, pid: own, waiter: 7 }])).rejects.toMatchObject({ code: '42501' });
     await sync.query('ROLLBACK');
-    expect((await sync.query('SELECT * FROM svc__sync_state($1, $2, 1)', [bobRequest, alicePid])).rows).toEqual([]);
-    expect((await sync.query('SELECT svc__sync_cancel($1, $2, 1) AS ok', [bobRequest, alicePid])).rows[0].ok).toBe(false);
+    expect((await sync.query('SELECT * FROM svc__sync_state($1::uuid[], $2, 1)', [[bobRequest], alicePid])).rows).toEqual([]);
+    expect((await sync.query('SELECT svc__sync_cancel($1::uuid[], $2, 1) AS n', [[bobRequest], alicePid])).rows[0].n).toBe(0);
     expect((await sync.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(0);
     for (const sql of [`ALTER ROLE svc_sync SUPERUSER`, `UPDATE svc_cache SET result = 'POISONED'`, `SELECT * FROM svc_config`,
       `SELECT svc_worker_complete($1, 1, 'forged')`, `SELECT svc__model_identity('default')`, `SELECT svc__queue_depth()`]) {

@@ -35,8 +35,9 @@ CREATE SEQUENCE svc_cache_misses;
 -- then filtered and sorted every active row on each call (4 ms per claim with 5,000 pending).
 CREATE INDEX svc_queue_active_idx ON svc_queue (seq) WHERE status IN ('pending', 'processing') AND seq > 0;
 CREATE VIEW svc__queue_depth_bound AS
-  SELECT coalesce((SELECT last_value FROM svc_queue_seq_seq) - min(seq) + 1, 0) AS depth
-  FROM svc_queue WHERE status IN ('pending', 'processing') AND seq > 0;
+  SELECT coalesce(s.last_value - (SELECT min(q.seq) FROM svc_queue q WHERE q.status IN ('pending', 'processing') AND q.seq > 0) + 1, 0) AS depth,
+         s.last_value AS last_seq
+  FROM svc_queue_seq_seq s;
 GRANT SELECT ON svc__queue_depth_bound TO PUBLIC;
 
 -- As in schema.sql: no statistics on status: how many rows are pending swings from none to all between two ANALYZEs,

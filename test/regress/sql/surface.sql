@@ -91,6 +91,17 @@ SET svc.max_queue_size = 0;
 SELECT pg_temp.err($$SELECT svc_generate_async('x')$$);
 RESET svc.max_queue_size;
 
+-- set-based calls: an input's error is in its row (nothing to run here, so nothing enqueued); a
+-- shared argument's error is the call's
+\pset tuples_only off
+SELECT * FROM svc_generate(ARRAY[NULL, '  ']::text[]);
+SELECT * FROM svc_embed(ARRAY[NULL]::text[]);
+SELECT ord, request_id, status, error FROM svc_get_async_results(ARRAY['00000000-0000-0000-0000-000000000000']::uuid[], 0);
+\pset tuples_only on
+SELECT pg_temp.err($$SELECT * FROM svc_generate_choice(ARRAY['x'], ARRAY['a', 'a'])$$);
+SELECT pg_temp.err($$SELECT * FROM svc_generate(ARRAY[]::text[])$$);
+SELECT pg_temp.err($$SELECT * FROM svc_rerank(ARRAY['q'], ARRAY['a'], task := NULL)$$);
+
 -- Nothing above was enqueued.
 SELECT count(*) AS queued FROM svc_queue;
 

@@ -1,0 +1,172 @@
+// svc at table scale: a table of BENCH_ROWS rows (10,000) labelled (choice), extracted (JSON) and
+// embedded, the ways a user does it, side by side in one run on the same machine:
+//   - the library in process, one request after another (one sequence), and with the worker's
+//     concurrency (BENCH_CONCURRENCY sequences of one context, that many requests at once);
+//   - SQL per row:   SELECT svc_generate_choice(body, …) FROM docs   (the sync function, row by row);
+//   - SQL set-based: SELECT … FROM svc_generate_choice(array_agg(body), …)   (one call);
+//   - SQL async:     one svc_*_async per row, then svc_get_async_results(ids) for all of them;
+// and the worker's tokens/s at concurrency 1, 4 and 16 (set-based unconstrained generation of
+// BENCH_TOKENS tokens a row). Ratios are to the library at the same concurrency. Each model runs with
+// BENCH_THREADS threads (1); the machine's load is printed beside the figures.
+//
+//   npx tsx bench/table.ts                                    # stories260K and the qwen2-vocabulary model
+//   BENCH_ROWS=2000 BENCH_MODELS=stories npx tsx bench/table.ts
+import { loadavg } from 'node:os';
+import type pg from 'pg';
+import { startCluster } from '../scripts/cluster.js';
+import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
+import { spawnWorker } from '../scripts/worker-process.js';
+import { Engine } from '../src/engine/engine.js';
+import { compileChoices, compileJsonSchema } from '../src/grammar/index.js';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const THREADS = Number(process.env.BENCH_THREADS ?? 1);
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 16);
+const MODELS = (process.env.BENCH_MODELS ?? 'stories,qwen2').split(',');
+const KINDS = (process.env.BENCH_KINDS ?? 'choice,json,embed').split(',') as Kind[];
+// Per-row sync calls are the slow path: they run on a sample of the table (BENCH_PER_ROW rows).
+const PER_ROW = Math.min(ROWS, Number(process.env.BENCH_PER_ROW ?? 1000));
+
+type Kind = 'choice' | 'json' | 'embed';
+const CHOICES = ['happy', 'sad', 'angry', 'scared'];
+const SCHEMA = {
+  type: 'object',
+  properties: { mood: { enum: CHOICES }, age: { type: 'integer', minimum: 0, maximum: 99 } },
+  required: ['mood', 'age'],
+  additionalProperties: false,
+};
+const MAX_TOKENS: Record<Kind, number> = { choice: 8, json: 24, embed: 1 };
+
+// The same request in each path: SQL for one row ($1 the body) and for all ($1 the array of bodies).
+const SQL: Record<Kind, { perRow: string; set: string; async: string }> = {
+  choice: {
+    perRow: `svc_generate_choice(body, ARRAY['${CHOICES.join("','")}'], max_tokens := ${MAX_TOKENS.choice}, use_cache := false)`,
+    set: `svc_generate_choice($1::text[], ARRAY['${CHOICES.join("','")}'], max_tokens := ${MAX_TOKENS.choice}, use_cache := false)`,
+    async: `svc_generate_choice_async(body, ARRAY['${CHOICES.join("','")}'], max_tokens := ${MAX_TOKENS.choice}, use_cache := false)`,
+  },
+  json: {
+    perRow: `svc_generate_json(body, '${JSON.stringify(SCHEMA)}', max_tokens := ${MAX_TOKENS.json}, use_cache := false)`,
+    set: `svc_generate_json($1::text[], '${JSON.stringify(SCHEMA)}', max_tokens := ${MAX_TOKENS.json}, use_cache := false)`,
+    async: `svc_generate_json_async(body, '${JSON.stringify(SCHEMA)}', max_tokens := ${MAX_TOKENS.json}, use_cache := false)`,
+  },
+  embed: {
+    perRow: `svc_embed(body, use_cache := false)`,
+    set: `svc_embed($1::text[], use_cache := false)`,
+    async: `svc_embed_async(body, use_cache := false)`,
+  },
+};
+
+const seconds = async (fn: () => Promise<unknown>) => {
+  const started = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+};
+
+/** Runs `work(i)` for i < n with at most `concurrency` at once. */
+async function pool(n: number, concurrency: number, work: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
+}
+
+function libraryCall(engine: Engine, kind: Kind, prompt: string): Promise<unknown> {
+  if (kind === 'embed') return engine.embed(prompt);
+  const grammar = kind === 'choice' ? compileChoices(CHOICES).gbnf : compileJsonSchema(SCHEMA).gbnf;
+  return engine.generate({ prompt, maxTokens: MAX_TOKENS[kind], seed: 42, grammar, promptFormat: 'raw' });
+}
+
+async function waitForWorker(db: pg.Client): Promise<void> {
+  while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+}
+
+async function benchModel(name: string, model: string): Promise<void> {
+  const cluster = await startCluster();
+  const db = await cluster.connect();
+  const bodies = Array.from({ length: ROWS }, (_, i) => `Row ${i}: the child felt ${CHOICES[i % 4]} on day ${i % 97}.`);
+  try {
+    await db.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker; CREATE ROLE bench_user LOGIN;
+      ALTER ROLE bench_user SET svc.prompt_format = 'raw'; ALTER ROLE bench_user SET svc.max_queue_size = 1000000;
+      CREATE TABLE docs (id int PRIMARY KEY, body text NOT NULL); GRANT SELECT ON docs TO bench_user`);
+    await db.query(`INSERT INTO docs SELECT i - 1, b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, i)`, [bodies]);
+    const user = await cluster.connect('postgres', 'bench_user');
+    const startWorker = async (concurrency: number) => {
+      const child = spawnWorker(cluster, {
+        role: 'bench_worker',
+        model,
+        threads: THREADS,
+        stdio: 'ignore',
+        env: { SVC_WORKER_CONCURRENCY: String(concurrency), SVC_WORKER_CONTEXT_SIZE: '512' },
+      });
+      await waitForWorker(db);
+      return () =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+    };
+
+    const one = await Engine.load({ model, threads: THREADS, contextSize: 512 });
+    const many = await Engine.load({ model, threads: THREADS, contextSize: 512, sequences: CONCURRENCY });
+    let stop = await startWorker(CONCURRENCY);
+    console.log(
+      `\n### ${name} (${model}), ${ROWS} rows (per-row sync on ${PER_ROW}), worker concurrency ${CONCURRENCY}, ${THREADS} thread(s); load ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}\n`,
+    );
+    console.log(
+      '| kind | library sequential | library × concurrency | SQL per-row sync | SQL set-based | SQL async + wait | set-based / library × concurrency | set-based / library sequential |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const kind of KINDS) {
+      const rate = (rows: number, s: number) => rows / s;
+      const libSeq = rate(
+        ROWS,
+        await seconds(async () => {
+          for (const b of bodies) await libraryCall(one, kind, b);
+        }),
+      );
+      const libConc = rate(ROWS, await seconds(() => pool(ROWS, CONCURRENCY, (i) => libraryCall(many, kind, bodies[i]))));
+      const perRow = rate(PER_ROW, await seconds(() => user.query(`SELECT ${SQL[kind].perRow} FROM docs WHERE id < $1`, [PER_ROW])));
+      const set = rate(ROWS, await seconds(() => user.query(`SELECT count(*) FILTER (WHERE error IS NULL) FROM ${SQL[kind].set}`, [bodies])));
+      const asyncRate = rate(
+        ROWS,
+        await seconds(async () => {
+          const { rows } = await user.query(`SELECT array_agg(${SQL[kind].async} ORDER BY id) AS ids FROM docs`);
+          await user.query(`SELECT count(*) FROM svc_get_async_results($1::uuid[], 300)`, [rows[0].ids]);
+        }),
+      );
+      const f = (x: number) => x.toFixed(0);
+      console.log(
+        `| ${kind} | ${f(libSeq)} | ${f(libConc)} | ${f(perRow)} | ${f(set)} | ${f(asyncRate)} | ${(set / libConc).toFixed(2)} | ${(set / libSeq).toFixed(2)} |`,
+      );
+      await db.query(`DELETE FROM svc_queue`);
+    }
+    await one.dispose();
+    await many.dispose();
+
+    // The worker's throughput as its concurrency grows (sequences of one context).
+    console.log(`\n| worker concurrency | rows/s (set-based, ${TOKENS} tokens a row) | tokens/s (rows × ${TOKENS}, the most a row may take) |`);
+    console.log('|---:|---:|---:|');
+    const sample = bodies.slice(0, Math.min(ROWS, 2000));
+    for (const concurrency of [1, 4, 16]) {
+      await stop();
+      stop = await startWorker(concurrency);
+      const s = await seconds(() => user.query(`SELECT count(*) FROM svc_generate($1::text[], max_tokens := ${TOKENS}, use_cache := false)`, [sample]));
+      console.log(`| ${concurrency} | ${(sample.length / s).toFixed(0)} | ${((sample.length * TOKENS) / s).toFixed(0)} |`);
+      await db.query(`DELETE FROM svc_queue`);
+    }
+    await stop();
+    await user.end();
+  } finally {
+    await db.end();
+    await cluster.stop();
+  }
+}
+
+for (const name of MODELS) {
+  await benchModel(name, name === 'stories' ? STORIES_MODEL : await realVocabModel(name as 'qwen2' | 'phi3'));
+}

@@ -1,0 +1,196 @@
+// The synchronous functions' autonomous session (docs/security.md): a second session, opened with
+// dblink, through which a sync call enqueues so that workers see its requests before the caller's
+// transaction ends, and reads them under REPEATABLE READ or SERIALIZABLE.
+//
+// It logs in as svc_sync, which may only run svc__sync_submit/_state/_cancel, and those act only for a
+// backend that holds the waiter lock and whose login role may act as the request's owner; it connects
+// where an administrator said (svc_set_sync_connection), never where a caller's setting says. The
+// connection is kept for the next call only when the caller cannot execute dblink's functions (svc's
+// install revokes them from PUBLIC); for a caller who can, each statement opens a session of its own
+// that dblink closes when the statement ends, whatever ends it.
+import { one, rows } from './db.js';
+import { QUERIES, REMOTE } from './queries.js';
+import { SvcError, SQLSTATE } from './errors.js';
+import { SYNC_ROLE, describeTarget, parseConninfo, syncConninfo, type SyncTarget } from './conninfo.js';
+import * as jobs from './jobs.js';
+import * as v from './validate.js';
+import { enqueueForWaiter } from './submit.js';
+import type { JobState } from './results.js';
+
+interface Plv8Quote { quote_literal(text: string): string }
+declare const plv8: Plv8Quote;
+
+/** Waiting callers go before queued async work. */
+const SYNC_PRIORITY = 100;
+
+// This session's waiter-lock key. Taken again by every call: re-entrant within a transaction (one
+// lock per transaction, however many calls), and replaced when another session holds the same key.
+let waiterKey = 0;
+
+export function holdWaiterLock(): number {
+  while (waiterKey === 0 || !one<{ locked: boolean }>(QUERIES.waiterLock, waiterKey)!.locked) {
+    waiterKey = (Math.random() * 0x100000000) | 0;
+  }
+  return waiterKey;
+}
+
+export interface SyncContext {
+  owner: string;
+  pid: number;
+  isolation: string;
+  target: SyncTarget | null;
+  dblink_reachable: boolean;
+  database: string;
+  port: string;
+  socket_directories: string;
+  schema: string;
+}
+
+/** An autonomous session: `link` is what dblink takes (the kept connection's name, or a connection string). */
+export interface Session {
+  fn: string;
+  link: string;
+  schema: string;
+  keep: boolean;
+}
+
+// The connection string the kept connection ('svc_sync') was opened with; null: none is open.
+let keptConninfo: string | null = null;
+
+function dropKept(): void {
+  if (keptConninfo === null) return;
+  keptConninfo = null;
+  try { one(QUERIES.syncDisconnect); } catch { /* already gone */ }
+}
+
+function connectionError(fn: string, error: unknown): SvcError {
+  const e = error as { message?: string; detail?: string };
+  return new SvcError(SQLSTATE.syncConnection, `${fn}: the autonomous session could not log in as ${SYNC_ROLE}: ${(e.detail ?? e.message ?? String(error)).trim()}`, {
+    hint: `pg_hba.conf must let this server log in as ${SYNC_ROLE} (e.g. "local all ${SYNC_ROLE} peer map=${SYNC_ROLE}" with pg_ident.conf "${SYNC_ROLE} postgres ${SYNC_ROLE}"), `
+      + 'or an administrator sets where it connects with svc_set_sync_connection(); see docs/security.md. The _async functions need no autonomous session.',
+  });
+}
+
+/** The session this call enqueues through: the kept connection, (re)opened when needed, or a one-shot one. */
+export function openSession(fn: string, ctx: SyncContext): Session {
+  const role = one<{ powerless: boolean }>(QUERIES.syncRole, SYNC_ROLE);
+  if (!role) throw new SvcError(SQLSTATE.syncConnection, `${fn}: role ${SYNC_ROLE} does not exist`, { hint: 'Reinstall svc (DROP EXTENSION svc; CREATE EXTENSION svc) to create it.' });
+  if (!role.powerless) {
+    throw new SvcError(SQLSTATE.syncConnection, `${fn}: role ${SYNC_ROLE} must be a LOGIN role with no other attribute and no membership`, {
+      detail: 'The synchronous functions\' autonomous session logs in as it; it must not be able to do more than svc grants it.',
+      hint: `ALTER ROLE ${SYNC_ROLE} NOSUPERUSER NOCREATEROLE NOCREATEDB NOREPLICATION NOBYPASSRLS, and revoke its memberships.`,
+    });
+  }
+  const local = { database: ctx.database, port: ctx.port, socketDirectories: ctx.socket_directories };
+  const target = ctx.target ?? {};
+  if (ctx.dblink_reachable) {
+    // This caller could reach a kept connection through dblink: one that closes with the statement.
+    dropKept();
+    const token = one<{ token: string }>(QUERIES.randomToken)!.token;
+    return { fn, link: syncConninfo(target, local, `${SYNC_ROLE}_${token}`), schema: ctx.schema, keep: false };
+  }
+  const conninfo = syncConninfo(target, local, SYNC_ROLE);
+  if (keptConninfo !== conninfo) {
+    dropKept();
+    try {
+      one(QUERIES.syncConnect, conninfo);
+    } catch (error) {
+      // A connection named svc_sync this context did not know of (its state was reset): replace it.
+      if ((error as { sqlerrcode?: string }).sqlerrcode !== '42710') throw connectionError(fn, error);
+      one(QUERIES.syncDisconnect);
+      try { one(QUERIES.syncConnect, conninfo); } catch (again) { throw connectionError(fn, again); }
+    }
+    keptConninfo = conninfo;
+  }
+  return { fn, link: 'svc_sync', schema: ctx.schema, keep: true };
+}
+
+/** Runs a statement in the autonomous session; a kept connection that was lost is opened again, once. */
+function remote<T>(session: Session, query: typeof QUERIES.syncState, statement: string): T[] {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return rows<T>(query, session.link, statement);
+    } catch (error) {
+      const code = String((error as { sqlerrcode?: string }).sqlerrcode ?? '');
+      if (!code.startsWith('08')) throw error;
+      if (!session.keep || attempt > 0) throw connectionError(session.fn, error);
+      const conninfo = keptConninfo!;
+      dropKept();
+      try { one(QUERIES.syncConnect, conninfo); } catch (again) { throw connectionError(session.fn, again); }
+      keptConninfo = conninfo;
+    }
+  }
+}
+
+/** The caller's session as a sync call needs it (one statement). */
+export const syncContext = (): SyncContext => one<SyncContext>(QUERIES.syncContext)!;
+
+/** A literal uuid[] of ids that came from svc_queue (UUIDs: nothing to escape but the quotes). */
+const quotedIds = (ids: readonly string[]) => plv8.quote_literal(`{${ids.join(',')}}`);
+
+/**
+ * Enqueues a sync call's requests (one function, one constraint) for the caller through the session:
+ * their ids, in order. The caller's queue bound applies: the session does not see its SETs.
+ */
+export function submitRemote(session: Session, ctx: SyncContext, waiter: number, functionName: string, parameters: object[], maxQueueSize: number): string[] {
+  const payload = JSON.stringify({ caller: session.fn, function_name: functionName, requests: parameters, owner: ctx.owner, pid: ctx.pid, waiter, max_queue_size: maxQueueSize });
+  return remote<{ ids: string[] }>(session, QUERIES.syncSubmit, REMOTE.submit(session.schema, plv8.quote_literal(payload)))[0].ids;
+}
+
+/** The states of the caller's requests, read in the session (by id; an id missing is gone). */
+export function readRemote(session: Session, ctx: SyncContext, waiter: number, ids: readonly string[]): Map<string, JobState> {
+  const states = remote<JobState & { request_id: string }>(session, QUERIES.syncState, REMOTE.state(session.schema, quotedIds(ids), ctx.pid, waiter));
+  return new Map(states.map((s) => [s.request_id, s]));
+}
+
+/** Cancels those of the caller's requests that are still pending; an error doing so must not hide the one that ended the wait. */
+export function cancelRemoteQuietly(session: Session, ctx: SyncContext, waiter: number, ids: readonly string[]): void {
+  if (ids.length === 0) return;
+  try {
+    remote(session, QUERIES.syncCancel, REMOTE.cancel(session.schema, quotedIds(ids), ctx.pid, waiter));
+  } catch {
+    // the autonomous session is gone: the requests stay as they are, and the next claim cancels them
+  }
+}
+
+/**
+ * svc__sync_submit: runs in the autonomous session (as svc_sync; the function as the extension's
+ * owner) for a sync function (payload.caller, which errors name). It trusts nothing it is given: the
+ * waiter must hold its lock in backend payload.pid, whose login role may act as payload.owner, and
+ * each request is checked and its constraint compiled again (once: the requests of a call share it).
+ */
+export function syncSubmit(payload: unknown): string[] {
+  const { caller, function_name, requests, owner, pid, waiter, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
+  const fn = typeof caller === 'string' && /^svc_[a-z_]+$/.test(caller) ? caller : 'svc__sync_submit';
+  if (typeof owner !== 'string' || owner === '') throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner must be a role name`);
+  for (const [name, value] of [['pid', pid], ['waiter', waiter], ['max_queue_size', max_queue_size]] as const) {
+    if (!Number.isInteger(value)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.${name} must be an integer`);
+  }
+  if (!one<{ ok: boolean }>(QUERIES.syncWaiterMayActAs, pid, waiter, owner)?.ok) {
+    throw new SvcError(SQLSTATE.insufficientPrivilege, `${fn}: no backend ${String(pid)} of this database waits with lock ${String(waiter)} as a role that may act as "${owner}"`);
+  }
+  if (!Array.isArray(requests) || requests.length === 0) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.requests must be a non-empty array`);
+  const prepared = requests.map((parameters) => jobs.prepareFromParameters(fn, function_name, parameters));
+  if (prepared.some((job) => job.grammar !== prepared[0].grammar)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.requests must share one constraint`);
+  return enqueueForWaiter(fn, prepared[0].functionName, prepared.map((job) => job.parameters), prepared[0].grammar, SYNC_PRIORITY, {
+    owner,
+    waiter: waiter as number,
+    maxQueueSize: max_queue_size as number,
+  });
+}
+
+/**
+ * svc_set_sync_connection (svc_admin): where the autonomous session connects, as libpq keyword/value
+ * pairs of conninfo.ts's TARGET_KEYWORDS; empty: this server's first unix socket. Returns the
+ * connection string svc will use, its password masked. This session's kept connection is closed.
+ */
+export function setSyncConnection(conninfo: unknown): string {
+  const fn = 'svc_set_sync_connection';
+  const text = v.text(fn, 'conninfo', conninfo, { allowEmpty: true, maxChars: 10_000 });
+  const target = text.trim() === '' ? null : parseConninfo(fn, text);
+  if (target === null) one(QUERIES.configDelete, 'sync_connection');
+  else one(QUERIES.configPut, 'sync_connection', target);
+  dropKept();
+  const ctx = one<SyncContext>(QUERIES.syncContext)!;
+  return describeTarget(target ?? {}, { database: ctx.database, port: ctx.port, socketDirectories: ctx.socket_directories });
+}

@@ -1,0 +1,157 @@
+// The set-based forms of the synchronous functions and svc_get_async_results, with a real worker on
+// the test model: one row per input in input order, the same bytes as the one-input calls and the async
+// path, served from the cache where it can, each input's error in its own row.
+import type pg from 'pg';
+import { ROLES, useSvc } from '../helpers/svc.js';
+import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+
+const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
+let db: pg.Client;
+let alice: pg.Client;
+let worker: WorkerProcess | undefined;
+
+async function startOne(): Promise<void> {
+  worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '4' });
+  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+}
+
+beforeAll(async () => {
+  db = await svc().connect();
+  alice = await svc().connect(ROLES.alice);
+  await startOne();
+}, 60_000);
+afterAll(async () => {
+  await worker?.stop();
+});
+
+const PROMPTS = ['Colour of the sky?', 'Colour of grass?', 'Colour of snow?', 'Colour of coal?', 'Colour of blood?'];
+const CHOICES = ['blue', 'green', 'white', 'black', 'red'];
+
+test('svc_generate_choice(prompts[]): a row per prompt in order, the bytes of the one-prompt call and of the async path', async () => {
+  const set = (await alice.query(`SELECT ord, result, error FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`, [PROMPTS, CHOICES])).rows;
+  expect(set.map((r) => r.ord)).toEqual([1, 2, 3, 4, 5]);
+  expect(set.every((r) => r.error === null && CHOICES.includes(r.result))).toBe(true);
+  for (const [i, prompt] of PROMPTS.entries()) {
+    const one = (await alice.query(`SELECT svc_generate_choice($1, $2::text[], use_cache := false) AS out`, [prompt, CHOICES])).rows[0].out;
+    const id = (await alice.query(`SELECT svc_generate_choice_async($1, $2::text[], use_cache := false) AS id`, [prompt, CHOICES])).rows[0].id;
+    const viaAsync = (await alice.query(`SELECT svc_get_async_result($1) AS out`, [id])).rows[0].out;
+    expect({ prompt, set: set[i].result }).toEqual({ prompt, set: one });
+    expect(viaAsync).toBe(one);
+  }
+});
+
+test('every set-based form gives what its one-input form gives, in input order', async () => {
+  const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 0, maximum: 9 } }, required: ['n'], additionalProperties: false };
+  const forms: Array<[string, string, unknown[]]> = [
+    ['svc_generate($1::text[], max_tokens := 12)', 'svc_generate($1, max_tokens := 12, use_cache := false)', []],
+    ['svc_generate_json($1::text[], $2::jsonb, max_tokens := 40)', 'svc_generate_json($1, $2::jsonb, max_tokens := 40, use_cache := false)', [schema]],
+    ['svc_generate_regex($1::text[], $2, max_tokens := 20)', 'svc_generate_regex($1, $2, max_tokens := 20, use_cache := false)', ['[a-z]{3}-[0-9]{2}']],
+  ];
+  for (const [setCall, oneCall, extra] of forms) {
+    const set = (await alice.query(`SELECT ord, result, error FROM ${setCall}`, [PROMPTS, ...extra])).rows;
+    expect(set.map((r) => [r.ord, r.error])).toEqual(PROMPTS.map((_, i) => [i + 1, null]));
+    for (const [i, prompt] of PROMPTS.entries()) {
+      expect((await alice.query(`SELECT ${oneCall} AS out`, [prompt, ...extra])).rows[0].out).toBe(set[i].result);
+    }
+  }
+  const embeddings = (await alice.query(`SELECT ord, embedding, error FROM svc_embed($1::text[])`, [PROMPTS])).rows;
+  for (const [i, text] of PROMPTS.entries()) {
+    expect((await alice.query(`SELECT svc_embed($1, use_cache := false) AS e`, [text])).rows[0].e).toEqual(embeddings[i].embedding);
+  }
+  const docs = ['Paris is in France', 'Bananas are yellow', 'The sky is blue'];
+  const ranked = (await alice.query(`SELECT ord, document, score, error FROM svc_rerank($1::text[], $2::text[])`, [['capital of France', 'fruit'], docs])).rows;
+  for (const [q, query] of ['capital of France', 'fruit'].entries()) {
+    const single = (await alice.query(`SELECT document, score FROM svc_rerank($1, $2::text[], use_cache := false)`, [query, docs])).rows;
+    expect(ranked.filter((r) => r.ord === q + 1).map(({ document, score }) => ({ document, score }))).toEqual(single);
+  }
+});
+
+test("an input's error is reported in its row; the others get their results; arguments shared by all are the call's errors", async () => {
+  const rows = (await alice.query(`SELECT ord, result, error FROM svc_generate_choice(ARRAY['Sky?', NULL, '  ', 'Grass?'], $1::text[])`, [CHOICES])).rows;
+  expect(rows.map((r) => r.ord)).toEqual([1, 2, 3, 4]);
+  expect(CHOICES).toContain(rows[0].result);
+  expect(rows[1]).toMatchObject({ result: null, error: 'svc_generate_choice: prompts[2] must not be NULL' });
+  expect(rows[2]).toMatchObject({ result: null, error: 'svc_generate_choice: prompts[3] must not be empty' });
+  expect(CHOICES).toContain(rows[3].result);
+  await expect(alice.query(`SELECT * FROM svc_generate_choice(ARRAY['a'], ARRAY['x', 'x'])`)).rejects.toMatchObject({
+    code: '22023',
+    message: expect.stringMatching(/choices/),
+  });
+  await expect(alice.query(`SELECT * FROM svc_generate(ARRAY['a'], max_tokens := 0)`)).rejects.toMatchObject({ code: '22023' });
+  await expect(alice.query(`SELECT * FROM svc_embed(ARRAY[]::text[])`)).rejects.toMatchObject({ code: '22023', message: 'svc_embed: texts must not be empty' });
+  await expect(alice.query(`SELECT * FROM svc_embed(array_fill('a'::text, ARRAY[100001]))`)).rejects.toMatchObject({ code: '54000' });
+});
+
+test('served from the cache where it can: a second call is all hits, the same bytes; only misses are enqueued', async () => {
+  const texts = Array.from({ length: 40 }, (_, i) => `cached text ${i}`);
+  const first = (await alice.query(`SELECT embedding FROM svc_embed($1::text[]) ORDER BY ord`, [texts])).rows;
+  const queued = async () => Number((await db.query(`SELECT count(*) AS n FROM svc_queue WHERE parameters->>'text_input' LIKE 'cached text %'`)).rows[0].n);
+  const before = await queued();
+  const hits = async () => Number((await db.query(`SELECT hits FROM svc_cache_stats()`)).rows[0].hits);
+  const hitsBefore = await hits();
+  const second = (await alice.query(`SELECT embedding FROM svc_embed($1::text[]) ORDER BY ord`, [[...texts, 'one new text']])).rows;
+  expect(second.slice(0, 40)).toEqual(first);
+  expect((await hits()) - hitsBefore).toBe(40);
+  expect((await queued()) - before).toBe(0);
+  expect(await queued()).toBe(40);
+});
+
+test('more inputs than the window (1,000 in the queue at once) in one statement, under REPEATABLE READ too', async () => {
+  const texts = Array.from({ length: 1100 }, (_, i) => `window ${i}`);
+  const rows = (await alice.query(`SELECT ord, error, array_length(embedding, 1) AS n FROM svc_embed($1::text[], use_cache := false)`, [texts])).rows;
+  expect(rows).toHaveLength(1100);
+  expect(rows.every((r, i) => r.ord === i + 1 && r.error === null && r.n === 64)).toBe(true);
+  await alice.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+  const rr = (await alice.query(`SELECT ord, result FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`, [PROMPTS, CHOICES])).rows;
+  await alice.query('COMMIT');
+  expect(rr.every((r) => CHOICES.includes(r.result))).toBe(true);
+}, 120_000);
+
+test('svc_get_async_results: one row per id in input order, results and errors in their rows, at once when all are settled', async () => {
+  const ids = (await alice.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 8) AS ids`, [PROMPTS])).rows[0].ids as string[];
+  const unknown = '00000000-0000-0000-0000-000000000000';
+  const rows = (await alice.query(`SELECT ord, request_id, status, result, error FROM svc_get_async_results($1::uuid[], 60)`, [[...ids, unknown, ids[0]]]))
+    .rows;
+  expect(rows.map((r) => [r.ord, r.request_id])).toEqual([...ids, unknown, ids[0]].map((id, i) => [i + 1, id]));
+  for (const [i, id] of ids.entries()) {
+    expect(rows[i]).toMatchObject({ status: 'completed', error: null });
+    expect(rows[i].result).toBe((await alice.query('SELECT svc_get_async_result($1) AS r', [id])).rows[0].r);
+  }
+  expect(rows[5]).toMatchObject({
+    status: null,
+    result: null,
+    error: `svc_get_async_results: request ${unknown} does not exist or is not visible to the current role`,
+  });
+  expect(rows[6].result).toBe(rows[0].result);
+  // Another role's ids are unknown to bob.
+  const bob = await svc().connect(ROLES.bob);
+  expect((await bob.query(`SELECT status, error FROM svc_get_async_results($1::uuid[], 0)`, [ids.slice(0, 1)])).rows[0]).toMatchObject({
+    status: null,
+    error: expect.stringMatching(/does not exist or is not visible/),
+  });
+});
+
+describe('with no worker running', () => {
+  beforeAll(async () => {
+    await worker?.stop();
+    worker = undefined;
+  });
+  afterAll(async () => {
+    await startOne();
+  }, 60_000);
+
+  test('a set call that times out reports it in each row and cancels what it submitted; svc_get_async_results reports the still pending', async () => {
+    await alice.query(`SET svc.sync_timeout = '1s'`);
+    const rows = (
+      await alice.query(`SELECT ord, result, error FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`, [['late 1', 'late 2'], CHOICES])
+    ).rows;
+    await alice.query('RESET svc.sync_timeout');
+    expect(rows.map((r) => r.ord)).toEqual([1, 2]);
+    for (const r of rows) expect(r.error).toMatch(/svc_generate_choice: timed out: no result within 1 s \(svc.sync_timeout\)/);
+    expect((await db.query(`SELECT DISTINCT status FROM svc_queue WHERE parameters->>'prompt' LIKE 'late %'`)).rows).toEqual([{ status: 'cancelled' }]);
+    const id = (await alice.query(`SELECT svc_generate_async('pending one') AS id`)).rows[0].id;
+    const pending = (await alice.query(`SELECT status, error FROM svc_get_async_results(ARRAY[$1]::uuid[], 0)`, [id])).rows[0];
+    expect(pending).toEqual({ status: 'pending', error: `svc_get_async_results: timed out after 0 s: request ${id} is still pending` });
+    await alice.query('SELECT svc_cancel_async($1)', [id]);
+  });
+});
