@@ -133,7 +133,7 @@ AS $bundle$ (the TypeScript bundle) $bundle$;
 -- grants on svc__bundle(): (default: PUBLIC may execute)
 
 CREATE OR REPLACE FUNCTION public.svc__claim(claimer text, max_jobs integer, lease_seconds double precision, max_retries integer, relax_commit boolean, models text[])
- RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
+ RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and_claim (which run it under their
@@ -143,8 +143,10 @@ AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and
 -- 1. Synchronous requests whose caller stopped waiting (its transaction ended, freeing its waiter
 --    lock) are cancelled rather than run for nobody. Taking the lock here succeeds only when no
 --    session holds it; this transaction then holds it until it commits, which harms nobody. The
---    status is compared with a variable (pending_) so that only svc_queue_waiter_idx, through its
---    IS NOT NULL condition, serves this scan. The lock's first key is 'svcw' (0x73766377,
+--    lock is tried once per waiting session, not once per request (a set-based call has up to
+--    1,000 requests waiting under one key): the keys are read from svc_queue_waiter_idx by a loose
+--    index scan (the next key above the last, one index descent each). The status is compared with a
+--    variable (pending_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
 --    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`.
 -- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
 --    announced on svc_completed). The probe reads the earliest lease, the first entry of
@@ -176,8 +178,14 @@ BEGIN
     RAISE EXCEPTION 'svc_worker_claim: models must be a non-empty array of model names' USING ERRCODE = 'invalid_parameter_value';
   END IF;
 
+  WITH RECURSIVE waiting AS (
+    (SELECT w.waiter FROM svc_queue w WHERE w.waiter IS NOT NULL ORDER BY w.waiter LIMIT 1)
+    UNION ALL
+    SELECT (SELECT w.waiter FROM svc_queue w WHERE w.waiter > k.waiter ORDER BY w.waiter LIMIT 1) FROM waiting k WHERE k.waiter IS NOT NULL
+  )
   UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
-  WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(1937138551, w.waiter);
+  WHERE w.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
+    AND w.status = pending_;
 
   IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
     WITH requeued AS (
@@ -186,6 +194,7 @@ BEGIN
         retry_count = CASE WHEN q.retry_count < max_retries THEN q.retry_count + 1 ELSE q.retry_count END,
         run_after = clock_timestamp() + svc__backoff(q.retry_count),
         failed_at = CASE WHEN q.retry_count < max_retries THEN NULL ELSE clock_timestamp() END,
+        waiter = CASE WHEN q.retry_count < max_retries THEN q.waiter END,
         error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
         lease_expires_at = NULL, worker_id = NULL
       WHERE q.request_id = ANY (ARRAY(
@@ -229,9 +238,9 @@ BEGIN
       status = 'processing', started_at = now_, attempt = q.attempt + 1,
       worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
     WHERE q.request_id = ANY (picked)
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.waiter IS NOT NULL AS waited, q.seq
   )
-  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
+  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority, c.waited
   FROM claimed c ORDER BY c.priority DESC, c.seq;
 END
 $function$;
@@ -1153,7 +1162,7 @@ $function$;
 -- comment: Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer DEFAULT 3, models text[] DEFAULT '{default}'::text[])
- RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
+ RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1234,7 +1243,7 @@ $function$;
 -- comment: Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer DEFAULT 3, claim_jobs integer DEFAULT NULL::integer, models text[] DEFAULT '{default}'::text[])
- RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)
+ RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1301,7 +1310,9 @@ BEGIN
     retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
     run_after = clock_timestamp() + svc__backoff(retry_count),
     failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
-    error = $3, lease_expires_at = NULL, worker_id = NULL
+    error = $3, lease_expires_at = NULL, worker_id = NULL,
+    -- A request that failed for good waits for nobody (as completion clears it).
+    waiter = CASE WHEN retry_count < $4 THEN waiter END
   WHERE request_id = $1 AND status = processing_ AND attempt = $2
   RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
   IF new_status = 'failed' THEN

@@ -11,6 +11,8 @@ export interface WorkerConfig {
   models: ModelSpec[];
   db: { host?: string; port?: number; database?: string; user?: string };
   concurrency: number;
+  /** Jobs claimed ahead of a free slot (0: none). */
+  prefetch: number;
   pollIntervalMs: number;
   maxRetries: number;
   timeoutMs: number;
@@ -41,7 +43,8 @@ The database needs the svc extension (CREATE EXTENSION svc CASCADE) and the role
 GRANT svc_worker TO <role>; without them the worker exits at once saying so.
 Environment: SVC_MODEL (one PATH or NAME=PATH; several separated by commas or newlines), SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
 SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS,
-SVC_WORKER_CONTEXT_SIZE (4096 tokens per job), SVC_WORKER_HEARTBEAT (5 s).
+SVC_WORKER_CONTEXT_SIZE (4096 tokens per job), SVC_WORKER_HEARTBEAT (5 s), SVC_WORKER_PREFETCH (4 jobs claimed
+ahead of a free slot, so that it starts its next job at once; 0: none).
 SIGTERM or SIGINT: finish the jobs in flight and write their results, then exit 0 (jobs in flight
 while the database is unreachable are given up: their leases expire and they run again).
 Exit status: 0 stopped by a signal; 1 crashed; 2 bad configuration, or the database is not set up.`;
@@ -92,6 +95,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
       user: args['db-user'] ?? env.PGUSER,
     },
     concurrency: number('SVC_WORKER_CONCURRENCY', args.concurrency ?? env.SVC_WORKER_CONCURRENCY, 4, { min: 1, integer: true }),
+    prefetch: number('SVC_WORKER_PREFETCH', env.SVC_WORKER_PREFETCH, 4, { min: 0, integer: true }),
     pollIntervalMs: number('SVC_WORKER_POLL_INTERVAL', env.SVC_WORKER_POLL_INTERVAL, 1, { min: 0.01, integer: false }) * 1000,
     maxRetries: number('SVC_WORKER_MAX_RETRIES', env.SVC_WORKER_MAX_RETRIES, 3, { min: 0, integer: true }),
     timeoutMs: number('SVC_WORKER_TIMEOUT', env.SVC_WORKER_TIMEOUT, 300, { min: 0.01, integer: false }) * 1000,

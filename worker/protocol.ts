@@ -10,6 +10,8 @@ export interface ClaimedJob {
   attempt: number;
   retry_count: number;
   priority: number;
+  /** A synchronous call waits for it (and looked the cache up just before submitting it). */
+  waited: boolean;
 }
 
 export interface ClaimOptions {

@@ -1,7 +1,7 @@
-// The queue worker: claims as many jobs as it has free slots, runs them on the engine, writes results
-// back (a slot is free again once its job has run: the write goes on meanwhile, and results that
-// finish together are written in one call), and keeps its leases and heartbeat fresh. Wakes on the
-// enqueue notification, polls as a fallback, survives database restarts, and on stop() finishes and
+// The queue worker: claims jobs for its free slots and a few ahead, runs them on the engine, writes
+// results back (a slot is free again once its job has run, and takes its next job from those claimed
+// ahead; the write goes on meanwhile, and results that finish together are written in one call), and
+// keeps its leases and heartbeat fresh. Wakes on the enqueue notification, polls as a fallback, survives database restarts, and on stop() finishes and
 // writes what it holds before returning — unless the database is unreachable then: what it holds is
 // given up at once (never written: the leases expire and the jobs run again), so a stop is prompt.
 import pg from 'pg';
@@ -50,6 +50,8 @@ interface Writing {
 
 export class Worker {
   private readonly running = new Map<string, Running>();
+  /** Jobs claimed ahead of a free slot (their leases held and renewed), highest priority first. */
+  private readonly backlog: protocol.ClaimedJob[] = [];
   private readonly writing = new Set<Writing>();
   private stopping = false;
   /** Aborts when the worker gives up what it holds (stopping while the database is unreachable). */
@@ -106,14 +108,18 @@ export class Worker {
     this.timers.push(setInterval(() => void this.renewLeases(), (this.config.leaseSeconds * 1000) / 3));
     let failures = 0;
     while (!this.stopping) {
-      const free = this.config.concurrency - this.running.size;
+      this.startClaimed();
+      // Claims for the free slots and up to `prefetch` jobs ahead (the backlog), so that a slot that
+      // frees starts its next job at once instead of after a claim's round trip, and claims come in
+      // batches.
+      const want = this.config.concurrency + this.config.prefetch - this.running.size - this.backlog.length;
       let claimed = 0;
-      if (free > 0) {
+      if (want > 0) {
         try {
           const jobs = await this.untilAbandoned(
             protocol.claim(this.pool, {
               workerId: this.config.workerId,
-              maxJobs: free,
+              maxJobs: want,
               leaseSeconds: this.config.leaseSeconds,
               maxRetries: this.config.maxRetries,
               models: this.models,
@@ -121,7 +127,10 @@ export class Worker {
           );
           this.reached();
           failures = 0;
-          for (const job of jobs ?? []) this.start(job);
+          // Highest priority first, then in claim order: a sync call's request claimed after queued
+          // async work still runs next.
+          this.backlog.push(...(jobs ?? []));
+          this.backlog.sort((a, b) => b.priority - a.priority);
           claimed = jobs?.length ?? 0;
         } catch (error) {
           failures++;
@@ -131,10 +140,15 @@ export class Worker {
           continue;
         }
       }
-      if (free > 0 && claimed === free) continue; // there may be more
+      if (claimed > 0 && claimed === want) continue; // there may be more
+      if (this.backlog.length > 0 && this.running.size < this.config.concurrency) continue;
       await this.idle(this.config.pollIntervalMs);
     }
-    while (this.running.size > 0) await Promise.all([...this.running.values()].map((r) => r.done));
+    // What was claimed is run: the backlog too, as slots free.
+    while (this.running.size > 0 || (this.backlog.length > 0 && !this.abandon.signal.aborted)) {
+      this.startClaimed();
+      await Promise.race([...this.running.values()].map((r) => r.done));
+    }
     // A write held up by the database (a lock) is waited for; one to a database that is gone is not.
     await this.untilAbandoned(Promise.all([...this.writing].map((w) => w.written)));
     for (const timer of this.timers) clearInterval(timer);
@@ -173,6 +187,7 @@ export class Worker {
       { inFlight: this.running.size, unwritten: this.writing.size },
     );
     const reason = new Error('given up: the worker stopped while the database was unreachable');
+    this.backlog.length = 0;
     for (const r of this.running.values()) r.controller.abort(reason);
     this.abandon.abort(reason);
   }
@@ -224,6 +239,12 @@ export class Worker {
     log('warn', 'claim failed; retrying', { ...errorFields(error), attempt });
   }
 
+  /** Starts backlog jobs in the free slots. */
+  private startClaimed(): void {
+    if (this.abandon.signal.aborted) return;
+    while (this.running.size < this.config.concurrency && this.backlog.length > 0) this.start(this.backlog.shift()!);
+  }
+
   /** Waits for a notification, a freed slot, stop(), or `ms`. */
   private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
@@ -259,7 +280,8 @@ export class Worker {
         if (this.running.get(job.request_id)?.done === done) this.running.delete(job.request_id);
         const writing: Writing = { job, written: this.finish(job, outcome).finally(() => this.writing.delete(writing)) };
         this.writing.add(writing);
-        this.wake(); // the slot is free
+        this.startClaimed(); // the slot is free: its next job, if one was claimed ahead
+        this.wake(); // and claim ahead again
       });
     this.running.set(job.request_id, { job, done, controller });
   }
@@ -275,13 +297,15 @@ export class Worker {
     const useCache = job.parameters.use_cache === true;
     const identity = cacheIdentity(job.function_name, job.parameters);
     const engine = this.engineFor(job);
-    if (useCache) {
+    // A synchronous call's request is not looked up again: its caller did, just before submitting it.
+    if (useCache && !job.waited) {
       const cached = await protocol.cacheGet(this.pool, identity, engine.modelId);
       if (cached !== null) return cached;
     }
     const result = await runJob(engine, job, signal);
     if (useCache) {
-      await protocol
+      // Stored beside the completion, not before it: the caller waits for the completion only.
+      void protocol
         .cachePut(this.pool, identity, engine.modelId, job.function_name, result)
         .catch((error: unknown) => log('warn', 'could not store a result in the cache', { requestId: job.request_id, ...errorFields(error) }));
     }
@@ -327,7 +351,7 @@ export class Worker {
 
   private async renewLeases(): Promise<void> {
     // Jobs whose outcome is still being written keep their leases too.
-    const held = [...this.running.keys(), ...[...this.writing].map((w) => w.job.request_id)];
+    const held = [...this.running.keys(), ...this.backlog.map((j) => j.request_id), ...[...this.writing].map((w) => w.job.request_id)];
     if (held.length === 0) return;
     try {
       await protocol.renew(this.pool, this.config.workerId, held, this.config.leaseSeconds);

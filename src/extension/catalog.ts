@@ -216,7 +216,7 @@ const DECLARED: readonly SqlFunction[] = [
   {
     name: 'svc_worker_claim',
     params: [p('worker_id', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), MODELS],
-    returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
+    returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
     comment: 'Worker protocol: claim up to max_jobs pending jobs of the given models (svc_models names) under a lease; expired leases are requeued first. '
       + 'As its transaction\'s first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.',
@@ -230,7 +230,7 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_worker_complete_and_claim',
     params: [p('complete_request_ids', 'uuid[]'), p('complete_attempts', 'integer[]'), p('results', 'text[]'), p('worker_id', 'text'),
       p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL'), MODELS],
-    returns: 'TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
+    returns: 'TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
     comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs '
       + '(default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused '
@@ -343,7 +343,7 @@ const DECLARED: readonly SqlFunction[] = [
       p('claimer', 'text'), p('max_jobs', 'integer'), p('lease_seconds', 'double precision'), p('max_retries', 'integer'), p('relax_commit', 'boolean'),
       p('models', 'text[]'),
     ],
-    returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer)',
+    returns: 'TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     // No INDEX_PLANS of its own: it runs under its callers' (the settings of a SET clause last until the call that set them returns).
     comment: 'Internal: the claim of svc_worker_claim and svc_worker_complete_and_claim (abandoned sync requests, expired leases, then pending jobs).',

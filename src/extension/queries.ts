@@ -100,6 +100,8 @@ export const QUERIES = {
   ),
 
   sleep: q(`SELECT pg_sleep($1)`, 'float8'),
+  // A sync call's requests not finished yet: those that keep its waiter key (svc_queue_waiter_idx).
+  waiterUnfinished: q(`SELECT count(*) AS n FROM svc_queue WHERE waiter = $1`, 'integer'),
 
   // --- the result cache -----------------------------------------------------------------------
   // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
@@ -158,15 +160,16 @@ export const QUERIES = {
   // true when this transaction holds (or now takes) the waiter lock with this key; false when another
   // session holds it.
   waiterLock: q(`SELECT pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, $1) AS locked`, 'integer'),
-  // Workers heard from in the last minute, those of them serving model $1, and the pending requests for it.
+  // Workers heard from in the last minute, and those of them serving model $1 (read before every sync call's submission).
   workersSummary: q(
     `SELECT count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
             count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)) AS serving,
-            count(*) AS known,
-            (SELECT count(*) FROM svc_queue WHERE status = 'pending' AND model = $1) AS pending
+            count(*) AS known
      FROM svc_workers`,
     'text',
   ),
+  // The requests pending for model $1: only for a timeout's message (it counts them).
+  pendingForModel: q(`SELECT count(*) AS pending FROM svc_queue WHERE status = 'pending' AND model = $1`, 'text'),
 
   // Only the owner cancels. $2 is 'pending': a parameter, not a literal, so that the plan (generic,
   // made once) cannot take svc_queue_claim_idx for this lookup by id (see BY_ID_STATUS).

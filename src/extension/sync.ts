@@ -30,16 +30,17 @@ interface Outcome {
 /** Requests of one set call in the queue at once: the window moves on as they finish. */
 const WINDOW = 1000;
 
-/** Who could serve a request for `model`: the live workers, and how many of them serve it. */
-function workersSummary(model: string): { text: string; live: number; serving: number } {
-  const s = one<{ live: string; serving: string; known: string; pending: string }>(QUERIES.workersSummary, model)!;
+/** Who could serve a request for `model`: the live workers, how many of them serve it, and what that means (`withPending`: how many wait for it). */
+function workersSummary(model: string, withPending = false): { text: string; live: number; serving: number } {
+  const s = one<{ live: string; serving: string; known: string }>(QUERIES.workersSummary, model)!;
   const live = Number(s.live);
   const serving = Number(s.serving);
   const forModel = model === 'default' ? '' : ` for model "${model}"`;
   let text: string;
   if (live === 0) text = Number(s.known) === 0 ? 'no worker has ever connected (start svc-worker)' : 'no worker is running (none sent a heartbeat in the last minute)';
   else if (serving === 0) text = `none of the ${live} running worker(s) serves model "${model}"`;
-  else text = `${serving} worker(s) running${forModel}, ${s.pending} request(s) pending${forModel}`;
+  else if (!withPending) text = `${serving} worker(s) running${forModel}`;
+  else text = `${serving} worker(s) running${forModel}, ${one<{ pending: string }>(QUERIES.pendingForModel, model)!.pending} request(s) pending${forModel}`;
   return { text, live, serving };
 }
 
@@ -102,18 +103,32 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   // Under READ COMMITTED each statement of this call sees what committed before it, so the rows are
   // read here; under REPEATABLE READ and SERIALIZABLE this transaction's snapshot would never show the
   // answers, so the autonomous session reads them.
-  const read = ctx.isolation === 'read committed' ? readStates : (ids: readonly string[]) => readRemote(session, ctx, waiter, ids);
+  const local = ctx.isolation === 'read committed';
+  const read = local ? readStates : (ids: readonly string[]) => readRemote(session, ctx, waiter, ids);
+  // The requests not yet finished keep the waiter key (completion clears it): while their count under
+  // the key stays the same, none has finished, and the read of every id waited for is skipped.
+  let unfinished = -1;
+  const mayHaveChanged = () => {
+    const now = Number(one<{ n: number | string }>(QUERIES.waiterUnfinished, waiter)!.n);
+    const changed = now !== unfinished;
+    unfinished = now;
+    return changed;
+  };
   let states;
   try {
-    states = awaitAll(submitMore(0), timeout, 0.02, read, { onPoll: (waiting) => submitMore(waiting.length), deadlineMovesOnProgress: true });
+    states = awaitAll(submitMore(0), timeout, 0.02, read, {
+      onPoll: (waiting) => submitMore(waiting.length),
+      deadlineMovesOnProgress: true,
+      mayHaveChanged: local ? mayHaveChanged : undefined,
+    });
   } catch (error) {
     cancelRemoteQuietly(session, ctx, waiter, [...itemOf.keys()]);
     throw error;
   }
-  const unfinished: string[] = [];
+  const stillWaiting: string[] = [];
   let summary: string | undefined;
   const timedOut = (id: string, status: string) => {
-    summary ??= workersSummary(modelOf(items[itemOf.get(id)!] as jobs.PreparedJob)).text;
+    summary ??= workersSummary(modelOf(items[itemOf.get(id)!] as jobs.PreparedJob), true).text;
     return new SvcError(SQLSTATE.timedOut, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${summary}`, {
       detail: `request ${id} was ${status}; it is cancelled if it had not started`,
       hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
@@ -122,14 +137,14 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   for (const [id, i] of itemOf) {
     const state = states.get(id);
     const error = stateError(fn, id, state, () => timedOut(id, state!.status));
-    if (error?.code === SQLSTATE.timedOut) unfinished.push(id);
+    if (error?.code === SQLSTATE.timedOut) stillWaiting.push(id);
     if (error) outcomes[i].error = error;
     else outcomes[i].result = state!.result ?? '';
   }
   for (const i of todo.slice(next)) {
     outcomes[i].error = new SvcError(SQLSTATE.timedOut, `${fn}: timed out before this input was submitted: no result within ${timeout} s (svc.sync_timeout)`);
   }
-  cancelRemoteQuietly(session, ctx, waiter, unfinished);
+  cancelRemoteQuietly(session, ctx, waiter, stillWaiting);
   return outcomes;
 }
 

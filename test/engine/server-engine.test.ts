@@ -422,6 +422,7 @@ describe("the worker's job runner on a server engine", () => {
     attempt: 1,
     retry_count: 0,
     priority: 0,
+    waited: false,
   });
 
   test('passes the job grammar to the server unchanged and checks the output locally against the schema', async () => {

@@ -128,7 +128,7 @@ describe('svc_worker_complete_and_claim', () => {
     expect(rows.map((r) => r.request_id)).toEqual([low]);
     expect(rows[0].refused).toEqual([]);
     const last = (await call([low], [1], ['r'])).rows;
-    expect(last).toEqual([{ refused: [], request_id: null, function_name: null, parameters: null, grammar: null, attempt: null, retry_count: null, priority: null }]);
+    expect(last).toEqual([{ refused: [], request_id: null, function_name: null, parameters: null, grammar: null, attempt: null, retry_count: null, priority: null, waited: null }]);
     // claim_jobs => 0 only completes.
     const { completed: c0, jobs: none } = await protocol.completeAndClaim(worker, one(jobs[1], 'r'), cc('w1', 0));
     expect([...c0]).toEqual([mid]);

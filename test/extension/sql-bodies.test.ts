@@ -13,5 +13,5 @@ test('one file per SQL or PL/pgSQL function of the catalog, and no other', () =>
 });
 
 test('the claim takes the waiter lock under the key the sync functions hold', () => {
-  expect(readFileSync(`${DIR}/svc__claim.sql`, 'utf8')).toContain(`pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, w.waiter)`);
+  expect(readFileSync(`${DIR}/svc__claim.sql`, 'utf8')).toContain(`pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, k.waiter)`);
 });

@@ -34,6 +34,7 @@ function job(function_name: ClaimedJob['function_name'], parameters: Record<stri
     attempt: 1,
     retry_count: 0,
     priority: 0,
+    waited: false,
     parameters: { prompt: 'Contact as JSON', max_tokens: 48, seed: 42, use_cache: true, ...parameters },
   };
 }

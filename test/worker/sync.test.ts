@@ -152,12 +152,12 @@ describe('the result cache', () => {
   });
 
   test('hits and misses are counted; use_cache := false bypasses it both ways', async () => {
-    await db.query(`SELECT svc_generate('cache me', max_tokens := 8)`); // miss (sync lookup), miss (worker), stored
+    await db.query(`SELECT svc_generate('cache me', max_tokens := 8)`); // miss (the sync call's lookup; the worker does not look again), stored
     await db.query(`SELECT svc_generate('cache me', max_tokens := 8)`); // hit
     await db.query(`SELECT svc_generate('cache me', max_tokens := 8, use_cache := false)`); // neither
     await db.query(`SELECT svc_generate('not cached', max_tokens := 8, use_cache := false)`);
     const stats = (await db.query('SELECT entries::int, hits::int, misses::int, hit_rate, max_entries::int FROM svc_cache_stats()')).rows[0];
-    expect(stats).toEqual({ entries: 1, hits: 1, misses: 2, hit_rate: 1 / 3, max_entries: 10000 });
+    expect(stats).toEqual({ entries: 1, hits: 1, misses: 1, hit_rate: 1 / 2, max_entries: 10000 });
     const entry = (await db.query(`SELECT function_name, hits::int, model FROM svc_cache`)).rows[0];
     expect(entry.function_name).toBe('generate');
     expect(entry.hits).toBe(1);

@@ -5,8 +5,10 @@
 -- 1. Synchronous requests whose caller stopped waiting (its transaction ended, freeing its waiter
 --    lock) are cancelled rather than run for nobody. Taking the lock here succeeds only when no
 --    session holds it; this transaction then holds it until it commits, which harms nobody. The
---    status is compared with a variable (pending_) so that only svc_queue_waiter_idx, through its
---    IS NOT NULL condition, serves this scan. The lock's first key is 'svcw' (0x73766377,
+--    lock is tried once per waiting session, not once per request (a set-based call has up to
+--    1,000 requests waiting under one key): the keys are read from svc_queue_waiter_idx by a loose
+--    index scan (the next key above the last, one index descent each). The status is compared with a
+--    variable (pending_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
 --    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`.
 -- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
 --    announced on svc_completed). The probe reads the earliest lease, the first entry of
@@ -38,8 +40,14 @@ BEGIN
     RAISE EXCEPTION 'svc_worker_claim: models must be a non-empty array of model names' USING ERRCODE = 'invalid_parameter_value';
   END IF;
 
+  WITH RECURSIVE waiting AS (
+    (SELECT w.waiter FROM svc_queue w WHERE w.waiter IS NOT NULL ORDER BY w.waiter LIMIT 1)
+    UNION ALL
+    SELECT (SELECT w.waiter FROM svc_queue w WHERE w.waiter > k.waiter ORDER BY w.waiter LIMIT 1) FROM waiting k WHERE k.waiter IS NOT NULL
+  )
   UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
-  WHERE w.waiter IS NOT NULL AND w.status = pending_ AND pg_try_advisory_xact_lock(1937138551, w.waiter);
+  WHERE w.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
+    AND w.status = pending_;
 
   IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
     WITH requeued AS (
@@ -48,6 +56,7 @@ BEGIN
         retry_count = CASE WHEN q.retry_count < max_retries THEN q.retry_count + 1 ELSE q.retry_count END,
         run_after = clock_timestamp() + svc__backoff(q.retry_count),
         failed_at = CASE WHEN q.retry_count < max_retries THEN NULL ELSE clock_timestamp() END,
+        waiter = CASE WHEN q.retry_count < max_retries THEN q.waiter END,
         error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
         lease_expires_at = NULL, worker_id = NULL
       WHERE q.request_id = ANY (ARRAY(
@@ -91,8 +100,8 @@ BEGIN
       status = 'processing', started_at = now_, attempt = q.attempt + 1,
       worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
     WHERE q.request_id = ANY (picked)
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.seq
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.waiter IS NOT NULL AS waited, q.seq
   )
-  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority
+  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority, c.waited
   FROM claimed c ORDER BY c.priority DESC, c.seq;
 END

@@ -10,7 +10,9 @@ BEGIN
     retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
     run_after = clock_timestamp() + svc__backoff(retry_count),
     failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
-    error = $3, lease_expires_at = NULL, worker_id = NULL
+    error = $3, lease_expires_at = NULL, worker_id = NULL,
+    -- A request that failed for good waits for nobody (as completion clears it).
+    waiter = CASE WHEN retry_count < $4 THEN waiter END
   WHERE request_id = $1 AND status = processing_ AND attempt = $2
   RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
   IF new_status = 'failed' THEN
