@@ -7,6 +7,9 @@
 // toast), its live and dead tuples and the autovacuum runs so far. The rates of the last tenth should be
 // at least 0.8x the first's, and the table's size bounded.
 //
+// First, single submissions (svc_generate_async, one per call, BENCH_SINGLE of them) while no one
+// processes, and then while the claimers work through a backlog: what processing costs a submitter.
+//
 //   npx tsx bench/queue-soak.ts              # BENCH_TOTAL=200000 for a shorter run
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,6 +26,7 @@ const CONCURRENCY = env('BENCH_CONCURRENCY', 2);
 const CLAIM = env('BENCH_CLAIM', 64);
 const RETENTION = process.env.BENCH_RETENTION ?? '2 seconds';
 const SLICES = 10;
+const SINGLE = env('BENCH_SINGLE', 3000);
 
 const cluster = await startCluster({ settings: { 'svc.max_queue_size': "'1000000'" } });
 const admin = await cluster.connect();
@@ -83,6 +87,49 @@ async function sizes(): Promise<string> {
     FROM pg_stat_user_tables WHERE relname = 'svc_queue'`);
   const r = rows[0];
   return `${(Number(r.total) / 2 ** 20).toFixed(1)} | ${r.n_live_tup} | ${r.n_dead_tup} | ${r.autovacuum_count}`;
+}
+
+/** Single submissions per second over SINGLE calls. */
+async function singleRate(): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < SINGLE; i++) await submitter.query(`SELECT svc_generate_async('single ' || $1, max_tokens := 1, use_cache := false)`, [i]);
+  return SINGLE / ((performance.now() - started) / 1000);
+}
+
+{
+  const idle = await singleRate();
+  await admin.query(`TRUNCATE svc_queue`);
+  // A backlog for the claimers to work through while the same submissions run.
+  await submitter.query('SELECT svc_generate_batch_async(array_fill($1::text, ARRAY[100000]), max_tokens := 1, use_cache := false)', ['backlog']);
+  let stop = false;
+  let handled = 0;
+  const busy = claimers.map(async (db, id) => {
+    let held: ClaimedJob[] = [];
+    const options = { workerId: `busy-${id}`, leaseSeconds: 60, maxRetries: 3 };
+    while (!stop) {
+      const { jobs } = await completeAndClaim(
+        db,
+        held.map((job) => ({ job, result: 'x' })),
+        { ...options, claimJobs: CLAIM },
+      );
+      handled += held.length;
+      held = jobs;
+    }
+    await completeAndClaim(
+      db,
+      held.map((job) => ({ job, result: 'x' })),
+      { ...options, claimJobs: 0 },
+    );
+  });
+  const started = performance.now();
+  const whileBusy = await singleRate();
+  const processing = handled / ((performance.now() - started) / 1000);
+  stop = true;
+  await Promise.all(busy);
+  await admin.query(`TRUNCATE svc_queue`);
+  console.log(
+    `single submissions: idle ${idle.toFixed(0)}/s; while ${CONCURRENCY} claimers process ${processing.toFixed(0)} requests/s: ${whileBusy.toFixed(0)}/s (${(whileBusy / idle).toFixed(2)}x)\n`,
+  );
 }
 
 console.log(

@@ -387,48 +387,45 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_ids uuid[], backend_pid integer, waiter integer)
  RETURNS integer
- LANGUAGE plpgsql
+ LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- A sync call's pending requests cancelled from its autonomous session when its wait ends in an error
 -- or a timeout (the caller's own transaction may be about to roll back): only those of an owner the
 -- waiting backend may act as. Returns how many were cancelled.
-#variable_conflict use_column
-DECLARE
-  allowed name[];
-  cancelled integer;
-BEGIN
-  SELECT array_agg(d.owner) INTO allowed
-  FROM (SELECT DISTINCT q.owner FROM svc_queue q WHERE q.request_id = ANY (request_ids)) d
-  WHERE svc__sync_waiter_may_act_as(backend_pid, svc__sync_cancel.waiter, d.owner);
+WITH cancelled AS (
   UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL
-  WHERE q.request_id = ANY (request_ids) AND q.status = 'pending' AND q.owner = ANY (allowed);
-  GET DIAGNOSTICS cancelled = ROW_COUNT;
-  RETURN cancelled;
-END
+  WHERE q.request_id = ANY ($1) AND q.status = 'pending' AND q.owner = ANY (svc__sync_owners($1, $2, $3))
+  RETURNING 1
+)
+SELECT count(*)::integer FROM cancelled
 $function$;
 -- grants on svc__sync_cancel(uuid[],integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
 -- comment: Internal: cancel a sync call's pending requests, for the backend waiting for them; run in the autonomous session.
 
+CREATE OR REPLACE FUNCTION public.svc__sync_owners(request_ids uuid[], backend_pid integer, waiter integer)
+ RETURNS name[]
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- The owners of these requests that the waiting backend may act as (svc__sync_waiter_may_act_as,
+-- checked once per owner, not per request: a set-based call's requests share theirs).
+SELECT coalesce(array_agg(d.owner), '{}')
+FROM (SELECT DISTINCT q.owner FROM svc_queue q WHERE q.request_id = ANY ($1)) d
+WHERE svc__sync_waiter_may_act_as($2, $3, d.owner)
+$function$;
+-- grants on svc__sync_owners(uuid[],integer,integer): {postgres=X/postgres}
+-- comment: Internal: the owners of these requests that the backend waiting under the lock may act as.
+
 CREATE OR REPLACE FUNCTION public.svc__sync_state(request_ids uuid[], backend_pid integer, waiter integer)
  RETURNS TABLE(request_id uuid, status text, result text, error text)
- LANGUAGE plpgsql
+ LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$-- The states of a sync call's requests, for the autonomous session of a caller waiting under
 -- REPEATABLE READ or SERIALIZABLE (whose own snapshot would not show the answers): only those of an
--- owner the waiting backend may act as (checked once per owner, not per row).
-#variable_conflict use_column
-DECLARE
-  allowed name[];
-BEGIN
-  SELECT array_agg(d.owner) INTO allowed
-  FROM (SELECT DISTINCT q.owner FROM svc_queue q WHERE q.request_id = ANY (request_ids)) d
-  WHERE svc__sync_waiter_may_act_as(backend_pid, svc__sync_state.waiter, d.owner);
-  RETURN QUERY
-    SELECT q.request_id, q.status, q.result, q.error FROM svc_queue q
-    WHERE q.request_id = ANY (request_ids) AND q.owner = ANY (allowed);
-END
+-- owner the waiting backend may act as.
+SELECT q.request_id, q.status, q.result, q.error FROM svc_queue q
+WHERE q.request_id = ANY ($1) AND q.owner = ANY (svc__sync_owners($1, $2, $3))
 $function$;
 -- grants on svc__sync_state(uuid[],integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
 -- comment: Internal: the states of a sync call's requests, for the backend waiting for them; run in the autonomous session.

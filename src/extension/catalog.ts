@@ -299,12 +299,17 @@ const DECLARED: readonly SqlFunction[] = [
   {
     name: 'svc__sync_state', params: [p('request_ids', 'uuid[]'), p('backend_pid', 'integer'), p('waiter', 'integer')],
     returns: 'TABLE(request_id uuid, status text, result text, error text)', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
-    body: { language: 'plpgsql' }, comment: 'Internal: the states of a sync call\'s requests, for the backend waiting for them; run in the autonomous session.',
+    body: { language: 'sql' }, comment: 'Internal: the states of a sync call\'s requests, for the backend waiting for them; run in the autonomous session.',
   },
   {
     name: 'svc__sync_cancel', params: [p('request_ids', 'uuid[]'), p('backend_pid', 'integer'), p('waiter', 'integer')], returns: 'integer',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync', body: { language: 'plpgsql' },
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync', body: { language: 'sql' },
     comment: 'Internal: cancel a sync call\'s pending requests, for the backend waiting for them; run in the autonomous session.',
+  },
+  {
+    name: 'svc__sync_owners', params: [p('request_ids', 'uuid[]'), p('backend_pid', 'integer'), p('waiter', 'integer')], returns: 'name[]',
+    volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'sql' },
+    comment: 'Internal: the owners of these requests that the backend waiting under the lock may act as.',
   },
   {
     name: 'svc__sync_waiter_may_act_as', params: [p('backend_pid', 'integer'), p('waiter', 'integer'), p('owner', 'text')], returns: 'boolean',

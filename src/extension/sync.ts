@@ -50,7 +50,11 @@ const modelOf = (job: jobs.PreparedJob) => (typeof job.parameters.model === 'str
 function fromCache(items: Item[], outcomes: Outcome[]): number[] {
   const valid = items.flatMap((item, i) => (item instanceof SvcError ? [] : [i]));
   const cacheable = valid.filter((i) => (items[i] as jobs.PreparedJob).parameters.use_cache === true);
-  if (cacheable.length > 0) {
+  if (cacheable.length === 1) {
+    // One input (the per-row call): the plain lookup, cheaper than unnesting arrays of one.
+    const job = items[cacheable[0]] as jobs.PreparedJob;
+    outcomes[cacheable[0]].result = one<{ result: string | null }>(QUERIES.cacheGet, cacheIdentity(job.functionName, job.parameters), modelOf(job))?.result ?? null;
+  } else if (cacheable.length > 1) {
     const jobsOf = cacheable.map((i) => items[i] as jobs.PreparedJob);
     const hits = rows<{ ord: number | string; result: string }>(QUERIES.cacheGetMany, jobsOf.map((j) => cacheIdentity(j.functionName, j.parameters)), jobsOf.map(modelOf));
     for (const hit of hits) outcomes[cacheable[Number(hit.ord) - 1]].result = hit.result;
@@ -64,12 +68,12 @@ function fromCache(items: Item[], outcomes: Outcome[]): number[] {
  * a set call goes on as long as answers keep coming. An outcome's error is that item's alone.
  */
 function runAll(fn: string, items: Item[]): Outcome[] {
-  // The caller's settings, checked before anything is enqueued.
-  const timeout = intervalSetting('svc.sync_timeout');
-  const maxQueueSize = integerSetting('svc.max_queue_size', 1);
   const outcomes: Outcome[] = items.map((item) => ({ result: null, error: item instanceof SvcError ? item : null }));
   let todo = fromCache(items, outcomes);
   if (todo.length === 0) return outcomes;
+  // The caller's settings, checked before anything is enqueued (an answer from the cache needs none).
+  const timeout = intervalSetting('svc.sync_timeout');
+  const maxQueueSize = integerSetting('svc.max_queue_size', 1);
   // Workers are running but none serves the model: waiting would only time out. (With none running
   // at all the call waits, as one may be starting.)
   const summaries = new Map<string, ReturnType<typeof workersSummary>>();

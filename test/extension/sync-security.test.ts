@@ -124,6 +124,21 @@ describe('after a sync call, however it ended, nothing svc opened is reachable',
     }, 60_000);
   }
 
+  test('a result (a worker answers): an ordinary role and a role granted dblink reach nothing either', async () => {
+    const worker = startWorker(svc().cluster);
+    try {
+      await eventually('a worker', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+      for (const [who, canUseDblink] of [[mallory, false], [dave, true]] as const) {
+        expect(['a', 'b']).toContain((await who.query(`${syncCall()} AS out`)).rows[0].out);
+        expect((await who.query(`SELECT count(*)::int AS n FROM svc_generate_choice(ARRAY['x', 'y'], ARRAY['a', 'b']) WHERE error IS NULL`)).rows[0].n).toBe(2);
+        await assertUnreachable(who, canUseDblink);
+        await assertNothingGained(who);
+      }
+    } finally {
+      await worker.stop();
+    }
+  }, 60_000);
+
   test('a superuser caller keeps its connection, which is svc_sync\'s and can do nothing', async () => {
     await su.query(`SET svc.sync_timeout = '1s'`);
     await expect(su.query(syncCall())).rejects.toMatchObject({ code: 'SV003' });
