@@ -56,6 +56,13 @@ CREATE INDEX svc_queue_finished_idx ON svc_queue (coalesce(completed_at, failed_
 -- stats it assumes a small fraction (0.5% per status), for which the partial indexes always win.
 ALTER TABLE svc_queue ALTER COLUMN status SET STATISTICS 0;
 
+-- Each request's row is written three or four times (submitted, claimed, finished, then deleted by
+-- retention), and a busy queue turns over its whole table in minutes: vacuum it often and without the
+-- cost-based pauses (which let a 1,000,000-request soak grow the table to 1 GB of dead rows before a
+-- single autovacuum finished; bench/queue-soak.ts).
+ALTER TABLE svc_queue SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vacuum_threshold = 1000,
+  autovacuum_vacuum_insert_scale_factor = 0.05, autovacuum_vacuum_cost_delay = 0, autovacuum_analyze_scale_factor = 0.05);
+
 -- Requests belong to the role that submitted them; svc_admin members see all. Nobody but svc's own
 -- functions writes these tables: the submitters, cancel and the worker protocol are SECURITY DEFINER
 -- and run as the extension's owner, past these policies. A role with INSERT could queue a request with
