@@ -27,6 +27,9 @@ const CLAIM = env('BENCH_CLAIM', 64);
 const RETENTION = process.env.BENCH_RETENTION ?? '2 seconds';
 const SLICES = 10;
 const SINGLE = env('BENCH_SINGLE', 3000);
+// The claimers' pace while the single submissions run (requests/s; 0: as fast as they can, which on a
+// small machine takes the CPU the submitter would use).
+const BUSY_RATES = (process.env.BENCH_BUSY_RATES ?? '0,2000').split(',').map(Number);
 // How often autovacuum visits each database. PostgreSQL's default (1 min) lets a queue turning over
 // ~12,000 requests a second pile up ~2 million dead rows between visits; the svc_queue table's own
 // settings (schema.sql) make each visit quick.
@@ -103,39 +106,45 @@ async function singleRate(): Promise<number> {
 {
   const idle = await singleRate();
   await admin.query(`TRUNCATE svc_queue`);
-  // A backlog for the claimers to work through while the same submissions run.
-  for (let i = 0; i < 10; i++) {
-    await submitter.query('SELECT svc_generate_batch_async(array_fill($1::text, ARRAY[10000]), max_tokens := 1, use_cache := false)', ['backlog']);
-  }
-  let stop = false;
-  let handled = 0;
-  const busy = claimers.map(async (db, id) => {
-    let held: ClaimedJob[] = [];
-    const options = { workerId: `busy-${id}`, leaseSeconds: 60, maxRetries: 3 };
-    while (!stop) {
-      const { jobs } = await completeAndClaim(
+  console.log(`single submissions: idle ${idle.toFixed(0)}/s`);
+  for (const pace of BUSY_RATES) {
+    // A backlog for the claimers to work through while the same submissions run.
+    for (let i = 0; i < 10; i++) {
+      await submitter.query('SELECT svc_generate_batch_async(array_fill($1::text, ARRAY[10000]), max_tokens := 1, use_cache := false)', ['backlog']);
+    }
+    let stop = false;
+    let handled = 0;
+    const started = performance.now();
+    const busy = claimers.map(async (db, id) => {
+      let held: ClaimedJob[] = [];
+      const options = { workerId: `busy-${id}`, leaseSeconds: 60, maxRetries: 3 };
+      while (!stop) {
+        const { jobs } = await completeAndClaim(
+          db,
+          held.map((job) => ({ job, result: 'x' })),
+          { ...options, claimJobs: CLAIM },
+        );
+        handled += held.length;
+        held = jobs;
+        // Paced: no faster than `pace` requests a second over all claimers.
+        if (pace > 0) while (!stop && handled > (pace * (performance.now() - started)) / 1000) await sleep(1);
+      }
+      await completeAndClaim(
         db,
         held.map((job) => ({ job, result: 'x' })),
-        { ...options, claimJobs: CLAIM },
+        { ...options, claimJobs: 0 },
       );
-      handled += held.length;
-      held = jobs;
-    }
-    await completeAndClaim(
-      db,
-      held.map((job) => ({ job, result: 'x' })),
-      { ...options, claimJobs: 0 },
+    });
+    const whileBusy = await singleRate();
+    const processing = handled / ((performance.now() - started) / 1000);
+    stop = true;
+    await Promise.all(busy);
+    await admin.query(`TRUNCATE svc_queue`);
+    console.log(
+      `  while ${CONCURRENCY} claimers process ${processing.toFixed(0)} requests/s${pace > 0 ? ` (paced at ${pace})` : ' (flat out)'}: ${whileBusy.toFixed(0)}/s (${(whileBusy / idle).toFixed(2)}x)`,
     );
-  });
-  const started = performance.now();
-  const whileBusy = await singleRate();
-  const processing = handled / ((performance.now() - started) / 1000);
-  stop = true;
-  await Promise.all(busy);
-  await admin.query(`TRUNCATE svc_queue`);
-  console.log(
-    `single submissions: idle ${idle.toFixed(0)}/s; while ${CONCURRENCY} claimers process ${processing.toFixed(0)} requests/s: ${whileBusy.toFixed(0)}/s (${(whileBusy / idle).toFixed(2)}x)\n`,
-  );
+  }
+  console.log('');
 }
 
 console.log(
