@@ -94,15 +94,28 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   const session = openSession(fn, ctx);
   const itemOf = new Map<string, number>();
   let next = 0;
-  // Submits the next requests while fewer than half the window are in the queue.
+  // Submits the next requests while fewer than half the window are in the queue. A full queue (53400)
+  // halves the window (down to one request; it grows back as submissions fit); with requests of this
+  // call still in the queue the rest waits for them to free room. A single request that does not fit
+  // when none of the call's is in the queue fails the call, as a one-input call fails.
+  let window = WINDOW;
   const submitMore = (inQueue: number): string[] => {
-    if (next >= todo.length || inQueue > WINDOW / 2) return [];
-    const batch = todo.slice(next, next + WINDOW - inQueue);
-    const first = items[batch[0]] as jobs.PreparedJob;
-    const ids = submitRemote(session, ctx, waiter, first.functionName, batch.map((i) => (items[i] as jobs.PreparedJob).parameters), maxQueueSize);
-    next += batch.length;
-    ids.forEach((id, k) => itemOf.set(id, batch[k]));
-    return ids;
+    for (;;) {
+      if (next >= todo.length || inQueue > window / 2) return [];
+      const batch = todo.slice(next, next + Math.max(1, window - inQueue));
+      const first = items[batch[0]] as jobs.PreparedJob;
+      try {
+        const ids = submitRemote(session, ctx, waiter, first.functionName, batch.map((i) => (items[i] as jobs.PreparedJob).parameters), maxQueueSize);
+        next += batch.length;
+        ids.forEach((id, k) => itemOf.set(id, batch[k]));
+        window = Math.min(WINDOW, window * 2);
+        return ids;
+      } catch (error) {
+        if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.queueFull || (batch.length === 1 && inQueue === 0)) throw error;
+        window = Math.max(1, Math.floor(batch.length / 2));
+        if (inQueue > 0) return [];
+      }
+    }
   };
   // Under READ COMMITTED each statement of this call sees what committed before it, so the rows are
   // read here; under REPEATABLE READ and SERIALIZABLE this transaction's snapshot would never show the

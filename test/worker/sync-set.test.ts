@@ -108,6 +108,27 @@ test('more inputs than the window (1,000 in the queue at once) in one statement,
   expect(rr.every((r) => CHOICES.includes(r.result))).toBe(true);
 }, 120_000);
 
+test('a set call larger than the room in the queue goes through in smaller windows; one that cannot start fails as a one-input call', async () => {
+  await alice.query('SET svc.max_queue_size = 3');
+  try {
+    const rows = (await alice.query(`SELECT ord, error FROM svc_embed($1::text[], use_cache := false)`, [Array.from({ length: 12 }, (_, i) => `room ${i}`)]))
+      .rows;
+    expect(rows.map((r) => [r.ord, r.error])).toEqual(Array.from({ length: 12 }, (_, i) => [i + 1, null]));
+    // Three requests for a model no worker serves fill the queue (3 of 3) for good.
+    await db.query(`SELECT svc_model_declare('unserved')`);
+    await db.query(`SET svc.model = 'unserved'`);
+    const ids = (await db.query(`SELECT svc_generate_batch_async(ARRAY['x', 'y', 'z']) AS ids`)).rows[0].ids as string[];
+    await db.query('RESET svc.model');
+    try {
+      await expect(alice.query(`SELECT * FROM svc_embed(ARRAY['no room'], use_cache := false)`)).rejects.toMatchObject({ code: '53400' });
+    } finally {
+      for (const id of ids) await db.query('SELECT svc_cancel_async($1)', [id]);
+    }
+  } finally {
+    await alice.query('RESET svc.max_queue_size');
+  }
+});
+
 test('svc_get_async_results: one row per id in input order, results and errors in their rows, at once when all are settled', async () => {
   const ids = (await alice.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 8) AS ids`, [PROMPTS])).rows[0].ids as string[];
   const unknown = '00000000-0000-0000-0000-000000000000';
