@@ -304,8 +304,8 @@ export class Worker {
     }
     const result = await runJob(engine, job, signal);
     if (useCache) {
-      // Stored beside the completion, not before it: the caller waits for the completion only.
-      void protocol
+      // Stored before the completion: when a caller has its answer, the next identical request finds it cached.
+      await protocol
         .cachePut(this.pool, identity, engine.modelId, job.function_name, result)
         .catch((error: unknown) => log('warn', 'could not store a result in the cache', { requestId: job.request_id, ...errorFields(error) }));
     }
