@@ -34,6 +34,7 @@ export class ConfigError extends Error {
 export const USAGE = `usage: svc-worker --model [NAME=]PATH ... [--db-host H] [--db-port P] [--db-name D] [--db-user U]
   [--concurrency N] [--threads N] [--worker-id ID]
        svc-worker -h | --help
+       svc-worker -V | --version
 
 Serves svc's queue (svc_queue) with llama.cpp models. --model NAME=PATH (repeatable) serves the model
 NAME of svc_models (declared when missing) from PATH; --model PATH serves 'default'. The worker claims
@@ -60,13 +61,17 @@ function number(name: string, raw: string | undefined, fallback: number, { min, 
 
 const FLAGS = ['--model', '--db-host', '--db-port', '--db-name', '--db-user', '--concurrency', '--threads', '--worker-id'] as const;
 
-/** The options by name (without the dashes); `help` when -h or --help was given. */
+/** The options by name (without the dashes); `help` when -h or --help was given, `version` for -V or --version. */
 export function parseArgs(argv: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '-h' || arg === '--help') {
       out.help = 'true';
+      continue;
+    }
+    if (arg === '-V' || arg === '--version') {
+      out.version = 'true';
       continue;
     }
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];

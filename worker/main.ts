@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Engine } from '../src/engine/engine.js';
 import { ServerEngine, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
+import { versionLine } from '../src/version.js';
 import { checkSetup, connectionConfigError } from './setup.js';
 import { errorFields, log } from './log.js';
 import { Worker } from './worker.js';
@@ -57,8 +58,13 @@ async function prepareDatabase(pool: pg.Pool, config: WorkerConfig): Promise<Wor
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (parseArgs(argv).help !== undefined) {
+  const flags = parseArgs(argv);
+  if (flags.help !== undefined) {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (flags.version !== undefined) {
+    process.stdout.write(`${versionLine('svc-worker')}\n`);
     return;
   }
   let config = loadConfig(argv, process.env);

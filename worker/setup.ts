@@ -3,6 +3,7 @@
 // Also tells database errors (a SQLSTATE from the server) from failures to reach it at all.
 import pg from 'pg';
 import { ConfigError } from './config.js';
+import { EXTENSION_VERSIONS, VERSION } from '../src/version.js';
 
 type Queryable = Pick<pg.Client, 'query'>;
 
@@ -43,21 +44,27 @@ export function connectionConfigError(error: unknown, db: { database?: string; u
 export const SETUP_SQLSTATES: ReadonlySet<string> = new Set(['42883', '42501', '42P01', '3F000', '42704']);
 
 /**
- * Throws a ConfigError unless the svc extension is installed in the connected database and the
- * connected role is a member of svc_worker. Other failures (e.g. the database is unreachable) are
+ * Throws a ConfigError unless the svc extension is installed in the connected database, at a version
+ * this worker speaks, and the connected role is a member of svc_worker. Other failures (e.g. the database is unreachable) are
  * thrown as they are.
  */
 export async function checkSetup(db: Queryable): Promise<void> {
-  const { rows } = await db.query<{ role: string; database: string; installed: boolean; member: boolean | null }>(
+  const { rows } = await db.query<{ role: string; database: string; installed: string | null; member: boolean | null }>(
     `SELECT quote_ident(current_user) AS role, quote_ident(current_database()) AS database,
-      EXISTS (SELECT FROM pg_extension WHERE extname = 'svc') AS installed,
+      (SELECT extversion FROM pg_extension WHERE extname = 'svc') AS installed,
       (SELECT pg_has_role(current_user, oid, 'MEMBER') FROM pg_roles WHERE rolname = 'svc_worker') AS member`,
   );
   const { role, database, installed, member } = rows[0];
-  if (!installed) {
+  if (installed === null) {
     throw new ConfigError(
       `the database ${database} has no svc extension: run CREATE EXTENSION svc CASCADE in it ` +
         `(as a superuser), or point the worker at the database that has it (--db-name or PGDATABASE)`,
+    );
+  }
+  if (!EXTENSION_VERSIONS.includes(installed)) {
+    throw new ConfigError(
+      `the database ${database} has svc extension ${installed}, and this worker (svc ${VERSION}) speaks ${EXTENSION_VERSIONS.join(', ')}: ` +
+        `run ALTER EXTENSION svc UPDATE in it (as a superuser), or run the svc-worker of release ${installed}`,
     );
   }
   if (member !== true) {

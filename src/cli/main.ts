@@ -7,6 +7,7 @@ import { embedCommand } from './embed.js';
 import { rerankCommand } from './rerank.js';
 import { makeTestModelCommand } from './make-test-model.js';
 import type { Command } from './command.js';
+import { versionLine } from '../version.js';
 
 const COMMANDS: Record<string, Command> = {
   grammar: grammarCommand,
@@ -19,7 +20,9 @@ const COMMANDS: Record<string, Command> = {
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
-  return ['Usage: svc <command> [options]', '', 'Commands:', ...lines, '', "Run 'svc <command> --help' for a command's options."].join('\n');
+  return ['Usage: svc <command> [options]', '       svc --version', '', 'Commands:', ...lines, '', "Run 'svc <command> --help' for a command's options."].join(
+    '\n',
+  );
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -27,6 +30,10 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`${versionLine('svc')}\n`);
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {

@@ -95,6 +95,22 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
     expect(w.logs.join('\n')).toMatch(/^svc-worker: the database plain has no svc extension: run CREATE EXTENSION svc CASCADE in it/m);
   });
 
+  test('an svc extension of a version this worker does not speak', async () => {
+    const admin = await svc().connect();
+    await admin.query('CREATE DATABASE older');
+    const older = await svc().cluster.connect('older');
+    try {
+      await older.query(`CREATE EXTENSION svc VERSION '0.1.0' CASCADE`);
+    } finally {
+      await older.end();
+    }
+    const w = worker({ ...here(), database: 'older' });
+    expect(await exitWithin(w, 20_000)).toBe(2);
+    expect(w.logs.join('\n')).toMatch(
+      /^svc-worker: the database older has svc extension 0\.1\.0, and this worker \(svc 0\.2\.0\) speaks 0\.2\.0: run ALTER EXTENSION svc UPDATE in it/m,
+    );
+  });
+
   test('a role that is not a member of svc_worker', async () => {
     const admin = await svc().connect();
     await admin.query('CREATE ROLE outsider LOGIN');
