@@ -86,8 +86,11 @@ async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSign
         out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...format, grammar: job.grammar, signal });
       } catch (error) {
         // The same grammar would be refused on every attempt.
-        if (error instanceof GrammarRefusedError)
-          throw new PermanentJobError(`llama.cpp refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+        if (error instanceof GrammarRefusedError) {
+          // Whoever refused it (llama.cpp in process, llama-server, vllm) says so first in the engine's message.
+          const who = /^(.*?) refused the grammar: /.exec(error.message)?.[1] ?? 'the engine';
+          throw new PermanentJobError(`${who} refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+        }
         // A budget below the constraint's shortest output, or a constraint the vocabulary cannot spell, fails alike every time (#23).
         if (error instanceof ConstraintBudgetError || error instanceof ConstraintDeadEndError) throw new PermanentJobError(error.message);
         return chatTemplateFailure(error);

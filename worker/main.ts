@@ -4,7 +4,7 @@
 // is not set up for it (the message says what to do).
 import pg from 'pg';
 import { availableParallelism } from 'node:os';
-import { Engine } from '../src/engine/engine.js';
+import { Engine, ModelLoadError } from '../src/engine/engine.js';
 import { ServerEngine, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
 import { versionLine } from '../src/version.js';
@@ -99,6 +99,10 @@ async function main(): Promise<void> {
               threads: config.threads ?? availableParallelism(),
               sequences: config.concurrency,
               contextSize: config.contextSize,
+            }).catch((error: unknown) => {
+              // A model that cannot be loaded (no such file, not a GGUF) is bad configuration, not a crash.
+              if (error instanceof ModelLoadError) throw new ConfigError(`--model ${name === 'default' ? '' : `${name}=`}${path}: ${error.message}`);
+              throw error;
             }),
       );
     }

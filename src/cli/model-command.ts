@@ -122,8 +122,12 @@ export function report(command: string, error: unknown): number {
   if (error instanceof ClientError) {
     // Library messages start with the function's name; the command already says where we are.
     let message = error.message.replace(/^(generate|generateJson|generateRegex|generateChoice|generateFormat|embed|rerank|loadModel): /, '');
-    if (error.code === 'model-not-configured')
-      message = "no model: pass --model PATH (a GGUF file) or set SVC_MODEL; svc's repository ships a small trained one, models/stories260K.gguf";
+    if (error.code === 'model-not-configured') {
+      message = error.models?.length
+        ? `no default model: SVC_MODEL names ${error.models.join(', ')}; pass --model NAME (one of them), or add a bare PATH entry to SVC_MODEL`
+        : "no model: pass --model PATH (a GGUF file) or set SVC_MODEL; svc's repository ships a small trained one, models/stories260K.gguf";
+    }
+    if (error.code === 'model-not-found') message = message.replace('configure({ models }) or SVC_MODEL NAME=PATH', 'SVC_MODEL NAME=PATH');
     if (error.code === 'unsafe-mode-required') message += '; on the command line, pass --unsafe';
     say(`${message} [${error.code}]`);
     switch (error.code) {
@@ -133,6 +137,7 @@ export function report(command: string, error: unknown): number {
         return EXIT.output;
       case 'missing-api-key':
       case 'provider-error':
+      case 'model-not-found':
         return EXIT.model;
       default:
         return EXIT.usage;

@@ -12,6 +12,8 @@ export type ClientErrorCode =
   | 'unknown-provider'
   /** No local model given, configured, or in SVC_MODEL. */
   | 'model-not-configured'
+  /** A `model` that is neither a name of configure({ models }) or SVC_MODEL nor a file. */
+  | 'model-not-found'
   /** The remote provider's API key is not in its environment variable. */
   | 'missing-api-key'
   /** The remote provider answered with an error, a refusal, or something that is not a chat completion. */
@@ -31,13 +33,16 @@ export class ClientError extends Error {
   readonly status?: number;
   /** The output that failed, for incomplete-output and validation-failed. */
   readonly output?: string;
+  /** The named models there are, for model-not-configured and model-not-found. */
+  readonly models?: readonly string[];
 
-  constructor(code: ClientErrorCode, message: string, options: { cause?: unknown; status?: number; output?: string } = {}) {
+  constructor(code: ClientErrorCode, message: string, options: { cause?: unknown; status?: number; output?: string; models?: readonly string[] } = {}) {
     super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'ClientError';
     this.code = code;
     this.status = options.status;
     this.output = options.output;
+    this.models = options.models;
   }
 }
 

@@ -1,5 +1,6 @@
 // Local models: which GGUF a call runs on, and one Engine per model, loaded once and reused by every
 // later call in the process.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Engine } from '../engine/engine.js';
 import { ClientError, invalidOptions } from './errors.js';
@@ -92,6 +93,7 @@ export function resolveModel(model: string | undefined): ModelRef {
       throw new ClientError(
         'model-not-configured',
         `no default model: the named models are ${names}; pass { model: '${[...named.keys()][0]}' } or call configure({ model })`,
+        { models: [...named.keys()] },
       );
     }
     throw new ClientError(
@@ -110,7 +112,18 @@ export function resolveModel(model: string | undefined): ModelRef {
     }
     return unnamed(path);
   }
-  return unnamed(model);
+  const ref = unnamed(model);
+  // A bare word (no directory, no .gguf) that is no file is most likely a mistyped name: say what the
+  // names are. A path that is no file is the engine's "model file not found".
+  if (ref.kind === 'local' && model === ref.path && !/[/\\]|\.gguf$/i.test(model) && !existsSync(model)) {
+    const names = [...named.keys()];
+    throw new ClientError(
+      'model-not-found',
+      `model '${model}' is neither a named model (${names.length > 0 ? `the names are ${names.join(', ')}` : 'none is declared: configure({ models }) or SVC_MODEL NAME=PATH'}) nor a file`,
+      { models: names },
+    );
+  }
+  return ref;
 }
 
 /** A model string that is no name: remote provider, local:PATH, hf:URI or a path. */

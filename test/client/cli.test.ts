@@ -103,6 +103,13 @@ test('errors: usage 2, constraint/output 1, model 3, with messages that help', a
   expect(cut.stderr).not.toMatch(/\n\s+at /); // no stack trace
   expect(missing.code).toBe(3);
   expect(missing.stderr).toMatch(/model file not found/);
+  // Only NAME=PATH entries in SVC_MODEL: the message lists them, and a mistyped name says what it is not.
+  const named = { SVC_MODEL: `story=${model}` };
+  const [noDefault, typo] = await Promise.all([svc(['generate', 'x'], { env: named }), svc(['generate', 'x', '--model', 'stroy'], { env: named })]);
+  expect(noDefault.code).toBe(2);
+  expect(noDefault.stderr).toMatch(/no default model: SVC_MODEL names story; pass --model NAME/);
+  expect(typo.code).toBe(3);
+  expect(typo.stderr).toMatch(/model 'stroy' is neither a named model \(the names are story\) nor a file \[model-not-found\]/);
   expect(none.code).toBe(2);
   expect(none.stderr).toMatch(/no model: pass --model PATH .* or set SVC_MODEL/);
   expect(remote.code).toBe(2);

@@ -246,6 +246,10 @@ describe('models', () => {
       const serverName = await code(generate('x', { model: 'remote' }));
       expect(serverName.code).toBe('invalid-options');
       expect(serverName.message).toMatch(/model 'remote' is an inference server .*: the worker serves inference servers, the library runs GGUF files/);
+      // A mistyped name: neither a name nor a file, and the names are listed.
+      const typo = await code(generate('x', { model: 'writr' }));
+      expect(typo.code).toBe('model-not-found');
+      expect(typo.message).toMatch(/model 'writr' is neither a named model \(the names are writer, fast, remote\) nor a file/);
       // No 'default' entry and no configure({ model }): the error lists the names.
       const none = await code(generate('x'));
       expect(none.code).toBe('model-not-configured');

@@ -441,6 +441,6 @@ describe("the worker's job runner on a server engine", () => {
     override = () => ({ status: 400, body: { detail: 'Invalid grammar specification' } });
     const refused = await failure(runJob(engine, job({ schema: SCHEMA }), new AbortController().signal));
     expect(refused).toBeInstanceOf(PermanentJobError);
-    expect(refused.message).toMatch(/refused the job's grammar: vllm at .* answered HTTP 400: Invalid grammar specification/);
+    expect(refused.message).toMatch(/^vllm refused the job's grammar: vllm at .* answered HTTP 400: Invalid grammar specification/);
   });
 });

@@ -121,6 +121,26 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
     );
   });
 
+  test('a model file that is not there', async () => {
+    const { host, port } = here();
+    const w = worker(undefined, [
+      '--model',
+      '/nope.gguf',
+      '--threads',
+      '1',
+      '--db-host',
+      host,
+      '--db-port',
+      String(port),
+      '--db-name',
+      'postgres',
+      '--db-user',
+      ROLES.worker,
+    ]);
+    expect(await exitWithin(w, 30_000)).toBe(2);
+    expect(w.logs.join('\n')).toMatch(/^svc-worker: --model \/nope\.gguf: model file not found: \/nope\.gguf/m);
+  });
+
   test('no such database, no such role', async () => {
     const noDb = worker({ ...here(), database: 'nowhere' });
     const noRole = worker({ ...here(), role: 'nobody' });
