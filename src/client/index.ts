@@ -21,14 +21,14 @@ import {
   type SchemaSpec,
 } from './constraint.js';
 import { ClientError, invalidOptions } from './errors.js';
-import { localEngine, resolveModel, type ModelRef } from './local.js';
+import { localEngine, remoteTimeoutMs, resolveModel, type ModelRef } from './local.js';
 import { remoteGenerate } from './remote.js';
 
 export { ClientError, type ClientErrorCode } from './errors.js';
 export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
 export { GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/engine.js';
 export { ChatTemplateError, type PromptFormat } from '../engine/prompt.js';
-export { configure, unloadModels, resolveModel, type LocalSettings, type ModelRef } from './local.js';
+export { configure, unloadModels, resolveModel, DEFAULT_REMOTE_TIMEOUT_MS, type LocalSettings, type ModelRef } from './local.js';
 export { PROVIDERS, type Provider } from './remote.js';
 export type { BasicTypeSpec, InferSchema, JsonSchema, SchemaSpec } from './constraint.js';
 
@@ -186,7 +186,7 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
       seed,
       systemPrompt: systemPromptOf(options),
       signal: options.signal,
-      timeoutMs: options.timeoutMs,
+      timeoutMs: options.timeoutMs ?? remoteTimeoutMs(),
     }));
   } else {
     const engine = await localEngine(ref.path);

@@ -27,7 +27,15 @@ export interface LocalSettings {
   contextSize?: number;
   /** Called with load progress 0..1 whenever a model loads. */
   onProgress?: (fraction: number, model: string) => void;
+  /** How long a remote call may take, in ms (default 120,000); a call's own `timeoutMs` wins. */
+  remoteTimeoutMs?: number;
 }
+
+/** The default of `remoteTimeoutMs`: a provider that never answers fails after two minutes. */
+export const DEFAULT_REMOTE_TIMEOUT_MS = 120_000;
+
+/** The timeout of a remote call without a `timeoutMs` of its own. */
+export const remoteTimeoutMs = (): number => settings.remoteTimeoutMs ?? DEFAULT_REMOTE_TIMEOUT_MS;
 
 const settings: LocalSettings = {};
 const engines = new Map<string, Promise<Engine>>();
@@ -35,10 +43,13 @@ const engines = new Map<string, Promise<Engine>>();
 /** Sets process-wide defaults for local models. Only calls made after it see them; loaded models stay loaded. */
 export function configure(next: LocalSettings): void {
   for (const [key, value] of Object.entries(next)) {
-    if (!['model', 'models', 'threads', 'sequences', 'contextSize', 'onProgress'].includes(key)) {
-      throw invalidOptions(`unknown setting '${key}'; known: model, models, threads, sequences, contextSize, onProgress`);
+    if (!['model', 'models', 'threads', 'sequences', 'contextSize', 'onProgress', 'remoteTimeoutMs'].includes(key)) {
+      throw invalidOptions(`unknown setting '${key}'; known: model, models, threads, sequences, contextSize, onProgress, remoteTimeoutMs`);
     }
     if (key === 'models' && value !== undefined) checkModels(value);
+    if (key === 'remoteTimeoutMs' && value !== undefined && (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))) {
+      throw invalidOptions(`remoteTimeoutMs must be a positive number of milliseconds; got ${JSON.stringify(value)}`);
+    }
     if (value === undefined) delete (settings as Record<string, unknown>)[key];
     else (settings as Record<string, unknown>)[key] = value;
   }

@@ -3,7 +3,17 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { ClientError, GenerationAbortedError, generate, generateChoice, generateFormat, generateJson, generateRegex } from '../../src/client/index.js';
+import {
+  ClientError,
+  DEFAULT_REMOTE_TIMEOUT_MS,
+  GenerationAbortedError,
+  configure,
+  generate,
+  generateChoice,
+  generateFormat,
+  generateJson,
+  generateRegex,
+} from '../../src/client/index.js';
 
 interface Seen {
   path: string;
@@ -182,6 +192,17 @@ describe('openai', () => {
   test('timeoutMs aborts a slow provider; an unreachable one is a provider-error', async () => {
     answer = () => ({ ...completion('late'), delayMs: 1000 });
     expect(await failure(generate('x', { model, ...unsafe, timeoutMs: 50 }))).toBeInstanceOf(GenerationAbortedError);
+    // Without a timeoutMs of its own a call has configure's remoteTimeoutMs (default two minutes).
+    expect(DEFAULT_REMOTE_TIMEOUT_MS).toBe(120_000);
+    configure({ remoteTimeoutMs: 50 });
+    try {
+      const late = await failure(generate('x', { model, ...unsafe }));
+      expect(late).toBeInstanceOf(GenerationAbortedError);
+      expect(late.message).toMatch(/timed out after 50 ms/);
+    } finally {
+      configure({ remoteTimeoutMs: undefined });
+    }
+    expect(() => configure({ remoteTimeoutMs: 0 })).toThrow(/remoteTimeoutMs must be a positive number/);
     const base = process.env.OPENAI_BASE_URL;
     process.env.OPENAI_BASE_URL = 'http://127.0.0.1:1/v1';
     try {
