@@ -6,7 +6,7 @@
 // Every output is checked locally against its constraint before it is returned, whatever produced it.
 import type { z } from 'zod';
 import { ConstraintError } from '../grammar/index.js';
-import type { RerankResult } from '../engine/engine.js';
+import { NothingToEmbedError, type RerankResult } from '../engine/engine.js';
 import type { PromptFormat } from '../engine/prompt.js';
 import {
   choicesConstraint,
@@ -342,8 +342,14 @@ export async function embed(text: string, options: EmbedOptions = {}): Promise<n
   if (typeof text !== 'string') throw invalidOptions(`embed: text must be a string; got ${text === null ? 'null' : typeof text}`);
   // As svc_embed in SQL: empty or whitespace-only text has no meaningful embedding.
   if (text.trim() === '') throw invalidOptions('embed: text must not be empty');
-  return (await localEngine(localOnly(o.model, 'embed'))).embed(text);
+  return (await localEngine(localOnly(o.model, 'embed'))).embed(text).catch(nothingToEmbed('embed'));
 }
+
+/** The engine's NothingToEmbedError as the library's invalid-options, naming the function (as the other input errors). */
+const nothingToEmbed = (fn: string) => (error: unknown): never => {
+  if (error instanceof NothingToEmbedError) throw invalidOptions(`${fn}: ${error.message}`);
+  throw error;
+};
 
 export interface RerankOptions extends EmbedOptions {
   /** Instruction prefixed to the query (default: DEFAULT_RERANK_TASK); '' sends the query alone, as BERT rerankers and embedders want. */
@@ -367,7 +373,7 @@ export async function rerank(query: string, documents: readonly string[], option
   if (documents.length === 0) throw invalidOptions('rerank: documents must not be empty');
   const blank = documents.findIndex((d) => d.trim() === '');
   if (blank >= 0) throw invalidOptions(`rerank: documents[${blank}] must not be empty`);
-  return (await localEngine(localOnly(o.model, 'rerank'))).rerank(query, [...documents], o.task ?? DEFAULT_RERANK_TASK);
+  return (await localEngine(localOnly(o.model, 'rerank'))).rerank(query, [...documents], o.task ?? DEFAULT_RERANK_TASK).catch(nothingToEmbed('rerank'));
 }
 
 /** Loads a local model now (e.g. to show progress before the first call) and describes it. */

@@ -106,6 +106,19 @@ export class GrammarRefusedError extends Error {
   }
 }
 
+/**
+ * A text the model has nothing to embed: its tokenizer gives no token of it (only invisible, combining
+ * or control characters, to a WordPiece vocabulary) and the embedding is empty, or all zeros. Never
+ * an empty vector or a NaN score: the same text fails alike on every surface and every attempt.
+ */
+export class NothingToEmbedError extends Error {
+  readonly code = 'nothing-to-embed';
+  constructor(what: string) {
+    super(`${what} gives the model nothing to embed (its tokenizer keeps no token of it: only invisible, combining or control characters)`);
+    this.name = 'NothingToEmbedError';
+  }
+}
+
 /** The model could not be loaded (missing file, not a GGUF, ...). */
 export class ModelLoadError extends Error {
   readonly code = 'model-load-failed';
@@ -426,9 +439,10 @@ export class Engine {
   }
 
   /** An L2-normalized embedding of the model's dimension. */
-  async embed(text: string): Promise<number[]> {
+  async embed(text: string, what = 'the text'): Promise<number[]> {
     this.embeddingContext ??= this.model.createEmbeddingContext({ threads: this.threads, contextSize: this.contextSize });
     const { vector } = await (await this.embeddingContext).getEmbeddingFor(text);
+    if (!vector.some((x) => x !== 0)) throw new NothingToEmbedError(what);
     return l2Normalize(vector);
   }
 
@@ -449,10 +463,12 @@ export class Engine {
     if (this.hasRankingHead) {
       this.rankingContext ??= this.model.createRankingContext({ threads: this.threads, contextSize: this.contextSize });
       scores = await (await this.rankingContext).rankAll(instructed, documents, { onOverflow: 'maxChunk' });
+      const nan = scores.findIndex((score) => Number.isNaN(score));
+      if (nan >= 0) throw new NothingToEmbedError(`documents[${nan}]`);
     } else {
-      const q = await this.embed(instructed);
+      const q = await this.embed(instructed, 'the query');
       scores = [];
-      for (const document of documents) scores.push(dot(q, await this.embed(document)));
+      for (const [i, document] of documents.entries()) scores.push(dot(q, await this.embed(document, `documents[${i}]`)));
     }
     return documents.map((document, index) => ({ index, document, score: scores[index] })).sort((a, b) => b.score - a.score || a.index - b.index);
   }

@@ -184,6 +184,20 @@ describe.each(['cls', 'mean'] as const)('a BERT model with %s pooling', (pooling
     expect(cosine(vector, pooling === 'cls' ? mean : cls)).toBeLessThan(0.99);
   });
 
+  test('a text of only invisible, combining or control characters is refused, never an empty vector or a NaN score', async () => {
+    for (const text of ['\u200B', '\u0301', '\u0007\u200B']) {
+      const error = await embed(text, { model: path }).then(
+        () => undefined,
+        (e: { code?: string; message?: string }) => e,
+      );
+      expect(error).toMatchObject({ code: 'invalid-options', message: expect.stringMatching(/^embed: the text gives the model nothing to embed/) });
+    }
+    await expect(rerank('café', ['un café', '\u200B'], { model: path, task: '' })).rejects.toMatchObject({
+      code: 'invalid-options',
+      message: expect.stringMatching(/^rerank: documents\[1\] gives the model nothing to embed/),
+    });
+  });
+
   test('rerank without a ranking head scores by the cosine similarity of embeddings', async () => {
     const docs = ['un café', 'the weather today', '日本語の本'];
     const ranked = await rerank('café', docs, { model: path, task: '' });
@@ -254,6 +268,15 @@ describe('through SQL, a worker serving the embedding model, then the reranker',
       const fromSql = (await db.query('SELECT svc_embed($1) AS v', [TEXT])).rows[0].v as number[];
       // real[] holds float4: compare as float4 values.
       expect(fromSql.map(Math.fround)).toEqual((await embed(TEXT, { model: embedder })).map(Math.fround));
+      // Nothing to embed: the request fails at once (no retries), and nothing is cached.
+      const entries = async () => Number((await db.query('SELECT count(*) AS n FROM svc_cache')).rows[0].n);
+      const before = await entries();
+      await expect(db.query(`SELECT svc_embed(E'\\u200B\\u0301')`)).rejects.toMatchObject({
+        code: 'SV001',
+        message: expect.stringMatching(/failed: the text gives the model nothing to embed/),
+      });
+      expect(await entries()).toBe(before);
+      expect((await db.query(`SELECT retry_count FROM svc_queue WHERE parameters->>'text_input' = E'\\u200B\\u0301'`)).rows).toEqual([{ retry_count: 0 }]);
     } finally {
       await worker.stop();
     }
