@@ -346,10 +346,12 @@ export async function embed(text: string, options: EmbedOptions = {}): Promise<n
 }
 
 /** The engine's NothingToEmbedError as the library's invalid-options, naming the function (as the other input errors). */
-const nothingToEmbed = (fn: string) => (error: unknown): never => {
-  if (error instanceof NothingToEmbedError) throw invalidOptions(`${fn}: ${error.message}`);
-  throw error;
-};
+const nothingToEmbed =
+  (fn: string) =>
+  (error: unknown): never => {
+    if (error instanceof NothingToEmbedError) throw invalidOptions(`${fn}: ${error.message}`);
+    throw error;
+  };
 
 export interface RerankOptions extends EmbedOptions {
   /** Instruction prefixed to the query (default: DEFAULT_RERANK_TASK); '' sends the query alone, as BERT rerankers and embedders want. */
