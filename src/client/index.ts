@@ -6,8 +6,8 @@
 // Every output is checked locally against its constraint before it is returned, whatever produced it.
 import type { z } from 'zod';
 import { ConstraintError } from '../grammar/index.js';
-import { NothingToEmbedError, type RerankResult } from '../engine/engine.js';
-import type { PromptFormat } from '../engine/prompt.js';
+import { NothingToEmbedError, type RerankResult } from '../engine/outcomes.js';
+import type { PromptFormat } from '../engine/outcomes.js';
 import {
   choicesConstraint,
   compile,
@@ -26,8 +26,8 @@ import { remoteGenerate } from './remote.js';
 
 export { ClientError, type ClientErrorCode } from './errors.js';
 export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
-export { GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/engine.js';
-export { ChatTemplateError, type PromptFormat } from '../engine/prompt.js';
+export { GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/outcomes.js';
+export { ChatTemplateError, type PromptFormat } from '../engine/outcomes.js';
 export { configure, unloadModels, resolveModel, DEFAULT_REMOTE_TIMEOUT_MS, type LocalSettings, type ModelRef } from './local.js';
 export { PROVIDERS, type Provider } from './remote.js';
 export type { BasicTypeSpec, InferSchema, JsonSchema, SchemaSpec } from './constraint.js';

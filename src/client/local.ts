@@ -167,7 +167,10 @@ function threadsSetting(): number {
   return Math.max(1, availableParallelism());
 }
 
-/** The engine for a local model: loaded on first use, then the same instance for every call. */
+/**
+ * The engine for a local model: loaded on first use, then the same instance for every call.
+ * @internal (left out of the package's declarations: its type is node-llama-cpp's world)
+ */
 export function localEngine(path: string): Promise<Engine> {
   let engine = engines.get(path);
   if (!engine) {

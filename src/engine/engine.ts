@@ -82,51 +82,8 @@ export interface GenerateResult {
   constrained?: { steps: number; completed: boolean; tokens: readonly Token[] };
 }
 
-export interface RerankResult {
-  index: number;
-  document: string;
-  score: number;
-}
-
-/** A generation was aborted by its AbortSignal or its timeout. */
-export class GenerationAbortedError extends Error {
-  readonly code = 'aborted';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'GenerationAbortedError';
-  }
-}
-
-/** llama.cpp refused a GBNF grammar (it does not parse, or it is left-recursive). */
-export class GrammarRefusedError extends Error {
-  readonly code = 'grammar-refused';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'GrammarRefusedError';
-  }
-}
-
-/**
- * A text the model has nothing to embed: its tokenizer gives no token of it (only invisible, combining
- * or control characters, to a WordPiece vocabulary) and the embedding is empty, or all zeros. Never
- * an empty vector or a NaN score: the same text fails alike on every surface and every attempt.
- */
-export class NothingToEmbedError extends Error {
-  readonly code = 'nothing-to-embed';
-  constructor(what: string) {
-    super(`${what} gives the model nothing to embed (its tokenizer keeps no token of it: only invisible, combining or control characters)`);
-    this.name = 'NothingToEmbedError';
-  }
-}
-
-/** The model could not be loaded (missing file, not a GGUF, ...). */
-export class ModelLoadError extends Error {
-  readonly code = 'model-load-failed';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ModelLoadError';
-  }
-}
+export { GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
+import { GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
 
 const GRAMMAR_CACHE_SIZE = 256;
 /** Token maskers (src/decode) kept per engine: each holds its grammar's trie and up to 16 MiB of cached masks. */

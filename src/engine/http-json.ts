@@ -5,7 +5,7 @@
 // cannot be reached an HttpUnreachableError, and an answer of any status comes back with its payload
 // and the server's own message. URLs in messages are shown without credentials or query; the API key
 // goes only into the Authorization header.
-import { GenerationAbortedError } from './engine.js';
+import { GenerationAbortedError } from './outcomes.js';
 
 export interface JsonRequest {
   /** GET when absent. */

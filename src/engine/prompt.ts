@@ -13,7 +13,8 @@
 // Deterministic: the same model, prompt and options give the same tokens.
 import { JinjaTemplateChatWrapper, LlamaVocabularyType, type ChatHistoryItem, type LlamaModel, type Token } from 'node-llama-cpp';
 
-export type PromptFormat = 'chat' | 'raw';
+export type { PromptFormat } from './outcomes.js';
+import type { PromptFormat } from './outcomes.js';
 export const PROMPT_FORMATS: readonly PromptFormat[] = ['chat', 'raw'];
 
 export interface PromptOptions {
@@ -29,14 +30,8 @@ export interface PromptTokens {
   format: PromptFormat;
 }
 
-/** The model's chat template cannot be rendered by node-llama-cpp's Jinja renderer. */
-export class ChatTemplateError extends Error {
-  readonly code = 'chat-template-failed';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ChatTemplateError';
-  }
-}
+export { ChatTemplateError } from './outcomes.js';
+import { ChatTemplateError } from './outcomes.js';
 
 /** The GGUF's `tokenizer.chat_template`, or undefined when it has none (or an empty one). */
 export function chatTemplateOf(model: LlamaModel): string | undefined {

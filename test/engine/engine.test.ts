@@ -212,7 +212,8 @@ describe('embeddings and rerank', () => {
   });
 
   test('rerank: an empty query or document is a RangeError naming it (its embedding is empty: the score would be NaN)', async () => {
-    expect(await engine.embed('')).toEqual([]);
+    // Never an empty vector: a text with no token is refused (NothingToEmbedError).
+    await expect(engine.embed('')).rejects.toThrow(/^the text gives the model nothing to embed/);
     await expect(engine.rerank('cats', ['a', '', 'b'], 'task')).rejects.toThrow(new RangeError('rerank: documents[1] must not be empty'));
     await expect(engine.rerank('', ['a'], '')).rejects.toThrow(new RangeError('rerank: query must not be empty'));
   });

@@ -1,0 +1,61 @@
+// What the engine's callers see of its results and failures, without node-llama-cpp: the library
+// re-exports these, so its declarations load no node-llama-cpp types (whose own .d.ts files do not
+// type-check under skipLibCheck: false). engine.ts and prompt.ts re-export them for the rest of svc.
+
+/** How a generation prompt reaches the model: the user turn of its chat template, or as is. */
+export type PromptFormat = 'chat' | 'raw';
+
+export interface RerankResult {
+  index: number;
+  document: string;
+  score: number;
+}
+
+/** A generation was aborted by its AbortSignal or its timeout. */
+export class GenerationAbortedError extends Error {
+  readonly code = 'aborted';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GenerationAbortedError';
+  }
+}
+
+/** llama.cpp refused a GBNF grammar (it does not parse, or it is left-recursive). */
+export class GrammarRefusedError extends Error {
+  readonly code = 'grammar-refused';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'GrammarRefusedError';
+  }
+}
+
+/**
+ * A text the model has nothing to embed: its tokenizer gives no token of it (only invisible, combining
+ * or control characters, to a WordPiece vocabulary) and the embedding is empty, or all zeros. Never
+ * an empty vector or a NaN score: the same text fails alike on every surface and every attempt.
+ */
+export class NothingToEmbedError extends Error {
+  readonly code = 'nothing-to-embed';
+  constructor(what: string) {
+    super(`${what} gives the model nothing to embed (its tokenizer keeps no token of it: only invisible, combining or control characters)`);
+    this.name = 'NothingToEmbedError';
+  }
+}
+
+/** The model could not be loaded (missing file, not a GGUF, ...). */
+export class ModelLoadError extends Error {
+  readonly code = 'model-load-failed';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ModelLoadError';
+  }
+}
+
+/** The model's chat template cannot be rendered by node-llama-cpp's Jinja renderer. */
+export class ChatTemplateError extends Error {
+  readonly code = 'chat-template-failed';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ChatTemplateError';
+  }
+}
