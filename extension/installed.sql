@@ -833,6 +833,26 @@ $function$;
 -- grants on svc_generate_json(text,jsonb,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema and return it.
 
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.generateJsonText(prompt, schema, max_tokens, use_cache, seed);
+} catch (error) {
+  throw error; // from svc_generate_json: see the message
+}
+$function$;
+-- grants on svc_generate_json(text,text,integer,boolean,integer): (default: PUBLIC may execute)
+-- comment: Generate JSON matching a JSON Schema given as text (a literal): its properties in the order written.
+
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
@@ -854,6 +874,27 @@ $function$;
 -- grants on svc_generate_json(text[],jsonb,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: JSON matching the schema for each prompt: one row per prompt, in order (ord).
 
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.generateJsonManyText(prompts, schema, max_tokens, use_cache, seed);
+} catch (error) {
+  throw error; // from svc_generate_json: see the message
+}
+$function$;
+-- grants on svc_generate_json(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
+-- comment: JSON matching the schema (text: its properties in the order written) for each prompt: one row per prompt, in order (ord).
+
 CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE plv8
@@ -873,6 +914,26 @@ try {
 $function$;
 -- grants on svc_generate_json_async(text,jsonb,integer,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema.
+
+CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.generateJsonAsyncText(prompt, schema, max_tokens, use_cache, seed, priority);
+} catch (error) {
+  throw error; // from svc_generate_json_async: see the message
+}
+$function$;
+-- grants on svc_generate_json_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- comment: Queue a generation constrained to JSON matching a JSON Schema given as text (a literal): its properties in the order written.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS text

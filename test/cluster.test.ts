@@ -59,3 +59,30 @@ test('a cluster whose owner process is killed is stopped and removed anyway', as
   child.kill('SIGKILL');
   expect(await waitFor(() => !isAlive(started.postmasterPid) && !existsSync(started.dataDir), 20_000)).toBe(true);
 }, 60_000);
+
+// The README's `npx tsx scripts/cluster.ts`, stopped as a user stops it with `kill -INT %1` or
+// `kill <pid>`: the signal reaches only npx. npm forwards it to the shell it runs the command in;
+// dash would keep it, so .npmrc makes that shell bash, which runs tsx in its own place, and tsx
+// relays the signal to the script.
+test.each(['SIGINT', 'SIGTERM'] as const)(
+  'npx tsx scripts/cluster.ts stops and removes the cluster on %s to the npx process',
+  async (signal) => {
+    const npx = spawn('npx', ['tsx', 'scripts/cluster.ts'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: npx.stdout! }).once('line', resolve);
+      npx.once('exit', (code) => reject(new Error(`npx exited with ${code}`)));
+    });
+    const started = JSON.parse(line) as { dataDir: string; postmasterPid: number };
+    expect(isAlive(started.postmasterPid)).toBe(true);
+    const exited = new Promise<number | null>((resolve) => npx.once('exit', (code) => resolve(code)));
+    try {
+      npx.kill(signal);
+      expect(await waitFor(() => !isAlive(started.postmasterPid) && !existsSync(started.dataDir), 15_000)).toBe(true);
+      expect(await exited).toBe(0);
+    } finally {
+      // Failed: the script's group is killed, and its reaper removes the cluster.
+      if (npx.exitCode === null) process.kill(-npx.pid!, 'SIGKILL');
+    }
+  },
+  60_000,
+);

@@ -7,6 +7,7 @@ import { GrammarRefusedError, NothingToEmbedError } from '../src/engine/engine.j
 import { InferenceServerError, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/constrained.js';
 import { ChatTemplateError } from '../src/engine/prompt.js';
+import { recordedSchema } from '../src/extension/recorded-schema.js';
 import type { ClaimedJob } from './protocol.js';
 
 export class PermanentJobError extends Error {
@@ -127,7 +128,8 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
     case 'generate_json': {
       if (p.schema === null || p.schema === undefined) throw new Error('parameters.schema is missing');
       // strict_schema: recorded by the extension when svc.strict_schema was on (src/extension/jobs.ts).
-      const compiled = compileJsonSchema(p.schema, { strict: p.strict_schema === true });
+      // A string is a schema given as text, its properties in the order written (recorded-schema.ts).
+      const compiled = compileJsonSchema(recordedSchema(p.schema), { strict: p.strict_schema === true });
       return {
         gbnf: compiled.gbnf,
         problem: (text) => {

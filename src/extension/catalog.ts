@@ -80,6 +80,11 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Generate JSON matching a JSON Schema and return it.',
   },
   {
+    name: 'svc_generate_json', params: [p('prompt', 'text'), p('schema', 'text'), ...GENERATION], returns: 'text',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateJsonText' },
+    comment: 'Generate JSON matching a JSON Schema given as text (a literal): its properties in the order written.',
+  },
+  {
     name: 'svc_generate_regex', params: [p('prompt', 'text'), p('pattern', 'text'), ...GENERATION], returns: 'text',
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateRegex' },
     comment: 'Generate text matching a regular expression and return it.',
@@ -110,6 +115,11 @@ const DECLARED: readonly SqlFunction[] = [
     security: 'DEFINER', settings: SET_CALL, body: { ts: 'generateJsonMany' }, comment: 'JSON matching the schema for each prompt: one row per prompt, in order (ord).',
   },
   {
+    name: 'svc_generate_json', params: [p('prompts', 'text[]'), p('schema', 'text'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE',
+    security: 'DEFINER', settings: SET_CALL, body: { ts: 'generateJsonManyText' },
+    comment: 'JSON matching the schema (text: its properties in the order written) for each prompt: one row per prompt, in order (ord).',
+  },
+  {
     name: 'svc_generate_regex', params: [p('prompts', 'text[]'), p('pattern', 'text'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE',
     security: 'DEFINER', settings: SET_CALL, body: { ts: 'generateRegexMany' }, comment: 'Text matching the pattern for each prompt: one row per prompt, in order (ord).',
   },
@@ -136,6 +146,11 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'jsonb'), ...GENERATION, PRIORITY], returns: 'uuid',
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateJsonAsync' },
     comment: 'Queue a generation constrained to JSON matching a JSON Schema.',
+  },
+  {
+    name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateJsonAsyncText' },
+    comment: 'Queue a generation constrained to JSON matching a JSON Schema given as text (a literal): its properties in the order written.',
   },
   {
     name: 'svc_generate_regex_async', params: [p('prompt', 'text'), p('pattern', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',

@@ -5,6 +5,7 @@
 // does not catch 57014 query_canceled, which stays the code of a real statement cancel).
 export const SQLSTATE = {
   invalidParameterValue: '22023',
+  invalidTextRepresentation: '22P02',
   nullValueNotAllowed: '22004',
   programLimitExceeded: '54000',
   queueFull: '53400',

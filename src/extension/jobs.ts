@@ -2,9 +2,10 @@
 // constraint, and returns the queue row to write. The async submitters and the sync functions share
 // them, so both reject the same input with the same messages.
 import { LIMITS } from './limits.js';
-import { parameterError } from './errors.js';
+import { parameterError, SQLSTATE } from './errors.js';
 import * as v from './validate.js';
 import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
+import { recordSchemaText } from './recorded-schema.js';
 import { promptSettings, requestModel, strictSchemaSetting, type ModelFunction, type PromptParameters } from './settings.js';
 
 export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
@@ -55,11 +56,43 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown, 
 export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, strict?: boolean, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
-  v.jsonNesting(fn, 'schema', schema, LIMITS.schemaMaxNesting);
+  const { value, recorded } = schemaArgument(fn, schema);
   const strictSchema = strict ?? strictSchemaSetting();
-  const parameters = { prompt: checkedPrompt, schema, ...options, ...(strictSchema ? { strict_schema: true } : {}) };
-  return { functionName: 'generate_json', parameters, grammar: schemaGrammar(fn, schema, strictSchema) };
+  const parameters = { prompt: checkedPrompt, schema: recorded, ...options, ...(strictSchema ? { strict_schema: true } : {}) };
+  return { functionName: 'generate_json', parameters, grammar: schemaGrammar(fn, value, strictSchema) };
 }
+
+/**
+ * A schema given as JSON text (the text overloads of svc_generate_json; a literal resolves to them):
+ * its properties keep the order written, and so does the generated JSON, as in the library and the CLI.
+ * A jsonb schema has jsonb's key order (shorter keys first) before svc sees it.
+ */
+export class SchemaText {
+  constructor(readonly text: unknown) {}
+}
+
+/**
+ * The schema to compile, and how the request records it: a jsonb schema as its object; a text schema
+ * as compact JSON text, so the order survives the queue's jsonb and is part of the cache key (the same
+ * properties in another order are another request: they generate other bytes). Read back by
+ * recordedSchema (recorded-schema.ts).
+ */
+function schemaArgument(fn: string, schema: unknown): { value: unknown; recorded: unknown } {
+  if (!(schema instanceof SchemaText)) {
+    v.jsonNesting(fn, 'schema', schema, LIMITS.schemaMaxNesting);
+    return { value: schema, recorded: schema };
+  }
+  const text = v.text(fn, 'schema', schema.text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw parameterError(fn, 'schema', `must be JSON text: ${error instanceof Error ? error.message : String(error)}`, {}, SQLSTATE.invalidTextRepresentation);
+  }
+  v.jsonNesting(fn, 'schema', value, LIMITS.schemaMaxNesting);
+  return { value, recorded: recordSchemaText(value) };
+}
+
 
 export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
@@ -99,7 +132,7 @@ export function prepareFromParameters(fn: string, functionName: unknown, paramet
   switch (functionName) {
     case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed, format(), model);
     case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache, model);
-    case 'generate_json': return prepareJson(fn, p.prompt, p.schema, p.max_tokens, p.use_cache, p.seed, format(), strictSchemaParameter(fn, p.strict_schema), model);
+    case 'generate_json': return prepareJson(fn, p.prompt, typeof p.schema === 'string' ? new SchemaText(p.schema) : p.schema, p.max_tokens, p.use_cache, p.seed, format(), strictSchemaParameter(fn, p.strict_schema), model);
     case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed, format(), model);
     case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed, format(), model);
     case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed, model);

@@ -102,6 +102,9 @@ export const embedAsync = (textInput: unknown, useCache: unknown, priority: unkn
 export const generateJsonAsync = (prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
   submit('svc_generate_json_async', priority, (fn) => jobs.prepareJson(fn, prompt, schema, maxTokens, useCache, seed));
 
+export const generateJsonAsyncText = (prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
+  generateJsonAsync(prompt, new jobs.SchemaText(schema), maxTokens, useCache, seed, priority);
+
 export const generateRegexAsync = (prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
   submit('svc_generate_regex_async', priority, (fn) => jobs.prepareRegex(fn, prompt, pattern, maxTokens, useCache, seed));
 

@@ -225,6 +225,13 @@ export function generateJsonMany(prompts: unknown, schema: unknown, maxTokens: u
   return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareJson(f, p, schema, maxTokens, useCache, seed)));
 }
 
+// The text overloads: the schema as written, its properties' order kept (jobs.SchemaText).
+export const generateJsonText = (prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string =>
+  generateJson(prompt, new jobs.SchemaText(schema), maxTokens, useCache, seed);
+
+export const generateJsonManyText = (prompts: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] =>
+  generateJsonMany(prompts, new jobs.SchemaText(schema), maxTokens, useCache, seed);
+
 export function generateRegex(prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
   return runOne('svc_generate_regex', jobs.prepareRegex('svc_generate_regex', prompt, pattern, maxTokens, useCache, seed));
 }

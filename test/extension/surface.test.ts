@@ -45,11 +45,17 @@ const SET_BASED: Record<string, string> = {
   svc_rerank: "queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42",
 };
 
+// The schema as text (a literal resolves to it): the generated JSON keeps the order written (README, Property order).
+const SCHEMA_AS_TEXT = (args: string) => args.replace('schema jsonb', 'schema text');
+
 test.each(Object.entries(SIGNATURES))('%s has the parameters of the spec', async (name, args) => {
   const { rows } = await db.query(`SELECT pg_get_function_arguments(p.oid) AS args, p.proconfig
-    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = $1 ORDER BY p.proargtypes[0] = 'text'::regtype DESC`, [name]);
-  expect(rows.map((r) => r.args)).toEqual(SET_BASED[name] ? [args, SET_BASED[name]] : [args]);
-  expect(rows[0].proconfig.join(',')).toMatch(/^search_path=/); // pinned
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = $1
+    ORDER BY p.proargtypes[0] = 'text'::regtype DESC, p.proargtypes[1] = 'jsonb'::regtype DESC`, [name]);
+  let expected = SET_BASED[name] ? [args, SET_BASED[name]] : [args];
+  if (name.startsWith('svc_generate_json')) expected = expected.flatMap((a) => [a, SCHEMA_AS_TEXT(a)]);
+  expect(rows.map((r) => r.args)).toEqual(expected);
+  for (const row of rows) expect(row.proconfig.join(',')).toMatch(/^search_path=/); // pinned
 });
 
 test('return types of the spec', async () => {

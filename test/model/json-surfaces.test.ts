@@ -1,0 +1,112 @@
+// One JSON request, one answer on every surface (#34 point 1): the library, the CLI, SQL sync (one
+// row and set-based) and async give the same bytes for the same prompt, schema and seed, on the
+// trained stories260K. The generated JSON's properties follow the schema's order as written: a schema
+// given to SQL as text (a literal resolves to the text overloads) keeps it through the queue; a jsonb
+// schema has jsonb's key order (shorter keys first) before svc sees it, documented in the README.
+import { spawn } from 'node:child_process';
+import { resolve, join } from 'node:path';
+import type pg from 'pg';
+import { generate, unloadModels, configure } from '../../src/client/index.js';
+import { useSvc } from '../helpers/svc.js';
+import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { STORIES_MODEL } from '../helpers/real-models.js';
+
+const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
+const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
+let db: pg.Client;
+let worker: WorkerProcess;
+
+beforeAll(async () => {
+  db = await svc().connect();
+  configure({ threads: 1 });
+  worker = startWorker(svc().cluster, {}, STORIES_MODEL);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+    60_000,
+  );
+}, 90_000);
+afterAll(async () => {
+  await worker?.stop();
+  await unloadModels();
+});
+
+const PROMPT = 'Tom is 9.';
+// Written name first: jsonb would put age first.
+const SCHEMA =
+  '{"type":"object","properties":{"name":{"type":"string","maxLength":24},"age":{"type":"integer","minimum":0,"maximum":120}},"required":["name","age"]}';
+const MAX_TOKENS = 48;
+
+// `generate` with a schema returns the JSON inside <json-output> tags (SPEC 2.1), as the CLI prints it.
+const untagged = (text: string) => text.replace(/^<json-output>/, '').replace(/<\/json-output>$/, '');
+
+function cli(args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_THREADS: '1' };
+  delete env.SVC_MODEL;
+  return new Promise((done, reject) => {
+    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), ...args], { cwd: root, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+const one = async (sql: string, params: unknown[] = []) => (await db.query(`SELECT ${sql} AS out`, params)).rows[0].out as string;
+
+test('the same JSON request gives the same bytes from the library, the CLI, SQL sync, set-based and async', async () => {
+  const library = untagged(await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(SCHEMA), maxTokens: MAX_TOKENS }));
+  expect(Object.keys(JSON.parse(library))).toEqual(['name', 'age']);
+
+  const command = await cli(['generate', PROMPT, '--schema', '-', '--model', STORIES_MODEL, '--max-tokens', String(MAX_TOKENS)], SCHEMA);
+  expect(command).toMatchObject({ code: 0, stdout: `<json-output>${library}</json-output>\n` });
+
+  // A literal schema is text: the order written.
+  const literal = SCHEMA.replace(/'/g, "''");
+  expect(await one(`svc_generate_json($1, '${literal}', max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT])).toBe(library);
+  // A parameter of unknown type resolves the same way; cached, the same bytes again.
+  expect(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA])).toBe(library);
+  expect(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA])).toBe(library);
+  const set = await db.query(`SELECT ord, result, error FROM svc_generate_json(ARRAY[$1, 'Lily is 4.'], $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [
+    PROMPT,
+    SCHEMA,
+  ]);
+  expect(set.rows[0]).toEqual({ ord: 1, result: library, error: null });
+  const id = await one(`svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, SCHEMA]);
+  expect(await one(`svc_get_async_result($1, 60)`, [id])).toBe(library);
+}, 120_000);
+
+test("a jsonb schema has jsonb's key order, the library's answer to that order; its own cache entry", async () => {
+  const jsonb = await one(`svc_generate_json($1, $2::jsonb, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, SCHEMA]);
+  const reordered = (await db.query(`SELECT $1::jsonb::text AS s`, [SCHEMA])).rows[0].s as string;
+  expect(Object.keys(JSON.parse(reordered).properties)).toEqual(['age', 'name']);
+  expect(Object.keys(JSON.parse(jsonb))).toEqual(['age', 'name']);
+  expect(untagged(await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(reordered), maxTokens: MAX_TOKENS }))).toBe(jsonb);
+  // The text request cached above is another request: the jsonb one is not served from it, nor it from the jsonb one.
+  expect(await one(`svc_generate_json($1, $2::jsonb, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA])).toBe(jsonb);
+  expect(Object.keys(JSON.parse(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA])))).toEqual(['name', 'age']);
+}, 120_000);
+
+test('a text schema that is not JSON, empty or NULL is refused naming schema, and queues nothing', async () => {
+  const queued = async () => Number((await db.query(`SELECT count(*) AS n FROM svc_queue`)).rows[0].n);
+  const before = await queued();
+  for (const [schema, message, code] of [
+    ['{"type":"object",', /^svc_generate_json(_async)?: schema must be JSON text/, '22P02'],
+    ['   ', /^svc_generate_json(_async)?: schema must not be empty/, '22023'],
+    [null, /^svc_generate_json(_async)?: schema must not be NULL/, '22004'],
+    ['"a string"', /^svc_generate_json(_async)?: schema is not a usable constraint/, '22023'],
+  ] as const) {
+    for (const sql of [`svc_generate_json('p', $1::text)`, `svc_generate_json_async('p', $1::text)`]) {
+      const error = await one(sql, [schema]).then(
+        () => undefined,
+        (e: { message: string; code: string }) => e,
+      );
+      expect(error?.message).toMatch(message);
+      expect(error?.code).toBe(code);
+    }
+  }
+  expect(await queued()).toBe(before);
+});
