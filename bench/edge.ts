@@ -17,7 +17,7 @@
 // serves HTTP, so a generation that blocks it for seconds (the first ones after a load, before V8
 // has optimized the wasm, on a loaded machine) lets its keep-alive timer close idle connections
 // that the client has just reused ("other side closed").
-// Run: npx tsx bench/edge.ts [--model stories|test|both] [--misses 100] [--hits 2000] [--concurrency 8] [--max-tokens 32]
+// Run: npx tsx bench/edge.ts [--model stories|test|both] [--misses 100] [--hits 2000] [--mixed 1000] [--concurrency 8] [--max-tokens 32]
 import { freePort } from '../scripts/free-port.js';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -31,6 +31,7 @@ const MISSES = Number(arg('misses', '100'));
 const HITS = Number(arg('hits', '2000'));
 const CONC = Number(arg('concurrency', '8'));
 const MAX_TOKENS = Number(arg('max-tokens', '32'));
+const MIXED = Number(arg('mixed', '1000'));
 const MODELS: ModelChoice[] = arg('model', 'both') === 'both' ? ['stories', 'test'] : [arg('model', 'both') as ModelChoice];
 
 async function load(name: string, n: number, conc: number, req: (i: number) => Promise<Response>, expectCached?: boolean) {
@@ -111,6 +112,55 @@ async function isolateInspector(port: number) {
   };
 }
 
+// A mixed load as an application sends it: plain and constrained generations (schema, regex,
+// choices: each constraint's own grammar and cache key), embeddings, misses and hits. Cycle of 10:
+// 3 plain misses, 1 schema, 1 regex, 1 choices (misses: new prompts), 2 plain hits, 1 embed miss, 1
+// embed hit. Memory is marked after every tenth of them, to show whether it levels off.
+const MIXED_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string', maxLength: 12 }, age: { type: 'integer', minimum: 0, maximum: 120 } },
+  required: ['name', 'age'],
+};
+function mixedRequest(i: number): { path: string; body: Record<string, unknown> } {
+  const round = Math.floor(i / 10);
+  const prompt = `mixed ${round}`;
+  switch (i % 10) {
+    case 0:
+    case 1:
+    case 2:
+      return { path: '/generate', body: { prompt: `${prompt} ${i % 10}`, max_tokens: MAX_TOKENS } };
+    case 3:
+      return { path: '/generate', body: { prompt, schema: MIXED_SCHEMA, max_tokens: 48 } };
+    case 4:
+      return { path: '/generate', body: { prompt, regex: '[A-Z][a-z]{2,8} (is|was) [0-9]{1,2}', max_tokens: 24 } };
+    case 5:
+      return { path: '/generate', body: { prompt, choices: [' mom', ' dog', ' car', ' park'] } };
+    case 6:
+    case 7:
+      return { path: '/generate', body: { prompt: `bench prompt ${i % MISSES}`, max_tokens: MAX_TOKENS } };
+    case 8:
+      return { path: '/embed', body: { text: prompt } };
+    default:
+      return { path: '/embed', body: { text: `bench prompt ${i % MISSES}` } };
+  }
+}
+
+async function mixedRequests(post: (path: string, body: unknown) => Promise<Response>, mark: (stage: string) => Promise<void>) {
+  const rows = [];
+  const step = Math.max(1, Math.floor(MIXED / 10));
+  for (let done = 0; done < MIXED; done += step) {
+    const n = Math.min(step, MIXED - done);
+    rows.push(
+      await load(`mixed ${done + 1}-${done + n}`, n, CONC, (i) => {
+        const { path, body } = mixedRequest(done + i);
+        return post(path, body);
+      }),
+    );
+    await mark(`after ${done + n} mixed requests`);
+  }
+  return rows;
+}
+
 interface Mark {
   stage: string;
   rss: number;
@@ -184,6 +234,7 @@ async function benchModel(model: ModelChoice) {
       ),
     );
     await mark(`after ${HITS} hits of each kind`);
+    rows.push(...(await mixedRequests(post, mark)));
     const peak = processMemory(pid).peakMiB;
 
     console.log(`\n## ${model === 'stories' ? 'stories260K (trained, 1.2 MB)' : 'test model (any-character, 0.5 MB)'}`);

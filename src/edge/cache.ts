@@ -14,11 +14,15 @@ const enc = new TextEncoder();
 /**
  * The cache key for generation: SPEC 2.3's `gen:<prompt>:<max_tokens>`, under the tag of the model
  * that computes it (`<name>-<version>@<etag>/gen:...`, see engine/model-store.ts), so a new model
- * version or upload never answers from an older model's entries.
+ * version or upload never answers from an older model's entries. A constrained request's key starts
+ * `genc:<constraint id>:` instead (constraintKeyId), so it never meets a plain one's.
  */
-export function generationKey(modelTag: string, prompt: string, maxTokens: number): string {
-  return `${modelTag}/gen:${prompt}:${maxTokens}`;
+export function generationKey(modelTag: string, prompt: string, maxTokens: number, constraintId: string | null = null): string {
+  return constraintId === null ? `${modelTag}/gen:${prompt}:${maxTokens}` : `${modelTag}/genc:${constraintId}:${prompt}:${maxTokens}`;
 }
+
+/** A constraint's part of the cache key: the SHA-256 of its key (its kind and input, as the library keys it). */
+export const constraintKeyId = (constraintKey: string): Promise<string> => sha256Hex(constraintKey);
 
 /** The embedding cache's text_hash: SHA-256 of the text under the model's tag (as above). */
 export function embeddingHash(modelTag: string, text: string): Promise<string> {

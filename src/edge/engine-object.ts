@@ -104,10 +104,13 @@ export class EngineObject {
           if (unicode) return json({ error: unicode }, 400);
           const maxTokens = params.max_tokens === undefined ? GENERATE_DEFAULT_MAX_TOKENS : Number(params.max_tokens);
           if (!Number.isInteger(maxTokens) || maxTokens < 1) return json({ error: 'max_tokens must be a positive integer' }, 400);
+          // The worker's compiled constraint (src/edge/constraint.ts); none: any text.
+          const grammar = params.grammar;
+          if (grammar !== undefined && (typeof grammar !== 'string' || grammar === '')) return json({ error: 'grammar must be GBNF text' }, 400);
           const { model, tag } = await this.model(params.model);
-          const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}`, async () => {
+          const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}:${grammar ?? ''}`, async () => {
             this.stats.generations++;
-            return model.generate(prompt, maxTokens);
+            return model.generate(prompt, maxTokens, grammar);
           });
           if (joined) this.stats.coalesced++;
           const out = (await promise) as { text: string; tokens: number };

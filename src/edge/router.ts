@@ -6,13 +6,17 @@
 // - A body that is not JSON is 400 JSON {error: 'Invalid JSON body'}; a JSON value that is not an
 //   object counts as having no fields (so 'Prompt required' / 'Text required').
 // - max_tokens must be an integer from 1 to DEFAULT_MAX_TOKENS (512); else 400.
+// - A body field the endpoint does not know is a 400 naming it. /generate takes one constraint
+//   (schema, regex, choices: constraint.ts); its output is checked before it is answered or cached
+//   (422 when it does not satisfy it), and the constraint is part of the cache key.
 // - Input the model cannot take is a 400 stating the limit (lone surrogates; prompt plus max_tokens
 //   over the context; embed text over the batch), never a 500 or a shortened, cached answer.
 // - Order: unknown path → 404 first; /health is never behind auth or the rate limiter; then
 //   method, API key (when REQUIRE_API_KEY), rate limit (when RATE_LIMIT), handler.
 import { CACHE_RULES, GENERATE_DEFAULT_MAX_TOKENS, cacheTtl, flag, maxTokensLimit } from './config.js';
 import { checkApiKey } from './auth.js';
-import { Coalescer, EmbeddingCache, GenerationCache, generationKey } from './cache.js';
+import { Coalescer, EmbeddingCache, GenerationCache, constraintKeyId, generationKey } from './cache.js';
+import { CONSTRAINT_FIELDS, readConstraint } from './constraint.js';
 import { currentModelTag } from './engine/model-store.js';
 import { HttpError, json, readJsonObject, text } from './http.js';
 import { MetricsBuffer, renderMetrics } from './metrics.js';
@@ -60,36 +64,59 @@ function parseMaxTokens(v: unknown, env: Env): number {
 
 async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext, apiKey: string | null) {
   const body = await readJsonObject(request);
+  knownFields('/generate', body, GENERATE_FIELDS);
   const prompt = body.prompt;
   if (typeof prompt !== 'string' || prompt.length === 0) throw new HttpError(400, 'Prompt required');
   wellFormed('prompt', prompt);
   const maxTokens = parseMaxTokens(body.max_tokens, env);
+  const constraint = readConstraint(body);
+  const constraintId = constraint ? await constraintKeyId(constraint.key) : null;
   const cache = new GenerationCache(env.CACHE, env.DB);
   const model = await currentModelTag(env);
-  const hit = await cache.get(generationKey(model, prompt, maxTokens), (p) => ctx.waitUntil(p));
+  const hit = await cache.get(generationKey(model, prompt, maxTokens, constraintId), (p) => ctx.waitUntil(p));
   if (hit) return { response: json({ text: hit.text, cached: true }), cached: true };
 
-  const { promise, joined } = generations.run(`${model}/${prompt}:${maxTokens}`, () =>
-    callEngine<Generated>(env, 'generate', { prompt, max_tokens: maxTokens, model }),
+  const { promise, joined } = generations.run(generationKey(model, prompt, maxTokens, constraintId), () =>
+    callEngine<Generated>(env, 'generate', { prompt, max_tokens: maxTokens, model, ...(constraint ? { grammar: constraint.gbnf } : {}) }),
   );
   const out = await promise;
+  // Checked before it is answered or cached: a constrained output cut off by max_tokens is no answer.
+  const problem = constraint?.problem(out.text);
+  if (problem !== undefined)
+    throw new HttpError(422, `${problem} (generation stopped after ${out.tokens} tokens of max_tokens ${maxTokens}: raise max_tokens)`);
   // Stored under the model that computed it (the engine may hold a newer upload than `model`).
-  const key = generationKey(out.model, prompt, maxTokens);
+  const key = generationKey(out.model, prompt, maxTokens, constraintId);
   if (!joined) {
     // SPEC 8 sample rules: identified callers' prompts are "user prompts" (shorter KV life);
     // anonymous ones are "common" and get the deployment's CACHE_TTL.
     const ttl = apiKey ? CACHE_RULES['/generate'].userTtlS : cacheTtl(env);
+    const parameters = { max_tokens: maxTokens, ...(constraint ? { constraint: constraint.key } : {}) };
     ctx.waitUntil(
       cache
-        .put(key, { prompt, parameters: { max_tokens: maxTokens }, result: out.text, tokenCount: out.tokens }, ttl)
+        .put(key, { prompt, parameters, result: out.text, tokenCount: out.tokens }, ttl)
         .catch((err) => console.error('generation cache write failed:', err)),
     );
   }
   return { response: json({ text: out.text, cached: false }), cached: false };
 }
 
+const GENERATE_FIELDS = ['prompt', 'max_tokens', ...CONSTRAINT_FIELDS];
+const EMBED_FIELDS = ['text'];
+
+/** A field the endpoint does not know is a 400 naming it: a misspelt `schema` must not pass as plain text. */
+function knownFields(endpoint: string, body: Record<string, unknown>, known: readonly string[]): void {
+  const unknown = Object.keys(body).filter((k) => !known.includes(k));
+  if (unknown.length > 0) {
+    throw new HttpError(
+      400,
+      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}: ${endpoint} takes ${known.join(', ')}`,
+    );
+  }
+}
+
 async function handleEmbed(request: Request, env: Env, ctx: ExecutionContext) {
   const body = await readJsonObject(request);
+  knownFields('/embed', body, EMBED_FIELDS);
   const input = body.text;
   if (typeof input !== 'string' || input.length === 0) throw new HttpError(400, 'Text required');
   wellFormed('text', input);

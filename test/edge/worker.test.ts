@@ -381,3 +381,88 @@ describe('determinism', () => {
     }
   });
 });
+
+describe('constraints: schema, regex, choices (the library compiler and its checks)', () => {
+  const SCHEMA = {
+    type: 'object',
+    properties: { name: { type: 'string', maxLength: 12 }, age: { type: 'integer', minimum: 0, maximum: 120 } },
+    required: ['name', 'age'],
+    additionalProperties: false,
+  };
+  const row = (k: string): Promise<Record<string, any> | null> => w.db.prepare('SELECT * FROM generation_cache WHERE cache_key = ?').bind(k).first();
+  const post = async (body: unknown) => {
+    const res = await w.post('/generate', body);
+    return { status: res.status, body: (await res.json()) as { text?: string; cached?: boolean; error?: string } };
+  };
+
+  test('schema: JSON valid against it, in the order written; cached under the constraint, apart from the plain prompt', async () => {
+    const a = await post({ prompt: 'Tom is 9.', schema: SCHEMA, max_tokens: 60 });
+    expect(a).toMatchObject({ status: 200, body: { cached: false } });
+    const value = JSON.parse(a.body.text!);
+    expect(Object.keys(value)).toEqual(['name', 'age']);
+    expect(typeof value.name).toBe('string');
+    expect(value.name.length).toBeLessThanOrEqual(12);
+    expect(Number.isInteger(value.age) && value.age >= 0 && value.age <= 120).toBe(true);
+    const b = await post({ prompt: 'Tom is 9.', schema: SCHEMA, max_tokens: 60 });
+    expect(b).toEqual({ status: 200, body: { text: a.body.text, cached: true } });
+    // The key carries the constraint: the plain prompt is computed afresh, and is not JSON.
+    const plain = await post({ prompt: 'Tom is 9.', max_tokens: 60 });
+    expect(plain.body.cached).toBe(false);
+    expect(plain.body.text).not.toBe(a.body.text);
+    const stored = await eventually(
+      async () =>
+        (await w.db.prepare(`SELECT * FROM generation_cache WHERE prompt = 'Tom is 9.' AND cache_key LIKE '%/genc:%'`).first()) as Record<string, any> | null,
+    );
+    expect(stored.cache_key).toMatch(/\/genc:[0-9a-f]{64}:Tom is 9\.:60$/);
+    expect(JSON.parse(stored.parameters)).toEqual({ max_tokens: 60, constraint: `schema:${JSON.stringify(SCHEMA)}` });
+  });
+
+  test('regex and choices: text the whole pattern matches, one of the choices', async () => {
+    const pattern = '[A-Z][a-z]{2,8} (is|was) [0-9]{1,2}';
+    const r = await post({ prompt: 'Once upon a time', regex: pattern, max_tokens: 30 });
+    expect(r.status).toBe(200);
+    expect(r.body.text).toMatch(new RegExp(`^(?:${pattern})$`));
+    const choices = [' mom', ' dog', ' car'];
+    const c = await post({ prompt: 'Lily went to the park with her', choices });
+    expect(c.status).toBe(200);
+    expect(choices).toContain(c.body.text);
+    // The library and SQL pick ' mom' on stories260K too (test/model/real-vocab.test.ts).
+    expect(c.body.text).toBe(' mom');
+  });
+
+  test('a constrained output cut off by max_tokens is 422 and not cached', async () => {
+    const res = await post({ prompt: 'Cut short', schema: SCHEMA, max_tokens: 3 });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatch(/^output ".*" does not satisfy the schema \(generation stopped after \d+ tokens of max_tokens 3: raise max_tokens\)$/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await w.db.prepare(`SELECT count(*) AS n FROM generation_cache WHERE prompt = 'Cut short'`).first()).toEqual({ n: 0 });
+  });
+
+  test('bad constraints and unknown fields are 400s naming them; nothing computed or cached', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ prompt: 'x', shema: SCHEMA }, /^unknown field "shema": \/generate takes prompt, max_tokens, schema, regex, choices$/],
+      [{ prompt: 'x', temperature: 0.7, top_p: 1 }, /^unknown fields "temperature", "top_p"/],
+      [{ prompt: 'x', schema: SCHEMA, regex: 'a' }, /^give at most one of schema, regex or choices; got schema and regex$/],
+      [{ prompt: 'x', schema: { type: 'object', properties: { a: { type: 'nope' } } } }, /^schema is not a usable constraint: /],
+      [{ prompt: 'x', schema: [1] }, /^schema must be a JSON Schema object/],
+      [
+        { prompt: 'x', schema: { type: 'array', items: { type: 'integer' }, uniqueItems: true } },
+        /^schema uses keywords the edge cannot check \(uniqueItems at \/\)/,
+      ],
+      [{ prompt: 'x', regex: '(' }, /^regex is not a usable constraint: /],
+      [{ prompt: 'x', regex: 5 }, /^regex must be a string/],
+      [{ prompt: 'x', choices: 'a,b' }, /^choices must be an array of strings/],
+      [{ prompt: 'x', choices: ['a', 'a'] }, /^choices is not a usable constraint: /],
+    ];
+    const engine = await w.engine();
+    const before = (await (await engine.fetch('https://engine.internal/stats')).json()) as { generations: number };
+    for (const [body, message] of cases) {
+      const res = await post(body);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+      expect(res.body.error).toMatch(message);
+    }
+    expect(await (await w.post('/embed', { text: 'x', model: 'other' })).json()).toEqual({ error: 'unknown field "model": /embed takes text' });
+    const after = (await (await engine.fetch('https://engine.internal/stats')).json()) as { generations: number };
+    expect(after.generations).toBe(before.generations);
+  });
+});

@@ -121,7 +121,8 @@ export interface LoadedModel {
    */
   limits: { contextTokens: number; embedTokens: number };
   /** Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens. */
-  generate(prompt: string, maxTokens: number): Promise<{ text: string; tokens: number }>;
+  /** `grammar`: GBNF the output must follow (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given. */
+  generate(prompt: string, maxTokens: number, grammar?: string): Promise<{ text: string; tokens: number }>;
   embed(text: string): Promise<number[]>;
   /** Bytes of the wasm heap now (it only grows). */
   memoryBytes(): number;
@@ -197,7 +198,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
     limits,
     memoryBytes: () => memory.buffer.byteLength,
     close: () => serialize(() => w.exit()).catch(() => {}),
-    generate(prompt, maxTokens) {
+    generate(prompt, maxTokens, grammar = TEXT_GRAMMAR) {
       return serialize(async () => {
         // Streamed, because llama.cpp's server then holds back an unfinished UTF-8 sequence (one
         // cut by max_tokens) instead of putting it into a JSON string: wllama serializes results
@@ -213,7 +214,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
             temperature: 0,
             top_k: 1,
             seed: ENGINE_SEED,
-            grammar: TEXT_GRAMMAR,
+            grammar,
             // Every prompt is evaluated from scratch, so what ran before cannot change the bytes.
             cache_prompt: false,
             // Every chunk then carries the prompt's token count (timings.prompt_n), also when
