@@ -61,6 +61,16 @@ export function maxTokensLimit(env: Env): number {
   return Number.isInteger(n) && n > 0 ? n : 512;
 }
 
+/**
+ * The engine's wasm heap, in bytes, past which the engine object replaces its instance after a call
+ * (engine-object.ts recycleIfGrown): the deployment's ENGINE_RECYCLE_MIB, 52 MiB by default, below
+ * the 64 MiB maximum by more than one of the heap's growth steps (8-10 MiB).
+ */
+export function recycleAtBytes(env: Env): number {
+  const n = Number(env.ENGINE_RECYCLE_MIB);
+  return (Number.isFinite(n) && n > 0 ? n : 52) * 2 ** 20;
+}
+
 export function flag(v: string | undefined): boolean {
   return v === 'true' || v === '1';
 }

@@ -8,7 +8,7 @@
 // Identical concurrent calls are coalesced (and the last 64 results kept), and wllama itself runs
 // one wasm call at a time, so requests queue here rather than run in parallel.
 import { Coalescer } from './cache.js';
-import { GENERATE_DEFAULT_MAX_TOKENS } from './config.js';
+import { GENERATE_DEFAULT_MAX_TOKENS, recycleAtBytes } from './config.js';
 import { currentModelTag, fetchModel, ggufProblem } from './engine/model-store.js';
 import { InputLimitError, loadWllamaModel, type LoadedModel } from './engine/wllama.js';
 import { json } from './http.js';
@@ -23,11 +23,19 @@ interface Loaded {
   loadMs: number;
 }
 
+// llama.cpp's heap in the wasm memory grows in steps over many requests and never gives memory back
+// (bench/edge.ts: 40 MiB after load, 48 after ~200 requests, 57.6 after ~800, 63.4 after ~1,500 of
+// plain and constrained generations), until an allocation past WASM_MAX_PAGES fails a request with
+// std::bad_alloc. An instance whose heap has grown past recycleAtBytes is replaced after the call
+// that grew it, before it fails one: every prompt is evaluated from scratch, so a fresh instance
+// gives the same bytes.
 export class EngineObject {
   private loading: Promise<Loaded> | null = null;
+  /** The close of a replaced instance: the next load waits for it, so the isolate holds one wasm heap at a time. */
+  private closing: Promise<void> = Promise.resolve();
   // Remembers its last results too (see Coalescer); keys carry the model tag.
   private coalescer = new Coalescer<unknown>(64);
-  private stats = { loads: 0, generations: 0, embeddings: 0, coalesced: 0 };
+  private stats = { loads: 0, generations: 0, embeddings: 0, coalesced: 0, recycled: 0 };
 
   constructor(
     private state: DurableObjectState,
@@ -37,6 +45,7 @@ export class EngineObject {
   private load(): Promise<Loaded> {
     if (!this.loading) {
       this.loading = (async () => {
+        await this.closing;
         const t0 = Date.now();
         const { key, tag, bytes } = await fetchModel(this.env);
         let model: LoadedModel;
@@ -61,10 +70,17 @@ export class EngineObject {
   private drop(): void {
     const loading = this.loading;
     this.loading = null;
-    void loading?.then(
-      (l) => l.model.close(),
-      () => {},
-    );
+    this.closing = loading ? loading.then((l) => l.model.close()).catch(() => {}) : this.closing;
+  }
+
+  /** Replaces the instance once its heap has grown past recycleAtBytes (see above). */
+  private recycleIfGrown(loaded: Loaded): void {
+    if (loaded.model.memoryBytes() < recycleAtBytes(this.env)) return;
+    void this.loading?.then((current) => {
+      if (current !== loaded) return;
+      this.stats.recycled++;
+      this.drop();
+    });
   }
 
   /** The loaded model, reloaded first when the caller expects another upload and R2 has it. */
@@ -107,10 +123,11 @@ export class EngineObject {
           // The worker's compiled constraint (src/edge/constraint.ts); none: any text.
           const grammar = params.grammar;
           if (grammar !== undefined && (typeof grammar !== 'string' || grammar === '')) return json({ error: 'grammar must be GBNF text' }, 400);
-          const { model, tag } = await this.model(params.model);
+          const loaded = await this.model(params.model);
+          const { model, tag } = loaded;
           const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}:${grammar ?? ''}`, async () => {
             this.stats.generations++;
-            return model.generate(prompt, maxTokens, grammar);
+            return model.generate(prompt, maxTokens, grammar).finally(() => this.recycleIfGrown(loaded));
           });
           if (joined) this.stats.coalesced++;
           const out = (await promise) as { text: string; tokens: number };
@@ -121,10 +138,11 @@ export class EngineObject {
           if (typeof text !== 'string' || text === '') return json({ error: 'Text required' }, 400);
           const unicode = inputProblem('text', text);
           if (unicode) return json({ error: unicode }, 400);
-          const { model, tag } = await this.model(params.model);
+          const loaded = await this.model(params.model);
+          const { model, tag } = loaded;
           const { promise, joined } = this.coalescer.run(`${tag}/emb:${text}`, async () => {
             this.stats.embeddings++;
-            return model.embed(text);
+            return model.embed(text).finally(() => this.recycleIfGrown(loaded));
           });
           if (joined) this.stats.coalesced++;
           return json({ embedding: await promise, model: tag });
@@ -137,7 +155,8 @@ export class EngineObject {
       const message = err instanceof Error ? err.message : String(err);
       // An aborted wasm instance (out of its memory, a failed assertion) answers nothing again:
       // drop it, so the next request loads the model afresh.
-      if (/^\(ABORT\)|wllama has crashed/.test(message)) this.drop();
+      // A failed allocation (std::bad_alloc: the heap at WASM_MAX_PAGES) is answered, and the instance replaced too.
+      if (/^\(ABORT\)|wllama has crashed|std::bad_alloc/.test(message)) this.drop();
       return json({ error: message }, 500);
     }
   }

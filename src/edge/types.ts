@@ -73,4 +73,6 @@ export interface Env {
   RATE_LIMIT_WINDOW_S?: string;
   /** Metrics route path (SPEC leaves it open; default /metrics). */
   METRICS_PATH?: string;
+  /** MiB of the engine's wasm heap past which its instance is replaced (config.ts recycleAtBytes; default 52). */
+  ENGINE_RECYCLE_MIB?: string;
 }

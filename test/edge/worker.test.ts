@@ -363,6 +363,31 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
 });
 
 describe('determinism', () => {
+  test('an engine instance replaced after its heap grew (ENGINE_RECYCLE_MIB) gives the same bytes', async () => {
+    // 1 MiB: every call leaves the instance past it, so each request runs on a fresh one.
+    const recycling = await startWorker({ vars: { ENGINE_RECYCLE_MIB: '1' } });
+    try {
+      const bodies = [
+        { prompt: 'Recycled once', max_tokens: 20 },
+        { prompt: 'Recycled twice', max_tokens: 20 },
+        { prompt: 'Lily went to the park with her', choices: [' mom', ' dog', ' car'] },
+      ];
+      for (const body of bodies) {
+        const expected = await (await w.post('/generate', body)).json();
+        expect(await (await recycling.post('/generate', body)).json()).toEqual({ ...(expected as object), cached: false });
+      }
+      expect(await (await recycling.post('/embed', { text: 'recycled vector' })).json()).toEqual(
+        await (await w.post('/embed', { text: 'recycled vector' })).json(),
+      );
+      const engine = await recycling.engine();
+      const stats = (await (await engine.fetch('https://engine.internal/stats')).json()) as { loads: number; recycled: number };
+      expect(stats.recycled).toBeGreaterThanOrEqual(3);
+      expect(stats.loads).toBeGreaterThanOrEqual(4);
+    } finally {
+      await recycling.mf.dispose();
+    }
+  });
+
   test('same prompt → same text: fresh engine, cached or not', async () => {
     const prompts = ['Hello edge', 'Determinism check', 'Zürich ü 東京'];
     const first = [];

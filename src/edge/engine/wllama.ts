@@ -41,6 +41,35 @@ export const ENGINE_SEED = 42;
  */
 export const TEXT_GRAMMAR = 'root ::= [\\x01-\\uD7FF\\uE000-\\U0010FFFF]*';
 
+/**
+ * The memory of the last closed instance, kept for the next load. An instance's memory was never
+ * freed once it closed (workerd's RSS grew 12 MiB with every load: a replaced instance's shared wasm
+ * memory is not collected), so the engine runs every instance in this one memory: zeroed, it is what
+ * a fresh memory is to llama.cpp (its static data is written again at instantiation, the rest must be
+ * zero), only already as large as the previous instance grew it.
+ */
+let spareMemory: WebAssembly.Memory | null = null;
+
+function takeMemory(): WebAssembly.Memory {
+  const spare = spareMemory;
+  spareMemory = null;
+  if (spare) {
+    new Uint8Array(spare.buffer).fill(0);
+    return spare;
+  }
+  return new WebAssembly.Memory({
+    initial: BigInt(WASM_INITIAL_PAGES),
+    maximum: BigInt(WASM_MAX_PAGES),
+    shared: true,
+    address: 'i64',
+  } as unknown as WebAssembly.MemoryDescriptor);
+}
+
+/** Called once the instance that ran in `memory` has exited: nothing runs in it any more. */
+function giveBackMemory(memory: WebAssembly.Memory): void {
+  spareMemory = memory;
+}
+
 /** The memory the next InIsolateWorker runs in (Wllama constructs the worker itself). */
 let nextMemory: WebAssembly.Memory | null = null;
 
@@ -158,30 +187,35 @@ function promptLimit(promptTokens: number, maxTokens: number, nCtx: number): Inp
  */
 export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<LoadedModel> {
   const blob = new Blob([bytes as BlobPart]);
-  const memory = new WebAssembly.Memory({
-    initial: BigInt(WASM_INITIAL_PAGES),
-    maximum: BigInt(WASM_MAX_PAGES),
-    shared: true,
-    address: 'i64',
-  } as unknown as WebAssembly.MemoryDescriptor);
+  const memory = takeMemory();
   // The model comes from R2 as bytes: wllama's download cache (OPFS/Cache API, absent in workerd)
   // and model manager are never used, so stand-ins keep the constructor from probing storage.
   const w = new Wllama({ default: 'wllama.wasm' }, { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never });
   w.setCompat(null);
-  await withWorkerGlobals(memory, () =>
-    w.loadModel([blob], {
-      n_threads: 1,
-      n_gpu_layers: 0,
-      ...ENGINE_CONTEXT,
-      seed: ENGINE_SEED,
-      embeddings: true,
-      pooling_type: 'mean',
-      warmup: false,
-    }),
-  );
+  const release = () =>
+    w.exit().then(
+      () => giveBackMemory(memory),
+      () => giveBackMemory(memory),
+    );
+  try {
+    await withWorkerGlobals(memory, () =>
+      w.loadModel([blob], {
+        n_threads: 1,
+        n_gpu_layers: 0,
+        ...ENGINE_CONTEXT,
+        seed: ENGINE_SEED,
+        embeddings: true,
+        pooling_type: 'mean',
+        warmup: false,
+      }),
+    );
+  } catch (error) {
+    await release();
+    throw error;
+  }
   const info = w.getLoadedContextInfo();
   if (!info.success || !(info.n_vocab > 0)) {
-    await w.exit().catch(() => {});
+    await release();
     throw new Error('llama.cpp could not load it');
   }
   const contextTokens = Math.min(info.n_ctx, info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx);
@@ -197,7 +231,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
   return {
     limits,
     memoryBytes: () => memory.buffer.byteLength,
-    close: () => serialize(() => w.exit()).catch(() => {}),
+    close: () => serialize(release).catch(() => {}),
     generate(prompt, maxTokens, grammar = TEXT_GRAMMAR) {
       return serialize(async () => {
         // Streamed, because llama.cpp's server then holds back an unfinished UTF-8 sequence (one
