@@ -21,6 +21,8 @@ interface Loaded {
   tag: string;
   bytes: number;
   loadMs: number;
+  /** The wasm memory's size when the model was loaded (a reused memory may start large). */
+  memoryAtLoad: number;
 }
 
 // llama.cpp's heap in the wasm memory grows in steps over many requests and never gives memory back
@@ -33,6 +35,7 @@ export class EngineObject {
   private loading: Promise<Loaded> | null = null;
   /** The close of a replaced instance: the next load waits for it, so the isolate holds one wasm heap at a time. */
   private closing: Promise<void> = Promise.resolve();
+  private callsSinceHeapCheck = 0;
   // Remembers its last results too (see Coalescer); keys carry the model tag.
   private coalescer = new Coalescer<unknown>(64);
   private stats = { loads: 0, generations: 0, embeddings: 0, coalesced: 0, recycled: 0 };
@@ -57,7 +60,7 @@ export class EngineObject {
           throw new Error(`Model file ${key} could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
         }
         this.stats.loads++;
-        return { model, key, tag, bytes: bytes.byteLength, loadMs: Date.now() - t0 };
+        return { model, key, tag, bytes: bytes.byteLength, loadMs: Date.now() - t0, memoryAtLoad: model.memoryBytes() };
       })();
       const mine = this.loading;
       mine.catch(() => {
@@ -73,9 +76,21 @@ export class EngineObject {
     this.closing = loading ? loading.then((l) => l.model.close()).catch(() => {}) : this.closing;
   }
 
-  /** Replaces the instance once its heap has grown past recycleAtBytes (see above). */
+  /**
+   * Replaces the instance once its heap has grown past recycleAtBytes (see above). Its memory is
+   * below that size until then; once a reused memory is past it, the heap is measured every
+   * eighth call (a scan of the memory: milliseconds).
+   */
   private recycleIfGrown(loaded: Loaded): void {
-    if (loaded.model.memoryBytes() < recycleAtBytes(this.env)) return;
+    const limit = recycleAtBytes(this.env);
+    const size = loaded.model.memoryBytes();
+    if (size < limit) return;
+    // Grown past the limit by this instance: replaced now. Reused at that size: measured.
+    if (size <= loaded.memoryAtLoad) {
+      if (++this.callsSinceHeapCheck < 8) return;
+      this.callsSinceHeapCheck = 0;
+      if (loaded.model.heapBytes() < limit) return;
+    }
     void this.loading?.then((current) => {
       if (current !== loaded) return;
       this.stats.recycled++;
@@ -102,6 +117,7 @@ export class EngineObject {
         ...this.stats,
         model: loaded ? { key: loaded.key, tag: loaded.tag, bytes: loaded.bytes, loadMs: loaded.loadMs } : null,
         wasmBytes: loaded ? loaded.model.memoryBytes() : 0,
+        heapBytes: loaded ? loaded.model.heapBytes() : 0,
       });
     }
     let body: { method?: unknown; params?: Record<string, unknown> };

@@ -363,26 +363,23 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
 });
 
 describe('determinism', () => {
-  test('an engine instance replaced after its heap grew (ENGINE_RECYCLE_MIB) gives the same bytes', async () => {
-    // 1 MiB: every call leaves the instance past it, so each request runs on a fresh one.
+  test('an engine instance replaced after its heap grew (ENGINE_RECYCLE_MIB) gives the same bytes, in the memory reused', async () => {
+    // 1 MiB: every instance is past it, and is replaced at its next heap check (every eighth call
+    // once the memory is reused), so these 20 requests run on at least three instances.
     const recycling = await startWorker({ vars: { ENGINE_RECYCLE_MIB: '1' } });
     try {
-      const bodies = [
-        { prompt: 'Recycled once', max_tokens: 20 },
-        { prompt: 'Recycled twice', max_tokens: 20 },
-        { prompt: 'Lily went to the park with her', choices: [' mom', ' dog', ' car'] },
-      ];
-      for (const body of bodies) {
-        const expected = await (await w.post('/generate', body)).json();
-        expect(await (await recycling.post('/generate', body)).json()).toEqual({ ...(expected as object), cached: false });
+      for (let i = 0; i < 20; i++) {
+        const body = i % 4 === 3 ? { prompt: `Recycled ${i}`, choices: [' mom', ' dog', ' car'] } : { prompt: `Recycled ${i}`, max_tokens: 12 };
+        const expected = (await (await w.post('/generate', body)).json()) as object;
+        expect(await (await recycling.post('/generate', body)).json()).toEqual({ ...expected, cached: false });
       }
       expect(await (await recycling.post('/embed', { text: 'recycled vector' })).json()).toEqual(
         await (await w.post('/embed', { text: 'recycled vector' })).json(),
       );
       const engine = await recycling.engine();
       const stats = (await (await engine.fetch('https://engine.internal/stats')).json()) as { loads: number; recycled: number };
-      expect(stats.recycled).toBeGreaterThanOrEqual(3);
-      expect(stats.loads).toBeGreaterThanOrEqual(4);
+      expect(stats.recycled).toBeGreaterThanOrEqual(2);
+      expect(stats.loads).toBe(stats.recycled + 1);
     } finally {
       await recycling.mf.dispose();
     }

@@ -65,6 +65,20 @@ function takeMemory(): WebAssembly.Memory {
   } as unknown as WebAssembly.MemoryDescriptor);
 }
 
+/**
+ * The bytes of `memory` up to the last one that is not zero: how far the instance running in it has
+ * grown its heap (llama.cpp never gives memory back, and the memory was zero when the instance
+ * started). Scanned from the top, 64 KiB at a time; a few milliseconds for tens of MiB of zeros.
+ */
+function writtenBytes(memory: WebAssembly.Memory): number {
+  const words = new Int32Array(memory.buffer);
+  const PAGE_WORDS = 16384;
+  for (let end = words.length; end > 0; end -= PAGE_WORDS) {
+    for (let i = end - 1; i >= Math.max(0, end - PAGE_WORDS); i--) if (words[i] !== 0) return end * 4;
+  }
+  return 0;
+}
+
 /** Called once the instance that ran in `memory` has exited: nothing runs in it any more. */
 function giveBackMemory(memory: WebAssembly.Memory): void {
   spareMemory = memory;
@@ -153,8 +167,10 @@ export interface LoadedModel {
   /** `grammar`: GBNF the output must follow (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given. */
   generate(prompt: string, maxTokens: number, grammar?: string): Promise<{ text: string; tokens: number }>;
   embed(text: string): Promise<number[]>;
-  /** Bytes of the wasm heap now (it only grows). */
+  /** Bytes of the wasm memory now (it only grows; a replaced instance's is reused by the next). */
   memoryBytes(): number;
+  /** Bytes of that memory this instance has used: its heap's high-water mark (writtenBytes). */
+  heapBytes(): number;
   close(): Promise<void>;
 }
 
@@ -231,6 +247,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
   return {
     limits,
     memoryBytes: () => memory.buffer.byteLength,
+    heapBytes: () => writtenBytes(memory),
     close: () => serialize(release).catch(() => {}),
     generate(prompt, maxTokens, grammar = TEXT_GRAMMAR) {
       return serialize(async () => {
