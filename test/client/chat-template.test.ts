@@ -1,15 +1,14 @@
 // The library's promptFormat/systemPrompt options and the CLI's --raw/--system, on a model with a
 // real ChatML template (qwen2's vocabulary) and on the test model, which has none.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ClientError, configure, generate, generateChoice, unloadModels } from '../../src/client/index.js';
 import { localEngine } from '../../src/client/local.js';
 import { makeTestModel } from '../../src/model/test-model.js';
 import { realVocabModel } from '../helpers/real-models.js';
+import { runSvc } from '../helpers/cli.js';
 
-const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
 let dir: string;
 let qwen: string;
 let plain: string;
@@ -78,25 +77,7 @@ describe('library', () => {
   });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function svc(args: string[]): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, SVC_MODEL: qwen, SVC_THREADS: '1' };
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), ...args], { cwd: root, env: env as NodeJS.ProcessEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end('');
-  });
-}
+const svc = (args: string[]) => runSvc(args, { env: { SVC_MODEL: qwen, SVC_THREADS: '1' } });
 
 describe('svc generate --raw / --system', () => {
   test('print what the library gives for the same options', async () => {

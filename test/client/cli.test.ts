@@ -1,35 +1,16 @@
 // The `svc` command's model subcommands, run as a user runs them: node bin/svc.js, a real process.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { runSvc } from '../helpers/cli.js';
 
-const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
 let dir: string;
 let model: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function svc(args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, SVC_MODEL: undefined, SVC_THREADS: '2', ...options.env };
-  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), ...args], { cwd: root, env: env as NodeJS.ProcessEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
+const svc = (args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}) =>
+  runSvc(args, { input: options.input, env: { SVC_MODEL: undefined, SVC_THREADS: '2', ...options.env } });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));

@@ -3,15 +3,13 @@
 // trained stories260K. The generated JSON's properties follow the schema's order as written: a schema
 // given to SQL as text (a literal resolves to the text overloads) keeps it through the queue; a jsonb
 // schema has jsonb's key order (shorter keys first) before svc sees it, documented in the README.
-import { spawn } from 'node:child_process';
-import { resolve, join } from 'node:path';
 import type pg from 'pg';
 import { generate, unloadModels, configure } from '../../src/client/index.js';
 import { useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 import { STORIES_MODEL } from '../helpers/real-models.js';
+import { runSvc } from '../helpers/cli.js';
 
-const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
 let db: pg.Client;
 let worker: WorkerProcess;
@@ -40,20 +38,7 @@ const MAX_TOKENS = 48;
 // `generate` with a schema returns the JSON inside <json-output> tags (SPEC 2.1), as the CLI prints it.
 const untagged = (text: string) => text.replace(/^<json-output>/, '').replace(/<\/json-output>$/, '');
 
-function cli(args: string[], input = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, SVC_THREADS: '1' };
-  delete env.SVC_MODEL;
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin/svc.js'), ...args], { cwd: root, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const cli = (args: string[], input: string) => runSvc(args, { input, env: { SVC_MODEL: undefined, SVC_THREADS: '1' } });
 
 const one = async (sql: string, params: unknown[] = []) => (await db.query(`SELECT ${sql} AS out`, params)).rows[0].out as string;
 
