@@ -10,6 +10,7 @@
 // ajv after generation) and checks every JSON output with the grammar's own recognizer, which says
 // exactly what the schema says for them. Regexes and choices are checked as the library checks them.
 import { choicesConstraint, compile, preview, regexConstraint, schemaConstraint, type Constraint } from '../client/constraint.js';
+import { ClientError } from '../client/errors.js';
 import { ConstraintError, recognizeGbnf, type CompiledJsonSchema } from '../grammar/index.js';
 import { HttpError } from './http.js';
 
@@ -53,8 +54,8 @@ export function readConstraint(body: Record<string, unknown>): EdgeConstraint | 
   } catch (error) {
     if (error instanceof HttpError) throw error;
     if (error instanceof ConstraintError) throw new HttpError(400, `${field} is not a usable constraint: ${error.message}`);
-    // The library's own refusals (ClientError invalid-options) name the option and the rule.
-    if (error instanceof Error && (error as { code?: unknown }).code === 'invalid-options') throw new HttpError(400, error.message);
+    // The library's own refusals (invalid-options) name the option and the rule.
+    if (error instanceof ClientError && error.code === 'invalid-options') throw new HttpError(400, error.message);
     throw error;
   }
 }

@@ -163,8 +163,10 @@ export interface LoadedModel {
    * the model's training context: 512 for stories260K), and the longest embedded text.
    */
   limits: { contextTokens: number; embedTokens: number };
-  /** Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens. */
-  /** `grammar`: GBNF the output must follow (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given. */
+  /**
+   * Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens.
+   * `grammar`: GBNF the output follows (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given.
+   */
   generate(prompt: string, maxTokens: number, grammar?: string): Promise<{ text: string; tokens: number }>;
   embed(text: string): Promise<number[]>;
   /** Bytes of the wasm memory now (it only grows; a replaced instance's is reused by the next). */
