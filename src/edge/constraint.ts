@@ -26,8 +26,11 @@ export interface EdgeConstraint {
   key: string;
   /** GBNF for llama.cpp (root rule `root`). */
   gbnf: string;
-  /** Why `text` does not satisfy the constraint; undefined when it does. */
-  problem(text: string): string | undefined;
+  /**
+   * Why `text` does not satisfy the constraint (llama.cpp followed the grammar, so the output stopped
+   * short of a complete one), or why it could not be checked (`unchecked`); undefined when it satisfies it.
+   */
+  problem(text: string): { message: string; unchecked?: true } | undefined;
 }
 
 /** The body's constraint, or null when it gives none. 400 naming the field and the rule when it is unusable. */
@@ -60,11 +63,11 @@ export function readConstraint(body: Record<string, unknown>): EdgeConstraint | 
   }
 }
 
-function problemOf(constraint: Constraint, compiled: ReturnType<typeof compile>): (text: string) => string | undefined {
+function problemOf(constraint: Constraint, compiled: ReturnType<typeof compile>): EdgeConstraint['problem'] {
   if (constraint.kind !== 'json' || constraint.type) {
     return (text) => {
       const checked = compiled.check(text);
-      return checked.ok ? undefined : checked.error.message;
+      return checked.ok ? undefined : { message: checked.error.message };
     };
   }
   const grammar = compiled.grammar.grammar;
@@ -73,9 +76,10 @@ function problemOf(constraint: Constraint, compiled: ReturnType<typeof compile>)
     try {
       accepted = recognizeGbnf(grammar, text, { maxSteps: RECOGNIZE_MAX_STEPS });
     } catch (error) {
-      if (error instanceof ConstraintError) return `output ${preview(text)} could not be checked against the schema: ${error.message}`;
+      if (error instanceof ConstraintError)
+        return { message: `output ${preview(text)} could not be checked against the schema: ${error.message}`, unchecked: true };
       throw error;
     }
-    return accepted ? undefined : `output ${preview(text)} does not satisfy the schema`;
+    return accepted ? undefined : { message: `output ${preview(text)} does not satisfy the schema` };
   };
 }

@@ -82,8 +82,9 @@ async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext,
   const out = await promise;
   // Checked before it is answered or cached: a constrained output cut off by max_tokens is no answer.
   const problem = constraint?.problem(out.text);
-  if (problem !== undefined)
-    throw new HttpError(422, `${problem} (generation stopped after ${out.tokens} tokens of max_tokens ${maxTokens}: raise max_tokens)`);
+  // Not checkable: our failure (500); else the output stopped short of a complete one (422). Neither is cached.
+  if (problem?.unchecked) throw new Error(problem.message);
+  if (problem) throw new HttpError(422, `${problem.message} (generation stopped after ${out.tokens} tokens of max_tokens ${maxTokens}: raise max_tokens)`);
   // Stored under the model that computed it (the engine may hold a newer upload than `model`).
   const key = generationKey(out.model, prompt, maxTokens, constraintId);
   if (!joined) {
