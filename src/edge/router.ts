@@ -73,10 +73,11 @@ async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext,
   const constraintId = constraint ? await constraintKeyId(constraint.key) : null;
   const cache = new GenerationCache(env.CACHE, env.DB);
   const model = await currentModelTag(env);
-  const hit = await cache.get(generationKey(model, prompt, maxTokens, constraintId), (p) => ctx.waitUntil(p));
+  const requestKey = generationKey(model, prompt, maxTokens, constraintId);
+  const hit = await cache.get(requestKey, (p) => ctx.waitUntil(p));
   if (hit) return { response: json({ text: hit.text, cached: true }), cached: true };
 
-  const { promise, joined } = generations.run(generationKey(model, prompt, maxTokens, constraintId), () =>
+  const { promise, joined } = generations.run(requestKey, () =>
     callEngine<Generated>(env, 'generate', { prompt, max_tokens: maxTokens, model, ...(constraint ? { grammar: constraint.gbnf } : {}) }),
   );
   const out = await promise;

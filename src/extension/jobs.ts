@@ -93,7 +93,6 @@ function schemaArgument(fn: string, schema: unknown): { value: unknown; recorded
   return { value, recorded: recordSchemaText(value) };
 }
 
-
 export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const checkedPattern = v.text(fn, 'pattern', pattern, { maxChars: 100_000 });

@@ -1,13 +1,14 @@
 // One JSON request, one answer on every surface (#34 point 1): the library, the CLI, SQL sync (one
 // row and set-based) and async give the same bytes for the same prompt, schema and seed, on the
-// trained stories260K. The generated JSON's properties follow the schema's order as written: a schema
+// trained stories260K, and on a qwen2-vocabulary model (byte-level BPE, multi-byte property names). The generated JSON's properties follow the schema's order as written: a schema
 // given to SQL as text (a literal resolves to the text overloads) keeps it through the queue; a jsonb
 // schema has jsonb's key order (shorter keys first) before svc sees it, documented in the README.
+import { basename } from 'node:path';
 import type pg from 'pg';
 import { generate, unloadModels, configure } from '../../src/client/index.js';
 import { useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
-import { STORIES_MODEL } from '../helpers/real-models.js';
+import { STORIES_MODEL, realVocabModel } from '../helpers/real-models.js';
 import { runSvc } from '../helpers/cli.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
@@ -95,3 +96,21 @@ test('a text schema that is not JSON, empty or NULL is refused naming schema, an
   }
   expect(await queued()).toBe(before);
 });
+
+test('on a byte-level BPE vocabulary (qwen2), multi-byte property names in the written order: SQL text = library', async () => {
+  const qwen2 = await realVocabModel('qwen2');
+  await worker.stop();
+  worker = startWorker(svc().cluster, {}, qwen2);
+  await eventually(
+    'a worker on qwen2',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1`, [`${basename(qwen2)}:%`])).rows.length > 0,
+    60_000,
+  );
+  const schema =
+    '{"type":"object","properties":{"名前":{"enum":["café","日本語","🎉"]},"âge":{"type":"integer","minimum":0,"maximum":99}},"required":["名前","âge"]}';
+  const library = untagged(await generate('Une personne:', { model: qwen2, schema: JSON.parse(schema), maxTokens: 40 }));
+  expect(Object.keys(JSON.parse(library))).toEqual(['名前', 'âge']);
+  expect(await one(`svc_generate_json('Une personne:', $1, max_tokens := 40, use_cache := false)`, [schema])).toBe(library);
+  const id = await one(`svc_generate_json_async('Une personne:', $1, max_tokens := 40, use_cache := false)`, [schema]);
+  expect(await one(`svc_get_async_result($1, 60)`, [id])).toBe(library);
+}, 180_000);

@@ -210,11 +210,12 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
   // and model manager are never used, so stand-ins keep the constructor from probing storage.
   const w = new Wllama({ default: 'wllama.wasm' }, { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never });
   w.setCompat(null);
+  // Whether exit succeeds or not, nothing runs in the memory afterwards.
   const release = () =>
-    w.exit().then(
-      () => giveBackMemory(memory),
-      () => giveBackMemory(memory),
-    );
+    w
+      .exit()
+      .catch(() => {})
+      .then(() => giveBackMemory(memory));
   try {
     await withWorkerGlobals(memory, () =>
       w.loadModel([blob], {
@@ -250,7 +251,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
     limits,
     memoryBytes: () => memory.buffer.byteLength,
     heapBytes: () => writtenBytes(memory),
-    close: () => serialize(release).catch(() => {}),
+    close: () => serialize(release),
     generate(prompt, maxTokens, grammar = TEXT_GRAMMAR) {
       return serialize(async () => {
         // Streamed, because llama.cpp's server then holds back an unfinished UTF-8 sequence (one
