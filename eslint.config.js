@@ -39,14 +39,32 @@ export default tseslint.config(
     },
   },
   {
-    // Bundled into the extension script and run by plv8: only the grammar compiler and itself.
+    // The vectorizer's chunking and format templates: pure, shared by the extension (plv8) and the worker.
+    files: ['src/vectorizer/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(['../*'], 'src/vectorizer imports nothing outside itself'),
+            pattern(NODE_BUILTINS, 'src/vectorizer runs inside PostgreSQL (plv8): no Node APIs'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Bundled into the extension script and run by plv8: only the grammar compiler, the vectorizer's chunking and itself.
     files: ['src/extension/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            pattern(['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'], 'src/extension imports only src/grammar'),
+            pattern(
+              ['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'],
+              'src/extension imports only src/grammar and src/vectorizer',
+            ),
             pattern([...NODE_BUILTINS, 'pg', 'node-llama-cpp'], 'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages'),
           ],
         },

@@ -74,7 +74,7 @@ CREATE TABLE svc_queue (
   submitted_xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
   waiter integer,
   model text NOT NULL DEFAULT COALESCE((parameters ->> 'model'::text), 'default'::text),
-  CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text]))),
+  CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text, 'vectorize'::text]))),
   CONSTRAINT svc_queue_pkey PRIMARY KEY (request_id),
   CONSTRAINT svc_queue_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'cancelled'::text])))
 );
@@ -87,6 +87,50 @@ CREATE INDEX svc_queue_waiter_idx ON public.svc_queue USING btree (waiter) WHERE
 ALTER TABLE svc_queue ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_queue_read ON svc_queue AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
 -- grants on svc_queue: {postgres=arwdDxt/postgres,=r/postgres}
+
+CREATE TABLE svc_vectorizer_rows (
+  vectorizer integer NOT NULL,
+  key jsonb NOT NULL,
+  input_hash text NOT NULL,
+  request_id uuid,
+  state text NOT NULL,
+  chunks integer NOT NULL DEFAULT 0,
+  error text,
+  queued_at timestamp with time zone NOT NULL DEFAULT now(),
+  done_at timestamp with time zone,
+  CONSTRAINT svc_vectorizer_rows_pkey PRIMARY KEY (vectorizer, key),
+  CONSTRAINT svc_vectorizer_rows_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'done'::text, 'failed'::text]))),
+  CONSTRAINT svc_vectorizer_rows_vectorizer_fkey FOREIGN KEY (vectorizer) REFERENCES svc_vectorizers(id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX svc_vectorizer_rows_pkey ON public.svc_vectorizer_rows USING btree (vectorizer, key);
+CREATE INDEX svc_vectorizer_rows_request_idx ON public.svc_vectorizer_rows USING btree (request_id);
+-- grants on svc_vectorizer_rows: (owner only)
+
+CREATE TABLE svc_vectorizers (
+  id integer NOT NULL GENERATED ALWAYS AS IDENTITY,
+  name text NOT NULL,
+  owner name NOT NULL,
+  source regclass NOT NULL,
+  source_column text NOT NULL,
+  key_columns text[] NOT NULL,
+  format text NOT NULL,
+  chunking jsonb NOT NULL,
+  model text NOT NULL,
+  destination regclass NOT NULL,
+  embedding_type text NOT NULL,
+  writer regprocedure,
+  batch_size integer NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT svc_vectorizers_embedding_type_check CHECK ((embedding_type = ANY (ARRAY['real[]'::text, 'vector'::text]))),
+  CONSTRAINT svc_vectorizers_id_key UNIQUE (id),
+  CONSTRAINT svc_vectorizers_name CHECK ((name ~ '^[a-z_][a-z0-9_]{0,39}$'::text)),
+  CONSTRAINT svc_vectorizers_pkey PRIMARY KEY (name)
+);
+CREATE UNIQUE INDEX svc_vectorizers_id_key ON public.svc_vectorizers USING btree (id);
+CREATE UNIQUE INDEX svc_vectorizers_pkey ON public.svc_vectorizers USING btree (name);
+ALTER TABLE svc_vectorizers ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_vectorizers_read ON svc_vectorizers AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+-- grants on svc_vectorizers: {postgres=arwdDxt/postgres,=r/postgres}
 
 CREATE TABLE svc_workers (
   worker_id text NOT NULL,
@@ -114,6 +158,9 @@ CREATE SEQUENCE svc_cache_misses;
 
 CREATE SEQUENCE svc_queue_seq_seq;
 -- grants on svc_queue_seq_seq: (owner only)
+
+CREATE SEQUENCE svc_vectorizers_id_seq;
+-- grants on svc_vectorizers_id_seq: (owner only)
 
 CREATE OR REPLACE FUNCTION public.svc__backoff(retry_count integer)
  RETURNS interval
@@ -269,7 +316,11 @@ DECLARE
 BEGIN
   WITH done AS (
     UPDATE svc_queue q SET
-      status = 'completed', result = results[array_position(ids, q.request_id)], error = NULL,
+      status = 'completed', error = NULL,
+      -- A vectorizer's chunks go to its destination now; the row keeps what was written, not the vectors.
+      result = CASE WHEN q.function_name = 'vectorize'
+        THEN svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
+        ELSE results[array_position(ids, q.request_id)] END,
       completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
     WHERE q.request_id = ANY (ids) AND q.status = processing_
       AND q.attempt = attempts[array_position(ids, q.request_id)]
@@ -477,6 +528,120 @@ $function$;
 -- grants on svc__sync_waiter_may_act_as(integer,integer,text): {postgres=X/postgres}
 -- comment: Internal: whether backend backend_pid of this database holds the waiter lock and its login role may act as owner.
 
+CREATE OR REPLACE FUNCTION public.svc__vectorizer_apply(request uuid, job_parameters jsonb, job_result text)
+ RETURNS text
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- Called by the completion of a 'vectorize' job (svc__complete): writes the chunks of the items that
+-- this request still stands for into the vectorizer's destination through its writer (the declaring
+-- role's privileges), marks them done, and returns what the queue row keeps as its result: counts,
+-- not vectors. Items that a later change gave a newer request, or whose source row is gone, are
+-- skipped. Their rows are locked first, so a change committing meanwhile waits for this write and
+-- then queues its own. A writer that fails (the destination dropped, a privilege revoked) marks the
+-- items failed with its message instead of failing the completion.
+DECLARE
+  v svc_vectorizers;
+  mine jsonb;
+  given jsonb := job_result::jsonb->'items';
+  chunk_rows jsonb;
+  writer text;
+  written integer;
+BEGIN
+  SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer;
+  IF NOT FOUND OR v.writer IS NULL THEN
+    RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', jsonb_array_length(given), 'note', 'the vectorizer was dropped')::text;
+  END IF;
+  SELECT jsonb_agg(r.key) INTO mine
+  FROM (SELECT key FROM svc_vectorizer_rows WHERE vectorizer = v.id AND request_id = request FOR UPDATE) AS r;
+  IF mine IS NULL THEN
+    RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', jsonb_array_length(given))::text;
+  END IF;
+  SELECT coalesce(jsonb_agg(i.item->'key' || jsonb_build_object('chunk_index', c.ord - 1, 'chunk', c.chunk->'text', 'embedding', c.chunk->'embedding')), '[]')
+  INTO chunk_rows
+  FROM jsonb_array_elements(given) AS i(item), jsonb_array_elements(i.item->'chunks') WITH ORDINALITY AS c(chunk, ord)
+  WHERE i.item->'key' IN (SELECT jsonb_array_elements(mine));
+  SELECT format('%I.%I', n.nspname, p.proname) INTO writer FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.oid = v.writer;
+  BEGIN
+    EXECUTE format('SELECT %s($1, $2)', writer) USING mine, chunk_rows;
+    UPDATE svc_vectorizer_rows r SET state = 'done', chunks = coalesce(jsonb_array_length(i.item->'chunks'), 0), error = NULL, done_at = clock_timestamp()
+    FROM jsonb_array_elements(given) AS i(item)
+    WHERE r.vectorizer = v.id AND r.request_id = request AND r.key = i.item->'key';
+    GET DIAGNOSTICS written = ROW_COUNT;
+  EXCEPTION WHEN OTHERS THEN
+    UPDATE svc_vectorizer_rows SET state = 'failed', error = SQLERRM, done_at = clock_timestamp() WHERE vectorizer = v.id AND request_id = request;
+    RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'failed', jsonb_array_length(mine), 'error', SQLERRM)::text;
+  END;
+  RETURN jsonb_build_object('rows', written, 'chunks', jsonb_array_length(chunk_rows), 'skipped', jsonb_array_length(given) - written)::text;
+END
+$function$;
+-- grants on svc__vectorizer_apply(uuid,jsonb,text): {postgres=X/postgres}
+-- comment: Internal (svc__complete): write a vectorize job's chunks through the vectorizer's writer, for the rows it still stands for; returns the counts the queue keeps.
+
+CREATE OR REPLACE FUNCTION public.svc__vectorizer_enqueue(vectorizer_id integer, new_items jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- Queues the items of one statement on a vectorizer's source (its trigger) or of a part of its
+-- backfill: each item {key, text, fields} whose input changed since it was last queued, or whose last
+-- embedding failed, in jobs of the vectorizer's batch_size items, owned by the vectorizer's owner.
+-- A row's newest request replaces the one it had (whose completion then writes nothing for it).
+-- Returns how many items were queued. The queue's size limit does not apply: a write to the source
+-- must not fail because the queue is long.
+DECLARE
+  v svc_vectorizers;
+  queued integer;
+BEGIN
+  SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
+  IF NOT FOUND OR new_items IS NULL THEN
+    RETURN 0;
+  END IF;
+  WITH given AS (
+    SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)
+  ), todo AS (
+    SELECT g.*, (row_number() OVER (ORDER BY g.ord) - 1) / v.batch_size AS part
+    FROM given g LEFT JOIN svc_vectorizer_rows r ON r.vectorizer = v.id AND r.key = g.key
+    WHERE r.key IS NULL OR r.input_hash <> g.hash OR r.state = 'failed'
+  ), parts AS (
+    SELECT part, gen_random_uuid() AS request_id, jsonb_agg(item ORDER BY ord) AS items FROM todo GROUP BY part
+  ), jobs AS (
+    INSERT INTO svc_queue (request_id, function_name, parameters, owner)
+    SELECT p.request_id, 'vectorize',
+      jsonb_build_object('vectorizer', v.id, 'chunking', v.chunking, 'format', v.format, 'items', p.items)
+        || CASE WHEN v.model = 'default' THEN '{}' ELSE jsonb_build_object('model', v.model) END,
+      v.owner
+    FROM parts p ORDER BY p.part
+  ), recorded AS (
+    INSERT INTO svc_vectorizer_rows AS r (vectorizer, key, input_hash, request_id, state, queued_at)
+    SELECT v.id, t.key, t.hash, p.request_id, 'pending', clock_timestamp() FROM todo t JOIN parts p USING (part)
+    ON CONFLICT (vectorizer, key) DO UPDATE SET input_hash = excluded.input_hash, request_id = excluded.request_id,
+      state = 'pending', error = NULL, queued_at = excluded.queued_at
+    RETURNING 1
+  )
+  SELECT count(*) INTO queued FROM recorded;
+  IF queued > 0 THEN
+    PERFORM pg_notify('svc_jobs', 'vectorize');
+  END IF;
+  RETURN queued;
+END
+$function$;
+-- grants on svc__vectorizer_enqueue(integer,jsonb): {postgres=X/postgres}
+-- comment: Internal (a vectorizer's trigger and backfill): queue the items whose input changed, in jobs of the vectorizer's batch size; returns how many.
+
+CREATE OR REPLACE FUNCTION public.svc__vectorizer_forget(vectorizer_id integer, gone_keys jsonb)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- The source rows with these keys are gone (deleted, or their key changed): nothing is kept for them,
+-- and a job still embedding them writes nothing (svc__vectorizer_apply finds no row). Their chunks
+-- are deleted by the caller, the vectorizer's trigger, through the writer. NULL keys: all of them (TRUNCATE).
+DELETE FROM svc_vectorizer_rows r
+WHERE r.vectorizer = vectorizer_id AND (gone_keys IS NULL OR r.key IN (SELECT jsonb_array_elements(gone_keys)))
+$function$;
+-- grants on svc__vectorizer_forget(integer,jsonb): {postgres=X/postgres}
+-- comment: Internal (a vectorizer's trigger): forget source rows that are gone (NULL: all), so no job still running writes their chunks.
+
 CREATE OR REPLACE FUNCTION public.svc_cache_clear()
  RETURNS bigint
  LANGUAGE sql
@@ -589,6 +754,30 @@ END
 $function$;
 -- grants on svc_cleanup(interval): {postgres=X/postgres,svc_admin=X/postgres}
 -- comment: Delete finished (completed, failed, cancelled) requests that finished longer ago than retention, and workers silent that long; returns how many requests.
+
+CREATE OR REPLACE FUNCTION public.svc_cosine_distance(a real[], b real[])
+ RETURNS double precision
+ LANGUAGE plpgsql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- 1 − cosine similarity, as pgvector's <=> computes it (in double precision); NULL when either
+-- vector is all zeros, as NaN would sort anywhere. An exact scan over real[] embeddings (svc_search
+-- without pgvector) calls it once per chunk.
+BEGIN
+  IF a IS NULL OR b IS NULL THEN
+    RAISE EXCEPTION 'svc_cosine_distance: % must not be NULL', CASE WHEN a IS NULL THEN 'a' ELSE 'b' END USING ERRCODE = '22004';
+  END IF;
+  IF cardinality(a) <> cardinality(b) THEN
+    RAISE EXCEPTION 'svc_cosine_distance: a and b must have the same length (got % and %)', cardinality(a), cardinality(b) USING ERRCODE = '22023';
+  END IF;
+  RETURN (
+    SELECT CASE WHEN sum(x::float8 * x) > 0 AND sum(y::float8 * y) > 0 THEN 1 - sum(x::float8 * y) / sqrt(sum(x::float8 * x) * sum(y::float8 * y)) END
+    FROM unnest(a, b) AS t(x, y)
+  );
+END
+$function$;
+-- grants on svc_cosine_distance(real[],real[]): (default: PUBLIC may execute)
+-- comment: 1 - cosine similarity of two real[] vectors of one length (pgvector's <=>); NULL for a zero vector.
 
 CREATE OR REPLACE FUNCTION public.svc_embed(text_input text, use_cache boolean DEFAULT true)
  RETURNS real[]
@@ -1136,6 +1325,25 @@ $function$;
 -- grants on svc_rerank_async(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a reranking; the result is a JSON array of {index, document, score}, best first.
 
+CREATE OR REPLACE FUNCTION public.svc_search(name text, query text, k integer DEFAULT 10)
+ RETURNS TABLE(key jsonb, chunk_index integer, chunk text, distance double precision)
+ LANGUAGE plv8
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.search(name, query, k);
+} catch (error) {
+  throw error; // from svc_search: see the message
+}
+$function$;
+-- grants on svc_search(text,text,integer): (default: PUBLIC may execute)
+-- comment: The k source rows nearest the query (each by its nearest chunk, cosine distance) in a vectorizer's destination, read as the caller; the query is embedded with the vectorizer's model.
+
 CREATE OR REPLACE FUNCTION public.svc_set_sync_connection(conninfo text)
  RETURNS text
  LANGUAGE plv8
@@ -1183,6 +1391,86 @@ ORDER BY s.name
 $function$;
 -- grants on svc_settings(): (default: PUBLIC may execute)
 -- comment: svc's settings: each one's effective value in this session, its default and what it means.
+
+CREATE OR REPLACE FUNCTION public.svc_vectorize(source regclass, column_name text, name text, model text DEFAULT 'default'::text, chunk_by text DEFAULT 'none'::text, chunk_size integer DEFAULT 1000, chunk_overlap integer DEFAULT 0, separators text[] DEFAULT ARRAY[(chr(10) || chr(10)), chr(10), '. '::text, ' '::text, ''::text], format text DEFAULT '$chunk'::text, destination text DEFAULT NULL::text, dimensions integer DEFAULT NULL::integer, batch_size integer DEFAULT 64)
+ RETURNS bigint
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.vectorize(source, column_name, name, model, chunk_by, chunk_size, chunk_overlap, separators, format, destination, dimensions, batch_size);
+} catch (error) {
+  throw error; // from svc_vectorize: see the message
+}
+$function$;
+-- grants on svc_vectorize(regclass,text,text,text,text,integer,integer,text[],text,text,integer,integer): (default: PUBLIC may execute)
+-- comment: Keep source's column_name embedded, chunk by chunk, in a destination table owned by the calling role: triggers queue inserts, updates and deletes, and the rows already there are queued now. Returns how many rows were queued.
+
+CREATE OR REPLACE FUNCTION public.svc_vectorize_drop(name text, drop_destination boolean DEFAULT true)
+ RETURNS boolean
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.vectorizeDrop(name, drop_destination);
+} catch (error) {
+  throw error; // from svc_vectorize_drop: see the message
+}
+$function$;
+-- grants on svc_vectorize_drop(text,boolean): (default: PUBLIC may execute)
+-- comment: Remove one of the calling role's vectorizers: its triggers, its queued work and (unless drop_destination is false) its destination; the source is untouched.
+
+CREATE OR REPLACE FUNCTION public.svc_vectorizer_embed(name text, query text)
+ RETURNS real[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.vectorizerEmbed(name, query);
+} catch (error) {
+  throw error; // from svc_vectorizer_embed: see the message
+}
+$function$;
+-- grants on svc_vectorizer_embed(text,text): (default: PUBLIC may execute)
+-- comment: A text's embedding under the model of one of the calling role's vectorizers, as svc_embed computes it (what svc_search compares chunks with).
+
+CREATE OR REPLACE FUNCTION public.svc_vectorizer_status()
+ RETURNS TABLE(name text, source regclass, column_name text, destination regclass, model text, rows_pending bigint, rows_done bigint, rows_failed bigint, chunks bigint, lag interval, last_error text)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- The session's own vectorizers (svc_admin members: all), with how far each is.
+SELECT v.name, v.source, v.source_column, v.destination, v.model,
+  count(*) FILTER (WHERE r.state = 'pending'), count(*) FILTER (WHERE r.state = 'done'), count(*) FILTER (WHERE r.state = 'failed'),
+  coalesce(sum(r.chunks) FILTER (WHERE r.state = 'done'), 0),
+  clock_timestamp() - min(r.queued_at) FILTER (WHERE r.state = 'pending'),
+  (array_agg(r.error ORDER BY r.done_at DESC) FILTER (WHERE r.state = 'failed'))[1]
+FROM svc_vectorizers v LEFT JOIN svc_vectorizer_rows r ON r.vectorizer = v.id
+WHERE v.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+  OR pg_has_role((CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END), 'svc_admin', 'MEMBER')
+GROUP BY v.name
+ORDER BY v.name
+$function$;
+-- grants on svc_vectorizer_status(): (default: PUBLIC may execute)
+-- comment: The calling role's vectorizers (svc_admin: all): source rows waiting, embedded and failed, chunks written, how long the oldest has waited, the last error.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text)
  RETURNS text
@@ -1375,6 +1663,8 @@ BEGIN
   RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
   IF new_status = 'failed' THEN
     PERFORM pg_notify('svc_completed', payload);
+    -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe).
+    UPDATE svc_vectorizer_rows SET state = 'failed', error = $3, done_at = clock_timestamp() WHERE request_id = $1;
   END IF;
   RETURN new_status;
 END

@@ -9,6 +9,7 @@ import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/con
 import { ChatTemplateError } from '../src/engine/prompt.js';
 import { recordedSchema } from '../src/extension/recorded-schema.js';
 import type { ClaimedJob } from './protocol.js';
+import { runVectorize } from './vectorize.js';
 
 export class PermanentJobError extends Error {
   constructor(message: string) {
@@ -107,6 +108,8 @@ async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSign
       const ranked = await engine.rerank(String(p.query), p.documents as string[], String(p.task));
       return JSON.stringify(ranked);
     }
+    case 'vectorize':
+      return runVectorize(engine, p, signal);
     default:
       throw new PermanentJobError(`unknown function ${String(job.function_name)}`);
   }

@@ -4,7 +4,7 @@ import type pg from 'pg';
 
 export interface ClaimedJob {
   request_id: string;
-  function_name: 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
+  function_name: 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank' | 'vectorize';
   parameters: Record<string, unknown>;
   grammar: string | null;
   attempt: number;

@@ -188,6 +188,11 @@ export class Engine {
     return new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
   }
 
+  /** Tokens the model's tokenizer makes of `text`, without the special tokens a prompt starts with. */
+  countTokens(text: string): number {
+    return this.model.tokenize(text).length;
+  }
+
   /** Length of an embedding vector. */
   get dimension(): number {
     return this.model.embeddingVectorSize;

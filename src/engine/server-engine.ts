@@ -57,6 +57,8 @@ export interface InferenceEngine {
   readonly modelId: string;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   embed(text: string): Promise<number[]>;
+  /** Tokens the model's tokenizer makes of `text` (for chunking by tokens); absent where the tokenizer is not at hand (a remote server). */
+  countTokens?(text: string): number;
   rerank(query: string, documents: string[], task: string): Promise<RerankResult[]>;
   dispose(): Promise<void>;
 }

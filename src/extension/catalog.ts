@@ -205,6 +205,45 @@ const DECLARED: readonly SqlFunction[] = [
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'cancelAsync' },
     comment: 'Cancel a pending request: true when it was pending and is now cancelled.',
   },
+  // Vectorizers (docs/vectorizer.md): a table's text column kept embedded in a destination table.
+  {
+    name: 'svc_vectorize',
+    params: [
+      p('source', 'regclass'), p('column_name', 'text'), p('name', 'text'), p('model', 'text', `'default'`), p('chunk_by', 'text', `'none'`),
+      p('chunk_size', 'integer', '1000'), p('chunk_overlap', 'integer', '0'), p('separators', 'text[]', `ARRAY[chr(10) || chr(10), chr(10), '. ', ' ', '']`), p('format', 'text', `'$chunk'`),
+      p('destination', 'text', 'NULL'), p('dimensions', 'integer', 'NULL'), p('batch_size', 'integer', '64'),
+    ],
+    returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'vectorize' },
+    comment: "Keep source's column_name embedded, chunk by chunk, in a destination table owned by the calling role: triggers queue inserts, updates and deletes, "
+      + 'and the rows already there are queued now. Returns how many rows were queued.',
+  },
+  {
+    name: 'svc_vectorize_drop', params: [p('name', 'text'), p('drop_destination', 'boolean', 'true')], returns: 'boolean',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'vectorizeDrop' },
+    comment: "Remove one of the calling role's vectorizers: its triggers, its queued work and (unless drop_destination is false) its destination; the source is untouched.",
+  },
+  {
+    name: 'svc_vectorizer_status', params: [],
+    returns: 'TABLE(name text, source regclass, column_name text, destination regclass, model text, rows_pending bigint, rows_done bigint, rows_failed bigint, chunks bigint, lag interval, last_error text)',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { language: 'sql' },
+    comment: "The calling role's vectorizers (svc_admin: all): source rows waiting, embedded and failed, chunks written, how long the oldest has waited, the last error.",
+  },
+  {
+    name: 'svc_search', params: [p('name', 'text'), p('query', 'text'), p('k', 'integer', '10')],
+    returns: 'TABLE(key jsonb, chunk_index integer, chunk text, distance double precision)',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { ts: 'search' },
+    comment: "The k source rows nearest the query (each by its nearest chunk, cosine distance) in a vectorizer's destination, read as the caller; the query is embedded with the vectorizer's model.",
+  },
+  {
+    name: 'svc_vectorizer_embed', params: [p('name', 'text'), p('query', 'text')], returns: 'real[]',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'vectorizerEmbed' },
+    comment: "A text's embedding under the model of one of the calling role's vectorizers, as svc_embed computes it (what svc_search compares chunks with).",
+  },
+  {
+    name: 'svc_cosine_distance', params: [p('a', 'real[]'), p('b', 'real[]')], returns: 'double precision',
+    volatility: 'IMMUTABLE', security: 'INVOKER', body: { language: 'plpgsql' },
+    comment: "1 - cosine similarity of two real[] vectors of one length (pgvector's <=>); NULL for a zero vector.",
+  },
   {
     name: 'svc_worker_status', params: [],
     returns: 'TABLE(worker_id text, host text, pid integer, state text, started_at timestamptz, last_heartbeat timestamptz, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text, models text[])',
@@ -372,6 +411,21 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc__complete', params: [p('ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]')], returns: 'uuid[]',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: 'Internal: the completion of svc_worker_complete and svc_worker_complete_and_claim; returns the ids whose completion was refused.',
+  },
+  {
+    name: 'svc__vectorizer_enqueue', params: [p('vectorizer_id', 'integer'), p('new_items', 'jsonb')], returns: 'integer',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody', body: { language: 'plpgsql' },
+    comment: "Internal (a vectorizer's trigger and backfill): queue the items whose input changed, in jobs of the vectorizer's batch size; returns how many.",
+  },
+  {
+    name: 'svc__vectorizer_forget', params: [p('vectorizer_id', 'integer'), p('gone_keys', 'jsonb')], returns: 'void',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody', body: { language: 'sql' },
+    comment: 'Internal (a vectorizer\'s trigger): forget source rows that are gone (NULL: all), so no job still running writes their chunks.',
+  },
+  {
+    name: 'svc__vectorizer_apply', params: [p('request', 'uuid'), p('job_parameters', 'jsonb'), p('job_result', 'text')], returns: 'text',
+    volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
+    comment: "Internal (svc__complete): write a vectorize job's chunks through the vectorizer's writer, for the rows it still stands for; returns the counts the queue keeps.",
   },
   {
     name: 'svc__backoff', params: [p('retry_count', 'integer')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',

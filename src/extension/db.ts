@@ -7,6 +7,7 @@ interface Plv8Plan {
 }
 interface Plv8 {
   prepare(sql: string, types?: readonly string[]): Plv8Plan;
+  execute(sql: string, args?: unknown[]): Record<string, unknown>[] | number;
 }
 declare const plv8: Plv8;
 
@@ -28,4 +29,13 @@ export function rows<T = Record<string, unknown>>(query: Query, ...args: unknown
 
 export function one<T = Record<string, unknown>>(query: Query, ...args: unknown[]): T | undefined {
   return rows<T>(query, ...args)[0];
+}
+
+/**
+ * A statement built at run time (a vectorizer's DDL, src/extension/vectorizer-sql.ts), run once and
+ * not prepared; its identifiers are quoted where it is built, its values passed as parameters.
+ */
+export function run<T = Record<string, unknown>>(sql: string, ...args: unknown[]): T[] {
+  const result = plv8.execute(sql, args);
+  return (Array.isArray(result) ? result : []) as T[];
 }

@@ -4,6 +4,7 @@ import * as submit from './submit.js';
 import * as results from './results.js';
 import * as sync from './sync.js';
 import * as autonomous from './autonomous.js';
+import * as vectorizer from './vectorizer.js';
 
 export const api = {
   generate: sync.generate,
@@ -34,4 +35,8 @@ export const api = {
   getAsyncResult: results.getAsyncResult,
   getAsyncResults: results.getAsyncResults,
   cancelAsync: results.cancelAsync,
+  vectorize: vectorizer.vectorize,
+  vectorizeDrop: vectorizer.vectorizeDrop,
+  search: vectorizer.search,
+  vectorizerEmbed: vectorizer.vectorizerEmbed,
 };

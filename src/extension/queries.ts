@@ -178,6 +178,74 @@ export const QUERIES = {
      WHERE request_id = $1 AND status = $2 AND owner = ${SESSION_ROLE} RETURNING request_id`,
     'uuid', 'text',
   ),
+
+  // --- vectorizers (vectorizer.ts) --------------------------------------------------------------
+  sessionRole: q(`SELECT r.rolname AS role, r.oid::text AS oid FROM pg_roles r WHERE r.rolname = ${SESSION_ROLE}`),
+  svcSchema: q(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc'`),
+  vectorExtensionSchema: q(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`),
+  // $1: a regclass as plv8 hands it over (its oid, or its name as text).
+  relation: q(
+    `SELECT c.oid::text AS oid, n.nspname AS schema, c.relname AS name, c.relkind AS kind, c.relrowsecurity AS row_security,
+            c.relforcerowsecurity AS force_row_security, pg_has_role(${SESSION_ROLE}, c.relowner, 'USAGE') AS owner_is_role
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = $1::regclass`,
+    'text',
+  ),
+  tableColumns: q(
+    `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, t.typcategory AS category
+     FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped`,
+    'text',
+  ),
+  primaryKey: q(
+    `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
+     FROM pg_index i, unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord), pg_attribute a
+     WHERE i.indrelid = $1::oid AND i.indisprimary AND a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.ord`,
+    'text',
+  ),
+  // The first of the columns ($3) that role $1 may not read in table $2 (NULL: it may read them all),
+  // whether it may create triggers there, and create tables in schema $4.
+  vectorizerPrivileges: q(
+    `SELECT (SELECT c FROM unnest($3) AS c WHERE NOT has_column_privilege($1, $2::oid, c, 'SELECT') LIMIT 1) AS select,
+            has_table_privilege($1, $2::oid, 'TRIGGER') AS trigger,
+            has_schema_privilege($1, $4, 'CREATE') AS create, has_schema_privilege($1, $4, 'USAGE') AS usage`,
+    'text', 'text', 'text[]', 'text',
+  ),
+  parseIdent: q(`SELECT parse_ident($1) AS parts`, 'text'),
+  schemaExists: q(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, 'text'),
+  relationByName: q(`SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`, 'text', 'text'),
+  roleExists: q(`SELECT 1 FROM pg_roles WHERE rolname = $1`, 'text'),
+  vectorizerExists: q(`SELECT 1 FROM svc_vectorizers WHERE name = $1`, 'text'),
+  vectorizerInsert: q(
+    `INSERT INTO svc_vectorizers (name, owner, source, source_column, key_columns, format, chunking, model, destination, embedding_type, batch_size)
+     VALUES ($1, $2, $3::oid, $4, $5, $6, $7::jsonb, $8, $9::regclass, $10, $11) RETURNING id`,
+    'text', 'text', 'text', 'text', 'text[]', 'text', 'text', 'text', 'text', 'text', 'integer',
+  ),
+  vectorizerSetWriter: q(`UPDATE svc_vectorizers SET writer = $2::regprocedure WHERE id = $1`, 'integer', 'text'),
+  // The session role's vectorizer named $1, its source and destination qualified (NULL once dropped).
+  vectorizerOfSession: q(
+    `SELECT v.id, v.name, v.owner, v.key_columns, v.model, v.embedding_type,
+            (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v.source) AS source,
+            (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v.destination) AS destination
+     FROM svc_vectorizers v WHERE v.name = $1 AND v.owner = ${SESSION_ROLE}`,
+    'text',
+  ),
+  // The same as the caller sees it (svc_search runs as the caller: row-level security shows its own).
+  vectorizerForSearch: q(
+    `SELECT v.id, v.name, v.key_columns, v.embedding_type,
+            (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v.destination) AS destination,
+            (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc') AS svc_schema,
+            (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector') AS vector_schema
+     FROM svc_vectorizers v WHERE v.name = $1`,
+    'text',
+  ),
+  vectorizerEmbedding: q(`SELECT svc_vectorizer_embed($1, $2) AS embedding`, 'text', 'text'),
+  vectorizerCancelJobs: q(
+    `UPDATE svc_queue SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL
+     WHERE status = 'pending' AND function_name = 'vectorize' AND parameters->>'vectorizer' = $1::text`,
+    'integer',
+  ),
+  vectorizerDelete: q(`DELETE FROM svc_vectorizers WHERE id = $1`, 'integer'),
+  // The owner's oid and how many vectorizers it still has (its proxy goes with the last).
+  vectorizerOwnerLeft: q(`SELECT (SELECT oid::text FROM pg_roles WHERE rolname = $1) AS oid, (SELECT count(*) FROM svc_vectorizers WHERE owner = $1) AS others`, 'text'),
 } as const;
 
 /**

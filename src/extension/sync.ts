@@ -166,7 +166,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
 }
 
 /** The one outcome of a single-input call: its result, or its error raised. */
-function runOne(fn: string, job: jobs.PreparedJob): string {
+export function runOne(fn: string, job: jobs.PreparedJob): string {
   const [outcome] = runAll(fn, [job]);
   if (outcome.error) throw outcome.error;
   return outcome.result!;

@@ -129,3 +129,42 @@ BEGIN
   END LOOP;
 END
 $dblink$;
+
+-- Vectorizers (since 0.2.0): the queue takes their jobs, and two tables hold what they are and how far
+-- each source row is (as src/extension/vectorizer.sql defines them in 0.2.0).
+ALTER TABLE svc_queue DROP CONSTRAINT svc_queue_function_name_check,
+  ADD CONSTRAINT svc_queue_function_name_check
+  CHECK (function_name IN ('generate', 'embed', 'generate_json', 'generate_regex', 'generate_choice', 'rerank', 'vectorize'));
+CREATE TABLE svc_vectorizers (
+  id             integer GENERATED ALWAYS AS IDENTITY UNIQUE,
+  name           text PRIMARY KEY CONSTRAINT svc_vectorizers_name CHECK (name ~ '^[a-z_][a-z0-9_]{0,39}$'),
+  owner          name NOT NULL,
+  source         regclass NOT NULL,
+  source_column  text NOT NULL,
+  key_columns    text[] NOT NULL,
+  format         text NOT NULL,
+  chunking       jsonb NOT NULL,
+  model          text NOT NULL,
+  destination    regclass NOT NULL,
+  embedding_type text NOT NULL CHECK (embedding_type IN ('real[]', 'vector')),
+  writer         regprocedure,
+  batch_size     integer NOT NULL,
+  created_at     timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE svc_vectorizers ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_vectorizers_read ON svc_vectorizers FOR SELECT
+  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+GRANT SELECT ON svc_vectorizers TO PUBLIC;
+CREATE TABLE svc_vectorizer_rows (
+  vectorizer integer NOT NULL REFERENCES svc_vectorizers (id) ON DELETE CASCADE,
+  key        jsonb NOT NULL,
+  input_hash text NOT NULL,
+  request_id uuid,
+  state      text NOT NULL CHECK (state IN ('pending', 'done', 'failed')),
+  chunks     integer NOT NULL DEFAULT 0,
+  error      text,
+  queued_at  timestamptz NOT NULL DEFAULT now(),
+  done_at    timestamptz,
+  PRIMARY KEY (vectorizer, key)
+) WITH (fillfactor = 80);
+CREATE INDEX svc_vectorizer_rows_request_idx ON svc_vectorizer_rows (request_id);

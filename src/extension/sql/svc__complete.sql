@@ -16,7 +16,11 @@ DECLARE
 BEGIN
   WITH done AS (
     UPDATE svc_queue q SET
-      status = 'completed', result = results[array_position(ids, q.request_id)], error = NULL,
+      status = 'completed', error = NULL,
+      -- A vectorizer's chunks go to its destination now; the row keeps what was written, not the vectors.
+      result = CASE WHEN q.function_name = 'vectorize'
+        THEN svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
+        ELSE results[array_position(ids, q.request_id)] END,
       completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
     WHERE q.request_id = ANY (ids) AND q.status = processing_
       AND q.attempt = attempts[array_position(ids, q.request_id)]

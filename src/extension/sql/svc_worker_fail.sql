@@ -17,6 +17,8 @@ BEGIN
   RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
   IF new_status = 'failed' THEN
     PERFORM pg_notify('svc_completed', payload);
+    -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe).
+    UPDATE svc_vectorizer_rows SET state = 'failed', error = $3, done_at = clock_timestamp() WHERE request_id = $1;
   END IF;
   RETURN new_status;
 END

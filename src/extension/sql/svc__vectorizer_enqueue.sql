@@ -1,0 +1,42 @@
+-- Queues the items of one statement on a vectorizer's source (its trigger) or of a part of its
+-- backfill: each item {key, text, fields} whose input changed since it was last queued, or whose last
+-- embedding failed, in jobs of the vectorizer's batch_size items, owned by the vectorizer's owner.
+-- A row's newest request replaces the one it had (whose completion then writes nothing for it).
+-- Returns how many items were queued. The queue's size limit does not apply: a write to the source
+-- must not fail because the queue is long.
+DECLARE
+  v svc_vectorizers;
+  queued integer;
+BEGIN
+  SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
+  IF NOT FOUND OR new_items IS NULL THEN
+    RETURN 0;
+  END IF;
+  WITH given AS (
+    SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)
+  ), todo AS (
+    SELECT g.*, (row_number() OVER (ORDER BY g.ord) - 1) / v.batch_size AS part
+    FROM given g LEFT JOIN svc_vectorizer_rows r ON r.vectorizer = v.id AND r.key = g.key
+    WHERE r.key IS NULL OR r.input_hash <> g.hash OR r.state = 'failed'
+  ), parts AS (
+    SELECT part, gen_random_uuid() AS request_id, jsonb_agg(item ORDER BY ord) AS items FROM todo GROUP BY part
+  ), jobs AS (
+    INSERT INTO svc_queue (request_id, function_name, parameters, owner)
+    SELECT p.request_id, 'vectorize',
+      jsonb_build_object('vectorizer', v.id, 'chunking', v.chunking, 'format', v.format, 'items', p.items)
+        || CASE WHEN v.model = 'default' THEN '{}' ELSE jsonb_build_object('model', v.model) END,
+      v.owner
+    FROM parts p ORDER BY p.part
+  ), recorded AS (
+    INSERT INTO svc_vectorizer_rows AS r (vectorizer, key, input_hash, request_id, state, queued_at)
+    SELECT v.id, t.key, t.hash, p.request_id, 'pending', clock_timestamp() FROM todo t JOIN parts p USING (part)
+    ON CONFLICT (vectorizer, key) DO UPDATE SET input_hash = excluded.input_hash, request_id = excluded.request_id,
+      state = 'pending', error = NULL, queued_at = excluded.queued_at
+    RETURNING 1
+  )
+  SELECT count(*) INTO queued FROM recorded;
+  IF queued > 0 THEN
+    PERFORM pg_notify('svc_jobs', 'vectorize');
+  END IF;
+  RETURN queued;
+END

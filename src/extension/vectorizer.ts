@@ -1,0 +1,275 @@
+// Vectorizers: svc_vectorize declares that a table's text column is kept embedded, chunk by chunk,
+// in a destination table; svc_vectorize_drop undoes it; svc_search finds the rows nearest a query.
+// The declaration is checked whole before anything is created, and runs in the caller's transaction,
+// so a bad one leaves nothing behind. What is created (vectorizer-sql.ts): the destination, owned by
+// the declaring role; its writer, owned by that role's proxy; svc's trigger function and the source's
+// statement triggers; the catalog row; then the backfill is queued. docs/vectorizer.md.
+import { one, rows, run } from './db.js';
+import { QUERIES } from './queries.js';
+import { parameterError, SvcError, SQLSTATE } from './errors.js';
+import * as v from './validate.js';
+import { chunkingProblem, type Chunking } from '../vectorizer/chunk.js';
+import { templateFields, templateProblem } from '../vectorizer/template.js';
+import {
+  backfill, DESTINATION_COLUMNS, destinationTable, proxyRoleName, qualified, quoteIdent, searchQuery, triggerFunction, triggerFunctionName, triggers,
+  writerFunction, writerName, type KeyColumn, type VectorizerShape,
+} from './vectorizer-sql.js';
+import { prepareEmbed } from './jobs.js';
+import { runOne } from './sync.js';
+
+const NAME = /^[a-z_][a-z0-9_]{0,39}$/;
+const SEARCH_MAX_K = 1000;
+
+interface Relation {
+  oid: string;
+  schema: string;
+  name: string;
+  kind: string;
+  owner_is_role: boolean;
+  row_security: boolean;
+  force_row_security: boolean;
+}
+
+interface Column {
+  name: string;
+  type: string;
+  category: string;
+}
+
+/** The role a vectorizer belongs to: the session's (its SET ROLE), as for requests. */
+const sessionRole = () => one<{ role: string; oid: string }>(QUERIES.sessionRole)!;
+
+function checkedName(fn: string, name: unknown): string {
+  const n = v.text(fn, 'name', name);
+  if (!NAME.test(n)) throw parameterError(fn, 'name', `must be a lower-case identifier of at most 40 characters ([a-z_][a-z0-9_]*; got "${n}")`);
+  return n;
+}
+
+function checkedChunking(fn: string, by: unknown, size: unknown, overlap: unknown, separators: unknown): Chunking {
+  const list = v.array(fn, 'separators', separators, { maxItems: 16, allowEmpty: true }).map((item, i) => {
+    if (typeof item !== 'string') throw parameterError(fn, v.itemName('separators', i), 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+    return item;
+  });
+  const chunking = { by: v.text(fn, 'chunk_by', by), size: v.integerInRange(fn, 'chunk_size', size, 1, 1_000_000), overlap: v.integerInRange(fn, 'chunk_overlap', overlap, 0, 999_999), separators: list };
+  const problem = chunkingProblem(chunking);
+  if (problem === undefined) return chunking as Chunking;
+  // chunkingProblem names its field (by, size, overlap, separators); the SQL parameter is chunk_<field>, or separators.
+  const field = /^(by|size|overlap|separators)\b/.exec(problem)?.[1];
+  const parameter = field === undefined ? 'chunking' : field === 'separators' ? 'separators' : `chunk_${field}`;
+  throw parameterError(fn, parameter, problem.replace(/^(by|size|overlap|separators)\s*/, ''));
+}
+
+/** What svc_vectorize was given, checked, with what it names in the catalogs. */
+interface Declaration {
+  name: string;
+  role: { role: string; oid: string };
+  source: Relation;
+  column: string;
+  keys: KeyColumn[];
+  fields: string[];
+  format: string;
+  chunking: Chunking;
+  model: string;
+  destination: { schema: string; name: string };
+  embeddingType: string;
+  vectorSchema: string | null;
+  dimensions: number | null;
+  batchSize: number;
+}
+
+function declaration(source: unknown, columnName: unknown, name: unknown, model: unknown, chunkBy: unknown, chunkSize: unknown, chunkOverlap: unknown,
+  separators: unknown, format: unknown, destination: unknown, dimensions: unknown, batchSize: unknown): Declaration {
+  const fn = 'svc_vectorize';
+  // Every argument but destination and dimensions (whose NULL means the default) is needed: a NULL is the first error.
+  const given = { source, column_name: columnName, name, model, chunk_by: chunkBy, chunk_size: chunkSize, chunk_overlap: chunkOverlap, separators, format, batch_size: batchSize };
+  for (const [parameter, value] of Object.entries(given)) {
+    if (value === null || value === undefined) throw parameterError(fn, parameter, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  }
+  const relation = one<Relation>(QUERIES.relation, String(source));
+  if (!relation) throw parameterError(fn, 'source', `names no relation (${String(source)})`, {}, SQLSTATE.undefinedTable);
+  const sourceOid = relation.oid;
+  const sourceName = qualified(relation.schema, relation.name);
+  if (relation.kind !== 'r') throw parameterError(fn, 'source', `must be an ordinary table (${sourceName} is ${relationKind(relation.kind)})`, {}, SQLSTATE.wrongObjectType);
+
+  const column = v.text(fn, 'column_name', columnName);
+  const columns = new Map(rows<Column>(QUERIES.tableColumns, sourceOid).map((c) => [c.name, c]));
+  const embedded = columns.get(column);
+  if (!embedded) throw parameterError(fn, 'column_name', `names no column of ${sourceName} ("${column}")`, {}, SQLSTATE.undefinedColumn);
+  if (embedded.category !== 'S') throw parameterError(fn, 'column_name', `must be a text column ("${column}" is ${embedded.type})`, {}, SQLSTATE.datatypeMismatch);
+  const keys = rows<KeyColumn>(QUERIES.primaryKey, sourceOid);
+  if (keys.length === 0) throw parameterError(fn, 'source', `must have a primary key (${sourceName} has none): chunks are kept per source row`, {}, SQLSTATE.objectNotInPrerequisiteState);
+  const clash = keys.find((k) => (DESTINATION_COLUMNS as readonly string[]).includes(k.name));
+  if (clash) throw parameterError(fn, 'source', `has a primary key column named "${clash.name}", which the destination uses for itself (chunk_index, chunk, embedding)`, {}, SQLSTATE.objectNotInPrerequisiteState);
+
+  const vectorizerName = checkedName(fn, name);
+  const template = v.text(fn, 'format', format);
+  const templateError = templateProblem(template);
+  if (templateError) throw parameterError(fn, 'format', templateError);
+  const fields = templateFields(template);
+  const missing = fields.find((f) => !columns.has(f));
+  if (missing !== undefined) throw parameterError(fn, 'format', `names no column of ${sourceName} ("$${missing}")`, {}, SQLSTATE.undefinedColumn);
+
+  const chunking = checkedChunking(fn, chunkBy, chunkSize, chunkOverlap, separators);
+  const modelName = v.text(fn, 'model', model);
+  const serves = one<{ serves: string[] }>(QUERIES.modelServes, modelName)?.serves;
+  if (!serves) throw parameterError(fn, 'model', `"${modelName}" is not declared in svc_models`, { hint: `Start a worker with --model ${modelName}=PATH, or declare it with svc_model_declare.` });
+  if (!serves.includes('embed')) throw parameterError(fn, 'model', `"${modelName}" does not serve embed (it serves ${serves.join(', ')})`);
+  const dims = dimensions === null || dimensions === undefined ? null : v.integerInRange(fn, 'dimensions', dimensions, 1, 16000);
+  const batch = v.integerInRange(fn, 'batch_size', batchSize, 1, 1000);
+
+  const target = destinationName(fn, destination, relation.schema, vectorizerName);
+  const vectorSchema = one<{ schema: string | null }>(QUERIES.vectorExtensionSchema)?.schema ?? null;
+  const embeddingType = vectorSchema === null ? 'real[]' : `${qualified(vectorSchema, 'vector')}${dims === null ? '' : `(${dims})`}`;
+  const role = sessionRole();
+  checkPrivileges(fn, role.role, relation, [...new Set([...keys.map((k) => k.name), column, ...fields])], target.schema);
+  if (one(QUERIES.vectorizerExists, vectorizerName)) throw parameterError(fn, 'name', `"${vectorizerName}" is taken: a vectorizer of that name exists`, {}, SQLSTATE.duplicateObject);
+  if (one(QUERIES.relationByName, target.schema, target.name)) {
+    throw parameterError(fn, 'destination', `${qualified(target.schema, target.name)} exists: svc creates the destination (drop it, or name another)`, {}, SQLSTATE.duplicateTable);
+  }
+  return {
+    name: vectorizerName, role, source: relation, column, keys, fields, format: template, chunking, model: modelName, destination: target,
+    embeddingType: vectorSchema === null ? 'real[]' : embeddingType, vectorSchema, dimensions: dims, batchSize: batch,
+  };
+}
+
+const relationKind = (kind: string) =>
+  ({ v: 'a view', m: 'a materialized view', p: 'a partitioned table', f: 'a foreign table', S: 'a sequence', i: 'an index', c: 'a composite type', t: 'a TOAST table' })[kind] ?? `of kind ${kind}`;
+
+/** The destination's schema and name: `name` or `schema.name` as given (an identifier as SQL reads it), or `<vectorizer>_chunks` beside the source. */
+function destinationName(fn: string, destination: unknown, sourceSchema: string, vectorizer: string): { schema: string; name: string } {
+  if (destination === null || destination === undefined) return { schema: sourceSchema, name: `${vectorizer}_chunks` };
+  const text = v.text(fn, 'destination', destination);
+  let parts: string[];
+  try {
+    parts = one<{ parts: string[] }>(QUERIES.parseIdent, text)!.parts;
+  } catch {
+    throw parameterError(fn, 'destination', `must be a table name, optionally schema-qualified (got "${text}")`, {}, SQLSTATE.invalidName);
+  }
+  if (parts.length > 2) throw parameterError(fn, 'destination', `must be a table name, optionally schema-qualified (got "${text}")`, {}, SQLSTATE.invalidName);
+  if (parts.length === 1) return { schema: sourceSchema, name: parts[0] };
+  if (!one(QUERIES.schemaExists, parts[0])) throw parameterError(fn, 'destination', `names a schema that does not exist ("${parts[0]}")`, {}, SQLSTATE.invalidSchemaName);
+  return { schema: parts[0], name: parts[1] };
+}
+
+/**
+ * A role vectorizes only what it could read itself and puts triggers only where it may: SELECT on
+ * every column read, TRIGGER on the source, CREATE on the destination's schema. A source under
+ * row-level security that applies to the role is refused: the triggers see every row written, and
+ * the role's chunks would hold rows its policies hide from it.
+ */
+function checkPrivileges(fn: string, role: string, source: Relation, columns: string[], destinationSchema: string): void {
+  const denied = one<{ select: string | null; trigger: boolean; create: boolean; usage: boolean }>(QUERIES.vectorizerPrivileges, role, source.oid, columns, destinationSchema)!;
+  const table = qualified(source.schema, source.name);
+  if (denied.select !== null) throw parameterError(fn, 'source', `must be readable by role ${role}: it may not read column "${denied.select}" of ${table}`, {}, SQLSTATE.insufficientPrivilege);
+  if (!denied.trigger) throw parameterError(fn, 'source', `must allow role ${role} to create triggers on ${table} (the TRIGGER privilege): its changes are queued by triggers`, {}, SQLSTATE.insufficientPrivilege);
+  if (!denied.create || !denied.usage) throw parameterError(fn, 'destination', `must be in a schema where role ${role} may create tables ("${destinationSchema}")`, {}, SQLSTATE.insufficientPrivilege);
+  if (source.row_security && (!source.owner_is_role || source.force_row_security)) {
+    throw parameterError(fn, 'source', `has row-level security that applies to role ${role}: a vectorizer sees every row written, which its policies would hide`, {}, SQLSTATE.featureNotSupported);
+  }
+}
+
+function shape(id: number, d: Declaration, svcSchema: string): VectorizerShape {
+  return {
+    id, svcSchema, source: qualified(d.source.schema, d.source.name), destination: qualified(d.destination.schema, d.destination.name),
+    keys: d.keys, column: d.column, fields: d.fields, embeddingType: d.embeddingType, dimensions: d.dimensions,
+  };
+}
+
+/** svc_vectorize: declares, creates and backfills a vectorizer; returns how many source rows were queued. */
+export function vectorize(source: unknown, columnName: unknown, name: unknown, model: unknown, chunkBy: unknown, chunkSize: unknown, chunkOverlap: unknown,
+  separators: unknown, format: unknown, destination: unknown, dimensions: unknown, batchSize: unknown): number {
+  const d = declaration(source, columnName, name, model, chunkBy, chunkSize, chunkOverlap, separators, format, destination, dimensions, batchSize);
+  const svcSchema = one<{ schema: string }>(QUERIES.svcSchema)!.schema;
+  const proxy = proxyRoleName(d.role.oid);
+  if (!one(QUERIES.roleExists, proxy)) {
+    run(`CREATE ROLE ${quoteIdent(proxy)} NOLOGIN INHERIT`);
+    run(`GRANT ${quoteIdent(d.role.role)} TO ${quoteIdent(proxy)}`);
+  }
+  const target = qualified(d.destination.schema, d.destination.name);
+  // The id names the generated functions; the destination is created first so the catalog row can name it.
+  const draft = shape(0, d, svcSchema);
+  run(destinationTable(draft));
+  run(`ALTER TABLE ${target} OWNER TO ${quoteIdent(d.role.role)}`);
+  const { id } = one<{ id: number }>(QUERIES.vectorizerInsert, d.name, d.role.role, d.source.oid, d.column, d.keys.map((k) => k.name), d.format,
+    JSON.stringify(d.chunking), d.model, target, d.vectorSchema === null ? 'real[]' : 'vector', d.batchSize)!;
+  const s = { ...draft, id };
+  run(writerFunction(s));
+  const writer = `${qualified(svcSchema, writerName(id))}(jsonb, jsonb)`;
+  run(`REVOKE ALL ON FUNCTION ${writer} FROM PUBLIC`);
+  run(`ALTER FUNCTION ${writer} OWNER TO ${quoteIdent(proxy)}`);
+  run(triggerFunction(s));
+  const changed = `${qualified(svcSchema, triggerFunctionName(id))}()`;
+  run(`REVOKE ALL ON FUNCTION ${changed} FROM PUBLIC`);
+  // Members of the extension: DROP EXTENSION svc then needs CASCADE, which takes the triggers too
+  // (a trigger left behind would call functions that are gone, and fail every write to the source).
+  run(`ALTER EXTENSION svc ADD FUNCTION ${changed}`);
+  run(`ALTER EXTENSION svc ADD FUNCTION ${writer}`);
+  for (const statement of triggers(s, d.name)) run(statement);
+  one(QUERIES.vectorizerSetWriter, id, writer);
+  return Number(run<{ queued: number | string }>(backfill(s))[0].queued);
+}
+
+interface Vectorizer {
+  id: number;
+  name: string;
+  owner: string;
+  source: string | null;
+  destination: string | null;
+  key_columns: string[];
+  model: string;
+  embedding_type: string;
+}
+
+function ownVectorizer(fn: string, name: unknown): Vectorizer {
+  const n = v.text(fn, 'name', name);
+  const found = one<Vectorizer>(QUERIES.vectorizerOfSession, n);
+  if (!found) throw parameterError(fn, 'name', `names no vectorizer of role ${sessionRole().role} ("${n}")`, {}, SQLSTATE.undefinedObject);
+  return found;
+}
+
+/** svc_vectorize_drop: removes the triggers, the functions, the vectorizer's queued work and (unless told not to) its destination; the source is untouched. */
+export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean {
+  const fn = 'svc_vectorize_drop';
+  const keepDestination = !v.boolean(fn, 'drop_destination', dropDestination);
+  const vz = ownVectorizer(fn, name);
+  const svcSchema = one<{ schema: string }>(QUERIES.svcSchema)!.schema;
+  if (vz.source !== null) for (const event of ['insert', 'update', 'delete', 'truncate'] as const) run(`DROP TRIGGER IF EXISTS ${quoteIdent(`svc_vectorize_${vz.name}_${event}`)} ON ${vz.source}`);
+  one(QUERIES.vectorizerCancelJobs, vz.id);
+  one(QUERIES.vectorizerDelete, vz.id);
+  for (const fn of [`${qualified(svcSchema, triggerFunctionName(vz.id))}()`, `${qualified(svcSchema, writerName(vz.id))}(jsonb, jsonb)`]) {
+    run(`ALTER EXTENSION svc DROP FUNCTION ${fn}`);
+    run(`DROP FUNCTION ${fn}`);
+  }
+  if (!keepDestination && vz.destination !== null) run(`DROP TABLE IF EXISTS ${vz.destination}`);
+  const owner = one<{ oid: string | null; others: number | string }>(QUERIES.vectorizerOwnerLeft, vz.owner)!;
+  if (owner.oid !== null && Number(owner.others) === 0) {
+    const proxy = proxyRoleName(owner.oid);
+    if (one(QUERIES.roleExists, proxy)) run(`DROP ROLE ${quoteIdent(proxy)}`);
+  }
+  return true;
+}
+
+/** svc_vectorizer_embed: a text's embedding under the vectorizer's model, through the sync path (cache first), as its chunks were embedded. */
+export function vectorizerEmbed(name: unknown, query: unknown): number[] {
+  const fn = 'svc_vectorizer_embed';
+  const text = v.text(fn, 'query', query);
+  const vz = ownVectorizer(fn, name);
+  return JSON.parse(runOne(fn, prepareEmbed(fn, text, true, vz.model))) as number[];
+}
+
+/** svc_search: the k source rows nearest the query (each by its nearest chunk), as the caller reads the destination. */
+export function search(name: unknown, query: unknown, k: unknown): Array<Record<string, unknown>> {
+  const fn = 'svc_search';
+  const n = v.text(fn, 'name', name);
+  v.text(fn, 'query', query);
+  const count = v.integerInRange(fn, 'k', k, 1, SEARCH_MAX_K);
+  const vz = one<Vectorizer & { svc_schema: string; vector_schema: string | null }>(QUERIES.vectorizerForSearch, n);
+  if (!vz) throw parameterError(fn, 'name', `names no vectorizer visible to role ${sessionRole().role} ("${n}")`, {}, SQLSTATE.undefinedObject);
+  if (vz.destination === null) throw new SvcError(SQLSTATE.undefinedTable, `${fn}: the destination of vectorizer "${n}" no longer exists`);
+  const embedding = one<{ embedding: number[] }>(QUERIES.vectorizerEmbedding, n, query)!.embedding;
+  const sql = searchQuery({
+    destination: vz.destination, svcSchema: vz.svc_schema, keys: vz.key_columns.map((name) => ({ name })),
+    vectorSchema: vz.embedding_type === 'vector' ? vz.vector_schema : null,
+  });
+  return run(sql, `[${embedding.join(',')}]`, String(count));
+}

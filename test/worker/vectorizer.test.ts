@@ -1,0 +1,324 @@
+// Vectorizers with a real worker on the trained stories260K: a table's text column kept embedded in
+// a destination (real[]: pgvector is not a Debian 12 package) through inserts, updates, deletes and
+// TRUNCATE, the backfill, chunking, races between versions of a row, search, failures, and the
+// boundaries between roles. Every embedding is compared with svc_embed of the same text.
+import type pg from 'pg';
+import { ROLES, useSvc } from '../helpers/svc.js';
+import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { STORIES_MODEL } from '../helpers/real-models.js';
+import { splitText } from '../../src/vectorizer/chunk.js';
+
+const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
+let db: pg.Client;
+let alice: pg.Client;
+let bob: pg.Client;
+let worker: WorkerProcess | undefined;
+
+async function startOne(): Promise<void> {
+  worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' }, STORIES_MODEL);
+  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+}
+
+beforeAll(async () => {
+  db = await svc().connect();
+  alice = await svc().connect(ROLES.alice);
+  bob = await svc().connect(ROLES.bob);
+  await db.query(
+    `CREATE SCHEMA app AUTHORIZATION ${ROLES.alice}; GRANT USAGE ON SCHEMA app TO ${ROLES.bob}; CREATE SCHEMA b AUTHORIZATION ${ROLES.bob}; GRANT USAGE ON SCHEMA b TO ${ROLES.alice}`,
+  );
+  await startOne();
+}, 60_000);
+afterAll(async () => {
+  await worker?.stop();
+});
+
+interface Status {
+  name: string;
+  rows_pending: string;
+  rows_done: string;
+  rows_failed: string;
+  chunks: string;
+  last_error: string | null;
+}
+
+const status = async (client: pg.Client, name: string): Promise<Status | undefined> =>
+  (await client.query<Status>(`SELECT * FROM svc_vectorizer_status() WHERE name = $1`, [name])).rows[0];
+
+/** Waits until the vectorizer has nothing pending, and returns its status. */
+const settled = (client: pg.Client, name: string) =>
+  eventually(
+    `vectorizer ${name} to catch up`,
+    async () => {
+      const s = await status(client, name);
+      return s && Number(s.rows_pending) === 0 ? s : undefined;
+    },
+    60_000,
+  );
+
+const embed = async (text: string): Promise<number[]> => (await alice.query(`SELECT svc_embed($1, use_cache := false) AS e`, [text])).rows[0].e;
+
+test('backfill, then inserts, updates and deletes keep the destination in step; each embedding is svc_embed of the chunk', async () => {
+  await alice.query(`CREATE TABLE app.docs (id integer PRIMARY KEY, title text, body text, views integer DEFAULT 0)`);
+  await alice.query(
+    `INSERT INTO app.docs (id, title, body) SELECT i, 'Title ' || i, 'Once upon a time there was a cat number ' || i FROM generate_series(1, 12) i`,
+  );
+  const queued = (await alice.query(`SELECT svc_vectorize('app.docs', 'body', 'docs_body', format := '$title: $chunk') AS n`)).rows[0].n;
+  expect(Number(queued)).toBe(12);
+  const s = await settled(alice, 'docs_body');
+  expect(s).toMatchObject({ rows_done: '12', rows_failed: '0', chunks: '12' });
+  const rows = (await alice.query(`SELECT id, chunk_index, chunk, embedding FROM app.docs_body_chunks ORDER BY id`)).rows;
+  expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+  expect(rows[2]).toMatchObject({ chunk_index: 0, chunk: 'Once upon a time there was a cat number 3' });
+  expect(rows[2].embedding).toEqual(await embed('Title 3: Once upon a time there was a cat number 3'));
+
+  const jobs = async () => Number((await db.query(`SELECT count(*) AS n FROM svc_queue WHERE function_name = 'vectorize'`)).rows[0].n);
+  const before = await jobs();
+  // A column the vectorizer does not read: nothing is queued.
+  await alice.query(`UPDATE app.docs SET views = views + 1`);
+  expect(await jobs()).toBe(before);
+  await alice.query(`INSERT INTO app.docs (id, title, body) VALUES (13, 'New', 'A dog ran fast')`);
+  await alice.query(`UPDATE app.docs SET body = 'The sun was hot' WHERE id = 1`);
+  await alice.query(`UPDATE app.docs SET title = 'Renamed' WHERE id = 2`);
+  await alice.query(`DELETE FROM app.docs WHERE id = 3`);
+  await alice.query(`UPDATE app.docs SET id = 40 WHERE id = 4`);
+  await settled(alice, 'docs_body');
+  const after = new Map((await alice.query(`SELECT id, chunk, embedding FROM app.docs_body_chunks`)).rows.map((r) => [r.id, r]));
+  expect([...after.keys()].sort((a, b) => a - b)).toEqual([1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 40]);
+  expect(after.get(1).chunk).toBe('The sun was hot');
+  expect(after.get(1).embedding).toEqual(await embed('Title 1: The sun was hot'));
+  expect(after.get(2).embedding).toEqual(await embed('Renamed: Once upon a time there was a cat number 2'));
+  expect(after.get(13).embedding).toEqual(await embed('New: A dog ran fast'));
+  expect(after.get(40).chunk).toBe('Once upon a time there was a cat number 4');
+
+  await alice.query(`TRUNCATE app.docs`);
+  expect(Number((await alice.query(`SELECT count(*) AS n FROM app.docs_body_chunks`)).rows[0].n)).toBe(0);
+  expect(await status(alice, 'docs_body')).toMatchObject({ rows_pending: '0', rows_done: '0', chunks: '0' });
+}, 120_000);
+
+test('chunking by characters with overlap, composite text keys, and search finds the row a query came from', async () => {
+  await alice.query(`CREATE TABLE app.notes (region text, code uuid, body text, PRIMARY KEY (region, code))`);
+  const long = 'The little bird sang a song. It was happy in the tree.\n\nThe cat looked up at the bird. The cat wanted to play with the bird all day long.';
+  const rows = [
+    ['north', '00000000-0000-4000-8000-000000000001', long],
+    ['south', '00000000-0000-4000-8000-000000000002', 'Tom had a red ball. He gave it to his friend Sue.'],
+    ['south', '00000000-0000-4000-8000-000000000003', 'The big fish swam in the blue sea.'],
+  ];
+  for (const row of rows) await alice.query(`INSERT INTO app.notes VALUES ($1, $2, $3)`, row);
+  await alice.query(
+    `SELECT svc_vectorize('app.notes', 'body', 'notes', chunk_by := 'characters', chunk_size := 40, chunk_overlap := 10, destination := 'app.note_chunks')`,
+  );
+  await settled(alice, 'notes');
+  const chunks = (await alice.query(`SELECT region, code, chunk_index, chunk FROM app.note_chunks WHERE region = 'north' ORDER BY chunk_index`)).rows;
+  const expected = splitText(long, { by: 'characters', size: 40, overlap: 10, separators: ['\n\n', '\n', '. ', ' ', ''] });
+  expect(expected.length).toBeGreaterThan(2);
+  expect(chunks.map((c) => c.chunk)).toEqual(expected);
+  expect(chunks.map((c) => c.chunk_index)).toEqual(expected.map((_, i) => i));
+
+  // The query is the text of one chunk: that row comes first, at distance ~0, one result per row.
+  const found = (await alice.query(`SELECT key, chunk_index, chunk, distance FROM svc_search('notes', $1, 3)`, [expected[1]])).rows;
+  expect(found).toHaveLength(3);
+  expect(found[0]).toMatchObject({ key: { region: 'north', code: rows[0][1] }, chunk_index: 1, chunk: expected[1] });
+  expect(found[0].distance).toBeLessThan(1e-6);
+  expect(new Set(found.map((f) => JSON.stringify(f.key))).size).toBe(3);
+  expect(found[1].distance).toBeLessThanOrEqual(found[2].distance);
+  // Distances are svc_cosine_distance of the stored vectors.
+  const direct = (
+    await alice.query(`SELECT svc_cosine_distance(c.embedding, svc_embed($1)) AS d FROM app.note_chunks c WHERE region = 'south' AND code = $2`, [
+      expected[1],
+      rows[2][1],
+    ])
+  ).rows[0].d;
+  expect(found.find((f) => f.key.code === rows[2][1]).distance).toBeCloseTo(direct, 12);
+  await expect(alice.query(`SELECT * FROM svc_search('notes', 'x', 0)`)).rejects.toMatchObject({
+    code: '22023',
+    message: 'svc_search: k must be between 1 and 1000 (got 0)',
+  });
+  await expect(alice.query(`SELECT * FROM svc_search('nope', 'x')`)).rejects.toMatchObject({ code: '42704' });
+}, 120_000);
+
+test('an update while an older version waits: the newest text has the last word; the older job writes nothing', async () => {
+  await alice.query(`CREATE TABLE app.race (id bigint PRIMARY KEY, body text)`);
+  await alice.query(`SELECT svc_vectorize('app.race', 'body', 'race')`);
+  await worker!.stop();
+  await alice.query(`INSERT INTO app.race VALUES (1, 'first version')`);
+  await alice.query(`UPDATE app.race SET body = 'second version' WHERE id = 1`);
+  await alice.query(`UPDATE app.race SET body = 'third version' WHERE id = 1`);
+  await startOne();
+  await settled(alice, 'race');
+  const rows = (await alice.query(`SELECT chunk, embedding FROM app.race_chunks`)).rows;
+  expect(rows).toHaveLength(1);
+  expect(rows[0].chunk).toBe('third version');
+  expect(rows[0].embedding).toEqual(await embed('third version'));
+  const results = (
+    await db.query(
+      `SELECT result::jsonb AS r FROM svc_queue WHERE function_name = 'vectorize' AND owner = $1 AND status = 'completed' AND (parameters->>'vectorizer')::int = (SELECT id FROM svc_vectorizers WHERE name = 'race') ORDER BY seq`,
+      [ROLES.alice],
+    )
+  ).rows;
+  expect(results.map((r) => r.r)).toEqual([
+    { rows: 0, chunks: 0, skipped: 1 },
+    { rows: 0, chunks: 0, skipped: 1 },
+    { rows: 1, chunks: 1, skipped: 0 },
+  ]);
+}, 120_000);
+
+test('a failure to write is visible in svc_vectorizer_status and goes away when the row changes again', async () => {
+  await alice.query(`CREATE TABLE app.poison (id integer PRIMARY KEY, body text)`);
+  await alice.query(`SELECT svc_vectorize('app.poison', 'body', 'poison')`);
+  await alice.query(`ALTER TABLE app.poison_chunks ADD CONSTRAINT no_poison CHECK (chunk <> 'poison')`);
+  await alice.query(`INSERT INTO app.poison VALUES (1, 'poison'), (2, 'fine')`);
+  const failed = await eventually(
+    'the failure',
+    async () => {
+      const s = await status(alice, 'poison');
+      return s && Number(s.rows_failed) === 2 ? s : undefined;
+    },
+    60_000,
+  );
+  expect(failed.last_error).toMatch(/no_poison/);
+  await alice.query(`UPDATE app.poison SET body = 'cured' WHERE id = 1`);
+  await alice.query(`UPDATE app.poison SET body = 'fine!' WHERE id = 2`);
+  expect(await settled(alice, 'poison')).toMatchObject({ rows_failed: '0', rows_done: '2' });
+}, 120_000);
+
+/** Every trace a declaration could leave: vectorizers, tables and functions named like its parts, triggers, queued work, proxy roles. */
+async function traces(): Promise<Record<string, string>> {
+  const { rows } = await db.query(`SELECT
+    (SELECT count(*) FROM svc_vectorizers) AS vectorizers,
+    (SELECT count(*) FROM pg_class WHERE relname LIKE '%chunks%' OR relname LIKE 'elsewhere%') AS tables,
+    (SELECT count(*) FROM pg_proc WHERE proname LIKE 'svc\\_\\_vz\\_%') AS functions,
+    (SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'svc_vectorize_%') AS triggers,
+    (SELECT count(*) FROM svc_queue WHERE function_name = 'vectorize') AS jobs,
+    (SELECT count(*) FROM pg_roles WHERE rolname LIKE 'svc_vectorizer_%') AS roles`);
+  return rows[0];
+}
+
+test('bad declarations are clear errors naming the argument, and create nothing', async () => {
+  await alice.query(`CREATE TABLE app.plain (id integer PRIMARY KEY, body text, n integer, "Title Text" text);
+    CREATE TABLE app.nokey (body text); CREATE VIEW app.aview AS SELECT * FROM app.plain;
+    CREATE TABLE app.taken (x int); INSERT INTO app.plain VALUES (1, 'one', 1, 't')`);
+  await bob.query(`CREATE TABLE b.bobs (id integer PRIMARY KEY, body text)`);
+  await db.query(`SELECT svc_model_declare('ranker', ARRAY['rerank'])`);
+  const before = await traces();
+  const cases: Array<[string, string, RegExp]> = [
+    [`svc_vectorize('app.missing', 'body', 'x')`, '42P01', /relation "app.missing" does not exist/],
+    [`svc_vectorize(NULL, 'body', 'x')`, '22004', /^svc_vectorize: source must not be NULL$/],
+    [`svc_vectorize('app.plain', 'nope', 'x')`, '42703', /^svc_vectorize: column_name names no column of "app"."plain" \("nope"\)$/],
+    [`svc_vectorize('app.plain', 'n', 'x')`, '42804', /^svc_vectorize: column_name must be a text column \("n" is integer\)$/],
+    [`svc_vectorize('app.nokey', 'body', 'x')`, '55000', /^svc_vectorize: source must have a primary key/],
+    [`svc_vectorize('app.aview', 'body', 'x')`, '42809', /^svc_vectorize: source must be an ordinary table \("app"."aview" is a view\)$/],
+    [`svc_vectorize('app.plain', 'body', 'x', model := 'nomodel')`, '22023', /^svc_vectorize: model "nomodel" is not declared in svc_models$/],
+    [`svc_vectorize('app.plain', 'body', 'x', model := 'ranker')`, '22023', /^svc_vectorize: model "ranker" does not serve embed \(it serves rerank\)$/],
+    [
+      `svc_vectorize('app.plain', 'body', 'x', chunk_by := 'characters', chunk_size := 100, chunk_overlap := 100)`,
+      '22023',
+      /^svc_vectorize: chunk_overlap .*less than/,
+    ],
+    [`svc_vectorize('app.plain', 'body', 'x', chunk_by := 'words')`, '22023', /^svc_vectorize: chunk_by /],
+    [`svc_vectorize('app.plain', 'body', 'x', format := '$title')`, '22023', /^svc_vectorize: format .*\$chunk/],
+    [
+      `svc_vectorize('app.plain', 'body', 'x', format := '$missing $chunk')`,
+      '42703',
+      /^svc_vectorize: format names no column of "app"."plain" \("\$missing"\)$/,
+    ],
+    [`svc_vectorize('app.plain', 'body', 'Bad-Name')`, '22023', /^svc_vectorize: name must be a lower-case identifier/],
+    [`svc_vectorize('app.plain', 'body', 'x', destination := 'app.taken')`, '42P07', /^svc_vectorize: destination "app"."taken" exists/],
+    [`svc_vectorize('app.plain', 'body', 'x', destination := 'nowhere.t')`, '3F000', /^svc_vectorize: destination names a schema that does not exist/],
+    [`svc_vectorize('app.plain', 'body', 'x', batch_size := 0)`, '22023', /^svc_vectorize: batch_size must be between 1 and 1000 \(got 0\)$/],
+    [`svc_vectorize('b.bobs', 'body', 'x')`, '42501', /^svc_vectorize: source must be readable by role alice/],
+  ];
+  for (const [call, code, message] of cases) {
+    await expect(alice.query(`SELECT ${call}`)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
+  }
+  expect(await traces()).toEqual(before);
+  // A second vectorizer of one name; a destination in a schema the role may not create in.
+  await alice.query(`SELECT svc_vectorize('app.plain', 'body', 'plain_once', format := '\${Title Text}: $chunk')`);
+  const withOne = await traces();
+  await expect(alice.query(`SELECT svc_vectorize('app.plain', 'body', 'plain_once', destination := 'elsewhere')`)).rejects.toMatchObject({
+    code: '42710',
+    message: expect.stringMatching(/^svc_vectorize: name "plain_once" is taken/),
+  });
+  await db.query(`CREATE SCHEMA locked`);
+  await expect(alice.query(`SELECT svc_vectorize('app.plain', 'body', 'y', destination := 'locked.t')`)).rejects.toMatchObject({
+    code: '42501',
+    message: expect.stringMatching(/^svc_vectorize: destination must be in a schema where role alice may create tables/),
+  });
+  expect(await traces()).toEqual(withOne);
+  expect(await alice.query(`SELECT svc_vectorize_drop('plain_once')`)).toMatchObject({ rows: [{ svc_vectorize_drop: true }] });
+  expect(await traces()).toMatchObject({ ...before, jobs: expect.any(String) });
+  expect(Number((await alice.query(`SELECT count(*) AS n FROM app.plain`)).rows[0].n)).toBe(1);
+  await expect(alice.query(`SELECT svc_vectorize_drop('plain_once')`)).rejects.toMatchObject({ code: '42704' });
+}, 120_000);
+
+test("roles: nobody sees, searches or drops another role's vectorizer; writes run as the declarer's proxy, never as a superuser", async () => {
+  await alice.query(`CREATE TABLE app.secret (id integer PRIMARY KEY, body text); INSERT INTO app.secret VALUES (1, 'alice only')`);
+  await alice.query(`SELECT svc_vectorize('app.secret', 'body', 'secret')`);
+  await settled(alice, 'secret');
+  expect(await status(bob, 'secret')).toBeUndefined();
+  expect((await bob.query(`SELECT * FROM svc_vectorizers`)).rows).toEqual([]);
+  await expect(bob.query(`SELECT * FROM svc_search('secret', 'alice')`)).rejects.toMatchObject({ code: '42704' });
+  await expect(bob.query(`SELECT svc_vectorizer_embed('secret', 'alice')`)).rejects.toMatchObject({ code: '42704' });
+  expect((await alice.query(`SELECT svc_vectorizer_embed('secret', 'alice only') AS e`)).rows[0].e).toEqual(await embed('alice only'));
+  await expect(bob.query(`SELECT svc_vectorize_drop('secret')`)).rejects.toMatchObject({ code: '42704' });
+  await expect(bob.query(`SELECT * FROM app.secret_chunks`)).rejects.toMatchObject({ code: '42501' });
+  const id = (await db.query(`SELECT id FROM svc_vectorizers WHERE name = 'secret'`)).rows[0].id;
+  for (const call of [
+    `svc__vectorizer_enqueue(${id}, '[{"key":{"id":1},"text":"forged","fields":{}}]')`,
+    `svc__vectorizer_forget(${id}, NULL)`,
+    `svc__vz_${id}_write(NULL, '[]')`,
+    `svc__vectorizer_apply(gen_random_uuid(), '{"vectorizer":${id}}', '{"items":[]}')`,
+  ]) {
+    await expect(bob.query(`SELECT ${call}`)).rejects.toMatchObject({ code: '42501' });
+    await expect(alice.query(`SELECT ${call}`)).rejects.toMatchObject({ code: '42501' });
+  }
+  // Alice's own trigger on her destination runs when svc writes it: as her proxy, with no superuser.
+  await alice.query(`CREATE TABLE app.seen (who name, super boolean);
+    CREATE FUNCTION app.spy() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO app.seen SELECT current_user, rolsuper FROM pg_roles WHERE rolname = current_user; RETURN NULL; END $$;
+    CREATE TRIGGER spy AFTER INSERT ON app.secret_chunks FOR EACH STATEMENT EXECUTE FUNCTION app.spy()`);
+  await alice.query(`UPDATE app.secret SET body = 'changed'`);
+  await settled(alice, 'secret');
+  const seen = (await alice.query(`SELECT who, super FROM app.seen`)).rows;
+  expect(seen.length).toBeGreaterThan(0);
+  expect(seen.every((s) => /^svc_vectorizer_\d+$/.test(s.who) && s.super === false)).toBe(true);
+  // The proxy has alice's privileges, nobody is a member of it, and it cannot log in.
+  const proxy = seen[0].who;
+  expect(
+    (
+      await db.query(
+        `SELECT rolcanlogin, rolsuper, (SELECT count(*) FROM pg_auth_members WHERE roleid = r.oid) AS members FROM pg_roles r WHERE rolname = $1`,
+        [proxy],
+      )
+    ).rows[0],
+  ).toEqual({ rolcanlogin: false, rolsuper: false, members: '0' });
+  // Row-level security that applies to the declarer: refused (the triggers would see rows it cannot).
+  await bob.query(`CREATE TABLE b.shared (id integer PRIMARY KEY, body text); ALTER TABLE b.shared ENABLE ROW LEVEL SECURITY;
+    CREATE POLICY mine ON b.shared USING (body <> 'hidden'); GRANT SELECT, TRIGGER ON b.shared TO ${ROLES.alice}`);
+  await expect(alice.query(`SELECT svc_vectorize('b.shared', 'body', 'shared', destination := 'app.shared_chunks')`)).rejects.toMatchObject({ code: '0A000' });
+  // Bob may write alice's source where she let him; his rows reach her destination, and nothing of hers reaches him.
+  await alice.query(`GRANT INSERT ON app.secret TO ${ROLES.bob}`);
+  await bob.query(`INSERT INTO app.secret VALUES (2, 'from bob')`);
+  await settled(alice, 'secret');
+  expect((await alice.query(`SELECT id FROM app.secret_chunks ORDER BY id`)).rows.map((r) => r.id)).toEqual([1, 2]);
+  expect((await bob.query(`SELECT count(*) AS n FROM svc_queue WHERE function_name = 'vectorize'`)).rows[0].n).toBe('0');
+}, 120_000);
+
+test('svc_vectorize_drop leaves the source untouched, stops the triggers and cancels queued work', async () => {
+  await alice.query(`CREATE TABLE app.gone (id integer PRIMARY KEY, body text)`);
+  await alice.query(`SELECT svc_vectorize('app.gone', 'body', 'gone')`);
+  await worker!.stop();
+  await alice.query(`INSERT INTO app.gone SELECT i, 'text ' || i FROM generate_series(1, 5) i`);
+  await alice.query(`SELECT svc_vectorize_drop('gone', drop_destination := false)`);
+  await startOne();
+  expect(
+    (
+      await db.query(
+        `SELECT status, count(*)::int AS n FROM svc_queue WHERE function_name = 'vectorize' AND parameters->'items'->0->>'text' LIKE 'text %' GROUP BY 1`,
+      )
+    ).rows,
+  ).toEqual([{ status: 'cancelled', n: 1 }]);
+  await alice.query(`INSERT INTO app.gone VALUES (6, 'after')`);
+  expect(Number((await alice.query(`SELECT count(*) AS n FROM app.gone`)).rows[0].n)).toBe(6);
+  expect(Number((await alice.query(`SELECT count(*) AS n FROM app.gone_chunks`)).rows[0].n)).toBe(0);
+  expect((await db.query(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = 'app.gone'::regclass AND NOT tgisinternal`)).rows[0].n).toBe(0);
+}, 120_000);

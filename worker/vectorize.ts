@@ -1,0 +1,55 @@
+// A vectorizer's job (queued by src/extension/vectorizer.ts): each source row's text cut into chunks,
+// each chunk put into the vectorizer's format template with the row's other columns, and embedded.
+// The result holds the chunks and their vectors by source key; at completion svc__vectorizer_apply
+// writes them to the destination, for the rows this job still stands for.
+import { chunkingProblem, splitText, type Chunking } from '../src/vectorizer/chunk.js';
+import { renderTemplate, templateProblem } from '../src/vectorizer/template.js';
+import { NothingToEmbedError } from '../src/engine/engine.js';
+import type { InferenceEngine } from '../src/engine/server-engine.js';
+import { PermanentJobError } from './jobs.js';
+
+interface Item {
+  key: unknown;
+  text: string | null;
+  fields?: Record<string, string | null>;
+}
+
+export interface VectorizedItem {
+  key: unknown;
+  chunks: Array<{ text: string; embedding: number[] }>;
+}
+
+function checkedParameters(p: Record<string, unknown>): { chunking: Chunking; format: string; items: Item[] } {
+  const problem = chunkingProblem(p.chunking);
+  if (problem !== undefined) throw new PermanentJobError(`parameters.chunking: ${problem}`);
+  if (typeof p.format !== 'string' || templateProblem(p.format) !== undefined) throw new PermanentJobError('parameters.format is not a format template');
+  if (!Array.isArray(p.items)) throw new PermanentJobError('parameters.items is not an array');
+  return { chunking: p.chunking as Chunking, format: p.format, items: p.items as Item[] };
+}
+
+export async function runVectorize(engine: InferenceEngine, p: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+  const { chunking, format, items } = checkedParameters(p);
+  let length: ((piece: string) => number) | undefined;
+  if (chunking.by === 'tokens') {
+    if (!engine.countTokens)
+      throw new PermanentJobError("chunk_by tokens needs the model's tokenizer, which a worker serving the model through an inference server does not have");
+    length = (piece) => engine.countTokens!(piece);
+  }
+  const out: VectorizedItem[] = [];
+  for (const item of items) {
+    signal.throwIfAborted();
+    const chunks: VectorizedItem['chunks'] = [];
+    for (const piece of typeof item.text === 'string' ? splitText(item.text, chunking, length) : []) {
+      try {
+        // Rounded to real (float4) here: the destination then holds exactly what svc_embed of the same text gives.
+        const embedding = (await engine.embed(renderTemplate(format, item.fields ?? {}, piece))).map(Math.fround);
+        chunks.push({ text: piece, embedding });
+      } catch (error) {
+        // A chunk the model makes no tokens of has no vector, and is left out.
+        if (!(error instanceof NothingToEmbedError)) throw error;
+      }
+    }
+    out.push({ key: item.key, chunks });
+  }
+  return JSON.stringify({ items: out });
+}
