@@ -19,6 +19,7 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
   ['bench/edge.ts', ['--misses', '2', '--hits', '10', '--concurrency', '2', '--max-tokens', '4'], {}],
   ['bench/models.ts', [], { BENCH_WORKERS: '2', BENCH_CONCURRENCY: '2', BENCH_JOBS: '40', BENCH_RUNS: '1' }],
   ['bench/constrained.ts', [], { BENCH_MODELS: 'stories260K', BENCH_CASES: '2', BENCH_TOKENS: '12' }],
+  ['bench/vectorizer.ts', [], { BENCH_ROWS: '200', BENCH_SAMPLE: '50' }],
 ];
 
 test.each(BENCHES)(

@@ -6,7 +6,11 @@ import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 import { STORIES_MODEL } from '../helpers/real-models.js';
-import { splitText } from '../../src/vectorizer/chunk.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { splitText, DEFAULT_SEPARATORS } from '../../src/vectorizer/chunk.js';
+import { Engine } from '../../src/engine/engine.js';
+import { ROOT } from '../helpers/cli.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
 let db: pg.Client;
@@ -321,4 +325,38 @@ test('svc_vectorize_drop leaves the source untouched, stops the triggers and can
   expect(Number((await alice.query(`SELECT count(*) AS n FROM app.gone`)).rows[0].n)).toBe(6);
   expect(Number((await alice.query(`SELECT count(*) AS n FROM app.gone_chunks`)).rows[0].n)).toBe(0);
   expect((await db.query(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = 'app.gone'::regclass AND NOT tgisinternal`)).rows[0].n).toBe(0);
+}, 120_000);
+
+test("chunking by tokens counts the model's tokens", async () => {
+  const text = 'Once upon a time, there was a little girl named Lily. She loved to play outside in the sunshine. One day, she saw a big red ball.';
+  await alice.query(`CREATE TABLE app.tok (id integer PRIMARY KEY, body text); INSERT INTO app.tok VALUES (1, $1)`.replace('$1', `'${text}'`));
+  await alice.query(`SELECT svc_vectorize('app.tok', 'body', 'tok', chunk_by := 'tokens', chunk_size := 12, chunk_overlap := 3)`);
+  await settled(alice, 'tok');
+  const engine = await Engine.load({ model: STORIES_MODEL, threads: 1, contextSize: 256 });
+  try {
+    const expected = splitText(text, { by: 'tokens', size: 12, overlap: 3, separators: DEFAULT_SEPARATORS }, (piece) => engine.countTokens(piece));
+    expect(expected.length).toBeGreaterThan(3);
+    expect(expected.every((chunk) => engine.countTokens(chunk) <= 12)).toBe(true);
+    expect((await alice.query(`SELECT chunk FROM app.tok_chunks ORDER BY chunk_index`)).rows.map((r) => r.chunk)).toEqual(expected);
+  } finally {
+    await engine.dispose();
+  }
+}, 120_000);
+
+test("docs/vectorizer.md's psql example runs as written", async () => {
+  const doc = readFileSync(join(ROOT, 'docs/vectorizer.md'), 'utf8');
+  const [declare, search] = [...doc.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]);
+  await alice.query('SET search_path = app, public');
+  try {
+    await alice.query(declare);
+    await settled(alice, 'stories_body');
+    expect(Number((await alice.query(`SELECT count(*) AS n FROM stories_body_chunks`)).rows[0].n)).toBeGreaterThan(3);
+    const found = (await alice.query(`SELECT key->>'id' AS id FROM svc_search('stories_body', 'A red ball', k := 2)`)).rows;
+    expect(found).toHaveLength(2);
+    await alice.query(search);
+    expect((await alice.query(`SELECT count(*)::int AS n FROM stories`)).rows[0].n).toBe(2);
+    expect((await alice.query(`SELECT count(*)::int AS n FROM svc_vectorizers WHERE name = 'stories_body'`)).rows[0].n).toBe(0);
+  } finally {
+    await alice.query('RESET search_path');
+  }
 }, 120_000);

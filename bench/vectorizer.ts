@@ -1,0 +1,139 @@
+// A vectorizer's backfill end to end: svc_vectorize declared on a table that already holds
+// BENCH_ROWS short rows (100,000) queues them all in jobs of BENCH_BATCH rows (64), and one worker
+// (BENCH_CONCURRENCY sequences, 1; BENCH_THREADS threads, 1) embeds them and writes the destination.
+// Side by side, on the same machine and model: the library in process embedding the same texts one
+// after another (on a sample of BENCH_SAMPLE rows, min(rows, 10,000)), and the backfill from the
+// call to the last row done; rows/s of each, their ratio (the goal: >= 0.8), and the declaration's
+// own time (the enqueue). Progress goes to stderr every ~10%; the machine's load is printed beside
+// the figures. Model: the trained stories260K in models/ (SVC_MODEL for another GGUF).
+//
+//   npx tsx bench/vectorizer.ts
+//   BENCH_ROWS=30000 BENCH_BATCH=256 npx tsx bench/vectorizer.ts
+import { loadavg } from 'node:os';
+import type pg from 'pg';
+import { startCluster } from '../scripts/cluster.js';
+import { STORIES_MODEL } from '../scripts/real-models.js';
+import { spawnWorker } from '../scripts/worker-process.js';
+import { Engine } from '../src/engine/engine.js';
+
+const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
+const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const SAMPLE = Math.min(ROWS, Number(process.env.BENCH_SAMPLE ?? 10_000));
+const BATCH = Number(process.env.BENCH_BATCH ?? 64);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
+const THREADS = Number(process.env.BENCH_THREADS ?? 1);
+const POLL_MS = 200;
+// The backfill is given up (with what it reached) when no row finishes for this long.
+const STALL_S = Number(process.env.BENCH_STALL_S ?? 120);
+
+const WORDS = ['cat', 'dog', 'bird', 'tree', 'boat', 'ball', 'sun', 'rain', 'cake', 'park', 'fish', 'star'];
+const MOODS = ['happy', 'sad', 'sleepy', 'brave', 'small', 'big', 'kind'];
+// Short distinct texts, a few varied words each (the row number makes each one unique).
+const body = (i: number) => `Once upon a time there was a ${MOODS[i % MOODS.length]} ${WORDS[(i * 7) % WORDS.length]} number ${i}.`;
+
+const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+async function waitForWorker(db: pg.Client): Promise<void> {
+  while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+}
+
+interface Status {
+  rows_pending: string;
+  rows_done: string;
+  rows_failed: string;
+  chunks: string;
+  last_error: string | null;
+}
+async function status(db: pg.Client): Promise<Status> {
+  const { rows } = await db.query<Status>(`SELECT rows_pending, rows_done, rows_failed, chunks, last_error FROM svc_vectorizer_status() WHERE name = 'docs'`);
+  if (rows.length === 0) throw new Error('svc_vectorizer_status() has no vectorizer named docs');
+  return rows[0];
+}
+
+const cluster = await startCluster();
+const db = await cluster.connect();
+let stopWorker: (() => Promise<void>) | undefined;
+try {
+  await db.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker;
+    CREATE TABLE docs (id integer PRIMARY KEY, body text NOT NULL)`);
+  await db.query(`INSERT INTO docs SELECT i - 1, b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, i)`, [Array.from({ length: ROWS }, (_, i) => body(i))]);
+  await db.query('ANALYZE docs');
+
+  // In process: the same texts, one after another, on one sequence of one context.
+  const engine = await Engine.load({ model: MODEL, threads: THREADS, contextSize: 512 });
+  let started = process.hrtime.bigint();
+  for (let i = 0; i < SAMPLE; i++) await engine.embed(body(i));
+  const inProcess = SAMPLE / seconds(started);
+  await engine.dispose();
+
+  // Through svc: the worker, then the declaration on the full table, then its backfill to the end.
+  const child = spawnWorker(cluster, {
+    role: 'bench_worker',
+    model: MODEL,
+    threads: THREADS,
+    stdio: 'ignore',
+    env: { SVC_WORKER_CONCURRENCY: String(CONCURRENCY), SVC_WORKER_CONTEXT_SIZE: '512' },
+  });
+  stopWorker = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  await waitForWorker(db);
+
+  started = process.hrtime.bigint();
+  const { rows: declared } = await db.query<{ queued: string }>(`SELECT svc_vectorize('docs', 'body', 'docs', batch_size := $1) AS queued`, [BATCH]);
+  const declareMs = seconds(started) * 1000;
+  const queued = Number(declared[0].queued);
+  console.error(`declared: ${queued} rows queued in ${declareMs.toFixed(0)} ms`);
+  let last = await status(db);
+  let reported = 0;
+  let progressed = { done: 0, at: process.hrtime.bigint() };
+  while (Number(last.rows_pending) > 0) {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    last = await status(db);
+    const done = Number(last.rows_done) + Number(last.rows_failed);
+    if (done > progressed.done) progressed = { done, at: process.hrtime.bigint() };
+    else if (seconds(progressed.at) > STALL_S)
+      throw new Error(
+        `the backfill stalled: ${done}/${ROWS} rows done, ${last.rows_pending} pending, no progress for ${STALL_S} s (last error: ${last.last_error})`,
+      );
+    if (done >= reported + ROWS / 10) {
+      reported = done;
+      console.error(`${done}/${ROWS} rows done (${last.rows_failed} failed) after ${seconds(started).toFixed(1)} s; load ${load()}`);
+    }
+  }
+  const backfillS = seconds(started);
+  const throughSvc = ROWS / backfillS;
+  await stopWorker();
+
+  console.log(
+    `\nmodel ${MODEL}, ${ROWS} rows (in process on ${SAMPLE}), batch ${BATCH}, worker concurrency ${CONCURRENCY}, ${THREADS} thread(s); load ${load()}\n`,
+  );
+  console.log(
+    '| model | rows | in-process rows/s | svc backfill rows/s (end to end) | ratio | backfill s | svc_vectorize call ms | batch | concurrency | threads | load |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log(
+    `| ${MODEL.split('/').pop()} | ${ROWS} | ${inProcess.toFixed(0)} | ${throughSvc.toFixed(0)} | ${(throughSvc / inProcess).toFixed(2)} | ${backfillS.toFixed(1)} | ${declareMs.toFixed(0)} | ${BATCH} | ${CONCURRENCY} | ${THREADS} | ${load()} |`,
+  );
+
+  const { rows: dest } = await db.query<{ n: string }>('SELECT count(*) AS n FROM docs_chunks');
+  const problems = [
+    queued !== ROWS && `svc_vectorize queued ${queued} rows, not ${ROWS}`,
+    Number(last.rows_done) !== ROWS && `rows_done is ${last.rows_done}, not ${ROWS}`,
+    Number(last.rows_failed) !== 0 && `rows_failed is ${last.rows_failed} (last error: ${last.last_error})`,
+    Number(dest[0].n) !== ROWS && `docs_chunks holds ${dest[0].n} rows, not ${ROWS}`,
+  ].filter(Boolean);
+  for (const p of problems) console.log(`\nCHECK FAILED: ${p}`);
+  if (problems.length > 0) process.exitCode = 1;
+} finally {
+  await stopWorker?.();
+  await db.end();
+  await cluster.stop();
+}
