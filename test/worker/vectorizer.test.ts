@@ -6,11 +6,13 @@ import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 import { STORIES_MODEL } from '../helpers/real-models.js';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { splitText, DEFAULT_SEPARATORS } from '../../src/vectorizer/chunk.js';
 import { Engine } from '../../src/engine/engine.js';
 import { ROOT } from '../helpers/cli.js';
+import * as protocol from '../../worker/protocol.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
 let db: pg.Client;
@@ -360,3 +362,47 @@ test("docs/vectorizer.md's psql example runs as written", async () => {
     await alice.query('RESET search_path');
   }
 }, 120_000);
+
+test("a job that fails for good marks its rows failed with the worker's error; the next write queues them again", async () => {
+  await alice.query(`CREATE TABLE app.doomed (id integer PRIMARY KEY, body text)`);
+  await alice.query(`SELECT svc_vectorize('app.doomed', 'body', 'doomed')`);
+  await worker!.stop();
+  try {
+    await alice.query(`INSERT INTO app.doomed VALUES (1, 'one'), (2, 'two')`);
+    const claimer = await svc().connect(ROLES.worker);
+    const jobs = await protocol.claim(claimer, { workerId: 'test', maxJobs: 10, leaseSeconds: 30, maxRetries: 0 });
+    expect(jobs.map((j) => j.function_name)).toEqual(['vectorize']);
+    await protocol.fail(claimer, jobs[0], 'the model fell over', 0);
+    expect(await status(alice, 'doomed')).toMatchObject({ rows_pending: '0', rows_failed: '2', last_error: 'the model fell over' });
+  } finally {
+    await startOne();
+  }
+  await alice.query(`UPDATE app.doomed SET body = body`);
+  expect(await settled(alice, 'doomed')).toMatchObject({ rows_failed: '0', rows_done: '2', chunks: '2' });
+}, 120_000);
+
+// pgvector is not a Debian 12 package: this runs where it is installed, and is skipped (reported as such) elsewhere.
+const PGVECTOR = existsSync(join(execFileSync('pg_config', ['--sharedir'], { encoding: 'utf8' }).trim(), 'extension/vector.control'));
+
+(PGVECTOR ? test : test.skip)(
+  'with pgvector: a vector(n) destination, the same embeddings, search through <=>',
+  async () => {
+    await db.query('CREATE EXTENSION IF NOT EXISTS vector');
+    const dims = (await alice.query(`SELECT cardinality(svc_embed('x')) AS n`)).rows[0].n;
+    await alice.query(`CREATE TABLE app.vec (id integer PRIMARY KEY, body text);
+    INSERT INTO app.vec SELECT i, 'A story about the number ' || i FROM generate_series(1, 20) i`);
+    await alice.query(`SELECT svc_vectorize('app.vec', 'body', 'vec', dimensions := ${dims})`);
+    await settled(alice, 'vec');
+    const type = (
+      await alice.query(`SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'app.vec_chunks'::regclass AND attname = 'embedding'`)
+    ).rows[0].t;
+    expect(type).toBe(`vector(${dims})`);
+    const stored = (await alice.query(`SELECT embedding::real[] AS e FROM app.vec_chunks WHERE id = 7`)).rows[0].e;
+    expect(stored).toEqual(await embed('A story about the number 7'));
+    await alice.query(`CREATE INDEX ON app.vec_chunks USING hnsw (embedding vector_cosine_ops)`);
+    const found = (await alice.query(`SELECT key, distance FROM svc_search('vec', 'A story about the number 7', 3)`)).rows;
+    expect(found[0].key).toEqual({ id: 7 });
+    expect(found[0].distance).toBeLessThan(1e-6);
+  },
+  120_000,
+);
