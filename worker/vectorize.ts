@@ -1,7 +1,7 @@
 // A vectorizer's job (queued by src/extension/vectorizer.ts): each source row's text cut into chunks,
 // each chunk put into the vectorizer's format template with the row's other columns, and embedded.
-// The result holds the chunks and their vectors by source key; at completion svc__vectorizer_apply
-// writes them to the destination, for the rows this job still stands for.
+// The result holds each item's chunks and their vectors, in the job's order; at completion
+// svc__vectorizer_apply writes them to the destination, for the rows this job still stands for.
 import { chunkingProblem, splitText, type Chunking } from '../src/vectorizer/chunk.js';
 import { renderTemplate, templateProblem } from '../src/vectorizer/template.js';
 import { NothingToEmbedError } from '../src/engine/engine.js';
@@ -9,13 +9,12 @@ import type { InferenceEngine } from '../src/engine/server-engine.js';
 import { PermanentJobError } from './jobs.js';
 
 interface Item {
-  key: unknown;
   text: string | null;
   fields?: Record<string, string | null>;
 }
 
+/** One item's chunks, in the order of the job's items (svc__vectorizer_apply takes the keys from the job, not from here). */
 export interface VectorizedItem {
-  key: unknown;
   chunks: Array<{ text: string; embedding: number[] }>;
 }
 
@@ -49,7 +48,7 @@ export async function runVectorize(engine: InferenceEngine, p: Record<string, un
         if (!(error instanceof NothingToEmbedError)) throw error;
       }
     }
-    out.push({ key: item.key, chunks });
+    out.push({ chunks });
   }
   return JSON.stringify({ items: out });
 }

@@ -128,7 +128,7 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   }
   return {
     name: vectorizerName, role, source: relation, column, keys, fields, format: template, chunking, model: modelName, destination: target,
-    embeddingType: vectorSchema === null ? 'real[]' : embeddingType, vectorSchema, dimensions: dims, batchSize: batch,
+    embeddingType, vectorSchema, dimensions: dims, batchSize: batch,
   };
 }
 

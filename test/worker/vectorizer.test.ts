@@ -146,14 +146,15 @@ test('an update while an older version waits: the newest text has the last word;
   await alice.query(`CREATE TABLE app.race (id bigint PRIMARY KEY, body text)`);
   await alice.query(`SELECT svc_vectorize('app.race', 'body', 'race')`);
   await worker!.stop();
-  await alice.query(`INSERT INTO app.race VALUES (1, 'first version')`);
-  await alice.query(`UPDATE app.race SET body = 'second version' WHERE id = 1`);
-  await alice.query(`UPDATE app.race SET body = 'third version' WHERE id = 1`);
+  // A key beyond 2^53: it must come back exactly, though the worker's JSON holds numbers as doubles.
+  await alice.query(`INSERT INTO app.race VALUES (9007199254740993, 'first version')`);
+  await alice.query(`UPDATE app.race SET body = 'second version' WHERE id = 9007199254740993`);
+  await alice.query(`UPDATE app.race SET body = 'third version' WHERE id = 9007199254740993`);
   await startOne();
   await settled(alice, 'race');
-  const rows = (await alice.query(`SELECT chunk, embedding FROM app.race_chunks`)).rows;
+  const rows = (await alice.query(`SELECT id::text, chunk, embedding FROM app.race_chunks`)).rows;
   expect(rows).toHaveLength(1);
-  expect(rows[0].chunk).toBe('third version');
+  expect(rows[0]).toMatchObject({ id: '9007199254740993', chunk: 'third version' });
   expect(rows[0].embedding).toEqual(await embed('third version'));
   const results = (
     await db.query(
