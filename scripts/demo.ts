@@ -68,6 +68,21 @@ try {
     'batch submission: one id per prompt',
     `SELECT svc_generate_batch_async(ARRAY['Tom saw a bird.', 'Sue had a cat.', 'The sun was hot.'], max_tokens := 16)`,
   );
+  // A vectorizer: the table's stories kept embedded, chunk by chunk; the backfill is queued at once.
+  await db.query(`CREATE TABLE stories (id integer PRIMARY KEY, title text, body text);
+    INSERT INTO stories VALUES (1, 'The cat', 'Once upon a time there was a cat. The cat liked to sleep in the sun.'),
+      (2, 'The ball', 'Tom had a red ball. He gave it to his friend Sue and they played all day.'),
+      (3, 'The fish', 'A big fish swam in the blue sea. It was looking for food.')`);
+  await show(
+    'a vectorizer: the stories table kept embedded in chunks of 60 characters (returns the rows queued)',
+    `SELECT svc_vectorize('stories', 'body', 'stories_body', chunk_by := 'characters', chunk_size := 60, chunk_overlap := 15, format := '$title: $chunk')`,
+  );
+  for (let waited = 0; Number((await db.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0].rows_pending) > 0; waited += 50) {
+    if (waited > 60_000) throw new Error('the vectorizer did not catch up within a minute');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await show('its status', `SELECT name, rows_pending, rows_done, chunks FROM svc_vectorizer_status()`);
+  await show('semantic search over it', `SELECT key, chunk, round(distance::numeric, 4) AS distance FROM svc_search('stories_body', 'A red ball', k := 2)`);
   await show('the worker', `SELECT worker_id, state, concurrency, model FROM svc_worker_status()`);
   await show('the cache', `SELECT * FROM svc_cache_stats()`);
   await show('the queue', `SELECT function_name, status, requests FROM svc_queue_stats()`);

@@ -26,6 +26,13 @@ function checkedParameters(p: Record<string, unknown>): { chunking: Chunking; fo
   return { chunking: p.chunking as Chunking, format: p.format, items: p.items as Item[] };
 }
 
+/**
+ * A vector component as the real (float4) it becomes, in the fewest digits that name that real (9
+ * significant digits always do): the destination then holds exactly what svc_embed of the same text
+ * gives, and the result carries half the digits of the double.
+ */
+export const asReal = (x: number): number => Number(Math.fround(x).toPrecision(9));
+
 export async function runVectorize(engine: InferenceEngine, p: Record<string, unknown>, signal: AbortSignal): Promise<string> {
   const { chunking, format, items } = checkedParameters(p);
   let length: ((piece: string) => number) | undefined;
@@ -40,8 +47,7 @@ export async function runVectorize(engine: InferenceEngine, p: Record<string, un
     const chunks: VectorizedItem['chunks'] = [];
     for (const piece of typeof item.text === 'string' ? splitText(item.text, chunking, length) : []) {
       try {
-        // Rounded to real (float4) here: the destination then holds exactly what svc_embed of the same text gives.
-        const embedding = (await engine.embed(renderTemplate(format, item.fields ?? {}, piece))).map(Math.fround);
+        const embedding = (await engine.embed(renderTemplate(format, item.fields ?? {}, piece))).map(asReal);
         chunks.push({ text: piece, embedding });
       } catch (error) {
         // A chunk the model makes no tokens of has no vector, and is left out.

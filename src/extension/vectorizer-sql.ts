@@ -37,7 +37,8 @@ export const DESTINATION_COLUMNS = ['chunk_index', 'chunk', 'embedding'] as cons
 
 export const writerName = (id: number) => `svc__vz_${id}_write`;
 export const triggerFunctionName = (id: number) => `svc__vz_${id}_changed`;
-export const triggerName = (vectorizer: string, event: 'insert' | 'update' | 'delete' | 'truncate') => `svc_vectorize_${vectorizer}_${event}`;
+export const TRIGGER_EVENTS = ['insert', 'update', 'delete', 'truncate'] as const;
+export const triggerName = (vectorizer: string, event: (typeof TRIGGER_EVENTS)[number]) => `svc_vectorize_${vectorizer}_${event}`;
 export const proxyRoleName = (ownerOid: string) => `svc_vectorizer_${ownerOid}`;
 
 const keyList = (v: VectorizerShape, alias?: string) => v.keys.map((k) => (alias ? `${alias}.${quoteIdent(k.name)}` : quoteIdent(k.name))).join(', ');
@@ -47,7 +48,7 @@ const keyObject = (v: { keys: readonly { name: string }[] }, alias: string) =>
   `jsonb_build_object(${v.keys.map((k) => `${quoteLiteral(k.name)}, ${alias}.${quoteIdent(k.name)}`).join(', ')})`;
 
 /** One row's work item, {key, text, fields}, as svc__vectorizer_enqueue and the worker take it. */
-export function itemExpression(v: VectorizerShape, alias: string): string {
+function itemExpression(v: VectorizerShape, alias: string): string {
   const fields = v.fields.map((f) => `${quoteLiteral(f)}, ${alias}.${quoteIdent(f)}::text`).join(', ');
   return `jsonb_build_object('key', ${keyObject(v, alias)}, 'text', ${alias}.${quoteIdent(v.column)}::text, 'fields', jsonb_build_object(${fields}))`;
 }
@@ -114,7 +115,7 @@ $changed$`;
 
 export function triggers(v: VectorizerShape, vectorizer: string): string[] {
   const fn = `${qualified(v.svcSchema, triggerFunctionName(v.id))}()`;
-  const on = (event: 'insert' | 'update' | 'delete' | 'truncate', referencing: string) =>
+  const on = (event: (typeof TRIGGER_EVENTS)[number], referencing: string) =>
     `CREATE TRIGGER ${quoteIdent(triggerName(vectorizer, event))} AFTER ${event.toUpperCase()} ON ${v.source}${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`;
   return [
     on('insert', ' REFERENCING NEW TABLE AS svc_new'),

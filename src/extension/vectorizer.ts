@@ -11,7 +11,7 @@ import * as v from './validate.js';
 import { chunkingProblem, type Chunking } from '../vectorizer/chunk.js';
 import { templateFields, templateProblem } from '../vectorizer/template.js';
 import {
-  backfill, DESTINATION_COLUMNS, destinationTable, proxyRoleName, qualified, quoteIdent, searchQuery, triggerFunction, triggerFunctionName, triggers,
+  backfill, DESTINATION_COLUMNS, destinationTable, proxyRoleName, qualified, quoteIdent, searchQuery, TRIGGER_EVENTS, triggerFunction, triggerFunctionName, triggerName, triggers,
   writerFunction, writerName, type KeyColumn, type VectorizerShape,
 } from './vectorizer-sql.js';
 import { prepareEmbed } from './jobs.js';
@@ -233,7 +233,7 @@ export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean 
   const keepDestination = !v.boolean(fn, 'drop_destination', dropDestination);
   const vz = ownVectorizer(fn, name);
   const svcSchema = one<{ schema: string }>(QUERIES.svcSchema)!.schema;
-  if (vz.source !== null) for (const event of ['insert', 'update', 'delete', 'truncate'] as const) run(`DROP TRIGGER IF EXISTS ${quoteIdent(`svc_vectorize_${vz.name}_${event}`)} ON ${vz.source}`);
+  if (vz.source !== null) for (const event of TRIGGER_EVENTS) run(`DROP TRIGGER IF EXISTS ${quoteIdent(triggerName(vz.name, event))} ON ${vz.source}`);
   one(QUERIES.vectorizerCancelJobs, vz.id);
   one(QUERIES.vectorizerDelete, vz.id);
   for (const fn of [`${qualified(svcSchema, triggerFunctionName(vz.id))}()`, `${qualified(svcSchema, writerName(vz.id))}(jsonb, jsonb)`]) {

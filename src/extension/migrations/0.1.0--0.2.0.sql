@@ -168,3 +168,4 @@ CREATE TABLE svc_vectorizer_rows (
   PRIMARY KEY (vectorizer, key)
 ) WITH (fillfactor = 80);
 CREATE INDEX svc_vectorizer_rows_request_idx ON svc_vectorizer_rows (request_id);
+CREATE INDEX svc_vectorizer_rows_failed_idx ON svc_vectorizer_rows (vectorizer, done_at) WHERE state = 'failed';
