@@ -56,7 +56,7 @@ function checkedChunking(fn: string, by: unknown, size: unknown, overlap: unknow
   // chunkingProblem names its field (by, size, overlap, separators); the SQL parameter is chunk_<field>, or separators.
   const field = /^(by|size|overlap|separators)\b/.exec(problem)?.[1];
   const parameter = field === undefined ? 'chunking' : field === 'separators' ? 'separators' : `chunk_${field}`;
-  throw parameterError(fn, parameter, problem.replace(/^(by|size|overlap|separators)\s*/, ''));
+  throw parameterError(fn, parameter, problem.replace(/^(by|size|overlap|separators)\s*/, '').replace(/\b(size|overlap)\b/g, 'chunk_$1'));
 }
 
 /** What svc_vectorize was given, checked, with what it names in the catalogs. */
@@ -94,7 +94,7 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   const column = v.text(fn, 'column_name', columnName);
   const columns = new Map(rows<Column>(QUERIES.tableColumns, sourceOid).map((c) => [c.name, c]));
   const embedded = columns.get(column);
-  if (!embedded) throw parameterError(fn, 'column_name', `names no column of ${sourceName} ("${column}")`, {}, SQLSTATE.undefinedColumn);
+  if (!embedded) throw parameterError(fn, 'column_name', `"${column}" is no column of ${sourceName}`, {}, SQLSTATE.undefinedColumn);
   if (embedded.category !== 'S') throw parameterError(fn, 'column_name', `must be a text column ("${column}" is ${embedded.type})`, {}, SQLSTATE.datatypeMismatch);
   const keys = rows<KeyColumn>(QUERIES.primaryKey, sourceOid);
   if (keys.length === 0) throw parameterError(fn, 'source', `must have a primary key (${sourceName} has none): chunks are kept per source row`, {}, SQLSTATE.objectNotInPrerequisiteState);
@@ -107,7 +107,7 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   if (templateError) throw parameterError(fn, 'format', templateError);
   const fields = templateFields(template);
   const missing = fields.find((f) => !columns.has(f));
-  if (missing !== undefined) throw parameterError(fn, 'format', `names no column of ${sourceName} ("$${missing}")`, {}, SQLSTATE.undefinedColumn);
+  if (missing !== undefined) throw parameterError(fn, 'format', `refers to $${missing}, which is no column of ${sourceName}`, {}, SQLSTATE.undefinedColumn);
 
   const chunking = checkedChunking(fn, chunkBy, chunkSize, chunkOverlap, separators);
   const modelName = v.text(fn, 'model', model);
@@ -223,7 +223,7 @@ interface Vectorizer {
 function ownVectorizer(fn: string, name: unknown): Vectorizer {
   const n = v.text(fn, 'name', name);
   const found = one<Vectorizer>(QUERIES.vectorizerOfSession, n);
-  if (!found) throw parameterError(fn, 'name', `names no vectorizer of role ${sessionRole().role} ("${n}")`, {}, SQLSTATE.undefinedObject);
+  if (!found) throw parameterError(fn, 'name', `"${n}" is no vectorizer of role ${sessionRole().role}`, {}, SQLSTATE.undefinedObject);
   return found;
 }
 
@@ -264,7 +264,7 @@ export function search(name: unknown, query: unknown, k: unknown): Array<Record<
   v.text(fn, 'query', query);
   const count = v.integerInRange(fn, 'k', k, 1, SEARCH_MAX_K);
   const vz = one<Vectorizer & { svc_schema: string; vector_schema: string | null }>(QUERIES.vectorizerForSearch, n);
-  if (!vz) throw parameterError(fn, 'name', `names no vectorizer visible to role ${sessionRole().role} ("${n}")`, {}, SQLSTATE.undefinedObject);
+  if (!vz) throw parameterError(fn, 'name', `"${n}" is no vectorizer of role ${sessionRole().role}`, {}, SQLSTATE.undefinedObject);
   if (vz.destination === null) throw new SvcError(SQLSTATE.undefinedTable, `${fn}: the destination of vectorizer "${n}" no longer exists`);
   const embedding = one<{ embedding: number[] }>(QUERIES.vectorizerEmbedding, n, query)!.embedding;
   const sql = searchQuery({

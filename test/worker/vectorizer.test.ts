@@ -210,7 +210,7 @@ test('bad declarations are clear errors naming the argument, and create nothing'
   const cases: Array<[string, string, RegExp]> = [
     [`svc_vectorize('app.missing', 'body', 'x')`, '42P01', /relation "app.missing" does not exist/],
     [`svc_vectorize(NULL, 'body', 'x')`, '22004', /^svc_vectorize: source must not be NULL$/],
-    [`svc_vectorize('app.plain', 'nope', 'x')`, '42703', /^svc_vectorize: column_name names no column of "app"."plain" \("nope"\)$/],
+    [`svc_vectorize('app.plain', 'nope', 'x')`, '42703', /^svc_vectorize: column_name "nope" is no column of "app"."plain"$/],
     [`svc_vectorize('app.plain', 'n', 'x')`, '42804', /^svc_vectorize: column_name must be a text column \("n" is integer\)$/],
     [`svc_vectorize('app.nokey', 'body', 'x')`, '55000', /^svc_vectorize: source must have a primary key/],
     [`svc_vectorize('app.aview', 'body', 'x')`, '42809', /^svc_vectorize: source must be an ordinary table \("app"."aview" is a view\)$/],
@@ -219,14 +219,14 @@ test('bad declarations are clear errors naming the argument, and create nothing'
     [
       `svc_vectorize('app.plain', 'body', 'x', chunk_by := 'characters', chunk_size := 100, chunk_overlap := 100)`,
       '22023',
-      /^svc_vectorize: chunk_overlap .*less than/,
+      /^svc_vectorize: chunk_overlap must be less than chunk_size \(is 100, chunk_size 100\)$/,
     ],
     [`svc_vectorize('app.plain', 'body', 'x', chunk_by := 'words')`, '22023', /^svc_vectorize: chunk_by /],
     [`svc_vectorize('app.plain', 'body', 'x', format := '$title')`, '22023', /^svc_vectorize: format .*\$chunk/],
     [
       `svc_vectorize('app.plain', 'body', 'x', format := '$missing $chunk')`,
       '42703',
-      /^svc_vectorize: format names no column of "app"."plain" \("\$missing"\)$/,
+      /^svc_vectorize: format refers to \$missing, which is no column of "app"."plain"$/,
     ],
     [`svc_vectorize('app.plain', 'body', 'Bad-Name')`, '22023', /^svc_vectorize: name must be a lower-case identifier/],
     [`svc_vectorize('app.plain', 'body', 'x', destination := 'app.taken')`, '42P07', /^svc_vectorize: destination "app"."taken" exists/],

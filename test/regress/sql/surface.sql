@@ -141,3 +141,19 @@ SELECT pg_temp.err($$SELECT svc_embed('x')$$);
 RESET svc.model;
 DELETE FROM svc_workers;
 SELECT count(*) AS queued FROM svc_queue WHERE model <> 'default';
+
+-- Vectorizers: declarations that create nothing, and the search's and distance's own errors
+CREATE TABLE regress_docs (id integer PRIMARY KEY, body text, n integer);
+CREATE TABLE regress_nokey (body text);
+SELECT pg_temp.err($$SELECT svc_vectorize('regress_docs', 'nope', 'regress')$$);
+SELECT pg_temp.err($$SELECT svc_vectorize('regress_docs', 'n', 'regress')$$);
+SELECT pg_temp.err($$SELECT svc_vectorize('regress_nokey', 'body', 'regress')$$);
+SELECT pg_temp.err($$SELECT svc_vectorize('regress_docs', 'body', 'regress', chunk_by := 'characters', chunk_size := 10, chunk_overlap := 10)$$);
+SELECT pg_temp.err($$SELECT svc_vectorize('regress_docs', 'body', 'regress', format := '$title: $chunk')$$);
+SELECT pg_temp.err($$SELECT svc_vectorize('regress_docs', 'body', 'regress', model := 'regress-missing')$$);
+SELECT count(*) AS vectorizers, (SELECT count(*) FROM pg_trigger WHERE tgrelid = 'regress_docs'::regclass) AS triggers FROM svc_vectorizers;
+SELECT pg_temp.err($$SELECT svc_vectorize_drop('regress')$$);
+SELECT pg_temp.err($$SELECT * FROM svc_search('regress', 'x', 0)$$);
+SELECT pg_temp.err($$SELECT svc_cosine_distance(ARRAY[1, 0]::real[], ARRAY[1]::real[])$$);
+SELECT svc_cosine_distance(ARRAY[1, 0]::real[], ARRAY[0, 2]::real[]) AS orthogonal, svc_cosine_distance(ARRAY[0, 0]::real[], ARRAY[1, 1]::real[]) AS zero;
+DROP TABLE regress_docs, regress_nokey;
