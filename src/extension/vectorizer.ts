@@ -19,6 +19,7 @@ import { runOne } from './sync.js';
 
 const NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 const SEARCH_MAX_K = 1000;
+const MAX_COLUMNS = 50;
 
 interface Relation {
   oid: string;
@@ -98,6 +99,7 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   if (embedded.category !== 'S') throw parameterError(fn, 'column_name', `must be a text column ("${column}" is ${embedded.type})`, {}, SQLSTATE.datatypeMismatch);
   const keys = rows<KeyColumn>(QUERIES.primaryKey, sourceOid);
   if (keys.length === 0) throw parameterError(fn, 'source', `must have a primary key (${sourceName} has none): chunks are kept per source row`, {}, SQLSTATE.objectNotInPrerequisiteState);
+  if (keys.length > MAX_COLUMNS) throw parameterError(fn, 'source', `must have a primary key of at most ${MAX_COLUMNS} columns (has ${keys.length})`, {}, SQLSTATE.programLimitExceeded);
   const clash = keys.find((k) => (DESTINATION_COLUMNS as readonly string[]).includes(k.name));
   if (clash) throw parameterError(fn, 'source', `has a primary key column named "${clash.name}", which the destination uses for itself (chunk_index, chunk, embedding)`, {}, SQLSTATE.objectNotInPrerequisiteState);
 
@@ -106,6 +108,8 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   const templateError = templateProblem(template);
   if (templateError) throw parameterError(fn, 'format', templateError);
   const fields = templateFields(template);
+  // Each row's key and format columns are built with jsonb_build_object, which takes 100 arguments (50 pairs).
+  if (fields.length > MAX_COLUMNS) throw parameterError(fn, 'format', `may refer to at most ${MAX_COLUMNS} columns (refers to ${fields.length})`, {}, SQLSTATE.programLimitExceeded);
   const missing = fields.find((f) => !columns.has(f));
   if (missing !== undefined) throw parameterError(fn, 'format', `refers to $${missing}, which is no column of ${sourceName}`, {}, SQLSTATE.undefinedColumn);
 

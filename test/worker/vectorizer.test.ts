@@ -237,6 +237,13 @@ test('bad declarations are clear errors naming the argument, and create nothing'
   for (const [call, code, message] of cases) {
     await expect(alice.query(`SELECT ${call}`)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
   }
+  const wide = Array.from({ length: 51 }, (_, i) => `c${i} text`).join(', ');
+  await alice.query(`CREATE TABLE app.wide (id integer PRIMARY KEY, body text, ${wide})`);
+  const template = Array.from({ length: 51 }, (_, i) => `$c${i}`).join(' ') + ' $chunk';
+  await expect(alice.query(`SELECT svc_vectorize('app.wide', 'body', 'x', format := $1)`, [template])).rejects.toMatchObject({
+    code: '54000',
+    message: 'svc_vectorize: format may refer to at most 50 columns (refers to 51)',
+  });
   expect(await traces()).toEqual(before);
   // A second vectorizer of one name; a destination in a schema the role may not create in.
   await alice.query(`SELECT svc_vectorize('app.plain', 'body', 'plain_once', format := '\${Title Text}: $chunk')`);
