@@ -164,7 +164,13 @@ function formatRepeat(body: Expr, bodyText: string, min: number, max: number | n
   if (max !== null && max < min) throw new ConstraintError('unsatisfiable', `repetition {${min},${max}} matches nothing`);
   if (max === 0) return '""';
   if (min === 1 && max === 1) return bodyText;
-  const text = body.kind === 'repeat' ? `(${bodyText})` : bodyText;
+  let text = body.kind === 'repeat' ? `(${bodyText})` : bodyText;
+  // llama.cpp refuses to repeat an item that already stands for n rules (a group's own rules, or a
+  // repetition's) more than 2000 / n times: such an item becomes a rule of its own, which counts as one.
+  // (A bound past 2000 is split below into pieces of at most 2000, counted here as 2000.)
+  if (hoisting && repeatedRules(text) * repetitionRules(min, max === null ? Infinity : Math.min(max, LLAMA_MAX_REPETITION)) > LLAMA_MAX_REPETITION) {
+    text = hoisting.ruleFor(text);
+  }
   // Bounds past llama.cpp's are rewritten into nested chunks that each repeat the body; a
   // reference named by the body's text stands for it, so the body is not formatted again per chunk.
   // (A rewritten exact bound may itself be one repetition, `(x{1000}){3}`: test the bounds, not its shape.)
@@ -197,14 +203,137 @@ export function formatRuleBody(expr: Expr): string {
   return formatExpr(expr, Precedence.Alt);
 }
 
+// ---- llama.cpp's count of repeated rules --------------------------------------------------------
+//
+// llama.cpp's parser (llama-grammar.cpp, parse_sequence) expands `S{m,n}` into copies and n-m new
+// rules, and refuses a repetition when the rules its item already stands for (n_prev_rules: the rules
+// a group created while it was parsed, times any repetition already applied to it) times the new
+// bound's count (max, else min, else 1) exceeds 2000. These functions count the same way on the text
+// this module writes: literals, classes, names, groups and suffixes.
+
+/** Rules llama.cpp creates for one suffix: `{m,n}` n-m of them, an open or optional one 1, `{m}` none. */
+function suffixRules(min: number, max: number | null): number {
+  return max === null ? 1 : max - min;
+}
+
+/** What llama.cpp multiplies by for a repetition: max when there is one, else min, else 1. */
+function repetitionRules(min: number, max: number): number {
+  if (Number.isFinite(max) && max > 0) return max;
+  return min > 0 ? min : 1;
+}
+
+/** The end (exclusive) of the literal, class or name starting at `at`. */
+function endOfAtom(text: string, at: number): number {
+  const close = text[at] === '"' ? '"' : text[at] === '[' ? ']' : null;
+  if (close === null) {
+    let end = at;
+    while (end < text.length && /[A-Za-z0-9-]/.test(text[end])) end++;
+    return end;
+  }
+  let end = at + 1;
+  while (end < text.length && text[end] !== close) end += text[end] === '\\' ? 2 : 1;
+  return end + 1;
+}
+
+/** The suffix at `at`, if any: its bounds and where it ends. */
+function suffixAt(text: string, at: number): { min: number; max: number | null; end: number } | null {
+  const ch = text[at];
+  if (ch === '?') return { min: 0, max: 1, end: at + 1 };
+  if (ch === '*') return { min: 0, max: null, end: at + 1 };
+  if (ch === '+') return { min: 1, max: null, end: at + 1 };
+  if (ch !== '{') return null;
+  const close = text.indexOf('}', at);
+  const [lo, hi] = text.slice(at + 1, close).split(',');
+  const min = Number(lo);
+  // A bound above 2000 is read by llama.cpp as no bound at all.
+  const max = hi === undefined ? min : hi === '' || Number(hi) > LLAMA_MAX_REPETITION ? null : Number(hi);
+  return { min, max, end: close + 1 };
+}
+
+/** Rules llama.cpp creates while parsing `text`: a rule per group, per name (counted as new), and per suffix's copies. */
+function rulesCreated(text: string): number {
+  let rules = 0;
+  for (let at = 0; at < text.length;) {
+    const ch = text[at];
+    const suffix = suffixAt(text, at);
+    if (suffix) {
+      rules += suffixRules(suffix.min, suffix.max);
+      at = suffix.end;
+    } else if (ch === '(') {
+      rules++;
+      at++;
+    } else if (ch === '"' || ch === '[' || /[A-Za-z0-9-]/.test(ch)) {
+      if (ch !== '"' && ch !== '[') rules++;
+      at = endOfAtom(text, at);
+    } else {
+      at++;
+    }
+  }
+  return rules;
+}
+
+/** n_prev_rules of one item (a primary and its suffixes) as llama.cpp reaches its end. */
+function repeatedRules(item: string): number {
+  let end: number;
+  let rules: number;
+  if (item[0] === '(') {
+    let depth = 0;
+    end = 0;
+    for (; end < item.length; end++) {
+      const ch = item[end];
+      if (ch === '"' || ch === '[') end = endOfAtom(item, end) - 1;
+      else if (ch === '(') depth++;
+      else if (ch === ')' && --depth === 0) break;
+    }
+    end++;
+    rules = Math.max(1, rulesCreated(item.slice(0, end)));
+  } else {
+    end = endOfAtom(item, 0);
+    rules = 1;
+  }
+  for (let suffix = suffixAt(item, end); suffix; suffix = suffixAt(item, suffix.end)) {
+    rules *= repetitionRules(suffix.min, suffix.max ?? Infinity);
+  }
+  return rules;
+}
+
+/** The rules an item repeated too often is moved into while a grammar is formatted (one per distinct item). */
+class Hoister {
+  readonly lines: string[] = [];
+  private readonly byText = new Map<string, string>();
+  private next = 1;
+
+  constructor(private readonly taken: ReadonlyMap<string, unknown>) {}
+
+  ruleFor(text: string): string {
+    let name = this.byText.get(text);
+    if (name === undefined) {
+      do name = `repeated-${this.next++}`;
+      while (this.taken.has(name));
+      this.byText.set(text, name);
+      this.lines.push(`${name} ::= ${text}`);
+    }
+    return name;
+  }
+}
+
+let hoisting: Hoister | null = null;
+
 export function formatGrammar(grammar: Grammar): string {
   const lines: string[] = [];
-  const root = grammar.rules.get(grammar.root);
-  if (root) lines.push(`${grammar.root} ::= ${formatRuleBody(root)}`);
-  for (const [name, body] of grammar.rules) {
-    if (name !== grammar.root) lines.push(`${name} ::= ${formatRuleBody(body)}`);
+  const outer = hoisting;
+  const hoister = new Hoister(grammar.rules);
+  hoisting = hoister;
+  try {
+    const root = grammar.rules.get(grammar.root);
+    if (root) lines.push(`${grammar.root} ::= ${formatRuleBody(root)}`);
+    for (const [name, body] of grammar.rules) {
+      if (name !== grammar.root) lines.push(`${name} ::= ${formatRuleBody(body)}`);
+    }
+  } finally {
+    hoisting = outer;
   }
-  return lines.join('\n') + '\n';
+  return [...lines, ...hoister.lines].join('\n') + '\n';
 }
 
 // ---- size accounting --------------------------------------------------------------------------
