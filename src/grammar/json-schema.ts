@@ -817,11 +817,20 @@ class SchemaCompiler {
       if (value) members.push({ key, value, required: required.has(key) });
     }
     const declared = new Set(Object.keys(properties));
+    const patterns = Object.entries((schema.patternProperties as Record<string, Schema> | undefined) ?? {});
     for (const key of required) {
       if (declared.has(key)) continue;
-      // A required property that is not declared takes the additionalProperties schema.
+      // A required property that is not declared takes the schemas of the patternProperties its name
+      // matches (all of them), or else the additionalProperties schema.
+      const matching = patterns.filter(([pattern]) => patternMatches(pattern, key));
+      if (matching.length > 0) {
+        const valueSchema: Schema = matching.length === 1 ? matching[0][1] : { allOf: matching.map(([, sub]) => sub) };
+        const at = matching.length === 1 ? pointerChild(pointerChild(pointer, 'patternProperties'), matching[0][0]) : pointer;
+        members.push({ key, value: this.compile(valueSchema, at, depth + 1), required: true });
+        continue;
+      }
       if (additional === false) {
-        throw new ConstraintError('unsatisfiable', `required property '${key}' is not allowed by additionalProperties: false`, {
+        throw new ConstraintError('unsatisfiable', `required property '${key}' is not allowed by additionalProperties: false (nor by patternProperties)`, {
           pointer,
           keyword: 'required',
         });
@@ -893,6 +902,17 @@ class SchemaCompiler {
     }
     return this.builder.rule(`${hint}-object`, seq(literal('{'), body, literal('}')));
   }
+}
+
+/** Whether a property name matches a patternProperties pattern, read as the validator reads it (with `u` when the pattern allows it). */
+function patternMatches(pattern: string, key: string): boolean {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(pattern, 'u');
+  } catch {
+    regex = new RegExp(pattern);
+  }
+  return regex.test(key);
 }
 
 /** `item ("," item){...}` with a total count in [min, max]; the empty list allowed when min = 0. */

@@ -170,6 +170,21 @@ describe('combinators and refs', () => {
     expect(accepts(s, '{"t":"a"}')).toBe(true);
     expect(accepts(s, '{"t":"c"}')).toBe(false);
   });
+  test('a required property that only patternProperties allows takes the schemas of the patterns it matches (#36)', () => {
+    const s = { type: 'object', patternProperties: { '^line[1-3]$': { type: 'string' } }, additionalProperties: false, required: ['line1'] };
+    expect(accepts(s, '{"line1":"x"}')).toBe(true);
+    expect(accepts(s, '{"line1":5}')).toBe(false);
+    expect(compileJsonSchema(s).validate('{"line1":"x"}')).toMatchObject({ ok: true });
+    const both = {
+      type: 'object',
+      patternProperties: { '^n': { type: 'integer' }, '1$': { minimum: 3 } },
+      additionalProperties: { type: 'string' },
+      required: ['n1'],
+    };
+    expect(accepts(both, '{"n1":4}')).toBe(true);
+    expect(accepts(both, '{"n1":"x"}')).toBe(false);
+    expectError({ ...s, required: ['line9'] }, 'unsatisfiable', '', 'required');
+  });
   test('oneOf is recorded as validated', () => {
     expect(compileJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }).approximations.map((a) => a.keyword)).toContain('oneOf');
   });
