@@ -502,6 +502,13 @@ class SchemaCompiler {
     if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.compileUnion(schema, pointer, depth);
     if (schema.allOf !== undefined) {
       const { allOf, ...base } = schema;
+      // One constraining part and nothing beside it is that part: compiled as it is, a `$ref` stays a
+      // reference (a rule), so recursion through `allOf: [{$ref}]` stays linear instead of being
+      // merged open level after level.
+      const parts = (allOf as Schema[]).flatMap((part, i) => (part === false || (isObject(part) && hasConstraints(part)) ? [i] : []));
+      if (parts.length === 1 && !hasConstraints(base)) {
+        return this.compile((allOf as Schema[])[parts[0]], pointerChild(pointerChild(pointer, 'allOf'), String(parts[0])), depth + 1);
+      }
       // Parts first, in order, then the siblings: `allOf: [{$ref: Base}, {extension}]` lists Base's
       // properties first, as the instances of such protocol schemas do (conjunction is unordered).
       let merged: Schema = true;

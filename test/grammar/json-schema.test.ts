@@ -185,6 +185,21 @@ describe('combinators and refs', () => {
     expect(accepts(both, '{"n1":"x"}')).toBe(false);
     expectError({ ...s, required: ['line9'] }, 'unsatisfiable', '', 'required');
   });
+  test.each(['allOf', 'anyOf', 'oneOf'])('recursion through a $ref wrapped in %s stays linear (#36)', (wrap) => {
+    const s = { $defs: { n: { type: 'object', properties: { kids: { type: 'array', items: { [wrap]: [{ $ref: '#/$defs/n' }] } } } } }, $ref: '#/$defs/n' };
+    const compiled = compileJsonSchema(s);
+    expect(compiled.gbnf.length).toBeLessThan(1000);
+    expect(accepts(s, '{"kids":[{"kids":[{}]},{}]}')).toBe(true);
+    expect(accepts(s, '{"kids":[{"kids":[1]}]}')).toBe(false);
+    // With an annotation beside the $ref, and the part's errors at its own pointer.
+    expect(
+      compileJsonSchema({
+        ...s,
+        $defs: { n: { ...s.$defs.n, properties: { kids: { type: 'array', items: { allOf: [{ $ref: '#/$defs/n' }, { description: 'a child' }] } } } } },
+      }).gbnf.length,
+    ).toBeLessThan(1000);
+    expectError({ allOf: [{ type: 'string', minLength: 3, maxLength: 2 }] }, 'unsatisfiable', '/allOf/0');
+  });
   test('oneOf is recorded as validated', () => {
     expect(compileJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }).approximations.map((a) => a.keyword)).toContain('oneOf');
   });

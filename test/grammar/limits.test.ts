@@ -79,7 +79,11 @@ test('recursion without a way out is an error, not a hang', () => {
     ConstraintError,
   );
   expect(outcome(() => compileJsonSchema({ type: 'object', properties: { n: { $ref: '#' } }, required: ['n'] }))).toMatchObject({ code: 'unsatisfiable' });
-  expect(outcome(() => compileJsonSchema({ $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' }))).toMatchObject({ code: 'too-deep' });
+  // A schema that is only itself: the reference is kept (not merged open), and refused as the left recursion it is.
+  expect(outcome(() => compileJsonSchema({ $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' }))).toMatchObject({
+    code: 'invalid-gbnf',
+    message: expect.stringMatching(/left recursion/),
+  });
 });
 
 test('huge string and integer bounds compile to small grammars', () => {
