@@ -7,11 +7,13 @@ const DATE_NOT_FEB_29 = String.raw`[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]
 const DATE_FEB_29 = String.raw`(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[048]|[2468][048]|[13579][26])00)-02-29`;
 const DATE = `(?:${DATE_NOT_FEB_29}|${DATE_FEB_29})`;
 // No leap second (23:59:60): ajv accepts it only at UTC midnight, which a grammar cannot see.
-const TIME = String.raw`(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])`;
+const TIME = String.raw`(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])`;
 const LABEL = String.raw`[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?`;
 const OCTET = String.raw`(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])`;
 const PCHAR = String.raw`(?:[a-zA-Z0-9._~!$&'()*+,;=:@-]|%[0-9a-fA-F]{2})`;
 const QCHAR = String.raw`(?:[a-zA-Z0-9._~!$&'()*+,;=:@/?-]|%[0-9a-fA-F]{2})`;
+const USERINFO = String.raw`(?:(?:[a-zA-Z0-9._~!$&'()*+,;=:-]|%[0-9a-fA-F]{2})*@)?`;
+const REG_NAME = String.raw`(?:[a-zA-Z0-9._~!$&'()*+,;=-]|%[0-9a-fA-F]{2})*`;
 
 // ajv-formats matches email and ipv6 with the `i` flag but without `u`; spelling both cases out
 // keeps our (Unicode) case folding from adding characters such as U+017F that ajv would reject.
@@ -29,9 +31,11 @@ export const FORMAT_PATTERNS: Readonly<Record<string, { pattern: string; flags: 
     ),
     flags: '',
   },
-  // Absolute URIs with an authority: scheme://host[:port][/path][?query][#fragment].
+  // RFC 3986 URIs as ajv-formats' regex reads them (its alternatives, character sets and case
+  // folding): scheme ":" then "//" authority and path, an absolute path, or a rootless path
+  // (mailto:, urn:, file:///), then query and fragment. Only IP-literal hosts ([::1]) are left out.
   uri: {
-    pattern: String.raw`[a-zA-Z][a-zA-Z0-9+.-]{0,15}://${LABEL}(?:\.${LABEL}){0,7}(?::[0-9]{1,5})?(?:/${PCHAR}*)*(?:\?${QCHAR}*)?(?:#${QCHAR}*)?`,
+    pattern: String.raw`[a-zA-Z][a-zA-Z0-9+.-]*:(?:/?/${USERINFO}${REG_NAME}(?::[0-9]*)?(?:/${PCHAR}*)*|/(?:${PCHAR}+(?:/${PCHAR}*)*)?|${PCHAR}+(?:/${PCHAR}*)*)(?:\?${QCHAR}*)?(?:#${QCHAR}*)?`,
     flags: '',
   },
   ipv4: { pattern: String.raw`${OCTET}(?:\.${OCTET}){3}`, flags: '' },

@@ -200,6 +200,15 @@ describe('combinators and refs', () => {
     ).toBeLessThan(1000);
     expectError({ allOf: [{ type: 'string', minLength: 3, maxLength: 2 }] }, 'unsatisfiable', '/allOf/0');
   });
+  test('format uri takes every form ajv-formats does but IP literals; date-time any number of fraction digits (#36)', () => {
+    const uri = { type: 'string', format: 'uri' };
+    for (const v of ['mailto:a@b.c', 'urn:isbn:0451450523', 'file:///etc/passwd', 'https://user:pw@x.org:8080/a/b?c=d#e', 'a:/b', 'tag:x.org,2024:%20y']) {
+      expect({ v, grammar: accepts(uri, JSON.stringify(v)) }).toEqual({ v, grammar: true });
+    }
+    for (const v of ['no-scheme', '1a:b', 'a:', 'http://x y', 'http://[::1]/'])
+      expect({ v, grammar: accepts(uri, JSON.stringify(v)) }).toEqual({ v, grammar: false });
+    expect(accepts({ type: 'string', format: 'date-time' }, '"2020-01-01T00:00:00.1234567891234Z"')).toBe(true);
+  });
   test('oneOf is recorded as validated', () => {
     expect(compileJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }).approximations.map((a) => a.keyword)).toContain('oneOf');
   });
