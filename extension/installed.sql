@@ -1393,6 +1393,7 @@ FROM (VALUES
   ('svc.retry_backoff', '1s', 'base of the retry backoff: retry n waits svc.retry_backoff * 2^n, at most 5 minutes'),
   ('svc.prompt_format', 'chat', 'how generation prompts reach the model: ''chat'' sends the prompt as the user turn of the model''s chat template (raw on a model without one), ''raw'' sends it as is; recorded in the request''s parameters and part of its cache key'),
   ('svc.strict_schema', 'off', '''on'' refuses JSON Schema keywords of no standard vocabulary (x-*, readonly, id after draft-04) and unknown formats; ''off'' takes them as annotations, as the JSON Schema specification says; recorded in the request''s parameters (strict_schema) and part of its cache key'),
+  ('svc.open_objects', 'off', '''on'' compiles JSON Schema objects without additionalProperties as open (any further members, as the JSON Schema specification reads them); ''off'' closes them (only the declared properties, what a model should write); recorded in the request''s parameters (open_objects) and part of its cache key'),
   ('svc.model', NULL, 'the model (svc_models) of this session''s requests, for every function (unset: svc.generate_model, svc.embed_model, svc.rerank_model); recorded in the request''s parameters unless ''default'', and part of its cache key'),
   ('svc.generate_model', 'default', 'the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset'),
   ('svc.embed_model', 'default', 'the model of embedding requests (svc_embed*) when svc.model is unset'),

@@ -130,9 +130,9 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
   switch (functionName) {
     case 'generate_json': {
       if (p.schema === null || p.schema === undefined) throw new Error('parameters.schema is missing');
-      // strict_schema: recorded by the extension when svc.strict_schema was on (src/extension/jobs.ts).
+      // strict_schema, open_objects: recorded by the extension when svc.strict_schema, svc.open_objects were on (src/extension/jobs.ts).
       // A string is a schema given as text, its properties in the order written (recorded-schema.ts).
-      const compiled = compileJsonSchema(recordedSchema(p.schema), { strict: p.strict_schema === true });
+      const compiled = compileJsonSchema(recordedSchema(p.schema), { strict: p.strict_schema === true, additionalProperties: p.open_objects === true });
       return {
         gbnf: compiled.gbnf,
         problem: (text) => {
@@ -168,7 +168,7 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
 export function jobConstraint(job: Pick<ClaimedJob, 'function_name' | 'parameters'>): Constraint {
   const p = job.parameters as Record<string, unknown>;
   const input = job.function_name === 'generate_json' ? p.schema : job.function_name === 'generate_regex' ? p.pattern : p.choices;
-  const key = JSON.stringify([job.function_name, input ?? null, p.strict_schema === true]);
+  const key = JSON.stringify([job.function_name, input ?? null, p.strict_schema === true, p.open_objects === true]);
   let constraint = constraints.get(key);
   if (constraint) {
     constraints.delete(key); // refresh its place in the LRU order

@@ -39,7 +39,16 @@ export type InferSchema<S> = S extends z.ZodType
 export type CheckResult = { ok: true; value: unknown } | { ok: false; error: ConstraintError };
 
 export type Constraint =
-  | { kind: 'json'; from: 'json-schema' | 'zod' | 'type'; jsonSchema: JsonSchema; zod?: z.ZodType; type?: BasicType; strict?: boolean; key: string }
+  | {
+      kind: 'json';
+      from: 'json-schema' | 'zod' | 'type';
+      jsonSchema: JsonSchema;
+      zod?: z.ZodType;
+      type?: BasicType;
+      strict?: boolean;
+      openObjects?: boolean;
+      key: string;
+    }
   | { kind: 'regex'; pattern: string; flags: string; key: string }
   | { kind: 'choices'; choices: string[]; key: string };
 
@@ -64,8 +73,12 @@ const TYPE_SCHEMAS: Record<BasicType, JsonSchema> = {
   string: { type: 'string' },
 };
 
-/** `strict`: unknown keywords and formats are errors rather than annotations (JsonSchemaOptions.strict). */
-export function schemaConstraint(spec: unknown, strict = false): Constraint {
+/**
+ * `strict`: unknown keywords and formats are errors rather than annotations (JsonSchemaOptions.strict);
+ * `openObjects`: objects of a JSON Schema without additionalProperties take further members
+ * (JsonSchemaOptions.additionalProperties). A Zod schema's objects say for themselves.
+ */
+export function schemaConstraint(spec: unknown, strict = false, openObjects = false): Constraint {
   const type = basicTypeOf(spec);
   if (type) return { kind: 'json', from: 'type', type, jsonSchema: TYPE_SCHEMAS[type], key: `type:${type}` };
   if (isZodSchema(spec)) {
@@ -87,7 +100,8 @@ export function schemaConstraint(spec: unknown, strict = false): Constraint {
     if (typeof spec === 'object' && typeof (spec as { parse?: unknown }).parse === 'function' && '_def' in spec) {
       throw invalidOptions('schema looks like a Zod 3 schema; use a Zod 4 schema (import { z } from "zod"), whose JSON Schema export the library uses');
     }
-    return { kind: 'json', from: 'json-schema', jsonSchema: spec as JsonSchema, strict, key: `schema:${strict ? 'strict:' : ''}${JSON.stringify(spec)}` };
+    const flags = `${strict ? 'strict:' : ''}${openObjects ? 'open:' : ''}`;
+    return { kind: 'json', from: 'json-schema', jsonSchema: spec as JsonSchema, strict, openObjects, key: `schema:${flags}${JSON.stringify(spec)}` };
   }
   const what =
     spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec === 'function' ? `the function ${spec.name || '(anonymous)'}` : `a ${typeof spec}`;
@@ -140,7 +154,7 @@ function build(constraint: Constraint): Compiled {
         const typed = compileType(constraint.type);
         return { grammar: typed, check: (text) => attempt(() => typed.parse(text)) };
       }
-      const schema = compileJsonSchema(constraint.jsonSchema, { strict: constraint.strict ?? false });
+      const schema = compileJsonSchema(constraint.jsonSchema, { strict: constraint.strict ?? false, additionalProperties: constraint.openObjects ?? false });
       return { grammar: schema, check: (text) => schema.validate(text) };
     }
     case 'regex': {

@@ -80,6 +80,12 @@ export interface SchemaOptions {
    * of taking them as annotations, as the specification says (default false). svc.strict_schema in SQL.
    */
   strictSchema?: boolean;
+  /**
+   * Compile objects that have no `additionalProperties` as open (any further members, as the JSON
+   * Schema specification reads them) rather than closed (only the declared properties, what a model
+   * should write; default false). svc.open_objects in SQL. A Zod schema's objects say for themselves.
+   */
+  openObjects?: boolean;
 }
 
 /** Options of `generate`: at most one constraint (schema, regex or choices), plus CallOptions. */
@@ -94,12 +100,13 @@ export interface GenerateOptions extends CallOptions, SchemaOptions {
 
 const CALL_KEYS = ['maxTokens', 'seed', 'model', 'unsafeMode', 'signal', 'timeoutMs', 'promptFormat', 'systemPrompt'] as const;
 const CONSTRAINT_KEYS = ['schema', 'regex', 'choices'] as const;
-const SCHEMA_KEYS = ['strictSchema'] as const;
+const SCHEMA_KEYS = ['strictSchema', 'openObjects'] as const;
 
-function strictSchemaOption(o: SchemaOptions, fn: string): boolean {
-  if (o.strictSchema !== undefined && typeof o.strictSchema !== 'boolean')
-    throw invalidOptions(`${fn}: strictSchema must be a boolean; got ${JSON.stringify(o.strictSchema)}`);
-  return o.strictSchema ?? false;
+function schemaOptions(o: SchemaOptions, fn: string): { strict: boolean; openObjects: boolean } {
+  for (const key of SCHEMA_KEYS) {
+    if (o[key] !== undefined && typeof o[key] !== 'boolean') throw invalidOptions(`${fn}: ${key} must be a boolean; got ${JSON.stringify(o[key])}`);
+  }
+  return { strict: o.strictSchema ?? false, openObjects: o.openObjects ?? false };
 }
 
 function checkOptions(options: unknown, allowed: readonly string[], fn: string): Record<string, unknown> {
@@ -243,13 +250,13 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
  */
 export async function generate(prompt: string, options: GenerateOptions = {}): Promise<string> {
   const o = checkOptions(options, [...CONSTRAINT_KEYS, ...SCHEMA_KEYS, ...CALL_KEYS], 'generate') as GenerateOptions;
-  const strict = strictSchemaOption(o, 'generate');
-  if (o.strictSchema !== undefined && o.schema === undefined) throw invalidOptions('generate: strictSchema applies to schema only');
+  const how = schemaOptions(o, 'generate');
+  for (const key of SCHEMA_KEYS) if (o[key] !== undefined && o.schema === undefined) throw invalidOptions(`generate: ${key} applies to schema only`);
   checkPrompt(prompt, 'generate');
   const given = CONSTRAINT_KEYS.filter((k) => o[k] !== undefined);
   if (given.length > 1) throw invalidOptions(`generate: give exactly one of schema, regex or choices; got ${given.join(' and ')}`);
   let constraint: Constraint | undefined;
-  if (o.schema !== undefined) constraint = schemaConstraint(o.schema, strict);
+  if (o.schema !== undefined) constraint = schemaConstraint(o.schema, how.strict, how.openObjects);
   else if (o.regex !== undefined) constraint = regexConstraint(o.regex);
   else if (o.choices !== undefined) constraint = choicesConstraint(o.choices);
   const { text } = await run('generate', prompt, constraint, o);
@@ -266,10 +273,10 @@ export function generateJson<S extends BasicTypeSpec>(prompt: string, schema: S,
 export function generateJson<T = unknown>(prompt: string, schema: JsonSchema, options?: CallOptions & SchemaOptions): Promise<T>;
 export async function generateJson(prompt: string, schema: SchemaSpec, options: CallOptions & SchemaOptions = {}): Promise<unknown> {
   const o = checkOptions(options, [...SCHEMA_KEYS, ...CALL_KEYS], 'generateJson') as CallOptions & SchemaOptions;
-  const strict = strictSchemaOption(o, 'generateJson');
+  const how = schemaOptions(o, 'generateJson');
   checkPrompt(prompt, 'generateJson');
   if (schema === undefined) throw invalidOptions('generateJson: a schema is required');
-  const { value } = await run('generateJson', prompt, schemaConstraint(schema, strict), o);
+  const { value } = await run('generateJson', prompt, schemaConstraint(schema, how.strict, how.openObjects), o);
   return value;
 }
 

@@ -28,11 +28,20 @@ function asParameterError(fn: string, parameter: string, error: unknown): never 
   throw error;
 }
 
-/** `strict`: svc.strict_schema as the request records it (unknown keywords and formats are errors). */
-export function schemaGrammar(fn: string, schema: unknown, strict: boolean): string {
+/** How a request's schema is compiled: svc.strict_schema and svc.open_objects, as the request records them. */
+export interface SchemaCompile {
+  /** Unknown keywords and formats are errors. */
+  strict: boolean;
+  /** Objects without additionalProperties take any further members. */
+  openObjects: boolean;
+}
+
+export function schemaGrammar(fn: string, schema: unknown, how: SchemaCompile): string {
   if (schema === null || schema === undefined) throw parameterError(fn, 'schema', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
   try {
-    return memoized(`schema\u0000${strict}\u0000${JSON.stringify(schema)}`, () => compileJsonSchema(schema, { strict }).gbnf);
+    return memoized(`schema\u0000${how.strict}\u0000${how.openObjects}\u0000${JSON.stringify(schema)}`, () =>
+      compileJsonSchema(schema, { strict: how.strict, additionalProperties: how.openObjects }).gbnf,
+    );
   } catch (error) {
     return asParameterError(fn, 'schema', error);
   }

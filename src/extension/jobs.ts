@@ -6,7 +6,8 @@ import { parameterError, SQLSTATE } from './errors.js';
 import * as v from './validate.js';
 import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
 import { recordSchemaText } from './recorded-schema.js';
-import { promptSettings, requestModel, strictSchemaSetting, type ModelFunction, type PromptParameters } from './settings.js';
+import { promptSettings, requestModel, schemaSettings, type ModelFunction, type PromptParameters } from './settings.js';
+import type { SchemaCompile } from './constraints.js';
 
 export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
 
@@ -49,17 +50,18 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown, 
 }
 
 /**
- * `strict`: whether unknown schema keywords and formats are errors, from svc.strict_schema or as the
- * request records it. It changes the grammar, so it is a parameter (and part of the cache key);
- * recorded only when on, so requests at the default keep the parameters (and cache keys) they had.
+ * `compile`: whether unknown schema keywords and formats are errors, and whether objects without
+ * additionalProperties are open, from svc.strict_schema and svc.open_objects or as the request
+ * records them. They change the grammar, so they are parameters (and part of the cache key),
+ * recorded only when on, so requests at the defaults keep the parameters (and cache keys) they had.
  */
-export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, strict?: boolean, model?: string | null): PreparedJob {
+export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, compile?: SchemaCompile, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
   const { value, recorded } = schemaArgument(fn, schema);
-  const strictSchema = strict ?? strictSchemaSetting();
-  const parameters = { prompt: checkedPrompt, schema: recorded, ...options, ...(strictSchema ? { strict_schema: true } : {}) };
-  return { functionName: 'generate_json', parameters, grammar: schemaGrammar(fn, value, strictSchema) };
+  const how = compile ?? schemaSettings();
+  const parameters = { prompt: checkedPrompt, schema: recorded, ...options, ...(how.strict ? { strict_schema: true } : {}), ...(how.openObjects ? { open_objects: true } : {}) };
+  return { functionName: 'generate_json', parameters, grammar: schemaGrammar(fn, value, how) };
 }
 
 /**
@@ -131,7 +133,7 @@ export function prepareFromParameters(fn: string, functionName: unknown, paramet
   switch (functionName) {
     case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed, format(), model);
     case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache, model);
-    case 'generate_json': return prepareJson(fn, p.prompt, typeof p.schema === 'string' ? new SchemaText(p.schema) : p.schema, p.max_tokens, p.use_cache, p.seed, format(), strictSchemaParameter(fn, p.strict_schema), model);
+    case 'generate_json': return prepareJson(fn, p.prompt, typeof p.schema === 'string' ? new SchemaText(p.schema) : p.schema, p.max_tokens, p.use_cache, p.seed, format(), { strict: flagParameter(fn, 'strict_schema', p.strict_schema), openObjects: flagParameter(fn, 'open_objects', p.open_objects) }, model);
     case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed, format(), model);
     case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed, format(), model);
     case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed, model);
@@ -147,9 +149,9 @@ function recordedModel(fn: string, model: unknown): string | null {
 }
 
 /** A request's recorded strict_schema: absent (off) or true. */
-function strictSchemaParameter(fn: string, strict: unknown): boolean {
-  if (strict === undefined || strict === null) return false;
-  if (strict !== true) throw parameterError(fn, 'parameters.strict_schema', 'must be true when present');
+function flagParameter(fn: string, name: string, flag: unknown): boolean {
+  if (flag === undefined || flag === null) return false;
+  if (flag !== true) throw parameterError(fn, `parameters.${name}`, 'must be true when present');
   return true;
 }
 

@@ -38,12 +38,17 @@ export function intervalSetting(name: 'svc.sync_timeout' | 'svc.worker_poll_inte
   return seconds;
 }
 
-/** svc.strict_schema of this session: whether JSON Schemas are compiled strictly (settings-catalog.ts). */
-export function strictSchemaSetting(): boolean {
-  const lower = (raw('svc.strict_schema') ?? SETTINGS['svc.strict_schema'].default).toLowerCase();
+/** An 'on'/'off' setting of this session (settings-catalog.ts), or an error naming it. */
+function onOffSetting(name: 'svc.strict_schema' | 'svc.open_objects'): boolean {
+  const lower = (raw(name) ?? SETTINGS[name].default).toLowerCase();
   if (lower === 'on' || lower === 'true') return true;
   if (lower === 'off' || lower === 'false') return false;
-  throw new SvcError(SQLSTATE.invalidParameterValue, `setting svc.strict_schema must be 'on' or 'off' (is "${raw('svc.strict_schema')}")`);
+  throw new SvcError(SQLSTATE.invalidParameterValue, `setting ${name} must be 'on' or 'off' (is "${raw(name)}")`);
+}
+
+/** How this session compiles JSON Schemas: svc.strict_schema (unknown keywords and formats are errors) and svc.open_objects. */
+export function schemaSettings(): { strict: boolean; openObjects: boolean } {
+  return { strict: onOffSetting('svc.strict_schema'), openObjects: onOffSetting('svc.open_objects') };
 }
 
 /**

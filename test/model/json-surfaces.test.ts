@@ -114,3 +114,39 @@ test('on a byte-level BPE vocabulary (qwen2), multi-byte property names in the w
   const id = await one(`svc_generate_json_async('Une personne:', $1, max_tokens := 40, use_cache := false)`, [schema]);
   expect(await one(`svc_get_async_result($1, 60)`, [id])).toBe(library);
 }, 180_000);
+
+test('open objects (#36 point 7): the library option, the CLI flag and svc.open_objects give one grammar and the same bytes; a request keeps its own setting', async () => {
+  // No additionalProperties: closed by default, open when asked, on every surface.
+  const open = { model: STORIES_MODEL, schema: JSON.parse(SCHEMA), maxTokens: MAX_TOKENS, openObjects: true };
+  const library = untagged(await generate(PROMPT, open));
+  expect(JSON.parse(library)).toMatchObject({ name: expect.any(String), age: expect.any(Number) });
+
+  const command = await cli(['generate', PROMPT, '--schema', '-', '--open-objects', '--model', STORIES_MODEL, '--max-tokens', String(MAX_TOKENS)], SCHEMA);
+  expect(command).toMatchObject({ code: 0, stdout: `<json-output>${library}</json-output>\n` });
+  expect(await cli(['generate', PROMPT, '--open-objects', '--model', STORIES_MODEL], '')).toMatchObject({
+    stderr: expect.stringMatching(/--open-objects only applies to --schema/),
+  });
+
+  await db.query(`SET svc.open_objects = 'on'`);
+  try {
+    const id = (await db.query(`SELECT svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false) AS id`, [PROMPT, SCHEMA])).rows[0].id;
+    const row = (await db.query(`SELECT parameters, grammar FROM svc_queue WHERE request_id = $1`, [id])).rows[0];
+    expect(row.parameters.open_objects).toBe(true);
+    expect(row.grammar).toMatch(/extra-key/);
+    expect(await one(`svc_get_async_result($1)`, [id])).toBe(library);
+    expect(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, SCHEMA])).toBe(library);
+    await db.query(`SET svc.open_objects = 'maybe'`);
+    await expect(db.query(`SELECT svc_generate_json_async('x', '{"type":"object"}')`)).rejects.toMatchObject({
+      code: '22023',
+      message: `setting svc.open_objects must be 'on' or 'off' (is "maybe")`,
+    });
+  } finally {
+    await db.query(`RESET svc.open_objects`);
+  }
+  // Off (the default): nothing recorded, the closed grammar.
+  const closedId = (await db.query(`SELECT svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false) AS id`, [PROMPT, SCHEMA])).rows[0]
+    .id;
+  const closed = (await db.query(`SELECT parameters, grammar FROM svc_queue WHERE request_id = $1`, [closedId])).rows[0];
+  expect(closed.parameters.open_objects).toBeUndefined();
+  expect(closed.grammar).not.toMatch(/extra-key/);
+}, 180_000);

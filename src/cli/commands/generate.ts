@@ -14,6 +14,8 @@ Constraints (at most one):
   --regex R           the whole output matches the regular expression R
   --choices a,b,c     the output is one of the comma-separated choices (or a JSON array of strings)
   --type T            a value of a basic type: integer, number, boolean, string
+  --open-objects      with --schema: objects without additionalProperties take further members
+                      (as JSON Schema reads them) instead of only their declared properties
 
 Options:
   --system TEXT       a system prompt: the system turn of the model's chat template
@@ -51,6 +53,7 @@ export function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     raw: { type: 'boolean' },
     system: { type: 'string' },
+    'open-objects': { type: 'boolean' },
   } as const;
   return runModelCommand('generate', HELP, args, flags, async ({ values, positionals }) => {
     const given = givenConstraints(values);
@@ -73,13 +76,15 @@ export function run(args: string[]): Promise<number> {
       promptFormat: values.raw ? 'raw' : undefined,
       systemPrompt: values.system,
     };
+    if (values['open-objects'] && values.schema === undefined) throw new UsageError('--open-objects only applies to --schema');
     if (values.schema !== undefined) options.schema = readSchema(values.schema) as GenerateOptions['schema'];
+    if (values['open-objects']) options.openObjects = true;
     if (values.regex !== undefined) options.regex = values.regex;
     if (values.choices !== undefined) options.choices = parseChoices(values.choices);
     for (const key of Object.keys(options) as (keyof GenerateOptions)[]) if (options[key] === undefined) delete options[key];
 
     // Compile the constraint first: an invalid one fails before any model loads.
-    if (options.schema !== undefined) compile(schemaConstraint(options.schema));
+    if (options.schema !== undefined) compile(schemaConstraint(options.schema, false, options.openObjects));
     else if (options.regex !== undefined) compile(regexConstraint(options.regex));
     else if (options.choices !== undefined) compile(choicesConstraint(options.choices));
     else if (values.type !== undefined) compile(schemaConstraint(values.type));
@@ -87,7 +92,7 @@ export function run(args: string[]): Promise<number> {
     let text: string;
     let value: unknown;
     if (values.type !== undefined) {
-      const { schema: _s, regex: _r, choices: _c, ...call } = options;
+      const { schema: _s, regex: _r, choices: _c, openObjects: _o, ...call } = options;
       value = await generateFormat(prompt, values.type as BasicTypeSpec, call);
       text = typeof value === 'string' ? value : JSON.stringify(value);
     } else {
