@@ -3,8 +3,7 @@
 // capture so a failure says why.
 import { getLlama, LlamaGrammar, LlamaLogLevel } from 'node-llama-cpp';
 import type { Llama } from 'node-llama-cpp';
-import { compileChoices, compileJsonSchema, compileRegex, compileType } from '../../src/grammar/index.js';
-import { ConstraintError } from '../../src/grammar/errors.js';
+import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, compileType, seededRandom } from '../../src/grammar/index.js';
 import { CORPUS } from './corpus.js';
 import { REAL_WORLD } from './real-world.js';
 import { CHOICES, REGEXES, TYPE_NAMES } from './samples.js';
@@ -79,16 +78,7 @@ test.each(TYPE_NAMES.map((t) => [t]))('type: %s', (name) => {
 // groups, alternations, repetitions of repetitions) all load into llama.cpp, or are refused by the
 // compiler with its own error. Seeded, so a failure names a case that can be run again.
 describe('generated constraints load into llama.cpp', () => {
-  function prng(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+  const prng = seededRandom;
   const pick = <T>(random: () => number, xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
   const BOUNDS = [1, 2, 3, 7, 40, 199, 667, 1000, 1023, 1999, 2000, 2001, 2500, 4500];
 

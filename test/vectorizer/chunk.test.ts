@@ -1,4 +1,5 @@
 import { DEFAULT_SEPARATORS, chunkingProblem, splitText } from '../../src/vectorizer/chunk.js';
+import { seededRandom } from '../../src/grammar/index.js';
 import type { Chunking } from '../../src/vectorizer/chunk.js';
 import { DEFAULT_TEMPLATE, renderTemplate, templateFields, templateProblem } from '../../src/vectorizer/template.js';
 
@@ -19,17 +20,8 @@ const squaredWords = (text: string) => words(text) ** 2;
 const isBlank = (text: string) => text.trim() === '';
 const hasLoneSurrogate = (text: string) => Array.from(text).some((character) => character.length === 1 && /[\ud800-\udfff]/.test(character));
 
-/** mulberry32: a small seeded PRNG, so that a failing random case fails the same way every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG, so that a failing random case fails the same way every run. */
+const random = seededRandom;
 
 const VOCABULARY = [
   'the',
