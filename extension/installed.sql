@@ -1414,6 +1414,7 @@ CREATE OR REPLACE FUNCTION public.svc_vectorize(source regclass, column_name tex
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
 try {

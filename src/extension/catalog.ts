@@ -213,7 +213,8 @@ const DECLARED: readonly SqlFunction[] = [
       p('chunk_size', 'integer', '1000'), p('chunk_overlap', 'integer', '0'), p('separators', 'text[]', `ARRAY[chr(10) || chr(10), chr(10), '. ', ' ', '']`), p('format', 'text', `'$chunk'`),
       p('destination', 'text', 'NULL'), p('dimensions', 'integer', 'NULL'), p('batch_size', 'integer', '64'),
     ],
-    returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'vectorize' },
+    // The backfill of a large table may queue for longer than plv8's 300 s default (statement_timeout bounds it).
+    returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', settings: SET_CALL, body: { ts: 'vectorize' },
     comment: "Keep source's column_name embedded, chunk by chunk, in a destination table owned by the calling role: triggers queue inserts, updates and deletes, "
       + 'and the rows already there are queued now. Returns how many rows were queued.',
   },
