@@ -547,9 +547,9 @@ DECLARE
   v svc_vectorizers;
   mine jsonb;
   given integer := jsonb_array_length(job_parameters->'items');
+  result_items jsonb;
   pairs jsonb;
   chunk_rows jsonb;
-  writer text;
   written integer;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer;
@@ -561,20 +561,22 @@ BEGIN
   IF mine IS NULL THEN
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', given)::text;
   END IF;
-  SELECT format('%I.%I', n.nspname, p.proname) INTO writer FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.oid = v.writer;
   BEGIN
-    IF jsonb_array_length(job_result::jsonb->'items') IS DISTINCT FROM given THEN
-      RAISE EXCEPTION 'the worker returned % items for a job of %', jsonb_array_length(job_result::jsonb->'items'), given;
+    -- Parsed once, inside the block: a result that is not JSON fails these rows, not the completion.
+    result_items := job_result::jsonb->'items';
+    IF jsonb_array_length(result_items) IS DISTINCT FROM given THEN
+      RAISE EXCEPTION 'the worker returned % items for a job of %', jsonb_array_length(result_items), given;
     END IF;
     -- Each item still this request's, with its chunks: [{key, chunks}].
     SELECT jsonb_agg(jsonb_build_object('key', p.item->'key', 'chunks', r.item->'chunks')) INTO pairs
     FROM jsonb_array_elements(job_parameters->'items') WITH ORDINALITY AS p(item, n)
-    JOIN jsonb_array_elements(job_result::jsonb->'items') WITH ORDINALITY AS r(item, n) USING (n)
+    JOIN jsonb_array_elements(result_items) WITH ORDINALITY AS r(item, n) USING (n)
     WHERE p.item->'key' IN (SELECT jsonb_array_elements(mine));
     SELECT coalesce(jsonb_agg(x.item->'key' || jsonb_build_object('chunk_index', c.ord - 1, 'chunk', c.chunk->'text', 'embedding', c.chunk->'embedding')), '[]')
     INTO chunk_rows
     FROM jsonb_array_elements(pairs) AS x(item), jsonb_array_elements(x.item->'chunks') WITH ORDINALITY AS c(chunk, ord);
-    EXECUTE format('SELECT %s($1, $2)', writer) USING mine, chunk_rows;
+    -- regproc prints the writer's name as svc's pinned search_path resolves it.
+    EXECUTE format('SELECT %s($1, $2)', v.writer::regproc) USING mine, chunk_rows;
     UPDATE svc_vectorizer_rows r SET state = 'done', chunks = jsonb_array_length(x.item->'chunks'), error = NULL, done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)
     WHERE r.vectorizer = v.id AND r.request_id = request AND r.key = x.item->'key';
@@ -1475,15 +1477,16 @@ AS $function$-- The session's own vectorizers (svc_admin members: all), with how
 -- every row of a vectorizer (~20 ms per 100,000); the last error is one probe of the failed rows' index.
 SELECT v.name, v.source, v.source_column, v.destination, v.model, c.pending, c.done, c.failed, c.chunks, c.lag,
   (SELECT r.error FROM svc_vectorizer_rows r WHERE r.vectorizer = v.id AND r.state = 'failed' ORDER BY r.done_at DESC LIMIT 1)
-FROM svc_vectorizers v,
+FROM (SELECT CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END AS role) AS me,
+  svc_vectorizers v,
   LATERAL (
     SELECT count(*) FILTER (WHERE r.state = 'pending') AS pending, count(*) FILTER (WHERE r.state = 'done') AS done,
       count(*) FILTER (WHERE r.state = 'failed') AS failed, coalesce(sum(r.chunks) FILTER (WHERE r.state = 'done'), 0) AS chunks,
       clock_timestamp() - min(r.queued_at) FILTER (WHERE r.state = 'pending') AS lag
     FROM svc_vectorizer_rows r WHERE r.vectorizer = v.id
   ) AS c
-WHERE v.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
-  OR pg_has_role((CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END), 'svc_admin', 'MEMBER')
+-- The session's role (its SET ROLE), as svc's other functions name it (SESSION_ROLE in queries.ts).
+WHERE v.owner = me.role OR pg_has_role(me.role, 'svc_admin', 'MEMBER')
 ORDER BY v.name
 $function$;
 -- grants on svc_vectorizer_status(): (default: PUBLIC may execute)

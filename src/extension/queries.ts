@@ -30,6 +30,10 @@ export const SYNC_WAITER_LOCK = 0x73766377;
 // `b` (see queue-bound.sql) and the setting.
 const CAPACITY_COLUMNS = `b.depth AS bound, b.last_seq, current_setting('svc.max_queue_size', true) AS max_queue_size`;
 
+/** A relation's schema-qualified, quoted name from its oid (`column`), or NULL once it is dropped. */
+const qualifiedRelation = (column: string) =>
+  `(SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = ${column})`;
+
 export const QUERIES = {
   setting: q(`SELECT current_setting($1, true) AS value`, 'text'),
   promptSettings: q(`SELECT current_setting('svc.prompt_format', true) AS prompt_format, current_setting('svc.system_prompt', true) AS system_prompt`),
@@ -181,8 +185,7 @@ export const QUERIES = {
 
   // --- vectorizers (vectorizer.ts) --------------------------------------------------------------
   sessionRole: q(`SELECT r.rolname AS role, r.oid::text AS oid FROM pg_roles r WHERE r.rolname = ${SESSION_ROLE}`),
-  svcSchema: q(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc'`),
-  vectorExtensionSchema: q(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'`),
+  extensionSchema: q(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1`, 'text'),
   // $1: a regclass as plv8 hands it over (its oid, or its name as text).
   relation: q(
     `SELECT c.oid::text AS oid, n.nspname AS schema, c.relname AS name, c.relkind AS kind, c.relrowsecurity AS row_security,
@@ -222,19 +225,13 @@ export const QUERIES = {
   vectorizerSetWriter: q(`UPDATE svc_vectorizers SET writer = $2::regprocedure WHERE id = $1`, 'integer', 'text'),
   // The session role's vectorizer named $1, its source and destination qualified (NULL once dropped).
   vectorizerOfSession: q(
-    `SELECT v.id, v.name, v.owner, v.key_columns, v.model, v.embedding_type,
-            (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v.source) AS source,
-            (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v.destination) AS destination
+    `SELECT v.id, v.name, v.owner, v.key_columns, v.model, v.embedding_type, ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination
      FROM svc_vectorizers v WHERE v.name = $1 AND v.owner = ${SESSION_ROLE}`,
     'text',
   ),
   // The same as the caller sees it (svc_search runs as the caller: row-level security shows its own).
   vectorizerForSearch: q(
-    `SELECT v.id, v.name, v.key_columns, v.embedding_type,
-            (SELECT format('%I.%I', n.nspname, c.relname) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v.destination) AS destination,
-            (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc') AS svc_schema,
-            (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector') AS vector_schema
-     FROM svc_vectorizers v WHERE v.name = $1`,
+    `SELECT v.id, v.name, v.key_columns, v.embedding_type, ${qualifiedRelation('v.destination')} AS destination FROM svc_vectorizers v WHERE v.name = $1`,
     'text',
   ),
   vectorizerEmbedding: q(`SELECT svc_vectorizer_embed($1, $2) AS embedding`, 'text', 'text'),

@@ -35,8 +35,11 @@ export interface VectorizerShape {
 /** The columns a destination adds after the source's key: a source key column may not be named so. */
 export const DESTINATION_COLUMNS = ['chunk_index', 'chunk', 'embedding'] as const;
 
-export const writerName = (id: number) => `svc__vz_${id}_write`;
-export const triggerFunctionName = (id: number) => `svc__vz_${id}_changed`;
+const writerName = (id: number) => `svc__vz_${id}_write`;
+const triggerFunctionName = (id: number) => `svc__vz_${id}_changed`;
+/** The generated functions as DDL names them (ALTER, DROP, REVOKE): qualified, with their argument types. */
+export const writerSignature = (svcSchema: string, id: number) => `${qualified(svcSchema, writerName(id))}(jsonb, jsonb)`;
+export const triggerFunctionSignature = (svcSchema: string, id: number) => `${qualified(svcSchema, triggerFunctionName(id))}()`;
 export const TRIGGER_EVENTS = ['insert', 'update', 'delete', 'truncate'] as const;
 export const triggerName = (vectorizer: string, event: (typeof TRIGGER_EVENTS)[number]) => `svc_vectorize_${vectorizer}_${event}`;
 export const proxyRoleName = (ownerOid: string) => `svc_vectorizer_${ownerOid}`;
@@ -114,7 +117,7 @@ $changed$`;
 }
 
 export function triggers(v: VectorizerShape, vectorizer: string): string[] {
-  const fn = `${qualified(v.svcSchema, triggerFunctionName(v.id))}()`;
+  const fn = triggerFunctionSignature(v.svcSchema, v.id);
   const on = (event: (typeof TRIGGER_EVENTS)[number], referencing: string) =>
     `CREATE TRIGGER ${quoteIdent(triggerName(vectorizer, event))} AFTER ${event.toUpperCase()} ON ${v.source}${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}`;
   return [

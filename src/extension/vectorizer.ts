@@ -8,11 +8,11 @@ import { one, rows, run } from './db.js';
 import { QUERIES } from './queries.js';
 import { parameterError, SvcError, SQLSTATE } from './errors.js';
 import * as v from './validate.js';
-import { chunkingProblem, type Chunking } from '../vectorizer/chunk.js';
+import { chunkingProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
 import { templateFields, templateProblem } from '../vectorizer/template.js';
 import {
-  backfill, DESTINATION_COLUMNS, destinationTable, proxyRoleName, qualified, quoteIdent, searchQuery, TRIGGER_EVENTS, triggerFunction, triggerFunctionName, triggerName, triggers,
-  writerFunction, writerName, type KeyColumn, type VectorizerShape,
+  backfill, DESTINATION_COLUMNS, destinationTable, proxyRoleName, qualified, quoteIdent, searchQuery, TRIGGER_EVENTS, triggerFunction, triggerFunctionSignature, triggerName, triggers,
+  writerFunction, writerSignature, type KeyColumn, type VectorizerShape,
 } from './vectorizer-sql.js';
 import { prepareEmbed } from './jobs.js';
 import { runOne } from './sync.js';
@@ -37,6 +37,9 @@ interface Column {
   category: string;
 }
 
+/** The schema an installed extension lives in (svc's own, pgvector's), or null when it is not installed. */
+const extensionSchema = (name: string): string | null => one<{ schema: string }>(QUERIES.extensionSchema, name)?.schema ?? null;
+
 /** The role a vectorizer belongs to: the session's (its SET ROLE), as for requests. */
 const sessionRole = () => one<{ role: string; oid: string }>(QUERIES.sessionRole)!;
 
@@ -47,11 +50,11 @@ function checkedName(fn: string, name: unknown): string {
 }
 
 function checkedChunking(fn: string, by: unknown, size: unknown, overlap: unknown, separators: unknown): Chunking {
-  const list = v.array(fn, 'separators', separators, { maxItems: 16, allowEmpty: true }).map((item, i) => {
+  const list = v.array(fn, 'separators', separators, { maxItems: MAX_SEPARATORS, allowEmpty: true }).map((item, i) => {
     if (typeof item !== 'string') throw parameterError(fn, v.itemName('separators', i), 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
     return item;
   });
-  const chunking = { by: v.text(fn, 'chunk_by', by), size: v.integerInRange(fn, 'chunk_size', size, 1, 1_000_000), overlap: v.integerInRange(fn, 'chunk_overlap', overlap, 0, 999_999), separators: list };
+  const chunking = { by: v.text(fn, 'chunk_by', by), size: v.integerInRange(fn, 'chunk_size', size, 1, MAX_CHUNK_SIZE), overlap: v.integerInRange(fn, 'chunk_overlap', overlap, 0, MAX_CHUNK_SIZE - 1), separators: list };
   const problem = chunkingProblem(chunking);
   if (problem === undefined) return chunking as Chunking;
   // chunkingProblem names its field (by, size, overlap, separators); the SQL parameter is chunk_<field>, or separators.
@@ -122,7 +125,7 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   const batch = v.integerInRange(fn, 'batch_size', batchSize, 1, 1000);
 
   const target = destinationName(fn, destination, relation.schema, vectorizerName);
-  const vectorSchema = one<{ schema: string | null }>(QUERIES.vectorExtensionSchema)?.schema ?? null;
+  const vectorSchema = extensionSchema('vector');
   const embeddingType = vectorSchema === null ? 'real[]' : `${qualified(vectorSchema, 'vector')}${dims === null ? '' : `(${dims})`}`;
   const role = sessionRole();
   checkPrivileges(fn, role.role, relation, [...new Set([...keys.map((k) => k.name), column, ...fields])], target.schema);
@@ -183,7 +186,7 @@ function shape(id: number, d: Declaration, svcSchema: string): VectorizerShape {
 export function vectorize(source: unknown, columnName: unknown, name: unknown, model: unknown, chunkBy: unknown, chunkSize: unknown, chunkOverlap: unknown,
   separators: unknown, format: unknown, destination: unknown, dimensions: unknown, batchSize: unknown): number {
   const d = declaration(source, columnName, name, model, chunkBy, chunkSize, chunkOverlap, separators, format, destination, dimensions, batchSize);
-  const svcSchema = one<{ schema: string }>(QUERIES.svcSchema)!.schema;
+  const svcSchema = extensionSchema('svc')!;
   const proxy = proxyRoleName(d.role.oid);
   if (!one(QUERIES.roleExists, proxy)) {
     run(`CREATE ROLE ${quoteIdent(proxy)} NOLOGIN INHERIT`);
@@ -198,11 +201,11 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
     JSON.stringify(d.chunking), d.model, target, d.vectorSchema === null ? 'real[]' : 'vector', d.batchSize)!;
   const s = { ...draft, id };
   run(writerFunction(s));
-  const writer = `${qualified(svcSchema, writerName(id))}(jsonb, jsonb)`;
+  const writer = writerSignature(svcSchema, id);
   run(`REVOKE ALL ON FUNCTION ${writer} FROM PUBLIC`);
   run(`ALTER FUNCTION ${writer} OWNER TO ${quoteIdent(proxy)}`);
   run(triggerFunction(s));
-  const changed = `${qualified(svcSchema, triggerFunctionName(id))}()`;
+  const changed = triggerFunctionSignature(svcSchema, id);
   run(`REVOKE ALL ON FUNCTION ${changed} FROM PUBLIC`);
   // Members of the extension: DROP EXTENSION svc then needs CASCADE, which takes the triggers too
   // (a trigger left behind would call functions that are gone, and fail every write to the source).
@@ -236,11 +239,11 @@ export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean 
   const fn = 'svc_vectorize_drop';
   const keepDestination = !v.boolean(fn, 'drop_destination', dropDestination);
   const vz = ownVectorizer(fn, name);
-  const svcSchema = one<{ schema: string }>(QUERIES.svcSchema)!.schema;
+  const svcSchema = extensionSchema('svc')!;
   if (vz.source !== null) for (const event of TRIGGER_EVENTS) run(`DROP TRIGGER IF EXISTS ${quoteIdent(triggerName(vz.name, event))} ON ${vz.source}`);
   one(QUERIES.vectorizerCancelJobs, vz.id);
   one(QUERIES.vectorizerDelete, vz.id);
-  for (const fn of [`${qualified(svcSchema, triggerFunctionName(vz.id))}()`, `${qualified(svcSchema, writerName(vz.id))}(jsonb, jsonb)`]) {
+  for (const fn of [triggerFunctionSignature(svcSchema, vz.id), writerSignature(svcSchema, vz.id)]) {
     run(`ALTER EXTENSION svc DROP FUNCTION ${fn}`);
     run(`DROP FUNCTION ${fn}`);
   }
@@ -267,13 +270,13 @@ export function search(name: unknown, query: unknown, k: unknown): Array<Record<
   const n = v.text(fn, 'name', name);
   v.text(fn, 'query', query);
   const count = v.integerInRange(fn, 'k', k, 1, SEARCH_MAX_K);
-  const vz = one<Vectorizer & { svc_schema: string; vector_schema: string | null }>(QUERIES.vectorizerForSearch, n);
+  const vz = one<Vectorizer>(QUERIES.vectorizerForSearch, n);
   if (!vz) throw parameterError(fn, 'name', `"${n}" is no vectorizer of role ${sessionRole().role}`, {}, SQLSTATE.undefinedObject);
   if (vz.destination === null) throw new SvcError(SQLSTATE.undefinedTable, `${fn}: the destination of vectorizer "${n}" no longer exists`);
   const embedding = one<{ embedding: number[] }>(QUERIES.vectorizerEmbedding, n, query)!.embedding;
   const sql = searchQuery({
-    destination: vz.destination, svcSchema: vz.svc_schema, keys: vz.key_columns.map((name) => ({ name })),
-    vectorSchema: vz.embedding_type === 'vector' ? vz.vector_schema : null,
+    destination: vz.destination, svcSchema: extensionSchema('svc')!, keys: vz.key_columns.map((name) => ({ name })),
+    vectorSchema: vz.embedding_type === 'vector' ? extensionSchema('vector') : null,
   });
   return run(sql, `[${embedding.join(',')}]`, String(count));
 }

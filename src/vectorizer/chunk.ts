@@ -14,8 +14,8 @@ export interface Chunking {
 
 export const DEFAULT_SEPARATORS: readonly string[] = ['\n\n', '\n', '. ', ' ', ''];
 
-const MAX_SIZE = 1_000_000;
-const MAX_SEPARATORS = 16;
+export const MAX_CHUNK_SIZE = 1_000_000;
+export const MAX_SEPARATORS = 16;
 const MAX_SEPARATOR_LENGTH = 64;
 
 /**
@@ -43,8 +43,8 @@ export function chunkingProblem(value: unknown): string | undefined {
   if (by !== 'none' && by !== 'characters' && by !== 'tokens') return `by must be 'none', 'characters' or 'tokens' (is ${describe(by)})`;
   // Nothing else takes part in a 'none' chunking, so a stored one need not carry (valid) sizes.
   if (by === 'none') return undefined;
-  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_SIZE) {
-    return `size must be an integer from 1 to ${MAX_SIZE} (is ${describe(size)})`;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_CHUNK_SIZE) {
+    return `size must be an integer from 1 to ${MAX_CHUNK_SIZE} (is ${describe(size)})`;
   }
   if (typeof overlap !== 'number' || !Number.isInteger(overlap) || overlap < 0) return `overlap must be an integer >= 0 (is ${describe(overlap)})`;
   // An overlap as large as a chunk would leave no room for new text: the splitter could not advance.

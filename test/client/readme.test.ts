@@ -1,22 +1,16 @@
 // The README's library and `svc` examples run as they are written, on the committed stories260K: the
 // TypeScript block through tsx, the shell block through bash with `svc` as `node bin/svc.js`.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+
+import { fencedBlocks } from '../helpers/docs.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
 
-/** The fenced blocks of `lang` in the README section titled `heading`. */
-function readmeBlocks(heading: string, lang: string): string[] {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  expect(start).toBeGreaterThan(0);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
-}
+const readmeBlocks = (heading: string, lang: string) => fencedBlocks('README.md', heading, lang);
 
 const SECTION = 'The library and the `svc` command';
 const env = { ...process.env, SVC_THREADS: '1', SVC_MODEL: '' };

@@ -2,8 +2,8 @@
 // the test model: one row per input in input order, the same bytes as the one-input calls and the async
 // path, served from the cache where it can, each input's error in its own row.
 import type pg from 'pg';
-import { readFileSync } from 'node:fs';
 import { ROLES, useSvc } from '../helpers/svc.js';
+import { fencedBlocks } from '../helpers/docs.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
@@ -154,9 +154,7 @@ test('svc_get_async_results: one row per id in input order, results and errors i
 });
 
 test("the README's set-based example labels a table in one statement", async () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### Set-based calls'));
-  const block = /```sql\n([\s\S]*?)```/.exec(section)![1];
+  const [block] = fencedBlocks('README.md', 'Set-based calls', 'sql');
   await db.query(`CREATE TABLE tickets (id int PRIMARY KEY, body text, label text);
     INSERT INTO tickets (id, body) VALUES (1, 'The app crashes'), (2, 'How do I log in?'), (3, 'Love it')`);
   for (const statement of block

@@ -12,9 +12,9 @@ DECLARE
   v svc_vectorizers;
   mine jsonb;
   given integer := jsonb_array_length(job_parameters->'items');
+  result_items jsonb;
   pairs jsonb;
   chunk_rows jsonb;
-  writer text;
   written integer;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer;
@@ -26,20 +26,22 @@ BEGIN
   IF mine IS NULL THEN
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', given)::text;
   END IF;
-  SELECT format('%I.%I', n.nspname, p.proname) INTO writer FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.oid = v.writer;
   BEGIN
-    IF jsonb_array_length(job_result::jsonb->'items') IS DISTINCT FROM given THEN
-      RAISE EXCEPTION 'the worker returned % items for a job of %', jsonb_array_length(job_result::jsonb->'items'), given;
+    -- Parsed once, inside the block: a result that is not JSON fails these rows, not the completion.
+    result_items := job_result::jsonb->'items';
+    IF jsonb_array_length(result_items) IS DISTINCT FROM given THEN
+      RAISE EXCEPTION 'the worker returned % items for a job of %', jsonb_array_length(result_items), given;
     END IF;
     -- Each item still this request's, with its chunks: [{key, chunks}].
     SELECT jsonb_agg(jsonb_build_object('key', p.item->'key', 'chunks', r.item->'chunks')) INTO pairs
     FROM jsonb_array_elements(job_parameters->'items') WITH ORDINALITY AS p(item, n)
-    JOIN jsonb_array_elements(job_result::jsonb->'items') WITH ORDINALITY AS r(item, n) USING (n)
+    JOIN jsonb_array_elements(result_items) WITH ORDINALITY AS r(item, n) USING (n)
     WHERE p.item->'key' IN (SELECT jsonb_array_elements(mine));
     SELECT coalesce(jsonb_agg(x.item->'key' || jsonb_build_object('chunk_index', c.ord - 1, 'chunk', c.chunk->'text', 'embedding', c.chunk->'embedding')), '[]')
     INTO chunk_rows
     FROM jsonb_array_elements(pairs) AS x(item), jsonb_array_elements(x.item->'chunks') WITH ORDINALITY AS c(chunk, ord);
-    EXECUTE format('SELECT %s($1, $2)', writer) USING mine, chunk_rows;
+    -- regproc prints the writer's name as svc's pinned search_path resolves it.
+    EXECUTE format('SELECT %s($1, $2)', v.writer::regproc) USING mine, chunk_rows;
     UPDATE svc_vectorizer_rows r SET state = 'done', chunks = jsonb_array_length(x.item->'chunks'), error = NULL, done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)
     WHERE r.vectorizer = v.id AND r.request_id = request AND r.key = x.item->'key';

@@ -2,13 +2,14 @@
 -- every row of a vectorizer (~20 ms per 100,000); the last error is one probe of the failed rows' index.
 SELECT v.name, v.source, v.source_column, v.destination, v.model, c.pending, c.done, c.failed, c.chunks, c.lag,
   (SELECT r.error FROM svc_vectorizer_rows r WHERE r.vectorizer = v.id AND r.state = 'failed' ORDER BY r.done_at DESC LIMIT 1)
-FROM svc_vectorizers v,
+FROM (SELECT CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END AS role) AS me,
+  svc_vectorizers v,
   LATERAL (
     SELECT count(*) FILTER (WHERE r.state = 'pending') AS pending, count(*) FILTER (WHERE r.state = 'done') AS done,
       count(*) FILTER (WHERE r.state = 'failed') AS failed, coalesce(sum(r.chunks) FILTER (WHERE r.state = 'done'), 0) AS chunks,
       clock_timestamp() - min(r.queued_at) FILTER (WHERE r.state = 'pending') AS lag
     FROM svc_vectorizer_rows r WHERE r.vectorizer = v.id
   ) AS c
-WHERE v.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
-  OR pg_has_role((CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END), 'svc_admin', 'MEMBER')
+-- The session's role (its SET ROLE), as svc's other functions name it (SESSION_ROLE in queries.ts).
+WHERE v.owner = me.role OR pg_has_role(me.role, 'svc_admin', 'MEMBER')
 ORDER BY v.name
