@@ -6,12 +6,12 @@ import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 import { STORIES_MODEL, bertEmbeddingModel } from '../helpers/real-models.js';
+import { fencedBlocks } from '../helpers/docs.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { splitText, DEFAULT_SEPARATORS } from '../../src/vectorizer/chunk.js';
 import { Engine } from '../../src/engine/engine.js';
-import { ROOT } from '../helpers/cli.js';
 import * as protocol from '../../worker/protocol.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
@@ -354,8 +354,7 @@ test("chunking by tokens counts the model's tokens", async () => {
 }, 120_000);
 
 test("docs/vectorizer.md's psql example runs as written", async () => {
-  const doc = readFileSync(join(ROOT, 'docs/vectorizer.md'), 'utf8');
-  const [declare, search] = [...doc.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const [declare, search] = fencedBlocks('docs/vectorizer.md', 'A complete example (psql, the bundled stories260K)', 'sql');
   await alice.query('SET search_path = app, public');
   try {
     await alice.query(declare);
@@ -366,6 +365,28 @@ test("docs/vectorizer.md's psql example runs as written", async () => {
     await alice.query(search);
     expect((await alice.query(`SELECT count(*)::int AS n FROM stories`)).rows[0].n).toBe(2);
     expect((await alice.query(`SELECT count(*)::int AS n FROM svc_vectorizers WHERE name = 'stories_body'`)).rows[0].n).toBe(0);
+  } finally {
+    await alice.query('RESET search_path');
+  }
+}, 120_000);
+
+test("the README's vectorizer example runs as written", async () => {
+  const [block] = fencedBlocks('README.md', 'Vectorizers: a table kept embedded', 'sql');
+  const [declare, status, search, drop] = block
+    .split(/;[^\n]*\n/)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+  await db.query(`CREATE SCHEMA readme AUTHORIZATION ${ROLES.alice}`);
+  await alice.query('SET search_path = readme, public');
+  try {
+    await alice.query(`CREATE TABLE stories (id integer PRIMARY KEY, title text, body text);
+      INSERT INTO stories VALUES (1, 'The ball', 'Tom had a red ball.'), (2, 'The fish', 'A big fish swam in the blue sea.')`);
+    expect((await alice.query(declare)).rows).toEqual([{ svc_vectorize: '2' }]);
+    await settled(alice, 'stories_body');
+    expect((await alice.query(status)).rows).toContainEqual(expect.objectContaining({ name: 'stories_body', rows_done: '2', chunks: '2' }));
+    expect((await alice.query(search)).rows).toHaveLength(2);
+    await alice.query(drop);
+    expect((await alice.query(`SELECT to_regclass('readme.stories_body_chunks') AS t`)).rows[0].t).toBeNull();
   } finally {
     await alice.query('RESET search_path');
   }
