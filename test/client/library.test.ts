@@ -102,9 +102,16 @@ describe('generate', () => {
       await code(generate('x', { timeoutMs: 0 })),
       await code(generate('x', { signal: {} as never })),
       await code(generate('x', { model: '' })),
+      await code(generate('x', { schema: { type: 'object' }, openObjects: 'yes' as never })),
+      await code(generate('x', { schema: { type: 'object' }, strictSchema: 1 as never })),
+      await code(generate('x', { regex: 'a', openObjects: true })),
     ]) {
       expect(e.code).toBe('invalid-options');
     }
+    expect((await code(generate('x', { schema: { type: 'object' }, openObjects: 'yes' as never }))).message).toBe(
+      'generate: openObjects must be a boolean; got "yes"',
+    );
+    expect((await code(generate('x', { regex: 'a', openObjects: true }))).message).toBe('generate: openObjects applies to schema only');
     const typo = await code(generate('x', { max_tokens: 5 } as never));
     expect(typo.message).toMatch(/unknown option 'max_tokens' \(did you mean 'maxTokens'\?\)/);
   });
