@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
-import { STORIES_MODEL, bertEmbeddingModel } from '../helpers/real-models.js';
+import { STORIES_MODEL, bertEmbeddingModel, realVocabModel } from '../helpers/real-models.js';
 import { fencedBlocks } from '../helpers/docs.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -410,43 +410,54 @@ test("a job that fails for good marks its rows failed with the worker's error; t
   expect(await settled(alice, 'doomed')).toMatchObject({ rows_failed: '0', rows_done: '2', chunks: '2' });
 }, 120_000);
 
-test('an embedding model with a WordPiece vocabulary: multi-byte text chunked by its tokens, the vectors svc_embed gives under that model', async () => {
-  const path = await bertEmbeddingModel('mean');
-  const bge = startWorker(svc().cluster, {}, `bge=${path}`);
-  try {
-    await eventually(
-      'a worker serving bge',
-      async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'bge' = ANY (models)`)).rows.length > 0,
-    );
-    const text =
-      'Café crème at the Zürich station. 東京の夜は静かでした。 The naïve résumé — 🌙 moonlight over São Paulo, señor! Ελληνικά κείμενα και ελληνικές λέξεις.';
-    await alice.query(`CREATE TABLE app.intl (id integer PRIMARY KEY, body text)`);
-    await alice.query(`INSERT INTO app.intl VALUES (1, $1)`, [text]);
-    await alice.query(`SELECT svc_vectorize('app.intl', 'body', 'intl', model := 'bge', chunk_by := 'tokens', chunk_size := 10, chunk_overlap := 2)`);
-    await settled(alice, 'intl');
-    const engine = await Engine.load({ model: path, threads: 1, contextSize: 256 });
-    let expected: string[];
+// Real tokenizers: bge's WordPiece (an embedding model) and qwen2's byte-level BPE (a decoder, embedded as svc_embed does).
+test.each([
+  ['bge', 'a WordPiece vocabulary (bge)', () => bertEmbeddingModel('mean')],
+  ['qwen', 'a byte-level BPE vocabulary (qwen2)', () => realVocabModel('qwen2')],
+])(
+  '%s: multi-byte text on %s chunked by its tokens, the vectors svc_embed gives under that model',
+  async (model, _what, file) => {
+    const path = await file();
+    const served = startWorker(svc().cluster, {}, `${model}=${path}`);
     try {
-      expected = splitText(text, { by: 'tokens', size: 10, overlap: 2, separators: DEFAULT_SEPARATORS }, (piece) => engine.countTokens(piece));
+      await eventually(
+        `a worker serving ${model}`,
+        async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND $1 = ANY (models)`, [model])).rows.length > 0,
+      );
+      const text =
+        'Café crème at the Zürich station. 東京の夜は静かでした。 The naïve résumé — 🌙 moonlight over São Paulo, señor! Ελληνικά κείμενα και ελληνικές λέξεις.';
+      const table = `intl_${model}`;
+      await alice.query(`CREATE TABLE app.${table} (id integer PRIMARY KEY, body text)`);
+      await alice.query(`INSERT INTO app.${table} VALUES (1, $1)`, [text]);
+      await alice.query(
+        `SELECT svc_vectorize('app.${table}', 'body', '${table}', model := '${model}', chunk_by := 'tokens', chunk_size := 10, chunk_overlap := 2)`,
+      );
+      await settled(alice, table);
+      const engine = await Engine.load({ model: path, threads: 1, contextSize: 256 });
+      let expected: string[];
+      try {
+        expected = splitText(text, { by: 'tokens', size: 10, overlap: 2, separators: DEFAULT_SEPARATORS }, (piece) => engine.countTokens(piece));
+      } finally {
+        await engine.dispose();
+      }
+      expect(expected.length).toBeGreaterThan(3);
+      const rows = (await alice.query(`SELECT chunk, embedding FROM app.${table}_chunks ORDER BY chunk_index`)).rows;
+      expect(rows.map((r) => r.chunk)).toEqual(expected);
+      await alice.query(`SET svc.model = '${model}'`);
+      try {
+        for (const row of rows) expect(row.embedding).toEqual(await embed(row.chunk));
+      } finally {
+        await alice.query(`RESET svc.model`);
+      }
+      const found = (await alice.query(`SELECT key, chunk_index, distance FROM svc_search('${table}', $1, 1)`, [expected[2]])).rows;
+      expect(found).toEqual([{ key: { id: 1 }, chunk_index: 2, distance: expect.any(Number) }]);
+      expect(found[0].distance).toBeLessThan(1e-6);
     } finally {
-      await engine.dispose();
+      await served.stop();
     }
-    expect(expected.length).toBeGreaterThan(3);
-    const rows = (await alice.query(`SELECT chunk, embedding FROM app.intl_chunks ORDER BY chunk_index`)).rows;
-    expect(rows.map((r) => r.chunk)).toEqual(expected);
-    await alice.query(`SET svc.model = 'bge'`);
-    try {
-      for (const row of rows) expect(row.embedding).toEqual(await embed(row.chunk));
-    } finally {
-      await alice.query(`RESET svc.model`);
-    }
-    const found = (await alice.query(`SELECT key, chunk_index, distance FROM svc_search('intl', $1, 1)`, [expected[2]])).rows;
-    expect(found).toEqual([{ key: { id: 1 }, chunk_index: 2, distance: expect.any(Number) }]);
-    expect(found[0].distance).toBeLessThan(1e-6);
-  } finally {
-    await bge.stop();
-  }
-}, 180_000);
+  },
+  180_000,
+);
 
 // pgvector is not a Debian 12 package: this runs where it is installed, and is skipped (reported as such) elsewhere.
 const PGVECTOR = existsSync(join(execFileSync('pg_config', ['--sharedir'], { encoding: 'utf8' }).trim(), 'extension/vector.control'));
