@@ -100,7 +100,8 @@ const VALIDATED_NOTES: Record<string, string> = {
   then: 'conditionals are checked by the validator',
   else: 'conditionals are checked by the validator',
   propertyNames: 'checked by the validator',
-  patternProperties: 'pattern-named properties are not generated; the validator checks them',
+  patternProperties:
+    'keys are generated from the patterns; a key that matches several patterns or also fits additionalProperties, or that repeats or spells a declared property, is checked by the validator',
   unevaluatedProperties: 'checked by the validator',
   unevaluatedItems: 'checked by the validator',
 };
@@ -804,7 +805,8 @@ class SchemaCompiler {
     const additional = schema.additionalProperties as Schema | undefined;
     // Without additionalProperties: only the declared properties when there are any (what a model
     // should produce); a free-form object when the schema declares none.
-    const declaresMembers = Object.keys(properties).length > 0 || required.size > 0;
+    const patterns = Object.entries((schema.patternProperties as Record<string, Schema> | undefined) ?? {});
+    const declaresMembers = Object.keys(properties).length > 0 || required.size > 0 || patterns.length > 0;
     const extrasSchema: Schema = additional !== undefined ? additional : declaresMembers ? this.allowExtraProperties : true;
     // Each member needs at least two counting states (below): refused before any member is compiled.
     refuseTooManyProperties(new Set([...Object.keys(properties), ...required]).size, pointer);
@@ -824,7 +826,6 @@ class SchemaCompiler {
       if (value) members.push({ key, value, required: required.has(key) });
     }
     const declared = new Set(Object.keys(properties));
-    const patterns = Object.entries((schema.patternProperties as Record<string, Schema> | undefined) ?? {});
     for (const key of required) {
       if (declared.has(key)) continue;
       // A required property that is not declared takes the schemas of the patternProperties its name
@@ -846,7 +847,17 @@ class SchemaCompiler {
       members.push({ key, value: this.compile(valueSchema, pointerChild(pointer, 'additionalProperties'), depth + 1), required: true });
     }
 
-    let extraMember: Expr | undefined;
+    // Extra properties: keys each pattern writes, with that pattern's schema, and the keys no
+    // property declares, with additionalProperties' schema. A key that matches several patterns or
+    // also fits additionalProperties, or that repeats or spells a declared property, is the
+    // validator's (the grammar cannot keep keys apart from a regex or from each other).
+    const extraOptions: Expr[] = [];
+    for (const [pattern, sub] of patterns) {
+      const at = pointerChild(pointerChild(pointer, 'patternProperties'), pattern);
+      const value = this.optionalPart(sub, at, depth + 1);
+      const key = value && patternKeyExpr(pattern);
+      if (key) extraOptions.push(seq(this.builder.rule(`${hint}-pattern-key`, key), literal(':'), value));
+    }
     if (extrasSchema !== false) {
       const extraKey = this.builder.rule(
         `${hint}-extra-key`,
@@ -854,8 +865,10 @@ class SchemaCompiler {
       );
       // Extra properties whose schema matches nothing are no extra properties.
       const extraValue = this.optionalPart(extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1);
-      if (extraValue) extraMember = seq(extraKey, literal(':'), extraValue);
+      if (extraValue) extraOptions.push(seq(extraKey, literal(':'), extraValue));
     }
+    const extraMember =
+      extraOptions.length === 0 ? undefined : extraOptions.length === 1 ? extraOptions[0] : this.builder.rule(`${hint}-extra`, altOf(extraOptions));
 
     if (extraMember && minProperties > members.length) {
       this.approximate(pointer, 'minProperties', 'additional keys could repeat (a grammar cannot keep keys distinct); the validator checks the count');
@@ -908,6 +921,20 @@ class SchemaCompiler {
       throw new ConstraintError('unsatisfiable', 'no object satisfies properties/required/additionalProperties with minProperties/maxProperties', { pointer });
     }
     return this.builder.rule(`${hint}-object`, seq(literal('{'), body, literal('}')));
+  }
+}
+
+/**
+ * The JSON strings (quotes included) whose text a patternProperties pattern matches, or undefined
+ * where the regex compiler cannot express the pattern: those keys are then not generated (the
+ * grammar allows less, never more).
+ */
+function patternKeyExpr(pattern: string): Expr | undefined {
+  try {
+    return seq(literal('"'), toJsonStringContent(regexToExpr(pattern, '', { semantics: 'search' })), literal('"'));
+  } catch (error) {
+    if (error instanceof ConstraintError) return undefined;
+    throw error;
   }
 }
 

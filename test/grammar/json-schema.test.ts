@@ -185,6 +185,30 @@ describe('combinators and refs', () => {
     expect(accepts(both, '{"n1":"x"}')).toBe(false);
     expectError({ ...s, required: ['line9'] }, 'unsatisfiable', '', 'required');
   });
+  test('keys that only patternProperties allows are generated, with the schema of the pattern that writes them (#36)', () => {
+    const lines = { type: 'object', patternProperties: { '^line[1-3]$': { type: 'string' } }, additionalProperties: false, minProperties: 1 };
+    const compiled = compileJsonSchema(lines);
+    expect(accepts(lines, '{"line2":"x"}')).toBe(true);
+    expect(accepts(lines, '{"line1":"a","line3":"b"}')).toBe(true);
+    expect(accepts(lines, '{}')).toBe(false);
+    expect(accepts(lines, '{"line4":"x"}')).toBe(false);
+    expect(accepts(lines, '{"line2":5}')).toBe(false);
+    expect(compiled.validate('{"line2":"x"}')).toMatchObject({ ok: true });
+    // The grammar cannot keep keys apart: a repeated key is read as JSON.parse and jsonb read it (the last counts).
+    expect(accepts(lines, '{"line1":"a","line1":"b"}')).toBe(true);
+    expect(compiled.validate('{"line1":"a","line1":"b"}')).toMatchObject({ ok: true, value: { line1: 'b' } });
+    const digit = { type: 'object', patternProperties: { '^[0-9]$': { type: 'integer' } }, additionalProperties: false, const: { '1': 5 } };
+    expect(accepts(digit, '{"1":5}')).toBe(true);
+    expect(accepts(digit, '{"2":5}')).toBe(false);
+    // Unanchored patterns match anywhere in the key; beside declared properties, without additionalProperties.
+    const tagged = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'], patternProperties: { 'x-': { type: 'boolean' } } };
+    expect(accepts(tagged, '{"id":1,"my-x-tag":true}')).toBe(true);
+    expect(accepts(tagged, '{"id":1,"other":true}')).toBe(false);
+    // A pattern the regex compiler cannot express writes no keys (the grammar allows less, never more).
+    const lookahead = { type: 'object', patternProperties: { '^(?!a)': { type: 'integer' } }, additionalProperties: false };
+    expect(accepts(lookahead, '{}')).toBe(true);
+    expect(accepts(lookahead, '{"b":1}')).toBe(false);
+  });
   test.each(['allOf', 'anyOf', 'oneOf'])('recursion through a $ref wrapped in %s stays linear (#36)', (wrap) => {
     const s = { $defs: { n: { type: 'object', properties: { kids: { type: 'array', items: { [wrap]: [{ $ref: '#/$defs/n' }] } } } } }, $ref: '#/$defs/n' };
     const compiled = compileJsonSchema(s);
