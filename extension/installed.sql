@@ -668,22 +668,91 @@ $function$;
 -- grants on svc_cache_clear(): {postgres=X/postgres,svc_admin=X/postgres}
 -- comment: Empty the result cache and reset its counters; returns how many entries were removed.
 
+CREATE OR REPLACE FUNCTION public.svc_cache_evict(older_than interval DEFAULT NULL::interval, unused_for interval DEFAULT NULL::interval, max_hits bigint DEFAULT NULL::bigint, keep bigint DEFAULT NULL::bigint, order_by text DEFAULT 'recency'::text, dry_run boolean DEFAULT true)
+ RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- Removes (or, with dry_run, lists) the cache entries that meet every criterion given: created longer
+-- ago than older_than; not used (looked up with a hit, else since stored) for unused_for; hit at most
+-- max_hits times; not among the `keep` entries used most recently (order_by 'recency') or most often
+-- ('frequency', ties by recency). The rows come least valuable first, as the keep order ranks them.
+-- A NULL criterion is not applied; with none the call is refused, since svc_cache_clear empties it.
+DECLARE
+  now_at timestamptz := clock_timestamp();
+BEGIN
+  IF dry_run IS NULL OR order_by IS NULL THEN
+    RAISE EXCEPTION 'svc_cache_evict: % must not be NULL', CASE WHEN dry_run IS NULL THEN 'dry_run' ELSE 'order_by' END
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF older_than IS NULL AND unused_for IS NULL AND max_hits IS NULL AND keep IS NULL THEN
+    RAISE EXCEPTION 'svc_cache_evict: give at least one of older_than, unused_for, max_hits or keep'
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'svc_cache_clear() empties the whole cache.';
+  END IF;
+  IF older_than < interval '0' OR unused_for < interval '0' THEN
+    RAISE EXCEPTION 'svc_cache_evict: % must be an interval of zero or more (got %)',
+      CASE WHEN older_than < interval '0' THEN 'older_than' ELSE 'unused_for' END,
+      CASE WHEN older_than < interval '0' THEN older_than ELSE unused_for END
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF max_hits < 0 OR keep < 0 THEN
+    RAISE EXCEPTION 'svc_cache_evict: % must be zero or more (got %)',
+      CASE WHEN max_hits < 0 THEN 'max_hits' ELSE 'keep' END, CASE WHEN max_hits < 0 THEN max_hits ELSE keep END
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF order_by NOT IN ('recency', 'frequency') THEN
+    RAISE EXCEPTION 'svc_cache_evict: order_by must be ''recency'' or ''frequency'' (got %)', quote_literal(order_by)
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- One statement: the entries are chosen in one snapshot and a real run lists only those it removed
+  -- (an entry another session removed first is not listed).
+  RETURN QUERY
+  WITH ranked AS (
+    SELECT c.cache_key, c.model, c.function_name, c.created_at, c.last_hit_at, c.hits, pg_column_size(c.*)::bigint AS bytes,
+      row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
+                                  c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
+    FROM svc_cache c
+  ), chosen AS (
+    SELECT * FROM ranked r
+    WHERE (older_than IS NULL OR r.created_at < now_at - older_than)
+      AND (unused_for IS NULL OR r.last_hit_at < now_at - unused_for)
+      AND (max_hits IS NULL OR r.hits <= max_hits)
+      AND (keep IS NULL OR r.rank > keep)
+  ), gone AS (
+    DELETE FROM svc_cache c USING chosen e
+    WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
+    RETURNING c.cache_key, c.model
+  )
+  SELECT e.cache_key, e.model, e.function_name, e.created_at, e.last_hit_at, e.hits, e.bytes
+  FROM chosen e
+  WHERE dry_run OR (e.cache_key, e.model) IN (SELECT g.cache_key, g.model FROM gone g)
+  ORDER BY e.rank DESC;
+END
+$function$;
+-- grants on svc_cache_evict(interval,interval,bigint,bigint,text,boolean): {postgres=X/postgres,svc_admin=X/postgres}
+-- comment: Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. Least valuable first.
+
 CREATE OR REPLACE FUNCTION public.svc_cache_stats()
- RETURNS TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint)
+ RETURNS TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint, bytes bigint, disk_bytes bigint)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$SELECT entries, hits, misses, CASE WHEN hits + misses > 0 THEN hits::float8 / (hits + misses) END, max_entries
+AS $function$-- bytes: what the live entries take (each row as stored, TOAST-compressed results included);
+-- disk_bytes: the table, its TOAST and its index on disk, which eviction does not shrink (VACUUM
+-- reuses the space freed; only VACUUM FULL gives it back to the operating system).
+SELECT entries, hits, misses, CASE WHEN hits + misses > 0 THEN hits::float8 / (hits + misses) END, max_entries, bytes, disk_bytes
 FROM (
-  SELECT (SELECT count(*) FROM svc_cache) AS entries,
+  SELECT c.entries, c.bytes,
     h.last_value - CASE WHEN h.is_called THEN 0 ELSE 1 END AS hits,
     m.last_value - CASE WHEN m.is_called THEN 0 ELSE 1 END AS misses,
-    svc__setting_integer('svc.cache_size', 0) AS max_entries
-  FROM svc_cache_hits h, svc_cache_misses m
+    svc__setting_integer('svc.cache_size', 0) AS max_entries,
+    pg_total_relation_size('svc_cache'::regclass) AS disk_bytes
+  FROM svc_cache_hits h, svc_cache_misses m,
+    (SELECT count(*) AS entries, coalesce(sum(pg_column_size(e.*)), 0)::bigint AS bytes FROM svc_cache e) AS c
 ) AS s
 $function$;
 -- grants on svc_cache_stats(): (default: PUBLIC may execute)
--- comment: Entries in the result cache, hits and misses since the last clear, and the size limit (svc.cache_size).
+-- comment: Entries in the result cache, hits and misses since the last clear, the size limit (svc.cache_size), the bytes its entries take and the bytes its table, TOAST and index take on disk.
 
 CREATE OR REPLACE FUNCTION public.svc_cancel_async(request_id uuid)
  RETURNS boolean

@@ -320,9 +320,22 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_cache_stats', params: [],
-    returns: 'TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint)',
+    returns: 'TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint, bytes bigint, disk_bytes bigint)',
     volatility: 'VOLATILE', security: 'DEFINER', body: { language: 'sql' },
-    comment: 'Entries in the result cache, hits and misses since the last clear, and the size limit (svc.cache_size).',
+    comment: 'Entries in the result cache, hits and misses since the last clear, the size limit (svc.cache_size), '
+      + 'the bytes its entries take and the bytes its table, TOAST and index take on disk.',
+  },
+  {
+    name: 'svc_cache_evict',
+    params: [
+      p('older_than', 'interval', 'NULL'), p('unused_for', 'interval', 'NULL'), p('max_hits', 'bigint', 'NULL'), p('keep', 'bigint', 'NULL'),
+      p('order_by', 'text', `'recency'`), p('dry_run', 'boolean', 'true'),
+    ],
+    returns: 'TABLE(cache_key text, model text, function_name text, created_at timestamptz, last_hit_at timestamptz, hits bigint, bytes bigint)',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin', body: { language: 'plpgsql' },
+    comment: 'Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, '
+      + "not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. "
+      + 'Least valuable first.',
   },
   {
     name: 'svc_cache_clear', params: [], returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin',

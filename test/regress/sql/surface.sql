@@ -69,6 +69,17 @@ SELECT pg_temp.err($$SELECT max_entries FROM svc_cache_stats()$$);
 SET svc.cache_size = '-5';
 SELECT pg_temp.err($$SELECT max_entries FROM svc_cache_stats()$$);
 RESET svc.cache_size;
+-- cache eviction: each argument's rule, checked before anything is removed
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict()$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(older_than := '-1 day')$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(unused_for := '-1 second')$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(max_hits := -1)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := -1)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, order_by := 'size')$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, order_by := NULL)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, dry_run := NULL)$$);
+SELECT count(*) AS evicted FROM svc_cache_evict(keep := 0, dry_run := false);
+SELECT entries, bytes FROM svc_cache_stats();
 SET svc.retry_backoff = 'abc';
 SELECT pg_temp.err($$SELECT svc__backoff(1)$$);
 RESET svc.retry_backoff;
