@@ -32,7 +32,7 @@ all: plv8-compat
 install: plv8-compat-install
 installcheck: plv8-compat-installcheck
 
-$(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/sql/*.sql src/extension/migrations/*.sql src/grammar/*.ts)
+$(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/sql/*.sql src/extension/migrations/*.sql src/grammar/*.ts src/vectorizer/*.ts src/prompt/*.ts)
 	node_modules/.bin/tsx scripts/build-extension.ts
 
 plv8-compat:

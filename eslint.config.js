@@ -54,7 +54,22 @@ export default tseslint.config(
     },
   },
   {
-    // Bundled into the extension script and run by plv8: only the grammar compiler, the vectorizer's chunking and itself.
+    // The prompt registry's template language: pure, bundled into plv8.
+    files: ['src/prompt/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(['../*'], 'src/prompt imports nothing outside itself'),
+            pattern(NODE_BUILTINS, 'src/prompt runs inside PostgreSQL (plv8): no Node APIs'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Bundled into the extension script and run by plv8: only the grammar compiler, the vectorizer's chunking, the prompt templates and itself.
     files: ['src/extension/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -63,7 +78,7 @@ export default tseslint.config(
           patterns: [
             pattern(
               ['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'],
-              'src/extension imports only src/grammar and src/vectorizer',
+              'src/extension imports only src/grammar, src/vectorizer and src/prompt',
             ),
             pattern([...NODE_BUILTINS, 'pg', 'node-llama-cpp'], 'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages'),
           ],

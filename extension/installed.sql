@@ -48,6 +48,23 @@ CREATE TABLE svc_models (
 CREATE UNIQUE INDEX svc_models_pkey ON public.svc_models USING btree (name);
 -- grants on svc_models: {postgres=arwdDxt/postgres,=r/postgres}
 
+CREATE TABLE svc_prompts (
+  owner name NOT NULL,
+  name text NOT NULL,
+  version integer NOT NULL,
+  template text NOT NULL,
+  description text,
+  variables text[] NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT svc_prompts_name CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'::text)),
+  CONSTRAINT svc_prompts_pkey PRIMARY KEY (owner, name, version),
+  CONSTRAINT svc_prompts_version_check CHECK ((version > 0))
+);
+CREATE UNIQUE INDEX svc_prompts_pkey ON public.svc_prompts USING btree (owner, name, version);
+ALTER TABLE svc_prompts ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_prompts_read ON svc_prompts AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+-- grants on svc_prompts: {postgres=arwdDxt/postgres,=r/postgres}
+
 CREATE TABLE svc_queue (
   request_id uuid NOT NULL DEFAULT gen_random_uuid(),
   seq bigint NOT NULL GENERATED ALWAYS AS IDENTITY,
@@ -1332,6 +1349,139 @@ END
 $function$;
 -- grants on svc_model_declare(text,text[]): {postgres=X/postgres,svc_admin=X/postgres}
 -- comment: Declare a model name in svc_models, or change the functions it serves (generate, embed, rerank); requests choose it with SET svc.model.
+
+CREATE OR REPLACE FUNCTION public.svc_prompt_create(name text, template text, description text DEFAULT NULL::text)
+ RETURNS integer
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.promptCreate(name, template, description);
+} catch (error) {
+  throw error; // from svc_prompt_create: see the message
+}
+$function$;
+-- grants on svc_prompt_create(text,text,text): (default: PUBLIC may execute)
+-- comment: Store a new prompt template of the calling role under name (version 1); the template is checked now. Returns the version.
+
+CREATE OR REPLACE FUNCTION public.svc_prompt_delete(name text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- Removes every version of one of the session role's prompts; returns how many.
+DECLARE
+  removed integer;
+BEGIN
+  IF svc_prompt_delete.name IS NULL THEN
+    RAISE EXCEPTION 'svc_prompt_delete: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  DELETE FROM svc_prompts p
+  WHERE p.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+    AND p.name = svc_prompt_delete.name;
+  GET DIAGNOSTICS removed = ROW_COUNT;
+  IF removed = 0 THEN
+    RAISE EXCEPTION 'svc_prompt_delete: name ''%'' is no prompt of yours', svc_prompt_delete.name
+      USING ERRCODE = 'undefined_object', HINT = 'svc_prompt_list() lists your prompts.';
+  END IF;
+  RETURN removed;
+END
+$function$;
+-- grants on svc_prompt_delete(text): (default: PUBLIC may execute)
+-- comment: Remove every version of one of the calling role's prompts; returns how many.
+
+CREATE OR REPLACE FUNCTION public.svc_prompt_get(name text, version integer DEFAULT NULL::integer)
+ RETURNS TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- One version of one of the session role's prompts: version `version`, or the latest when it is NULL.
+-- (The session's role, as the submitters name it: this function runs as the extension's owner.)
+BEGIN
+  IF svc_prompt_get.name IS NULL THEN
+    RAISE EXCEPTION 'svc_prompt_get: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF svc_prompt_get.version < 1 THEN
+    RAISE EXCEPTION 'svc_prompt_get: version must be between 1 and 2147483647 (got %)', svc_prompt_get.version USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN QUERY
+  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at FROM svc_prompts p
+  WHERE p.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+    AND p.name = svc_prompt_get.name AND (svc_prompt_get.version IS NULL OR p.version = svc_prompt_get.version)
+  ORDER BY p.version DESC LIMIT 1;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'svc_prompt_get: name ''%'' is no prompt of yours%', svc_prompt_get.name,
+      CASE WHEN svc_prompt_get.version IS NULL THEN '' ELSE ' with a version ' || svc_prompt_get.version END
+      USING ERRCODE = 'undefined_object', HINT = 'svc_prompt_list() lists your prompts.';
+  END IF;
+END
+$function$;
+-- grants on svc_prompt_get(text,integer): (default: PUBLIC may execute)
+-- comment: One version of one of the calling role's prompts (version NULL: the latest), with the variables its template reads.
+
+CREATE OR REPLACE FUNCTION public.svc_prompt_list()
+ RETURNS TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamp with time zone, updated_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- The session role's prompts, one row each: its latest version's description and variables.
+SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at
+FROM (SELECT p.name, count(*)::integer AS versions, min(p.created_at) AS created_at, max(p.version) AS latest
+      FROM svc_prompts p
+      WHERE p.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+      GROUP BY p.name) AS n
+JOIN svc_prompts l ON l.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+  AND l.name = n.name AND l.version = n.latest
+ORDER BY l.name
+$function$;
+-- grants on svc_prompt_list(): (default: PUBLIC may execute)
+-- comment: The calling role's prompts: each one's latest version, description and variables, how many versions, when created and last updated.
+
+CREATE OR REPLACE FUNCTION public.svc_prompt_render(name text, variables jsonb DEFAULT '{}'::jsonb, version integer DEFAULT NULL::integer)
+ RETURNS text
+ LANGUAGE plv8
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.promptRender(name, variables, version);
+} catch (error) {
+  throw error; // from svc_prompt_render: see the message
+}
+$function$;
+-- grants on svc_prompt_render(text,jsonb,integer): (default: PUBLIC may execute)
+-- comment: The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks.
+
+CREATE OR REPLACE FUNCTION public.svc_prompt_update(name text, template text, description text DEFAULT NULL::text)
+ RETURNS integer
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.promptUpdate(name, template, description);
+} catch (error) {
+  throw error; // from svc_prompt_update: see the message
+}
+$function$;
+-- grants on svc_prompt_update(text,text,text): (default: PUBLIC may execute)
+-- comment: Store the next version of one of the calling role's prompts (description NULL: the latest's). Returns the new version.
 
 CREATE OR REPLACE FUNCTION public.svc_queue_stats()
  RETURNS TABLE(model text, function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)

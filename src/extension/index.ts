@@ -5,6 +5,7 @@ import * as results from './results.js';
 import * as sync from './sync.js';
 import * as autonomous from './autonomous.js';
 import * as vectorizer from './vectorizer.js';
+import * as prompts from './prompts.js';
 
 export const api = {
   generate: sync.generate,
@@ -39,4 +40,7 @@ export const api = {
   vectorizeDrop: vectorizer.vectorizeDrop,
   search: vectorizer.search,
   vectorizerEmbed: vectorizer.vectorizerEmbed,
+  promptCreate: prompts.promptCreate,
+  promptUpdate: prompts.promptUpdate,
+  promptRender: prompts.promptRender,
 };

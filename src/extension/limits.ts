@@ -10,6 +10,10 @@ export const LIMITS = {
   rerankMaxDocuments: 1_000,
   // Arrays and objects in a JSON Schema, counted from the schema itself (a const or enum value too).
   schemaMaxNesting: 512,
+  // The prompt registry: a template and its description as stored; a render's variables nest no deeper
+  // than a schema may (the rendered text is bounded by promptMaxChars).
+  promptTemplateMaxChars: 100_000,
+  promptDescriptionMaxChars: 10_000,
   // plv8 stops any call after plv8.execution_timeout (300 s by default); waits stay inside it.
   timeoutSecondsMax: 300,
 } as const;

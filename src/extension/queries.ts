@@ -243,6 +243,32 @@ export const QUERIES = {
   vectorizerDelete: q(`DELETE FROM svc_vectorizers WHERE id = $1`, 'integer'),
   // The owner's oid and how many vectorizers it still has (its proxy goes with the last).
   vectorizerOwnerLeft: q(`SELECT (SELECT oid::text FROM pg_roles WHERE rolname = $1) AS oid, (SELECT count(*) FROM svc_vectorizers WHERE owner = $1) AS others`, 'text'),
+
+  // --- the prompt registry (prompts.ts): the session role's own prompts only --------------------
+  // Version 1 of a new prompt; no row when the role already has one of that name.
+  promptInsertFirst: q(
+    `INSERT INTO svc_prompts (owner, name, version, template, description, variables) VALUES (${SESSION_ROLE}, $1, 1, $2, $3, $4)
+     ON CONFLICT ON CONSTRAINT svc_prompts_pkey DO NOTHING RETURNING version`,
+    'text', 'text', 'text', 'text[]',
+  ),
+  // Serializes the updates of one prompt (first key 'svcp'), so each reads the latest version after
+  // the one before it committed (read committed: the next statement's snapshot is taken after the lock).
+  promptLock: q(`SELECT 1 AS locked FROM pg_advisory_xact_lock(${0x73766370}, hashtext(${SESSION_ROLE} || '/' || $1))`, 'text'),
+  // The next version, its description the latest's unless one is given; no row when there is no such prompt.
+  promptInsertNext: q(
+    `INSERT INTO svc_prompts (owner, name, version, template, description, variables)
+     SELECT p.owner, p.name, p.version + 1, $2, coalesce($3, p.description), $4 FROM svc_prompts p
+     WHERE p.owner = ${SESSION_ROLE} AND p.name = $1 ORDER BY p.version DESC LIMIT 1
+     RETURNING version`,
+    'text', 'text', 'text', 'text[]',
+  ),
+  // Version $2 of the prompt, or its latest when $2 is NULL.
+  promptVersion: q(
+    `SELECT p.version, p.template FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE} AND p.name = $1 AND ($2::integer IS NULL OR p.version = $2)
+     ORDER BY p.version DESC LIMIT 1`,
+    'text', 'integer',
+  ),
+  promptLatestVersion: q(`SELECT max(p.version) AS version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE} AND p.name = $1`, 'text'),
 } as const;
 
 /**

@@ -169,3 +169,20 @@ CREATE TABLE svc_vectorizer_rows (
 ) WITH (fillfactor = 80);
 CREATE INDEX svc_vectorizer_rows_request_idx ON svc_vectorizer_rows (request_id);
 CREATE INDEX svc_vectorizer_rows_failed_idx ON svc_vectorizer_rows (vectorizer, done_at) WHERE state = 'failed';
+
+-- The prompt registry (since 0.2.0), as src/extension/prompts.sql defines it in 0.2.0.
+CREATE TABLE svc_prompts (
+  owner       name NOT NULL,
+  name        text NOT NULL CONSTRAINT svc_prompts_name CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'),
+  version     integer NOT NULL CHECK (version > 0),
+  template    text NOT NULL,
+  description text,
+  variables   text[] NOT NULL,
+  created_at  timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (owner, name, version)
+);
+ALTER TABLE svc_prompts ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_prompts_read ON svc_prompts FOR SELECT
+  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+GRANT SELECT ON svc_prompts TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('svc_prompts', '');

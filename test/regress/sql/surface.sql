@@ -153,6 +153,32 @@ RESET svc.model;
 DELETE FROM svc_workers;
 SELECT count(*) AS queued FROM svc_queue WHERE model <> 'default';
 
+-- The prompt registry: templates checked when stored (line and column), renders naming the variable
+-- they lack; nothing stored by a refused call
+SELECT svc_prompt_create('regress', E'Hi {{ who.name }}.\n{% for t in topics %}\n- {{ t }}\n{% endfor %}', 'a greeting');
+SELECT svc_prompt_update('regress', 'Hello {{ who.name }}');
+SELECT prompt_name, prompt_version, variables FROM svc_prompt_get('regress', 1);
+SELECT prompt_name, latest_version, versions, description, variables FROM svc_prompt_list();
+SELECT svc_prompt_render('regress', '{"who": {"name": "Tom"}, "topics": ["a", "b"]}', version := 1);
+SELECT pg_temp.err($$SELECT svc_prompt_create(NULL, 'x')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_create('has space', 'x')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_create('x', 'Hi {{ name')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_create('x', '{% if a %}{% else %}{% else %}{% endif %}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_create('x', '{% include "y" %}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_create('x', repeat('a', 100001))$$);
+SELECT pg_temp.err($$SELECT svc_prompt_create('regress', 'again')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_update('nope', 'x')$$);
+SELECT pg_temp.err($$SELECT * FROM svc_prompt_get('regress', 0)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_prompt_get('regress', 7)$$);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{"who": null}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{"who": {"name": "x"}, "topics": {}}', version := 1)$$);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '[]')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', NULL)$$);
+SELECT pg_temp.err($$SELECT svc_prompt_delete('nope')$$);
+SELECT svc_prompt_delete('regress');
+SELECT count(*) AS prompts FROM svc_prompts;
+
 -- Vectorizers: declarations that create nothing, and the search's and distance's own errors
 CREATE TABLE regress_docs (id integer PRIMARY KEY, body text, n integer);
 CREATE TABLE regress_nokey (body text);
