@@ -1497,7 +1497,7 @@ $function$;
 -- grants on svc_queue_stats(): (default: PUBLIC may execute)
 -- comment: Counts per model, function and status over the whole queue, with waiting and running times.
 
-CREATE OR REPLACE FUNCTION public.svc_rerank(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_rerank(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer)
  RETURNS TABLE(document text, score double precision)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -1509,15 +1509,15 @@ CREATE OR REPLACE FUNCTION public.svc_rerank(query text, documents text[], task 
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
 try {
-  return svc.api.rerank(query, documents, task, use_cache, seed);
+  return svc.api.rerank(query, documents, task, use_cache, seed, top_k);
 } catch (error) {
   throw error; // from svc_rerank: see the message
 }
 $function$;
--- grants on svc_rerank(text,text[],text,boolean,integer): (default: PUBLIC may execute)
--- comment: The documents ranked for the query, best first.
+-- grants on svc_rerank(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
+-- comment: The documents ranked for the query, best first (the first top_k of them; NULL: all).
 
-CREATE OR REPLACE FUNCTION public.svc_rerank(queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_rerank(queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer)
  RETURNS TABLE(ord integer, document text, score double precision, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -1530,13 +1530,13 @@ CREATE OR REPLACE FUNCTION public.svc_rerank(queries text[], documents text[], t
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
 try {
-  return svc.api.rerankMany(queries, documents, task, use_cache, seed);
+  return svc.api.rerankMany(queries, documents, task, use_cache, seed, top_k);
 } catch (error) {
   throw error; // from svc_rerank: see the message
 }
 $function$;
--- grants on svc_rerank(text[],text[],text,boolean,integer): (default: PUBLIC may execute)
--- comment: The documents ranked for each query, best first: rows of query ord, or one row of its error.
+-- grants on svc_rerank(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
+-- comment: The documents ranked for each query, best first (its first top_k): rows of query ord, or one row of its error.
 
 CREATE OR REPLACE FUNCTION public.svc_rerank_async(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
@@ -1557,6 +1557,67 @@ try {
 $function$;
 -- grants on svc_rerank_async(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a reranking; the result is a JSON array of {index, document, score}, best first.
+
+CREATE OR REPLACE FUNCTION public.svc_rerank_batch(queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer)
+ RETURNS TABLE(ord integer, query text, rank integer, doc_index integer, document text, score double precision, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.rerankBatch(queries, documents, task, use_cache, seed, top_k);
+} catch (error) {
+  throw error; // from svc_rerank_batch: see the message
+}
+$function$;
+-- grants on svc_rerank_batch(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
+-- comment: Many queries over the same documents: for each query (ord) its documents best first (its first top_k), with their rank and position in documents (both from 1), or one row of its error. Scores as svc_rerank gives them.
+
+CREATE OR REPLACE FUNCTION public.svc_rerank_batch_async(queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+ RETURNS uuid[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.rerankBatchAsync(queries, documents, task, use_cache, seed, priority);
+} catch (error) {
+  throw error; // from svc_rerank_batch_async: see the message
+}
+$function$;
+-- grants on svc_rerank_batch_async(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
+-- comment: Queue one reranking per query over the same documents; returns one request id per query, in order (each result as svc_rerank_async's).
+
+CREATE OR REPLACE FUNCTION public.svc_rerank_docs_only(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer)
+ RETURNS SETOF text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.rerankDocsOnly(query, documents, task, use_cache, seed, top_k);
+} catch (error) {
+  throw error; // from svc_rerank_docs_only: see the message
+}
+$function$;
+-- grants on svc_rerank_docs_only(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
+-- comment: svc_rerank's documents alone, best first (the first top_k of them; NULL: all).
 
 CREATE OR REPLACE FUNCTION public.svc_search(name text, query text, k integer DEFAULT 10)
  RETURNS TABLE(key jsonb, chunk_index integer, chunk text, distance double precision)

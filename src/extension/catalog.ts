@@ -43,6 +43,8 @@ const MODELS = p('models', 'text[]', `'{default}'`);
 // (1e10), far above jit_above_cost, and compiling it took 115 ms a call.
 const INDEX_PLANS = { plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off', enable_bitmapscan: 'off', jit: 'off' };
 const RERANK_TASK = p('task', 'text', `'Given a web search query, retrieve relevant passages that answer the query'`);
+// How many of the ranked documents to return (NULL: all); applied after the ranking, so scores and order are those of the call without it.
+const TOP_K = p('top_k', 'integer', 'NULL');
 // A set-based sync call: one row per input, its position first.
 const SET_RESULT = 'TABLE(ord integer, result text, error text)';
 // It may run longer than plv8's 300 s default: svc.sync_timeout bounds each wait, statement_timeout the call.
@@ -95,9 +97,14 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Pick one of the choices and return it.',
   },
   {
-    name: 'svc_rerank', params: [p('query', 'text'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')],
+    name: 'svc_rerank', params: [p('query', 'text'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), TOP_K],
     returns: 'TABLE(document text, score double precision)', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'rerank' },
-    comment: 'The documents ranked for the query, best first.',
+    comment: 'The documents ranked for the query, best first (the first top_k of them; NULL: all).',
+  },
+  {
+    name: 'svc_rerank_docs_only', params: [p('query', 'text'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), TOP_K],
+    returns: 'SETOF text', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'rerankDocsOnly' },
+    comment: "svc_rerank's documents alone, best first (the first top_k of them; NULL: all).",
   },
   // Set-based forms of the synchronous functions: many inputs in one call, one row per input in input
   // order (ord, from 1), the inputs' errors in their own rows (README, "Set-based calls").
@@ -128,9 +135,17 @@ const DECLARED: readonly SqlFunction[] = [
     security: 'DEFINER', settings: SET_CALL, body: { ts: 'generateChoiceMany' }, comment: 'One of the choices for each prompt: one row per prompt, in order (ord).',
   },
   {
-    name: 'svc_rerank', params: [p('queries', 'text[]'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')],
+    name: 'svc_rerank', params: [p('queries', 'text[]'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), TOP_K],
     returns: 'TABLE(ord integer, document text, score double precision, error text)', volatility: 'VOLATILE', security: 'DEFINER', settings: SET_CALL,
-    body: { ts: 'rerankMany' }, comment: 'The documents ranked for each query, best first: rows of query ord, or one row of its error.',
+    body: { ts: 'rerankMany' }, comment: 'The documents ranked for each query, best first (its first top_k): rows of query ord, or one row of its error.',
+  },
+  {
+    name: 'svc_rerank_batch',
+    params: [p('queries', 'text[]'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), TOP_K],
+    returns: 'TABLE(ord integer, query text, rank integer, doc_index integer, document text, score double precision, error text)', volatility: 'VOLATILE',
+    security: 'DEFINER', settings: SET_CALL, body: { ts: 'rerankBatch' },
+    comment: 'Many queries over the same documents: for each query (ord) its documents best first (its first top_k), with their rank and position in documents '
+      + '(both from 1), or one row of its error. Scores as svc_rerank gives them.',
   },
   {
     name: 'svc_generate_async', params: [p('prompt', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
@@ -177,6 +192,12 @@ const DECLARED: readonly SqlFunction[] = [
     params: [p('query', 'text'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), PRIORITY],
     returns: 'uuid', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'rerankAsync' },
     comment: 'Queue a reranking; the result is a JSON array of {index, document, score}, best first.',
+  },
+  {
+    name: 'svc_rerank_batch_async',
+    params: [p('queries', 'text[]'), p('documents', 'text[]'), RERANK_TASK, p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), PRIORITY],
+    returns: 'uuid[]', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'rerankBatchAsync' },
+    comment: "Queue one reranking per query over the same documents; returns one request id per query, in order (each result as svc_rerank_async's).",
   },
   {
     name: 'svc_check_async', params: [p('request_id', 'uuid')], returns: REQUEST_RECORD,

@@ -128,3 +128,11 @@ export const embedBatchAsync = (texts: unknown, useCache: unknown, priority: unk
     const model = jobs.modelParameters(fn, 'embed');
     return checked.map((text_input) => ({ text_input, use_cache: cache, ...model }));
   });
+
+/** One rerank request per query, all over the same documents: each one's result is svc_rerank_async's for that query. */
+export const rerankBatchAsync = (queries: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, priority: unknown): string[] =>
+  submitBatch('svc_rerank_batch_async', priority, 'rerank', (fn) => {
+    const checked = v.textArray(fn, 'queries', queries, { maxItems: LIMITS.rerankBatchMaxQueries });
+    const template = jobs.prepareRerank(fn, checked[0], documents, task, useCache, seed).parameters;
+    return checked.map((query) => ({ ...template, query }));
+  });

@@ -250,20 +250,60 @@ export function generateChoiceMany(prompts: unknown, choices: unknown, maxTokens
   return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareChoice(f, p, choices, maxTokens, useCache, seed)));
 }
 
+// A rerank result as the worker wrote it: every document, best first, with its position (from 0) in `documents`.
+type Ranking = Array<{ index: number; document: string; score: number }>;
 type Ranked = Array<{ document: string; score: number }>;
-const ranked = (result: string): Ranked => (JSON.parse(result) as Ranked).map(({ document, score }) => ({ document, score }));
 
-export function rerank(query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown): Ranked {
-  return ranked(runOne('svc_rerank', jobs.prepareRerank('svc_rerank', query, documents, task, useCache, seed)));
+/**
+ * The first top_k of a ranking (NULL: all of it). Cut here, after the request ran, so the request,
+ * its cache entry and every score are those of the call without top_k.
+ */
+function topK(fn: string, value: unknown): number {
+  return value === null || value === undefined ? Infinity : v.integerInRange(fn, 'top_k', value, 1, 2147483647);
+}
+const ranking = (result: string, k: number): Ranking => (JSON.parse(result) as Ranking).slice(0, k);
+const ranked = (result: string, k: number): Ranked => ranking(result, k).map(({ document, score }) => ({ document, score }));
+
+export function rerank(query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, k: unknown): Ranked {
+  const fn = 'svc_rerank';
+  const job = jobs.prepareRerank(fn, query, documents, task, useCache, seed);
+  const cut = topK(fn, k);
+  return ranked(runOne(fn, job), cut);
+}
+
+/** svc_rerank's documents alone, best first. */
+export function rerankDocsOnly(query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, k: unknown): string[] {
+  const fn = 'svc_rerank_docs_only';
+  const job = jobs.prepareRerank(fn, query, documents, task, useCache, seed);
+  const cut = topK(fn, k);
+  return ranking(runOne(fn, job), cut).map((r) => r.document);
 }
 
 /** Every query's documents, best first, one row each with the query's position; one row of its error for a query that has one. */
 interface RankedRow { ord: number; document: string | null; score: number | null; error: string | null }
 
-export function rerankMany(queries: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown): RankedRow[] {
-  const fn = 'svc_rerank';
-  const outcomes = runAll(fn, prepareMany(fn, 'queries', 'query', queries, (f, q) => jobs.prepareRerank(f, q, documents, task, useCache, seed)));
+function rankAll(fn: string, queries: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, k: unknown) {
+  const items = prepareMany(fn, 'queries', 'query', queries, (f, q) => jobs.prepareRerank(f, q, documents, task, useCache, seed));
+  const cut = topK(fn, k);
+  return { items, outcomes: runAll(fn, items), cut };
+}
+
+export function rerankMany(queries: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, k: unknown): RankedRow[] {
+  const { outcomes, cut } = rankAll('svc_rerank', queries, documents, task, useCache, seed, k);
   return outcomes.flatMap((o, i): RankedRow[] =>
-    o.error ? [{ ord: i + 1, document: null, score: null, error: o.error.message }] : ranked(o.result!).map((r) => ({ ord: i + 1, ...r, error: null })),
+    o.error ? [{ ord: i + 1, document: null, score: null, error: o.error.message }] : ranked(o.result!, cut).map((r) => ({ ord: i + 1, ...r, error: null })),
   );
+}
+
+interface BatchRow { ord: number; query: string | null; rank: number | null; doc_index: number | null; document: string | null; score: number | null; error: string | null }
+
+/** svc_rerank_batch: the set-based svc_rerank with each row's query, its rank (from 1) and the document's position in `documents` (from 1). */
+export function rerankBatch(queries: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, k: unknown): BatchRow[] {
+  const { items, outcomes, cut } = rankAll('svc_rerank_batch', queries, documents, task, useCache, seed, k);
+  return outcomes.flatMap((o, i): BatchRow[] => {
+    const item = items[i];
+    const query = item instanceof SvcError ? null : (item.parameters.query as string);
+    if (o.error) return [{ ord: i + 1, query, rank: null, doc_index: null, document: null, score: null, error: o.error.message }];
+    return ranking(o.result!, cut).map((r, rank) => ({ ord: i + 1, query, rank: rank + 1, doc_index: r.index + 1, document: r.document, score: r.score, error: null }));
+  });
 }

@@ -112,6 +112,20 @@ SELECT ord, request_id, status, error FROM svc_get_async_results(ARRAY['00000000
 SELECT pg_temp.err($$SELECT * FROM svc_generate_choice(ARRAY['x'], ARRAY['a', 'a'])$$);
 SELECT pg_temp.err($$SELECT * FROM svc_generate(ARRAY[]::text[])$$);
 SELECT pg_temp.err($$SELECT * FROM svc_rerank(ARRAY['q'], ARRAY['a'], task := NULL)$$);
+-- rerank options: top_k, documents only, many queries (sync and async)
+SELECT pg_temp.err($$SELECT * FROM svc_rerank('q', ARRAY['a'], top_k := 0)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_rerank(ARRAY['q'], ARRAY['a'], top_k := -1)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_rerank_docs_only('q', ARRAY['a', ''])$$);
+SELECT pg_temp.err($$SELECT * FROM svc_rerank_docs_only('q', ARRAY['a'], top_k := 0)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_rerank_batch(ARRAY[]::text[], ARRAY['a'])$$);
+SELECT pg_temp.err($$SELECT * FROM svc_rerank_batch(ARRAY['q'], ARRAY['a'], top_k := 0)$$);
+SELECT pg_temp.err($$SELECT svc_rerank_batch_async(ARRAY['q', NULL], ARRAY['a'])$$);
+SELECT pg_temp.err($$SELECT svc_rerank_batch_async(ARRAY['q'], ARRAY[]::text[])$$);
+SELECT pg_temp.err($$SELECT svc_rerank_batch_async(array_fill('q'::text, ARRAY[1001]), ARRAY['a'])$$);
+SELECT pg_temp.err($$SELECT svc_rerank_batch_async(ARRAY['q'], ARRAY['a'], priority := -101)$$);
+\pset tuples_only off
+SELECT * FROM svc_rerank_batch(ARRAY[NULL, ' ']::text[], ARRAY['a']);
+\pset tuples_only on
 
 -- Nothing above was enqueued.
 SELECT count(*) AS queued FROM svc_queue;
