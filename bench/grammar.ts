@@ -11,10 +11,12 @@
 // style, written by their authors for ajv; each rule's default options are its valid instance when
 // a reference ajv accepts them) and wrangler's configuration schema.
 //
-// Run: npx tsx bench/grammar.ts   (BENCH_ROUNDS=5, BENCH_SAMPLES=4)
-import { readFileSync } from 'node:fs';
+// Then, svc alone: compile time over inputs meant to be refused, and over a directory of schemas.
+//
+// Run: npx tsx bench/grammar.ts   (BENCH_ROUNDS=5, BENCH_SAMPLES=4, BENCH_SCHEMA_DIR=path/to/schemas)
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getLlama, LlamaGrammar, LlamaLogLevel } from 'node-llama-cpp';
 import type { Llama } from 'node-llama-cpp';
@@ -25,6 +27,7 @@ import type { CompiledJsonSchema, Grammar } from '../src/grammar/index.js';
 import { CORPUS } from '../test/grammar/corpus.js';
 import type { CorpusEntry } from '../test/grammar/corpus.js';
 import { REAL_WORLD } from '../test/grammar/real-world.js';
+import { NAMED_CASES } from '../test/grammar/hostile-inputs.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 4);
@@ -377,6 +380,50 @@ function table(title: string, ours: Outcome[], theirs: Outcome[]): void {
   console.log('');
 }
 
+/**
+ * Compile or refuse within 1 s, whatever the input (issue #36): svc's compile time over inputs that
+ * are meant to be refused (test/grammar/hostile-inputs.ts's schemas) and, with BENCH_SCHEMA_DIR, over
+ * every *.json schema in a directory (e.g. JSONSchemaBench's data/<dataset>, which is not copied here),
+ * refusals included.
+ */
+function compileOrRefuse(): void {
+  const sets: [string, { name: string; schema: unknown }[]][] = [
+    [
+      'hostile schemas (test/grammar/hostile-inputs.ts)',
+      NAMED_CASES.flatMap((c) => (c.input.kind === 'schema' ? [{ name: c.name, schema: c.input.schema }] : [])),
+    ],
+  ];
+  const dir = process.env.BENCH_SCHEMA_DIR;
+  if (dir) {
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    // JSONSchemaBench's files hold {"schema": …, "tests": …}; a bare schema is taken as it is.
+    const schemaOf = (json: { schema?: unknown }) => (typeof json === 'object' && json !== null && 'schema' in json && 'tests' in json ? json.schema : json);
+    sets.push([`schemas in ${dir}`, files.map((f) => ({ name: f, schema: schemaOf(JSON.parse(readFileSync(join(dir, f), 'utf8'))) }))]);
+  }
+  console.log('');
+  console.log('compile or refuse (svc; CPU time per schema, median of rounds, refusals included):');
+  for (const [title, entries] of sets) {
+    const outcomes = new Map<string, number>();
+    const ms: { name: string; ms: number }[] = [];
+    for (const { name, schema } of entries) {
+      let outcome = 'compiled';
+      try {
+        compileJsonSchema(schema);
+      } catch (error) {
+        outcome = errorReason(error);
+      }
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      ms.push({ name, ms: timeOf(() => compileJsonSchema(schema)).ms });
+    }
+    const sorted = ms.map((m) => m.ms).sort((a, b) => a - b);
+    const slowest = ms.reduce((a, b) => (b.ms > a.ms ? b : a));
+    console.log(
+      `  ${title}: ${entries.length} schemas; p50 / p99 / max ${percentile(sorted, 50).toFixed(1)} / ${percentile(sorted, 99).toFixed(1)} / ${slowest.ms.toFixed(0)} ms (slowest: ${slowest.name.slice(0, 50)}); over 1 s: ${sorted.filter((t) => t > 1000).length}`,
+    );
+    console.log(`    ${[...outcomes].map(([o, n]) => `${o}: ${n}`).join(', ')}`);
+  }
+}
+
 async function main(): Promise<void> {
   const llama = await getLlama({ gpu: false, logLevel: LlamaLogLevel.disabled });
   const installed = await installedSchemas();
@@ -423,6 +470,8 @@ async function main(): Promise<void> {
   console.log('');
   for (const print of tables) print();
   table('all corpora', all[0], all[1]);
+
+  compileOrRefuse();
 
   const bundle = async (external: string[]) => {
     const result = await build({

@@ -416,6 +416,8 @@ export class GrammarBuilder {
   private readonly rules = new Map<string, Expr | null>();
   private readonly byBody = new Map<string, string>();
   private readonly nextSuffix = new Map<string, number>();
+  /** Characters of the rules made so far: a grammar past the limit is refused before the rest is built. */
+  private chars = 0;
 
   constructor(private readonly limits: GrammarLimits = DEFAULT_LIMITS) {
     this.rules.set('root', null);
@@ -448,6 +450,10 @@ export class GrammarBuilder {
     const existing = this.byBody.get(key);
     if (existing) return { kind: 'ref', name: existing };
     const name = this.reserve(hint);
+    this.chars += name.length + key.length + 5;
+    if (this.chars > this.limits.maxGrammarChars) {
+      throw new ConstraintError('too-large', `grammar is more than ${this.limits.maxGrammarChars} characters, the limit`);
+    }
     this.define(name, body);
     this.byBody.set(key, name);
     return { kind: 'ref', name };

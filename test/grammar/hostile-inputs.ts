@@ -48,6 +48,18 @@ const refChain = (n: number) => {
   for (let i = 1; i <= n; i++) $defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { type: 'integer' }] };
   return { $defs, type: 'array', prefixItems: Array.from({ length: n + 1 }, (_, i) => ({ $ref: `#/$defs/d${i}` })) };
 };
+/** An object of `groups` objects of 100 string properties each (2 units of compile work per property). */
+const wideObject = (groups: number) => ({
+  type: 'object',
+  properties: Object.fromEntries(
+    Array.from({ length: groups }, (_, g) => [
+      `g${g}`,
+      { type: 'object', properties: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${g}_${i}`, { type: 'string', maxLength: 20 }])) },
+    ]),
+  ),
+});
+/** A large schema with one expensive corner: a bound of 16 times its size let it run for 6 s before refusing (#36). */
+const largeWithUnions = (groups: number) => ({ type: 'object', properties: { big: wideObject(groups), hard: unions(24) } });
 const fill = (unit: string, chars = MAX_PATTERN_CHARS) => unit.repeat(Math.floor(chars / unit.length));
 
 /** The cases the issues name, and their neighbours at the documented limits. */
@@ -143,6 +155,10 @@ export const NAMED_CASES: HostileCase[] = [
   { name: 'allOf of 60 anyOf pairs', input: { kind: 'schema', schema: pairs(60) }, expectMs: 20 },
   { name: 'allOf of 8 anyOf pairs (256 branches)', input: { kind: 'schema', schema: pairs(8) }, expectMs: 150, expectMB: 40 },
   { name: 'anyOf beside properties nested 20 deep', input: { kind: 'schema', schema: unions(20) }, expectMs: 300, expectMB: 60 },
+  // #36: compile or refuse within 1 s whatever the size (a 16-times-the-size work bound took 6.5 s on the 20,000-property form)
+  { name: '5,000 properties beside anyOf nested 24 deep', input: { kind: 'schema', schema: largeWithUnions(50) }, expectMs: 800, expectMB: 150 },
+  { name: '20,000 properties beside anyOf nested 24 deep', input: { kind: 'schema', schema: largeWithUnions(200) }, expectMs: 800, expectMB: 200 },
+  { name: '30,000 properties (a grammar past the character limit)', input: { kind: 'schema', schema: wideObject(300) }, expectMs: 900, expectMB: 250 },
   { name: 'tuple of 2,000 chained $refs', input: { kind: 'schema', schema: refChain(2000) }, expectMs: 500, expectMB: 100 },
   {
     name: 'enum of 3,000 characters against a nested repetition',

@@ -85,6 +85,21 @@ test('the cases issue #21 named now fail fast or compile', () => {
   expect(byName.get('duplicate choices')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/"yes"/) });
 });
 
+test('large schemas with an expensive corner, or a grammar past the limit, are refused by the work bound, not after seconds (#36)', () => {
+  const byName = new Map(output.results.map((r) => [r.name, r]));
+  for (const name of ['5,000 properties beside anyOf nested 24 deep', '20,000 properties beside anyOf nested 24 deep']) {
+    expect({ name, ...byName.get(name) }).toMatchObject({
+      name,
+      outcome: 'ConstraintError',
+      detail: expect.stringMatching(/too-large.*(limit of 30000|grammar is more than)/),
+    });
+  }
+  expect(byName.get('30,000 properties (a grammar past the character limit)')).toMatchObject({
+    outcome: 'ConstraintError',
+    detail: expect.stringMatching(/grammar is more than 1000000 characters/),
+  });
+});
+
 test('the cases issue #25 named compile', () => {
   const byName = new Map(output.results.map((r) => [r.name, r]));
   for (const name of [
