@@ -454,6 +454,106 @@ $function$;
 -- grants on svc__setting_interval(text): {postgres=X/postgres}
 -- comment: Internal: an interval setting of zero or more, or an error naming it.
 
+CREATE OR REPLACE FUNCTION public.svc__summarize_combine(a jsonb, b jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.summarizeCombine(a, b);
+} catch (error) {
+  throw error; // from svc__summarize_combine: see the message
+}
+$function$;
+-- grants on svc__summarize_combine(jsonb,jsonb): {postgres=X/postgres}
+-- comment: Internal: svc_summarize's combine: the rows of a, then those of b.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_final(state jsonb)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.summarizeFinal(state);
+} catch (error) {
+  throw error; // from svc__summarize_final: see the message
+}
+$function$;
+-- grants on svc__summarize_final(jsonb): {postgres=X/postgres}
+-- comment: Internal: svc_summarize's final: the partial summaries and the text left combined into one summary.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.summarizeStep(state, body);
+} catch (error) {
+  throw error; // from svc__summarize_step: see the message
+}
+$function$;
+-- grants on svc__summarize_step(jsonb,text): {postgres=X/postgres}
+-- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, max_tokens integer)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.summarizeStep(state, body, max_tokens);
+} catch (error) {
+  throw error; // from svc__summarize_step: see the message
+}
+$function$;
+-- grants on svc__summarize_step(jsonb,text,integer): {postgres=X/postgres}
+-- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, max_tokens integer, seed integer)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.summarizeStep(state, body, max_tokens, seed);
+} catch (error) {
+  throw error; // from svc__summarize_step: see the message
+}
+$function$;
+-- grants on svc__summarize_step(jsonb,text,integer,integer): {postgres=X/postgres}
+-- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
+
 CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_ids uuid[], backend_pid integer, waiter integer)
  RETURNS integer
  LANGUAGE sql
@@ -1680,6 +1780,7 @@ FROM (VALUES
   ('svc.generate_model', 'default', 'the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset'),
   ('svc.embed_model', 'default', 'the model of embedding requests (svc_embed*) when svc.model is unset'),
   ('svc.rerank_model', 'default', 'the model of rerank requests (svc_rerank*) when svc.model is unset'),
+  ('svc.summarize_chunk_size', '2000', 'characters of text per model call of svc_summarize (at least 100): a chunk of rows'' text is summarized at a time, and partial summaries are combined when together they pass it; keep it within the model''s context'),
   ('svc.system_prompt', NULL, 'system turn of the chat template for generation requests in the ''chat'' format (unset or empty: none); recorded in the request''s parameters and part of its cache key')
 ) AS s(name, default_value, meaning)
 ORDER BY s.name
@@ -2028,3 +2129,15 @@ ORDER BY started_at, worker_id
 $function$;
 -- grants on svc_worker_status(): (default: PUBLIC may execute)
 -- comment: One row per worker heard from: a stopped one for 10 minutes, a silent one for a day.
+
+CREATE AGGREGATE svc_summarize(text) (SFUNC = public.svc__summarize_step, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize(text): (default: PUBLIC may execute)
+-- comment: A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).
+
+CREATE AGGREGATE svc_summarize(text,integer) (SFUNC = public.svc__summarize_step, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize(text,integer): (default: PUBLIC may execute)
+-- comment: A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).
+
+CREATE AGGREGATE svc_summarize(text,integer,integer) (SFUNC = public.svc__summarize_step, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize(text,integer,integer): (default: PUBLIC may execute)
+-- comment: A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).

@@ -31,6 +31,18 @@ export interface SqlFunction {
   readonly comment: string;
 }
 
+/** An aggregate over catalog functions (build-extension.ts emits it after them). Aggregates take no defaults and no named arguments. */
+export interface SqlAggregate {
+  readonly name: string;
+  readonly params: readonly Param[];
+  readonly sfunc: string;
+  readonly stype: 'jsonb';
+  readonly finalfunc: string;
+  readonly combinefunc: string;
+  readonly parallel: 'SAFE' | 'RESTRICTED' | 'UNSAFE';
+  readonly comment: string;
+}
+
 const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
 const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
 const PRIORITY = p('priority', 'integer', '0');
@@ -494,6 +506,22 @@ const DECLARED: readonly SqlFunction[] = [
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: "Internal (svc__complete): write a vectorize job's chunks through the vectorizer's writer, for the rows it still stands for; returns the counts the queue keeps.",
   },
+  // svc_summarize's support functions (summarize.ts): SECURITY DEFINER, as svc_generate, since they
+  // enqueue; run only through the aggregate (PostgreSQL checks the aggregate owner's right to call them).
+  ...[[], [p('max_tokens', 'integer')], [p('max_tokens', 'integer'), p('seed', 'integer')]].map(
+    (rest): SqlFunction => ({
+      name: 'svc__summarize_step', params: [p('state', 'jsonb'), p('body', 'text'), ...rest], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER',
+      grantTo: 'nobody', body: { ts: 'summarizeStep' }, comment: "Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.",
+    }),
+  ),
+  {
+    name: 'svc__summarize_combine', params: [p('a', 'jsonb'), p('b', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER',
+    grantTo: 'nobody', body: { ts: 'summarizeCombine' }, comment: "Internal: svc_summarize's combine: the rows of a, then those of b.",
+  },
+  {
+    name: 'svc__summarize_final', params: [p('state', 'jsonb')], returns: 'text', volatility: 'VOLATILE', security: 'DEFINER',
+    grantTo: 'nobody', body: { ts: 'summarizeFinal' }, comment: "Internal: svc_summarize's final: the partial summaries and the text left combined into one summary.",
+  },
   {
     name: 'svc__backoff', params: [p('retry_count', 'integer')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',
     grantTo: 'nobody', body: { language: 'sql' }, comment: 'Internal: the delay before retry n, svc.retry_backoff * 2^n, at most 5 minutes.',
@@ -501,3 +529,17 @@ const DECLARED: readonly SqlFunction[] = [
 ];
 
 export const FUNCTIONS: readonly SqlFunction[] = DECLARED.map((fn) => ('ts' in fn.body ? { ...fn, settings: { ...INDEX_PLANS, ...fn.settings } } : fn));
+
+// svc_summarize(body[, max_tokens[, seed]]): positional only (PostgreSQL takes no named arguments in an
+// aggregate call); max_tokens 512 and seed 42 when left out. PARALLEL UNSAFE, as svc_generate: its
+// transitions enqueue model calls (writes and subtransactions), which PostgreSQL refuses anywhere in a
+// parallel query, leader included ("cannot start subtransactions during a parallel operation"), so a
+// query that uses it is planned without workers. Its combine function serves partial aggregation
+// where PostgreSQL does it in one backend (partitionwise aggregation).
+const SUMMARIZE_COMMENT =
+  "A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), "
+  + 'bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).';
+export const AGGREGATES: readonly SqlAggregate[] = [[], [p('max_tokens', 'integer')], [p('max_tokens', 'integer'), p('seed', 'integer')]].map((rest) => ({
+  name: 'svc_summarize', params: [p('body', 'text'), ...rest], sfunc: 'svc__summarize_step', stype: 'jsonb', finalfunc: 'svc__summarize_final',
+  combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: SUMMARIZE_COMMENT,
+}));

@@ -6,6 +6,7 @@ import * as sync from './sync.js';
 import * as autonomous from './autonomous.js';
 import * as vectorizer from './vectorizer.js';
 import * as prompts from './prompts.js';
+import * as summarize from './summarize.js';
 
 export const api = {
   generate: sync.generate,
@@ -46,4 +47,7 @@ export const api = {
   promptCreate: prompts.promptCreate,
   promptUpdate: prompts.promptUpdate,
   promptRender: prompts.promptRender,
+  summarizeStep: summarize.summarizeStep,
+  summarizeCombine: summarize.summarizeCombine,
+  summarizeFinal: summarize.summarizeFinal,
 };

@@ -22,6 +22,7 @@ export const SETTINGS = {
   'svc.generate_model': { default: 'default', meaning: 'the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset' },
   'svc.embed_model': { default: 'default', meaning: 'the model of embedding requests (svc_embed*) when svc.model is unset' },
   'svc.rerank_model': { default: 'default', meaning: 'the model of rerank requests (svc_rerank*) when svc.model is unset' },
+  'svc.summarize_chunk_size': { default: '2000', meaning: "characters of text per model call of svc_summarize (at least 100): a chunk of rows' text is summarized at a time, and partial summaries are combined when together they pass it; keep it within the model's context" },
   'svc.system_prompt': { default: null, meaning: "system turn of the chat template for generation requests in the 'chat' format (unset or empty: none); recorded in the request's parameters and part of its cache key" },
 } as const satisfies Record<string, Setting>;
 

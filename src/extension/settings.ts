@@ -13,7 +13,7 @@ function raw(name: SettingName): string | null {
 }
 
 /** An integer setting; `current` is its value when the caller read it already (current_setting(name, true)). */
-export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurrency', min: number, current?: string | null): number {
+export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurrency' | 'svc.summarize_chunk_size', min: number, current?: string | null): number {
   const value = current === undefined ? raw(name) : normalized(current);
   if (value === null) return Number(SETTINGS[name].default);
   const n = Number(value);

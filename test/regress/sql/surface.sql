@@ -193,6 +193,21 @@ SELECT pg_temp.err($$SELECT svc_prompt_delete('nope')$$);
 SELECT svc_prompt_delete('regress');
 SELECT count(*) AS prompts FROM svc_prompts;
 
+-- svc_summarize, the aggregate: its arguments and setting named, nothing enqueued; a group of no
+-- text is NULL without a model call
+CREATE TABLE regress_texts (id integer, body text);
+INSERT INTO regress_texts VALUES (1, 'one'), (2, 'two'), (3, NULL);
+SELECT pg_temp.err($$SELECT svc_summarize(body, 0) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize(body, NULL) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize(body, 16, NULL) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize(body, 16, id ORDER BY id) FROM regress_texts$$);
+SET svc.summarize_chunk_size = '50';
+SELECT pg_temp.err($$SELECT svc_summarize(body) FROM regress_texts$$);
+RESET svc.summarize_chunk_size;
+SELECT svc_summarize(body) IS NULL AS no_text FROM regress_texts WHERE body IS NULL;
+SELECT count(*) AS queued FROM svc_queue WHERE function_name = 'generate' AND status = 'pending';
+DROP TABLE regress_texts;
+
 -- Vectorizers: declarations that create nothing, and the search's and distance's own errors
 CREATE TABLE regress_docs (id integer PRIMARY KEY, body text, n integer);
 CREATE TABLE regress_nokey (body text);
