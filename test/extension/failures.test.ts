@@ -133,7 +133,7 @@ describe('waiting for results', () => {
 describe('arguments', () => {
   // A valid value of each SQL type the public functions take.
   const SAMPLE: Record<string, string> = {
-    text: `'x'`, integer: '1', boolean: 'true', jsonb: `'{"type":"integer"}'`, 'text[]': `ARRAY['a']`,
+    text: `'x'`, integer: '1', bigint: '1', boolean: 'true', jsonb: `'{"type":"integer"}'`, 'text[]': `ARRAY['a']`,
     uuid: 'gen_random_uuid()', 'uuid[]': 'ARRAY[gen_random_uuid()]', interval: `'1 day'`, regclass: `'pg_class'`, 'real[]': `ARRAY[1]::real[]`,
   };
   const PUBLIC = FUNCTIONS.filter((fn) => !fn.name.startsWith('svc__') && !fn.name.startsWith('svc_worker_') && fn.grantTo !== 'svc_worker');

@@ -18,7 +18,8 @@ const SIGNATURES: Record<string, string> = {
   svc_generate_json: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
   svc_generate_regex: 'prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
   svc_generate_choice: 'prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
-  svc_rerank: "query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42",
+  // DESIGN's five parameters, then top_k (#37), last so that positional calls of the five keep working.
+  svc_rerank: "query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer",
   svc_generate_async: 'prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
   svc_embed_async: 'text_input text, use_cache boolean DEFAULT true, priority integer DEFAULT 0',
   svc_generate_json_async: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
@@ -42,7 +43,7 @@ const SET_BASED: Record<string, string> = {
   svc_generate_json: 'prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
   svc_generate_regex: 'prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
   svc_generate_choice: 'prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
-  svc_rerank: "queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42",
+  svc_rerank: "queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer",
 };
 
 // The schema as text (a literal resolves to it): the generated JSON keeps the order written (README, Property order).
