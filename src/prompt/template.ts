@@ -298,11 +298,16 @@ const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an arr
 /**
  * The template rendered with `variables` (a JSON object). Throws a TemplateError naming the variable:
  * 'missing-variable' for {{ x }} or {% for … in x %} when x is missing or null, 'not-a-list' when a
- * loop's x is not an array, 'too-large' past maxChars characters of output.
+ * loop's x is not an array, 'too-large' past maxChars characters of output or maxSteps nodes and loop turns.
  */
-export function renderTemplate(template: Template, variables: Json, { maxChars = 1_000_000 } = {}): string {
+export function renderTemplate(template: Template, variables: Json, { maxChars = 1_000_000, maxSteps = 10_000_000 } = {}): string {
   const out: string[] = [];
   let length = 0;
+  // Loops inside loops with little or no output could otherwise run for as long as the statement may.
+  let steps = 0;
+  const step = () => {
+    if (++steps > maxSteps) throw new TemplateError('too-large', `rendering takes more than ${maxSteps} steps (loops inside loops)`);
+  };
   const emit = (s: string) => {
     length += s.length;
     if (length > maxChars) throw new TemplateError('too-large', `the rendered prompt passes ${maxChars} characters`);
@@ -310,6 +315,7 @@ export function renderTemplate(template: Template, variables: Json, { maxChars =
   };
   const run = (nodes: readonly Node[], scope: Scope): void => {
     for (const node of nodes) {
+      step();
       switch (node.kind) {
         case 'text':
           emit(node.text);
@@ -336,6 +342,7 @@ export function renderTemplate(template: Template, variables: Json, { maxChars =
             );
           }
           list.forEach((item, i) => {
+            step();
             const loop = { index: i + 1, index0: i, first: i === 0, last: i === list.length - 1, length: list.length };
             run(node.body, [...scope, [node.name, item], ['loop', loop]]);
           });

@@ -136,4 +136,11 @@ test('output is bounded: a loop that would pass maxChars stops with too-large', 
     message: 'the rendered prompt passes 1000000 characters',
   });
   expect(renderTemplate(t, { xs: xs.slice(0, 10) })).toHaveLength(10_000);
+  // Loops of no output are bounded by their steps.
+  const silent = parseTemplate('{% for a in xs %}{% for b in xs %}{% for c in xs %}{% endfor %}{% endfor %}{% endfor %}');
+  expect(failure(() => renderTemplate(silent, { xs }, { maxSteps: 100_000 }))).toMatchObject({
+    code: 'too-large',
+    message: 'rendering takes more than 100000 steps (loops inside loops)',
+  });
+  expect(renderTemplate(silent, { xs: xs.slice(0, 40) }, { maxSteps: 100_000 })).toBe('');
 });
