@@ -1,7 +1,8 @@
-// Rerank options with a real worker on the test model: top_k, documents only, many queries at once
+// Rerank options with a real worker on the trained stories260K: top_k, documents only, many queries at once
 // (sync and async). Every form makes the same requests as svc_rerank, so its scores and order are
 // svc_rerank's, byte for byte, cached or not.
 import type pg from 'pg';
+import { STORIES_MODEL } from '../helpers/real-models.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
   su = await svc().connect();
   alice = await svc().connect(ROLES.alice);
   bob = await svc().connect(ROLES.bob);
-  worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' });
+  worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' }, STORIES_MODEL);
   await eventually('the worker to heartbeat', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
 }, 60_000);
 afterAll(async () => {
@@ -35,6 +36,7 @@ test('top_k: the first k of svc_rerank, the same scores; NULL or more than there
   for (const useCache of [false, true]) {
     const all = await full(QUERIES[0], useCache);
     expect(all).toHaveLength(DOCS.length);
+    expect(new Set(all.map((r) => r.score)).size).toBe(DOCS.length); // a real ranking: no ties to hide a reordering
     const top3 = (await alice.query(`SELECT document, score FROM svc_rerank($1, $2::text[], use_cache := $3, top_k := 3)`, [QUERIES[0], DOCS, useCache])).rows;
     expect(top3).toEqual(all.slice(0, 3));
     for (const k of ['NULL', '100']) {
