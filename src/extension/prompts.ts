@@ -52,10 +52,8 @@ export function promptUpdate(name: unknown, templateText: unknown, descriptionTe
   const n = promptName(fn, name);
   const t = template(fn, templateText);
   const d = description(fn, descriptionText);
-  one(QUERIES.promptLock, n);
-  const row = one<{ version: number }>(QUERIES.promptInsertNext, n, t.source, d, t.parsed.variables);
-  if (!row) throw notFound(fn, n, null);
-  return row.version;
+  if (!one(QUERIES.promptLock, n)) throw notFound(fn, n, null);
+  return one<{ version: number }>(QUERIES.promptInsertNext, n, t.source, d, t.parsed.variables)!.version;
 }
 
 export function promptRender(name: unknown, variables: unknown, version: unknown): string {

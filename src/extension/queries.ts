@@ -251,9 +251,11 @@ export const QUERIES = {
      ON CONFLICT ON CONSTRAINT svc_prompts_pkey DO NOTHING RETURNING version`,
     'text', 'text', 'text', 'text[]',
   ),
-  // Serializes the updates of one prompt (first key 'svcp'), so each reads the latest version after
-  // the one before it committed (read committed: the next statement's snapshot is taken after the lock).
-  promptLock: q(`SELECT 1 AS locked FROM pg_advisory_xact_lock(${0x73766370}, hashtext(${SESSION_ROLE} || '/' || $1))`, 'text'),
+  // Serializes the updates of one prompt on its first version's row, so each reads the latest version
+  // after the one before it committed (read committed: the next statement's snapshot is taken after
+  // the lock). A row lock, not an advisory one: no other role can take it (FOR UPDATE needs UPDATE on
+  // svc_prompts, and row-level security hides the row).
+  promptLock: q(`SELECT p.version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE} AND p.name = $1 ORDER BY p.version LIMIT 1 FOR UPDATE`, 'text'),
   // The next version, its description the latest's unless one is given; no row when there is no such prompt.
   promptInsertNext: q(
     `INSERT INTO svc_prompts (owner, name, version, template, description, variables)

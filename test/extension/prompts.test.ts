@@ -124,6 +124,7 @@ test("no role sees, renders, changes or removes another role's prompts; each has
     `UPDATE svc_prompts SET template = 'forged'`,
     `DELETE FROM svc_prompts`,
     `TRUNCATE svc_prompts`,
+    `SELECT * FROM svc_prompts FOR UPDATE`, // nor hold the lock an update of alice's takes
   ]) {
     expect(await failure(bob, sql)).toMatchObject({ code: '42501' });
   }
