@@ -30,7 +30,7 @@ const BUNDLE = join(ROOT, 'node_modules/node-llama-cpp/llama/gitRelease.bundle')
 export const STORIES_MODEL = join(ROOT, 'models/stories260K.gguf');
 
 /** Decoder models with a real vocabulary: qwen2 (byte-level BPE, 151,936 tokens, ChatML template), phi3 (SentencePiece, 32,064). */
-export type RealVocab = 'qwen2' | 'phi3';
+export type RealVocab = 'qwen2' | 'phi3' | 'qwen2-512';
 
 interface Recipe {
   file: string;
@@ -42,6 +42,9 @@ interface Recipe {
 // alone (seen on the phi-3 model); with f32 weights batching changes no output bit.
 const DECODERS: Record<RealVocab, Recipe> = {
   qwen2: { file: 'ggml-vocab-qwen2.gguf', options: { arch: 'qwen2', dtype: 'f32', name: 'svc-qwen2-vocab' } },
+  // qwen2's vocabulary at a realistic width (10-27 ms a token on one thread), for speed figures: a
+  // 64-wide model's sub-millisecond forward pass exaggerates every per-token overhead. f16: 152k x 512.
+  'qwen2-512': { file: 'ggml-vocab-qwen2.gguf', options: { arch: 'qwen2', embd: 512, layers: 4, name: 'svc-qwen2-512' } },
   // phi3's own graph wants fused qkv/gate-up tensors; its SentencePiece vocabulary is the point here.
   phi3: { file: 'ggml-vocab-phi-3.gguf', options: { arch: 'llama', dtype: 'f32', name: 'svc-phi3-vocab' } },
 };
@@ -109,7 +112,7 @@ function ensureModel(recipe: Recipe): string {
 /** Path of a small random-weights decoder carrying a real vocabulary (made once, cached in .tmp/models). */
 export async function realVocabModel(vocab: RealVocab): Promise<string> {
   const recipe = DECODERS[vocab];
-  if (!recipe) throw new Error(`unknown vocabulary ${vocab} (qwen2 or phi3)`);
+  if (!recipe) throw new Error(`unknown vocabulary ${vocab} (${Object.keys(DECODERS).join(', ')})`);
   return ensureModel(recipe);
 }
 

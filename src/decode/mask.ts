@@ -1,11 +1,12 @@
 // The set of tokens a grammar allows next, for a whole vocabulary at once.
 //
-// Per vocabulary (once): every token's bytes decoded as llama.cpp's grammar decodes them (utf8.ts).
-// Per grammar and vocabulary (once, the first-token cost): every token becomes a sequence of the
-// automaton's character classes (plus, at its end, an unfinished character), and the tokens go into
-// a trie over those sequences. Tokens with the same class sequence behave alike in every state, so
-// the trie is far smaller than the vocabulary (qwen2's 151,936 tokens under a JSON grammar: a few
-// thousand nodes), and a full mask is one walk of it from a state, each edge a memoised transition.
+// Per vocabulary (once, at the engine's load): every token's bytes decoded as llama.cpp's grammar
+// decodes them (utf8.ts), and the tokens in a trie over their code points (plus, at a token's end,
+// an unfinished character), each node knowing which characters its subtree holds. Per grammar:
+// nothing per token. A full mask is one walk of the shared trie from a state, each edge a memoised
+// transition on the code point's class; a subtree whose characters all keep the walk alive (a
+// string's characters, a number's digits) is taken whole without descending, so the walk stays far
+// smaller than the vocabulary (like llguidance's and XGrammar's token tries, shared across grammars).
 // Masks are cached per state (states repeat: inside a string, after a comma).
 //
 // What is allowed is what llama.cpp's grammar allows, with two differences on purpose: a token that
@@ -54,6 +55,12 @@ export class DecodedVocabulary {
   readonly maxSpell: number;
   /** The most bytes of a token a grammar can allow, so the most characters one token writes. */
   readonly maxBytes: number;
+  private builtTrie?: VocabularyTrie;
+
+  /** The tokens in a trie over their code points, shared by the maskers of every grammar (built on first use; an engine builds it at load). */
+  get trie(): VocabularyTrie {
+    return (this.builtTrie ??= new VocabularyTrie(this));
+  }
 
   constructor(input: VocabularyInput) {
     this.size = input.size;
@@ -132,11 +139,6 @@ const CLOSURE_STATES = 16;
 /** States whose chains and closures are cached per masker. */
 const CHAIN_CACHE_STATES = 4096;
 
-interface Chain {
-  classes: Int32Array;
-  length: number;
-}
-
 /** `cache`'s value for `key`, computed and kept when missing; a cache of at most CHAIN_CACHE_STATES, cleared when full. */
 function remembered<V>(cache: Map<number, V>, key: number, compute: () => V): V {
   let value = cache.get(key);
@@ -198,6 +200,18 @@ export class TokenMask {
     return ((this.bits[token >>> 5] >>> (token & 31)) & 1) === 1;
   }
 
+  private listed?: number[];
+
+  /** The allowed tokens in order (computed once per mask: meant for masks that allow few). */
+  allowedTokens(): readonly number[] {
+    if (this.listed) return this.listed;
+    const out: number[] = [];
+    for (let w = 0; w < this.bits.length; w++) {
+      for (let x = this.bits[w]; x !== 0; x &= x - 1) out.push(w * 32 + 31 - Math.clz32(x & -x));
+    }
+    return (this.listed = out);
+  }
+
   get bannedCount(): number {
     return this.size - this.allowed;
   }
@@ -233,13 +247,6 @@ function popcount(x: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
-/**
- * The trie build's temporary arrays, kept for the next build: a masker is built per grammar, and
- * the megabytes each build threw away made the garbage collector stop the masks computed after it.
- */
-let buildScratch:
-  { first: Int32Array; next: Int32Array; sym: Int32Array; up: Int32Array; slots: Int32Array; bmp: Int32Array; tokenNode: Int32Array } | undefined;
-
 /** States whose answers for partial symbols are cached per masker (about 1 KiB each on qwen2's vocabulary). */
 const PARTIAL_CACHE_STATES = 4096;
 
@@ -252,58 +259,60 @@ const MASK_CACHE_BYTES = 16 * 2 ** 20;
 /** What a cached position costs besides its mask (a Map entry): positions sharing one mask are counted too. */
 const MASK_KEY_BYTES = 64;
 
-export class TokenMasker {
-  // The trie over class sequences: node 0 is the root; children as first-child / next-sibling lists.
-  private readonly firstChild: Int32Array;
-  private readonly nextSibling: Int32Array;
-  private readonly symbol: Int32Array;
-  /** Tokens ending at each node: tokenStart[node]..tokenStart[node+1] in nodeTokens. */
-  private readonly tokenStart: Int32Array;
-  private readonly nodeTokens: Int32Array;
-  /** Partial-character symbols: symbol - classes indexes these. */
-  private readonly partialValue: number[] = [];
-  private readonly partialRemain: number[] = [];
-  /**
-   * Per state, whether it accepts each partial symbol: 0 not yet known, 1 yes, 2 no. A cache of at
-   * most PARTIAL_CACHE_STATES states (cleared when full): a long string passes through thousands of
-   * states, and a vocabulary has hundreds of partials (991 in qwen2's); one Map entry per pair
-   * outgrew a Map's 16.7M entries.
-   */
-  private readonly partialAccept = new Map<number, Uint8Array>();
-  private readonly masks = new Map<string | number, TokenMask>();
-  /**
-   * The distinct masks held, by hash: positions that allow the same tokens share one mask, and so
-   * its configured sampler (every character of a long string but the last few, many a comma).
-   */
-  private readonly distinct = new Map<number, TokenMask[]>();
-  /** Per distinct mask held, the positions holding it. */
-  private readonly holders = new Map<TokenMask, number>();
-  private maskBytes = 0;
-  private readonly plans = new Map<string | number, readonly number[] | null>();
-  /** Trie nodes (for the bench). */
-  readonly nodes: number;
+/** A code point's symbol in the trie; an unfinished character at a token's end is symbol PARTIAL + its index. */
+const PARTIAL = 0x110000;
 
-  constructor(
-    readonly automaton: Automaton,
-    readonly vocabulary: DecodedVocabulary,
-    /** Bytes of cached masks at most (a smaller budget lets the tests see masks evicted). */
-    private readonly cacheBytes = MASK_CACHE_BYTES,
-  ) {
-    const v = vocabulary;
-    const classes = automaton.classes;
+/**
+ * The vocabulary's tokens in a trie over their code points, built once per vocabulary and shared
+ * by every grammar's masker: a grammar then costs nothing per token to set up (a trie per grammar,
+ * over its character classes, took 30-165 ms at qwen2's 151,936 tokens, the first request's main
+ * extra cost). Each node knows, whatever the grammar, which characters its subtree holds (the
+ * ASCII ones exactly, the others as their lowest and highest), so a walk can take a whole subtree
+ * a state accepts without descending into it.
+ */
+export class VocabularyTrie {
+  /** Nodes in depth-first preorder (node 0 the root): a subtree is the node range [node, subtreeEnd[node]). */
+  readonly nodes: number;
+  readonly firstChild: Int32Array;
+  readonly nextSibling: Int32Array;
+  /** The code point leading to each node, or PARTIAL + p for an unfinished character (a leaf). */
+  readonly symbol: Int32Array;
+  readonly subtreeEnd: Int32Array;
+  /** Per node: the most symbols on a path from it (itself included) down to a leaf. */
+  readonly height: Int32Array;
+  /** Tokens ending at each node: tokenStart[node]..tokenStart[node+1] in nodeTokens (a subtree's tokens are one range). */
+  readonly tokenStart: Int32Array;
+  readonly nodeTokens: Int32Array;
+  /** Per node, 4 words: the ASCII code points in its subtree (its own symbol included). */
+  readonly ascii: Int32Array;
+  /** Per node: the lowest and highest code point above ASCII in its subtree, -1 where there is none. */
+  readonly nonAsciiLow: Int32Array;
+  readonly nonAsciiHigh: Int32Array;
+  /** Per node: whether its subtree ends a token with an unfinished character. */
+  readonly hasPartial: Uint8Array;
+  /** The unfinished characters (value, bytes remaining) the vocabulary ends tokens with. */
+  readonly partialValue: number[] = [];
+  readonly partialRemain: number[] = [];
+  /** The code points that occur in the vocabulary, ascending. */
+  readonly codePoints: Int32Array;
+  /** Nodes of at least WIDE_CHILDREN children (the root: 18,793 on qwen2's vocabulary), by node. */
+  readonly wide = new Map<number, WideNode>();
+  /** The walk's stacks of (node, state), shared by the maskers of the vocabulary (walks never nest). */
+  readonly walkNodes: Int32Array;
+  readonly walkStates: Int32Array;
+
+  constructor(v: DecodedVocabulary) {
     const partials = new Map<number, number>();
-    // Build: each node's children as a first-child / next-sibling list, found through an
-    // open-addressing hash of (parent, symbol) in typed arrays (no Map per edge: a 152k-token
-    // vocabulary makes 0.8M lookups).
-    const kept = buildScratch;
-    let capacity = kept?.first.length ?? 1 << 16;
-    let first = kept ? kept.first.fill(-1) : new Int32Array(capacity).fill(-1);
-    let next = kept?.next ?? new Int32Array(capacity);
-    let sym = kept?.sym ?? new Int32Array(capacity);
-    let up = kept?.up ?? new Int32Array(capacity);
+    // Children as first-child / next-sibling lists, found through an open-addressing hash of
+    // (parent, symbol) in typed arrays (no Map per edge: qwen2's vocabulary makes a million lookups).
+    let capacity = 1 << 16;
+    let first = new Int32Array(capacity).fill(-1);
+    let next = new Int32Array(capacity);
+    let sym = new Int32Array(capacity);
+    let up = new Int32Array(capacity);
     sym[0] = -1;
     let count = 1;
-    let slots = kept ? kept.slots.fill(-1) : new Int32Array(capacity * 2).fill(-1);
+    let slots = new Int32Array(capacity * 2).fill(-1);
     let mask = slots.length - 1;
     const hash = (node: number, symbol: number) => (Math.imul(node, 0x9e3779b1) ^ Math.imul(symbol + 1, 0x85ebca77)) >>> 0;
     const child = (node: number, symbol: number) => {
@@ -338,27 +347,18 @@ export class TokenMasker {
       slots[i] = id;
       return id;
     };
-    // Classes of the Basic Multilingual Plane in a table, the rest through a map.
-    const bmp = kept ? kept.bmp.fill(-1) : new Int32Array(0x10000).fill(-1);
-    const astral = new Map<number, number>();
-    const classOf = (cp: number) => {
-      if (cp < 0x10000) {
-        let c = bmp[cp];
-        if (c < 0) bmp[cp] = c = automaton.classOf(cp);
-        return c;
-      }
-      let c = astral.get(cp);
-      if (c === undefined) astral.set(cp, (c = automaton.classOf(cp)));
-      return c;
-    };
     const tokens = v.startable;
-    const tokenNode = kept && kept.tokenNode.length >= tokens.length ? kept.tokenNode : new Int32Array(tokens.length);
+    const tokenNode = new Int32Array(tokens.length);
+    const seen = new Set<number>();
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k];
       let node = 0;
       const start = v.cpStart[t];
       const end = start + v.cpLength[t];
-      for (let i = start; i < end; i++) node = child(node, classOf(v.codePoints[i]));
+      for (let i = start; i < end; i++) {
+        seen.add(v.codePoints[i]);
+        node = child(node, v.codePoints[i]);
+      }
       if (v.tailRemain[t] > 0) {
         const key = v.tailValue[t] * 8 + v.tailRemain[t];
         let p = partials.get(key);
@@ -368,16 +368,16 @@ export class TokenMasker {
           this.partialRemain.push(v.tailRemain[t]);
           partials.set(key, p);
         }
-        node = child(node, classes + p);
+        node = child(node, PARTIAL + p);
       }
       tokenNode[k] = node;
     }
+    this.codePoints = Int32Array.from(seen).sort();
     const n = count;
     this.nodes = n;
-    // Renumber the nodes in depth-first preorder: a subtree is then the node range [node, subtreeEnd)
-    // and its tokens one range of nodeTokens, so a subtree the grammar accepts whole is marked at once.
-    buildScratch = { first, next, sym, up, slots, bmp, tokenNode };
-    // `up` and `slots` (twice as long) are free now: the preorder's arrays.
+    // Renumber the nodes in depth-first preorder, children in ascending symbol order, so that
+    // siblings of one character class are consecutive and their subtrees one node range ('up' and
+    // 'slots', twice as long, are free now).
     const newId = up;
     const order = slots.subarray(0, n);
     {
@@ -385,27 +385,30 @@ export class TokenMasker {
       let top = 0;
       let k = 0;
       todo[top++] = 0;
+      const kids: number[] = [];
       while (top > 0) {
         const node = todo[--top];
         newId[node] = k;
         order[k++] = node;
-        for (let c = first[node]; c >= 0; c = next[c]) todo[top++] = c;
+        kids.length = 0;
+        for (let c = first[node]; c >= 0; c = next[c]) kids.push(c);
+        // Pushed highest first, so taken lowest first.
+        if (kids.length > 1) kids.sort((x, y) => sym[y] - sym[x]);
+        for (const c of kids) todo[top++] = c;
       }
     }
     this.firstChild = new Int32Array(n).fill(-1);
     this.nextSibling = new Int32Array(n).fill(-1);
     this.symbol = new Int32Array(n).fill(-1);
-    this.subtreeEnd = new Int32Array(n);
     for (let node = 0; node < n; node++) {
       const old = order[node];
       this.symbol[node] = old === 0 ? -1 : sym[old];
-      // Children in the old lists' order (the last added first); any order will do.
-      let prev = -1;
-      for (let c = first[old]; c >= 0; c = next[c]) {
-        const id = newId[c];
-        if (prev < 0) this.firstChild[node] = id;
-        else this.nextSibling[prev] = id;
-        prev = id;
+      const kids: number[] = [];
+      for (let c = first[old]; c >= 0; c = next[c]) kids.push(newId[c]);
+      kids.sort((x, y) => x - y);
+      for (let i = 0; i < kids.length; i++) {
+        if (i === 0) this.firstChild[node] = kids[0];
+        else this.nextSibling[kids[i - 1]] = kids[i];
       }
     }
     // Tokens per node, in token order (a counting sort by preorder node).
@@ -415,58 +418,223 @@ export class TokenMasker {
     this.nodeTokens = new Int32Array(tokens.length);
     const fill = this.tokenStart.slice(0, n);
     for (let k = 0; k < tokens.length; k++) this.nodeTokens[fill[newId[tokenNode[k]]]++] = tokens[k];
-    // Which classes (one more bit: any unfinished character) occur in each subtree, bottom up.
-    this.words = (classes + 1 + 31) >>> 5;
-    const words = this.words;
-    this.subtreeClasses = new Int32Array(n * words);
+    // What each subtree holds, bottom up (a child's number is above its parent's in preorder).
+    this.subtreeEnd = new Int32Array(n);
     this.height = new Int32Array(n);
+    this.ascii = new Int32Array(n * 4);
+    this.nonAsciiLow = new Int32Array(n).fill(-1);
+    this.nonAsciiHigh = new Int32Array(n).fill(-1);
+    this.hasPartial = new Uint8Array(n);
     for (let node = n - 1; node >= 0; node--) {
       let end = node + 1;
       let below = 0;
+      let low = -1;
+      let high = -1;
+      let partial = 0;
+      const base = node * 4;
       for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) {
         below = Math.max(below, this.height[c]);
         end = Math.max(end, this.subtreeEnd[c]);
-        for (let w = 0; w < words; w++) this.subtreeClasses[node * words + w] |= this.subtreeClasses[c * words + w];
+        for (let w = 0; w < 4; w++) this.ascii[base + w] |= this.ascii[c * 4 + w];
+        if (this.nonAsciiLow[c] >= 0) {
+          low = low < 0 ? this.nonAsciiLow[c] : Math.min(low, this.nonAsciiLow[c]);
+          high = Math.max(high, this.nonAsciiHigh[c]);
+        }
+        partial |= this.hasPartial[c];
       }
+      const s = this.symbol[node];
+      if (s >= PARTIAL) partial = 1;
+      else if (s >= 0x80) {
+        low = low < 0 ? s : Math.min(low, s);
+        high = Math.max(high, s);
+      } else if (s >= 0) this.ascii[base + (s >>> 5)] |= 1 << (s & 31);
       this.subtreeEnd[node] = end;
       this.height[node] = below + 1;
-      const sym = this.symbol[node];
-      if (sym >= 0) {
-        const bit = Math.min(sym, classes);
-        this.subtreeClasses[node * words + (bit >>> 5)] |= 1 << (bit & 31);
-      }
+      this.nonAsciiLow[node] = low;
+      this.nonAsciiHigh[node] = high;
+      this.hasPartial[node] = partial;
+    }
+    this.walkNodes = new Int32Array(n);
+    this.walkStates = new Int32Array(n);
+    for (let node = 0; node < n; node++) {
+      let count = 0;
+      for (let c = this.firstChild[node]; c >= 0 && count < WIDE_CHILDREN; c = this.nextSibling[c]) count++;
+      if (count >= WIDE_CHILDREN) this.wide.set(node, this.wideNode(node));
     }
   }
 
-  /** First node after each node's subtree (preorder). */
-  private readonly subtreeEnd: Int32Array;
-  /** Per node, `words` 32-bit words: the classes in its subtree, bit `classes` for unfinished characters. */
-  private readonly subtreeClasses: Int32Array;
-  private readonly words: number;
-  /** Per state: the classes that lead back to it, and whether it accepts every unfinished character (the same layout). */
-  private readonly loops = new Map<number, Int32Array>();
+  private wideNode(node: number): WideNode {
+    const children: number[] = [];
+    const partials: number[] = [];
+    for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) (this.symbol[c] >= PARTIAL ? partials : children).push(c);
+    let size = 1;
+    while (size < children.length) size *= 2;
+    const w: WideNode = {
+      children: Int32Array.from(children),
+      codePoints: Int32Array.from(children, (c) => this.symbol[c]),
+      partials: Int32Array.from(partials),
+      size,
+      ascii: new Int32Array(2 * size * 4),
+      low: new Int32Array(2 * size).fill(-1),
+      high: new Int32Array(2 * size).fill(-1),
+      partial: new Uint8Array(2 * size),
+      height: new Int32Array(2 * size),
+    };
+    children.forEach((c, k) => {
+      const leaf = size + k;
+      for (let i = 0; i < 4; i++) w.ascii[leaf * 4 + i] = this.ascii[c * 4 + i];
+      w.low[leaf] = this.nonAsciiLow[c];
+      w.high[leaf] = this.nonAsciiHigh[c];
+      w.partial[leaf] = this.hasPartial[c];
+      w.height[leaf] = this.height[c];
+    });
+    for (let k = size - 1; k >= 1; k--) {
+      for (let i = 0; i < 4; i++) w.ascii[k * 4 + i] = w.ascii[2 * k * 4 + i] | w.ascii[(2 * k + 1) * 4 + i];
+      const [l, r] = [2 * k, 2 * k + 1];
+      w.low[k] = w.low[l] < 0 ? w.low[r] : w.low[r] < 0 ? w.low[l] : Math.min(w.low[l], w.low[r]);
+      w.high[k] = Math.max(w.high[l], w.high[r]);
+      w.partial[k] = w.partial[l] | w.partial[r];
+      w.height[k] = Math.max(w.height[l], w.height[r]);
+    }
+    return w;
+  }
 
-  /** Per node: the most symbols on a path from it (itself included) down to a leaf. */
-  private readonly height: Int32Array;
-  /** walk()'s stack of (node, state), reused. */
-  private walkScratch?: { nodes: Int32Array; states: Int32Array };
+  /** What the subtrees of a wide node's children i..j-1 hold together, into `out`. */
+  summarize(w: WideNode, i: number, j: number, out: Summary): Summary {
+    out.ascii.fill(0);
+    out.low = -1;
+    out.high = -1;
+    out.partial = 0;
+    out.height = 0;
+    const add = (k: number) => {
+      for (let x = 0; x < 4; x++) out.ascii[x] |= w.ascii[k * 4 + x];
+      if (w.low[k] >= 0) out.low = out.low < 0 ? w.low[k] : Math.min(out.low, w.low[k]);
+      out.high = Math.max(out.high, w.high[k]);
+      out.partial |= w.partial[k];
+      out.height = Math.max(out.height, w.height[k]);
+    };
+    for (let l = i + w.size, r = j + w.size; l < r; l >>>= 1, r >>>= 1) {
+      if (l & 1) add(l++);
+      if (r & 1) add(--r);
+    }
+    return out;
+  }
+}
+
+/** Children a node needs for its walk to go by runs of one character class rather than child by child. */
+const WIDE_CHILDREN = 64;
+
+/**
+ * A node with many children, as runs of them are walked: its code-point children in ascending
+ * order (those of one class are consecutive) and a segment tree of what their subtrees hold, so a
+ * run a state accepts whole is found in a few steps, and a run that holds a few characters the
+ * state refuses is split down to them.
+ */
+interface WideNode {
+  children: Int32Array;
+  codePoints: Int32Array;
+  /** Children that end a token with an unfinished character. */
+  partials: Int32Array;
+  size: number;
+  ascii: Int32Array;
+  low: Int32Array;
+  high: Int32Array;
+  partial: Uint8Array;
+  height: Int32Array;
+}
+
+/** What a set of subtrees holds: the ASCII code points, the span of the others, any unfinished character, the height. */
+interface Summary {
+  ascii: Int32Array;
+  low: number;
+  high: number;
+  partial: number;
+  height: number;
+}
+
+/**
+ * A set of a grammar's character classes, in the form a trie node's subtree is checked against:
+ * the ASCII code points it holds, the runs of consecutive classes in it (so a subtree's non-ASCII
+ * span is inside when one run covers it), and whether it takes any unfinished character.
+ */
+interface ClassSet {
+  ascii: Int32Array;
+  /** Per class: the last class of the run of members it starts, or -1 where it is no member. */
+  runEnd: Int32Array;
+  partials: boolean;
+}
+
+interface Chain {
+  classes: ClassSet;
+  length: number;
+}
+
+export class TokenMasker {
+  private readonly trie: VocabularyTrie;
+  /**
+   * Per state, whether it accepts each partial symbol: 0 not yet known, 1 yes, 2 no. A cache of at
+   * most PARTIAL_CACHE_STATES states (cleared when full): a long string passes through thousands of
+   * states, and a vocabulary has hundreds of partials (991 in qwen2's); one Map entry per pair
+   * outgrew a Map's 16.7M entries.
+   */
+  private readonly partialAccept = new Map<number, Uint8Array>();
+  private readonly masks = new Map<string | number, TokenMask>();
+  /**
+   * The distinct masks held, by hash: positions that allow the same tokens share one mask, and so
+   * its configured sampler (every character of a long string but the last few, many a comma).
+   */
+  private readonly distinct = new Map<number, TokenMask[]>();
+  /** Per distinct mask held, the positions holding it. */
+  private readonly holders = new Map<TokenMask, number>();
+  private maskBytes = 0;
+  private readonly plans = new Map<string | number, readonly number[] | null>();
+  /** The class of each code point of the Basic Multilingual Plane, filled as the walks meet them (-1 not yet). */
+  private readonly bmpClass = new Int32Array(0x10000).fill(-1);
+  private readonly astralClass = new Map<number, number>();
+
+  constructor(
+    readonly automaton: Automaton,
+    readonly vocabulary: DecodedVocabulary,
+    /** Bytes of cached masks at most (a smaller budget lets the tests see masks evicted). */
+    private readonly cacheBytes = MASK_CACHE_BYTES,
+  ) {
+    this.trie = vocabulary.trie;
+  }
+
+  /** Trie nodes (for the bench): the vocabulary's, shared by every grammar. */
+  get nodes(): number {
+    return this.trie.nodes;
+  }
+
+  private classOf(cp: number): number {
+    if (cp < 0x10000) {
+      let c = this.bmpClass[cp];
+      if (c < 0) this.bmpClass[cp] = c = this.automaton.classOf(cp);
+      return c;
+    }
+    let c = this.astralClass.get(cp);
+    if (c === undefined) this.astralClass.set(cp, (c = this.automaton.classOf(cp)));
+    return c;
+  }
+
+  /** Per state: the classes that lead back to it, and whether it accepts every unfinished character. */
+  private readonly loops = new Map<number, ClassSet>();
   /** Closures (closureOf) of the states walked from, a cache of at most CHAIN_CACHE_STATES. */
-  private readonly closures = new Map<number, Int32Array>();
+  private readonly closures = new Map<number, ClassSet>();
   /** Chains (chainOf) of the states walked from, a cache of at most CHAIN_CACHE_STATES. */
   private readonly chains = new Map<number, Chain>();
 
   /** The self-loop set of a state: a subtree made only of these classes is accepted whole, staying in the state. */
-  private loopsOf(state: number): Int32Array {
+  private loopsOf(state: number): ClassSet {
     let loop = this.loops.get(state);
     if (loop) return loop;
     const a = this.automaton;
     const staying: number[] = [];
     for (let c = 0; c < a.classes; c++) if (a.step(state, c) === state) staying.push(c);
-    let partialsOk = this.partialValue.length > 0;
-    for (let p = 0; p < this.partialValue.length && partialsOk; p++) partialsOk = a.acceptsPartial(state, this.partialValue[p], this.partialRemain[p]);
-    // Bit `classes`: any unfinished character.
-    if (partialsOk) staying.push(a.classes);
-    loop = this.classSet(staying);
+    const { partialValue, partialRemain } = this.trie;
+    let partialsOk = partialValue.length > 0;
+    for (let p = 0; p < partialValue.length && partialsOk; p++) partialsOk = a.acceptsPartial(state, partialValue[p], partialRemain[p]);
+    loop = this.classSet(staying, partialsOk);
     this.loops.set(state, loop);
     return loop;
   }
@@ -492,12 +660,12 @@ export class TokenMasker {
       const members: number[] = [];
       for (let c = 0; c < a.classes && common !== DEAD; c++) if (a.step(state, c) === common) members.push(c);
       let length = 0;
-      for (let at = state; members.length > 0 && length < this.height[0]; length++) {
+      for (let at = state; members.length > 0 && length < this.trie.height[0]; length++) {
         const next = a.step(at, members[0]);
         if (next === DEAD || members.some((c) => a.step(at, c) !== next)) break;
         at = next;
       }
-      return { classes: this.classSet(members), length };
+      return { classes: this.classSet(members, false), length };
     });
   }
 
@@ -508,7 +676,7 @@ export class TokenMasker {
    * is dropped, until none is (the states explored are always a superset of those C reaches, so what
    * is kept is sound); empty beyond that many states.
    */
-  private closureOf(state: number): Int32Array {
+  private closureOf(state: number): ClassSet {
     return remembered(this.closures, state, () => {
       const a = this.automaton;
       const members = new Set<number>();
@@ -533,21 +701,34 @@ export class TokenMasker {
           if (reached.size > CLOSURE_STATES) members.clear();
         }
       }
-      return this.classSet(members);
+      return this.classSet(members, false);
     });
   }
 
-  /** A set of character classes in the layout of subtreeClasses (`words` 32-bit words). */
-  private classSet(members: Iterable<number>): Int32Array {
-    const set = new Int32Array(this.words);
-    for (const c of members) set[c >>> 5] |= 1 << (c & 31);
-    return set;
+  /** A set of character classes as trie subtrees are checked against it. */
+  private classSet(members: Iterable<number>, partials: boolean): ClassSet {
+    const classes = this.automaton.classes;
+    const member = new Uint8Array(classes);
+    for (const c of members) member[c] = 1;
+    const ascii = new Int32Array(4);
+    for (let cp = 0; cp < 0x80; cp++) if (member[this.classOf(cp)]) ascii[cp >>> 5] |= 1 << (cp & 31);
+    const runEnd = new Int32Array(classes);
+    for (let c = classes - 1; c >= 0; c--) runEnd[c] = member[c] ? (c + 1 < classes && member[c + 1] ? runEnd[c + 1] : c) : -1;
+    return { ascii, runEnd, partials };
   }
 
-  private within(node: number, loop: Int32Array): boolean {
-    const base = node * this.words;
-    for (let w = 0; w < this.words; w++) if ((this.subtreeClasses[base + w] & ~loop[w]) !== 0) return false;
-    return true;
+  /** Whether every symbol in the subtree at `node` is in `set`. */
+  private within(node: number, set: ClassSet): boolean {
+    const t = this.trie;
+    return this.holds(t.ascii, node * 4, t.nonAsciiLow[node], t.nonAsciiHigh[node], t.hasPartial[node], set);
+  }
+
+  /** Whether subtrees holding these ASCII code points (4 words at ascii[base]), this span of others and maybe unfinished characters are inside `set`. */
+  private holds(ascii: Int32Array, base: number, low: number, high: number, partial: number, set: ClassSet): boolean {
+    for (let w = 0; w < 4; w++) if ((ascii[base + w] & ~set.ascii[w]) !== 0) return false;
+    if (partial === 1 && !set.partials) return false;
+    // Classes are ranges of code points: the span is inside when one run of member classes covers it.
+    return low < 0 || set.runEnd[this.classOf(low)] >= this.classOf(high);
   }
 
   get initial(): Position {
@@ -685,8 +866,9 @@ export class TokenMasker {
 
   /** Allows the tokens ending at nodes from..to-1 (a subtree, in preorder). */
   private allowNodes(bits: Uint32Array, from: number, to: number): void {
-    for (let i = this.tokenStart[from]; i < this.tokenStart[to]; i++) {
-      const t = this.nodeTokens[i];
+    const { tokenStart, nodeTokens } = this.trie;
+    for (let i = tokenStart[from]; i < tokenStart[to]; i++) {
+      const t = nodeTokens[i];
       bits[t >>> 5] |= 1 << (t & 31);
     }
   }
@@ -695,10 +877,10 @@ export class TokenMasker {
   private acceptedWhole(node: number, at: number, next: number): boolean {
     // Every token below stays in this state (a string's characters, a number's digits).
     if (next === at && this.within(node, this.loopsOf(at))) return true;
-    if (this.subtreeEnd[node] - node < CHAIN_MIN_NODES) return false;
+    if (this.trie.subtreeEnd[node] - node < CHAIN_MIN_NODES) return false;
     // Every token below stays on the chain (a bounded string's characters, the bound not reached).
     const chain = this.chainOf(at);
-    if (this.height[node] <= chain.length && this.within(node, chain.classes)) return true;
+    if (this.trie.height[node] <= chain.length && this.within(node, chain.classes)) return true;
     // Every token below stays among a few states that no class of it leaves (`.*end`).
     return this.within(node, this.closureOf(at));
   }
@@ -706,11 +888,7 @@ export class TokenMasker {
   /** One walk of the trie from a state (no unfinished character), allowing into `bits`. */
   private walk(state: number, bits: Uint32Array): void {
     const a = this.automaton;
-    const classes = a.classes;
-    // A reused stack: one walk per new parse state, and fresh ones cost scavenges of 2-7 ms every
-    // hundred walks on a 152k vocabulary.
-    this.walkScratch ??= { nodes: new Int32Array(this.nodes), states: new Int32Array(this.nodes) };
-    const { nodes: nodeStack, states: stateStack } = this.walkScratch;
+    const { firstChild, nextSibling, symbol, subtreeEnd, partialValue, partialRemain, walkNodes: nodeStack, walkStates: stateStack } = this.trie;
     this.allowEog(bits, state);
     let top = 0;
     nodeStack[top] = 0;
@@ -719,30 +897,103 @@ export class TokenMasker {
       const node = nodeStack[--top];
       const at = stateStack[top];
       this.allowNodes(bits, node, node + 1);
-      for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) {
-        const sym = this.symbol[c];
-        if (sym < classes) {
-          const next = a.step(at, sym);
+      const wide = this.trie.wide.get(node);
+      if (wide) {
+        top = this.walkWide(wide, at, bits, top);
+        continue;
+      }
+      for (let c = firstChild[node]; c >= 0; c = nextSibling[c]) {
+        const sym = symbol[c];
+        if (sym < PARTIAL) {
+          const next = a.step(at, this.classOf(sym));
           if (next === DEAD) continue;
           if (this.acceptedWhole(c, at, next)) {
-            this.allowNodes(bits, c, this.subtreeEnd[c]);
+            this.allowNodes(bits, c, subtreeEnd[c]);
             continue;
           }
           nodeStack[top] = c;
           stateStack[top++] = next;
         } else {
-          const p = sym - classes;
+          const p = sym - PARTIAL;
           let known = this.partialAccept.get(at);
           if (!known) {
             if (this.partialAccept.size >= PARTIAL_CACHE_STATES) this.partialAccept.clear();
-            this.partialAccept.set(at, (known = new Uint8Array(this.partialValue.length)));
+            this.partialAccept.set(at, (known = new Uint8Array(partialValue.length)));
           }
-          if (known[p] === 0) known[p] = a.acceptsPartial(at, this.partialValue[p], this.partialRemain[p]) ? 1 : 2;
+          if (known[p] === 0) known[p] = a.acceptsPartial(at, partialValue[p], partialRemain[p]) ? 1 : 2;
           if (known[p] === 1) this.allowNodes(bits, c, c + 1);
         }
       }
     }
   }
+
+  /** A wide node's children from a state, by runs of one class; returns the stack's new top. */
+  private walkWide(w: WideNode, at: number, bits: Uint32Array, top: number): number {
+    const a = this.automaton;
+    const bounds = a.bounds;
+    const cps = w.codePoints;
+    const n = cps.length;
+    for (let i = 0; i < n;) {
+      const cls = this.classOf(cps[i]);
+      // The run: the children whose code points are in the class's range.
+      const end = cls + 1 < bounds.length ? bounds[cls + 1] : PARTIAL;
+      let lo = i + 1;
+      let hi = n;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (cps[mid] < end) lo = mid + 1;
+        else hi = mid;
+      }
+      const next = a.step(at, cls);
+      if (next !== DEAD) top = this.walkRun(w, i, lo, at, next, bits, top);
+      i = lo;
+    }
+    const { partialValue, partialRemain, symbol } = this.trie;
+    for (const c of w.partials) {
+      const p = symbol[c] - PARTIAL;
+      if (a.acceptsPartial(at, partialValue[p], partialRemain[p])) this.allowNodes(bits, c, c + 1);
+    }
+    return top;
+  }
+
+  /** Children i..j-1 of a wide node, all of one class leading from `at` to `next`: taken whole where they can be, else split. */
+  private walkRun(w: WideNode, i: number, j: number, at: number, next: number, bits: Uint32Array, top: number): number {
+    const t = this.trie;
+    const first = w.children[i];
+    const end = t.subtreeEnd[w.children[j - 1]];
+    if (this.runAcceptedWhole(w, i, j, end - first, at, next)) {
+      this.allowNodes(bits, first, end);
+      return top;
+    }
+    if (j - i <= 4) {
+      for (let k = i; k < j; k++) {
+        const c = w.children[k];
+        if (this.acceptedWhole(c, at, next)) this.allowNodes(bits, c, t.subtreeEnd[c]);
+        else {
+          t.walkNodes[top] = c;
+          t.walkStates[top++] = next;
+        }
+      }
+      return top;
+    }
+    const mid = (i + j) >>> 1;
+    top = this.walkRun(w, i, mid, at, next, bits, top);
+    return this.walkRun(w, mid, j, at, next, bits, top);
+  }
+
+  /** acceptedWhole for a run of a wide node's children, of `nodes` nodes in all. */
+  private runAcceptedWhole(w: WideNode, i: number, j: number, nodes: number, at: number, next: number): boolean {
+    const sum = this.trie.summarize(w, i, j, this.summary);
+    const holds = (set: ClassSet) => this.holds(sum.ascii, 0, sum.low, sum.high, sum.partial, set);
+    if (next === at && holds(this.loopsOf(at))) return true;
+    if (nodes < CHAIN_MIN_NODES) return false;
+    const chain = this.chainOf(at);
+    if (sum.height <= chain.length && holds(chain.classes)) return true;
+    return holds(this.closureOf(at));
+  }
+
+  /** runAcceptedWhole's summary, reused. */
+  private readonly summary: Summary = { ascii: new Int32Array(4), low: -1, high: -1, partial: 0, height: 0 };
 
   /** With an unfinished character, only tokens starting with continuation bytes can follow: each is checked. */
   private checkEach(position: Position, bits: Uint32Array): void {

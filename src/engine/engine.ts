@@ -116,7 +116,7 @@ export class Engine {
   /** Each token's bytes, computed on first use; absent where the vocabulary type is not modelled (then node-llama-cpp's text is used). */
   private readonly pieces?: Array<Uint8Array | undefined>;
   private readonly tokenTexts?: readonly unknown[];
-  /** Grammar-independent token facts for the maskers, computed on first use. */
+  /** Grammar-independent token facts for the maskers, computed at load. */
   private decodedVocabulary?: DecodedVocabulary;
   /** Token maskers by GBNF text, least recently used first; null where a grammar is decoded by llama.cpp instead. */
   private readonly maskers = new Map<string, TokenMasker | null>();
@@ -185,7 +185,11 @@ export class Engine {
     const contextSize = options.contextSize ?? Math.min(model.trainContextSize, 2048);
     // node-llama-cpp's contextSize is per sequence: the context holds contextSize x sequences cells.
     const context = await model.createContext({ sequences, contextSize, threads });
-    return new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
+    const engine = new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
+    // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
+    // qwen2's 151,936 tokens, where a grammar's own setup then takes a millisecond or two).
+    engine.tokenVocabulary()?.trie;
+    return engine;
   }
 
   /** Tokens the model's tokenizer makes of `text`, without the special tokens a prompt starts with. */
@@ -324,12 +328,7 @@ export class Engine {
     }
     let masker: TokenMasker | null;
     try {
-      this.decodedVocabulary ??= new DecodedVocabulary({
-        size: this.tokenTexts.length,
-        bytes: (token) => this.tokenPiece(token as Token),
-        isEog: (token) => this.model.isEogToken(token as Token),
-      });
-      masker = new TokenMasker(new Automaton(parseGbnf(gbnf)), this.decodedVocabulary);
+      masker = new TokenMasker(new Automaton(parseGbnf(gbnf)), this.tokenVocabulary()!);
     } catch (error) {
       // Beyond the automaton's limits, or GBNF our parser does not read (llama.cpp's own sampler still may).
       if (!(error instanceof AutomatonLimitError) && !(error instanceof ConstraintError)) throw error;
@@ -343,6 +342,16 @@ export class Engine {
     }
     this.maskers.set(gbnf, masker);
     return masker;
+  }
+
+  /** Grammar-independent token facts for the maskers (computed once); undefined where the vocabulary's bytes are not modelled. */
+  private tokenVocabulary(): DecodedVocabulary | undefined {
+    if (!this.pieces || !this.tokenTexts) return undefined;
+    return (this.decodedVocabulary ??= new DecodedVocabulary({
+      size: this.tokenTexts.length,
+      bytes: (token) => this.tokenPiece(token as Token),
+      isEog: (token) => this.model.isEogToken(token as Token),
+    }));
   }
 
   /** A token's bytes as token_to_piece writes them (computed once per token). */
