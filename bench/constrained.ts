@@ -11,6 +11,7 @@
 //   BENCH_SCHEMAS=132                     how many schemas of the corpus (spread over it; default all)
 //   BENCH_CASES=N                         at most N cases of each kind (schemas, regexes, choices; default all)
 //   BENCH_REPEAT=3                        pairs per run (the median pair counts)
+//   BENCH_XGRAMMAR=0                      leave out XGrammar (@mlc-ai/web-xgrammar, WebAssembly) beside svc's masker
 //
 // Three runs per case and model, each paired with an unconstrained run: 'every-step' (a full mask
 // at every step, the worst case) as the first request under the grammar, so every mask met is
@@ -30,12 +31,14 @@
 // "ms/token" is per sampled token, and the ratio is that pair's; so load that drifts over the bench
 // cancels.
 import { loadavg } from 'node:os';
+import type { Token } from 'node-llama-cpp';
 import { Engine, llamaFor } from '../src/engine/engine.js';
 import type { MaskMode } from '../src/engine/constrained.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
 import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
 import { CORPUS } from '../test/grammar/corpus.js';
 import { CHOICES, REGEXES } from '../test/grammar/samples.js';
+import { XgrammarPeer, type PeerCase } from './xgrammar-peer.js';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 48);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
@@ -129,6 +132,12 @@ async function benchModel(name: string): Promise<string[]> {
     t = process.hrtime.bigint();
     engine.masker('root ::= "x"');
     const firstSetupMs = ms(t);
+    const peer = process.env.BENCH_XGRAMMAR === '0' ? undefined : await xgrammarFor(engine);
+    const peerCases: Record<Kind, { ours: number[]; setup: number[]; theirs: PeerCase[] }> = {
+      schema: { ours: [], setup: [], theirs: [] },
+      regex: { ours: [], setup: [], theirs: [] },
+      choices: { ours: [], setup: [], theirs: [] },
+    };
     // Unconstrained first token (prompt evaluation + one token), for comparison.
     const plainFirst: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -195,6 +204,8 @@ async function benchModel(name: string): Promise<string[]> {
         nodes += masker.nodes;
         trieCount++;
       }
+      /** The first request's tokens, for XGrammar to follow. */
+      let firstTokensOut: readonly number[] = [];
       for (const [run, mode] of RUNS) {
         const x = fig(c.kind, run);
         let cachedBefore = masker?.cachedMasks ?? 0;
@@ -245,6 +256,7 @@ async function benchModel(name: string): Promise<string[]> {
           if (recording) onMaskAhead(time);
         };
         const stepsBefore = x.steps;
+        const computedBefore = x.computed.length;
         try {
           for (let rep = 0; rep < REPEAT; rep++) {
             let grammar = gbnf;
@@ -253,6 +265,7 @@ async function benchModel(name: string): Promise<string[]> {
               await firstTokens(grammar, engine.masker(grammar));
             }
             const a = await constrainedWith(grammar, countOnce, countOnceAhead);
+            if (run === RUNS[0][0] && rep === 0) firstTokensOut = a.out.constrained?.tokens ?? [];
             const steps = a.out.constrained?.steps ?? a.out.tokens;
             const b = await plain(Math.max(1, steps));
             if (recording) {
@@ -272,6 +285,12 @@ async function benchModel(name: string): Promise<string[]> {
         x.unconstrained.push(uTok);
         x.ratio.push(cTok / uTok);
         if (run === RUNS[0][0]) {
+          if (peer && firstTokensOut.length > 0) {
+            const pc = peerCases[c.kind];
+            pc.ours.push(...x.computed.slice(computedBefore));
+            pc.setup.push(maskerMs);
+            pc.theirs.push(await peer.run(gbnf, firstTokensOut));
+          }
           firstRatios.push([cTok / uTok, `${c.kind} ${c.name}, ${x.steps - stepsBefore} steps`]);
           firstTotals.constrained += cTok * (x.steps - stepsBefore);
           firstTotals.unconstrained += uTok * (x.steps - stepsBefore);
@@ -317,6 +336,30 @@ async function benchModel(name: string): Promise<string[]> {
       const pp = (xs: number[]) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))}`;
       lines.push(`| ${kind} | ${pp(ft.compile)} | ${pp(ft.masker)} | ${pp(ft.parse)} | ${pp(ft.total)} |`);
     }
+    if (peer) {
+      lines.push('');
+      lines.push(
+        `XGrammar (@mlc-ai/web-xgrammar, WebAssembly) on the same vocabulary, following each first request's tokens: its tokenizer info and compiler ${f(peer.setupMs, 0)} ms once; ` +
+          'svc computes a mask the first time a parse state is met (cached after), XGrammar at every step.',
+        '',
+        '| kind | cases (XGrammar refused) | svc grammar setup ms p50 / max | XGrammar grammar compile ms p50 / max | svc computed mask ms p50 / p99 | XGrammar mask ms p50 / p99 |',
+        '|---|---:|---:|---:|---:|---:|',
+      );
+      for (const kind of KINDS) {
+        const pc = peerCases[kind];
+        const compiled = pc.theirs.filter((t) => t.compileMs !== undefined);
+        const theirMasks = compiled.flatMap((t) => t.masks);
+        const compileTimes = compiled.map((t) => t.compileMs!);
+        lines.push(
+          `| ${kind} | ${pc.theirs.length} (${pc.theirs.length - compiled.length}) | ${f(quantile(pc.setup, 0.5))} / ${f(Math.max(...pc.setup))} | ` +
+            `${f(quantile(compileTimes, 0.5))} / ${f(Math.max(...compileTimes))} | ${f(quantile(pc.ours, 0.5), 3)} / ${f(quantile(pc.ours, 0.99), 3)} | ` +
+            `${f(quantile(theirMasks, 0.5), 3)} / ${f(quantile(theirMasks, 0.99), 3)} |`,
+        );
+      }
+      const refused = KINDS.flatMap((kind) => peerCases[kind].theirs.filter((t) => t.error !== undefined).map((t) => t.error!));
+      if (refused.length) lines.push('', `XGrammar refused: ${[...new Set(refused)].slice(0, 5).join('; ')}.`);
+      peer.dispose();
+    }
     const top = slowest.sort((a, b) => b[0] - a[0]).slice(0, 6);
     lines.push('', `Slowest computed masks: ${top.map(([ms, name]) => `${f(ms, 1)} ms (${name})`).join(', ')}.`);
     const highest = firstRatios.sort((a, b) => b[0] - a[0]).slice(0, 6);
@@ -328,6 +371,20 @@ async function benchModel(name: string): Promise<string[]> {
     await engine.dispose();
   }
   return lines;
+}
+
+/** XGrammar on the engine's vocabulary, or undefined where it cannot take it (a vocabulary type it does not read). */
+async function xgrammarFor(engine: Engine): Promise<XgrammarPeer | undefined> {
+  const model = engine.model;
+  const tokens = (model.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: readonly string[] } } }).tokenizer?.ggml?.tokens;
+  if (!tokens || !['bpe', 'spm'].includes(model.vocabularyType)) return undefined;
+  const stop = [...tokens.keys()].filter((t) => model.isEogToken(t as Token));
+  try {
+    return await XgrammarPeer.create(tokens, model.vocabularyType === 'bpe' ? 'byte_level' : 'byte_fallback', stop);
+  } catch (error) {
+    console.warn(`XGrammar not run: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 await llamaFor(false);
