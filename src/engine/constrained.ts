@@ -41,6 +41,8 @@ export interface ConstrainedOptions {
   onMask?: (ms: number, direct: boolean) => void;
   /** Called for each mask computed ahead, while llama.cpp evaluated the token before it (for the bench): its time in ms. */
   onMaskAhead?: (ms: number) => void;
+  /** Called with the tokens each step adds to the output (the grammar's completion at once, where it closes the output): for streaming. */
+  onTokens?: (tokens: readonly Token[]) => void;
 }
 
 export interface ConstrainedOutput {
@@ -386,12 +388,15 @@ export async function generateConstrained(
         const after = masker.completion(next);
         if (after === null || after.length > left) {
           // The invariant: the current position's completion fits in what is left, this token included.
-          output.tokens.push(...(masker.completion(position) as Token[]));
+          const completion = masker.completion(position) as Token[];
+          output.tokens.push(...completion);
+          options.onTokens?.(completion);
           output.completed = true;
           break;
         }
       }
       output.tokens.push(token);
+      options.onTokens?.([token]);
       position = next;
       // Nothing but end-of-generation is allowed now: that is what the next step would sample, so
       // the output ends here without a forward pass for it ('reference' takes that step, so the

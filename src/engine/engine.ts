@@ -24,6 +24,7 @@ import { basename } from 'node:path';
 import { invalidUtf8Tokens, llamaTokenText, pieceBytes } from './token-bytes.js';
 import { Prompter, type PromptFormat, type PromptOptions, type PromptTokens } from './prompt.js';
 import { generateConstrained, releaseMaskSamplers, type MaskMode } from './constrained.js';
+import { TextStream, type OnText } from './text-stream.js';
 import { Automaton, AutomatonLimitError } from '../decode/automaton.js';
 import { DecodedVocabulary, TokenMasker } from '../decode/mask.js';
 import { parseGbnf } from '../grammar/gbnf-parse.js';
@@ -60,6 +61,11 @@ export interface GenerateRequest extends PromptOptions {
   onMask?: (ms: number, direct: boolean) => void;
   /** For the bench: each mask computed ahead, while llama.cpp evaluated the token before it (ms). */
   onMaskAhead?: (ms: number) => void;
+  /**
+   * Streaming: called with the output's text as it is generated, at whole UTF-8 characters, and the
+   * tokens generated so far; the pieces joined are exactly the result's `text` (text-stream.ts).
+   */
+  onText?: OnText;
 }
 
 export interface GenerateResult {
@@ -260,6 +266,9 @@ export class Engine {
     const budget = Math.min(request.maxTokens, this.contextSize - input.length);
 
     const masker = request.grammar ? this.masker(request.grammar) : null;
+    const stream = request.onText
+      ? new TextStream(request.onText, this.pieces && this.tokenTexts ? (token) => this.tokenPiece(token as Token) : null)
+      : undefined;
     const sequence = await this.acquireSequence(signal);
     try {
       if (masker) {
@@ -271,11 +280,14 @@ export class Engine {
           signal,
           onMask: request.onMask,
           onMaskAhead: request.onMaskAhead,
+          onTokens: stream && ((tokens) => stream.push(tokens)),
         });
         if (signal?.aborted) throw aborted();
         const { steps, completed } = out;
+        const text = this.decode(out.tokens);
+        stream?.end(text);
         return {
-          text: this.decode(out.tokens),
+          text,
           tokens: out.tokens.length,
           stopReason: out.stopReason,
           promptFormat: prompt.format,
@@ -299,10 +311,13 @@ export class Engine {
           break;
         }
         generated.push(token);
+        stream?.push([token]);
         if (generated.length >= budget) break;
       }
       if (signal?.aborted) throw aborted();
-      return { text: this.decode(generated), tokens: generated.length, stopReason, promptFormat: prompt.format };
+      const text = this.decode(generated);
+      stream?.end(text);
+      return { text, tokens: generated.length, stopReason, promptFormat: prompt.format };
     } catch (error) {
       if (signal?.aborted) throw aborted();
       throw error;
