@@ -48,6 +48,20 @@ CREATE TABLE svc_models (
 CREATE UNIQUE INDEX svc_models_pkey ON public.svc_models USING btree (name);
 -- grants on svc_models: {postgres=arwdDxt/postgres,=r/postgres}
 
+CREATE TABLE svc_partial_results (
+  request_id uuid NOT NULL,
+  attempt integer NOT NULL,
+  owner name NOT NULL,
+  partial_result text NOT NULL,
+  tokens integer NOT NULL,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT svc_partial_results_pkey PRIMARY KEY (request_id)
+);
+CREATE UNIQUE INDEX svc_partial_results_pkey ON public.svc_partial_results USING btree (request_id);
+ALTER TABLE svc_partial_results ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_partial_results_read ON svc_partial_results AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+-- grants on svc_partial_results: {postgres=arwdDxt/postgres,=r/postgres}
+
 CREATE TABLE svc_prompts (
   owner name NOT NULL,
   name text NOT NULL,
@@ -1423,6 +1437,34 @@ $function$;
 -- grants on svc_get_async_results(uuid[],integer): (default: PUBLIC may execute)
 -- comment: Wait up to timeout_seconds for all the requests; one row per id in input order (ord) with its result, or its error (failed, cancelled, unknown, still waiting).
 
+CREATE OR REPLACE FUNCTION public.svc_get_partial_result(request_id uuid)
+ RETURNS TABLE(status text, partial_result text, tokens integer, error text, updated_at timestamp without time zone)
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- Streaming: what a request has so far, read as the caller (row-level security: no row when the
+-- request is unknown or not yours, as svc_check_async). While processing, the text a worker last
+-- published for this attempt ('' and 0 before its first write); once completed, the result itself,
+-- so a reader that prints each new end of partial_result ends with the exact result; failed or
+-- cancelled, the error. Tokens are counted only while processing.
+#variable_conflict use_column
+BEGIN
+  IF $1 IS NULL THEN
+    RAISE EXCEPTION 'svc_get_partial_result: request_id must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  RETURN QUERY
+    SELECT q.status,
+      CASE q.status WHEN 'completed' THEN q.result WHEN 'processing' THEN coalesce(p.partial_result, '') WHEN 'pending' THEN '' END,
+      CASE q.status WHEN 'processing' THEN coalesce(p.tokens, 0) WHEN 'pending' THEN 0 END,
+      q.error,
+      (CASE q.status WHEN 'processing' THEN coalesce(p.updated_at, q.started_at) ELSE coalesce(q.completed_at, q.failed_at, q.cancelled_at) END)::timestamp
+    FROM svc_queue q
+    LEFT JOIN svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
+    WHERE q.request_id = $1;
+END
+$function$;
+-- grants on svc_get_partial_result(uuid): (default: PUBLIC may execute)
+-- comment: Streaming: the text a generation has so far (processing: as a worker last published it, with its tokens; completed: the result; failed or cancelled: the error). No row when the request does not exist or is not yours.
+
 CREATE OR REPLACE FUNCTION public.svc_model_declare(name text, serves text[] DEFAULT ARRAY['generate'::text, 'embed'::text, 'rerank'::text])
  RETURNS void
  LANGUAGE plpgsql
@@ -1948,6 +1990,8 @@ AS $function$-- Retention, done by the workers (worker/worker.ts, after each hea
 -- (completed, failed, cancelled) requests that finished longer ago than svc.retention are deleted, the
 -- oldest first, through svc_queue_finished_idx; rows another worker is deleting are skipped. Small
 -- batches keep each transaction short; the worker calls again while a batch comes back full.
+-- Streamed partial text (svc_partial_results) counts only while its attempt runs: the rows of
+-- requests no longer processed under that attempt go too (not counted in the result).
 DECLARE
   removed integer;
   cutoff timestamptz := clock_timestamp() - svc__setting_interval('svc.retention');
@@ -1965,6 +2009,8 @@ BEGIN
     DELETE FROM svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
   )
   SELECT count(*) INTO removed FROM gone;
+  DELETE FROM svc_partial_results p
+  WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
   RETURN removed;
 END
 $function$;
@@ -2098,6 +2144,40 @@ ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excl
 $function$;
 -- grants on svc_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer,jsonb): {postgres=X/postgres,svc_worker=X/postgres}
 -- comment: Worker protocol: report that a worker is alive, for svc_worker_status(), and the models it serves ({"name": identity}; NULL: {"default": model}), declared in svc_models when missing.
+
+CREATE OR REPLACE FUNCTION public.svc_worker_progress(request_id uuid, attempt integer, partial_result text, tokens integer)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$-- Streaming: the text a worker has generated so far for a request it is running, stored while that
+-- attempt still processes the request (else false: its lease was lost, or it finished), and announced
+-- on svc_progress with the request and its token count only: the text stays in svc_partial_results,
+-- where only the request's owner reads it (any role may LISTEN, and a payload holds 8000 bytes).
+#variable_conflict use_column
+DECLARE
+  owner_ name;
+BEGIN
+  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR $4 IS NULL THEN
+    RAISE EXCEPTION 'svc_worker_progress: request_id, attempt, partial_result and tokens must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF $4 < 0 THEN
+    RAISE EXCEPTION 'svc_worker_progress: tokens must not be negative (got %)', $4 USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  SELECT q.owner INTO owner_ FROM svc_queue q WHERE q.request_id = $1 AND q.status = 'processing' AND q.attempt = $2;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  INSERT INTO svc_partial_results AS p (request_id, attempt, owner, partial_result, tokens, updated_at)
+  VALUES ($1, $2, owner_, $3, $4, clock_timestamp())
+  ON CONFLICT (request_id) DO UPDATE SET attempt = excluded.attempt, owner = excluded.owner,
+    partial_result = excluded.partial_result, tokens = excluded.tokens, updated_at = excluded.updated_at;
+  PERFORM pg_notify('svc_progress', json_build_object('request_id', $1, 'tokens', $4)::text);
+  RETURN true;
+END
+$function$;
+-- grants on svc_worker_progress(uuid,integer,text,integer): {postgres=X/postgres,svc_worker=X/postgres}
+-- comment: Worker protocol: the text generated so far for a job this attempt still processes (else false), announced on svc_progress as {"request_id", "tokens"}.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_renew(worker_id text, request_ids uuid[], lease_seconds double precision)
  RETURNS integer

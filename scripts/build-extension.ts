@@ -113,7 +113,7 @@ function quoteIdentJs(name: string): string {
 
 const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql', 'sync.sql', 'vectorizer.sql', 'prompts.sql'];
+const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql', 'sync.sql', 'vectorizer.sql', 'prompts.sql', 'progress.sql'];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');
 
 /** Writes svc--<version>.sql and an upgrade script per migration into <version>. */

@@ -18,6 +18,8 @@ export interface WorkerConfig {
   timeoutMs: number;
   leaseSeconds: number;
   heartbeatMs: number;
+  /** Streaming: the least time between two writes of a running async generation's partial text (0: none written). */
+  progressIntervalMs: number;
   threads?: number;
   /** Context per sequence, in tokens (prompt + output). */
   contextSize: number;
@@ -45,7 +47,8 @@ GRANT svc_worker TO <role>; without them the worker exits at once saying so.
 Environment: SVC_MODEL (one PATH or NAME=PATH; several separated by commas or newlines), SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
 SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS,
 SVC_WORKER_CONTEXT_SIZE (4096 tokens per job), SVC_WORKER_HEARTBEAT (5 s), SVC_WORKER_PREFETCH (4 jobs claimed
-ahead of a free slot, so that it starts its next job at once; 0: none).
+ahead of a free slot, so that it starts its next job at once; 0: none), SVC_WORKER_PROGRESS_INTERVAL (0.5 s:
+the least time between two writes of a running async generation's text so far, for svc_get_partial_result; 0: none).
 SIGTERM or SIGINT: finish the jobs in flight and write their results, then exit 0 (jobs in flight
 while the database is unreachable are given up: their leases expire and they run again).
 Exit status: 0 stopped by a signal; 1 crashed; 2 bad configuration, or the database is not set up.`;
@@ -106,6 +109,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
     timeoutMs: number('SVC_WORKER_TIMEOUT', env.SVC_WORKER_TIMEOUT, 300, { min: 0.01, integer: false }) * 1000,
     leaseSeconds: number('SVC_WORKER_LEASE', env.SVC_WORKER_LEASE, 30, { min: 0.1, integer: false }),
     heartbeatMs: number('SVC_WORKER_HEARTBEAT', env.SVC_WORKER_HEARTBEAT, 5, { min: 0.1, integer: false }) * 1000,
+    progressIntervalMs: number('SVC_WORKER_PROGRESS_INTERVAL', env.SVC_WORKER_PROGRESS_INTERVAL, 0.5, { min: 0, integer: false }) * 1000,
     threads:
       (args.threads ?? env.SVC_WORKER_THREADS) ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true }) : undefined,
     contextSize: number('SVC_WORKER_CONTEXT_SIZE', env.SVC_WORKER_CONTEXT_SIZE, 4096, { min: 64, integer: true }),

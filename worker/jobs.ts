@@ -7,6 +7,7 @@ import { GrammarRefusedError, NothingToEmbedError } from '../src/engine/engine.j
 import { InferenceServerError, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/constrained.js';
 import { ChatTemplateError } from '../src/engine/prompt.js';
+import type { OnText } from '../src/engine/text-stream.js';
 import { recordedSchema } from '../src/extension/recorded-schema.js';
 import type { ClaimedJob } from './protocol.js';
 import { runVectorize } from './vectorize.js';
@@ -60,9 +61,10 @@ function chatTemplateFailure(error: unknown): never {
   throw error;
 }
 
-export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal): Promise<string> {
+/** `onText`: streaming, the output's text as it comes (generation jobs; an inference server hands it on at the end). */
+export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal, onText?: OnText): Promise<string> {
   try {
-    return await runOn(engine, job, signal);
+    return await runOn(engine, job, signal, onText);
   } catch (error) {
     // A text the model has nothing to embed has nothing on every attempt; it is never cached.
     if (error instanceof NothingToEmbedError) throw new PermanentJobError(error.message);
@@ -72,12 +74,12 @@ export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: A
   }
 }
 
-async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal): Promise<string> {
+async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal, onText?: OnText): Promise<string> {
   const p = job.parameters as Record<string, unknown>;
   switch (job.function_name) {
     case 'generate': {
       const { prompt, max_tokens, seed } = p as unknown as GenerationParameters;
-      const out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...promptOptions(p), signal }).catch(chatTemplateFailure);
+      const out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...promptOptions(p), signal, onText }).catch(chatTemplateFailure);
       return toPgText(out.text);
     }
     case 'generate_json':
@@ -87,7 +89,7 @@ async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSign
       const format = promptOptions(p);
       let out: Awaited<ReturnType<InferenceEngine['generate']>>;
       try {
-        out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...format, grammar: job.grammar, signal });
+        out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...format, grammar: job.grammar, signal, onText });
       } catch (error) {
         // The same grammar would be refused on every attempt.
         if (error instanceof GrammarRefusedError) {

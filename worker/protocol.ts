@@ -97,6 +97,16 @@ export async function fail(
   return rows[0].status;
 }
 
+/** Streaming: the text generated so far for a job this attempt runs; false when refused (the attempt no longer runs it). */
+export async function progress(db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, partialResult: string, tokens: number): Promise<boolean> {
+  const { rows } = await db.query<{ ok: boolean }>({
+    name: 'svc_worker_progress',
+    text: 'SELECT svc_worker_progress($1, $2, $3, $4) AS ok',
+    values: [job.request_id, job.attempt, partialResult, tokens],
+  });
+  return rows[0].ok;
+}
+
 export async function renew(db: Queryable, workerId: string, requestIds: string[], leaseSeconds: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT svc_worker_renew($1, $2::uuid[], $3) AS n', [workerId, requestIds, leaseSeconds]);
   return rows[0].n;
@@ -135,6 +145,8 @@ export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
 /** The channel workers LISTEN on: a notification per enqueue, delivered when the submitter commits. */
 export const WAKEUP_CHANNEL = 'svc_jobs';
 export const COMPLETED_CHANNEL = 'svc_completed';
+/** Streaming: {"request_id","tokens"} each time a running request's partial text is written (svc_worker_progress). */
+export const PROGRESS_CHANNEL = 'svc_progress';
 
 /** The cached result for a request identity (src/extension/cache-key.ts) under `model`, or null. */
 export async function cacheGet(db: Queryable, identity: string, model: string): Promise<string | null> {

@@ -12,6 +12,7 @@ import { errorFields, log } from './log.js';
 import { PermanentJobError, checkJobGrammar, runJob, toPgText } from './jobs.js';
 import * as protocol from './protocol.js';
 import { CompletionBatcher } from './completions.js';
+import { ProgressPublisher, STREAMED } from './progress.js';
 import { cacheIdentity } from '../src/extension/cache-key.js';
 import { ConfigError } from './config.js';
 import { SETUP_SQLSTATES, checkSetup, isUnreachable, sqlState } from './setup.js';
@@ -302,7 +303,17 @@ export class Worker {
       const cached = await protocol.cacheGet(this.pool, identity, engine.modelId);
       if (cached !== null) return cached;
     }
-    const result = await runJob(engine, job, signal);
+    // Streaming: an async generation's text so far, for svc_get_partial_result (a sync caller waits for the result alone).
+    const publisher =
+      STREAMED.has(job.function_name) && !job.waited && this.config.progressIntervalMs > 0
+        ? new ProgressPublisher(this.pool, job, this.config.progressIntervalMs)
+        : undefined;
+    let result: string;
+    try {
+      result = await runJob(engine, job, signal, publisher?.onText);
+    } finally {
+      await publisher?.close();
+    }
     if (useCache) {
       // Stored before the completion: when a caller has its answer, the next identical request finds it cached.
       await protocol

@@ -209,6 +209,8 @@ export class ServerEngine implements InferenceEngine {
     checkAnswer(answer, url, this.options);
     const out =
       this.kind === 'llama-server' ? llamaCompletion(answer.payload, url) : chat ? chatCompletion(answer.payload, url) : textCompletion(answer.payload, url);
+    // Streaming: the server's answer comes whole (svc asks for no server-side stream), so its text is one piece.
+    if (out.text !== '') request.onText?.(out.text, out.tokens);
     return { ...out, promptFormat: chat ? 'chat' : 'raw' };
   }
 

@@ -234,6 +234,13 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Wait up to timeout_seconds for all the requests; one row per id in input order (ord) with its result, or its error (failed, cancelled, unknown, still waiting).',
   },
   {
+    name: 'svc_get_partial_result', params: [p('request_id', 'uuid')],
+    returns: 'TABLE(status text, partial_result text, tokens integer, error text, updated_at timestamp)',
+    volatility: 'VOLATILE', security: 'INVOKER', body: { language: 'plpgsql' },
+    comment: 'Streaming: the text a generation has so far (processing: as a worker last published it, with its tokens; completed: the result; '
+      + 'failed or cancelled: the error). No row when the request does not exist or is not yours.',
+  },
+  {
     name: 'svc_cancel_async', params: [p('request_id', 'uuid')], returns: 'boolean',
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'cancelAsync' },
     comment: 'Cancel a pending request: true when it was pending and is now cancelled.',
@@ -365,6 +372,12 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_worker_renew', params: [p('worker_id', 'text'), p('request_ids', 'uuid[]'), p('lease_seconds', 'double precision')], returns: 'integer',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
     comment: 'Worker protocol: extend the leases of jobs this worker still holds; returns how many.',
+  },
+  {
+    name: 'svc_worker_progress', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('partial_result', 'text'), p('tokens', 'integer')],
+    returns: 'boolean', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'plpgsql' },
+    comment: 'Worker protocol: the text generated so far for a job this attempt still processes (else false), '
+      + 'announced on svc_progress as {"request_id", "tokens"}.',
   },
   {
     name: 'svc_worker_cleanup', params: [p('max_rows', 'integer', '1000')], returns: 'integer',

@@ -52,3 +52,17 @@ describe('a model served by an inference server', () => {
     expect(() => parseModels('writer=http://gpu-1:8080')).toThrow(/--model writer=…: .*say which protocol the server speaks: llama-server\+http/);
   });
 });
+
+describe('SVC_WORKER_PROGRESS_INTERVAL', () => {
+  test("seconds between two writes of a running generation's partial text: 0.5 by default, 0 writes none, a bad value is named", () => {
+    const config = (env: NodeJS.ProcessEnv) => loadConfig(['--model', 'models/a.gguf'], env);
+    expect(config({}).progressIntervalMs).toBe(500);
+    expect(config({ SVC_WORKER_PROGRESS_INTERVAL: '2' }).progressIntervalMs).toBe(2000);
+    expect(config({ SVC_WORKER_PROGRESS_INTERVAL: '0' }).progressIntervalMs).toBe(0);
+    for (const bad of ['-1', 'soon']) {
+      expect(() => config({ SVC_WORKER_PROGRESS_INTERVAL: bad })).toThrow(
+        new ConfigError(`SVC_WORKER_PROGRESS_INTERVAL must be a number of at least 0 (got "${bad}")`),
+      );
+    }
+  });
+});

@@ -186,3 +186,17 @@ CREATE POLICY svc_prompts_read ON svc_prompts FOR SELECT
   USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_prompts TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('svc_prompts', '');
+
+-- Streamed partial text (since 0.2.0), as src/extension/progress.sql defines it in 0.2.0.
+CREATE UNLOGGED TABLE svc_partial_results (
+  request_id     uuid PRIMARY KEY,
+  attempt        integer NOT NULL,
+  owner          name NOT NULL,
+  partial_result text NOT NULL,
+  tokens         integer NOT NULL,
+  updated_at     timestamptz NOT NULL
+) WITH (fillfactor = 50);
+ALTER TABLE svc_partial_results ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_partial_results_read ON svc_partial_results FOR SELECT
+  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+GRANT SELECT ON svc_partial_results TO PUBLIC;

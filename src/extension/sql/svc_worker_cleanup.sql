@@ -2,6 +2,8 @@
 -- (completed, failed, cancelled) requests that finished longer ago than svc.retention are deleted, the
 -- oldest first, through svc_queue_finished_idx; rows another worker is deleting are skipped. Small
 -- batches keep each transaction short; the worker calls again while a batch comes back full.
+-- Streamed partial text (svc_partial_results) counts only while its attempt runs: the rows of
+-- requests no longer processed under that attempt go too (not counted in the result).
 DECLARE
   removed integer;
   cutoff timestamptz := clock_timestamp() - svc__setting_interval('svc.retention');
@@ -19,5 +21,7 @@ BEGIN
     DELETE FROM svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
   )
   SELECT count(*) INTO removed FROM gone;
+  DELETE FROM svc_partial_results p
+  WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
   RETURN removed;
 END

@@ -223,3 +223,12 @@ SELECT pg_temp.err($$SELECT * FROM svc_search('regress', 'x', 0)$$);
 SELECT pg_temp.err($$SELECT svc_cosine_distance(ARRAY[1, 0]::real[], ARRAY[1]::real[])$$);
 SELECT svc_cosine_distance(ARRAY[1, 0]::real[], ARRAY[0, 2]::real[]) AS orthogonal, svc_cosine_distance(ARRAY[0, 0]::real[], ARRAY[1, 1]::real[]) AS zero;
 DROP TABLE regress_docs, regress_nokey;
+
+-- Streaming: a request's text so far (a pending one has none), an unknown one no row, and the worker
+-- protocol's write of partial text (refused for an attempt that is not processing)
+SELECT pg_temp.err($$SELECT * FROM svc_get_partial_result(NULL)$$);
+SELECT count(*) AS unknown FROM svc_get_partial_result('00000000-0000-0000-0000-000000000000');
+SELECT status, partial_result, tokens, error, updated_at FROM svc_get_partial_result(svc_generate_async('streamed'));
+SELECT pg_temp.err($$SELECT svc_worker_progress(NULL, 1, 'x', 1)$$);
+SELECT pg_temp.err($$SELECT svc_worker_progress('00000000-0000-0000-0000-000000000000', 1, 'x', -1)$$);
+SELECT svc_worker_progress('00000000-0000-0000-0000-000000000000', 1, 'x', 1) AS stored;
