@@ -170,10 +170,25 @@ interface Output {
   text: string;
   /** The checked value: parsed JSON, the typed value, or the text. */
   value: unknown;
+  /** Tokens generated (undefined where a remote provider does not say). */
+  tokens?: number;
+  stopReason: StopReason;
 }
 
-/** Runs one generation under a constraint (or none) on the chosen model and checks the output. */
-async function run(fn: string, prompt: string, constraint: Constraint | undefined, options: CallOptions): Promise<Output> {
+/** Why a generation ended: the model (or the constraint) ended it, or maxTokens cut it. */
+export type StopReason = 'eogToken' | 'maxTokens';
+
+/**
+ * Runs one generation under a constraint (or none) on the chosen model and checks the output.
+ * `onText` (streaming) gets the raw output's text as it comes (engine.ts; a remote answer at once).
+ */
+async function run(
+  fn: string,
+  prompt: string,
+  constraint: Constraint | undefined,
+  options: CallOptions,
+  onText?: (text: string, tokens: number) => void,
+): Promise<Output> {
   const ref = resolveModel(options.model);
   remoteAllowed(ref, options, fn);
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -183,6 +198,7 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
 
   let text: string;
   let truncated: boolean;
+  let tokens: number | undefined;
   if (ref.kind === 'remote') {
     ({ text, truncated } = await remoteGenerate({
       provider: ref.provider,
@@ -195,6 +211,7 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? remoteTimeoutMs(),
     }));
+    if (text !== '') onText?.(text, 0);
   } else {
     const engine = await localEngine(ref.path);
     const out = await engine
@@ -207,14 +224,17 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
         grammar: compiled?.grammar.gbnf,
         signal: options.signal,
         timeoutMs: options.timeoutMs,
+        onText,
       })
       .catch((error: unknown) => {
         throw budgetTooSmall(fn, maxTokens, error) ?? error;
       });
     text = out.text;
     truncated = out.stopReason === 'maxTokens';
+    tokens = out.tokens;
   }
-  if (!compiled || !constraint) return { text, value: text };
+  const stopReason: StopReason = truncated ? 'maxTokens' : 'eogToken';
+  if (!compiled || !constraint) return { text, value: text, tokens, stopReason };
 
   const checked = compiled.check(text);
   if (!checked.ok) {
@@ -240,7 +260,7 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
     }
     value = parsed.data;
   }
-  return { text, value };
+  return { text, value, tokens, stopReason };
 }
 
 /**
@@ -249,18 +269,98 @@ async function run(fn: string, prompt: string, constraint: Constraint | undefine
  * them; with none, the model's plain output. At most one constraint may be given.
  */
 export async function generate(prompt: string, options: GenerateOptions = {}): Promise<string> {
-  const o = checkOptions(options, [...CONSTRAINT_KEYS, ...SCHEMA_KEYS, ...CALL_KEYS], 'generate') as GenerateOptions;
-  const how = schemaOptions(o, 'generate');
-  for (const key of SCHEMA_KEYS) if (o[key] !== undefined && o.schema === undefined) throw invalidOptions(`generate: ${key} applies to schema only`);
-  checkPrompt(prompt, 'generate');
+  const { o, constraint } = generateRequest('generate', prompt, options);
+  const { text } = await run('generate', prompt, constraint, o);
+  return generateResult(constraint, text);
+}
+
+/** generate's and generateStream's options checked, and the constraint they give. */
+function generateRequest(fn: string, prompt: string, options: GenerateOptions): { o: GenerateOptions; constraint?: Constraint } {
+  const o = checkOptions(options, [...CONSTRAINT_KEYS, ...SCHEMA_KEYS, ...CALL_KEYS], fn) as GenerateOptions;
+  const how = schemaOptions(o, fn);
+  for (const key of SCHEMA_KEYS) if (o[key] !== undefined && o.schema === undefined) throw invalidOptions(`${fn}: ${key} applies to schema only`);
+  checkPrompt(prompt, fn);
   const given = CONSTRAINT_KEYS.filter((k) => o[k] !== undefined);
-  if (given.length > 1) throw invalidOptions(`generate: give exactly one of schema, regex or choices; got ${given.join(' and ')}`);
+  if (given.length > 1) throw invalidOptions(`${fn}: give exactly one of schema, regex or choices; got ${given.join(' and ')}`);
   let constraint: Constraint | undefined;
   if (o.schema !== undefined) constraint = schemaConstraint(o.schema, how.strict, how.openObjects);
   else if (o.regex !== undefined) constraint = regexConstraint(o.regex);
   else if (o.choices !== undefined) constraint = choicesConstraint(o.choices);
-  const { text } = await run('generate', prompt, constraint, o);
-  return constraint?.kind === 'json' ? `<json-output>${text}</json-output>` : text;
+  return { o, constraint };
+}
+
+/** generate's answer: the output, in `<json-output>` tags for a schema (SPEC 2.1). */
+const generateResult = (constraint: Constraint | undefined, text: string) => (constraint?.kind === 'json' ? `<json-output>${text}</json-output>` : text);
+
+/** What generateStream yields: the output's text as it comes, then the end. */
+export type StreamEvent =
+  /** A piece of the output at whole characters; `tokens`: generated so far (0 from a remote provider, whose answer comes whole). */
+  | { type: 'text'; text: string; tokens: number }
+  /** The end: `result` is exactly what generate returns for the same prompt and options (a schema's JSON in `<json-output>` tags). */
+  | { type: 'done'; result: string; tokens?: number; stopReason: StopReason };
+
+/**
+ * generate, streamed: yields the output's text as the model writes it (`{type: 'text'}` pieces, at
+ * whole UTF-8 characters, which joined are the raw output), then `{type: 'done', result}` with
+ * exactly generate's result. Options and errors are generate's, checked before anything runs (a bad
+ * option throws from this call, not from the loop); the output is checked against its constraint at
+ * the end, so an output that breaks it throws after its pieces. Leaving the loop early (`break`)
+ * stops the generation.
+ *
+ *   for await (const event of generateStream('Once upon a time')) if (event.type === 'text') process.stdout.write(event.text);
+ */
+export function generateStream(prompt: string, options: GenerateOptions = {}): AsyncIterableIterator<StreamEvent> {
+  const { o, constraint } = generateRequest('generateStream', prompt, options);
+  const stop = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, stop.signal]) : stop.signal;
+  const queue: StreamEvent[] = [];
+  let failure: { error: unknown } | undefined;
+  let finished = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  run('generateStream', prompt, constraint, { ...o, signal }, (text, tokens) => {
+    queue.push({ type: 'text', text, tokens });
+    notify();
+  })
+    .then(
+      (out) => queue.push({ type: 'done', result: generateResult(constraint, out.text), tokens: out.tokens, stopReason: out.stopReason }),
+      (error: unknown) => (failure = { error }),
+    )
+    .finally(() => {
+      finished = true;
+      notify();
+    });
+  const iterator: AsyncIterableIterator<StreamEvent> = {
+    async next(): Promise<IteratorResult<StreamEvent>> {
+      for (;;) {
+        const event = queue.shift();
+        if (event) return { value: event, done: false };
+        if (finished) {
+          if (failure && !stop.signal.aborted) {
+            const { error } = failure;
+            failure = undefined;
+            stop.abort();
+            throw error;
+          }
+          return { value: undefined, done: true };
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+    async return(): Promise<IteratorResult<StreamEvent>> {
+      // The reader left the loop: the generation stops, and its abort is not an error to anyone.
+      stop.abort(new Error('the stream was closed'));
+      queue.length = 0;
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }
 
 /**

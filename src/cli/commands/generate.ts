@@ -1,5 +1,5 @@
 // `svc generate`: constrained (or plain) generation from the command line, through the client library (src/cli/generate.ts registers it).
-import { generate, generateFormat, type BasicTypeSpec, type GenerateOptions } from '../../client/index.js';
+import { generate, generateFormat, generateStream, type BasicTypeSpec, type GenerateOptions } from '../../client/index.js';
 import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../../client/constraint.js';
 import { EXIT_HELP, MODEL_HELP, positiveInteger, prepareModel, readStdin, runModelCommand } from '../model-command.js';
 import { CONSTRAINT_OPTIONS, givenConstraints, readSchema, UsageError } from '../command.js';
@@ -26,6 +26,8 @@ Options:
   --timeout S         give up after S seconds
   --unsafe            allow a remote model (<provider>:<name>): the prompt leaves this machine
   --json              print {"text", "value"} as JSON instead of the text
+  --stream            print the output as the model writes it (the same bytes in the end; a
+                      constraint is checked at the end, so a failing output is printed, then the error)
 ${MODEL_HELP}
   -h, --help          show this help
 
@@ -51,6 +53,7 @@ export function run(args: string[]): Promise<number> {
     timeout: { type: 'string' },
     unsafe: { type: 'boolean' },
     json: { type: 'boolean' },
+    stream: { type: 'boolean' },
     raw: { type: 'boolean' },
     system: { type: 'string' },
     'open-objects': { type: 'boolean' },
@@ -63,6 +66,9 @@ export function run(args: string[]): Promise<number> {
     if (prompt === undefined) {
       if (values.schema === '-') throw new UsageError('--schema - reads the schema from stdin, so give the prompt as an argument');
       prompt = readStdin('prompt');
+    }
+    if (values.stream && (values.json || values.type !== undefined)) {
+      throw new UsageError(`--stream prints the text as it comes: give --stream or ${values.json ? '--json' : '--type'}, not both`);
     }
     if (values.raw && values.system !== undefined) throw new UsageError('--system needs the chat template: give --raw or --system, not both');
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
@@ -89,6 +95,19 @@ export function run(args: string[]): Promise<number> {
     else if (options.choices !== undefined) compile(choicesConstraint(options.choices));
     else if (values.type !== undefined) compile(schemaConstraint(values.type));
     await prepareModel(values);
+    if (values.stream) {
+      // The bytes of the call without --stream: the tags of a schema's output around the pieces, then a newline.
+      const json = options.schema !== undefined;
+      if (json) process.stdout.write('<json-output>');
+      try {
+        for await (const event of generateStream(prompt, options)) if (event.type === 'text') process.stdout.write(event.text);
+      } catch (error) {
+        process.stdout.write('\n'); // the printed part ends its line; the error follows on stderr
+        throw error;
+      }
+      process.stdout.write(json ? '</json-output>\n' : '\n');
+      return;
+    }
     let text: string;
     let value: unknown;
     if (values.type !== undefined) {
