@@ -139,8 +139,10 @@ export class EngineObject {
           // The worker's compiled constraint (src/edge/constraint.ts); none: any text.
           const grammar = params.grammar;
           if (grammar !== undefined && (typeof grammar !== 'string' || grammar === '')) return json({ error: 'grammar must be GBNF text' }, 400);
+          if (params.stream !== undefined && typeof params.stream !== 'boolean') return json({ error: 'stream must be a boolean' }, 400);
           const loaded = await this.model(params.model);
           const { model, tag } = loaded;
+          if (params.stream === true) return this.streamGeneration(loaded, prompt, maxTokens, grammar as string | undefined);
           const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}:${grammar ?? ''}`, async () => {
             this.stats.generations++;
             return model.generate(prompt, maxTokens, grammar).finally(() => this.recycleIfGrown(loaded));
@@ -167,13 +169,41 @@ export class EngineObject {
           return json({ error: 'Unknown method' }, 400);
       }
     } catch (err) {
-      if (err instanceof InputLimitError) return json({ error: err.message }, 400);
-      const message = err instanceof Error ? err.message : String(err);
-      // An aborted wasm instance (out of its memory, a failed assertion) answers nothing again:
-      // drop it, so the next request loads the model afresh.
-      // A failed allocation (std::bad_alloc: the heap at WASM_MAX_PAGES) is answered, and the instance replaced too.
-      if (/^\(ABORT\)|wllama has crashed|std::bad_alloc/.test(message)) this.drop();
-      return json({ error: message }, 500);
+      const { error, status } = this.failure(err);
+      return json({ error }, status);
     }
+  }
+
+  /** An error as answered: an input limit is the caller's 400, anything else 500. */
+  private failure(err: unknown): { error: string; status: number } {
+    if (err instanceof InputLimitError) return { error: err.message, status: 400 };
+    const message = err instanceof Error ? err.message : String(err);
+    // An aborted wasm instance (out of its memory, a failed assertion) answers nothing again:
+    // drop it, so the next request loads the model afresh.
+    // A failed allocation (std::bad_alloc: the heap at WASM_MAX_PAGES) is answered, and the instance replaced too.
+    if (/^\(ABORT\)|wllama has crashed|std::bad_alloc/.test(message)) this.drop();
+    return { error: message, status: 500 };
+  }
+
+  /**
+   * A generation streamed (params.stream): newline-delimited JSON, `{"text"}` per piece as it comes,
+   * then `{"done": true, "text", "tokens", "model"}` with what the call without stream answers, or
+   * `{"error", "status"}`. Not coalesced with other calls: each stream gets its own pieces.
+   */
+  private streamGeneration(loaded: Loaded, prompt: string, maxTokens: number, grammar: string | undefined): Response {
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = writable.getWriter();
+    const encoder = new TextEncoder();
+    const line = (value: unknown) => writer.write(encoder.encode(JSON.stringify(value) + '\n')).catch(() => {}); // a reader gone stops nothing
+    this.stats.generations++;
+    void loaded.model
+      .generate(prompt, maxTokens, grammar, (piece) => void line({ text: piece }))
+      .finally(() => this.recycleIfGrown(loaded))
+      .then(
+        (out) => line({ done: true, text: out.text, tokens: out.tokens, model: loaded.tag }),
+        (err: unknown) => line(this.failure(err)),
+      )
+      .finally(() => writer.close().catch(() => {}));
+    return new Response(readable, { headers: { 'Content-Type': 'application/x-ndjson' } });
   }
 }

@@ -22,6 +22,7 @@ import { HttpError, json, readJsonObject, text } from './http.js';
 import { MetricsBuffer, renderMetrics } from './metrics.js';
 import { rateLimit, rateLimitId, rateLimitOptions } from './rate-limit.js';
 import { inputProblem } from './text.js';
+import { SSE_HEADERS, jsonLines, sseCached, sseEvent, stopReason } from './stream.js';
 import type { Env, ExecutionContext } from './types.js';
 
 // Per isolate: identical concurrent requests share one computation (SPEC 4.3), keyed like SPEC's
@@ -70,39 +71,115 @@ async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext,
   wellFormed('prompt', prompt);
   const maxTokens = parseMaxTokens(body.max_tokens, env);
   const constraint = readConstraint(body);
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new HttpError(400, 'stream must be a boolean (true answers server-sent events)');
   const constraintId = constraint ? await constraintKeyId(constraint.key) : null;
   const cache = new GenerationCache(env.CACHE, env.DB);
   const model = await currentModelTag(env);
   const requestKey = generationKey(model, prompt, maxTokens, constraintId);
   const hit = await cache.get(requestKey, (p) => ctx.waitUntil(p));
-  if (hit) return { response: json({ text: hit.text, cached: true }), cached: true };
+  if (hit) return { response: body.stream === true ? sseCached(hit.text) : json({ text: hit.text, cached: true }), cached: true };
+  const request_ = { prompt, maxTokens, constraint, constraintId, cache, apiKey };
+  if (body.stream === true) return { response: await streamGenerate(env, ctx, model, request_), cached: false };
 
   const { promise, joined } = generations.run(requestKey, () =>
     callEngine<Generated>(env, 'generate', { prompt, max_tokens: maxTokens, model, ...(constraint ? { grammar: constraint.gbnf } : {}) }),
   );
   const out = await promise;
-  // Checked before it is answered or cached: a constrained output cut off by max_tokens is no answer.
+  checkOutput(request_, out);
+  if (!joined) ctx.waitUntil(storeGeneration(env, request_, out));
+  return { response: json({ text: out.text, cached: false }), cached: false };
+}
+
+interface GenerationRequest {
+  prompt: string;
+  maxTokens: number;
+  constraint: ReturnType<typeof readConstraint>;
+  constraintId: string | null;
+  cache: GenerationCache;
+  apiKey: string | null;
+}
+
+/** Checked before it is answered or cached: a constrained output cut off by max_tokens is no answer. */
+function checkOutput({ constraint, maxTokens }: GenerationRequest, out: Generated): void {
   const problem = constraint?.problem(out.text);
   // Not checkable: our failure (500); else the output stopped short of a complete one (422). Neither is cached.
   if (problem?.unchecked) throw new Error(problem.message);
   if (problem) throw new HttpError(422, `${problem.message} (generation stopped after ${out.tokens} tokens of max_tokens ${maxTokens}: raise max_tokens)`);
-  // Stored under the model that computed it (the engine may hold a newer upload than `model`).
-  const key = generationKey(out.model, prompt, maxTokens, constraintId);
-  if (!joined) {
-    // SPEC 8 sample rules: identified callers' prompts are "user prompts" (shorter KV life);
-    // anonymous ones are "common" and get the deployment's CACHE_TTL.
-    const ttl = apiKey ? CACHE_RULES['/generate'].userTtlS : cacheTtl(env);
-    const parameters = { max_tokens: maxTokens, ...(constraint ? { constraint: constraint.key } : {}) };
-    ctx.waitUntil(
-      cache
-        .put(key, { prompt, parameters, result: out.text, tokenCount: out.tokens }, ttl)
-        .catch((err) => console.error('generation cache write failed:', err)),
-    );
-  }
-  return { response: json({ text: out.text, cached: false }), cached: false };
 }
 
-const GENERATE_FIELDS = ['prompt', 'max_tokens', ...CONSTRAINT_FIELDS];
+/** Caches a checked output, under the model that computed it (the engine may hold a newer upload than the one asked for). */
+function storeGeneration(env: Env, { prompt, maxTokens, constraint, constraintId, cache, apiKey }: GenerationRequest, out: Generated): Promise<void> {
+  const key = generationKey(out.model, prompt, maxTokens, constraintId);
+  // SPEC 8 sample rules: identified callers' prompts are "user prompts" (shorter KV life);
+  // anonymous ones are "common" and get the deployment's CACHE_TTL.
+  const ttl = apiKey ? CACHE_RULES['/generate'].userTtlS : cacheTtl(env);
+  const parameters = { max_tokens: maxTokens, ...(constraint ? { constraint: constraint.key } : {}) };
+  return cache
+    .put(key, { prompt, parameters, result: out.text, tokenCount: out.tokens }, ttl)
+    .catch((err) => console.error('generation cache write failed:', err));
+}
+
+/**
+ * /generate with stream: true, on a cache miss (stream.ts). An error before the first piece (the
+ * engine's 400 for a prompt that leaves too little context, a model that does not load) is answered
+ * as without stream, as JSON with its status; after it, as an error event. The output is checked and
+ * cached as without stream, and the done event carries the same text.
+ */
+async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, request: GenerationRequest): Promise<Response> {
+  const { prompt, maxTokens, constraint } = request;
+  const stub = env.ENGINE.get(env.ENGINE.idFromName(env.MODEL_NAME || 'default'));
+  const res = await stub.fetch('https://engine.internal/', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      method: 'generate',
+      params: { prompt, max_tokens: maxTokens, model, stream: true, ...(constraint ? { grammar: constraint.gbnf } : {}) },
+    }),
+  });
+  if (!res.ok || !res.body) {
+    const failed = (await res.json().catch(() => ({}))) as { error?: string };
+    if (res.status === 400 && failed.error) throw new HttpError(400, failed.error);
+    throw new Error(failed.error || `engine answered ${res.status}`);
+  }
+  const lines = jsonLines(res.body);
+  const first = await lines.next();
+  if (first.done) throw new Error('engine answered nothing');
+  const failure = (line: Record<string, unknown>) =>
+    line.status === 400 ? new HttpError(400, String(line.error)) : new Error(typeof line.error === 'string' ? line.error : 'engine failed');
+  if (first.value.error !== undefined) throw failure(first.value);
+
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const encoder = new TextEncoder();
+  const send = (data: unknown, event?: string) => writer.write(encoder.encode(sseEvent(data, event)));
+  const pump = (async () => {
+    try {
+      for (let line: Record<string, unknown> | undefined = first.value; line; line = (await lines.next()).value ?? undefined) {
+        if (line.error !== undefined) throw failure(line);
+        if (line.done !== true) {
+          await send({ text: line.text });
+          continue;
+        }
+        const out: Generated = { text: String(line.text), tokens: Number(line.tokens), model: String(line.model) };
+        checkOutput(request, out);
+        await send({ text: out.text, cached: false, tokens: out.tokens, stop_reason: stopReason(out.tokens, maxTokens) }, 'done');
+        await writer.close(); // the reader has its answer; the cache write goes on
+        await storeGeneration(env, request, out);
+        return;
+      }
+      throw new Error('the engine ended the stream without its result');
+    } catch (err) {
+      const status = err instanceof HttpError ? err.status : 500;
+      await send({ error: err instanceof Error ? err.message : String(err), status }, 'error').catch(() => {});
+    } finally {
+      await writer.close().catch(() => {});
+    }
+  })();
+  ctx.waitUntil(pump);
+  return new Response(readable, { headers: SSE_HEADERS });
+}
+
+const GENERATE_FIELDS = ['prompt', 'max_tokens', ...CONSTRAINT_FIELDS, 'stream'];
 const EMBED_FIELDS = ['text'];
 
 /** A field the endpoint does not know is a 400 naming it: a misspelt `schema` must not pass as plain text. */

@@ -166,8 +166,10 @@ export interface LoadedModel {
   /**
    * Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens.
    * `grammar`: GBNF the output follows (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given.
+   * `onText` (streaming): the text as it comes, at whole characters, joined exactly the result's text;
+   * nothing of a prompt that leaves too little context for max_tokens (that is the 400 at the end).
    */
-  generate(prompt: string, maxTokens: number, grammar?: string): Promise<{ text: string; tokens: number }>;
+  generate(prompt: string, maxTokens: number, grammar?: string, onText?: (piece: string) => void): Promise<{ text: string; tokens: number }>;
   embed(text: string): Promise<number[]>;
   /** Bytes of the wasm memory now (it only grows; a replaced instance's is reused by the next). */
   memoryBytes(): number;
@@ -252,7 +254,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
     memoryBytes: () => memory.buffer.byteLength,
     heapBytes: () => writtenBytes(memory),
     close: () => serialize(release),
-    generate(prompt, maxTokens, grammar = TEXT_GRAMMAR) {
+    generate(prompt, maxTokens, grammar = TEXT_GRAMMAR, onText) {
       return serialize(async () => {
         // Streamed, because llama.cpp's server then holds back an unfinished UTF-8 sequence (one
         // cut by max_tokens) instead of putting it into a JSON string: wllama serializes results
@@ -261,6 +263,13 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         let chunks = 0;
         let usage: { completion_tokens?: number; prompt_tokens?: number } | undefined;
         let promptTokens: number | undefined;
+        /** Streaming: how much of `text` was handed on; only once the prompt is known to fit (its count comes with each chunk). */
+        let sent = 0;
+        const handOn = () => {
+          if (!onText || promptTokens === undefined || promptTokens + maxTokens > contextTokens || text.length === sent) return;
+          onText(text.slice(sent));
+          sent = text.length;
+        };
         try {
           await w.createCompletion({
             prompt,
@@ -286,6 +295,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
               if (piece) chunks++;
               text += piece;
               if (chunk.usage) usage = chunk.usage;
+              handOn();
             },
           });
         } catch (err) {
@@ -303,6 +313,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         promptTokens = usage?.prompt_tokens ?? promptTokens;
         if (promptTokens === undefined) throw new Error('llama.cpp reported no prompt token count');
         if (promptTokens + maxTokens > contextTokens) throw promptLimit(promptTokens, maxTokens, contextTokens);
+        handOn();
         return { text, tokens: usage?.completion_tokens ?? chunks };
       });
     },
