@@ -3,7 +3,9 @@
 // {"request_id","tokens"} only; once completed it gives the result, byte for byte the sync call's. On
 // the trained stories260K and on a qwen2-vocabulary model (byte-level BPE: characters split across
 // tokens, and bytes that are not UTF-8). Another role sees nothing of it, and the error paths are named.
+import { execFileSync } from 'node:child_process';
 import type pg from 'pg';
+import { fencedBlocks } from '../helpers/docs.js';
 import { STORIES_MODEL, realVocabModel } from '../helpers/real-models.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
@@ -187,3 +189,20 @@ test('error paths: a NULL id is 22004 naming it; an unknown id is no row; the wo
   expect((await workerRole.query(`SELECT svc_worker_progress($1, 1, 'late', 1) AS ok`, [id])).rows[0].ok).toBe(false);
   expect((await su.query('SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1', [id])).rows[0].n).toBe(0);
 });
+
+test("the README's streaming example runs in psql as written: the request's state, then its result", async () => {
+  const [block] = fencedBlocks('README.md', 'Streaming', 'sql');
+  expect(block).toContain('LISTEN svc_progress');
+  // Through stdin: psql runs meta-commands (\gset) only in a script, not in -c.
+  const stdout = execFileSync('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-U', ROLES.alice, '-f', '-'], {
+    input: block.replace(/max_tokens := 2000/, 'max_tokens := 20'),
+    env: { ...process.env, ...svc().cluster.env() },
+    encoding: 'utf8',
+  });
+  const rows = stdout
+    .trim()
+    .split('\n')
+    .filter((l) => l.includes('|'));
+  expect(rows.length).toBe(2);
+  for (const row of rows) expect(row).toMatch(/^(pending|processing|completed)\|/);
+}, 60_000);
