@@ -18,6 +18,7 @@ let su: pg.Client;
 let workerRole: pg.Client;
 let worker: WorkerProcess;
 const notices: Array<{ payload: string; at: number }> = [];
+const INTERVAL_MS = 10;
 
 beforeAll(async () => {
   su = await svc().connect();
@@ -27,7 +28,7 @@ beforeAll(async () => {
   workerRole = await svc().connect(ROLES.worker);
   worker = startWorker(
     svc().cluster,
-    { SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_PROGRESS_INTERVAL: '0.01' },
+    { SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_PROGRESS_INTERVAL: String(INTERVAL_MS / 1000) },
     `default=${STORIES_MODEL},qwen=${await realVocabModel('qwen2')}`,
   );
   await eventually('the worker to heartbeat', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
@@ -73,7 +74,8 @@ async function streamed(submit: string, sync: string, params: unknown[], model =
     const notified = notices.filter((n) => JSON.parse(n.payload).request_id === id).map((n) => JSON.parse(n.payload) as { request_id: string; tokens: number });
     const byAsync = (await alice.query('SELECT svc_get_async_result($1) AS r', [id])).rows[0].r as string;
     const bySync = (await alice.query(sync, params)).rows[0].r as string;
-    return { id, ...run, notified, byAsync, bySync };
+    const ran = (await alice.query(`SELECT extract(epoch FROM completed_at - started_at) * 1000 AS ms FROM svc_queue WHERE request_id = $1`, [id])).rows[0].ms;
+    return { id, ...run, notified, byAsync, bySync, ranMs: Number(ran) };
   } finally {
     await alice.query('RESET svc.model');
   }
@@ -92,6 +94,8 @@ function expectStreamed(run: Awaited<ReturnType<typeof streamed>>) {
   expect(tokens).toEqual([...tokens].sort((a, b) => a - b));
   // The notifications: only the request and its count, counts growing.
   expect(run.notified.length).toBeGreaterThanOrEqual(3);
+  // Bounded by time: at most one write per SVC_WORKER_PROGRESS_INTERVAL (10 ms here) while the job ran.
+  expect(run.notified.length).toBeLessThanOrEqual(run.ranMs / INTERVAL_MS + 1);
   for (const n of run.notified) expect(Object.keys(n).sort()).toEqual(['request_id', 'tokens']);
   const counts = run.notified.map((n) => n.tokens);
   expect(counts).toEqual([...counts].sort((a, b) => a - b));
