@@ -178,6 +178,13 @@ describe('llama-server', () => {
     output = { text: 'Once upon', tokens: 3, limited: true };
     expect(await engine.generate({ prompt: 'x', maxTokens: 3, seed: 42 })).toMatchObject({ stopReason: 'maxTokens', tokens: 3 });
     expect(posts()[1].body).not.toHaveProperty('grammar');
+    // Streaming (#37): the server's answer comes whole, so onText gets it as one piece, and the server is asked for no stream.
+    const pieces: Array<[string, number]> = [];
+    expect(await engine.generate({ prompt: 'x', maxTokens: 3, seed: 42, onText: (text, tokens) => pieces.push([text, tokens]) })).toMatchObject({
+      text: 'Once upon',
+    });
+    expect(pieces).toEqual([['Once upon', 3]]);
+    expect(posts()[2].body).not.toHaveProperty('stream');
   });
 
   test('chat generation: the template rendered by POST /apply-template, then /completion under the grammar', async () => {
