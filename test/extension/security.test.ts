@@ -42,7 +42,7 @@ test('an svc_admin member sees every request', async () => {
   expect((await admin.query('SELECT status FROM svc_check_async($1)', [bobId])).rows).toHaveLength(1);
 });
 
-test('only svc_worker members may claim, complete, fail, renew or heartbeat', async () => {
+test('only svc_worker members may claim, complete, fail, renew, heartbeat or write partial text', async () => {
   for (const sql of [
     `SELECT * FROM svc_worker_claim('x', 1, 30)`,
     `SELECT svc_worker_complete('${aliceId}', 1, 'forged')`,
@@ -50,6 +50,7 @@ test('only svc_worker members may claim, complete, fail, renew or heartbeat', as
     `SELECT svc_worker_fail('${aliceId}', 1, 'forged')`,
     `SELECT svc_worker_renew('x', ARRAY['${aliceId}']::uuid[], 30)`,
     `SELECT svc_worker_heartbeat('x', 'h', 1, 's', 1, NULL, 0, 0, 0)`,
+    `SELECT svc_worker_progress('${aliceId}', 1, 'forged', 1)`,
     `SELECT svc_cleanup()`,
   ]) {
     await expect(alice.query(sql)).rejects.toThrow(/permission denied for function/);
@@ -67,7 +68,7 @@ test('users cannot forge state by writing the queue directly', async () => {
 test('no ordinary role may INSERT, UPDATE or DELETE any svc table or sequence directly', async () => {
   const { rows } = await alice.query(`SELECT c.relname, c.relkind FROM pg_class c JOIN pg_depend d ON d.objid = c.oid AND d.deptype = 'e'
     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc' WHERE c.relkind IN ('r', 'S', 'v') ORDER BY 1`);
-  expect(rows.map((r) => r.relname)).toEqual(expect.arrayContaining(['svc_queue', 'svc_workers', 'svc_cache', 'svc_cache_hits', 'svc__queue_depth_bound']));
+  expect(rows.map((r) => r.relname)).toEqual(expect.arrayContaining(['svc_queue', 'svc_workers', 'svc_cache', 'svc_cache_hits', 'svc__queue_depth_bound', 'svc_partial_results']));
   for (const { relname, relkind } of rows) {
     for (const privilege of ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) {
       for (const role of [alice, bob, admin]) {
