@@ -130,7 +130,7 @@ test('constrained generation streams too: a regex on stories260K', async () => {
   expect(run.byAsync).toMatch(/^[a-z ,.]{300,400}$/);
 }, 60_000);
 
-test("another role sees nothing of a request's partial text: not through the function, not in the table, not by writing it", async () => {
+test("another role sees nothing of a request's partial text: not through the function, not in the table, not by writing it; svc_admin sees it", async () => {
   await alice.query(`SET svc.model = 'qwen'`);
   const id = (await alice.query(`SELECT svc_generate_async('日本語', max_tokens := 400, use_cache := false) AS id`)).rows[0].id as string;
   await alice.query('RESET svc.model');
@@ -143,6 +143,10 @@ test("another role sees nothing of a request's partial text: not through the fun
   expect((await alice.query('SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1', [id])).rows[0].n).toBe(1);
   expect(await partial(bob, id)).toBeUndefined();
   expect((await bob.query('SELECT count(*)::int AS n FROM svc_partial_results')).rows[0].n).toBe(0);
+  // svc_admin members see every request, as in svc_check_async.
+  const admin = await svc().connect(ROLES.admin);
+  expect((await partial(admin, id))?.status).toMatch(/^(processing|completed)$/);
+  await admin.end();
   await expect(bob.query(`SELECT svc_worker_progress($1, 1, 'forged', 1)`, [id])).rejects.toMatchObject({ code: '42501' });
   await expect(bob.query(`INSERT INTO svc_partial_results VALUES ($1, 1, 'bob', 'forged', 1, now())`, [id])).rejects.toMatchObject({ code: '42501' });
   await expect(bob.query(`UPDATE svc_partial_results SET partial_result = 'forged'`)).rejects.toMatchObject({ code: '42501' });
