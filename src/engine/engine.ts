@@ -92,7 +92,7 @@ export { GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToE
 import { GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
 
 const GRAMMAR_CACHE_SIZE = 256;
-/** Token maskers (src/decode) kept per engine: each holds its grammar's trie and up to 16 MiB of cached masks. */
+/** Token maskers (src/decode) kept per engine: each holds its grammar's automaton and up to 16 MiB of cached masks (the vocabulary's trie is shared). */
 const MASKER_CACHE_SIZE = 8;
 
 let sharedLlama: Promise<Llama> | undefined;

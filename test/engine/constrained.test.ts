@@ -64,8 +64,8 @@ const CASES: Case[] = [
   choices(4),
 ];
 
-// qwen2's 151,936 tokens make the reference (every token checked alone at every step) and each
-// grammar's trie the slowest: a subset there, still of all three kinds.
+// qwen2's 151,936 tokens make the reference (every token checked alone at every step) the
+// slowest: a subset there, still of all three kinds.
 const QWEN2_CASES = new Set([
   'schema properties required',
   'schema array of objects',
