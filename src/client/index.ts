@@ -463,6 +463,8 @@ const nothingToEmbed =
 export interface RerankOptions extends EmbedOptions {
   /** Instruction prefixed to the query (default: DEFAULT_RERANK_TASK); '' sends the query alone, as BERT rerankers and embedders want. */
   task?: string;
+  /** Only the best `topK` documents (default: all), as svc_rerank's top_k: the same scores, cut after ranking. */
+  topK?: number;
 }
 
 /**
@@ -471,10 +473,12 @@ export interface RerankOptions extends EmbedOptions {
  * whitespace-only query or document, or no documents, is an `invalid-options` error naming it.
  */
 export async function rerank(query: string, documents: readonly string[], options: RerankOptions = {}): Promise<RerankResult[]> {
-  const o = checkOptions(options, ['model', 'task'], 'rerank') as RerankOptions;
+  const o = checkOptions(options, ['model', 'task', 'topK'], 'rerank') as RerankOptions;
   if (typeof query !== 'string') throw invalidOptions(`rerank: query must be a string; got ${query === null ? 'null' : typeof query}`);
   if (!Array.isArray(documents) || documents.some((d) => typeof d !== 'string')) throw invalidOptions('rerank: documents must be an array of strings');
   if (o.task !== undefined && typeof o.task !== 'string') throw invalidOptions('rerank: task must be a string');
+  if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK < 1))
+    throw invalidOptions(`rerank: topK must be a positive integer; got ${JSON.stringify(o.topK)}`);
   // As svc_rerank in SQL (and embed): empty or whitespace-only text has no meaningful embedding, and
   // an empty one none at all (its score was NaN, the order undefined). Positions count from 0, as
   // the results' `index`.
@@ -482,7 +486,12 @@ export async function rerank(query: string, documents: readonly string[], option
   if (documents.length === 0) throw invalidOptions('rerank: documents must not be empty');
   const blank = documents.findIndex((d) => d.trim() === '');
   if (blank >= 0) throw invalidOptions(`rerank: documents[${blank}] must not be empty`);
-  return (await localEngine(localOnly(o.model, 'rerank'))).rerank(query, [...documents], o.task ?? DEFAULT_RERANK_TASK).catch(nothingToEmbed('rerank'));
+  const ranked = await (
+    await localEngine(localOnly(o.model, 'rerank'))
+  )
+    .rerank(query, [...documents], o.task ?? DEFAULT_RERANK_TASK)
+    .catch(nothingToEmbed('rerank'));
+  return o.topK === undefined ? ranked : ranked.slice(0, o.topK);
 }
 
 /** Loads a local model now (e.g. to show progress before the first call) and describes it. */

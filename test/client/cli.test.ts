@@ -174,6 +174,19 @@ test('rerank: documents as arguments or stdin lines; --json', async () => {
   expect(noQuery.code).toBe(2);
 });
 
+test('rerank --top-k N prints the best N lines of the same ranking; a bad N is a usage error naming the option', async () => {
+  const docs = ['cats purr', 'dogs bark', 'fish swim'];
+  const [all, top, bad] = await Promise.all([
+    svc(['rerank', 'cat', ...docs, '--model', model]),
+    svc(['rerank', 'cat', ...docs, '--top-k', '2', '--model', model]),
+    svc(['rerank', 'cat', ...docs, '--top-k', '0', '--model', model]),
+  ]);
+  expect(top.code).toBe(0);
+  expect(top.stdout).toBe(all.stdout.split('\n').slice(0, 2).join('\n') + '\n');
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/^svc rerank: --top-k must be a positive integer; got "0"/);
+});
+
 test('rerank: an empty or whitespace-only query or document argument is an error (exit 2), as svc_rerank in SQL', async () => {
   const runs = await Promise.all([
     svc(['rerank', '', 'cats purr', '--model', model]),

@@ -337,6 +337,17 @@ describe('embed and rerank', () => {
     expect((await code(rerank('q', ['a'], { task: 1 as never }))).code).toBe('invalid-options');
   });
 
+  test('rerank: topK gives the best topK of the same ranking, scores identical; a bad topK is an invalid-options error naming it', async () => {
+    const docs = ['cats purr', 'dogs bark', 'fish swim', 'birds sing'];
+    const all = await rerank('cat', docs);
+    expect(await rerank('cat', docs, { topK: 2 })).toEqual(all.slice(0, 2));
+    expect(await rerank('cat', docs, { topK: 10 })).toEqual(all);
+    for (const topK of [0, -1, 1.5, '2', null]) {
+      const error = await code(rerank('cat', docs, { topK: topK as never }));
+      expect([topK, error.code, error.message]).toEqual([topK, 'invalid-options', `rerank: topK must be a positive integer; got ${JSON.stringify(topK)}`]);
+    }
+  });
+
   test('rerank: an empty or whitespace-only query or document, or no documents, is an invalid-options error naming it, as svc_rerank in SQL', async () => {
     const cases: Array<[Promise<unknown>, string]> = [
       [rerank('', ['a']), 'rerank: query must not be empty'],
