@@ -294,8 +294,6 @@ export class VocabularyTrie {
   /** The unfinished characters (value, bytes remaining) the vocabulary ends tokens with. */
   readonly partialValue: number[] = [];
   readonly partialRemain: number[] = [];
-  /** The code points that occur in the vocabulary, ascending. */
-  readonly codePoints: Int32Array;
   /** Nodes of at least WIDE_CHILDREN children (the root: 18,793 on qwen2's vocabulary), by node. */
   readonly wide = new Map<number, WideNode>();
   /** The walk's stacks of (node, state), shared by the maskers of the vocabulary (walks never nest). */
@@ -350,16 +348,12 @@ export class VocabularyTrie {
     };
     const tokens = v.startable;
     const tokenNode = new Int32Array(tokens.length);
-    const seen = new Set<number>();
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k];
       let node = 0;
       const start = v.cpStart[t];
       const end = start + v.cpLength[t];
-      for (let i = start; i < end; i++) {
-        seen.add(v.codePoints[i]);
-        node = child(node, v.codePoints[i]);
-      }
+      for (let i = start; i < end; i++) node = child(node, v.codePoints[i]);
       if (v.tailRemain[t] > 0) {
         const key = v.tailValue[t] * 8 + v.tailRemain[t];
         let p = partials.get(key);
@@ -373,7 +367,6 @@ export class VocabularyTrie {
       }
       tokenNode[k] = node;
     }
-    this.codePoints = Int32Array.from(seen).sort();
     const n = count;
     this.nodes = n;
     // Renumber the nodes in depth-first preorder, children in ascending symbol order, so that

@@ -266,9 +266,8 @@ export class Engine {
     const budget = Math.min(request.maxTokens, this.contextSize - input.length);
 
     const masker = request.grammar ? this.masker(request.grammar) : null;
-    const stream = request.onText
-      ? new TextStream(request.onText, this.pieces && this.tokenTexts ? (token) => this.tokenPiece(token as Token) : null)
-      : undefined;
+    const vocabulary = this.tokenVocabulary();
+    const stream = request.onText ? new TextStream(request.onText, vocabulary ? (token) => vocabulary.bytes[token] : null) : undefined;
     const sequence = await this.acquireSequence(signal);
     try {
       if (masker) {
@@ -334,7 +333,8 @@ export class Engine {
    * limits, and llama.cpp's own grammar sampler decodes it instead.
    */
   masker(gbnf: string): TokenMasker | null {
-    if (!this.pieces || !this.tokenTexts) return null;
+    const vocabulary = this.tokenVocabulary();
+    if (!vocabulary) return null;
     const cached = this.maskers.get(gbnf);
     if (cached !== undefined) {
       this.maskers.delete(gbnf);
@@ -343,7 +343,7 @@ export class Engine {
     }
     let masker: TokenMasker | null;
     try {
-      masker = new TokenMasker(new Automaton(parseGbnf(gbnf)), this.tokenVocabulary()!);
+      masker = new TokenMasker(new Automaton(parseGbnf(gbnf)), vocabulary);
     } catch (error) {
       // Beyond the automaton's limits, or GBNF our parser does not read (llama.cpp's own sampler still may).
       if (!(error instanceof AutomatonLimitError) && !(error instanceof ConstraintError)) throw error;

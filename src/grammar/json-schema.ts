@@ -733,7 +733,7 @@ class SchemaCompiler {
       lengthIsLeftToValidator('combined with pattern, length is checked by the validator');
       let content: Expr;
       try {
-        content = regexToExpr(schema.pattern, '', { semantics: 'search' });
+        content = patternContent(schema.pattern);
       } catch (error) {
         if (error instanceof ConstraintError) {
           throw new ConstraintError(error.code, `pattern: ${error.message}`, {
@@ -744,7 +744,7 @@ class SchemaCompiler {
         }
         throw error;
       }
-      return quoted(toJsonStringContent(content));
+      return quoted(content);
     }
     if (minLength === undefined && maxLength === undefined) return this.json.string();
     return quoted(repeat(this.json.char(), minLength ?? 0, maxLength ?? null));
@@ -931,6 +931,11 @@ class SchemaCompiler {
   }
 }
 
+/** The content of a JSON string (escaped as JSON writes it) whose text a schema `pattern` matches anywhere, as JSON Schema reads patterns. */
+function patternContent(pattern: string): Expr {
+  return toJsonStringContent(regexToExpr(pattern, '', { semantics: 'search' }));
+}
+
 /**
  * The JSON strings (quotes included) whose text a patternProperties pattern matches, or undefined
  * where the regex compiler cannot express the pattern: those keys are then not generated (the
@@ -938,7 +943,7 @@ class SchemaCompiler {
  */
 function patternKeyExpr(pattern: string): Expr | undefined {
   try {
-    return seq(literal('"'), toJsonStringContent(regexToExpr(pattern, '', { semantics: 'search' })), literal('"'));
+    return seq(literal('"'), patternContent(pattern), literal('"'));
   } catch (error) {
     if (error instanceof ConstraintError) return undefined;
     throw error;

@@ -4,32 +4,20 @@
 // BPE tokens that are never UTF-8 are banned under a grammar. On the trained stories260K
 // (SentencePiece with byte fallback), a qwen2-vocabulary model (byte-level BPE) and the one-byte
 // test model.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadByteEngines, type ByteEngines } from '../helpers/engines.js';
 import { Engine } from '../../src/engine/engine.js';
 import { compileChoices, compileRegex } from '../../src/grammar/index.js';
-import { makeTestModel } from '../../src/model/test-model.js';
-import { STORIES_MODEL, realVocabModel } from '../helpers/real-models.js';
 
-let dir: string;
+let engines: ByteEngines;
 let stories: Engine;
 let qwen: Engine;
 let bytes: Engine;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-output-bytes-'));
-  writeFileSync(join(dir, 'test.gguf'), makeTestModel());
-  stories = await Engine.load({ model: STORIES_MODEL, threads: 1, sequences: 4, contextSize: 256 });
-  qwen = await Engine.load({ model: await realVocabModel('qwen2'), threads: 1, sequences: 1, contextSize: 256 });
-  bytes = await Engine.load({ model: join(dir, 'test.gguf'), threads: 1, sequences: 1, contextSize: 256 });
+  engines = await loadByteEngines('svc-output-bytes-', 4);
+  ({ stories, qwen, bytes } = engines);
 }, 120_000);
-afterAll(async () => {
-  await stories?.dispose();
-  await qwen?.dispose();
-  await bytes?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => engines?.dispose());
 
 const regex = (pattern: string) => compileRegex(pattern).gbnf;
 

@@ -3,32 +3,20 @@
 // on the trained stories260K (SentencePiece with byte fallback: a kanji is three byte tokens), a
 // qwen2-vocabulary model (byte-level BPE, random weights: text that is not UTF-8 too) and the one-byte
 // test model (every multi-byte character split across tokens).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadByteEngines, type ByteEngines } from '../helpers/engines.js';
 import { Engine, type GenerateRequest } from '../../src/engine/engine.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
-import { makeTestModel } from '../../src/model/test-model.js';
-import { STORIES_MODEL, realVocabModel } from '../helpers/real-models.js';
 
-let dir: string;
+let engines: ByteEngines;
 let stories: Engine;
 let qwen: Engine;
 let bytes: Engine;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-stream-'));
-  writeFileSync(join(dir, 'test.gguf'), makeTestModel());
-  stories = await Engine.load({ model: STORIES_MODEL, threads: 1, sequences: 2, contextSize: 256 });
-  qwen = await Engine.load({ model: await realVocabModel('qwen2'), threads: 1, sequences: 1, contextSize: 256 });
-  bytes = await Engine.load({ model: join(dir, 'test.gguf'), threads: 1, sequences: 1, contextSize: 256 });
+  engines = await loadByteEngines('svc-stream-', 2);
+  ({ stories, qwen, bytes } = engines);
 }, 120_000);
-afterAll(async () => {
-  await stories?.dispose();
-  await qwen?.dispose();
-  await bytes?.dispose();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => engines?.dispose());
 
 /** The request streamed and not: the pieces with their token counts, and both results. */
 async function both(engine: Engine, request: GenerateRequest) {
