@@ -87,3 +87,17 @@ SELECT err_find('err_sq');
 SELECT err_find('no_such_function');
 SELECT err_find('err_sql_func');
 SELECT err_find('err_sq(int, int)');
+-- the shape both handlers read: `code` as PostgreSQL's packed integer (the genuine plv8 reads only
+-- that) and `sqlerrcode` as 5 characters; a number is never read as characters (53400 packs to 16581)
+DO $$
+DECLARE e text; s text;
+BEGIN
+  FOREACH e IN ARRAY ARRAY['{code: 16581, sqlerrcode: ''53400''}', '{code: 16581}', '{code: 50856066}', '{sqlerrcode: ''SV001'', code: 0}'] LOOP
+    BEGIN
+      PERFORM err_throw(format('Object.assign(new Error(''shape''), %s)', e));
+    EXCEPTION WHEN OTHERS THEN
+      GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE;
+      RAISE NOTICE '% -> %', e, s;
+    END;
+  END LOOP;
+END $$;

@@ -193,8 +193,23 @@ js_exception_to_edata(Isolate *isolate, TryCatch &try_catch, const char *fname)
 		/* a plain object thrown with a message reads better than "[object Object]" */
 		if (!exc->IsNativeError() && message == "[object Object]" && prop_string(isolate, o, "message", s))
 			message = s;
-		if ((prop_string(isolate, o, "code", s) && valid_sqlstate(s)) ||
-			(prop_string(isolate, o, "sqlerrcode", s) && valid_sqlstate(s)))
+		/*
+		 * The SQLSTATE: `sqlerrcode` (5 characters, as an SPI error carries it), else `code` as
+		 * the genuine plv8 reads it (PostgreSQL's packed integer), else `code` as 5 characters.
+		 * A number is never read as characters: 53400 packed is 16581, itself 5 digits.
+		 */
+		Local<Value> code;
+
+		if (prop_string(isolate, o, "sqlerrcode", s) && valid_sqlstate(s))
+			edata->sqlerrcode = MAKE_SQLSTATE(s[0], s[1], s[2], s[3], s[4]);
+		else if (o->Get(isolate->GetCurrentContext(), js_str(isolate, "code")).ToLocal(&code) && code->IsNumber())
+		{
+			int32_t		packed = code->Int32Value(isolate->GetCurrentContext()).FromMaybe(0);
+
+			if (packed > 0)
+				edata->sqlerrcode = packed;
+		}
+		else if (prop_string(isolate, o, "code", s) && valid_sqlstate(s))
 			edata->sqlerrcode = MAKE_SQLSTATE(s[0], s[1], s[2], s[3], s[4]);
 		if (prop_string(isolate, o, "detail", s))
 			edata->detail = pstr(s);

@@ -1,5 +1,7 @@
-// Errors raised by svc's SQL functions. plv8 turns a thrown error's 5-character `code` into the
-// SQLSTATE, and `detail`/`hint` into the error's fields, so callers can catch them by condition.
+// Errors raised by svc's SQL functions, in the one shape both plv8 handlers turn into the SQLSTATE
+// (and `detail`/`hint` into the error's fields), so callers can catch them by condition: the genuine
+// plv8 reads `code` as PostgreSQL's packed integer (MAKE_SQLSTATE), plv8-compat reads the 5-character
+// `sqlerrcode` (as both handlers name the SQLSTATE of an SPI error they throw into JavaScript).
 
 // svc's own conditions have codes of class SV, which PL/pgSQL's WHEN OTHERS catches (it deliberately
 // does not catch 57014 query_canceled, which stays the code of a real statement cancel).
@@ -30,14 +32,25 @@ export const SQLSTATE = {
   noWorkerForModel: 'SV006',
 } as const;
 
+/** PostgreSQL's MAKE_SQLSTATE: six bits per character, the first character lowest ('22023' -> 50856066). */
+export function packSqlState(sqlstate: string): number {
+  let packed = 0;
+  for (let i = 0; i < 5; i++) packed += ((sqlstate.charCodeAt(i) - 48) & 0x3f) << (6 * i);
+  return packed;
+}
+
 export class SvcError extends Error {
-  readonly code: string;
+  /** The SQLSTATE, e.g. '22023'. */
+  readonly sqlerrcode: string;
+  /** The same SQLSTATE packed (what the genuine plv8 reads). */
+  readonly code: number;
   readonly detail?: string;
   readonly hint?: string;
 
-  constructor(code: string, message: string, extra: { detail?: string; hint?: string } = {}) {
+  constructor(sqlerrcode: string, message: string, extra: { detail?: string; hint?: string } = {}) {
     super(message);
-    this.code = code;
+    this.sqlerrcode = sqlerrcode;
+    this.code = packSqlState(sqlerrcode);
     this.detail = extra.detail;
     this.hint = extra.hint;
   }

@@ -154,7 +154,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   for (const [id, i] of itemOf) {
     const state = states.get(id);
     const error = stateError(fn, id, state, () => timedOut(id, state!.status));
-    if (error?.code === SQLSTATE.timedOut) stillWaiting.push(id);
+    if (error?.sqlerrcode === SQLSTATE.timedOut) stillWaiting.push(id);
     if (error) outcomes[i].error = error;
     else outcomes[i].result = state!.result ?? '';
   }
