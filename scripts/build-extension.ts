@@ -56,12 +56,28 @@ function sqlBody(name: string, body: { generated?: string }): string {
   return body.generated ?? readFileSync(join(root, 'src/extension/sql', `${name}.sql`), 'utf8');
 }
 
+/**
+ * The settings every svc function runs under, whoever calls it (docs/security.md, "What svc's owner
+ * never evaluates"): built-ins first on the search_path and pg_temp last, so nothing a caller creates
+ * shadows what svc calls; literals read with standard_conforming_strings on, whatever the caller set.
+ */
+const PINNED = `SET search_path = pg_catalog, @extschema@, pg_temp SET standard_conforming_strings = on`;
+/**
+ * And for a SECURITY DEFINER function: plv8.start_proc empty, so that no function of a caller's
+ * choosing runs when a call creates the owner's plv8 context (the genuine plv8 lets any role set it).
+ * A function-level SET is applied before the language handler runs (fmgr_security_definer), so before
+ * the context is created. Not on SECURITY INVOKER functions: they run in the caller's own context with
+ * the caller's rights, and where plv8.start_proc is superuser-only (plv8-compat) PostgreSQL refuses a
+ * function's SET of it to the role that runs the function.
+ */
+const DEFINER_PINNED = `${PINNED} SET plv8.start_proc = ''`;
+
 function functionSql(fn: SqlFunction, buildId: string): string {
   const head = `CREATE OR REPLACE FUNCTION ${quoteIdent(fn.name)}(${signature(fn, true)})\nRETURNS ${fn.returns}`;
   const settings = Object.entries(fn.settings ?? {})
     .map(([name, value]) => ` SET ${name} = ${sqlLiteral(value)}`)
     .join('');
-  const options = `${fn.volatility} SECURITY ${fn.security} SET search_path = pg_catalog, @extschema@, pg_temp${settings}`;
+  const options = `${fn.volatility} SECURITY ${fn.security} ${fn.security === 'DEFINER' ? DEFINER_PINNED : PINNED}${settings}`;
   let body: string;
   if ('language' in fn.body) {
     body = `LANGUAGE ${fn.body.language} ${options}\nAS ${dollarQuote(sqlBody(fn.name, fn.body).trim() + '\n', 'svc')}`;
@@ -113,7 +129,7 @@ function quoteIdentJs(name: string): string {
 
 const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql', 'sync.sql', 'vectorizer.sql', 'prompts.sql', 'progress.sql'];
+const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql', 'sync.sql', 'limits.sql', 'vectorizer.sql', 'prompts.sql', 'progress.sql'];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');
 
 /** Writes svc--<version>.sql and an upgrade script per migration into <version>. */
@@ -125,7 +141,7 @@ export async function emitExtension(): Promise<{ written: string[]; buildId: str
   const functions = [
     `-- The TypeScript bundle, installed into the session's plv8 context on first use of any svc function\n` +
       `-- (and again when a newer build is deployed: the stubs compare build ids).\n` +
-      `CREATE OR REPLACE FUNCTION svc__bundle() RETURNS void LANGUAGE plv8 VOLATILE SET search_path = pg_catalog, @extschema@, pg_temp\nAS ${dollarQuote(loader, 'svc_bundle')};\n`,
+      `CREATE OR REPLACE FUNCTION svc__bundle() RETURNS void LANGUAGE plv8 VOLATILE ${PINNED}\nAS ${dollarQuote(loader, 'svc_bundle')};\n`,
     ...FUNCTIONS.map((fn) => functionSql(fn, buildId)),
     ...AGGREGATES.map(aggregateSql),
   ];

@@ -45,11 +45,33 @@ RESET plv8.start_proc;
 SELECT sp_use();
 SELECT plv8_reset();
 SELECT sp_use();
--- any user may set it, as in plv8 (it runs only where that user may execute the function)
+-- superusers only (plv8 lets any user set it): whoever could set it would have a function of theirs
+-- run as the owner of the first SECURITY DEFINER plv8 function they call in a fresh backend
+SET ROLE regress_plv8_carol;
+SET plv8.start_proc = 'sp_init';
+ALTER ROLE regress_plv8_carol SET plv8.start_proc = 'sp_init';
+RESET ROLE;
+-- unless a superuser grants it
+GRANT SET ON PARAMETER plv8.start_proc TO regress_plv8_carol;
 SET ROLE regress_plv8_carol;
 SET plv8.start_proc = 'sp_init';
 SHOW plv8.start_proc;
 RESET plv8.start_proc;
 RESET ROLE;
+REVOKE SET ON PARAMETER plv8.start_proc FROM regress_plv8_carol;
+-- a function-level SET is in force when the handler creates the owner's context: the pin that keeps a
+-- SECURITY DEFINER function safe where any user may set plv8.start_proc
+CREATE FUNCTION sp_definer() RETURNS text LANGUAGE plv8 SECURITY DEFINER SET plv8.start_proc = '' AS $$
+  return typeof greet === 'function' ? 'start_proc ran' : 'no start_proc';
+$$;
+SET plv8.start_proc = 'sp_init';
+SELECT plv8_reset();
+SELECT sp_definer();
+-- without the pin, in a fresh context, it runs
+ALTER FUNCTION sp_definer() RESET plv8.start_proc;
+SELECT plv8_reset();
+SELECT sp_definer();
+RESET plv8.start_proc;
+DROP FUNCTION sp_definer();
 DROP FUNCTION sp_use();
 DROP ROLE regress_plv8_carol;

@@ -73,10 +73,15 @@ proc_inval_callback(Datum arg, int cacheid, uint32 hashvalue)
 void
 _PG_init(void)
 {
-	/* any user may set it, as in plv8: it runs only if that user may execute the function */
+	/*
+	 * Superusers only (plv8 lets any user set it): the start proc runs with the rights of whoever's
+	 * context is being created, so a user who could set it would have a function of theirs run as the
+	 * owner of the first SECURITY DEFINER plv8 function they call in a fresh backend.  A superuser
+	 * may GRANT SET ON PARAMETER plv8.start_proc to a role.
+	 */
 	DefineCustomStringVariable("plv8.start_proc",
 							   "plv8 function run once when a user's JavaScript context is created.",
-							   NULL, &plv8_start_proc, NULL, PGC_USERSET, 0, NULL, NULL, NULL);
+							   NULL, &plv8_start_proc, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomStringVariable("plv8.v8_flags",
 							   "V8 engine flags, applied when V8 is initialized in a backend.",
 							   NULL, &plv8_v8_flags, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
@@ -84,6 +89,10 @@ _PG_init(void)
 							"Heap limit of each JavaScript context, in MB (read when a context is created).",
 							NULL, &plv8_memory_limit_mb, 256, 16, 16384, PGC_SUSET, GUC_UNIT_MB,
 							NULL, NULL, NULL);
+	/*
+	 * Any user may set it, as in plv8: it only bounds the calls of the session that sets it (a
+	 * call it stops fails and rolls back like one statement_timeout stops) and runs no code.
+	 */
 	DefineCustomIntVariable("plv8.execution_timeout",
 							"Longest time one top-level JavaScript call may run, in seconds (0 = no limit).",
 							NULL, &plv8_execution_timeout_s, 300, 0, 65536, PGC_USERSET, GUC_UNIT_S,
