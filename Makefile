@@ -1,9 +1,21 @@
 # svc, built by PGXS convention (like pgvector): `make`, `make install` (as root), `make installcheck`
 # against a running server. plv8-compat, the plv8 handler for machines without plv8, is built and
-# installed from here too, unless a real plv8 is already installed in the same PostgreSQL.
+# installed from here too, unless a real plv8 is already installed in the same PostgreSQL (then
+# neither built nor installed: `make install` works with either handler).
 PG_CONFIG ?= pg_config
 LIBNODE_ROOT ?= $(CURDIR)/.deps/libnode
+# plv8-compat is built in its folder; PLV8_COMPAT_BUILD (an absolute folder) builds it there instead,
+# so that builds for other PostgreSQL versions (scripts/platform/legs.sh) leave the default one alone.
+PLV8_COMPAT_BUILD ?=
+ifeq ($(PLV8_COMPAT_BUILD),)
 PLV8_COMPAT = $(MAKE) -C plv8-compat PG_CONFIG=$(PG_CONFIG) LIBNODE_ROOT=$(LIBNODE_ROOT)
+else
+# Its sources are copied there (times kept, so make rebuilds what changed): a VPATH build would
+# pick up the objects in plv8-compat/src built for the default PostgreSQL.
+PLV8_COMPAT = mkdir -p $(PLV8_COMPAT_BUILD)/src && cp -p plv8-compat/src/*.cc plv8-compat/src/*.h $(PLV8_COMPAT_BUILD)/src/ && \
+	cp -pr plv8-compat/Makefile plv8-compat/*.sql plv8-compat/*.control plv8-compat/sql plv8-compat/expected $(PLV8_COMPAT_BUILD)/ && \
+	$(MAKE) -C $(PLV8_COMPAT_BUILD) PG_CONFIG=$(PG_CONFIG) LIBNODE_ROOT=$(LIBNODE_ROOT)
+endif
 
 # The svc extension script is generated from src/extension (and the grammar compiler it bundles).
 EXTENSION = svc
@@ -28,7 +40,9 @@ include $(PGXS)
 
 .PHONY: plv8-compat plv8-compat-install plv8-compat-installcheck check-installed svc-installcheck
 
+ifneq ($(REAL_PLV8),yes)
 all: plv8-compat
+endif
 install: plv8-compat-install
 installcheck: plv8-compat-installcheck
 

@@ -119,7 +119,11 @@ v8_fatal_error(const char *location, const char *message)
 }
 
 static void
-v8_oom_error(const char *location, bool is_heap_oom)
+#if V8_MAJOR_VERSION >= 11
+v8_oom_error(const char *location, const OOMDetails &details)	/* V8 11+ (Node 20's) */
+#else
+v8_oom_error(const char *location, bool is_heap_oom)	/* V8 10.2 (libnode108) */
+#endif
 {
 	ereport(FATAL, (errcode(ERRCODE_OUT_OF_MEMORY),
 					errmsg("JavaScript engine out of memory (%s)", location ? location : "?"),
@@ -1261,7 +1265,7 @@ run_start_proc(Plv8Context *ctx)
 	{
 		PG_GUARD(fn_oid = DatumGetObjectId(DirectFunctionCall1(regprocin, CStringGetDatum(plv8_start_proc)));
 				 lang = plv8_func_lang(fn_oid);
-				 acl = pg_proc_aclcheck(fn_oid, GetUserId(), ACL_EXECUTE));
+				 acl = plv8_proc_aclcheck(fn_oid, GetUserId(), ACL_EXECUTE));
 	}
 	catch (PgError &e)
 	{

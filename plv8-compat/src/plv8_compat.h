@@ -40,6 +40,18 @@ extern "C" {
 
 #define PLV8_VERSION "3.2.3"
 
+/*
+ * PostgreSQL 16 removed pg_proc_aclcheck (object_aclcheck takes the catalog) and gave
+ * parseTypeString a soft-error context (a Node *) where it took a bool.
+ */
+#if PG_VERSION_NUM >= 160000
+#define plv8_proc_aclcheck(fn_oid, role, mode) object_aclcheck(ProcedureRelationId, (fn_oid), (role), (mode))
+#define PLV8_PARSE_TYPE_RAISES NULL
+#else
+#define plv8_proc_aclcheck(fn_oid, role, mode) pg_proc_aclcheck((fn_oid), (role), (mode))
+#define PLV8_PARSE_TYPE_RAISES false
+#endif
+
 /* A PostgreSQL error, already copied out of ErrorContext and flushed. */
 struct PgError
 {

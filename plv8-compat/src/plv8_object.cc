@@ -524,7 +524,7 @@ plv8_prepare(const FunctionCallbackInfo<Value> &args)
 	{
 		int32		typmod;
 
-		PG_GUARD(parseTypeString(typenames[i].c_str(), &types[i], &typmod, false));
+		PG_GUARD(parseTypeString(typenames[i].c_str(), &types[i], &typmod, PLV8_PARSE_TYPE_RAISES));
 	}
 	if (typenames.empty())
 	{
@@ -753,7 +753,7 @@ plv8_find_function(const FunctionCallbackInfo<Value> &args)
 			 fn_oid = DatumGetObjectId(DirectFunctionCall1(regprocedurein, CStringGetDatum(cname)));
 			 else
 			 fn_oid = DatumGetObjectId(DirectFunctionCall1(regprocin, CStringGetDatum(cname)));
-			 acl = pg_proc_aclcheck(fn_oid, GetUserId(), ACL_EXECUTE));
+			 acl = plv8_proc_aclcheck(fn_oid, GetUserId(), ACL_EXECUTE));
 	if (acl != ACLCHECK_OK)
 	{
 		PG_GUARD(ereport(WARNING, (errmsg("failed to find or no permission for js function %s", cname))));
