@@ -62,4 +62,11 @@ if ! make -s --no-print-directory check-installed LIBNODE_ROOT="$libnode" 2>/dev
   log "installing into $(pg_config --pkglibdir)"
   as_root make -s --no-print-directory install LIBNODE_ROOT="$libnode" >/dev/null
 fi
+# 5. pgvector (optional for svc; its paths are tested where it is installed), built from the source
+#    archive in the vendor folder when there is one (scripts/platform/pgvector.sh says where it looks).
+if bash scripts/platform/pgvector.sh "$(command -v pg_config)" 2>"$deps/pgvector.log"; then :
+elif grep -q 'not found (set SVC_VENDOR' "$deps/pgvector.log"; then
+  log "pgvector: no source archive (SVC_VENDOR); its tests are skipped unless it is installed"
+else cat "$deps/pgvector.log" >&2; exit 1
+fi
 log "ready"
