@@ -97,6 +97,19 @@ export async function fail(
   return rows[0].status;
 }
 
+/**
+ * Of the jobs this worker holds, those it must let go (svc_worker_released): cancelled by their owner,
+ * their lease lost, or synchronous requests whose caller stopped waiting (cancelled by this call).
+ */
+export async function released(db: Queryable, workerId: string, requestIds: readonly string[]): Promise<string[]> {
+  const { rows } = await db.query<{ ids: string[] }>({
+    name: 'svc_worker_released',
+    text: 'SELECT svc_worker_released($1, $2::uuid[]) AS ids',
+    values: [workerId, requestIds],
+  });
+  return rows[0].ids;
+}
+
 /** Streaming: the text generated so far for a job this attempt runs; false when refused (the attempt no longer runs it). */
 export async function progress(db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, partialResult: string, tokens: number): Promise<boolean> {
   const { rows } = await db.query<{ ok: boolean }>({
@@ -122,13 +135,15 @@ export interface Heartbeat {
   model: string | null;
   /** Each served svc_models name with the identity of the file loaded for it (default: {default: model}). */
   models?: Readonly<Record<string, string>>;
+  /** What each served name's GGUF can serve (generate, embed, rerank), where known: svc_models' serves is narrowed to it. */
+  capabilities?: Readonly<Record<string, readonly string[]>>;
   jobsDone: number;
   jobsFailed: number;
   jobsInFlight: number;
 }
 
 export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
-  await db.query('SELECT svc_worker_heartbeat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+  await db.query('SELECT svc_worker_heartbeat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)', [
     h.workerId,
     h.host,
     h.pid,
@@ -139,12 +154,18 @@ export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
     h.jobsFailed,
     h.jobsInFlight,
     h.models ?? null,
+    h.capabilities ?? null,
   ]);
 }
 
 /** The channel workers LISTEN on: a notification per enqueue, delivered when the submitter commits. */
 export const WAKEUP_CHANNEL = 'svc_jobs';
 export const COMPLETED_CHANNEL = 'svc_completed';
+/**
+ * A processing request's id when it was cancelled (svc_cancel_async, or its synchronous caller gone):
+ * the worker holding it asks svc_worker_released, since any role may NOTIFY this channel too.
+ */
+export const CANCEL_CHANNEL = 'svc_cancel';
 /** Streaming: {"request_id","tokens"} each time a running request's partial text is written (svc_worker_progress). */
 export const PROGRESS_CHANNEL = 'svc_progress';
 

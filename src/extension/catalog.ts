@@ -243,7 +243,7 @@ const DECLARED: readonly SqlFunction[] = [
   {
     name: 'svc_cancel_async', params: [p('request_id', 'uuid')], returns: 'boolean',
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'cancelAsync' },
-    comment: 'Cancel a pending request: true when it was pending and is now cancelled.',
+    comment: 'Cancel a pending or processing request of yours: true when it is now cancelled (a worker running it stops at its next token and writes nothing).',
   },
   // Vectorizers (docs/vectorizer.md): a table's text column kept embedded in a destination table.
   {
@@ -374,6 +374,12 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Worker protocol: extend the leases of jobs this worker still holds; returns how many.',
   },
   {
+    name: 'svc_worker_released', params: [p('worker_id', 'text'), p('request_ids', 'uuid[]')], returns: 'uuid[]',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
+    comment: 'Worker protocol: of these jobs, those the worker must drop or stop: no longer processing under it (cancelled by their owner, lease lost), '
+      + 'or synchronous requests whose caller stopped waiting (cancelled now).',
+  },
+  {
     name: 'svc_worker_progress', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('partial_result', 'text'), p('tokens', 'integer')],
     returns: 'boolean', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'plpgsql' },
     comment: 'Worker protocol: the text generated so far for a job this attempt still processes (else false), '
@@ -428,6 +434,24 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_worker_cache_put', params: [p('identity', 'text'), p('model', 'text'), p('function_name', 'text'), p('result', 'text')], returns: 'void',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
     comment: 'Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.',
+  },
+  // Limits across roles (quotas.ts; docs/security.md, "Limits across roles"): only svc_admin sets them.
+  {
+    name: 'svc_set_role_limits', params: [p('role_name', 'text', 'NULL'), p('max_pending', 'bigint', 'NULL'), p('max_stored_bytes', 'bigint', 'NULL')], returns: 'void',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin', body: { ts: 'setRoleLimits' },
+    comment: "A role's quotas: its requests pending or processing, and the bytes their parameters and grammars store (NULL: the default); "
+      + 'role_name NULL sets the default of every role without its own. A session cannot raise them; beyond them submission fails (53400).',
+  },
+  {
+    name: 'svc_set_queue_limits', params: [p('max_queue_size', 'bigint', 'NULL')], returns: 'void',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin', body: { ts: 'setQueueLimits' },
+    comment: "Requests pending or processing over all roles (NULL: 10000); a session's svc.max_queue_size may only lower its own bound.",
+  },
+  {
+    name: 'svc_queue_limits', params: [],
+    returns: 'TABLE(role_name text, max_queue_size bigint, queue_depth bigint, max_pending bigint, pending bigint, max_stored_bytes bigint, stored_bytes bigint)',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'queueLimits' },
+    comment: "The limits that bind the session's role (the queue's, its quotas) and what it uses of them now.",
   },
   // Internal helpers used by the functions above.
   {

@@ -7,6 +7,7 @@ import * as autonomous from './autonomous.js';
 import * as vectorizer from './vectorizer.js';
 import * as prompts from './prompts.js';
 import * as summarize from './summarize.js';
+import * as quotas from './quotas.js';
 
 export const api = {
   generate: sync.generate,
@@ -40,6 +41,9 @@ export const api = {
   getAsyncResult: results.getAsyncResult,
   getAsyncResults: results.getAsyncResults,
   cancelAsync: results.cancelAsync,
+  setRoleLimits: quotas.setRoleLimits,
+  setQueueLimits: quotas.setQueueLimits,
+  queueLimits: quotas.queueLimits,
   vectorize: vectorizer.vectorize,
   vectorizeDrop: vectorizer.vectorizeDrop,
   search: vectorizer.search,

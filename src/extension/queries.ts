@@ -26,9 +26,19 @@ const SESSION_ROLE = `(CASE current_setting('role') WHEN 'none' THEN session_use
  */
 export const SYNC_WAITER_LOCK = 0x73766377;
 
+// The limits that bind role `role` (an SQL expression): the ceiling and defaults an administrator set,
+// and the role's own quotas (quotas.ts LimitColumns). Two primary-key lookups.
+const LIMIT_COLUMNS = (role: string) =>
+  `(SELECT c.value FROM svc_config c WHERE c.name = 'queue_limits') AS queue_limits,
+   (SELECT jsonb_build_object('max_pending', l.max_pending, 'max_stored_bytes', l.max_stored_bytes) FROM svc_role_limits l WHERE l.role_name = ${role}) AS role_limits`;
+
 // What a capacity check reads (submit.ts's Capacity), from the view svc__queue_depth_bound joined as
-// `b` (see queue-bound.sql) and the setting.
-const CAPACITY_COLUMNS = `b.depth AS bound, b.last_seq, current_setting('svc.max_queue_size', true) AS max_queue_size`;
+// `b` (see queue-bound.sql), the setting, and the limits of role `role`.
+const CAPACITY_COLUMNS = (role: string) => `b.depth AS bound, b.last_seq, current_setting('svc.max_queue_size', true) AS max_queue_size, ${LIMIT_COLUMNS(role)}`;
+
+// The bytes a request stores (svc_queue.stored_bytes, for max_stored_bytes): its parameters as jsonb
+// (the datum's size: no serialization) and its grammar.
+const STORED_BYTES = (parameters: string) => `pg_column_size(${parameters}) + coalesce(octet_length($3), 0)`;
 
 /** A relation's schema-qualified, quoted name from its oid (`column`), or NULL once it is dropped. */
 const qualifiedRelation = (column: string) =>
@@ -54,7 +64,23 @@ export const QUERIES = {
 
   // The exact count, and the last submission number read before it (so that count plus the numbers given out since bounds the queue).
   queueDepth: q(`SELECT s.last_value AS last_seq, svc__queue_depth() AS depth FROM svc_queue_seq_seq s`),
-  capacity: q(`SELECT ${CAPACITY_COLUMNS} FROM svc__queue_depth_bound b`),
+  // $1: the role whose limits apply (NULL: the session's).
+  capacity: q(`SELECT r.role, ${CAPACITY_COLUMNS('r.role')} FROM (SELECT coalesce($1, ${SESSION_ROLE}) AS role) r, svc__queue_depth_bound b`, 'name'),
+  // Role $1's requests pending or processing submitted after number $2 (0: all), with the bytes they
+  // store, and the last number given out: one range of svc_queue_owner_active_idx (limits.sql).
+  roleUsage: q(
+    `SELECT count(*) AS pending, coalesce(sum(q.stored_bytes), 0) AS bytes, (SELECT s.last_value FROM svc_queue_seq_seq s) AS last_seq
+     FROM svc_queue q WHERE q.owner = $1 AND q.seq > $2 AND q.status IN ('pending', 'processing') AND q.stored_bytes >= 0`,
+    'name', 'bigint',
+  ),
+  // svc_queue_limits: the session's role, the exact queue depth and the role's limits.
+  sessionLimits: q(`SELECT ${SESSION_ROLE}::text AS role, svc__queue_depth() AS depth, ${LIMIT_COLUMNS(SESSION_ROLE)}`),
+  roleLimitsPut: q(
+    `INSERT INTO svc_role_limits (role_name, max_pending, max_stored_bytes) VALUES ($1, $2, $3)
+     ON CONFLICT (role_name) DO UPDATE SET max_pending = excluded.max_pending, max_stored_bytes = excluded.max_stored_bytes, set_at = now() RETURNING role_name`,
+    'name', 'bigint', 'bigint',
+  ),
+  roleLimitsDelete: q(`DELETE FROM svc_role_limits WHERE role_name = $1 RETURNING role_name`, 'name'),
 
   // One request (owned by the session's role), the workers' wakeup and the capacity figures in one
   // statement: one SPI call per submission. The capacity figures are read in the statement's snapshot,
@@ -62,10 +88,10 @@ export const QUERIES = {
   // the capacity check or anything else fail.
   insertJob: q(
     `WITH job AS (
-       INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner)
-       VALUES ($1, $2, $3, $4, ${SESSION_ROLE}) RETURNING request_id
+       INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner, stored_bytes)
+       VALUES ($1, $2, $3, $4, ${SESSION_ROLE}, ${STORED_BYTES('$2')}) RETURNING request_id, owner
      )
-     SELECT job.request_id, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS}
+     SELECT job.request_id, job.owner, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS('job.owner')}
      FROM job, svc__queue_depth_bound b`,
     'text', 'jsonb', 'text', 'integer',
   ),
@@ -74,8 +100,8 @@ export const QUERIES = {
   // $5, waited for under lock $6; a batch when there are several. Ids come back with their 1-based position.
   insertForWaiter: q(
     `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter)
-     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES('t.item')}
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,
@@ -86,8 +112,8 @@ export const QUERIES = {
   // back with their 1-based position so the caller can return them in input order.
   insertBatch: q(
     `WITH batch AS (SELECT gen_random_uuid() AS id)
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner)
-     SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE}
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, stored_bytes)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE}, ${STORED_BYTES('t.item')}
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,
@@ -147,6 +173,7 @@ export const QUERIES = {
   ),
   // Settings only an administrator makes (svc_config; svc_set_sync_connection).
   configPut: q(`INSERT INTO svc_config (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_at = now() RETURNING name`, 'text', 'jsonb'),
+  configGet: q(`SELECT value FROM svc_config WHERE name = $1`, 'text'),
   configDelete: q(`DELETE FROM svc_config WHERE name = $1 RETURNING name`, 'text'),
   syncConnect: q(`SELECT dblink_connect_u('svc_sync', $1)`, 'text'),
   syncDisconnect: q(`SELECT dblink_disconnect('svc_sync')`),
@@ -175,12 +202,17 @@ export const QUERIES = {
   // The requests pending for model $1: only for a timeout's message (it counts them).
   pendingForModel: q(`SELECT count(*) AS pending FROM svc_queue WHERE status = 'pending' AND model = $1`, 'text'),
 
-  // Only the owner cancels. $2 is 'pending': a parameter, not a literal, so that the plan (generic,
-  // made once) cannot take svc_queue_claim_idx for this lookup by id (see BY_ID_STATUS).
+  // Only the owner cancels, a pending or a processing request ($2: the statuses, a parameter, not
+  // literals, so that the plan (generic, made once) cannot take svc_queue_claim_idx for this lookup by
+  // id, see BY_ID_STATUS). A processing one is announced on svc_cancel (CANCEL_CHANNEL in
+  // worker/protocol.ts): the worker running it checks (svc_worker_released) and stops at its next token.
   cancel: q(
-    `UPDATE svc_queue SET status = 'cancelled', cancelled_at = now()
-     WHERE request_id = $1 AND status = $2 AND owner = ${SESSION_ROLE} RETURNING request_id`,
-    'uuid', 'text',
+    `WITH cancelled AS (
+       UPDATE svc_queue SET status = 'cancelled', cancelled_at = now(), lease_expires_at = NULL
+       WHERE request_id = $1 AND status = ANY ($2) AND owner = ${SESSION_ROLE} RETURNING request_id, worker_id
+     )
+     SELECT request_id, CASE WHEN worker_id IS NOT NULL THEN pg_notify('svc_cancel', request_id::text) END FROM cancelled`,
+    'uuid', 'text[]',
   ),
 
   // --- vectorizers (vectorizer.ts) --------------------------------------------------------------

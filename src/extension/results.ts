@@ -1,4 +1,4 @@
-// Reading results back: waiting for requests with a deadline, and cancelling a pending request.
+// Reading results back: waiting for requests with a deadline, and cancelling a pending or processing request.
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
@@ -125,5 +125,5 @@ export function getAsyncResults(requestIds: unknown, timeoutSeconds: unknown): R
 
 export function cancelAsync(requestId: unknown): boolean {
   const id = v.uuid('svc_cancel_async', 'request_id', requestId);
-  return one(QUERIES.cancel, id, 'pending') !== undefined;
+  return one(QUERIES.cancel, id, ['pending', 'processing']) !== undefined;
 }

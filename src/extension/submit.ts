@@ -4,12 +4,13 @@
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError, SQLSTATE, parameterError } from './errors.js';
 import { integerSetting } from './settings.js';
+import { checkRoleQuota, effectiveLimits, type LimitColumns, type Limits } from './quotas.js';
 import * as v from './validate.js';
 import * as jobs from './jobs.js';
 
-interface Capacity {
+interface Capacity extends LimitColumns {
   bound: string | number; // svc__queue_depth_bound: at least the requests pending or processing
   last_seq: string | number; // the last submission number given out
   max_queue_size: string | null; // current_setting('svc.max_queue_size', true)
@@ -22,11 +23,22 @@ interface Capacity {
 let counted: { depth: number; lastSeq: number } | null = null;
 
 /**
+ * The queue's bound for this call: the ceiling an administrator set (svc_set_queue_limits), or the
+ * session's svc.max_queue_size when that is lower (a session may lower its bound, never raise it).
+ * `sessionMax`: the caller's setting when it was read elsewhere (a sync call's, from its own session).
+ */
+function queueBound(capacity: Capacity, limits: Limits, sessionMax?: number): { max: number; named: string } {
+  const own = sessionMax ?? (capacity.max_queue_size === null || capacity.max_queue_size.trim() === '' ? Infinity : integerSetting('svc.max_queue_size', 1, capacity.max_queue_size));
+  return own < limits.maxQueueSize ? { max: own, named: 'svc.max_queue_size' } : { max: limits.maxQueueSize, named: 'max_queue_size (svc_set_queue_limits)' };
+}
+
+/**
  * Refuses `adding` requests when the queue has no room for them. `capacity` was read before they
  * were inserted; `inserted` of them are in the table already (an exact recount sees them). Soft: a
  * submission another session has not committed yet may be missed.
  */
-function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted: number, max = integerSetting('svc.max_queue_size', 1, capacity.max_queue_size)): void {
+function checkCapacity(fn: string, capacity: Capacity, limits: Limits, adding: number, inserted: number, sessionMax?: number): void {
+  const { max, named } = queueBound(capacity, limits, sessionMax);
   // Counting the queue costs as much as the rest of a submission (more, the more is waiting); the
   // bounds are two index lookups and arithmetic.
   const lastSeq = Number(capacity.last_seq);
@@ -37,8 +49,10 @@ function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted:
   const depth = counted.depth - inserted;
   if (depth + adding > max) {
     const fits = Math.max(0, max - depth);
-    throw new SvcError(SQLSTATE.queueFull, `${fn}: the queue is full (${depth} requests pending or processing, svc.max_queue_size = ${max}${adding > 1 ? `; ${adding} submitted, ${fits} would fit` : ''})`, {
-      hint: 'Wait for workers to drain the queue, cancel requests, or raise svc.max_queue_size.',
+    throw new SvcError(SQLSTATE.queueFull, `${fn}: the queue is full (${depth} requests pending or processing, ${named} = ${max}${adding > 1 ? `; ${adding} submitted, ${fits} would fit` : ''})`, {
+      hint: named === 'svc.max_queue_size'
+        ? 'Wait for workers to drain the queue, cancel requests, or raise svc.max_queue_size.'
+        : 'Wait for workers to drain the queue or cancel requests; an svc_admin member sets the limit (svc_set_queue_limits).',
     });
   }
 }
@@ -49,8 +63,10 @@ function checkCapacity(fn: string, capacity: Capacity, adding: number, inserted:
  * the notification back.
  */
 function enqueueOne(fn: string, job: jobs.PreparedJob, priority: number): string {
-  const row = one<{ request_id: string } & Capacity>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!;
-  checkCapacity(fn, row, 1, 1);
+  const row = one<{ request_id: string; owner: string } & Capacity>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!;
+  const limits = effectiveLimits(row);
+  checkCapacity(fn, row, limits, 1, 1);
+  checkRoleQuota(fn, row.owner, limits, 1);
   return row.request_id;
 }
 
@@ -60,9 +76,12 @@ function enqueueOne(fn: string, job: jobs.PreparedJob, priority: number): string
  * setting); returns their ids in order.
  */
 export function enqueueForWaiter(fn: string, functionName: jobs.QueueFunction, parameters: object[], grammar: string | null, priority: number,
-  as: { owner: string; waiter: number; maxQueueSize: number }): string[] {
-  checkCapacity(fn, one<Capacity>(QUERIES.capacity)!, parameters.length, 0, as.maxQueueSize);
-  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.owner, as.waiter);
+  as: { owner: string; waiter: number; token: string; maxQueueSize: number }): string[] {
+  const capacity = one<Capacity & { role: string }>(QUERIES.capacity, as.owner)!;
+  const limits = effectiveLimits(capacity);
+  checkCapacity(fn, capacity, limits, parameters.length, 0, as.maxQueueSize);
+  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.owner, as.waiter, as.token);
+  checkRoleQuota(fn, as.owner, limits, parameters.length);
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, parameters.length);
 }
@@ -87,8 +106,11 @@ function submit(fn: string, priority: unknown, prepare: (fn: string) => jobs.Pre
 function submitBatch(fn: string, priority: unknown, functionName: jobs.QueueFunction, prepare: (fn: string) => object[]): string[] {
   const p = v.priority(fn, priority);
   const items = prepare(fn);
-  checkCapacity(fn, one<Capacity>(QUERIES.capacity)!, items.length, 0);
+  const capacity = one<Capacity & { role: string }>(QUERIES.capacity, null)!;
+  const limits = effectiveLimits(capacity);
+  checkCapacity(fn, capacity, limits, items.length, 0);
   const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatch, functionName, items, null, p);
+  checkRoleQuota(fn, capacity.role, limits, items.length);
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, items.length);
 }
@@ -134,5 +156,24 @@ export const rerankBatchAsync = (queries: unknown, documents: unknown, task: unk
   submitBatch('svc_rerank_batch_async', priority, 'rerank', (fn) => {
     const checked = v.textArray(fn, 'queries', queries, { maxItems: LIMITS.rerankBatchMaxQueries });
     const template = jobs.prepareRerank(fn, checked[0], documents, task, useCache, seed).parameters;
+    // Each query's request stores the documents: the call stores about queries x their bytes.
+    const documentBytes = (template.documents as string[]).reduce((n, d) => n + utf8Bytes(d), 0);
+    if (checked.length * documentBytes > LIMITS.rerankBatchMaxBytes) {
+      throw parameterError(fn, 'documents',
+        `times the queries must take at most ${LIMITS.rerankBatchMaxBytes} bytes (each query's request stores them: ${checked.length} queries x ${documentBytes} bytes)`,
+        { hint: 'Submit the queries in smaller calls, or rank fewer documents per call.' }, SQLSTATE.programLimitExceeded);
+    }
     return checked.map((query) => ({ ...template, query }));
   });
+
+/** The UTF-8 bytes of a text (plv8 has no TextEncoder): 1 to 3 per UTF-16 unit, 4 per surrogate pair. */
+function utf8Bytes(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) n += 1; // two units, four bytes
+    else if (c >= 0x800) n += 2;
+    else if (c >= 0x80) n += 1;
+  }
+  return n;
+}

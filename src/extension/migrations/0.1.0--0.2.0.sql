@@ -200,3 +200,19 @@ ALTER TABLE svc_partial_results ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_partial_results_read ON svc_partial_results FOR SELECT
   USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_partial_results TO PUBLIC;
+
+-- Limits across roles (since 0.2.0), as src/extension/limits.sql defines them in 0.2.0.
+ALTER TABLE svc_queue ADD COLUMN stored_bytes integer;
+CREATE INDEX svc_queue_owner_active_idx ON svc_queue (owner, seq) INCLUDE (stored_bytes)
+  WHERE status IN ('pending', 'processing') AND stored_bytes >= 0;
+CREATE TABLE svc_role_limits (
+  role_name        name PRIMARY KEY,
+  max_pending      bigint CHECK (max_pending >= 0),
+  max_stored_bytes bigint CHECK (max_stored_bytes >= 0),
+  set_at           timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE svc_role_limits ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_role_limits_read ON svc_role_limits FOR SELECT
+  USING (role_name = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+GRANT SELECT ON svc_role_limits TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('svc_role_limits', '');

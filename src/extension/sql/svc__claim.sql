@@ -3,12 +3,14 @@
 -- written so that one index alone serves it, whatever the table held when its plan was made.
 --
 -- 1. Synchronous requests whose caller stopped waiting (its transaction ended, freeing its waiter
---    lock) are cancelled rather than run for nobody. Taking the lock here succeeds only when no
+--    lock) are cancelled rather than run for nobody: pending ones, and processing ones (claimed ahead
+--    or running), announced on svc_cancel so that the worker holding each drops it or stops it at its
+--    next token (svc_worker_released confirms it). Taking the lock here succeeds only when no
 --    session holds it; this transaction then holds it until it commits, which harms nobody. The
 --    lock is tried once per waiting session, not once per request (a set-based call has up to
 --    1,000 requests waiting under one key): the keys are read from svc_queue_waiter_idx by a loose
---    index scan (the next key above the last, one index descent each). The status is compared with a
---    variable (pending_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
+--    index scan (the next key above the last, one index descent each). The statuses are compared with
+--    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
 --    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`.
 -- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
 --    announced on svc_completed). The probe reads the earliest lease, the first entry of
@@ -33,7 +35,9 @@ DECLARE
   first_write boolean := relax_commit AND pg_current_xact_id_if_assigned() IS NULL;
   now_ timestamptz := clock_timestamp();
   announced integer;
+  released integer; -- processing requests cancelled (their workers are told on svc_cancel; a lost commit loses nothing)
   pending_ text := 'pending';
+  processing_ text := 'processing';
   picked uuid[];
 BEGIN
   IF models IS NULL OR cardinality(models) = 0 OR array_position(models, NULL) IS NOT NULL THEN
@@ -45,9 +49,14 @@ BEGIN
     UNION ALL
     SELECT (SELECT w.waiter FROM svc_queue w WHERE w.waiter > k.waiter ORDER BY w.waiter LIMIT 1) FROM waiting k WHERE k.waiter IS NOT NULL
   )
-  UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
-  WHERE w.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
-    AND w.status = pending_;
+  , gone AS (
+    UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL, lease_expires_at = NULL,
+      error = 'cancelled: its synchronous caller stopped waiting'
+    WHERE w.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
+      AND (w.status = pending_ OR w.status = processing_)
+    RETURNING w.request_id, w.worker_id
+  )
+  SELECT count(pg_notify('svc_cancel', g.request_id::text)) INTO released FROM gone g WHERE g.worker_id IS NOT NULL;
 
   IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
     WITH requeued AS (

@@ -1,0 +1,22 @@
+-- Of the jobs a worker holds (claimed ahead or running), those it must let go: no longer processing
+-- under this worker (their owner cancelled them with svc_cancel_async, or their lease was lost), and
+-- synchronous requests whose caller stopped waiting (its waiter lock is free), cancelled here. The
+-- worker asks on each svc_cancel notification that names a job it holds (any role may NOTIFY, so the
+-- notification alone proves nothing) and every second for what it holds; it drops what comes back
+-- from its backlog and stops what runs at its next token, writing nothing (worker/worker.ts).
+-- Lookups by id only; the status is compared with a variable (see svc__complete.sql).
+#variable_conflict use_column
+DECLARE
+  processing_ text := 'processing';
+BEGIN
+  IF $1 IS NULL OR $2 IS NULL THEN
+    RAISE EXCEPTION 'svc_worker_released: worker_id and request_ids must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
+    error = 'cancelled: its synchronous caller stopped waiting'
+  WHERE q.request_id = ANY ($2) AND q.status = processing_ AND q.worker_id = $1 AND q.waiter IS NOT NULL
+    AND pg_try_advisory_xact_lock(1937138551, q.waiter);
+  RETURN ARRAY(
+    SELECT given.id FROM unnest($2) AS given(id)
+    WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
+END
