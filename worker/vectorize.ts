@@ -2,7 +2,7 @@
 // each chunk put into the vectorizer's format template with the row's other columns, and embedded.
 // The result holds each item's chunks and their vectors, in the job's order; at completion
 // svc__vectorizer_apply writes them to the destination, for the rows this job still stands for.
-import { chunkingProblem, splitText, type Chunking } from '../src/vectorizer/chunk.js';
+import { chunkCountProblem, chunkingProblem, splitText, type Chunking } from '../src/vectorizer/chunk.js';
 import { renderTemplate, templateProblem } from '../src/vectorizer/template.js';
 import { NothingToEmbedError } from '../src/engine/engine.js';
 import type { InferenceEngine } from '../src/engine/server-engine.js';
@@ -13,9 +13,14 @@ interface Item {
   fields?: Record<string, string | null>;
 }
 
-/** One item's chunks, in the order of the job's items (svc__vectorizer_apply takes the keys from the job, not from here). */
+/**
+ * One item's chunks, in the order of the job's items (svc__vectorizer_apply takes the keys from the
+ * job, not from here); or, for a row refused (its text makes more than MAX_CHUNKS_PER_ROW chunks),
+ * none and the error its row is failed with.
+ */
 export interface VectorizedItem {
   chunks: Array<{ text: string; embedding: number[] }>;
+  error?: string;
 }
 
 function checkedParameters(p: Record<string, unknown>): { chunking: Chunking; format: string; items: Item[] } {
@@ -45,7 +50,15 @@ export async function runVectorize(engine: InferenceEngine, p: Record<string, un
   for (const item of items) {
     signal.throwIfAborted();
     const chunks: VectorizedItem['chunks'] = [];
-    for (const piece of typeof item.text === 'string' ? splitText(item.text, chunking, length) : []) {
+    const pieces = typeof item.text === 'string' ? splitText(item.text, chunking, length) : [];
+    const refused = chunkCountProblem(pieces.length);
+    if (refused !== undefined) {
+      out.push({ chunks, error: refused });
+      continue;
+    }
+    for (const piece of pieces) {
+      // The job's timeout (SVC_WORKER_TIMEOUT) stops it between two embeddings, not only between rows.
+      signal.throwIfAborted();
       try {
         const embedding = (await engine.embed(renderTemplate(format, item.fields ?? {}, piece))).map(asReal);
         chunks.push({ text: piece, embedding });

@@ -255,6 +255,14 @@ export const QUERIES = {
     'text', 'text', 'text', 'text', 'text[]', 'text', 'text', 'text', 'text', 'text', 'integer',
   ),
   vectorizerSetWriter: q(`UPDATE svc_vectorizers SET writer = $2::regprocedure WHERE id = $1`, 'integer', 'text'),
+  // Whether role $1 (a vectorizer's proxy) may create in schema $2 while role $3 (its declarer) is no superuser.
+  mayCreateIn: q(`SELECT has_schema_privilege($1, $2, 'CREATE') AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = $3) AS may`, 'text', 'text', 'text'),
+  // A vectorizer's generated functions (names LIKE $1), members of svc wherever they are, as DDL names them.
+  vectorizerFunctions: q(
+    `SELECT p.oid::regprocedure::text AS fn FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc' WHERE p.proname LIKE $1`,
+    'text',
+  ),
   // The session role's vectorizer named $1, its source and destination qualified (NULL once dropped).
   vectorizerOfSession: q(
     `SELECT v.id, v.name, v.owner, v.key_columns, v.model, v.embedding_type, ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination

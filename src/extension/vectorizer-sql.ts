@@ -1,13 +1,17 @@
-// The SQL a vectorizer is made of, built from its declaration: the destination table, the writer
-// (the only code that writes the destination, run as the declaring role's proxy), the trigger
-// function and triggers that queue the source's changes, the backfill, and the search. Pure: names
-// are quoted here, values are passed as parameters where the statements run (vectorizer.ts).
+// The SQL a vectorizer is made of, built from its declaration: the destination table; the functions
+// that do all the work over the role's tables, owned by the declaring role's proxy (the writer of
+// the destination, the source's trigger function, the backfill); svc's gate, through which they hand
+// svc plain jsonb; the triggers; and the search. Pure: names and literals are quoted by sql-text.ts,
+// values are passed as parameters where the statements run (vectorizer.ts).
+//
+// The rule (docs/security.md): code that runs with svc's owner's rights never evaluates what the
+// caller controls. Reading the source's rows into items and keys (casts to text, the key types'
+// conversion to json, their ordering and set operations) and writing the destination run as the
+// proxy, a member of the declaring role, so a cast, a type's function or a trigger of that role's runs
+// with that role's rights and no more. svc's own functions see only jsonb.
+import { dollarQuote, qualified, quoteIdent, quoteLiteral } from './sql-text.js';
 
-export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
-export const quoteLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
-
-/** A relation or function by schema and name, quoted. */
-export const qualified = (schema: string, name: string) => `${quoteIdent(schema)}.${quoteIdent(name)}`;
+export { qualified, quoteIdent };
 
 export interface KeyColumn {
   readonly name: string;
@@ -19,6 +23,8 @@ export interface VectorizerShape {
   readonly id: number;
   /** svc's schema, where the generated functions live. */
   readonly svcSchema: string;
+  /** The declaring role's proxy (proxyRoleName), which owns the functions that work over its tables. */
+  readonly proxy: string;
   /** The source table and the destination, qualified and quoted. */
   readonly source: string;
   readonly destination: string;
@@ -35,25 +41,65 @@ export interface VectorizerShape {
 /** The columns a destination adds after the source's key: a source key column may not be named so. */
 export const DESTINATION_COLUMNS = ['chunk_index', 'chunk', 'embedding'] as const;
 
-const writerName = (id: number) => `svc__vz_${id}_write`;
-const triggerFunctionName = (id: number) => `svc__vz_${id}_changed`;
-/** The generated functions as DDL names them (ALTER, DROP, REVOKE): qualified, with their argument types. */
-export const writerSignature = (svcSchema: string, id: number) => `${qualified(svcSchema, writerName(id))}(jsonb, jsonb)`;
-export const triggerFunctionSignature = (svcSchema: string, id: number) => `${qualified(svcSchema, triggerFunctionName(id))}()`;
+/** The generated functions: the proxy's writer, trigger function and backfill; svc's gate. */
+export const GENERATED = {
+  writer: { name: (id: number) => `svc__vz_${id}_write`, args: 'jsonb, jsonb' },
+  changed: { name: (id: number) => `svc__vz_${id}_changed`, args: '' },
+  backfill: { name: (id: number) => `svc__vz_${id}_backfill`, args: '' },
+  gate: { name: (id: number) => `svc__vz_${id}_queue`, args: 'jsonb, jsonb, boolean' },
+} as const;
+type Generated = keyof typeof GENERATED;
+
+/** A generated function as DDL names it (ALTER, DROP, GRANT): qualified, with its argument types. */
+export const signature = (svcSchema: string, id: number, fn: Generated) => `${qualified(svcSchema, GENERATED[fn].name(id))}(${GENERATED[fn].args})`;
+export const writerSignature = (svcSchema: string, id: number) => signature(svcSchema, id, 'writer');
+export const triggerFunctionSignature = (svcSchema: string, id: number) => signature(svcSchema, id, 'changed');
+/** The name pattern (LIKE) of every function generated for a vectorizer, wherever it now is. */
+export const generatedPattern = (id: number) => `svc\\_\\_vz\\_${id}\\_%`;
 export const TRIGGER_EVENTS = ['insert', 'update', 'delete', 'truncate'] as const;
 export const triggerName = (vectorizer: string, event: (typeof TRIGGER_EVENTS)[number]) => `svc_vectorize_${vectorizer}_${event}`;
 export const proxyRoleName = (ownerOid: string) => `svc_vectorizer_${ownerOid}`;
 
-const keyList = (v: VectorizerShape, alias?: string) => v.keys.map((k) => (alias ? `${alias}.${quoteIdent(k.name)}` : quoteIdent(k.name))).join(', ');
+/**
+ * Every generated function's settings: svc's own search_path, and literals read as written whatever
+ * the session set (svc__vectorizer_apply checks the writer still has exactly these).
+ */
+export const GENERATED_SETTINGS = ['search_path=pg_catalog, pg_temp', 'standard_conforming_strings=on'] as const;
+const SETTINGS_CLAUSE = `SET search_path = pg_catalog, pg_temp SET standard_conforming_strings = on`;
+
+/**
+ * The first statement of each function owned by the proxy: it refuses to run as anyone else. Code of
+ * the declaring role runs as the proxy (a trigger on its destination, a cast of its type), and the
+ * proxy owns these functions, so it could make one SECURITY INVOKER; svc would then call it with
+ * svc's rights. Its body it cannot change (that takes CREATE on svc's schema), so this check stays,
+ * written so that no setting of the function (search_path) changes what it calls.
+ */
+function proxyOnly(v: VectorizerShape, fn: string): string {
+  const message = `${fn} must run as ${v.proxy}, its owner (SECURITY DEFINER): it was altered`;
+  return `IF current_user OPERATOR(pg_catalog.<>) ${quoteLiteral(v.proxy)}::pg_catalog.name THEN
+    RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = ${quoteLiteral(message)};
+  END IF;`;
+}
+
+/** A function owned by the proxy (vectorizer.ts makes it so), PL/pgSQL, SECURITY DEFINER, its body dollar-quoted. */
+function proxyFunction(v: VectorizerShape, fn: Generated, params: string, returns: string, declare: string, body: string): string {
+  const name = GENERATED[fn].name(v.id);
+  const text = `\n${declare}BEGIN\n  ${proxyOnly(v, name)}\n${body}\nEND\n`;
+  return `CREATE FUNCTION ${qualified(v.svcSchema, name)}(${params}) RETURNS ${returns} LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+${SETTINGS_CLAUSE} AS ${dollarQuote(text, fn)}`;
+}
+
+const keyList = (v: { keys: readonly { name: string }[] }, alias?: string) =>
+  v.keys.map((k) => (alias ? `${alias}.${quoteIdent(k.name)}` : quoteIdent(k.name))).join(', ');
 
 /** The source row's key as jsonb, {column: value}: composite and non-integer keys alike. */
 const keyObject = (v: { keys: readonly { name: string }[] }, alias: string) =>
-  `jsonb_build_object(${v.keys.map((k) => `${quoteLiteral(k.name)}, ${alias}.${quoteIdent(k.name)}`).join(', ')})`;
+  `pg_catalog.jsonb_build_object(${v.keys.map((k) => `${quoteLiteral(k.name)}, ${alias}.${quoteIdent(k.name)}`).join(', ')})`;
 
 /** One row's work item, {key, text, fields}, as svc__vectorizer_enqueue and the worker take it. */
 function itemExpression(v: VectorizerShape, alias: string): string {
-  const fields = v.fields.map((f) => `${quoteLiteral(f)}, ${alias}.${quoteIdent(f)}::text`).join(', ');
-  return `jsonb_build_object('key', ${keyObject(v, alias)}, 'text', ${alias}.${quoteIdent(v.column)}::text, 'fields', jsonb_build_object(${fields}))`;
+  const fields = v.fields.map((f) => `${quoteLiteral(f)}, ${alias}.${quoteIdent(f)}::pg_catalog.text`).join(', ');
+  return `pg_catalog.jsonb_build_object('key', ${keyObject(v, alias)}, 'text', ${alias}.${quoteIdent(v.column)}::pg_catalog.text, 'fields', pg_catalog.jsonb_build_object(${fields}))`;
 }
 
 export function destinationTable(v: VectorizerShape): string {
@@ -69,51 +115,68 @@ export function destinationTable(v: VectorizerShape): string {
  * with that role's privileges and whatever the role attached to its table runs with no more.
  */
 export function writerFunction(v: VectorizerShape): string {
-  const name = qualified(v.svcSchema, writerName(v.id));
   const match = v.keys.map((k) => `d.${quoteIdent(k.name)} = k.${quoteIdent(k.name)}`).join(' AND ');
   const columns = `${keyList(v)}, chunk_index, chunk, embedding`;
-  return `CREATE FUNCTION ${name}(keys jsonb, chunk_rows jsonb) RETURNS void LANGUAGE sql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp AS $writer$
-DELETE FROM ${v.destination} d WHERE $1 IS NULL;
-DELETE FROM ${v.destination} d USING jsonb_populate_recordset(NULL::${v.destination}, $1) k WHERE ${match};
-INSERT INTO ${v.destination} (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::${v.destination}, $2);
-$writer$`;
+  return proxyFunction(v, 'writer', 'keys jsonb, chunk_rows jsonb', 'void', '', `  IF $1 IS NULL THEN
+    DELETE FROM ${v.destination};
+  ELSE
+    DELETE FROM ${v.destination} d USING pg_catalog.jsonb_populate_recordset(NULL::${v.destination}, $1) k WHERE ${match};
+  END IF;
+  INSERT INTO ${v.destination} (${columns}) SELECT ${columns} FROM pg_catalog.jsonb_populate_recordset(NULL::${v.destination}, $2);`);
 }
 
 /**
- * The statement trigger function of the source: queues inserted and updated rows (their input
- * unchanged: nothing, see svc__vectorizer_enqueue), and forgets deleted rows, keys an update
- * replaced, and everything on TRUNCATE, deleting their chunks. It runs in the writer's transaction
- * and does no model work. svc's own (SECURITY DEFINER as the extension's owner): it reads only the
- * transition tables, and calls svc's functions and the writer.
+ * svc's gate for one vectorizer (svc's own, SECURITY DEFINER; only the proxy may run it): what the
+ * proxy's trigger function and backfill found, handed over as jsonb: keys gone (forgotten), or all of
+ * them (`everything`, a TRUNCATE), and items to queue. Returns how many items were queued. The id is
+ * part of the function, so a proxy reaches only its own role's vectorizers.
+ */
+export function gateFunction(v: VectorizerShape): string {
+  const svc = (name: string) => qualified(v.svcSchema, name);
+  const body = `
+BEGIN
+  IF $3 THEN
+    PERFORM ${svc('svc__vectorizer_forget')}(${v.id}, NULL);
+    RETURN 0;
+  END IF;
+  IF $1 IS NOT NULL THEN
+    PERFORM ${svc('svc__vectorizer_forget')}(${v.id}, $1);
+  END IF;
+  RETURN ${svc('svc__vectorizer_enqueue')}(${v.id}, $2);
+END
+`;
+  return `CREATE FUNCTION ${svc(GENERATED.gate.name(v.id))}(gone jsonb, items jsonb, everything boolean) RETURNS integer LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+${SETTINGS_CLAUSE} AS ${dollarQuote(body, 'gate')}`;
+}
+
+/**
+ * The statement trigger function of the source (the proxy's): queues inserted and updated rows (their
+ * input unchanged: nothing, see svc__vectorizer_enqueue), and forgets deleted rows, keys an update
+ * replaced, and everything on TRUNCATE, deleting their chunks through the writer. It runs in the
+ * writing transaction and does no model work. It reads the transition tables as the proxy and hands
+ * svc's gate only jsonb.
  */
 export function triggerFunction(v: VectorizerShape): string {
   const svc = (name: string) => qualified(v.svcSchema, name);
-  const writer = svc(writerName(v.id));
-  return `CREATE FUNCTION ${svc(triggerFunctionName(v.id))}() RETURNS trigger LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp AS $changed$
-DECLARE
-  gone jsonb;
-BEGIN
-  IF TG_OP = 'TRUNCATE' THEN
-    PERFORM ${svc('svc__vectorizer_forget')}(${v.id}, NULL);
+  const writer = svc(GENERATED.writer.name(v.id));
+  const gate = svc(GENERATED.gate.name(v.id));
+  return proxyFunction(v, 'changed', '', 'trigger', 'DECLARE\n  gone jsonb;\n  items jsonb;\n', `  IF TG_OP = 'TRUNCATE' THEN
+    PERFORM ${gate}(NULL, NULL, true);
     PERFORM ${writer}(NULL, '[]');
     RETURN NULL;
   ELSIF TG_OP = 'DELETE' THEN
-    SELECT jsonb_agg(${keyObject(v, 'o')}) INTO gone FROM svc_old o;
+    SELECT pg_catalog.jsonb_agg(${keyObject(v, 'o')}) INTO gone FROM svc_old o;
   ELSIF TG_OP = 'UPDATE' THEN
-    SELECT jsonb_agg(g.key) INTO gone FROM (SELECT ${keyObject(v, 'o')} FROM svc_old o EXCEPT SELECT ${keyObject(v, 'n')} FROM svc_new n) AS g(key);
-  END IF;
-  IF gone IS NOT NULL THEN
-    PERFORM ${svc('svc__vectorizer_forget')}(${v.id}, gone);
-    PERFORM ${writer}(gone, '[]');
+    SELECT pg_catalog.jsonb_agg(g.key) INTO gone FROM (SELECT ${keyObject(v, 'o')} FROM svc_old o EXCEPT SELECT ${keyObject(v, 'n')} FROM svc_new n) AS g(key);
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    PERFORM ${svc('svc__vectorizer_enqueue')}(${v.id}, (SELECT jsonb_agg(${itemExpression(v, 'n')}) FROM svc_new n));
+    SELECT pg_catalog.jsonb_agg(${itemExpression(v, 'n')}) INTO items FROM svc_new n;
   END IF;
-  RETURN NULL;
-END
-$changed$`;
+  IF gone IS NOT NULL THEN
+    PERFORM ${writer}(gone, '[]');
+  END IF;
+  PERFORM ${gate}(gone, items, false);
+  RETURN NULL;`);
 }
 
 export function triggers(v: VectorizerShape, vectorizer: string): string[] {
@@ -128,15 +191,19 @@ export function triggers(v: VectorizerShape, vectorizer: string): string[] {
   ];
 }
 
-/** Rows of the backfill queued per call of svc__vectorizer_enqueue (each call's items go into one jsonb). */
+/** Rows of the backfill queued per call of the gate (each call's items go into one jsonb). */
 export const BACKFILL_PART = 5000;
 
-/** Queues every row of the source; returns the number queued ($1: nothing). */
-export function backfill(v: VectorizerShape): string {
-  return `SELECT coalesce(sum(${qualified(v.svcSchema, 'svc__vectorizer_enqueue')}(${v.id}, p.items)), 0)::bigint AS queued
-FROM (SELECT jsonb_agg(s.item ORDER BY s.ord) AS items FROM (
-  SELECT ${itemExpression(v, 'r')} AS item, row_number() OVER (ORDER BY ${keyList(v, 'r')}) AS ord FROM ${v.source} r
-) s GROUP BY (s.ord - 1) / ${BACKFILL_PART}) p`;
+/**
+ * The backfill (the proxy's, created, run once and dropped by svc_vectorize): reads every row of the
+ * source as the proxy, in key order, and hands the gate their items in parts; returns how many were queued.
+ */
+export function backfillFunction(v: VectorizerShape): string {
+  const gate = qualified(v.svcSchema, GENERATED.gate.name(v.id));
+  return proxyFunction(v, 'backfill', '', 'bigint', '', `  RETURN (SELECT coalesce(sum(${gate}(NULL, p.items, false)), 0)::bigint
+  FROM (SELECT pg_catalog.jsonb_agg(s.item ORDER BY s.ord) AS items FROM (
+    SELECT ${itemExpression(v, 'r')} AS item, row_number() OVER (ORDER BY ${keyList(v, 'r')}) AS ord FROM ${v.source} r
+  ) s GROUP BY (s.ord - 1) / ${BACKFILL_PART}) p);`);
 }
 
 /**

@@ -2,17 +2,20 @@
 // in a destination table; svc_vectorize_drop undoes it; svc_search finds the rows nearest a query.
 // The declaration is checked whole before anything is created, and runs in the caller's transaction,
 // so a bad one leaves nothing behind. What is created (vectorizer-sql.ts): the destination, owned by
-// the declaring role; its writer, owned by that role's proxy; svc's trigger function and the source's
-// statement triggers; the catalog row; then the backfill is queued. docs/vectorizer.md.
+// the declaring role; the catalog row; the functions that work over the role's tables (the writer,
+// the source's trigger function, the backfill), owned by that role's proxy; svc's gate, the one way
+// they hand svc what they found (jsonb); the source's statement triggers; then the backfill runs, as
+// the proxy, and is dropped. svc's own code here reads only catalogs and runs DDL; it evaluates
+// nothing of the role's types (docs/security.md). docs/vectorizer.md.
 import { one, rows, run } from './db.js';
 import { QUERIES } from './queries.js';
 import { parameterError, SvcError, SQLSTATE } from './errors.js';
 import * as v from './validate.js';
-import { chunkingProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
+import { declarationProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
 import { templateFields, templateProblem } from '../vectorizer/template.js';
 import {
-  backfill, DESTINATION_COLUMNS, destinationTable, proxyRoleName, qualified, quoteIdent, searchQuery, TRIGGER_EVENTS, triggerFunction, triggerFunctionSignature, triggerName, triggers,
-  writerFunction, writerSignature, type KeyColumn, type VectorizerShape,
+  backfillFunction, DESTINATION_COLUMNS, destinationTable, gateFunction, generatedPattern, proxyRoleName, qualified, quoteIdent, searchQuery, signature, TRIGGER_EVENTS,
+  triggerFunction, triggerName, triggers, writerFunction, writerSignature, type KeyColumn, type VectorizerShape,
 } from './vectorizer-sql.js';
 import { prepareEmbed } from './jobs.js';
 import { runOne } from './sync.js';
@@ -55,7 +58,7 @@ function checkedChunking(fn: string, by: unknown, size: unknown, overlap: unknow
     return item;
   });
   const chunking = { by: v.text(fn, 'chunk_by', by), size: v.integerInRange(fn, 'chunk_size', size, 1, MAX_CHUNK_SIZE), overlap: v.integerInRange(fn, 'chunk_overlap', overlap, 0, MAX_CHUNK_SIZE - 1), separators: list };
-  const problem = chunkingProblem(chunking);
+  const problem = declarationProblem(chunking);
   if (problem === undefined) return chunking as Chunking;
   // chunkingProblem names its field (by, size, overlap, separators); the SQL parameter is chunk_<field>, or separators.
   const field = /^(by|size|overlap|separators)\b/.exec(problem)?.[1];
@@ -177,7 +180,7 @@ function checkPrivileges(fn: string, role: string, source: Relation, columns: st
 
 function shape(id: number, d: Declaration, svcSchema: string): VectorizerShape {
   return {
-    id, svcSchema, source: qualified(d.source.schema, d.source.name), destination: qualified(d.destination.schema, d.destination.name),
+    id, svcSchema, proxy: proxyRoleName(d.role.oid), source: qualified(d.source.schema, d.source.name), destination: qualified(d.destination.schema, d.destination.name),
     keys: d.keys, column: d.column, fields: d.fields, embeddingType: d.embeddingType, dimensions: d.dimensions,
   };
 }
@@ -192,6 +195,10 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
     run(`CREATE ROLE ${quoteIdent(proxy)} NOLOGIN INHERIT`);
     run(`GRANT ${quoteIdent(d.role.role)} TO ${quoteIdent(proxy)}`);
   }
+  // The proxy's functions stay as svc wrote them only while it may not create in svc's schema.
+  if (one<{ may: boolean }>(QUERIES.mayCreateIn, proxy, svcSchema, d.role.role)?.may) {
+    throw parameterError('svc_vectorize', 'source', `cannot be vectorized for role ${d.role.role}: it may create objects in svc's schema "${svcSchema}", where svc keeps the functions that run as it`, {}, SQLSTATE.insufficientPrivilege);
+  }
   const target = qualified(d.destination.schema, d.destination.name);
   // The id names the generated functions; the destination is created first so the catalog row can name it.
   const draft = shape(0, d, svcSchema);
@@ -200,20 +207,27 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   const { id } = one<{ id: number }>(QUERIES.vectorizerInsert, d.name, d.role.role, d.source.oid, d.column, d.keys.map((k) => k.name), d.format,
     JSON.stringify(d.chunking), d.model, target, d.vectorSchema === null ? 'real[]' : 'vector', d.batchSize)!;
   const s = { ...draft, id };
-  run(writerFunction(s));
-  const writer = writerSignature(svcSchema, id);
-  run(`REVOKE ALL ON FUNCTION ${writer} FROM PUBLIC`);
-  run(`ALTER FUNCTION ${writer} OWNER TO ${quoteIdent(proxy)}`);
-  run(triggerFunction(s));
-  const changed = triggerFunctionSignature(svcSchema, id);
-  run(`REVOKE ALL ON FUNCTION ${changed} FROM PUBLIC`);
+  // svc's gate: only the proxy may run it.
+  run(gateFunction(s));
+  const gate = signature(svcSchema, id, 'gate');
+  run(`REVOKE ALL ON FUNCTION ${gate} FROM PUBLIC`);
+  run(`GRANT EXECUTE ON FUNCTION ${gate} TO ${quoteIdent(proxy)}`);
+  // The proxy's: nobody else may run them (svc's owner and superusers aside).
+  for (const [fn, sql] of [['writer', writerFunction(s)], ['changed', triggerFunction(s)], ['backfill', backfillFunction(s)]] as const) {
+    run(sql);
+    run(`REVOKE ALL ON FUNCTION ${signature(svcSchema, id, fn)} FROM PUBLIC`);
+    run(`ALTER FUNCTION ${signature(svcSchema, id, fn)} OWNER TO ${quoteIdent(proxy)}`);
+  }
   // Members of the extension: DROP EXTENSION svc then needs CASCADE, which takes the triggers too
   // (a trigger left behind would call functions that are gone, and fail every write to the source).
-  run(`ALTER EXTENSION svc ADD FUNCTION ${changed}`);
-  run(`ALTER EXTENSION svc ADD FUNCTION ${writer}`);
+  for (const fn of ['gate', 'writer', 'changed'] as const) run(`ALTER EXTENSION svc ADD FUNCTION ${signature(svcSchema, id, fn)}`);
   for (const statement of triggers(s, d.name)) run(statement);
-  one(QUERIES.vectorizerSetWriter, id, writer);
-  return Number(run<{ queued: number | string }>(backfill(s))[0].queued);
+  one(QUERIES.vectorizerSetWriter, id, writerSignature(svcSchema, id));
+  // Last: the backfill runs the role's casts and key types as the proxy, then goes.
+  const backfill = signature(svcSchema, id, 'backfill');
+  const queued = Number(run<{ queued: number | string }>(`SELECT ${backfill} AS queued`)[0].queued);
+  run(`DROP FUNCTION ${backfill}`);
+  return queued;
 }
 
 interface Vectorizer {
@@ -239,11 +253,11 @@ export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean 
   const fn = 'svc_vectorize_drop';
   const keepDestination = !v.boolean(fn, 'drop_destination', dropDestination);
   const vz = ownVectorizer(fn, name);
-  const svcSchema = extensionSchema('svc')!;
   if (vz.source !== null) for (const event of TRIGGER_EVENTS) run(`DROP TRIGGER IF EXISTS ${quoteIdent(triggerName(vz.name, event))} ON ${vz.source}`);
   one(QUERIES.vectorizerCancelJobs, vz.id);
   one(QUERIES.vectorizerDelete, vz.id);
-  for (const fn of [triggerFunctionSignature(svcSchema, vz.id), writerSignature(svcSchema, vz.id)]) {
+  // Wherever they are now (the proxy may have moved its own): the extension's members of the vectorizer's names.
+  for (const { fn } of rows<{ fn: string }>(QUERIES.vectorizerFunctions, generatedPattern(vz.id))) {
     run(`ALTER EXTENSION svc DROP FUNCTION ${fn}`);
     run(`DROP FUNCTION ${fn}`);
   }

@@ -15,6 +15,12 @@ export interface Chunking {
 export const DEFAULT_SEPARATORS: readonly string[] = ['\n\n', '\n', '. ', ' ', ''];
 
 export const MAX_CHUNK_SIZE = 1_000_000;
+/**
+ * The most chunks one row's text may make. A vectorizer's worker refuses a row past it (the row is
+ * failed, naming the count and this bound) rather than embed a part of it: together with an overlap
+ * of at most half a chunk (declarationProblem), the work one row causes is bounded.
+ */
+export const MAX_CHUNKS_PER_ROW = 1000;
 export const MAX_SEPARATORS = 16;
 const MAX_SEPARATOR_LENGTH = 64;
 
@@ -50,6 +56,26 @@ export function chunkingProblem(value: unknown): string | undefined {
   // An overlap as large as a chunk would leave no room for new text: the splitter could not advance.
   if (overlap >= size) return `overlap must be less than size (is ${overlap}, size ${size})`;
   return separatorsProblem(separators);
+}
+
+/**
+ * What svc_vectorize asks of a chunking beyond chunkingProblem: an overlap of at most half the size,
+ * so that each chunk brings at least as much new text as it repeats (an overlap of 999 in chunks of
+ * 1000 would make a chunk per character of the text). Undefined when it holds.
+ */
+export function declarationProblem(value: unknown): string | undefined {
+  const problem = chunkingProblem(value);
+  if (problem !== undefined) return problem;
+  const { by, size, overlap } = value as Chunking;
+  if (by !== 'none' && overlap > Math.floor(size / 2)) return `overlap must be at most half of size (is ${overlap}, size ${size})`;
+  return undefined;
+}
+
+/** Why a row's text of `count` chunks is not embedded (more than MAX_CHUNKS_PER_ROW), or undefined when it may be. */
+export function chunkCountProblem(count: number): string | undefined {
+  return count > MAX_CHUNKS_PER_ROW
+    ? `the text makes ${count} chunks, more than the ${MAX_CHUNKS_PER_ROW} one row may make (a larger chunk_size makes fewer)`
+    : undefined;
 }
 
 function separatorsProblem(separators: unknown): string | undefined {

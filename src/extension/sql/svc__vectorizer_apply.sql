@@ -7,7 +7,12 @@
 -- whose source row is gone, are skipped. Their rows are locked first, so a change committing meanwhile
 -- waits for this write and then queues its own. A writer that fails (the destination dropped, a
 -- privilege revoked, a constraint the role added) marks the items failed with its message instead of
--- failing the completion.
+-- failing the completion; so does an item the worker refused (its "error": a text of more chunks
+-- than a row may have), alone.
+-- The writer is the proxy's, which code of the declaring role runs as: it is called by its name in
+-- svc's schema and only while, in the statement that calls it, it is still there, SECURITY DEFINER,
+-- owned by the proxy, with the settings svc gave it (its body the proxy cannot change; its first
+-- statement refuses to run as anyone but the proxy). svc evaluates nothing here but jsonb.
 DECLARE
   v svc_vectorizers;
   mine jsonb;
@@ -16,6 +21,9 @@ DECLARE
   pairs jsonb;
   chunk_rows jsonb;
   written integer;
+  refused integer;
+  called integer;
+  svc_schema name;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer;
   IF NOT FOUND OR v.writer IS NULL THEN
@@ -33,22 +41,34 @@ BEGIN
       RAISE EXCEPTION 'the worker returned % items for a job of %', jsonb_array_length(result_items), given;
     END IF;
     -- Each item still this request's, with its chunks: [{key, chunks}].
-    SELECT jsonb_agg(jsonb_build_object('key', p.item->'key', 'chunks', r.item->'chunks')) INTO pairs
+    SELECT jsonb_agg(jsonb_build_object('key', p.item->'key', 'chunks', coalesce(r.item->'chunks', '[]'), 'error', r.item->'error')) INTO pairs
     FROM jsonb_array_elements(job_parameters->'items') WITH ORDINALITY AS p(item, n)
     JOIN jsonb_array_elements(result_items) WITH ORDINALITY AS r(item, n) USING (n)
     WHERE p.item->'key' IN (SELECT jsonb_array_elements(mine));
     SELECT coalesce(jsonb_agg(x.item->'key' || jsonb_build_object('chunk_index', c.ord - 1, 'chunk', c.chunk->'text', 'embedding', c.chunk->'embedding')), '[]')
     INTO chunk_rows
     FROM jsonb_array_elements(pairs) AS x(item), jsonb_array_elements(x.item->'chunks') WITH ORDINALITY AS c(chunk, ord);
-    -- regproc prints the writer's name as svc's pinned search_path resolves it.
-    EXECUTE format('SELECT %s($1, $2)', v.writer::regproc) USING mine, chunk_rows;
-    UPDATE svc_vectorizer_rows r SET state = 'done', chunks = jsonb_array_length(x.item->'chunks'), error = NULL, done_at = clock_timestamp()
+    SELECT n.nspname INTO svc_schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc';
+    EXECUTE format('SELECT %I.%I($1, $2) FROM pg_catalog.pg_proc p WHERE p.oid = $3 AND p.pronamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = $4) '
+        'AND p.prosecdef AND p.proconfig = $5 AND p.proowner = (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = $6)',
+        svc_schema, 'svc__vz_' || v.id || '_write')
+      USING mine, chunk_rows, v.writer, svc_schema, ARRAY['search_path=pg_catalog, pg_temp', 'standard_conforming_strings=on'],
+        'svc_vectorizer_' || (SELECT r.oid FROM pg_roles r WHERE r.rolname = v.owner);
+    GET DIAGNOSTICS called = ROW_COUNT;
+    IF called <> 1 THEN
+      RAISE EXCEPTION 'the writer of vectorizer % is not as svc made it (moved, altered or gone): svc_vectorize_drop it and declare it again', v.name;
+    END IF;
+    UPDATE svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
+      chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)
     WHERE r.vectorizer = v.id AND r.request_id = request AND r.key = x.item->'key';
     GET DIAGNOSTICS written = ROW_COUNT;
+    SELECT count(*) INTO refused FROM jsonb_array_elements(pairs) AS x(item) WHERE jsonb_typeof(x.item->'error') = 'string';
   EXCEPTION WHEN OTHERS THEN
     UPDATE svc_vectorizer_rows SET state = 'failed', error = SQLERRM, done_at = clock_timestamp() WHERE vectorizer = v.id AND request_id = request;
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'failed', jsonb_array_length(mine), 'error', SQLERRM)::text;
   END;
-  RETURN jsonb_build_object('rows', written, 'chunks', jsonb_array_length(chunk_rows), 'skipped', given - written)::text;
+  -- 'refused': the rows the worker refused (counted in rows, marked failed); absent when none.
+  RETURN (jsonb_build_object('rows', written, 'chunks', jsonb_array_length(chunk_rows), 'skipped', given - written)
+    || CASE WHEN refused > 0 THEN jsonb_build_object('refused', refused) ELSE '{}' END)::text;
 END

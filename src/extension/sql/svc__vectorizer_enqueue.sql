@@ -4,6 +4,8 @@
 -- A row's newest request replaces the one it had (whose completion then writes nothing for it).
 -- Returns how many items were queued. The queue's size limit does not apply: a write to the source
 -- must not fail because the queue is long.
+-- The items come from the proxy's functions (through the vectorizer's gate), where code of the
+-- declaring role runs: their shape is checked, and only as jsonb.
 DECLARE
   v svc_vectorizers;
   queued integer;
@@ -11,6 +13,13 @@ BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
   IF NOT FOUND OR new_items IS NULL THEN
     RETURN 0;
+  END IF;
+  IF jsonb_typeof(new_items) <> 'array' OR EXISTS (
+    SELECT 1 FROM jsonb_array_elements(new_items) AS t(item)
+    WHERE jsonb_typeof(t.item) <> 'object' OR jsonb_typeof(t.item->'key') IS DISTINCT FROM 'object' OR jsonb_typeof(t.item->'fields') IS DISTINCT FROM 'object'
+      OR coalesce(jsonb_typeof(t.item->'text'), 'missing') NOT IN ('string', 'null')
+  ) THEN
+    RAISE EXCEPTION 'vectorizer %: items must be an array of {key: object, text: string or null, fields: object}', v.name USING ERRCODE = '22023';
   END IF;
   WITH given AS (
     SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)
