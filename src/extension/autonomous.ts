@@ -2,8 +2,10 @@
 // dblink, through which a sync call enqueues so that workers see its requests before the caller's
 // transaction ends, and reads them under REPEATABLE READ or SERIALIZABLE.
 //
-// It logs in as svc_sync, which may only run svc__sync_submit/_state/_cancel, and those act only for a
-// backend that holds the waiter lock and whose login role may act as the request's owner; it connects
+// It logs in as svc_sync, which may only run svc__sync_submit/_state/_cancel, and those act only for one
+// waiting call, named by its token: submit for the backend that holds the call's waiter lock and the
+// token's lock and whose login role may act as the request's owner, state and cancel on the requests
+// submitted with the token (whoever else logs in as svc_sync has no token); it connects
 // where an administrator said (svc_set_sync_connection), never where a caller's setting says. The
 // connection is kept for the next call only when the caller cannot execute dblink's functions (svc's
 // install revokes them from PUBLIC); for a caller who can, each statement opens a session of its own
@@ -23,15 +25,28 @@ declare const plv8: Plv8Quote;
 /** Waiting callers go before queued async work. */
 const SYNC_PRIORITY = 100;
 
-// This session's waiter-lock key. Taken again by every call: re-entrant within a transaction (one
-// lock per transaction, however many calls), and replaced when another session holds the same key.
+// This session's waiter-lock key and sync token, with their locks taken again by every call:
+// re-entrant within a transaction (one lock each per transaction, however many calls), and replaced
+// when another session holds the same key. The token lives here, in the owner's plv8 context (no
+// other role's code reaches it), and in the statements of the autonomous session, which runs with
+// track_activities off (conninfo.ts) so that no other session of svc_sync's reads them.
 let waiterKey = 0;
+let syncToken = '';
 
-export function holdWaiterLock(): number {
+/** What a waiting call names itself by: its waiter key (in its rows, for the claim) and its token. */
+export interface Waiter {
+  key: number;
+  token: string;
+}
+
+export function holdWaiterLock(): Waiter {
   while (waiterKey === 0 || !one<{ locked: boolean }>(QUERIES.waiterLock, waiterKey)!.locked) {
     waiterKey = (Math.random() * 0x100000000) | 0;
   }
-  return waiterKey;
+  while (syncToken === '' || !one<{ locked: boolean }>(QUERIES.tokenLock, syncToken)!.locked) {
+    syncToken = one<{ token: string }>(QUERIES.syncToken)!.token;
+  }
+  return { key: waiterKey, token: syncToken };
 }
 
 export interface SyncContext {
@@ -132,22 +147,24 @@ const quotedIds = (ids: readonly string[]) => plv8.quote_literal(`{${ids.join(',
  * Enqueues a sync call's requests (one function, one constraint) for the caller through the session:
  * their ids, in order. The caller's queue bound applies: the session does not see its SETs.
  */
-export function submitRemote(session: Session, ctx: SyncContext, waiter: number, functionName: string, parameters: object[], maxQueueSize: number): string[] {
-  const payload = JSON.stringify({ caller: session.fn, function_name: functionName, requests: parameters, owner: ctx.owner, pid: ctx.pid, waiter, max_queue_size: maxQueueSize });
+export function submitRemote(session: Session, ctx: SyncContext, waiter: Waiter, functionName: string, parameters: object[], maxQueueSize: number): string[] {
+  const payload = JSON.stringify({
+    caller: session.fn, function_name: functionName, requests: parameters, owner: ctx.owner, pid: ctx.pid, waiter: waiter.key, token: waiter.token, max_queue_size: maxQueueSize,
+  });
   return remote<{ ids: string[] }>(session, QUERIES.syncSubmit, REMOTE.submit(session.schema, plv8.quote_literal(payload)))[0].ids;
 }
 
 /** The states of the caller's requests, read in the session (by id; an id missing is gone). */
-export function readRemote(session: Session, ctx: SyncContext, waiter: number, ids: readonly string[]): Map<string, JobState> {
-  const states = remote<JobState & { request_id: string }>(session, QUERIES.syncState, REMOTE.state(session.schema, quotedIds(ids), ctx.pid, waiter));
+export function readRemote(session: Session, waiter: Waiter, ids: readonly string[]): Map<string, JobState> {
+  const states = remote<JobState & { request_id: string }>(session, QUERIES.syncState, REMOTE.state(session.schema, quotedIds(ids), plv8.quote_literal(waiter.token)));
   return new Map(states.map((s) => [s.request_id, s]));
 }
 
 /** Cancels those of the caller's requests that are still pending; an error doing so must not hide the one that ended the wait. */
-export function cancelRemoteQuietly(session: Session, ctx: SyncContext, waiter: number, ids: readonly string[]): void {
+export function cancelRemoteQuietly(session: Session, waiter: Waiter, ids: readonly string[]): void {
   if (ids.length === 0) return;
   try {
-    remote(session, QUERIES.syncCancel, REMOTE.cancel(session.schema, quotedIds(ids), ctx.pid, waiter));
+    remote(session, QUERIES.syncCancel, REMOTE.cancel(session.schema, quotedIds(ids), plv8.quote_literal(waiter.token)));
   } catch {
     // the autonomous session is gone: the requests stay as they are, and the next claim cancels them
   }
@@ -155,19 +172,21 @@ export function cancelRemoteQuietly(session: Session, ctx: SyncContext, waiter: 
 
 /**
  * svc__sync_submit: runs in the autonomous session (as svc_sync; the function as the extension's
- * owner) for a sync function (payload.caller, which errors name). It trusts nothing it is given: the
- * waiter must hold its lock in backend payload.pid, whose login role may act as payload.owner, and
- * each request is checked and its constraint compiled again (once: the requests of a call share it).
+ * owner) for a sync function (payload.caller, which errors name). It trusts nothing it is given:
+ * backend payload.pid must hold the waiter lock and the lock of payload.token (so whoever submits
+ * knows the token that backend holds), its login role must be able to act as payload.owner, and each
+ * request is checked and its constraint compiled again (once: the requests of a call share it).
  */
 export function syncSubmit(payload: unknown): string[] {
-  const { caller, function_name, requests, owner, pid, waiter, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
+  const { caller, function_name, requests, owner, pid, waiter, token, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
   const fn = typeof caller === 'string' && /^svc_[a-z_]+$/.test(caller) ? caller : 'svc__sync_submit';
   if (typeof owner !== 'string' || owner === '') throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner must be a role name`);
+  if (typeof token !== 'string' || !/^[0-9a-f]{64}$/.test(token)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.token must be 64 hexadecimal digits`);
   for (const [name, value] of [['pid', pid], ['waiter', waiter], ['max_queue_size', max_queue_size]] as const) {
     if (!Number.isInteger(value)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.${name} must be an integer`);
   }
-  if (!one<{ ok: boolean }>(QUERIES.syncWaiterMayActAs, pid, waiter, owner)?.ok) {
-    throw new SvcError(SQLSTATE.insufficientPrivilege, `${fn}: no backend ${String(pid)} of this database waits with lock ${String(waiter)} as a role that may act as "${owner}"`);
+  if (!one<{ ok: boolean }>(QUERIES.syncWaiterMayActAs, pid, waiter, token, owner)?.ok) {
+    throw new SvcError(SQLSTATE.insufficientPrivilege, `${fn}: no backend ${String(pid)} of this database waits with lock ${String(waiter)} and this token as a role that may act as "${owner}"`);
   }
   if (!Array.isArray(requests) || requests.length === 0) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.requests must be a non-empty array`);
   const prepared = requests.map((parameters) => jobs.prepareFromParameters(fn, function_name, parameters));
@@ -175,6 +194,7 @@ export function syncSubmit(payload: unknown): string[] {
   return enqueueForWaiter(fn, prepared[0].functionName, prepared.map((job) => job.parameters), prepared[0].grammar, SYNC_PRIORITY, {
     owner,
     waiter: waiter as number,
+    token,
     maxQueueSize: max_queue_size as number,
   });
 }

@@ -460,29 +460,29 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "Where the synchronous functions' autonomous session connects: libpq keyword/value pairs (host, hostaddr, port, password, connect_timeout, sslmode, channel_binding); "
       + 'NULL or empty: this server\'s first unix socket. It always logs in as svc_sync to this database. Returns the connection string used, the password masked.',
   },
-  // The autonomous session's functions: only svc_sync may run them, and they act only for a backend
-  // that holds the waiter lock named and may act as the request's owner (docs/security.md).
+  // The autonomous session's functions: only svc_sync may run them, and they act only for one waiting
+  // call, named by its token (docs/security.md).
   {
     name: 'svc__sync_submit', params: [p('payload', 'jsonb')], returns: 'uuid[]', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
-    body: { ts: 'syncSubmit' }, comment: 'Internal: enqueue a sync call\'s requests for payload.owner, checked again; run in the autonomous session.',
+    body: { ts: 'syncSubmit' },
+    comment: 'Internal: enqueue a sync call\'s requests for payload.owner, checked again, for the backend that holds the call\'s locks; run in the autonomous session.',
   },
   {
-    name: 'svc__sync_state', params: [p('request_ids', 'uuid[]'), p('backend_pid', 'integer'), p('waiter', 'integer')],
+    name: 'svc__sync_state', params: [p('request_ids', 'uuid[]'), p('token', 'text')],
     returns: 'TABLE(request_id uuid, status text, result text, error text)', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync',
-    body: { language: 'sql' }, comment: 'Internal: the states of a sync call\'s requests, for the backend waiting for them; run in the autonomous session.',
+    body: { language: 'sql' }, comment: 'Internal: the states of the requests a sync call submitted with its token; run in the autonomous session.',
   },
   {
-    name: 'svc__sync_cancel', params: [p('request_ids', 'uuid[]'), p('backend_pid', 'integer'), p('waiter', 'integer')], returns: 'integer',
+    name: 'svc__sync_cancel', params: [p('request_ids', 'uuid[]'), p('token', 'text')], returns: 'integer',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync', body: { language: 'sql' },
-    comment: 'Internal: cancel a sync call\'s pending requests, for the backend waiting for them; run in the autonomous session.',
+    comment: 'Internal: cancel the pending requests a sync call submitted with its token; run in the autonomous session.',
   },
   {
-    name: 'svc__sync_owners', params: [p('request_ids', 'uuid[]'), p('backend_pid', 'integer'), p('waiter', 'integer')], returns: 'name[]',
-    volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'sql' },
-    comment: 'Internal: the owners of these requests that the backend waiting under the lock may act as.',
+    name: 'svc__sync_token_key', params: [p('token', 'text')], returns: 'bigint', volatility: 'IMMUTABLE', security: 'INVOKER', grantTo: 'nobody',
+    body: { language: 'sql' }, comment: "Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).",
   },
   {
-    name: 'svc__sync_waiter_may_act_as', params: [p('backend_pid', 'integer'), p('waiter', 'integer'), p('owner', 'text')], returns: 'boolean',
+    name: 'svc__sync_waiter_may_act_as', params: [p('backend_pid', 'integer'), p('waiter', 'integer'), p('token', 'text'), p('owner', 'text')], returns: 'boolean',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: 'Internal: whether backend backend_pid of this database holds the waiter lock and its login role may act as owner.',
   },

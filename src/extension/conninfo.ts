@@ -74,7 +74,7 @@ export interface LocalServer {
 /**
  * The autonomous session's connection string: the local server's socket and port unless the
  * administrator's target says otherwise; always this database, as SYNC_ROLE, with a search_path of
- * pg_catalog and pg_temp only (every statement it runs names svc's schema).
+ * pg_catalog and pg_temp only (every statement it runs names svc's schema) and its activity untracked.
  */
 export function syncConninfo(target: SyncTarget, local: LocalServer, applicationName: string): string {
   const socket = local.socketDirectories.split(',')[0]?.trim() || 'localhost';
@@ -84,7 +84,9 @@ export function syncConninfo(target: SyncTarget, local: LocalServer, application
     ...target,
     dbname: local.database,
     user: SYNC_ROLE,
-    options: '-c search_path=pg_catalog,pg_temp',
+    // track_activities off: its statements (a waiting call's token, its prompts) are shown to no other
+    // session of svc_sync's in pg_stat_activity (sync.sql grants svc_sync the setting).
+    options: '-c search_path=pg_catalog,pg_temp -c track_activities=off',
     application_name: applicationName,
   };
   return Object.entries(parts).map(([k, v]) => `${k}=${quoteConninfoValue(v)}`).join(' ');

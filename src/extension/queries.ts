@@ -97,15 +97,17 @@ export const QUERIES = {
   ),
 
   // A sync call's requests (svc__sync_submit): one row per element of $2 (parameter objects) for owner
-  // $5, waited for under lock $6; a batch when there are several. Ids come back with their 1-based position.
+  // $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
+  // svc__sync_cancel act on these rows for that token only); a batch when there are several. Ids come
+  // back with their 1-based position.
   insertForWaiter: q(
     `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes)
-     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES('t.item')}
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES('t.item')}, sha256(convert_to($7, 'UTF8'))
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,
-    'text', 'jsonb', 'text', 'integer', 'name', 'integer',
+    'text', 'jsonb', 'text', 'integer', 'name', 'integer', 'text',
   ),
 
   // One row per element of $2 (a JSON array of parameter objects), all in one new batch; ids come
@@ -186,11 +188,17 @@ export const QUERIES = {
   syncSubmit: q(`SELECT ids FROM dblink($1, $2) AS t(ids uuid[])`, 'text', 'text'),
   syncState: q(`SELECT request_id, status, result, error FROM dblink($1, $2) AS t(request_id uuid, status text, result text, error text)`, 'text', 'text'),
   syncCancel: q(`SELECT cancelled FROM dblink($1, $2) AS t(cancelled integer)`, 'text', 'text'),
-  // In the autonomous session: whether backend $1 holds waiter lock $2 and its login role may act as $3.
-  syncWaiterMayActAs: q(`SELECT svc__sync_waiter_may_act_as($1, $2, $3) AS ok`, 'integer', 'integer', 'text'),
+  // In the autonomous session: whether backend $1 holds waiter lock $2 and the lock of token $3, and its login role may act as $4.
+  syncWaiterMayActAs: q(`SELECT svc__sync_waiter_may_act_as($1, $2, $3, $4) AS ok`, 'integer', 'integer', 'text', 'text'),
   // true when this transaction holds (or now takes) the waiter lock with this key; false when another
   // session holds it.
   waiterLock: q(`SELECT pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, $1) AS locked`, 'integer'),
+  // The same for the lock of a sync call's token $1 (svc__sync_token_key), which proves to
+  // svc__sync_submit that the backend named is the one that holds the token.
+  tokenLock: q(`SELECT pg_try_advisory_xact_lock(svc__sync_token_key($1)) AS locked`, 'text'),
+  // A sync call's token: 244 random bits (two version-4 UUIDs), known only to the waiting backend's
+  // plv8 context (the owner's) and the autonomous session it opens.
+  syncToken: q(`SELECT replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '') AS token`),
   // Workers heard from in the last minute, and those of them serving model $1 (read before every sync call's submission).
   workersSummary: q(
     `SELECT count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
@@ -320,8 +328,8 @@ export const QUERIES = {
  */
 export const REMOTE = {
   submit: (schema: string, quotedPayload: string) => `SELECT ${schema}.svc__sync_submit(${quotedPayload}::pg_catalog.jsonb)`,
-  state: (schema: string, quotedIds: string, pid: number, waiter: number) =>
-    `SELECT request_id, status, result, error FROM ${schema}.svc__sync_state(${quotedIds}::pg_catalog.uuid[], ${pid | 0}, ${waiter | 0})`,
-  cancel: (schema: string, quotedIds: string, pid: number, waiter: number) =>
-    `SELECT ${schema}.svc__sync_cancel(${quotedIds}::pg_catalog.uuid[], ${pid | 0}, ${waiter | 0})`,
+  state: (schema: string, quotedIds: string, quotedToken: string) =>
+    `SELECT request_id, status, result, error FROM ${schema}.svc__sync_state(${quotedIds}::pg_catalog.uuid[], ${quotedToken}::pg_catalog.text)`,
+  cancel: (schema: string, quotedIds: string, quotedToken: string) =>
+    `SELECT ${schema}.svc__sync_cancel(${quotedIds}::pg_catalog.uuid[], ${quotedToken}::pg_catalog.text)`,
 } as const;

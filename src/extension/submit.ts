@@ -76,11 +76,11 @@ function enqueueOne(fn: string, job: jobs.PreparedJob, priority: number): string
  * setting); returns their ids in order.
  */
 export function enqueueForWaiter(fn: string, functionName: jobs.QueueFunction, parameters: object[], grammar: string | null, priority: number,
-  as: { owner: string; waiter: number; maxQueueSize: number }): string[] {
+  as: { owner: string; waiter: number; token: string; maxQueueSize: number }): string[] {
   const capacity = one<Capacity & { role: string }>(QUERIES.capacity, as.owner)!;
   const limits = effectiveLimits(capacity);
   checkCapacity(fn, capacity, limits, parameters.length, 0, as.maxQueueSize);
-  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.owner, as.waiter);
+  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.owner, as.waiter, as.token);
   checkRoleQuota(fn, as.owner, limits, parameters.length);
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, parameters.length);

@@ -121,12 +121,12 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   // read here; under REPEATABLE READ and SERIALIZABLE this transaction's snapshot would never show the
   // answers, so the autonomous session reads them.
   const local = ctx.isolation === 'read committed';
-  const read = local ? readStates : (ids: readonly string[]) => readRemote(session, ctx, waiter, ids);
+  const read = local ? readStates : (ids: readonly string[]) => readRemote(session, waiter, ids);
   // The requests not yet finished keep the waiter key (completion clears it): while their count under
   // the key stays the same, none has finished, and the read of every id waited for is skipped.
   let unfinished = -1;
   const mayHaveChanged = () => {
-    const now = Number(one<{ n: number | string }>(QUERIES.waiterUnfinished, waiter)!.n);
+    const now = Number(one<{ n: number | string }>(QUERIES.waiterUnfinished, waiter.key)!.n);
     const changed = now !== unfinished;
     unfinished = now;
     return changed;
@@ -139,7 +139,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
       mayHaveChanged: local ? mayHaveChanged : undefined,
     });
   } catch (error) {
-    cancelRemoteQuietly(session, ctx, waiter, [...itemOf.keys()]);
+    cancelRemoteQuietly(session, waiter, [...itemOf.keys()]);
     throw error;
   }
   const stillWaiting: string[] = [];
@@ -161,7 +161,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   for (const i of todo.slice(next)) {
     outcomes[i].error = new SvcError(SQLSTATE.timedOut, `${fn}: timed out before this input was submitted: no result within ${timeout} s (svc.sync_timeout)`);
   }
-  cancelRemoteQuietly(session, ctx, waiter, stillWaiting);
+  cancelRemoteQuietly(session, waiter, stillWaiting);
   return outcomes;
 }
 

@@ -166,7 +166,8 @@ describe('only an administrator decides where the autonomous session connects', 
   test('a planted function on the caller\'s own search_path is never called by svc', async () => {
     // Shadows of what svc's functions call: its internals, builtins, dblink.
     for (const sql of [
-      `CREATE FUNCTION mallory.svc__sync_waiter_may_act_as(integer, integer, text) RETURNS boolean LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('waiter') RETURNING true $$`,
+      `CREATE FUNCTION mallory.svc__sync_waiter_may_act_as(integer, integer, text, text) RETURNS boolean LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('waiter') RETURNING true $$`,
+      `CREATE FUNCTION mallory.svc__sync_token_key(text) RETURNS bigint LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('token key') RETURNING 1::bigint $$`,
       `CREATE FUNCTION mallory.pg_notify(text, text) RETURNS void LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('pg_notify') $$`,
       `CREATE FUNCTION mallory.dblink(text, text) RETURNS SETOF record LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('dblink') RETURNING 1 $$`,
       `CREATE FUNCTION mallory.gen_random_uuid() RETURNS uuid LANGUAGE sql AS $$ INSERT INTO public.${MARKER} VALUES ('uuid') RETURNING '00000000-0000-0000-0000-000000000000'::uuid $$`,
@@ -248,22 +249,61 @@ describe('dblink and svc_sync', () => {
   test('logged in as svc_sync: nothing to read, nothing to forge, no privilege', async () => {
     const sync = await svc().connect('svc_sync');
     const alicePid = (await alice.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-    const payload = { caller: 'svc_generate', function_name: 'generate', parameters: { prompt: 'forged', max_tokens: 4, use_cache: true, seed: 42, prompt_format: 'chat' }, owner: 'alice', pid: alicePid, waiter: 1, max_queue_size: 10 };
-    await expect(sync.query('SELECT svc__sync_submit($1)', [payload])).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/no backend \d+ of this database waits with lock 1/) });
-    // Holding the lock in svc_sync's own backend proves nothing about alice.
+    const token = 'ab'.repeat(32);
+    const payload = {
+      caller: 'svc_generate', function_name: 'generate', parameters: { prompt: 'forged', max_tokens: 4, use_cache: true, seed: 42, prompt_format: 'chat' },
+      owner: 'alice', pid: alicePid, waiter: 1, token, max_queue_size: 10,
+    };
+    await expect(sync.query('SELECT svc__sync_submit($1)', [payload])).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/no backend \d+ of this database waits with lock 1 and this token/) });
+    await expect(sync.query('SELECT svc__sync_submit($1)', [{ ...payload, token: 'x' }])).rejects.toMatchObject({ code: '22023', message: expect.stringMatching(/payload\.token must be 64 hexadecimal digits/) });
+    // Holding the locks in svc_sync's own backend proves nothing about alice.
     await sync.query('BEGIN');
-    await sync.query('SELECT pg_advisory_xact_lock(1937138551, 7)');
+    await sync.query(`SELECT pg_advisory_xact_lock(1937138551, 7), pg_advisory_xact_lock(('x' || left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 16))::bit(64)::bigint)`, [token]);
     const own = (await sync.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
     await expect(sync.query('SELECT svc__sync_submit($1)', [{ ...payload, pid: own, waiter: 7 }])).rejects.toMatchObject({ code: '42501' });
     await sync.query('ROLLBACK');
-    expect((await sync.query('SELECT * FROM svc__sync_state($1::uuid[], $2, 1)', [[bobRequest], alicePid])).rows).toEqual([]);
-    expect((await sync.query('SELECT svc__sync_cancel($1::uuid[], $2, 1) AS n', [[bobRequest], alicePid])).rows[0].n).toBe(0);
+    expect((await sync.query('SELECT * FROM svc__sync_state($1::uuid[], $2)', [[bobRequest], token])).rows).toEqual([]);
+    expect((await sync.query('SELECT svc__sync_cancel($1::uuid[], $2) AS n', [[bobRequest], token])).rows[0].n).toBe(0);
     expect((await sync.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(0);
     for (const sql of [`ALTER ROLE svc_sync SUPERUSER`, `UPDATE svc_cache SET result = 'POISONED'`, `SELECT * FROM svc_config`,
       `SELECT svc_worker_complete($1, 1, 'forged')`, `SELECT svc__model_identity('default')`, `SELECT svc__queue_depth()`]) {
       await expect(sync.query(sql, sql.includes('$1') ? [bobRequest] : [])).rejects.toThrow(/permission denied|must have CREATEROLE|must be superuser/);
     }
   });
+
+  test('logged in as svc_sync while alice waits: without her call\'s token, none of its requests is read, cancelled or added to', async () => {
+    const waiting = await svc().connect(ROLES.alice);
+    const pid = (await waiting.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    // REPEATABLE READ: the call reads its requests' states through the autonomous session, statement after statement.
+    await waiting.query(`BEGIN ISOLATION LEVEL REPEATABLE READ; SET LOCAL svc.sync_timeout = '4s'`);
+    const call = waiting.query(`SELECT svc_generate_choice('alice waits with a secret', ARRAY['a', 'b'], use_cache := false)`).then(
+      () => undefined, (e: { code?: string }) => e.code);
+    let ids: string[] = [];
+    await eventually('alice\'s request', async () => {
+      ids = (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice' AND status = 'pending' AND waiter IS NOT NULL`)).rows.map((r) => r.request_id);
+      return ids.length > 0;
+    });
+    const { waiter } = (await su.query('SELECT waiter FROM svc_queue WHERE request_id = $1', [ids[0]])).rows[0];
+    const sync = await svc().connect('svc_sync');
+    // What another login as svc_sync could learn of the call: its locks (pg_locks), not the statements of its session.
+    const activity = (await sync.query(`SELECT query, state FROM pg_stat_activity WHERE usename = 'svc_sync' AND application_name LIKE 'svc\\_sync%'`)).rows;
+    expect(activity.length).toBeGreaterThan(0);
+    for (const row of activity) expect(row).toEqual({ query: '', state: 'disabled' });
+    const guess = (await sync.query(`SELECT encode(sha256(convert_to(random()::text, 'UTF8')), 'hex') AS t`)).rows[0].t;
+    expect((await sync.query('SELECT * FROM svc__sync_state($1::uuid[], $2)', [ids, guess])).rows).toEqual([]);
+    expect((await sync.query('SELECT svc__sync_cancel($1::uuid[], $2) AS n', [ids, guess])).rows[0].n).toBe(0);
+    const forged = {
+      caller: 'svc_generate', function_name: 'generate', parameters: { prompt: 'forged', max_tokens: 4, use_cache: false, seed: 42, prompt_format: 'chat' },
+      owner: 'alice', pid, waiter, token: guess, max_queue_size: 1000,
+    };
+    await expect(sync.query('SELECT svc__sync_submit($1)', [forged])).rejects.toMatchObject({ code: '42501' });
+    expect((await su.query(`SELECT status FROM svc_queue WHERE request_id = ANY ($1)`, [ids])).rows.map((r) => r.status)).toEqual(ids.map(() => 'pending'));
+    expect((await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE parameters->>'prompt' = 'forged'`)).rows[0].n).toBe(0);
+    // The call itself went on to its own end (no worker: a timeout), and cancelled its request with its token.
+    expect(await call).toBe('SV003');
+    await waiting.query('ROLLBACK');
+    expect((await su.query(`SELECT status FROM svc_queue WHERE request_id = ANY ($1)`, [ids])).rows.map((r) => r.status)).toEqual(ids.map(() => 'cancelled'));
+  }, 30_000);
 
   test('svc_sync may run only the three functions of the autonomous session among svc\'s internals', async () => {
     const { rows } = await su.query(`SELECT p.proname FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'

@@ -1,16 +1,23 @@
--- Whether backend `backend_pid`, connected to this database, holds the waiter lock `waiter` (SYNC_WAITER_LOCK
--- in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key advisory lock shows as objsubid
--- 2, its keys as unsigned classid and objid) and its login role may act as `owner` (is a member of it:
--- what SET ROLE requires). The autonomous session's functions act only for such a backend, so
--- whoever reaches that session can submit, read or cancel nothing but what a waiting caller could.
+-- Whether backend `backend_pid`, connected to this database, waits for a sync call: it holds the waiter
+-- lock `waiter` (SYNC_WAITER_LOCK in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key
+-- advisory lock shows as objsubid 2, its keys as unsigned classid and objid) and the lock of `token`
+-- (svc__sync_token_key: one bigint key, objsubid 1, its high and low 32 bits as classid and objid),
+-- and its login role may act as `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
+-- acts only for such a backend, so whoever reaches the autonomous session can submit for nobody but a
+-- call whose token it was given.
 DECLARE
   holder oid;
+  db oid := (SELECT d.oid FROM pg_database d WHERE d.datname = current_database());
+  token_key bigint := svc__sync_token_key(token);
 BEGIN
-  IF backend_pid IS NULL OR waiter IS NULL OR owner IS NULL OR NOT EXISTS (
+  IF backend_pid IS NULL OR waiter IS NULL OR token IS NULL OR owner IS NULL OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
-    WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.objsubid = 2
-      AND l.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
-      AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+    WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
+      AND l.objsubid = 2 AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+  ) OR NOT EXISTS (
+    SELECT FROM pg_lock_status() l
+    WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
+      AND l.objsubid = 1 AND l.classid = ((token_key >> 32) & 4294967295)::oid AND l.objid = (token_key & 4294967295)::oid
   ) THEN
     RETURN false;
   END IF;
