@@ -37,10 +37,16 @@ const FINAL_BEAT_MS = 2000;
 const RETENTION_BATCH = 1000;
 const RETENTION_BATCHES = 20;
 
+/** How often the worker asks which of the jobs it holds it must let go (svc_worker_released). */
+const RELEASE_CHECK_MS = 1000;
+
 interface Running {
   job: protocol.ClaimedJob;
+  /** Settles once the engine call has returned and the slot is free. */
   done: Promise<void>;
   controller: AbortController;
+  /** No longer this worker's to run (cancelled, or its synchronous caller gone): its outcome is not written. */
+  released: boolean;
 }
 
 /** A job that has run and whose outcome is being written. */
@@ -258,33 +264,109 @@ export class Worker {
     });
   }
 
+  /**
+   * Runs a job in a slot. Its outcome is decided when it ends or when it is stopped (its timeout, or
+   * its release: cancelled, or its synchronous caller gone), whichever comes first, so the timeout
+   * holds for every kind of job, engine calls that do not watch the signal (an embedding, a rerank)
+   * included; the slot stays taken until the engine call returns, so no more jobs than the
+   * concurrency ever run at once.
+   */
   private start(job: protocol.ClaimedJob): void {
     const controller = new AbortController();
+    const signal = controller.signal;
     const timeout = setTimeout(
       () => controller.abort(new Error(`timed out after ${this.config.timeoutMs / 1000} s (SVC_WORKER_TIMEOUT)`)),
       this.config.timeoutMs,
     );
     log('debug', 'job started', { requestId: job.request_id, function: job.function_name, attempt: job.attempt });
-    const done = this.execute(job, controller.signal)
-      .then(
-        (result) => ({ result }),
-        (error: unknown) => ({ error: controller.signal.aborted ? controller.signal.reason : error }),
-      )
-      .then((outcome) => {
+    const ran = this.execute(job, signal).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error: signal.aborted ? signal.reason : error }),
+    );
+    const stopped = new Promise<{ error: unknown }>((resolve) => signal.addEventListener('abort', () => resolve({ error: signal.reason }), { once: true }));
+    const entry: Running = {
+      job,
+      controller,
+      released: false,
+      done: ran.then(() => {
         clearTimeout(timeout);
-        if (this.abandon.signal.aborted) {
-          if (this.running.get(job.request_id)?.done === done) this.running.delete(job.request_id);
-          log('info', 'job given up; its lease will expire and it will run again', { requestId: job.request_id, attempt: job.attempt });
-          return;
-        }
         // Not when this very request runs again already (its lease was lost, and it was requeued and claimed anew).
-        if (this.running.get(job.request_id)?.done === done) this.running.delete(job.request_id);
-        const writing: Writing = { job, written: this.finish(job, outcome).finally(() => this.writing.delete(writing)) };
-        this.writing.add(writing);
+        if (this.running.get(job.request_id) === entry) this.running.delete(job.request_id);
         this.startClaimed(); // the slot is free: its next job, if one was claimed ahead
         this.wake(); // and claim ahead again
+      }),
+    };
+    void Promise.race([ran, stopped]).then((outcome) => this.decided(entry, outcome));
+    this.running.set(job.request_id, entry);
+  }
+
+  /** A job's outcome, written unless the worker gave up what it holds or the job was released. */
+  private decided(entry: Running, outcome: { result: string } | { error: unknown }): void {
+    const { job } = entry;
+    if (this.abandon.signal.aborted) {
+      log('info', 'job given up; its lease will expire and it will run again', { requestId: job.request_id, attempt: job.attempt });
+      return;
+    }
+    if (entry.released) {
+      log('info', 'job stopped: it was cancelled, or its synchronous caller stopped waiting; nothing written', {
+        requestId: job.request_id,
+        attempt: job.attempt,
       });
-    this.running.set(job.request_id, { job, done, controller });
+      return;
+    }
+    const writing: Writing = { job, written: this.finish(job, outcome).finally(() => this.writing.delete(writing)) };
+    this.writing.add(writing);
+  }
+
+  /** Ids a svc_cancel notification named that the next release check asks about first. */
+  private readonly toCheck = new Set<string>();
+  private checking = false;
+
+  /**
+   * Asks which of the jobs it holds (`only`: those ids) it must let go (svc_worker_released), and lets
+   * them go: dropped from the backlog, or stopped at their next token with nothing written.
+   */
+  private checkReleased(only?: readonly string[]): void {
+    if (only) for (const id of only) this.toCheck.add(id);
+    if (this.checking) return;
+    const held = only ? [...this.toCheck] : [...this.running.keys(), ...this.backlog.map((j) => j.request_id)];
+    this.toCheck.clear();
+    if (held.length === 0) return;
+    this.checking = true;
+    protocol
+      .released(this.pool, this.config.workerId, held)
+      .then(
+        (gone) => {
+          this.reached();
+          for (const id of gone) this.release(id);
+        },
+        (error: unknown) => {
+          this.missed(error);
+          log('warn', 'could not check for cancelled jobs', errorFields(error));
+        },
+      )
+      .finally(() => {
+        this.checking = false;
+        if (this.toCheck.size > 0) this.checkReleased([]);
+      });
+  }
+
+  private release(id: string): void {
+    const queued = this.backlog.findIndex((j) => j.request_id === id);
+    if (queued >= 0) {
+      this.backlog.splice(queued, 1);
+      log('info', 'job dropped before it ran: it was cancelled, or its synchronous caller stopped waiting', { requestId: id });
+    }
+    const running = this.running.get(id);
+    if (running && !running.released) {
+      running.released = true;
+      running.controller.abort(new Error('released: the request was cancelled, or its synchronous caller stopped waiting'));
+    }
+  }
+
+  /** Whether the worker holds this request (running or claimed ahead). */
+  private holds(id: string): boolean {
+    return this.running.has(id) || this.backlog.some((j) => j.request_id === id);
   }
 
   /**
@@ -314,6 +396,8 @@ export class Worker {
     } finally {
       await publisher?.close();
     }
+    // A job stopped (timed out or released) writes nothing, to the cache either, whatever its engine call returned.
+    signal.throwIfAborted();
     if (useCache) {
       // Stored before the completion: when a caller has its answer, the next identical request finds it cached.
       await protocol
@@ -432,8 +516,11 @@ export class Worker {
           });
           client.on('end', () => resolve());
         });
-        client.on('notification', () => this.wake());
-        await client.query(`LISTEN ${protocol.WAKEUP_CHANNEL}`);
+        client.on('notification', (n) => {
+          if (n.channel !== protocol.CANCEL_CHANNEL) this.wake();
+          else if (n.payload && this.holds(n.payload)) this.checkReleased([n.payload]);
+        });
+        await client.query(`LISTEN ${protocol.WAKEUP_CHANNEL}; LISTEN ${protocol.CANCEL_CHANNEL}`);
         this.listener = client;
         failures = 0;
         this.wake(); // anything enqueued while we were away
