@@ -113,6 +113,7 @@ export class Worker {
     await this.beat('running');
     this.timers.push(setInterval(() => void this.beat(this.stopping ? 'stopping' : 'running'), this.config.heartbeatMs));
     this.timers.push(setInterval(() => void this.renewLeases(), (this.config.leaseSeconds * 1000) / 3));
+    this.timers.push(setInterval(() => this.checkReleased(), RELEASE_CHECK_MS));
     let failures = 0;
     while (!this.stopping) {
       this.startClaimed();
