@@ -52,10 +52,11 @@ $(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension
 plv8-compat:
 	$(PLV8_COMPAT)
 
-plv8-compat-install: plv8-compat
 ifeq ($(REAL_PLV8),yes)
+plv8-compat-install:
 	@echo "plv8 is installed in $(dir $(PLV8_CONTROL)) (a real one): plv8-compat is not installed over it"
 else
+plv8-compat-install: plv8-compat
 	$(PLV8_COMPAT) install
 endif
 

@@ -1,5 +1,6 @@
 // plv8-compat's SQL regression suite (plv8-compat/sql, expected/) run by pg_regress against a real
 // throwaway cluster, then a look at the server log: the error suite must not have crashed a backend.
+// PLV8_COMPAT_BUILD (see the Makefile) runs the build made there, for another PostgreSQL.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -15,7 +16,7 @@ test('the plv8-compat regression suite passes', async () => {
       maxBuffer: 64 << 20,
     });
   } catch (error) {
-    const diffs = 'plv8-compat/regression.diffs';
+    const diffs = `${process.env.PLV8_COMPAT_BUILD || 'plv8-compat'}/regression.diffs`;
     const detail = existsSync(diffs) ? readFileSync(diffs, 'utf8').slice(0, 20_000) : '';
     throw new Error(`${(error as { stdout?: string }).stdout ?? ''}\n${detail}`);
   }

@@ -10,7 +10,7 @@ archive=$(vendor_archive pgvector-0.8.6.tar.gz 5743dac39fdfa740533cf95e71b033bd5
 version=$("$pg_config" --version)
 major=$(echo "$version" | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 build="$cache/pgvector-0.8.6-pg$major"
-want="$(inputs_sum "$archive" "$0") $version $("$pg_config" --pkglibdir)"
+want="$(inputs_sum "$archive" "$0") $version"
 if [ "$(cat "$build/.svc-built" 2>/dev/null)" != "$want" ]; then
   log "building pgvector 0.8.6 for $version"
   rm -rf "$build"
