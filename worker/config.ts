@@ -20,9 +20,10 @@ export interface WorkerConfig {
   heartbeatMs: number;
   /** Streaming: the least time between two writes of a running async generation's partial text (0: none written). */
   progressIntervalMs: number;
+  /** CPU threads per model (default: the engine's, src/engine/threads.ts). */
   threads?: number;
-  /** Context per sequence, in tokens (prompt + output). */
-  contextSize: number;
+  /** Context per sequence, in tokens (prompt + output); default: each model's training context, as the library's. */
+  contextSize?: number;
   workerId: string;
 }
 
@@ -45,8 +46,8 @@ llama-server+http://HOST:PORT or vllm+http://HOST:PORT#SERVED_MODEL (bearer key:
 The database needs the svc extension (CREATE EXTENSION svc CASCADE) and the role needs
 GRANT svc_worker TO <role>; without them the worker exits at once saying so.
 Environment: SVC_MODEL (one PATH or NAME=PATH; several separated by commas or newlines), SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
-SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS,
-SVC_WORKER_CONTEXT_SIZE (4096 tokens per job), SVC_WORKER_HEARTBEAT (5 s), SVC_WORKER_PREFETCH (4 jobs claimed
+SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS (1 for a model under 256 MiB, else the physical cores, at most 8),
+SVC_WORKER_CONTEXT_SIZE (tokens per job, prompt and output: the model's training context), SVC_WORKER_HEARTBEAT (5 s), SVC_WORKER_PREFETCH (4 jobs claimed
 ahead of a free slot, so that it starts its next job at once; 0: none), SVC_WORKER_PROGRESS_INTERVAL (0.5 s:
 the least time between two writes of a running async generation's text so far, for svc_get_partial_result; 0: none).
 SIGTERM or SIGINT: finish the jobs in flight and write their results, then exit 0 (jobs in flight
@@ -112,7 +113,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
     progressIntervalMs: number('SVC_WORKER_PROGRESS_INTERVAL', env.SVC_WORKER_PROGRESS_INTERVAL, 0.5, { min: 0, integer: false }) * 1000,
     threads:
       (args.threads ?? env.SVC_WORKER_THREADS) ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true }) : undefined,
-    contextSize: number('SVC_WORKER_CONTEXT_SIZE', env.SVC_WORKER_CONTEXT_SIZE, 4096, { min: 64, integer: true }),
+    contextSize: env.SVC_WORKER_CONTEXT_SIZE ? number('SVC_WORKER_CONTEXT_SIZE', env.SVC_WORKER_CONTEXT_SIZE, 0, { min: 64, integer: true }) : undefined,
     workerId: args['worker-id'] ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
   };
 }

@@ -3,7 +3,7 @@
 // grammar that is not the one the job's parameters compile to) are marked so the worker fails them at
 // once instead of retrying the same bytes.
 import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
-import { GrammarRefusedError, NothingToEmbedError } from '../src/engine/engine.js';
+import { ContextExceededError, GrammarRefusedError, ModelRoleError, NothingToEmbedError } from '../src/engine/engine.js';
 import { InferenceServerError, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/constrained.js';
 import { ChatTemplateError } from '../src/engine/prompt.js';
@@ -68,6 +68,8 @@ export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: A
   } catch (error) {
     // A text the model has nothing to embed has nothing on every attempt; it is never cached.
     if (error instanceof NothingToEmbedError) throw new PermanentJobError(error.message);
+    // An input over the context, or generation asked of an embedding model, fails alike every time: refused at once, never retried (#45).
+    if (error instanceof ContextExceededError || error instanceof ModelRoleError) throw new PermanentJobError(error.message);
     // A request an inference server rejects as invalid, or an endpoint it does not offer, fails alike every time.
     if (error instanceof InferenceServerError && error.permanent) throw new PermanentJobError(error.message);
     throw error;

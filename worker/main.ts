@@ -3,7 +3,6 @@
 // Exit status: 0 after a stop signal, 1 when it crashed, 2 for bad configuration or a database that
 // is not set up for it (the message says what to do).
 import pg from 'pg';
-import { availableParallelism } from 'node:os';
 import { Engine, ModelLoadError } from '../src/engine/engine.js';
 import { ServerEngine, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
@@ -96,7 +95,7 @@ async function main(): Promise<void> {
           ? await ServerEngine.connect({ ...server, apiKey: process.env.SVC_SERVER_API_KEY || undefined, timeoutMs: config.timeoutMs })
           : await Engine.load({
               model: path,
-              threads: config.threads ?? availableParallelism(),
+              threads: config.threads,
               sequences: config.concurrency,
               contextSize: config.contextSize,
             }).catch((error: unknown) => {

@@ -14,6 +14,7 @@ import * as protocol from './protocol.js';
 import { CompletionBatcher } from './completions.js';
 import { ProgressPublisher, STREAMED } from './progress.js';
 import { cacheIdentity } from '../src/extension/cache-key.js';
+import { servable } from '../src/engine/capabilities.js';
 import { ConfigError } from './config.js';
 import { SETUP_SQLSTATES, checkSetup, isUnreachable, sqlState } from './setup.js';
 
@@ -108,7 +109,20 @@ export class Worker {
 
   /** Runs until stop() is called and every claimed job has been finished. */
   async run(): Promise<void> {
-    log('info', 'worker started', { workerId: this.config.workerId, models: this.identities(), concurrency: this.config.concurrency });
+    log('info', 'worker started', {
+      workerId: this.config.workerId,
+      models: this.identities(),
+      concurrency: this.config.concurrency,
+      // How each in-process model runs: its threads (SVC_WORKER_THREADS) and context (SVC_WORKER_CONTEXT_SIZE), and what it serves.
+      engines: Object.fromEntries(
+        [...this.engines].map(([name, e]) => [
+          name,
+          e.threads === undefined
+            ? { server: true }
+            : { threads: e.threads, contextSize: e.contextSize, serves: e.capabilities ? servable(e.capabilities) : undefined },
+        ]),
+      ),
+    });
     void this.listen();
     await this.beat('running');
     this.timers.push(setInterval(() => void this.beat(this.stopping ? 'stopping' : 'running'), this.config.heartbeatMs));
@@ -493,6 +507,7 @@ export class Worker {
         concurrency: this.config.concurrency,
         model: this.engines.values().next().value!.modelId,
         models: this.identities(),
+        capabilities: Object.fromEntries([...this.engines].flatMap(([name, e]) => (e.capabilities ? [[name, servable(e.capabilities)]] : []))),
         jobsDone: this.jobsDone,
         jobsFailed: this.jobsFailed,
         jobsInFlight: this.running.size,

@@ -10,6 +10,35 @@ export interface Command {
 /** A usage problem (bad flags): exit code 2. */
 export class UsageError extends Error {}
 
+/**
+ * Node's parseArgs error for an option the command does not take, as a UsageError that names the
+ * nearest option it does take (by edit distance, when close); other errors are returned as they are.
+ */
+export function withSuggestion(error: unknown, options: readonly string[]): unknown {
+  if ((error as { code?: string })?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return error;
+  const given = /'(-{1,2}[^']*)'/.exec((error as Error).message)?.[1];
+  if (given === undefined) return error;
+  const name = given.replace(/^-+/, '').replace(/=.*$/, '');
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const option of options) {
+    const d = editDistance(name, option);
+    if (d < bestDistance) [best, bestDistance] = [option, d];
+  }
+  const close = best !== undefined && (bestDistance <= Math.max(1, Math.floor(name.length / 3)) || best.startsWith(name) || name.startsWith(best));
+  return new UsageError(`unknown option '${given}'${close ? `; did you mean --${best}?` : ''}`);
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    row = next;
+  }
+  return row[b.length];
+}
+
 /** The constraint flags of `svc grammar` and `svc generate` (each takes one of them). */
 export const CONSTRAINT_OPTIONS = {
   schema: { type: 'string' },
@@ -23,6 +52,24 @@ type ConstraintFlag = keyof typeof CONSTRAINT_OPTIONS;
 /** Which constraint flags were given, in the order of CONSTRAINT_OPTIONS. */
 export function givenConstraints(values: Partial<Record<ConstraintFlag, unknown>>): ConstraintFlag[] {
   return (Object.keys(CONSTRAINT_OPTIONS) as ConstraintFlag[]).filter((k) => values[k] !== undefined);
+}
+
+/**
+ * --choices of `svc grammar` and `svc generate` alike: comma-separated (`yes,no`), or a JSON array of
+ * strings when it starts with '[' (for choices that contain commas). A '[' that does not parse is a
+ * constraint error (exit 1), as a schema that is not JSON.
+ */
+export function parseChoicesFlag(text: string): string[] {
+  if (text.trimStart().startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ConstraintError('invalid-input', `--choices looks like a JSON array but does not parse: ${(error as Error).message}`);
+    }
+    if (Array.isArray(parsed)) return parsed as string[];
+  }
+  return text.split(',');
 }
 
 /** A JSON Schema from a file, or from stdin for `-`: unreadable is a usage error, bad JSON a constraint error. */

@@ -3,16 +3,16 @@
 import { parseArgs } from 'node:util';
 import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, compileType } from '../grammar/index.js';
 import type { Command } from './command.js';
-import { CONSTRAINT_OPTIONS, givenConstraints, readSchema, UsageError } from './command.js';
+import { CONSTRAINT_OPTIONS, givenConstraints, parseChoicesFlag, readSchema, UsageError, withSuggestion } from './command.js';
 
-const HELP = `Usage: svc grammar (--schema FILE|- | --regex PATTERN | --choices JSON | --type NAME) [options]
+const HELP = `Usage: svc grammar (--schema FILE|- | --regex PATTERN | --choices a,b,c | --type NAME) [options]
 
 Compile a constraint to a GBNF grammar (llama.cpp) and print it to stdout.
 
 Constraints (exactly one):
   --schema FILE|-     JSON Schema (drafts 04, 06, 07, 2019-09, 2020-12) from a file, or stdin with -
   --regex PATTERN     a regex the whole output must match (flags with --flags: i, s)
-  --choices JSON      a JSON array of strings; the output is exactly one of them
+  --choices a,b,c     the output is exactly one of the comma-separated choices (or a JSON array of strings)
   --type NAME         integer|int, number|float|Number, boolean|bool|Boolean, string|str|String
 
 Options:
@@ -25,26 +25,20 @@ Options:
 
 Exit status: 0 on success, 1 when the constraint cannot be compiled, 2 on usage errors.`;
 
-function parseChoices(text: string): string[] {
-  try {
-    return JSON.parse(text) as string[];
-  } catch (error) {
-    throw new ConstraintError('invalid-input', `--choices is not valid JSON (expected an array of strings): ${(error as Error).message}`);
-  }
-}
+const OPTIONS = {
+  ...CONSTRAINT_OPTIONS,
+  flags: { type: 'string' },
+  'additional-properties': { type: 'boolean' },
+  strict: { type: 'boolean' },
+  approximations: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 async function run(args: string[]): Promise<number> {
   try {
     const { values } = parseArgs({
       args,
-      options: {
-        ...CONSTRAINT_OPTIONS,
-        flags: { type: 'string' },
-        'additional-properties': { type: 'boolean' },
-        strict: { type: 'boolean' },
-        approximations: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: OPTIONS,
       strict: true,
       allowPositionals: false,
     });
@@ -73,13 +67,14 @@ async function run(args: string[]): Promise<number> {
     } else if (values.regex !== undefined) {
       gbnf = compileRegex(values.regex, values.flags ?? '').gbnf;
     } else if (values.choices !== undefined) {
-      gbnf = compileChoices(parseChoices(values.choices)).gbnf;
+      gbnf = compileChoices(parseChoicesFlag(values.choices)).gbnf;
     } else {
       gbnf = compileType(values.type!).gbnf;
     }
     process.stdout.write(gbnf);
     return 0;
-  } catch (error) {
+  } catch (caught) {
+    const error = withSuggestion(caught, [...Object.keys(OPTIONS)]);
     if (error instanceof ConstraintError) {
       process.stderr.write(`svc grammar: ${error.message} [${error.code}]\n`);
       return 1;

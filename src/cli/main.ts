@@ -26,7 +26,9 @@ function usage(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
+  // `svc --verbose generate ...` is `svc generate --verbose ...`.
+  const verbose = argv[0] === '--verbose' || argv[0] === '-v';
+  const [name, ...rest] = verbose ? [...argv.slice(1, 2), '--verbose', ...argv.slice(2)] : argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage() + '\n');
     return name === undefined ? 2 : 0;

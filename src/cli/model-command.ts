@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { basename } from 'node:path';
-import { UsageError } from './command.js';
+import { UsageError, withSuggestion } from './command.js';
 import { GenerationAbortedError, GrammarRefusedError, ModelLoadError } from '../engine/engine.js';
 import { ChatTemplateError } from '../engine/prompt.js';
 import { ConstraintError } from '../grammar/index.js';
@@ -68,6 +68,8 @@ export function progressBar(label: string, stream: NodeJS.WritableStream = proce
 export interface ModelFlags {
   model?: string;
   threads?: string;
+  'context-size'?: string;
+  verbose?: boolean;
   progress?: boolean;
   'no-progress'?: boolean;
 }
@@ -75,6 +77,8 @@ export interface ModelFlags {
 export const MODEL_OPTIONS = {
   model: { type: 'string' },
   threads: { type: 'string' },
+  'context-size': { type: 'string' },
+  verbose: { type: 'boolean', short: 'v' },
   progress: { type: 'boolean' },
   'no-progress': { type: 'boolean' },
 } as const;
@@ -83,7 +87,11 @@ export const MODEL_HELP = `Model options:
   --model M           a GGUF path (or local:PATH, hf:URI), or a NAME of $SVC_MODEL's NAME=PATH entries
                       (the worker's form: writer=a.gguf,embedder=b.gguf); default: $SVC_MODEL's bare PATH
                       a remote model is <provider>:<name> (openai, openrouter, deepseek) and needs --unsafe
-  --threads N         CPU threads (default: $SVC_THREADS, else all cores)
+  --threads N         CPU threads (default: $SVC_THREADS, else 1 for a model under 256 MiB, else the
+                      physical cores, at most 8)
+  --context-size N    tokens of prompt and output together (default: $SVC_CONTEXT_SIZE, else the model's
+                      training context, as the worker's); a longer prompt is refused with its numbers
+  -v, --verbose       say on stderr which model runs, on how many threads, in what context
   --progress          always draw the model-loading progress bar on stderr (default: when stderr is a terminal)
   --no-progress       never draw it`;
 
@@ -91,21 +99,32 @@ export const MODEL_HELP = `Model options:
 export async function prepareModel(flags: ModelFlags): Promise<void> {
   const threads = positiveInteger('threads', flags.threads);
   if (threads !== undefined) configure({ threads });
+  const contextSize = positiveInteger('context-size', flags['context-size'], 2);
+  if (contextSize !== undefined) configure({ contextSize });
   const ref = resolveModel(flags.model);
-  if (ref.kind === 'remote') return;
-  const show = flags['no-progress'] ? false : flags.progress ? true : process.stderr.isTTY === true;
-  if (!show) {
-    await loadModel(flags.model);
+  if (ref.kind === 'remote') {
+    if (flags.verbose) process.stderr.write(`svc: model ${ref.provider}:${ref.name} (remote)\n`);
     return;
   }
-  const bar = progressBar(`Loading model ${basename(ref.path)}`);
-  configure({ onProgress: (fraction) => bar.update(fraction) });
+  const show = flags['no-progress'] ? false : flags.progress ? true : process.stderr.isTTY === true;
+  const bar = show ? progressBar(`Loading model ${basename(ref.path)}`) : undefined;
+  if (bar) configure({ onProgress: (fraction) => bar.update(fraction) });
+  let loaded: Awaited<ReturnType<typeof loadModel>>;
   try {
-    await loadModel(flags.model);
+    loaded = await loadModel(flags.model);
   } finally {
-    bar.done();
-    configure({ onProgress: undefined });
+    bar?.done();
+    if (bar) configure({ onProgress: undefined });
   }
+  if (flags.verbose) process.stderr.write(`svc: ${describeModel(loaded)}\n`);
+}
+
+/** The --verbose line: which model, its threads and context, and what it serves. */
+export function describeModel(m: Awaited<ReturnType<typeof loadModel>>): string {
+  return (
+    `model ${m.path} (${m.modelId}): ${m.threads} thread${m.threads === 1 ? '' : 's'}, context ${m.contextSize} tokens ` +
+    `(trained ${m.trainContextSize}), serves ${m.serves.join(', ')}, pooling ${m.pooling}, ${m.dimension} dimensions`
+  );
 }
 
 /** Prints what went wrong and returns the exit code for it. Unknown errors are rethrown. */
@@ -201,7 +220,7 @@ export async function runModelCommand<O extends NonNullable<ParseArgsConfig['opt
     await body(parsed);
     return EXIT.ok;
   } catch (error) {
-    return report(command, error);
+    return report(command, withSuggestion(error, [...Object.keys(options), ...Object.keys(MODEL_OPTIONS), 'help']));
   } finally {
     await unloadModels();
   }

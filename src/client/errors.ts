@@ -24,8 +24,10 @@ export type ClientErrorCode =
   | 'incomplete-output'
   /** The output does not satisfy the constraint (checked locally on every output, local or remote). */
   | 'validation-failed'
-  /** The operation does not exist for this kind of model (e.g. embeddings from a remote model). */
-  | 'unsupported-operation';
+  /** The operation does not exist for this kind of model (e.g. embeddings from a remote model, generation from an embedding model). */
+  | 'unsupported-operation'
+  /** The input does not fit the model's context: a prompt leaving no room for one output token, a text to embed over it (the message has the numbers). */
+  | 'context-exceeded';
 
 export class ClientError extends Error {
   readonly code: ClientErrorCode;

@@ -6,7 +6,8 @@
 // Every output is checked locally against its constraint before it is returned, whatever produced it.
 import type { z } from 'zod';
 import { ConstraintError } from '../grammar/index.js';
-import { NothingToEmbedError, type RerankResult } from '../engine/outcomes.js';
+import { ContextExceededError, NothingToEmbedError, type RerankResult } from '../engine/outcomes.js';
+import { ModelRoleError } from '../engine/capabilities.js';
 import type { PromptFormat } from '../engine/outcomes.js';
 import {
   choicesConstraint,
@@ -26,7 +27,7 @@ import { remoteGenerate } from './remote.js';
 
 export { ClientError, type ClientErrorCode } from './errors.js';
 export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
-export { GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/outcomes.js';
+export { ContextExceededError, GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/outcomes.js';
 export { ChatTemplateError, type PromptFormat } from '../engine/outcomes.js';
 export { configure, unloadModels, resolveModel, DEFAULT_REMOTE_TIMEOUT_MS, type LocalSettings, type ModelRef } from './local.js';
 export { PROVIDERS, type Provider } from './remote.js';
@@ -227,7 +228,7 @@ async function run(
         onText,
       })
       .catch((error: unknown) => {
-        throw budgetTooSmall(fn, maxTokens, error) ?? error;
+        throw budgetTooSmall(fn, maxTokens, error) ?? inputRefused(fn, error);
       });
     text = out.text;
     truncated = out.stopReason === 'maxTokens';
@@ -457,8 +458,20 @@ const nothingToEmbed =
   (fn: string) =>
   (error: unknown): never => {
     if (error instanceof NothingToEmbedError) throw invalidOptions(`${fn}: ${error.message}`);
-    throw error;
+    return inputRefused(fn, error);
   };
+
+/**
+ * What the model refuses whatever the attempt, as ClientErrors naming the function: an input over
+ * its context ('context-exceeded', with the token counts and the limit), generation from an
+ * embedding model ('unsupported-operation'). The message after the function's name is the one
+ * svc_generate and the worker give (src/engine/outcomes.ts).
+ */
+function inputRefused(fn: string, error: unknown): never {
+  if (error instanceof ContextExceededError) throw new ClientError('context-exceeded', `${fn}: ${error.message}`, { cause: error });
+  if (error instanceof ModelRoleError) throw new ClientError('unsupported-operation', `${fn}: ${error.message}`, { cause: error });
+  throw error;
+}
 
 export interface RerankOptions extends EmbedOptions {
   /** Instruction prefixed to the query (default: DEFAULT_RERANK_TASK); '' sends the query alone, as BERT rerankers and embedders want. */
@@ -495,8 +508,37 @@ export async function rerank(query: string, documents: readonly string[], option
 }
 
 /** Loads a local model now (e.g. to show progress before the first call) and describes it. */
-export async function loadModel(model?: string): Promise<{ path: string; modelId: string; dimension: number; hasRankingHead: boolean }> {
+export async function loadModel(model?: string): Promise<LoadedModelInfo> {
   const path = localOnly(model, 'loadModel');
   const engine = await localEngine(path);
-  return { path, modelId: engine.modelId, dimension: engine.dimension, hasRankingHead: engine.hasRankingHead };
+  const c = engine.capabilities;
+  return {
+    path,
+    modelId: engine.modelId,
+    dimension: engine.dimension,
+    hasRankingHead: engine.hasRankingHead,
+    threads: engine.threads,
+    contextSize: engine.contextSize,
+    trainContextSize: engine.trainContextSize,
+    serves: (['generate', 'embed', 'rerank'] as const).filter((f) => c[f]),
+    pooling: c.pooling,
+  };
+}
+
+/** What loadModel tells of a loaded local model. */
+export interface LoadedModelInfo {
+  path: string;
+  modelId: string;
+  dimension: number;
+  hasRankingHead: boolean;
+  /** CPU threads it runs on (configure({ threads }), SVC_THREADS, else the default: docs/client.md "Threads"). */
+  threads: number;
+  /** Tokens per sequence, prompt and output together (configure({ contextSize }), SVC_CONTEXT_SIZE, else trainContextSize). */
+  contextSize: number;
+  /** The context the model was trained with. */
+  trainContextSize: number;
+  /** What the model can do: an embedding model (an encoder, or a GGUF with a pooling type) does not generate. */
+  serves: Array<'generate' | 'embed' | 'rerank'>;
+  /** How embed pools its token vectors: the GGUF's pooling type, or 'none' (a decoder: the last token's vector). */
+  pooling: string;
 }

@@ -1,7 +1,6 @@
 // Local models: which GGUF a call runs on, and one Engine per model, loaded once and reused by every
 // later call in the process.
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { Engine } from '../engine/engine.js';
 import { ClientError, invalidOptions } from './errors.js';
 import { MODEL_NAME, ModelListError, parseModelList } from '../engine/model-list.js';
@@ -19,11 +18,11 @@ export interface LocalSettings {
    * SVC_MODEL's `NAME=PATH` entries (the worker's form: `writer=a.gguf,embedder=b.gguf`); these win.
    */
   models?: Record<string, string>;
-  /** CPU threads for inference (default: SVC_THREADS, else all cores). */
+  /** CPU threads for inference (default: SVC_THREADS, else 1 for a model under 256 MiB and the physical cores, at most 8, for a larger one). */
   threads?: number;
   /** Generations decoded together in one context (default 4); more calls wait for a free sequence. */
   sequences?: number;
-  /** Context size of each sequence, in tokens (default: the model's, at most 2048). */
+  /** Context size of each sequence, in tokens: prompt and output together (default: SVC_CONTEXT_SIZE, else the model's training context, as the worker's). */
   contextSize?: number;
   /** Called with load progress 0..1 whenever a model loads. */
   onProgress?: (fraction: number, model: string) => void;
@@ -156,15 +155,16 @@ function unnamed(model: string): ModelRef {
   return { kind: 'local', path: model };
 }
 
-function threadsSetting(): number {
-  if (settings.threads !== undefined) return settings.threads;
-  const env = process.env.SVC_THREADS;
+/** A setting, else its environment variable (a positive integer), else undefined: the engine's default (threads.ts; the model's training context). */
+function integerSetting(value: number | undefined, variable: 'SVC_THREADS' | 'SVC_CONTEXT_SIZE'): number | undefined {
+  if (value !== undefined) return value;
+  const env = process.env[variable];
   if (env !== undefined && env !== '') {
     const n = Number(env);
-    if (!Number.isInteger(n) || n < 1) throw invalidOptions(`SVC_THREADS must be a positive integer; got '${env}'`);
+    if (!Number.isInteger(n) || n < 1) throw invalidOptions(`${variable} must be a positive integer; got '${env}'`);
     return n;
   }
-  return Math.max(1, availableParallelism());
+  return undefined;
 }
 
 /**
@@ -177,9 +177,9 @@ export function localEngine(path: string): Promise<Engine> {
     const onProgress = settings.onProgress;
     engine = Engine.load({
       model: path,
-      threads: threadsSetting(),
+      threads: integerSetting(settings.threads, 'SVC_THREADS'),
       sequences: settings.sequences ?? 4,
-      contextSize: settings.contextSize,
+      contextSize: integerSetting(settings.contextSize, 'SVC_CONTEXT_SIZE'),
       onProgress: onProgress ? (fraction) => onProgress(fraction, path) : undefined,
     });
     engines.set(path, engine);

@@ -17,7 +17,9 @@ import {
   type LlamaRankingContext,
   type Token,
 } from 'node-llama-cpp';
-import { availableParallelism } from 'node:os';
+import { defaultThreads } from './threads.js';
+import { ModelRoleError, modelCapabilities, notAGenerator, type Capabilities } from './capabilities.js';
+export { ModelRoleError, type Capabilities } from './capabilities.js';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -33,11 +35,16 @@ import { ConstraintError } from '../grammar/errors.js';
 export interface EngineOptions {
   /** A GGUF file, or a node-llama-cpp model URI such as `hf:<user>/<repo>/<file>.gguf`. */
   model: string;
-  /** CPU threads (default: all cores). Always passed explicitly: node-llama-cpp's own default made a tiny model 400x slower on 2 cores. */
+  /** CPU threads (default: defaultThreads(), threads.ts: 1 for a small model, else the physical cores, at most 8). Always passed explicitly: node-llama-cpp's own default made a tiny model 400x slower on 2 cores. */
   threads?: number;
   /** Sequences decoded together in one context: the most generations that run at once (default 1). More wait for a free one. */
   sequences?: number;
-  /** Context size of each sequence, in tokens (default: the model's training context, at most 2048). */
+  /**
+   * Context size of each sequence, in tokens: the prompt and the output together (default: the
+   * model's training context, on every surface; docs/client.md "Context"). A prompt that does not
+   * leave room for one output token is refused (ContextExceededError); an output stops at maxTokens
+   * or where the context is full, whichever comes first.
+   */
   contextSize?: number;
   /** `false` (default) runs on the CPU; `'auto'` lets node-llama-cpp pick a GPU backend. */
   gpu?: false | 'auto';
@@ -88,8 +95,8 @@ export interface GenerateResult {
   constrained?: { steps: number; completed: boolean; tokens: readonly Token[] };
 }
 
-export { GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
-import { GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
+export { ContextExceededError, GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
+import { ContextExceededError, GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
 
 const GRAMMAR_CACHE_SIZE = 256;
 /** Token maskers (src/decode) kept per engine: each holds its grammar's automaton and up to 16 MiB of cached masks (the vocabulary's trie is shared). */
@@ -169,8 +176,6 @@ export class Engine {
   }
 
   static async load(options: EngineOptions): Promise<Engine> {
-    const threads = options.threads ?? Math.max(1, availableParallelism());
-    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${options.threads}`);
     const sequences = options.sequences ?? 1;
     if (!Number.isInteger(sequences) || sequences < 1) throw new RangeError(`sequences must be a positive integer, got ${options.sequences}`);
     const llama = await llamaFor(options.gpu ?? false);
@@ -181,6 +186,8 @@ export class Engine {
       modelPath = options.model;
       if (!existsSync(modelPath)) throw new ModelLoadError(`model file not found: ${modelPath}`);
     }
+    const threads = options.threads ?? defaultThreads(statSync(modelPath).size);
+    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${options.threads}`);
     let model: LlamaModel;
     try {
       model = await llama.loadModel({ modelPath, onLoadProgress: options.onProgress });
@@ -188,9 +195,20 @@ export class Engine {
       throw new ModelLoadError(`cannot load model ${modelPath}: ${(error as Error).message}`, { cause: error });
     }
     options.onProgress?.(1);
-    const contextSize = options.contextSize ?? Math.min(model.trainContextSize, 2048);
+    const contextSize = options.contextSize ?? model.trainContextSize;
+    if (!Number.isInteger(contextSize) || contextSize < 2) throw new RangeError(`contextSize must be an integer of at least 2, got ${options.contextSize}`);
     // node-llama-cpp's contextSize is per sequence: the context holds contextSize x sequences cells.
-    const context = await model.createContext({ sequences, contextSize, threads });
+    let context: LlamaContext;
+    try {
+      context = await model.createContext({ sequences, contextSize, threads });
+    } catch (error) {
+      await model.dispose();
+      throw new ModelLoadError(
+        `cannot make a context of ${contextSize} tokens x ${sequences} sequences for ${basename(modelPath)}: ${(error as Error).message}; ` +
+          'a smaller context (contextSize, svc --context-size, SVC_WORKER_CONTEXT_SIZE) or fewer sequences needs less memory',
+        { cause: error },
+      );
+    }
     const engine = new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
     // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
     // qwen2's 151,936 tokens, where a grammar's own setup then takes a millisecond or two).
@@ -201,6 +219,20 @@ export class Engine {
   /** Tokens the model's tokenizer makes of `text`, without the special tokens a prompt starts with. */
   countTokens(text: string): number {
     return this.model.tokenize(text).length;
+  }
+
+  /** The context the model was trained with (GGUF `<arch>.context_length`): the default contextSize. */
+  get trainContextSize(): number {
+    return this.model.trainContextSize;
+  }
+
+  /**
+   * What the model can do, from the GGUF: an encoder (BERT and the like) or a model whose GGUF sets
+   * a pooling type is an embedding model and does not generate; one with a ranking head (rank
+   * pooling, a classification head) ranks with it (rerank); every model embeds.
+   */
+  get capabilities(): Capabilities {
+    return modelCapabilities(this.model.fileInfo.metadata as Record<string, unknown>, this.model.fileInsights.hasDecoder, this.hasRankingHead);
   }
 
   /** Length of an embedding vector. */
@@ -258,11 +290,15 @@ export class Engine {
     const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
     const aborted = () => new GenerationAbortedError(abortMessage(signal!, request.timeoutMs), { cause: signal!.reason });
     if (signal?.aborted) throw aborted();
+    const capabilities = this.capabilities;
+    if (!capabilities.generate) throw new ModelRoleError(notAGenerator(capabilities));
     const prompt = this.promptTokens(request);
-    const input = fitPromptIntoContext(prompt.tokens, this.contextSize, this.prompter.beginningToken);
+    const input = [...prompt.tokens];
     // The model needs a token to continue from (an empty prompt on a vocabulary without BOS has none).
     if (input.length === 0) throw new RangeError('the prompt must give at least one token (it is empty and the model has no beginning-of-sequence token)');
-    // As LlamaCompletion without context shift: the output ends where the context is full.
+    // One rule on every surface (the edge's llama.cpp server refuses alike): the prompt must leave
+    // room for one output token, and the output ends at maxTokens or where the context is full.
+    if (input.length >= this.contextSize) throw new ContextExceededError('prompt', input.length, this.contextSize, this.contextSize - 1);
     const budget = Math.min(request.maxTokens, this.contextSize - input.length);
 
     const masker = request.grammar ? this.masker(request.grammar) : null;
@@ -427,7 +463,11 @@ export class Engine {
   /** An L2-normalized embedding of the model's dimension. */
   async embed(text: string, what = 'the text'): Promise<number[]> {
     this.embeddingContext ??= this.model.createEmbeddingContext({ threads: this.threads, contextSize: this.contextSize });
-    const { vector } = await (await this.embeddingContext).getEmbeddingFor(text);
+    const context = await this.embeddingContext;
+    // node-llama-cpp refuses an input of contextSize tokens or more without the numbers; refused here with them.
+    const tokens = context.calculateInputLength(text);
+    if (tokens >= this.contextSize) throw new ContextExceededError(what, tokens, this.contextSize, this.contextSize - 1);
+    const { vector } = await context.getEmbeddingFor(text);
     if (!vector.some((x) => x !== 0)) throw new NothingToEmbedError(what);
     return l2Normalize(vector);
   }
@@ -448,7 +488,13 @@ export class Engine {
     let scores: number[];
     if (this.hasRankingHead) {
       this.rankingContext ??= this.model.createRankingContext({ threads: this.threads, contextSize: this.contextSize });
-      scores = await (await this.rankingContext).rankAll(instructed, documents, { onOverflow: 'maxChunk' });
+      const ranking = await this.rankingContext;
+      // A pair over the context is refused with its numbers (rankAll would score a chunk of the document instead).
+      for (const [i, document] of documents.entries()) {
+        const tokens = ranking.calculateInputLength(instructed, document);
+        if (tokens >= this.contextSize) throw new ContextExceededError(`the query with documents[${i}]`, tokens, this.contextSize, this.contextSize - 1);
+      }
+      scores = await ranking.rankAll(instructed, documents);
       const nan = scores.findIndex((score) => Number.isNaN(score));
       if (nan >= 0) throw new NothingToEmbedError(`documents[${nan}]`);
     } else {
@@ -497,20 +543,6 @@ function abortMessage(signal: AbortSignal, timeoutMs?: number): string {
 const UTF8_ENCODER = new TextEncoder();
 // ignoreBOM: a U+FEFF the model writes is part of the output (TextDecoder would drop a leading one).
 const UTF8_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/**
- * A prompt longer than the context keeps its beginning-of-sequence token and its last tokens, leaving
- * a tenth of the context (at least one token) to generate in: what LlamaCompletion did, kept so that
- * long prompts give the same output as before.
- */
-export function fitPromptIntoContext<T>(tokens: readonly T[], contextSize: number, bos: T | null): T[] {
-  const limit = contextSize - Math.max(1, Math.floor(contextSize / 10));
-  if (tokens.length <= limit) return [...tokens];
-  const head = bos !== null && tokens[0] === bos ? [bos] : [];
-  const tail = limit - head.length;
-  if (tail <= 0) throw new RangeError(`the context (${contextSize} tokens) is too small for a prompt`);
-  return [...head, ...tokens.slice(tokens.length - tail)];
-}
 
 /** As LlamaCompletion's getExtraCompletionEosTokens: gemma models also end a completion at these tokens. */
 function extraCompletionStopTokens(model: LlamaModel): Set<Token> {

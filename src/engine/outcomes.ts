@@ -59,3 +59,32 @@ export class ChatTemplateError extends Error {
     this.name = 'ChatTemplateError';
   }
 }
+
+/**
+ * A request the model's context cannot take, refused before anything runs (the same on every
+ * surface, and on every attempt: the worker never retries it). The context holds the prompt and the
+ * output together; a prompt of `contextSize` tokens or more leaves no room for one, and a text to
+ * embed must fit it whole (`maxTokens` is absent for those).
+ */
+export class ContextExceededError extends Error {
+  readonly code = 'context-exceeded';
+  constructor(
+    /** What was too long: 'prompt', 'text', 'query', 'documents[2]', ... */
+    readonly what: string,
+    /** Its tokens, the model's special tokens (BOS, [CLS], [SEP]) included. */
+    readonly tokens: number,
+    /** The context, in tokens. */
+    readonly contextSize: number,
+    /** The most tokens it may take: contextSize - 1 (a prompt leaves room for one output token; an embedding context keeps one cell). */
+    readonly limit: number,
+  ) {
+    super(
+      what === 'prompt'
+        ? `prompt is ${tokens} tokens, over the ${limit} a context of ${contextSize} tokens leaves for a prompt (the output needs at least one): ` +
+            `shorten the prompt, or raise the context (configure({ contextSize }), svc --context-size, SVC_WORKER_CONTEXT_SIZE) up to the model's training context`
+        : `${what} is ${tokens} tokens, over the ${limit} a context of ${contextSize} tokens takes: ` +
+            `split it into chunks of at most ${limit} tokens (a vectorizer does: svc_vectorize(..., chunk_by := 'tokens', chunk_size := ${limit}))`,
+    );
+    this.name = 'ContextExceededError';
+  }
+}

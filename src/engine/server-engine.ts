@@ -20,6 +20,7 @@
 //
 // The server shapes the output, so it is checked locally against the constraint as any output is
 // (worker/jobs.ts checks every constrained job's output; the client library checks its own).
+import type { Capabilities } from './capabilities.js';
 import { GrammarRefusedError, l2Normalize, type GenerateRequest, type GenerateResult, type RerankResult } from './engine.js';
 import { HttpUnreachableError, displayUrl, requestJson, serverMessage, type JsonResponse } from './http-json.js';
 
@@ -61,6 +62,10 @@ export interface InferenceEngine {
   countTokens?(text: string): number;
   rerank(query: string, documents: string[], task: string): Promise<RerankResult[]>;
   dispose(): Promise<void>;
+  /** In-process models only: CPU threads, tokens per sequence (prompt and output), and what the model can do (capabilities.ts). */
+  readonly threads?: number;
+  readonly contextSize?: number;
+  readonly capabilities?: Capabilities;
 }
 
 export type InferenceServerErrorKind =

@@ -201,3 +201,21 @@ test('rerank: an empty or whitespace-only query or document argument is an error
     expect(run.stderr.startsWith(`svc rerank: ${messages[i]}`)).toBe(true);
   });
 });
+
+test('--verbose says which model runs, on how many threads, in what context; --context-size sets it; an unknown option names the nearest (#45)', async () => {
+  const verbose = await svc(['--verbose', 'generate', 'ab', '--max-tokens', '3', '--model', model], { env: { SVC_THREADS: undefined } });
+  expect(verbose.code).toBe(0);
+  // The test model is 1 MB: one thread by default; its training context is 2048.
+  expect(verbose.stderr).toMatch(
+    /^svc: model \S+model\.gguf \(model\.gguf:\d+:[0-9a-f]{16}\): 1 thread, context 2048 tokens \(trained 2048\), serves generate, embed, rerank, pooling none, \d+ dimensions\n$/,
+  );
+  const small = await svc(['embed', 'ab', '--context-size', '64', '--threads', '2', '-v', '--model', model]);
+  expect(small.stderr).toMatch(/: 2 threads, context 64 tokens \(trained 2048\)/);
+  const over = await svc(['generate', 'ab'.repeat(40), '--context-size', '64', '--model', model]);
+  expect(over).toMatchObject({ code: 2, stdout: '' });
+  expect(over.stderr).toMatch(/^svc generate: prompt is 81 tokens, over the 63 a context of 64 tokens leaves for a prompt .*\[context-exceeded\]\n$/);
+  const typo = await svc(['generate', 'ab', '--max-token', '3', '--model', model]);
+  expect(typo).toMatchObject({ code: 2, stdout: '' });
+  expect(typo.stderr).toBe("svc generate: unknown option '--max-token'; did you mean --max-tokens?\nRun 'svc generate --help' for usage.\n");
+  expect((await svc(['embed', 'ab', '--zzz'])).stderr).toBe("svc embed: unknown option '--zzz'\nRun 'svc embed --help' for usage.\n");
+});

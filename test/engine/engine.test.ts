@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, fitPromptIntoContext, l2Normalize } from '../../src/engine/engine.js';
+import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, ContextExceededError, l2Normalize } from '../../src/engine/engine.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
 import { makeTestModel } from '../../src/model/test-model.js';
 import { ConstraintBudgetError } from '../../src/engine/constrained.js';
@@ -124,16 +124,25 @@ describe('generate', () => {
     }
   });
 
-  test('a prompt longer than the context keeps its BOS and its last tokens, leaving a tenth of the context to generate in', async () => {
-    const tokens = [1, ...Array.from({ length: 30 }, (_, i) => 100 + i)];
-    expect(fitPromptIntoContext(tokens, 40, 1)).toEqual(tokens); // 31 <= 40 - 4
-    expect(fitPromptIntoContext(tokens, 20, 1)).toEqual([1, ...tokens.slice(-17)]); // 18 = 20 - 2
-    expect(fitPromptIntoContext(tokens.slice(1), 20, null)).toEqual(tokens.slice(-18));
-    expect(() => fitPromptIntoContext(tokens, 1, 1)).toThrow(/too small/);
-    // On the model: 512-token context, so 461 prompt tokens at most and 51 to generate.
-    const out = await engine.generate({ prompt: 'ab '.repeat(400), maxTokens: 100, seed: 42 });
-    expect(out.tokens).toBeLessThanOrEqual(51);
-    expect(out.stopReason === 'eogToken' || out.tokens === 51).toBe(true);
+  test('one context rule: a prompt that leaves no room for an output token is refused with its numbers; an output stops where the context is full', async () => {
+    // The model's context here is 512 tokens (prompt and output together).
+    const long = engine.generate({ prompt: 'ab '.repeat(600), maxTokens: 8, seed: 42 });
+    await expect(long).rejects.toThrow(ContextExceededError);
+    await expect(long).rejects.toThrow(
+      /^prompt is \d+ tokens, over the 511 a context of 512 tokens leaves for a prompt \(the output needs at least one\): shorten the prompt/,
+    );
+    const prompt = 'ab '.repeat(150);
+    const promptTokens = engine.promptTokens({ prompt }).tokens.length;
+    expect(promptTokens).toBeLessThan(512);
+    const out = await engine.generate({ prompt, maxTokens: 1000, seed: 42 });
+    expect(out.stopReason === 'eogToken' || out.tokens === 512 - promptTokens).toBe(true);
+    expect(out.tokens).toBeLessThanOrEqual(512 - promptTokens);
+  });
+
+  test('a text to embed over the context is refused with its numbers and the way out (chunks)', async () => {
+    const error = await engine.embed('ab '.repeat(600)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContextExceededError);
+    expect((error as Error).message).toMatch(/^the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks of at most 511 tokens/);
   });
 
   test('maxTokens must be a positive integer', async () => {

@@ -28,6 +28,8 @@ test('--regex, --choices and --type', () => {
   expect(svc(['grammar', '--regex', '[a-c]{2}']).stdout).toBe('root ::= [a-c]{2}\n');
   expect(svc(['grammar', '--regex', 'ab', '--flags', 'i']).stdout).toBe('root ::= [Aa] [Bb]\n');
   expect(svc(['grammar', '--choices', '["yes","no"]']).stdout).toBe('root ::= "yes" | "no"\n');
+  // The form `svc generate --choices` takes too (#45).
+  expect(svc(['grammar', '--choices', 'yes,no']).stdout).toBe('root ::= "yes" | "no"\n');
   expect(svc(['grammar', '--type', 'bool']).stdout).toMatch(/true/);
 });
 
@@ -35,7 +37,7 @@ test('bad input: clear message on stderr, non-zero exit, nothing on stdout', () 
   const cases: [string[], string | undefined, RegExp, number][] = [
     [['grammar', '--regex', '(a)\\1'], undefined, /backreference.*position 3/, 1],
     [['grammar', '--choices', '[]'], undefined, /must not be empty/, 1],
-    [['grammar', '--choices', 'not json'], undefined, /not valid JSON/, 1],
+    [['grammar', '--choices', '[not json'], undefined, /--choices looks like a JSON array but does not parse/, 1],
     [
       ['grammar', '--schema', '-', '--strict'],
       '{"type":"object","properties":{"a":{"maxLenght":1}}}',
@@ -46,7 +48,8 @@ test('bad input: clear message on stderr, non-zero exit, nothing on stdout', () 
     [['grammar', '--type', 'date'], undefined, /unknown type/, 1],
     [['grammar'], undefined, /give one of/, 2],
     [['grammar', '--regex', 'a', '--type', 'int'], undefined, /only one of/, 2],
-    [['grammar', '--bogus'], undefined, /Unknown option/, 2],
+    [['grammar', '--bogus'], undefined, /^svc grammar: unknown option '--bogus'\n/, 2],
+    [['grammar', '--shema', 'x.json'], undefined, /^svc grammar: unknown option '--shema'; did you mean --schema\?\n/, 2],
     [['nope'], undefined, /unknown command 'nope'/, 2],
   ];
   for (const [args, input, message, code] of cases) {

@@ -2,7 +2,7 @@
 import { generate, generateFormat, generateStream, type BasicTypeSpec, type GenerateOptions } from '../../client/index.js';
 import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../../client/constraint.js';
 import { EXIT_HELP, MODEL_HELP, positiveInteger, prepareModel, readStdin, runModelCommand } from '../model-command.js';
-import { CONSTRAINT_OPTIONS, givenConstraints, readSchema, UsageError } from '../command.js';
+import { CONSTRAINT_OPTIONS, givenConstraints, parseChoicesFlag, readSchema, UsageError } from '../command.js';
 
 const HELP = `Usage: svc generate ["PROMPT"] [--schema FILE|- | --regex R | --choices a,b,c | --type T] [options]
 
@@ -32,18 +32,6 @@ ${MODEL_HELP}
   -h, --help          show this help
 
 ${EXIT_HELP}`;
-
-function parseChoices(text: string): string[] {
-  if (text.trimStart().startsWith('[')) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed)) return parsed as string[];
-    } catch (error) {
-      throw new UsageError(`--choices looks like JSON but does not parse: ${(error as Error).message}`);
-    }
-  }
-  return text.split(',');
-}
 
 export function run(args: string[]): Promise<number> {
   const flags = {
@@ -86,7 +74,7 @@ export function run(args: string[]): Promise<number> {
     if (values.schema !== undefined) options.schema = readSchema(values.schema) as GenerateOptions['schema'];
     if (values['open-objects']) options.openObjects = true;
     if (values.regex !== undefined) options.regex = values.regex;
-    if (values.choices !== undefined) options.choices = parseChoices(values.choices);
+    if (values.choices !== undefined) options.choices = parseChoicesFlag(values.choices);
     for (const key of Object.keys(options) as (keyof GenerateOptions)[]) if (options[key] === undefined) delete options[key];
 
     // Compile the constraint first: an invalid one fails before any model loads.

@@ -78,8 +78,13 @@ CREATE TABLE svc_models (
   identity    text,
   declared_at timestamptz NOT NULL DEFAULT now(),
   loaded_at   timestamptz,
+  -- What the file last loaded under the name can serve, as its worker read the GGUF (an embedding model
+  -- does not generate); NULL until a worker loaded it, or for an inference server. Never wider than this:
+  -- serves (svc_worker_heartbeat narrows it, svc_model_declare refuses more).
+  capabilities text[],
   CONSTRAINT svc_models_name CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'),
-  CONSTRAINT svc_models_serves CHECK (cardinality(serves) > 0 AND serves <@ ARRAY['generate', 'embed', 'rerank'])
+  CONSTRAINT svc_models_serves CHECK (cardinality(serves) > 0 AND serves <@ ARRAY['generate', 'embed', 'rerank']),
+  CONSTRAINT svc_models_capabilities CHECK (capabilities <@ ARRAY['generate', 'embed', 'rerank'])
 );
 INSERT INTO svc_models (name) VALUES ('default');
 GRANT SELECT ON svc_models TO PUBLIC;
