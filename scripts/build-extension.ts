@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGGREGATES, FUNCTIONS, type SqlAggregate, type SqlFunction } from '../src/extension/catalog.js';
 import { api } from '../src/extension/index.js';
+// The one quoting module of svc's SQL (as format('%I') and format('%L'); dollar-quote tags that occur nowhere in the body).
+import { dollarQuote, quoteIdent, quoteLiteral as sqlLiteral } from '../src/extension/sql-text.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,14 +20,6 @@ export function controlVersion(): string {
   return match[1];
 }
 
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-/** A dollar-quote tag that does not occur in the body. */
-function dollarQuote(body: string, tag: string): string {
-  let t = tag;
-  for (let i = 0; body.includes(`$${t}$`); i++) t = `${tag}${i}`;
-  return `$${t}$${body}$${t}$`;
-}
 
 async function bundle(): Promise<string> {
   const result = await build({
@@ -126,8 +120,6 @@ function quoteIdentJs(name: string): string {
   if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new Error(`parameter ${name} is not a JavaScript identifier`);
   return name;
 }
-
-const sqlLiteral = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql', 'sync.sql', 'limits.sql', 'vectorizer.sql', 'prompts.sql', 'progress.sql'];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');

@@ -4,6 +4,7 @@
 // The body of an SQL or PL/pgSQL function is src/extension/sql/<name>.sql, as it runs.
 import { SETTINGS } from './settings-catalog.js';
 import type { api } from './index.js';
+import { quoteLiteral as literal } from './sql-text.js';
 
 export interface Param {
   readonly name: string;
@@ -63,7 +64,6 @@ const SET_RESULT = 'TABLE(ord integer, result text, error text)';
 const SET_CALL = { 'plv8.execution_timeout': '65536' };
 const REQUEST_RECORD = 'TABLE(status text, result text, error text, created_at timestamp, started_at timestamp, completed_at timestamp, priority integer)';
 
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** svc_settings' body, generated from settings-catalog.ts (the one list of settings and defaults). */
 function settingsBody(): string {
