@@ -20,7 +20,6 @@ export function controlVersion(): string {
   return match[1];
 }
 
-
 async function bundle(): Promise<string> {
   const result = await build({
     entryPoints: [join(root, 'src/extension/index.ts')],

@@ -265,7 +265,12 @@ export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean 
   const owner = one<{ oid: string | null; others: number | string }>(QUERIES.vectorizerOwnerLeft, vz.owner)!;
   if (owner.oid !== null && Number(owner.others) === 0) {
     const proxy = proxyRoleName(owner.oid);
-    if (one(QUERIES.roleExists, proxy)) run(`DROP ROLE ${quoteIdent(proxy)}`);
+    if (one(QUERIES.roleExists, proxy)) {
+      // What the role's own code made as the proxy (in its schemas) becomes the role's; the proxy's grants go with it.
+      run(`REASSIGN OWNED BY ${quoteIdent(proxy)} TO ${quoteIdent(vz.owner)}`);
+      run(`DROP OWNED BY ${quoteIdent(proxy)}`);
+      run(`DROP ROLE ${quoteIdent(proxy)}`);
+    }
   }
   return true;
 }
