@@ -5,6 +5,7 @@ import { QUERIES } from './queries.js';
 import { SvcError, SQLSTATE } from './errors.js';
 import { SETTINGS, type SettingName } from './settings-catalog.js';
 import { LIMITS } from './limits.js';
+import { quoteLiteral } from './sql-text.js';
 
 const normalized = (value: string | null) => (value === null || value.trim() === '' ? null : value.trim());
 
@@ -102,7 +103,7 @@ export function requestModel(fn: string, family: ModelFunction, recorded?: strin
   const { name, source, serves } = chosenModel(family, recorded);
   if (serves === null) {
     throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${name}" (${source}) is not declared in svc_models`, {
-      hint: `Start a worker with --model ${name}=PATH, or declare it: SELECT svc_model_declare('${name.replace(/'/g, "''")}').`,
+      hint: `Start a worker with --model ${name}=PATH, or declare it: SELECT svc_model_declare(${quoteLiteral(name)}).`,
     });
   }
   if (!serves.includes(family)) {
