@@ -198,8 +198,8 @@ test('error paths: a NULL id is 22004 naming it; an unknown id is no row; the wo
   expect((await su.query('SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1', [id])).rows[0].n).toBe(0);
 });
 
-test("the README's streaming example runs in psql as written: the request's state, then its result", async () => {
-  const [block] = fencedBlocks('README.md', 'Streaming', 'sql');
+test("the SQL reference's streaming example runs in psql as written: the request's state, then its result", async () => {
+  const [block] = fencedBlocks('docs/sql.md', 'Streaming', 'sql');
   expect(block).toContain('LISTEN svc_progress');
   // Through stdin: psql runs meta-commands (\gset) only in a script, not in -c.
   const stdout = execFileSync('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-U', ROLES.alice, '-f', '-'], {

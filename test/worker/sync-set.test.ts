@@ -153,8 +153,8 @@ test('svc_get_async_results: one row per id in input order, results and errors i
   });
 });
 
-test("the README's set-based example labels a table in one statement", async () => {
-  const [block] = fencedBlocks('README.md', 'Set-based calls', 'sql');
+test("the SQL reference's set-based example labels a table in one statement", async () => {
+  const [block] = fencedBlocks('docs/sql.md', 'Set-based calls', 'sql');
   await db.query(`CREATE TABLE tickets (id int PRIMARY KEY, body text, label text);
     INSERT INTO tickets (id, body) VALUES (1, 'The app crashes'), (2, 'How do I log in?'), (3, 'Love it')`);
   for (const statement of block

@@ -370,8 +370,8 @@ test("docs/vectorizer.md's psql example runs as written", async () => {
   }
 }, 120_000);
 
-test("the README's vectorizer example runs as written", async () => {
-  const [block] = fencedBlocks('README.md', 'Vectorizers: a table kept embedded', 'sql');
+test("the SQL reference's vectorizer example runs as written", async () => {
+  const [block] = fencedBlocks('docs/sql.md', 'Vectorizers: a table kept embedded', 'sql');
   const [declare, status, search, drop] = block
     .split(/;[^\n]*\n/)
     .map((statement) => statement.trim())
