@@ -206,3 +206,36 @@ test('the work one row may cause is bounded: overlap at most half a chunk, at mo
   expect(s.last_error).toBe('the text makes 2999 chunks, more than the 1000 one row may make (a larger chunk_size makes fewer)');
   expect((await eve.query(`SELECT DISTINCT id FROM eve.long_chunks`)).rows).toEqual([{ id: 2 }]);
 }, 120_000);
+
+test("the worker's job timeout stops a vectorize job: its rows fail with the timeout's error", async () => {
+  await eve.query(`CREATE TABLE eve.slow (id integer PRIMARY KEY, body text)`);
+  await eve.query(`SELECT svc_vectorize('eve.slow', 'body', 'slow', chunk_by := 'characters', chunk_size := 2, chunk_overlap := 1, separators := ARRAY[''])`);
+  await worker!.stop();
+  // 999 embeddings in one job (about 2 s on stories260K), against a timeout of 0.3 s and no retry.
+  const hurried = startWorker(svc().cluster, { SVC_WORKER_TIMEOUT: '0.3', SVC_WORKER_MAX_RETRIES: '0' }, STORIES_MODEL);
+  try {
+    await eve.query(`INSERT INTO eve.slow VALUES (1, repeat('ab', 500))`);
+    const s = await settled('slow');
+    expect(s).toMatchObject({ rows_done: '0', rows_failed: '1' });
+    expect(s.last_error).toMatch(/timed out after 0\.3 s \(SVC_WORKER_TIMEOUT\)/);
+  } finally {
+    await hurried.stop();
+    worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' }, STORIES_MODEL);
+  }
+}, 120_000);
+
+test("dropping eve's last vectorizer drops her proxy; what her code made as the proxy becomes hers", async () => {
+  await eve.query(`CREATE TABLE eve.leftover (id integer PRIMARY KEY, body text)`);
+  await eve.query(`SELECT svc_vectorize('eve.leftover', 'body', 'leftover')`);
+  // Her trigger on her destination runs as the proxy, and makes a table in her schema.
+  await eve.query(`CREATE FUNCTION eve.make() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN CREATE TABLE IF NOT EXISTS eve.made_by_proxy (x int); RETURN NULL; END $$;
+    CREATE TRIGGER make AFTER INSERT ON eve.leftover_chunks FOR EACH STATEMENT EXECUTE FUNCTION eve.make()`);
+  await eve.query(`INSERT INTO eve.leftover VALUES (1, 'x')`);
+  await settled('leftover');
+  const owner = `SELECT tableowner FROM pg_tables WHERE schemaname = 'eve' AND tablename = 'made_by_proxy'`;
+  expect((await db.query(owner)).rows).toEqual([{ tableowner: proxy }]);
+  for (const { name } of (await eve.query(`SELECT name FROM svc_vectorizers`)).rows) await eve.query(`SELECT svc_vectorize_drop($1)`, [name]);
+  expect((await db.query(`SELECT count(*)::int AS n FROM pg_roles WHERE rolname = $1`, [proxy])).rows[0].n).toBe(0);
+  expect((await db.query(`SELECT count(*)::int AS n FROM pg_proc WHERE proname LIKE 'svc\\_\\_vz\\_%'`)).rows[0].n).toBe(0);
+  expect((await db.query(owner)).rows).toEqual([{ tableowner: 'eve' }]);
+}, 120_000);
