@@ -129,37 +129,36 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
     return { status: res.status, body: (await res.json()) as { error?: string; text?: string } };
   };
 
-  test("prompt plus max_tokens over the model's context (stories260K: 512 tokens)", async () => {
+  test('a prompt that leaves no room for an output token (stories260K: a context of 512 tokens); an output ends where the context is full', async () => {
     const prompt = 'hello world '.repeat(40); // 242 tokens
-    expect(await gen(prompt, 512)).toEqual({
-      status: 400,
-      body: { error: "prompt (242 tokens) plus max_tokens (512) is over the model's context of 512 tokens" },
-    });
-    expect(await gen(prompt, 271)).toEqual({
-      status: 400,
-      body: { error: "prompt (242 tokens) plus max_tokens (271) is over the model's context of 512 tokens" },
-    });
-    // Exactly the context is fine, and the text is the whole max_tokens long.
-    expect((await gen(prompt, 270)).status).toBe(200);
-    const row = await eventually(() => w.db.prepare('SELECT token_count FROM generation_cache WHERE cache_key = ?').bind(key(prompt, 270)).first());
+    // The output stops where the context is full (270 tokens), as in the library and the worker (test/edge/surfaces.test.ts).
+    expect((await gen(prompt, 512)).status).toBe(200);
+    const row = await eventually(() => w.db.prepare('SELECT token_count FROM generation_cache WHERE cache_key = ?').bind(key(prompt, 512)).first());
     expect(row).toEqual({ token_count: 270 });
-    // A prompt over the context by itself.
-    expect(await gen('hello world '.repeat(100), 5)).toEqual({
+    // A prompt over the context by itself: the library's and the worker's words.
+    const long = 'hello world '.repeat(100);
+    expect(await gen(long, 5)).toEqual({
       status: 400,
-      body: { error: "prompt (602 tokens) plus max_tokens (5) is over the model's context of 512 tokens" },
+      body: {
+        error:
+          "prompt is 602 tokens, over the 511 a context of 512 tokens leaves for a prompt (the output needs at least one): shorten the prompt, or raise the context (configure({ contextSize }), svc --context-size, SVC_WORKER_CONTEXT_SIZE) up to the model's training context",
+      },
     });
     await new Promise((r) => setTimeout(r, 300)); // a cache write would have landed by now
     const { kvKey } = await import('../../src/edge/cache.js');
-    for (const k of [key(prompt, 512), key(prompt, 271)]) {
+    for (const k of [key(long, 5)]) {
       expect(await w.kv.get(await kvKey(k))).toBeNull();
       expect(await w.db.prepare('SELECT 1 FROM generation_cache WHERE cache_key = ?').bind(k).first()).toBeNull();
     }
   });
 
-  test('embed text over the batch', async () => {
+  test('embed text over the context', async () => {
     const res = await w.post('/embed', { text: 'hello world '.repeat(100) });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "text (602 tokens) is over the model's limit of 512 tokens" });
+    expect(await res.json()).toEqual({
+      error:
+        "the text is 602 tokens, over the 511 a context of 512 tokens takes: split it into chunks of at most 511 tokens (a vectorizer does: svc_vectorize(..., chunk_by := 'tokens', chunk_size := 511))",
+    });
   });
 
   test('text over INPUT_MAX_BYTES, in the worker and in the engine object; up to it, the token limits answer', async () => {
@@ -183,7 +182,9 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
     // 16384 bytes exactly reach llama.cpp, which counts the tokens.
     const res = await w.post('/embed', { text: 'é'.repeat(8192) });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toMatch(/^text \(\d+ tokens\) is over the model's limit of 512 tokens$/);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks/,
+    );
     await new Promise((r) => setTimeout(r, 300)); // a cache write would have landed by now
     expect(await w.db.prepare('SELECT 1 FROM generation_cache WHERE prompt = ?').bind(huge).first()).toBeNull();
   });
@@ -214,7 +215,7 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
     expect(escaped.length).toBeLessThanOrEqual(131072);
     const ok = await w.post('/embed', escaped);
     expect(ok.status).toBe(400);
-    expect(((await ok.json()) as { error: string }).error).toMatch(/^text \(\d+ tokens\) is over the model's limit of 512 tokens$/);
+    expect(((await ok.json()) as { error: string }).error).toMatch(/^the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks/);
   });
 
   test('lone surrogates, in the worker and in the engine object', async () => {

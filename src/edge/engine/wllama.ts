@@ -10,6 +10,8 @@ import * as wllamaPkg from '@wllama/wllama/esm/index.js';
 import wasmModule from 'svc:wllama-wasm';
 import { createWllamaScope } from 'svc:wllama-scope';
 import { WASM_INITIAL_PAGES, WASM_MAX_PAGES } from './wasm-memory.js';
+import { ContextExceededError } from '../../engine/outcomes.js';
+import { edgePooling } from './pooling.js';
 
 // wllama's .d.ts files use extensionless relative re-exports, which NodeNext resolution cannot
 // follow; this is the part of its API used here.
@@ -146,7 +148,8 @@ const quietLogger = {
 
 /**
  * The one llama.cpp context, sized for the edge (docs/edge.md has the memory per setting):
- * - n_ctx 1024: prompt plus max_tokens must fit (SPEC's max_tokens cap is 512);
+ * - n_ctx 1024: the context holds prompt and output together; llama.cpp's server caps it at the
+ *   model's training context, which is what the library and the worker use (512 for stories260K);
  * - n_batch = n_ubatch 512: an embedding is computed in one micro-batch, so this is the longest
  *   text /embed takes; the attention scores of a micro-batch (n_ubatch x n_ctx x heads floats)
  *   are most of the compute buffer, which is why it is not n_ctx;
@@ -159,10 +162,13 @@ export class InputLimitError extends Error {}
 
 export interface LoadedModel {
   /**
-   * Tokens a request can use: prompt plus max_tokens (llama.cpp's server caps a slot's context at
-   * the model's training context: 512 for stories260K), and the longest embedded text.
+   * Tokens a request can use: the context, prompt and output together (llama.cpp's server caps a
+   * slot's context at the model's training context: 512 for stories260K), and the longest embedded
+   * text (less than the context, as the library's engine takes, and at most a micro-batch).
    */
   limits: { contextTokens: number; embedTokens: number };
+  /** How /embed pools token vectors: the GGUF's pooling type, else 'last' (a decoder: the last token's vector, as node-llama-cpp). */
+  pooling: string;
   /**
    * Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens.
    * `grammar`: GBNF the output follows (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given.
@@ -182,21 +188,21 @@ export interface LoadedModel {
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * llama.cpp's own refusals of an input, as the SPEC-style 400 that states the limit. Anything else
+ * llama.cpp's own refusals of an input, as the 400 that states the numbers and the limit, in the
+ * words of the library and the worker (ContextExceededError, src/engine/outcomes.ts). Anything else
  * is left as it is (a 500).
  */
-function limitError(err: unknown, what: 'prompt' | 'text', maxTokens?: number): InputLimitError | null {
+function limitError(err: unknown, what: 'prompt' | 'text', limits: LoadedModel['limits']): InputLimitError | null {
   const m = messageOf(err);
-  const ctx = /(?:request|input) \((\d+) tokens\) (?:exceeds the available context size|is larger than the max context size) \((\d+)/.exec(m);
-  if (ctx && what === 'prompt') return promptLimit(Number(ctx[1]), maxTokens!, Number(ctx[2]));
-  if (ctx) return new InputLimitError(`text (${ctx[1]} tokens) is over the model's limit of ${Math.min(Number(ctx[2]), ENGINE_CONTEXT.n_ubatch)} tokens`);
-  const batch = /input \((\d+) tokens\) is too large to process.*current batch size: (\d+)/.exec(m);
-  if (batch) return new InputLimitError(`text (${batch[1]} tokens) is over the model's limit of ${batch[2]} tokens`);
-  return null;
+  const tokens =
+    /(?:request|input) \((\d+) tokens\) (?:exceeds the available context size|is larger than the max context size)/.exec(m)?.[1] ??
+    /input \((\d+) tokens\) is too large to process/.exec(m)?.[1];
+  return tokens === undefined ? null : inputLimit(what, Number(tokens), limits);
 }
 
-function promptLimit(promptTokens: number, maxTokens: number, nCtx: number): InputLimitError {
-  return new InputLimitError(`prompt (${promptTokens} tokens) plus max_tokens (${maxTokens}) is over the model's context of ${nCtx} tokens`);
+function inputLimit(what: 'prompt' | 'text', tokens: number, { contextTokens, embedTokens }: LoadedModel['limits']): InputLimitError {
+  const error = new ContextExceededError(what === 'prompt' ? 'prompt' : 'the text', tokens, contextTokens, what === 'prompt' ? contextTokens - 1 : embedTokens);
+  return new InputLimitError(error.message);
 }
 
 /**
@@ -207,6 +213,7 @@ function promptLimit(promptTokens: number, maxTokens: number, nCtx: number): Inp
  */
 export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<LoadedModel> {
   const blob = new Blob([bytes as BlobPart]);
+  const pooling = edgePooling(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
   const memory = takeMemory();
   // The model comes from R2 as bytes: wllama's download cache (OPFS/Cache API, absent in workerd)
   // and model manager are never used, so stand-ins keep the constructor from probing storage.
@@ -226,7 +233,8 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         ...ENGINE_CONTEXT,
         seed: ENGINE_SEED,
         embeddings: true,
-        pooling_type: 'mean',
+        // The GGUF's own pooling, as the library and the worker (node-llama-cpp) embed: one vector per (model, text) on every surface.
+        pooling_type: pooling,
         warmup: false,
       }),
     );
@@ -240,7 +248,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
     throw new Error('llama.cpp could not load it');
   }
   const contextTokens = Math.min(info.n_ctx, info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx);
-  const limits = { contextTokens, embedTokens: Math.min(contextTokens, info.n_ubatch) };
+  const limits = { contextTokens, embedTokens: Math.min(contextTokens - 1, info.n_ubatch) };
   let queue: Promise<unknown> = Promise.resolve();
   // One call at a time: a failing request makes wllama reject every task queued on the same
   // instance, so requests must not share its queue.
@@ -251,6 +259,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
   };
   return {
     limits,
+    pooling,
     memoryBytes: () => memory.buffer.byteLength,
     heapBytes: () => writtenBytes(memory),
     close: () => serialize(release),
@@ -263,10 +272,10 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         let chunks = 0;
         let usage: { completion_tokens?: number; prompt_tokens?: number } | undefined;
         let promptTokens: number | undefined;
-        /** Streaming: how much of `text` was handed on; only once the prompt is known to fit (its count comes with each chunk). */
+        /** Streaming: how much of `text` was handed on (a prompt over the context is refused before any piece). */
         let sent = 0;
         const handOn = () => {
-          if (!onText || promptTokens === undefined || promptTokens + maxTokens > contextTokens || text.length === sent) return;
+          if (!onText || text.length === sent) return;
           onText(text.slice(sent));
           sent = text.length;
         };
@@ -299,20 +308,19 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
             },
           });
         } catch (err) {
-          const limit = limitError(err, 'prompt', maxTokens);
+          const limit = limitError(err, 'prompt', limits);
           if (limit) throw limit;
           // The one serialization failure left (an overlong UTF-8 sequence the grammar admitted):
           // llama.cpp cannot put that chunk into JSON. The text up to it is valid and the failure
           // is deterministic, so the answer is the text before the invalid sequence.
           if (!/type_error\.316/.test(messageOf(err))) throw err;
         }
-        // llama.cpp stops a generation that fills the context as it stops at max_tokens, so a
-        // text cut short by the context would look complete. The prompt's token count is known
-        // only now (wllama has no tokenizer call); the rule does not depend on where this
-        // generation happened to end.
+        // One rule with the library and the worker: a prompt must leave room for an output token
+        // (llama.cpp's server refuses one that does not, above), and the output ends at max_tokens
+        // or where the context is full, as llama.cpp's server ends it.
         promptTokens = usage?.prompt_tokens ?? promptTokens;
         if (promptTokens === undefined) throw new Error('llama.cpp reported no prompt token count');
-        if (promptTokens + maxTokens > contextTokens) throw promptLimit(promptTokens, maxTokens, contextTokens);
+        if (promptTokens >= contextTokens) throw inputLimit('prompt', promptTokens, limits);
         handOn();
         return { text, tokens: usage?.completion_tokens ?? chunks };
       });
@@ -323,8 +331,11 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         try {
           res = await w.createEmbedding({ input: text });
         } catch (err) {
-          throw limitError(err, 'text') ?? err;
+          throw limitError(err, 'text', limits) ?? err;
         }
+        // As the library's engine: less than the context (node-llama-cpp keeps a cell free), so a text of exactly n_ctx tokens is refused too.
+        const tokens = (res as { usage?: { prompt_tokens?: number } }).usage?.prompt_tokens;
+        if (tokens !== undefined && tokens > limits.embedTokens) throw inputLimit('text', tokens, limits);
         const v = res.data[0]?.embedding;
         if (!Array.isArray(v)) throw new Error('embedding engine returned no vector');
         return v;
