@@ -39,6 +39,8 @@ const cluster = await startCluster({ settings: { 'svc.max_queue_size': "'1000000
 const admin = await cluster.connect();
 await admin.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE soak_client LOGIN; CREATE ROLE soak_worker LOGIN IN ROLE svc_worker;
   ALTER ROLE soak_worker SET svc.retention = '${RETENTION}'`);
+// The queue's default ceiling (10,000) and a role's quota (5,000) would refuse the backlog a soak builds.
+await admin.query(`SELECT svc_set_queue_limits(100000000); SELECT svc_set_role_limits(NULL, 100000000, 1000000000000)`);
 const submitter = await cluster.connect('postgres', 'soak_client');
 const claimers = await Promise.all(Array.from({ length: CONCURRENCY }, () => cluster.connect('postgres', 'soak_worker')));
 const cleaner = await cluster.connect('postgres', 'soak_worker');

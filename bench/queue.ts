@@ -555,8 +555,8 @@ try {
   clients.push(admin);
   await admin.query('CREATE EXTENSION svc CASCADE');
   await admin.query(`CREATE ROLE ${CLIENT_ROLE} LOGIN; CREATE ROLE ${WORKER_ROLE} LOGIN IN ROLE svc_worker`);
-  // The default svc.max_queue_size (10,000) would refuse the bigger runs.
-  await admin.query(`ALTER DATABASE ${SVC_DB} SET svc.max_queue_size = 100000000`);
+  // The queue's default ceiling (10,000) and a role's default quota (5,000) would refuse the bigger runs.
+  await admin.query(`SELECT svc_set_queue_limits(100000000); SELECT svc_set_role_limits(NULL, 100000000, 1000000000000)`);
   await admin.query(`CREATE DATABASE ${GW_DB}`);
   const svcAdmin = await cluster.connect(SVC_DB);
   const svcClient = await cluster.connect(SVC_DB, CLIENT_ROLE);

@@ -89,7 +89,7 @@ async function benchModel(name: string, model: string): Promise<void> {
   const bodies = Array.from({ length: ROWS }, (_, i) => `Row ${i}: the child felt ${CHOICES[i % 4]} on day ${i % 97}.`);
   try {
     await db.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker; CREATE ROLE bench_user LOGIN;
-      ALTER ROLE bench_user SET svc.prompt_format = 'raw'; ALTER ROLE bench_user SET svc.max_queue_size = 1000000;
+      ALTER ROLE bench_user SET svc.prompt_format = 'raw'; SELECT svc_set_queue_limits(100000000); SELECT svc_set_role_limits(NULL, 100000000, 1000000000000);
       CREATE TABLE docs (id int PRIMARY KEY, body text NOT NULL); GRANT SELECT ON docs TO bench_user`);
     await db.query(`INSERT INTO docs SELECT i - 1, b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, i)`, [bodies]);
     const user = await cluster.connect('postgres', 'bench_user');

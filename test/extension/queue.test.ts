@@ -263,19 +263,50 @@ test('a failed attempt is not retried before its backoff', async () => {
   }
 });
 
-test('cancel works only while pending', async () => {
+/** The payloads of `channel` from now on, on a connection of its own. */
+async function listenTo(channel: string): Promise<string[]> {
+  const conn = await svc().connect();
+  const payloads: string[] = [];
+  conn.on('notification', (n) => {
+    if (n.channel === channel) payloads.push(n.payload ?? '');
+  });
+  await conn.query(`LISTEN ${channel}`);
+  return payloads;
+}
+const settled = () => new Promise((r) => setTimeout(r, 150));
+
+test('cancel works while pending or processing, for its owner only; a processing one is announced on svc_cancel and its completion refused', async () => {
+  const cancels = await listenTo(protocol.CANCEL_CHANNEL);
   const pending = await submit('a');
   const claimedId = await submit('b', -1);
   expect((await db.query('SELECT svc_cancel_async($1) AS ok', [pending])).rows[0].ok).toBe(true);
   expect((await db.query('SELECT svc_cancel_async($1) AS ok', [pending])).rows[0].ok).toBe(false);
   const [job] = await protocol.claim(worker, opts('w1'));
   expect(job.request_id).toBe(claimedId); // the cancelled one is never claimed
-  expect((await db.query('SELECT svc_cancel_async($1) AS ok', [claimedId])).rows[0].ok).toBe(false);
+  const alice = await svc().connect(ROLES.alice);
+  expect((await alice.query('SELECT svc_cancel_async($1) AS ok', [claimedId])).rows[0].ok).toBe(false); // not hers
+  expect((await db.query('SELECT svc_cancel_async($1) AS ok', [claimedId])).rows[0].ok).toBe(true);
   expect((await db.query(`SELECT svc_cancel_async('00000000-0000-0000-0000-000000000000') AS ok`)).rows[0].ok).toBe(false);
   expect(await row(pending)).toMatchObject({ status: 'cancelled' });
+  expect(await row(claimedId)).toMatchObject({ status: 'cancelled', lease_expires_at: null });
+  // The worker still running it is told; its completion, renewal and progress are refused.
+  await settled();
+  expect(cancels).toEqual([claimedId]);
+  expect(await protocol.released(worker, 'w1', [claimedId])).toEqual([claimedId]);
+  expect(await protocol.complete(worker, job, 'too late')).toBe(false);
+  expect(await protocol.renew(worker, 'w1', [claimedId], 30)).toBe(0);
+  expect(await protocol.progress(worker, job, 'too', 1)).toBe(false);
+  expect(await row(claimedId)).toMatchObject({ status: 'cancelled', result: null });
+  // A finished request is not cancelled.
+  const done = await submit('c');
+  const [doneJob] = await protocol.claim(worker, opts('w1'));
+  await protocol.complete(worker, doneJob, 'answer');
+  expect((await db.query('SELECT svc_cancel_async($1) AS ok', [done])).rows[0].ok).toBe(false);
+  expect(await row(done)).toMatchObject({ status: 'completed', result: 'answer' });
 });
 
-test('cancel racing claims: every request ends either cancelled or claimed, never both', async () => {
+test('cancel racing claims: each request is claimed at most once, never after its cancel, and the worker is told of each claimed one cancelled', async () => {
+  const cancels = await listenTo(protocol.CANCEL_CHANNEL);
   const ids = (await db.query(`SELECT svc_generate_batch_async(array_fill('p'::text, ARRAY[300])) AS ids`)).rows[0].ids as string[];
   const canceller = await svc().connect();
   const claimedIds: string[] = [];
@@ -294,11 +325,64 @@ test('cancel racing claims: every request ends either cancelled or claimed, neve
       }
     })(),
   ]);
-  expect(new Set([...claimedIds, ...cancelled]).size).toBe(300);
-  expect(claimedIds.length + cancelled.length).toBe(300);
+  await settled();
+  expect(new Set(claimedIds).size).toBe(claimedIds.length);
+  // Every request was pending or processing when its cancel came, so every cancel took.
+  expect(new Set(cancelled)).toEqual(new Set(ids));
   const { rows } = await db.query(`SELECT status, count(*)::int AS n FROM svc_queue GROUP BY status`);
-  const counts = Object.fromEntries(rows.map((r) => [r.status, r.n]));
-  expect(counts).toEqual({ ...(cancelled.length ? { cancelled: cancelled.length } : {}), ...(claimedIds.length ? { processing: claimedIds.length } : {}) });
+  expect(rows).toEqual([{ status: 'cancelled', n: 300 }]);
+  // Exactly the claimed ones were processing when cancelled: each announced, once, and no other.
+  expect([...cancels].sort()).toEqual([...claimedIds].sort());
+});
+
+describe('svc_worker_released: what a worker must let go of the jobs it holds', () => {
+  const WAITER_LOCK = 1937138551;
+
+  test("cancelled jobs and another worker's come back, its own processing ones do not; a sync job whose caller left is cancelled and comes back, one whose caller waits stays", async () => {
+    const mine = await submit('mine');
+    const cancelled = await submit('cancelled');
+    const gone = await submit('caller gone');
+    const waits = await submit('caller waits');
+    expect(await protocol.claim(worker, opts('w1', 4))).toHaveLength(4);
+    const elsewhere = await submit('elsewhere');
+    expect(await protocol.claim(worker, opts('w2', 1))).toHaveLength(1);
+    await db.query('SELECT svc_cancel_async($1)', [cancelled]);
+    await db.query(`UPDATE svc_queue SET waiter = 4242 WHERE request_id = $1`, [gone]);
+    await db.query(`UPDATE svc_queue SET waiter = 4343 WHERE request_id = $1`, [waits]);
+    const caller = await svc().connect();
+    await caller.query('BEGIN');
+    await caller.query(`SELECT pg_advisory_xact_lock(${WAITER_LOCK}, 4343)`);
+    try {
+      const released = await protocol.released(worker, 'w1', [mine, cancelled, gone, waits, elsewhere]);
+      expect(released).toEqual([cancelled, gone, elsewhere]);
+      expect(await row(gone)).toMatchObject({ status: 'cancelled', error: 'cancelled: its synchronous caller stopped waiting', waiter: null });
+      expect(await row(waits)).toMatchObject({ status: 'processing', waiter: 4343 });
+      expect(await row(mine)).toMatchObject({ status: 'processing' });
+    } finally {
+      await caller.query('ROLLBACK');
+    }
+  });
+
+  test('the next claim cancels a processing sync job whose caller left, announced on svc_cancel for its worker', async () => {
+    const cancels = await listenTo(protocol.CANCEL_CHANNEL);
+    const id = await submit('claimed, then its caller leaves');
+    await protocol.claim(worker, opts('w1', 1));
+    await db.query(`UPDATE svc_queue SET waiter = 4444 WHERE request_id = $1`, [id]);
+    expect(await protocol.claim(worker, opts('w2', 1))).toEqual([]);
+    expect(await row(id)).toMatchObject({ status: 'cancelled', error: 'cancelled: its synchronous caller stopped waiting', waiter: null });
+    await settled();
+    expect(cancels).toEqual([id]);
+    expect(await protocol.released(worker, 'w1', [id])).toEqual([id]);
+  });
+
+  test('only svc_worker members call it; NULLs are refused naming them', async () => {
+    const alice = await svc().connect(ROLES.alice);
+    await expect(protocol.released(alice, 'w1', [])).rejects.toMatchObject({ code: '42501' });
+    await expect(worker.query('SELECT svc_worker_released(NULL, ARRAY[]::uuid[])')).rejects.toMatchObject({
+      code: '22004', message: 'svc_worker_released: worker_id and request_ids must not be NULL',
+    });
+    expect(await protocol.released(worker, 'w1', [])).toEqual([]);
+  });
 });
 
 test('two concurrent claimers over 10,000 jobs: each claimed exactly once, in priority order', async () => {

@@ -86,7 +86,11 @@ test('a forged svc_cancel notification from any role stops nothing', async () =>
 
 test('a synchronous caller that gives up: its running request is stopped and the one claimed ahead is dropped, not run', async () => {
   const w = start({ SVC_WORKER_PREFETCH: '4', SVC_WORKER_DEBUG: '1' });
-  await eventually('the worker to run', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  // This worker's own heartbeat: the one a previous test killed may still look alive.
+  await eventually(
+    'the worker to run',
+    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
+  );
   await alice.query(`SET statement_timeout = '4s'`);
   await bob.query(`SET statement_timeout = '3s'`);
   try {
