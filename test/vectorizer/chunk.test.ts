@@ -1,4 +1,4 @@
-import { DEFAULT_SEPARATORS, chunkingProblem, splitText } from '../../src/vectorizer/chunk.js';
+import { DEFAULT_SEPARATORS, MAX_CHUNKS_PER_ROW, chunkCountProblem, chunkingProblem, declarationProblem, splitText } from '../../src/vectorizer/chunk.js';
 import { seededRandom } from '../../src/grammar/index.js';
 import type { Chunking } from '../../src/vectorizer/chunk.js';
 import { DEFAULT_TEMPLATE, renderTemplate, templateFields, templateProblem } from '../../src/vectorizer/template.js';
@@ -261,6 +261,24 @@ describe("splitText with by 'none'", () => {
     expect(splitText('', none)).toEqual([]);
     expect(splitText(' \n\t', none)).toEqual([]);
     expect(splitText('x', { by: 'none' } as unknown as Chunking)).toEqual(['x']);
+  });
+});
+
+describe('declarationProblem: what svc_vectorize asks beyond a valid chunking', () => {
+  test('an overlap of at most half the size is allowed, one more is refused naming both', () => {
+    expect(declarationProblem(byCharacters(1000, 500))).toBeUndefined();
+    expect(declarationProblem(byTokens(7, 3))).toBeUndefined();
+    expect(declarationProblem(byCharacters(1, 0))).toBeUndefined();
+    expect(declarationProblem({ by: 'none' })).toBeUndefined();
+    expect(declarationProblem(byCharacters(1000, 501))).toBe('overlap must be at most half of size (is 501, size 1000)');
+    expect(declarationProblem(byTokens(7, 4))).toBe('overlap must be at most half of size (is 4, size 7)');
+    // chunkingProblem's own findings come first.
+    expect(declarationProblem(byCharacters(10, 10))).toBe('overlap must be less than size (is 10, size 10)');
+  });
+
+  test(`a row may make at most ${MAX_CHUNKS_PER_ROW} chunks`, () => {
+    expect(chunkCountProblem(MAX_CHUNKS_PER_ROW)).toBeUndefined();
+    expect(chunkCountProblem(MAX_CHUNKS_PER_ROW + 1)).toBe('the text makes 1001 chunks, more than the 1000 one row may make (a larger chunk_size makes fewer)');
   });
 });
 
