@@ -3,8 +3,8 @@
 // genuine plv8 3.2.2, PostgreSQL 18), telling it which through SVC_EXPECT_PG and SVC_EXPECT_PLV8 so
 // a leg that quietly ran on the wrong server or handler fails. With a real worker as an ordinary
 // role: a sync and an async generation (the same text), an embedding, errors with their SQLSTATE
-// (the one error shape both handlers read), and where pgvector is installed a vectorizer into a
-// vector(n) destination searched through an HNSW index.
+// (the one error shape both handlers read), and where pgvector is installed the documented ::vector
+// casts and a vectorizer into a vector(n) destination searched through an HNSW index.
 import type pg from 'pg';
 import { STORIES_MODEL } from '../../scripts/real-models.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
@@ -65,6 +65,11 @@ test('with pgvector (where installed): a vector(n) destination searched through 
     return;
   }
   await db.query(`CREATE EXTENSION IF NOT EXISTS vector; CREATE SCHEMA smoke AUTHORIZATION ${ROLES.alice}`);
+  // The casts docs/sql.md shows: an embedding's real[] to vector, an async embedding's text to vector.
+  const cast = (await alice.query(`SELECT (svc_embed('a cat')::vector)::real[] AS v, svc_embed('a cat') AS r`)).rows[0];
+  expect(cast.v).toEqual(cast.r);
+  const id = (await alice.query(`SELECT svc_embed_async('a cat') AS id`)).rows[0].id;
+  expect((await alice.query(`SELECT (svc_get_async_result($1, 30)::vector)::real[] AS v`, [id])).rows[0].v).toEqual(cast.r);
   await alice.query(`CREATE TABLE smoke.notes (id integer PRIMARY KEY, body text);
     INSERT INTO smoke.notes SELECT i, 'A note about the number ' || i FROM generate_series(1, 8) i`);
   const dims = (await alice.query(`SELECT cardinality(svc_embed('x')) AS n`)).rows[0].n;
