@@ -135,8 +135,8 @@ export interface Heartbeat {
   model: string | null;
   /** Each served svc_models name with the identity of the file loaded for it (default: {default: model}). */
   models?: Readonly<Record<string, string>>;
-  /** What each served name's GGUF can serve (generate, embed, rerank), where known: svc_models' serves is narrowed to it. */
-  capabilities?: Readonly<Record<string, readonly string[]>>;
+  /** What each served name's GGUF can serve (generate, embed, rerank) and the length of its embeddings, where known: svc_models' serves is narrowed to it. */
+  capabilities?: Readonly<Record<string, { serves: readonly string[]; dimension?: number }>>;
   jobsDone: number;
   jobsFailed: number;
   jobsInFlight: number;

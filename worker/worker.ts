@@ -507,7 +507,9 @@ export class Worker {
         concurrency: this.config.concurrency,
         model: this.engines.values().next().value!.modelId,
         models: this.identities(),
-        capabilities: Object.fromEntries([...this.engines].flatMap(([name, e]) => (e.capabilities ? [[name, servable(e.capabilities)]] : []))),
+        capabilities: Object.fromEntries(
+          [...this.engines].flatMap(([name, e]) => (e.capabilities ? [[name, { serves: servable(e.capabilities), dimension: e.dimension }]] : [])),
+        ),
         jobsDone: this.jobsDone,
         jobsFailed: this.jobsFailed,
         jobsInFlight: this.running.size,

@@ -66,6 +66,8 @@ export interface InferenceEngine {
   readonly threads?: number;
   readonly contextSize?: number;
   readonly capabilities?: Capabilities;
+  /** In-process models only: the length of an embedding. */
+  readonly dimension?: number;
 }
 
 export type InferenceServerErrorKind =

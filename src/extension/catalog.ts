@@ -395,7 +395,7 @@ const DECLARED: readonly SqlFunction[] = [
     params: [p('worker_id', 'text'), p('host', 'text'), p('pid', 'integer'), p('state', 'text'), p('concurrency', 'integer'), p('model', 'text'),
       p('jobs_done', 'bigint'), p('jobs_failed', 'bigint'), p('jobs_in_flight', 'integer'), p('models', 'jsonb', 'NULL'), p('capabilities', 'jsonb', 'NULL')],
     returns: 'void', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
-    comment: 'Worker protocol: report that a worker is alive, for svc_worker_status(), and the models it serves ({"name": identity}; NULL: {"default": model}), declared in svc_models when missing; capabilities ({"name": [functions]}, from each GGUF) is what each can serve: recorded, and serves narrowed to it.',
+    comment: 'Worker protocol: report that a worker is alive, for svc_worker_status(), and the models it serves ({"name": identity}; NULL: {"default": model}), declared in svc_models when missing; capabilities ({"name": {"serves": [functions], "dimension": n}}, from each GGUF) is what each can serve and the length of its embeddings: recorded, and serves narrowed to it.',
   },
   {
     name: 'svc_model_declare', params: [p('name', 'text'), p('serves', 'text[]', `ARRAY['generate', 'embed', 'rerank']`)], returns: 'void',

@@ -60,7 +60,7 @@ export const QUERIES = {
      LEFT JOIN svc_models m ON m.name = s.name`,
     'text',
   ),
-  modelServes: q(`SELECT serves FROM svc_models WHERE name = $1`, 'text'),
+  modelServes: q(`SELECT serves, dimension FROM svc_models WHERE name = $1`, 'text'),
 
   // The exact count, and the last submission number read before it (so that count plus the numbers given out since bounds the queue).
   queueDepth: q(`SELECT s.last_value AS last_seq, svc__queue_depth() AS depth FROM svc_queue_seq_seq s`),

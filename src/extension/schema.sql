@@ -103,6 +103,8 @@ CREATE TABLE svc_models (
   -- does not generate); NULL until a worker loaded it, or for an inference server. Never wider than this:
   -- serves (svc_worker_heartbeat narrows it, svc_model_declare refuses more).
   capabilities text[],
+  -- The length of its embeddings, as its worker loaded it (NULL: not known yet): svc_vectorize refuses other dimensions.
+  dimension   integer,
   CONSTRAINT svc_models_name CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'),
   CONSTRAINT svc_models_serves CHECK (cardinality(serves) > 0 AND serves <@ ARRAY['generate', 'embed', 'rerank']),
   CONSTRAINT svc_models_capabilities CHECK (capabilities <@ ARRAY['generate', 'embed', 'rerank'])

@@ -121,10 +121,15 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
 
   const chunking = checkedChunking(fn, chunkBy, chunkSize, chunkOverlap, separators);
   const modelName = v.text(fn, 'model', model);
-  const serves = one<{ serves: string[] }>(QUERIES.modelServes, modelName)?.serves;
+  const declared = one<{ serves: string[]; dimension: number | null }>(QUERIES.modelServes, modelName);
+  const serves = declared?.serves;
   if (!serves) throw parameterError(fn, 'model', `"${modelName}" is not declared in svc_models`, { hint: `Start a worker with --model ${modelName}=PATH, or declare it with svc_model_declare.` });
   if (!serves.includes('embed')) throw parameterError(fn, 'model', `"${modelName}" does not serve embed (it serves ${serves.join(', ')})`);
   const dims = dimensions === null || dimensions === undefined ? null : v.integerInRange(fn, 'dimensions', dimensions, 1, 16000);
+  // The model's own length, as its worker loaded it (svc_models.dimension): any other would fail every row later.
+  if (dims !== null && declared?.dimension != null && dims !== declared.dimension) {
+    throw parameterError(fn, 'dimensions', `must be the length of "${modelName}"'s embeddings, ${declared.dimension} (got ${dims}): pass ${declared.dimension}, or NULL for the model's`);
+  }
   const batch = v.integerInRange(fn, 'batch_size', batchSize, 1, 1000);
 
   const target = destinationName(fn, destination, relation.schema, vectorizerName);

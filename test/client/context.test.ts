@@ -147,13 +147,22 @@ describe('context', () => {
   }, 180_000);
 });
 
+test("a vectorizer's dimensions other than its model's are refused at the declaration, with both numbers; nothing is created", async () => {
+  await db.query(`CREATE TABLE notes (id integer PRIMARY KEY, body text); GRANT ALL ON notes TO alice`);
+  const error = await sqlError(alice, `SELECT svc_vectorize('notes', 'body', 'notes_v', model := 'bge', dimensions := 1)`);
+  expect(error.code).toBe('22023');
+  expect(error.message).toBe(`svc_vectorize: dimensions must be the length of "bge"'s embeddings, 64 (got 1): pass 64, or NULL for the model's`);
+  expect((await db.query(`SELECT to_regclass('notes_v') AS t`)).rows[0].t).toBeNull();
+});
+
 describe('what a model can do comes from the model', () => {
   test('an embedding model is never declared as serving generate: narrowed when its worker loads it, refused by svc_model_declare', async () => {
-    const models = (await db.query(`SELECT name, serves, capabilities FROM svc_models WHERE name IN ('bge', 'ranker', 'default') ORDER BY name`)).rows;
+    const models = (await db.query(`SELECT name, serves, capabilities, dimension FROM svc_models WHERE name IN ('bge', 'ranker', 'default') ORDER BY name`))
+      .rows;
     expect(models).toEqual([
-      { name: 'bge', serves: ['embed', 'rerank'], capabilities: ['embed', 'rerank'] },
-      { name: 'default', serves: ['generate', 'embed', 'rerank'], capabilities: ['generate', 'embed', 'rerank'] },
-      { name: 'ranker', serves: ['embed', 'rerank'], capabilities: ['embed', 'rerank'] },
+      { name: 'bge', serves: ['embed', 'rerank'], capabilities: ['embed', 'rerank'], dimension: 64 },
+      { name: 'default', serves: ['generate', 'embed', 'rerank'], capabilities: ['generate', 'embed', 'rerank'], dimension: 64 },
+      { name: 'ranker', serves: ['embed', 'rerank'], capabilities: ['embed', 'rerank'], dimension: 64 },
     ]);
     const admin = await svc().connect(ROLES.admin);
     const declared = await sqlError(admin, `SELECT svc_model_declare('bge', ARRAY['generate', 'embed'])`);
