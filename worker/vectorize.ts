@@ -7,6 +7,8 @@ import { renderTemplate, templateProblem } from '../src/vectorizer/template.js';
 import { NothingToEmbedError } from '../src/engine/engine.js';
 import type { InferenceEngine } from '../src/engine/server-engine.js';
 import { PermanentJobError } from './jobs.js';
+import * as protocol from './protocol.js';
+import type pg from 'pg';
 
 interface Item {
   text: string | null;
@@ -70,4 +72,20 @@ export async function runVectorize(engine: InferenceEngine, p: Record<string, un
     out.push({ chunks });
   }
   return JSON.stringify({ items: out });
+}
+
+/**
+ * Writes a vectorize job's result over a connection of its own, closed afterwards. Its completion
+ * writes the declaring role's destination, which runs that role's code (its triggers, its types'
+ * checks) in the session that writes it; that code can change the session for what comes after it
+ * (settings, prepared statements of the worker's own names, advisory locks, temporary objects), so
+ * the worker never uses that session again.
+ */
+export async function completeVectorize(pool: pg.Pool, job: Pick<protocol.ClaimedJob, 'request_id' | 'attempt'>, result: string): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    return await protocol.complete(client, job, result);
+  } finally {
+    client.release(true);
+  }
 }

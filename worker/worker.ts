@@ -17,6 +17,7 @@ import { cacheIdentity } from '../src/extension/cache-key.js';
 import { servable } from '../src/engine/capabilities.js';
 import { ConfigError } from './config.js';
 import { SETUP_SQLSTATES, checkSetup, isUnreachable, sqlState } from './setup.js';
+import { completeVectorize } from './vectorize.js';
 
 /** Waits `ms`, or less when `signal` aborts first. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -431,7 +432,13 @@ export class Worker {
     for (let attempt = 0; ; attempt++) {
       try {
         if ('result' in outcome) {
-          const stored = attempt === 0 ? await this.completions.complete(job, outcome.result) : await protocol.complete(this.pool, job, outcome.result);
+          // A vectorize job's completion runs the declaring role's code: over a connection of its own (completeVectorize).
+          const stored =
+            job.function_name === 'vectorize'
+              ? await completeVectorize(this.pool, job, outcome.result)
+              : attempt === 0
+                ? await this.completions.complete(job, outcome.result)
+                : await protocol.complete(this.pool, job, outcome.result);
           this.reached();
           this.jobsDone++;
           log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', {

@@ -191,6 +191,23 @@ export function triggers(v: VectorizerShape, vectorizer: string): string[] {
   ];
 }
 
+/**
+ * The session's settings any role may change (context 'user'), as jsonb {name: setting}: taken before
+ * svc runs a function of a role's proxy, whose code can SET them for the rest of the session (an
+ * ordinary SET outlives the function's own SET clauses), then put back by SETTINGS_RESTORE before
+ * svc's next statement, so that nothing svc runs after it reads names through the role's search_path.
+ * Every name in both is qualified: they are parsed under whatever the role left.
+ */
+export const SETTINGS_SNAPSHOT = `SELECT pg_catalog.jsonb_object_agg(s.name, s.setting) AS settings FROM pg_catalog.pg_settings s WHERE s.context OPERATOR(pg_catalog.=) 'user'`;
+/** $1: SETTINGS_SNAPSHOT's jsonb. Settings changed since are set back, ones created since (a placeholder such as svc.*) emptied. */
+export const SETTINGS_RESTORE = `SELECT pg_catalog.count(pg_catalog.set_config(c.name, c.value, false)) AS restored FROM (
+  SELECT b.key AS name, b.value FROM pg_catalog.jsonb_each_text($1::pg_catalog.jsonb) b
+    JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) b.key WHERE s.setting OPERATOR(pg_catalog.<>) b.value
+  UNION ALL
+  SELECT s.name, '' FROM pg_catalog.pg_settings s
+  WHERE s.context OPERATOR(pg_catalog.=) 'user' AND NOT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) s.name) AND s.setting OPERATOR(pg_catalog.<>) ''
+) c`;
+
 /** Rows of the backfill queued per call of the gate (each call's items go into one jsonb). */
 export const BACKFILL_PART = 5000;
 

@@ -14,7 +14,8 @@ import * as v from './validate.js';
 import { declarationProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
 import { templateFields, templateProblem } from '../vectorizer/template.js';
 import {
-  backfillFunction, DESTINATION_COLUMNS, destinationTable, gateFunction, generatedPattern, proxyRoleName, qualified, quoteIdent, searchQuery, signature, TRIGGER_EVENTS,
+  backfillFunction, DESTINATION_COLUMNS, destinationTable, gateFunction, generatedPattern, proxyRoleName, qualified, quoteIdent, searchQuery, SETTINGS_RESTORE, SETTINGS_SNAPSHOT,
+  signature, TRIGGER_EVENTS,
   triggerFunction, triggerName, triggers, writerFunction, writerSignature, type KeyColumn, type VectorizerShape,
 } from './vectorizer-sql.js';
 import { prepareEmbed } from './jobs.js';
@@ -217,12 +218,17 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   const gate = signature(svcSchema, id, 'gate');
   run(`REVOKE ALL ON FUNCTION ${gate} FROM PUBLIC`);
   run(`GRANT EXECUTE ON FUNCTION ${gate} TO ${quoteIdent(proxy)}`);
+  // svc_owner's, as svc's other functions (docs/security.md, "Who owns svc's objects"): it runs as
+  // svc_owner, never as the superuser who runs this.
+  run(`ALTER FUNCTION ${gate} OWNER TO svc_owner`);
   // The proxy's: nobody else may run them (svc's owner and superusers aside).
   for (const [fn, sql] of [['writer', writerFunction(s)], ['changed', triggerFunction(s)], ['backfill', backfillFunction(s)]] as const) {
     run(sql);
     run(`REVOKE ALL ON FUNCTION ${signature(svcSchema, id, fn)} FROM PUBLIC`);
     run(`ALTER FUNCTION ${signature(svcSchema, id, fn)} OWNER TO ${quoteIdent(proxy)}`);
   }
+  // svc_owner (who owns the worker protocol, docs/security.md) writes a job's chunks through the writer.
+  run(`GRANT EXECUTE ON FUNCTION ${signature(svcSchema, id, 'writer')} TO svc_owner`);
   // Members of the extension: DROP EXTENSION svc then needs CASCADE, which takes the triggers too
   // (a trigger left behind would call functions that are gone, and fail every write to the source).
   for (const fn of ['gate', 'writer', 'changed'] as const) run(`ALTER EXTENSION svc ADD FUNCTION ${signature(svcSchema, id, fn)}`);
@@ -230,7 +236,9 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   one(QUERIES.vectorizerSetWriter, id, writerSignature(svcSchema, id));
   // Last: the backfill runs the role's casts and key types as the proxy, then goes.
   const backfill = signature(svcSchema, id, 'backfill');
+  const settings = run<{ settings: unknown }>(SETTINGS_SNAPSHOT)[0].settings;
   const queued = Number(run<{ queued: number | string }>(`SELECT ${backfill} AS queued`)[0].queued);
+  run(SETTINGS_RESTORE, settings);
   run(`DROP FUNCTION ${backfill}`);
   return queued;
 }

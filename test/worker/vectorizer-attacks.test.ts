@@ -180,6 +180,35 @@ test("eve's trigger on her destination runs as her proxy; when it alters the pro
   await nothingGained();
 }, 180_000);
 
+test("what eve's code sets in the worker's session while svc writes her destination outlives none of svc's statements, and the session is not used again", async () => {
+  // Shadows of what svc's completion calls after the writer, found first on the search_path her code sets.
+  await eve.query(`CREATE FUNCTION eve.clock_timestamp() RETURNS timestamptz LANGUAGE sql AS $$ SELECT eve.record('shadow'); SELECT pg_catalog.clock_timestamp() $$;
+    CREATE FUNCTION eve.jsonb_array_elements(jsonb) RETURNS SETOF jsonb LANGUAGE sql AS $$ SELECT eve.record('shadow'); SELECT pg_catalog.jsonb_array_elements($1) $$;
+    CREATE FUNCTION eve.steal(text, integer, double precision, integer, text[]) RETURNS TABLE (request_id uuid) LANGUAGE sql AS $$ SELECT eve.record('stolen'); SELECT NULL::uuid WHERE false $$;
+    GRANT USAGE ON SCHEMA eve TO PUBLIC; GRANT INSERT ON eve.seen TO PUBLIC`);
+  await eve.query(`CREATE TABLE eve.session (id integer PRIMARY KEY, body text); INSERT INTO eve.session VALUES (1, 'first')`);
+  await eve.query(`SELECT svc_vectorize('eve.session', 'body', 'session')`);
+  await settled('session');
+  // Her trigger on her destination: runs as her proxy in the worker's session, and leaves it her search_path and her statement under the worker's name.
+  await eve.query(`CREATE FUNCTION eve.taint() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM eve.record('taint');
+      PERFORM set_config('search_path', 'eve, pg_catalog', false);
+      BEGIN EXECUTE 'DEALLOCATE svc_worker_claim'; EXCEPTION WHEN OTHERS THEN NULL; END;
+      EXECUTE 'PREPARE svc_worker_claim (text, integer, double precision, integer, text[]) AS SELECT * FROM eve.steal($1, $2, $3, $4, $5)';
+      RETURN NULL;
+    END $$;
+    CREATE TRIGGER taint AFTER INSERT ON eve.session_chunks FOR EACH STATEMENT EXECUTE FUNCTION eve.taint()`);
+  await eve.query(`UPDATE eve.session SET body = 'second'`);
+  expect(await settled('session')).toMatchObject({ rows_done: '1', rows_failed: '0' });
+  expect(await ranOnlyAsProxy('taint')).toBe(1);
+  // The worker claims and embeds on: its next job is another role's, done as ever.
+  await eve.query(`INSERT INTO eve.session VALUES (2, 'third')`);
+  expect(await settled('session')).toMatchObject({ rows_done: '2', rows_failed: '0' });
+  expect((await db.query(`SELECT what, current_role_name AS role FROM eve.seen WHERE what IN ('shadow', 'stolen')`)).rows).toEqual([]);
+  await nothingGained();
+}, 120_000);
+
 test("svc's gate takes only its vectorizer's items from its proxy; nobody else may call it or the proxy's functions", async () => {
   const id = (await db.query(`SELECT id FROM svc_vectorizers WHERE name = 'docs'`)).rows[0].id;
   const alice = await svc().connect(ROLES.alice);

@@ -12,7 +12,10 @@
 -- The writer is the proxy's, which code of the declaring role runs as: it is called by its name in
 -- svc's schema and only while, in the statement that calls it, it is still there, SECURITY DEFINER,
 -- owned by the proxy, with the settings svc gave it (its body the proxy cannot change; its first
--- statement refuses to run as anyone but the proxy). svc evaluates nothing here but jsonb.
+-- statement refuses to run as anyone but the proxy). svc evaluates nothing here but jsonb. What the
+-- role's code SETs while it runs (search_path, ...) outlives the writer: the settings any role may
+-- change are put back before svc's next statement (vectorizer-sql.ts, SETTINGS_SNAPSHOT/_RESTORE,
+-- which this repeats), every name in between qualified.
 DECLARE
   v svc_vectorizers;
   mine jsonb;
@@ -24,6 +27,7 @@ DECLARE
   refused integer;
   called integer;
   svc_schema name;
+  settings jsonb;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer;
   IF NOT FOUND OR v.writer IS NULL THEN
@@ -49,12 +53,20 @@ BEGIN
     INTO chunk_rows
     FROM jsonb_array_elements(pairs) AS x(item), jsonb_array_elements(x.item->'chunks') WITH ORDINALITY AS c(chunk, ord);
     SELECT n.nspname INTO svc_schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc';
+    SELECT pg_catalog.jsonb_object_agg(s.name, s.setting) INTO settings FROM pg_catalog.pg_settings s WHERE s.context OPERATOR(pg_catalog.=) 'user';
     EXECUTE format('SELECT %I.%I($1, $2) FROM pg_catalog.pg_proc p WHERE p.oid = $3 AND p.pronamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = $4) '
         'AND p.prosecdef AND p.proconfig = $5 AND p.proowner = (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = $6)',
         svc_schema, 'svc__vz_' || v.id || '_write')
       USING mine, chunk_rows, v.writer, svc_schema, ARRAY['search_path=pg_catalog, pg_temp', 'standard_conforming_strings=on'],
         'svc_vectorizer_' || (SELECT r.oid FROM pg_roles r WHERE r.rolname = v.owner);
     GET DIAGNOSTICS called = ROW_COUNT;
+    PERFORM pg_catalog.set_config(c.name, c.value, false) FROM (
+      SELECT b.key AS name, b.value FROM pg_catalog.jsonb_each_text(settings) b
+        JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) b.key WHERE s.setting OPERATOR(pg_catalog.<>) b.value
+      UNION ALL
+      SELECT s.name, '' FROM pg_catalog.pg_settings s
+      WHERE s.context OPERATOR(pg_catalog.=) 'user' AND NOT (settings OPERATOR(pg_catalog.?) s.name) AND s.setting OPERATOR(pg_catalog.<>) ''
+    ) c;
     IF called <> 1 THEN
       RAISE EXCEPTION 'the writer of vectorizer % is not as svc made it (moved, altered or gone): svc_vectorize_drop it and declare it again', v.name;
     END IF;
