@@ -8,6 +8,7 @@ import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
 import { SvcError, SQLSTATE, parameterError } from './errors.js';
 import * as v from './validate.js';
+import { integerSetting } from './settings.js';
 
 export interface Limits {
   maxQueueSize: number;
@@ -33,6 +34,15 @@ export function effectiveLimits(c: LimitColumns): Limits {
     maxPending: limitOf(r.max_pending) ?? limitOf(q.max_pending) ?? d.maxPending,
     maxStoredBytes: limitOf(r.max_stored_bytes) ?? limitOf(q.max_stored_bytes) ?? d.maxStoredBytes,
   };
+}
+
+/**
+ * The session's svc.max_queue_size (`current`: as the caller read it), which may only lower its own
+ * bound under the queue's: unset, no bound of its own (the queue's applies).
+ */
+export function sessionQueueBound(current?: string | null): number {
+  const value = current === undefined ? (one<{ value: string | null }>(QUERIES.setting, 'svc.max_queue_size')?.value ?? null) : current;
+  return value === null || value.trim() === '' ? Number.MAX_SAFE_INTEGER : integerSetting('svc.max_queue_size', 1, value);
 }
 
 interface Usage {

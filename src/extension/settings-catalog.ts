@@ -8,7 +8,7 @@ export interface Setting {
 }
 
 export const SETTINGS = {
-  'svc.max_queue_size': { default: '10000', meaning: 'requests pending or processing, over all roles; beyond it submission fails (53400)' },
+  'svc.max_queue_size': { default: '10000', meaning: "lowers this session's bound of requests pending or processing over all roles, never above the queue's (svc_set_queue_limits, 10000 by default); beyond it submission fails (53400)" },
   'svc.worker_concurrency': { default: '4', meaning: "jobs a worker runs at once when SVC_WORKER_CONCURRENCY is unset" },
   'svc.worker_poll_interval': { default: '1s', meaning: "a worker's polling fallback when SVC_WORKER_POLL_INTERVAL is unset" },
   'svc.sync_timeout': { default: '60s', meaning: 'how long the synchronous functions wait for a worker' },

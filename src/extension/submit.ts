@@ -5,8 +5,7 @@ import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
 import { SvcError, SQLSTATE, parameterError } from './errors.js';
-import { integerSetting } from './settings.js';
-import { checkRoleQuota, effectiveLimits, type LimitColumns, type Limits } from './quotas.js';
+import { checkRoleQuota, effectiveLimits, sessionQueueBound, type LimitColumns, type Limits } from './quotas.js';
 import * as v from './validate.js';
 import * as jobs from './jobs.js';
 
@@ -28,7 +27,7 @@ let counted: { depth: number; lastSeq: number } | null = null;
  * `sessionMax`: the caller's setting when it was read elsewhere (a sync call's, from its own session).
  */
 function queueBound(capacity: Capacity, limits: Limits, sessionMax?: number): { max: number; named: string } {
-  const own = sessionMax ?? (capacity.max_queue_size === null || capacity.max_queue_size.trim() === '' ? Infinity : integerSetting('svc.max_queue_size', 1, capacity.max_queue_size));
+  const own = sessionMax ?? sessionQueueBound(capacity.max_queue_size);
   return own < limits.maxQueueSize ? { max: own, named: 'svc.max_queue_size' } : { max: limits.maxQueueSize, named: 'max_queue_size (svc_set_queue_limits)' };
 }
 

@@ -12,7 +12,8 @@ import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { SvcError, SQLSTATE } from './errors.js';
 import { LIMITS } from './limits.js';
-import { integerSetting, intervalSetting } from './settings.js';
+import { intervalSetting } from './settings.js';
+import { sessionQueueBound } from './quotas.js';
 import { cacheIdentity } from './cache-key.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
@@ -73,7 +74,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   if (todo.length === 0) return outcomes;
   // The caller's settings, checked before anything is enqueued (an answer from the cache needs none).
   const timeout = intervalSetting('svc.sync_timeout');
-  const maxQueueSize = integerSetting('svc.max_queue_size', 1);
+  const maxQueueSize = sessionQueueBound(); // only lowers the queue's bound (quotas.ts)
   // Workers are running but none serves the model: waiting would only time out. (With none running
   // at all the call waits, as one may be starting.)
   const summaries = new Map<string, ReturnType<typeof workersSummary>>();

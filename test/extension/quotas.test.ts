@@ -106,6 +106,21 @@ test("the default binds every role without its own quota; a role's own quota ove
   expect(await limitsOf(bob)).toMatchObject({ max_pending: '5000' });
 });
 
+test("synchronous calls are bound by the queue's ceiling, their session's setting lowering it only", async () => {
+  await admin.query('SELECT svc_set_queue_limits(2)');
+  await submit(bob);
+  await submit(bob);
+  await alice.query(`SET svc.sync_timeout = '1s'; SET svc.max_queue_size = 1000000`);
+  await expect(alice.query(`SELECT svc_generate('sync')`)).rejects.toMatchObject({
+    code: '53400',
+    message: 'svc_generate: the queue is full (2 requests pending or processing, max_queue_size (svc_set_queue_limits) = 2)',
+  });
+  await admin.query('SELECT svc_set_queue_limits(3)');
+  await alice.query(`SET svc.max_queue_size = 2`);
+  await expect(alice.query(`SELECT svc_generate('sync')`)).rejects.toMatchObject({ code: '53400', message: expect.stringContaining('svc.max_queue_size = 2)') });
+  expect(await count('alice')).toBe(0);
+});
+
 test('synchronous calls count against the quota of the role they act for', async () => {
   await admin.query(`SELECT svc_set_role_limits('alice', 1)`);
   await submit(alice);
