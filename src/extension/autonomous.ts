@@ -13,14 +13,12 @@
 import { one, rows } from './db.js';
 import { QUERIES, REMOTE } from './queries.js';
 import { SvcError, SQLSTATE } from './errors.js';
-import { SYNC_ROLE, describeTarget, parseConninfo, syncConninfo, type SyncTarget } from './conninfo.js';
+import { SYNC_ROLE, parseConninfo, type SyncTarget } from './conninfo.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
 import { enqueueForWaiter } from './submit.js';
 import type { JobState } from './results.js';
-
-interface Plv8Quote { quote_literal(text: string): string }
-declare const plv8: Plv8Quote;
+import { quoteLiteral } from './sql-text.js';
 
 /** Waiting callers go before queued async work. */
 const SYNC_PRIORITY = 100;
@@ -55,27 +53,50 @@ export interface SyncContext {
   isolation: string;
   target: SyncTarget | null;
   dblink_reachable: boolean;
-  database: string;
-  port: string;
-  socket_directories: string;
   schema: string;
 }
 
-/** An autonomous session: `link` is what dblink takes (the kept connection's name, or a connection string). */
+/**
+ * An autonomous session: the kept connection (`keep`), or one of its own per statement, named
+ * `applicationName`. `target` is where the administrator said it connects (svc_config).
+ */
 export interface Session {
   fn: string;
-  link: string;
+  target: SyncTarget;
+  applicationName: string;
   schema: string;
   keep: boolean;
 }
 
-// The connection string the kept connection ('svc_sync') was opened with; null: none is open.
-let keptConninfo: string | null = null;
+// The target (as JSON) the kept connection ('svc_sync') was opened for; null: none is open.
+let keptTarget: string | null = null;
+
+/**
+ * svc__sync_dblink, svc's one door to dblink (superuser-owned: svc_owner may not open a connection
+ * without a password), which builds every connection string itself: always svc_sync to this
+ * database with svc's options (sql/svc__sync_dblink.sql). Each row is the one text column of a
+ * statement's row.
+ */
+function dblink(action: 'connect' | 'disconnect' | 'run' | 'run_once' | 'describe', target: SyncTarget | null, applicationName: string | null, statement: string | null): string[] {
+  return rows<{ r: string }>(QUERIES.syncDblink, action, target, applicationName, statement).map((row) => row.r);
+}
 
 function dropKept(): void {
-  if (keptConninfo === null) return;
-  keptConninfo = null;
-  try { one(QUERIES.syncDisconnect); } catch { /* already gone */ }
+  if (keptTarget === null) return;
+  keptTarget = null;
+  try { dblink('disconnect', null, null, null); } catch { /* already gone */ }
+}
+
+function connectKept(fn: string, target: SyncTarget): void {
+  try {
+    dblink('connect', target, null, null);
+  } catch (error) {
+    // A connection named svc_sync this context did not know of (its state was reset): replace it.
+    if ((error as { sqlerrcode?: string }).sqlerrcode !== '42710') throw connectionError(fn, error);
+    dblink('disconnect', null, null, null);
+    try { dblink('connect', target, null, null); } catch (again) { throw connectionError(fn, again); }
+  }
+  keptTarget = JSON.stringify(target);
 }
 
 function connectionError(fn: string, error: unknown): SvcError {
@@ -96,43 +117,31 @@ export function openSession(fn: string, ctx: SyncContext): Session {
       hint: `ALTER ROLE ${SYNC_ROLE} NOSUPERUSER NOCREATEROLE NOCREATEDB NOREPLICATION NOBYPASSRLS, and revoke its memberships.`,
     });
   }
-  const local = { database: ctx.database, port: ctx.port, socketDirectories: ctx.socket_directories };
   const target = ctx.target ?? {};
   if (ctx.dblink_reachable) {
     // This caller could reach a kept connection through dblink: one that closes with the statement.
     dropKept();
     const token = one<{ token: string }>(QUERIES.randomToken)!.token;
-    return { fn, link: syncConninfo(target, local, `${SYNC_ROLE}_${token}`), schema: ctx.schema, keep: false };
+    return { fn, target, applicationName: `${SYNC_ROLE}_${token}`, schema: ctx.schema, keep: false };
   }
-  const conninfo = syncConninfo(target, local, SYNC_ROLE);
-  if (keptConninfo !== conninfo) {
+  if (keptTarget !== JSON.stringify(target)) {
     dropKept();
-    try {
-      one(QUERIES.syncConnect, conninfo);
-    } catch (error) {
-      // A connection named svc_sync this context did not know of (its state was reset): replace it.
-      if ((error as { sqlerrcode?: string }).sqlerrcode !== '42710') throw connectionError(fn, error);
-      one(QUERIES.syncDisconnect);
-      try { one(QUERIES.syncConnect, conninfo); } catch (again) { throw connectionError(fn, again); }
-    }
-    keptConninfo = conninfo;
+    connectKept(fn, target);
   }
-  return { fn, link: 'svc_sync', schema: ctx.schema, keep: true };
+  return { fn, target, applicationName: SYNC_ROLE, schema: ctx.schema, keep: true };
 }
 
-/** Runs a statement in the autonomous session; a kept connection that was lost is opened again, once. */
-function remote<T>(session: Session, query: typeof QUERIES.syncState, statement: string): T[] {
+/** Runs a statement in the autonomous session (its rows' one text column); a kept connection that was lost is opened again, once. */
+function remote(session: Session, statement: string): string[] {
   for (let attempt = 0; ; attempt++) {
     try {
-      return rows<T>(query, session.link, statement);
+      return session.keep ? dblink('run', null, null, statement) : dblink('run_once', session.target, session.applicationName, statement);
     } catch (error) {
       const code = String((error as { sqlerrcode?: string }).sqlerrcode ?? '');
       if (!code.startsWith('08')) throw error;
       if (!session.keep || attempt > 0) throw connectionError(session.fn, error);
-      const conninfo = keptConninfo!;
       dropKept();
-      try { one(QUERIES.syncConnect, conninfo); } catch (again) { throw connectionError(session.fn, again); }
-      keptConninfo = conninfo;
+      connectKept(session.fn, session.target);
     }
   }
 }
@@ -141,7 +150,7 @@ function remote<T>(session: Session, query: typeof QUERIES.syncState, statement:
 export const syncContext = (): SyncContext => one<SyncContext>(QUERIES.syncContext)!;
 
 /** A literal uuid[] of ids that came from svc_queue (UUIDs: nothing to escape but the quotes). */
-const quotedIds = (ids: readonly string[]) => plv8.quote_literal(`{${ids.join(',')}}`);
+const quotedIds = (ids: readonly string[]) => quoteLiteral(`{${ids.join(',')}}`);
 
 /**
  * Enqueues a sync call's requests (one function, one constraint) for the caller through the session:
@@ -151,12 +160,12 @@ export function submitRemote(session: Session, ctx: SyncContext, waiter: Waiter,
   const payload = JSON.stringify({
     caller: session.fn, function_name: functionName, requests: parameters, owner: ctx.owner, pid: ctx.pid, waiter: waiter.key, token: waiter.token, max_queue_size: maxQueueSize,
   });
-  return remote<{ ids: string[] }>(session, QUERIES.syncSubmit, REMOTE.submit(session.schema, plv8.quote_literal(payload)))[0].ids;
+  return JSON.parse(remote(session, REMOTE.submit(session.schema, quoteLiteral(payload)))[0]) as string[];
 }
 
 /** The states of the caller's requests, read in the session (by id; an id missing is gone). */
 export function readRemote(session: Session, waiter: Waiter, ids: readonly string[]): Map<string, JobState> {
-  const states = remote<JobState & { request_id: string }>(session, QUERIES.syncState, REMOTE.state(session.schema, quotedIds(ids), plv8.quote_literal(waiter.token)));
+  const states = remote(session, REMOTE.state(session.schema, quotedIds(ids), quoteLiteral(waiter.token))).map((row) => JSON.parse(row) as JobState & { request_id: string });
   return new Map(states.map((s) => [s.request_id, s]));
 }
 
@@ -164,7 +173,7 @@ export function readRemote(session: Session, waiter: Waiter, ids: readonly strin
 export function cancelRemoteQuietly(session: Session, waiter: Waiter, ids: readonly string[]): void {
   if (ids.length === 0) return;
   try {
-    remote(session, QUERIES.syncCancel, REMOTE.cancel(session.schema, quotedIds(ids), plv8.quote_literal(waiter.token)));
+    remote(session, REMOTE.cancel(session.schema, quotedIds(ids), quoteLiteral(waiter.token)));
   } catch {
     // the autonomous session is gone: the requests stay as they are, and the next claim cancels them
   }
@@ -211,6 +220,5 @@ export function setSyncConnection(conninfo: unknown): string {
   if (target === null) one(QUERIES.configDelete, 'sync_connection');
   else one(QUERIES.configPut, 'sync_connection', target);
   dropKept();
-  const ctx = one<SyncContext>(QUERIES.syncContext)!;
-  return describeTarget(target ?? {}, { database: ctx.database, port: ctx.port, socketDirectories: ctx.socket_directories });
+  return dblink('describe', target ?? {}, null, null)[0];
 }

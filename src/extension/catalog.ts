@@ -24,7 +24,14 @@ export interface SqlFunction {
    * 'svc_sync': the role the sync functions' autonomous session logs in as). Internal functions
    * (svc__*) are 'nobody' unless docs/security.md says why PUBLIC may run them.
    */
-  readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'svc_admin' | 'svc_sync' | 'nobody';
+  readonly grantTo?: 'PUBLIC' | 'svc_worker' | 'svc_admin' | 'svc_sync' | 'svc_owner' | 'nobody';
+  /**
+   * Who owns it: svc_owner (NOLOGIN, no attribute), unless 'superuser': the superuser who ran CREATE
+   * EXTENSION keeps it because what it does needs a superuser. Each such function is listed in
+   * docs/security.md ("Who owns svc's objects") with the reason, and test/extension/security-owner.test.ts
+   * holds the list to it.
+   */
+  readonly owner?: 'superuser';
   /** Settings for the duration of each call (a SET clause), besides the pinned search_path. */
   readonly settings?: Readonly<Record<string, string>>;
   /** `ts`: a plv8 stub calling the bundle's api; `language`: the body is src/extension/sql/<name>.sql (or `generated`). */
@@ -254,13 +261,13 @@ const DECLARED: readonly SqlFunction[] = [
       p('destination', 'text', 'NULL'), p('dimensions', 'integer', 'NULL'), p('batch_size', 'integer', '64'),
     ],
     // The backfill of a large table may queue for longer than plv8's 300 s default (statement_timeout bounds it).
-    returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', settings: SET_CALL, body: { ts: 'vectorize' },
+    returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', owner: 'superuser', settings: SET_CALL, body: { ts: 'vectorize' },
     comment: "Keep source's column_name embedded, chunk by chunk, in a destination table owned by the calling role: triggers queue inserts, updates and deletes, "
       + 'and the rows already there are queued now. Returns how many rows were queued.',
   },
   {
     name: 'svc_vectorize_drop', params: [p('name', 'text'), p('drop_destination', 'boolean', 'true')], returns: 'boolean',
-    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'vectorizeDrop' },
+    volatility: 'VOLATILE', security: 'DEFINER', owner: 'superuser', body: { ts: 'vectorizeDrop' },
     comment: "Remove one of the calling role's vectorizers: its triggers, its queued work and (unless drop_destination is false) its destination; the source is untouched.",
   },
   {
@@ -478,13 +485,18 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Internal: cancel the pending requests a sync call submitted with its token; run in the autonomous session.',
   },
   {
+    name: 'svc__sync_dblink', params: [p('action', 'text'), p('target', 'jsonb'), p('application_name', 'text'), p('statement', 'text')], returns: 'SETOF text',
+    volatility: 'VOLATILE', security: 'DEFINER', owner: 'superuser', grantTo: 'svc_owner', body: { language: 'plpgsql' },
+    comment: "Internal: svc's one door to dblink (svc_owner's only): the autonomous session, always as svc_sync to this database, where target says.",
+  },
+  {
     name: 'svc__sync_token_key', params: [p('token', 'text')], returns: 'bigint', volatility: 'IMMUTABLE', security: 'INVOKER', grantTo: 'nobody',
     body: { language: 'sql' }, comment: "Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).",
   },
   {
     name: 'svc__sync_waiter_may_act_as', params: [p('backend_pid', 'integer'), p('waiter', 'integer'), p('token', 'text'), p('owner', 'text')], returns: 'boolean',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
-    comment: 'Internal: whether backend backend_pid of this database holds the waiter lock and its login role may act as owner.',
+    comment: "Internal: whether backend backend_pid of this database holds the waiter lock and the token's lock, and its login role may act as owner.",
   },
   {
     name: 'svc__model_identity', params: [p('name', 'text')], returns: 'text', volatility: 'STABLE', security: 'INVOKER', grantTo: 'nobody',

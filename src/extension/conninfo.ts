@@ -1,8 +1,8 @@
-// The connection string of the synchronous functions' autonomous session (docs/security.md). An
-// administrator chooses where it connects (svc_set_sync_connection: the keywords of TARGET_KEYWORDS);
-// svc alone chooses who it logs in as (SYNC_ROLE, which can do nothing but submit for a waiting
-// caller), the database (this one) and the session's search_path. Pure functions: parsing follows
-// libpq's keyword/value syntax, so what is checked here is what libpq reads.
+// Where the synchronous functions' autonomous session connects (docs/security.md). An administrator
+// chooses it (svc_set_sync_connection: the keywords of TARGET_KEYWORDS); svc alone chooses who it logs
+// in as (SYNC_ROLE, which can do nothing but act for a waiting call), the database (this one) and the
+// session's options: sql/svc__sync_dblink.sql builds the connection string, taking these keywords only.
+// Pure functions: parsing follows libpq's keyword/value syntax, so what is checked here is what libpq reads.
 import { SvcError, SQLSTATE } from './errors.js';
 
 /** The role the autonomous session logs in as; created by the extension script. */
@@ -59,41 +59,4 @@ export function parseConninfo(fn: string, text: string): SyncTarget {
   if (target.port !== undefined && !/^[0-9]{1,5}$/.test(target.port)) throw bad(`port must be a port number (is "${target.port}")`);
   if (target.connect_timeout !== undefined && !/^[0-9]{1,6}$/.test(target.connect_timeout)) throw bad(`connect_timeout must be a number of seconds (is "${target.connect_timeout}")`);
   return target;
-}
-
-/** A value quoted for a libpq connection string. */
-export const quoteConninfoValue = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-
-/** Where this server listens: the defaults of the target (its first unix socket directory and its port). */
-export interface LocalServer {
-  database: string;
-  port: string;
-  socketDirectories: string;
-}
-
-/**
- * The autonomous session's connection string: the local server's socket and port unless the
- * administrator's target says otherwise; always this database, as SYNC_ROLE, with a search_path of
- * pg_catalog and pg_temp only (every statement it runs names svc's schema) and its activity untracked.
- */
-export function syncConninfo(target: SyncTarget, local: LocalServer, applicationName: string): string {
-  const socket = local.socketDirectories.split(',')[0]?.trim() || 'localhost';
-  const parts: Record<string, string> = {
-    host: socket,
-    port: local.port,
-    ...target,
-    dbname: local.database,
-    user: SYNC_ROLE,
-    // track_activities off: its statements (a waiting call's token, its prompts) are shown to no other
-    // session of svc_sync's in pg_stat_activity (sync.sql grants svc_sync the setting).
-    options: '-c search_path=pg_catalog,pg_temp -c track_activities=off',
-    application_name: applicationName,
-  };
-  return Object.entries(parts).map(([k, v]) => `${k}=${quoteConninfoValue(v)}`).join(' ');
-}
-
-/** The target as an administrator reads it back: the password masked. */
-export function describeTarget(target: SyncTarget, local: LocalServer): string {
-  const shown = syncConninfo({ ...target, ...(target.password !== undefined ? { password: '********' } : {}) }, local, SYNC_ROLE);
-  return shown;
 }

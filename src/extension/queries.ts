@@ -162,8 +162,6 @@ export const QUERIES = {
               WHERE d.classid = 'pg_proc'::regclass AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
                 AND a.privilege_type = 'EXECUTE' AND (a.grantee = 0 OR pg_has_role(session_user, a.grantee, 'MEMBER'))
             ) AS dblink_reachable,
-            current_database()::text AS database, current_setting('port') AS port,
-            current_setting('unix_socket_directories') AS socket_directories,
             (SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc') AS schema`,
   ),
   // The role the session logs in as must be able to do nothing but what svc grants it.
@@ -177,17 +175,13 @@ export const QUERIES = {
   configPut: q(`INSERT INTO svc_config (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_at = now() RETURNING name`, 'text', 'jsonb'),
   configGet: q(`SELECT value FROM svc_config WHERE name = $1`, 'text'),
   configDelete: q(`DELETE FROM svc_config WHERE name = $1 RETURNING name`, 'text'),
-  syncConnect: q(`SELECT dblink_connect_u('svc_sync', $1)`, 'text'),
-  syncDisconnect: q(`SELECT dblink_disconnect('svc_sync')`),
   // A fresh token for a one-shot session's application_name, so that no connection of the caller's
   // can carry its connection string as a name (dblink takes a named connection first).
   randomToken: q(`SELECT replace(gen_random_uuid()::text, '-', '') AS token`),
-  // $1: the connection name 'svc_sync' or a connection string (a one-shot session, closed by dblink
-  // when the statement ends, however it ends); $2 one of REMOTE's statements, its arguments quoted
-  // literals (dblink takes no parameters).
-  syncSubmit: q(`SELECT ids FROM dblink($1, $2) AS t(ids uuid[])`, 'text', 'text'),
-  syncState: q(`SELECT request_id, status, result, error FROM dblink($1, $2) AS t(request_id uuid, status text, result text, error text)`, 'text', 'text'),
-  syncCancel: q(`SELECT cancelled FROM dblink($1, $2) AS t(cancelled integer)`, 'text', 'text'),
+  // The autonomous session through svc's one door to dblink (sql/svc__sync_dblink.sql, autonomous.ts):
+  // $1 the action, $2 the administrator's target, $3 a one-shot session's application_name, $4 one of
+  // REMOTE's statements, its arguments quoted literals (dblink takes no parameters).
+  syncDblink: q(`SELECT r FROM svc__sync_dblink($1, $2, $3, $4) AS r`, 'text', 'jsonb', 'text', 'text'),
   // In the autonomous session: whether backend $1 holds waiter lock $2 and the lock of token $3, and its login role may act as $4.
   syncWaiterMayActAs: q(`SELECT svc__sync_waiter_may_act_as($1, $2, $3, $4) AS ok`, 'integer', 'integer', 'text', 'text'),
   // true when this transaction holds (or now takes) the waiter lock with this key; false when another
@@ -324,12 +318,14 @@ export const QUERIES = {
 /**
  * Statements run in the autonomous session (as svc_sync, search_path pg_catalog and pg_temp): each
  * names svc's schema (`schema`, quoted). dblink takes no parameters, so arguments go in as literals
- * quoted by plv8.quote_literal (a JSON document, a UUID) or integers.
+ * quoted by sql-text.ts's quoteLiteral (a JSON document, a UUID, a token) or integers. Each returns
+ * one text column (svc__sync_dblink hands back rows of one type): JSON, or a number.
  */
 export const REMOTE = {
-  submit: (schema: string, quotedPayload: string) => `SELECT ${schema}.svc__sync_submit(${quotedPayload}::pg_catalog.jsonb)`,
+  submit: (schema: string, quotedPayload: string) =>
+    `SELECT pg_catalog.array_to_json(${schema}.svc__sync_submit(${quotedPayload}::pg_catalog.jsonb))::pg_catalog.text`,
   state: (schema: string, quotedIds: string, quotedToken: string) =>
-    `SELECT request_id, status, result, error FROM ${schema}.svc__sync_state(${quotedIds}::pg_catalog.uuid[], ${quotedToken}::pg_catalog.text)`,
+    `SELECT pg_catalog.row_to_json(s)::pg_catalog.text FROM ${schema}.svc__sync_state(${quotedIds}::pg_catalog.uuid[], ${quotedToken}::pg_catalog.text) s`,
   cancel: (schema: string, quotedIds: string, quotedToken: string) =>
-    `SELECT ${schema}.svc__sync_cancel(${quotedIds}::pg_catalog.uuid[], ${quotedToken}::pg_catalog.text)`,
+    `SELECT ${schema}.svc__sync_cancel(${quotedIds}::pg_catalog.uuid[], ${quotedToken}::pg_catalog.text)::pg_catalog.text`,
 } as const;

@@ -10,6 +10,28 @@ BEGIN
 END
 $roles$;
 
+-- svc_owner: the owner of svc's tables and of all its functions but those docs/security.md lists as
+-- the superuser's ("Who owns svc's objects"), so that what runs with svc's owner's rights has svc's
+-- rights, not the cluster's. NOLOGIN, no attribute, no membership either way; the install refuses
+-- one that has more.
+DO $owner_role$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'svc_owner') THEN
+    CREATE ROLE svc_owner NOLOGIN NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
+  ELSIF EXISTS (
+    SELECT FROM pg_roles r WHERE r.rolname = 'svc_owner'
+      AND (r.rolsuper OR r.rolcreaterole OR r.rolcreatedb OR r.rolreplication OR r.rolbypassrls OR r.rolcanlogin
+        OR EXISTS (SELECT FROM pg_auth_members m WHERE m.member = r.oid OR m.roleid = r.oid))
+  ) THEN
+    RAISE EXCEPTION 'role svc_owner must be NOLOGIN with no other attribute and no membership: it owns svc''s objects'
+      USING HINT = 'ALTER ROLE svc_owner NOLOGIN NOSUPERUSER NOCREATEROLE NOCREATEDB NOREPLICATION NOBYPASSRLS, and revoke its memberships.';
+  END IF;
+END
+$owner_role$;
+-- Its SECURITY DEFINER functions pin plv8.start_proc empty (scripts/build-extension.ts), a setting
+-- plv8-compat keeps to superusers.
+GRANT SET ON PARAMETER plv8.start_proc TO svc_owner;
+
 CREATE TABLE svc_queue (
   request_id       uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   seq              bigint GENERATED ALWAYS AS IDENTITY, -- submission order, for oldest-first claims

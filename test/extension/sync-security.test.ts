@@ -209,6 +209,24 @@ describe('only an administrator decides where the autonomous session connects', 
     expect((await su.query(`SELECT count(*)::int AS n FROM svc_config`)).rows[0].n).toBe(0);
   });
 
+  test('the connection string svc builds: the server\'s socket and port unless the target says otherwise, svc_sync in this database, quoted as libpq reads it', async () => {
+    const describe = async (target: object) => (await su.query(`SELECT r FROM svc__sync_dblink('describe', $1, NULL, NULL) AS r`, [target])).rows[0].r;
+    const { socket, port } = (await su.query(`SELECT split_part(current_setting('unix_socket_directories'), ',', 1) AS socket, current_setting('port') AS port`)).rows[0];
+    expect(await describe({})).toBe(
+      `host='${socket}' port='${port}' dbname='postgres' user='svc_sync' options='-c search_path=pg_catalog,pg_temp -c track_activities=off' application_name='svc_sync'`,
+    );
+    expect(await describe({ host: "a b'c\\d", password: "p'w" })).toMatch(/^host='a b\\'c\\\\d' port='\d+' password='\*{8}' dbname=/);
+    // Only the keywords svc_set_sync_connection takes, whoever passes the target.
+    for (const target of [{ user: 'postgres' }, { options: '-c role=postgres' }, { sslkey: '/etc/shadow' }, { host: 1 }]) {
+      await expect(su.query(`SELECT svc__sync_dblink('run_once', $1, 'x', 'SELECT 1')`, [target])).rejects.toMatchObject({ code: '22023', message: expect.stringMatching(/the target may not set/) });
+    }
+    // Owned by the superuser (dblink_connect_u is a superuser's), executable by svc_owner alone.
+    expect((await su.query(`SELECT r.rolsuper, has_function_privilege('svc_owner', p.oid, 'EXECUTE') AS owner_may, has_function_privilege('svc_test_admin', p.oid, 'EXECUTE') AS admin_may,
+      has_function_privilege('svc_sync', p.oid, 'EXECUTE') AS sync_may FROM pg_proc p JOIN pg_roles r ON r.oid = p.proowner WHERE p.proname = 'svc__sync_dblink'`)).rows)
+      .toEqual([{ rolsuper: true, owner_may: true, admin_may: false, sync_may: false }]);
+    await expect(mallory.query(`SELECT svc__sync_dblink('run_once', '{}', 'x', 'SELECT 1')`)).rejects.toThrow(/permission denied for function svc__sync_dblink/);
+  });
+
   test('a target that refuses svc_sync is a clear error that says what pg_hba.conf needs', async () => {
     const hba = join(svc().cluster.dataDir, 'pg_hba.conf');
     const original = readFileSync(hba, 'utf8');

@@ -97,6 +97,28 @@ DROP FUNCTION svc_queue_stats();
 DROP FUNCTION svc_worker_claim(text, integer, double precision, integer);
 DROP FUNCTION svc_worker_heartbeat(text, text, integer, text, integer, text, bigint, bigint, integer);
 
+-- svc_owner (as schema.sql defines it in 0.2.0): the owner of svc's tables and of all its functions but those docs/security.md lists as
+-- the superuser's ("Who owns svc's objects"), so that what runs with svc's owner's rights has svc's
+-- rights, not the cluster's. NOLOGIN, no attribute, no membership either way; the install refuses
+-- one that has more.
+DO $owner_role$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'svc_owner') THEN
+    CREATE ROLE svc_owner NOLOGIN NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS;
+  ELSIF EXISTS (
+    SELECT FROM pg_roles r WHERE r.rolname = 'svc_owner'
+      AND (r.rolsuper OR r.rolcreaterole OR r.rolcreatedb OR r.rolreplication OR r.rolbypassrls OR r.rolcanlogin
+        OR EXISTS (SELECT FROM pg_auth_members m WHERE m.member = r.oid OR m.roleid = r.oid))
+  ) THEN
+    RAISE EXCEPTION 'role svc_owner must be NOLOGIN with no other attribute and no membership: it owns svc''s objects'
+      USING HINT = 'ALTER ROLE svc_owner NOLOGIN NOSUPERUSER NOCREATEROLE NOCREATEDB NOREPLICATION NOBYPASSRLS, and revoke its memberships.';
+  END IF;
+END
+$owner_role$;
+-- Its SECURITY DEFINER functions pin plv8.start_proc empty (scripts/build-extension.ts), a setting
+-- plv8-compat keeps to superusers.
+GRANT SET ON PARAMETER plv8.start_proc TO svc_owner;
+
 -- The synchronous functions' autonomous session (as sync.sql defines it in 0.2.0).
 
 -- svc_sync: the role that session logs in as. It may run svc__sync_submit, svc__sync_state and
