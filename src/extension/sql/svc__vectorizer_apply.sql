@@ -15,7 +15,8 @@
 -- statement refuses to run as anyone but the proxy). svc evaluates nothing here but jsonb. What the
 -- role's code SETs while it runs (search_path, ...) outlives the writer: the settings any role may
 -- change are put back before svc's next statement (vectorizer-sql.ts, SETTINGS_SNAPSHOT/_RESTORE,
--- which this repeats), every name in between qualified.
+-- which this repeats inline: a function of svc's would set its own search_path over the one to put
+-- back), every name in between qualified.
 DECLARE
   v svc_vectorizers;
   mine jsonb;
