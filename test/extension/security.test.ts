@@ -167,3 +167,19 @@ test('CREATE EXTENSION svc CASCADE works on a new database', async () => {
     await fresh.end();
   }
 });
+
+test('a forged svc_completed reaches listeners, and svc_check_async shows what it is worth (docs/security.md)', async () => {
+  const listener = await svc().connect(ROLES.alice);
+  const heard: string[] = [];
+  listener.on('notification', (n) => heard.push(n.payload ?? ''));
+  await listener.query('LISTEN svc_completed');
+  const id = (await alice.query(`SELECT svc_generate_async('forged completion') AS id`)).rows[0].id;
+  // Any role may NOTIFY any channel: bob announces alice's request as completed.
+  await bob.query(`SELECT pg_notify('svc_completed', json_build_object('request_id', $1::uuid, 'function', 'generate', 'status', 'completed')::text)`, [id]);
+  for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  expect(heard.map((p) => JSON.parse(p))).toEqual([{ request_id: id, function: 'generate', status: 'completed' }]);
+  // The row says otherwise; and a made-up id, or another role's, gives no row at all.
+  expect((await listener.query('SELECT status, result FROM svc_check_async($1)', [id])).rows).toEqual([{ status: 'pending', result: null }]);
+  expect((await listener.query('SELECT * FROM svc_check_async(gen_random_uuid())')).rows).toEqual([]);
+  expect((await bob.query('SELECT * FROM svc_check_async($1)', [id])).rows).toEqual([]);
+});
