@@ -566,10 +566,12 @@ test('the worker protocol keeps index plans made while the queue was empty, stal
     await idle.query(`SELECT * FROM svc_worker_claim('idle', 4, 30)`);
     await idle.query(`SELECT * FROM svc_worker_complete_and_claim('{}', '{}', '{}', 'idle', 30, 3, 4)`);
     await idle.query(`SELECT svc_worker_fail(gen_random_uuid(), 1, 'no such job')`);
+    await idle.query(`SELECT svc_worker_released('idle', ARRAY[gen_random_uuid()])`);
   }, async (idle) => {
     const [job] = await protocol.claim(idle, opts('idle', 1));
     const { jobs: [next] } = await protocol.completeAndClaim(idle, [{ job, result: 'r' }], { workerId: 'idle', leaseSeconds: 30, maxRetries: 3 });
     expect(await protocol.fail(idle, next, 'failed on purpose', 3)).toBe('pending');
+    expect(await protocol.released(idle, 'idle', [job.request_id, next.request_id])).toEqual([job.request_id, next.request_id]);
   });
   expect(plans).toMatch(/Index Scan using svc_queue_claim_idx/);
   expect(plans).toMatch(/Index Only Scan using svc_queue_lease_idx/);
@@ -604,6 +606,8 @@ test('submitters and svc_cancel_async keep index plans made while the queue was 
   });
   expect(plans).toMatch(/Index Only Scan using svc_queue_active_idx/);
   expect(plans).toMatch(/Index Scan using svc_queue_pkey/);
+  // The role's usage since its last count (quotas.ts): a range of its own index, whatever was planned on an empty queue.
+  expect(plans).toMatch(/Index (Only )?Scan using svc_queue_owner_active_idx/);
   expect(plans).not.toMatch(/Seq Scan on svc_queue |Bitmap|JIT/);
   expect(plans).not.toMatch(BY_ID_AS_FILTER);
 });

@@ -14,8 +14,10 @@ BEGIN
   END IF;
   UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
     error = 'cancelled: its synchronous caller stopped waiting'
-  WHERE q.request_id = ANY ($2) AND q.status = processing_ AND q.worker_id = $1 AND q.waiter IS NOT NULL
-    AND pg_try_advisory_xact_lock(1937138551, q.waiter);
+  WHERE q.request_id = ANY ($2)
+    -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
+    -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
+    AND CASE WHEN q.status = processing_ AND q.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, q.waiter) ELSE false END;
   RETURN ARRAY(
     SELECT given.id FROM unnest($2) AS given(id)
     WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
