@@ -194,6 +194,8 @@ function shape(id: number, d: Declaration, svcSchema: string): VectorizerShape {
 /** svc_vectorize: declares, creates and backfills a vectorizer; returns how many source rows were queued. */
 export function vectorize(source: unknown, columnName: unknown, name: unknown, model: unknown, chunkBy: unknown, chunkSize: unknown, chunkOverlap: unknown,
   separators: unknown, format: unknown, destination: unknown, dimensions: unknown, batchSize: unknown): number {
+  // Runs as the superuser (docs/security.md, "Who owns svc's objects"): svc_owner's tables first checked as svc made them.
+  one(QUERIES.tablesAsMade, 'svc_vectorize');
   const d = declaration(source, columnName, name, model, chunkBy, chunkSize, chunkOverlap, separators, format, destination, dimensions, batchSize);
   const svcSchema = extensionSchema('svc')!;
   const proxy = proxyRoleName(d.role.oid);
@@ -213,9 +215,10 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   const { id } = one<{ id: number }>(QUERIES.vectorizerInsert, d.name, d.role.role, d.source.oid, d.column, d.keys.map((k) => k.name), d.format,
     JSON.stringify(d.chunking), d.model, target, d.vectorSchema === null ? 'real[]' : 'vector', d.batchSize)!;
   const s = { ...draft, id };
-  // svc's gate: only the proxy may run it.
+  // svc's gate, svc_owner's as svc's other functions (docs/security.md, "Who owns svc's objects"): only the proxy may run it.
   run(gateFunction(s));
   const gate = signature(svcSchema, id, 'gate');
+  run(`ALTER FUNCTION ${gate} OWNER TO svc_owner`);
   run(`REVOKE ALL ON FUNCTION ${gate} FROM PUBLIC`);
   run(`GRANT EXECUTE ON FUNCTION ${gate} TO ${quoteIdent(proxy)}`);
   // svc_owner's, as svc's other functions (docs/security.md, "Who owns svc's objects"): it runs as
@@ -231,6 +234,8 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   run(`GRANT EXECUTE ON FUNCTION ${signature(svcSchema, id, 'writer')} TO svc_owner`);
   // Members of the extension: DROP EXTENSION svc then needs CASCADE, which takes the triggers too
   // (a trigger left behind would call functions that are gone, and fail every write to the source).
+  // svc__vectorizer_apply, svc_owner's, calls the writer.
+  run(`GRANT EXECUTE ON FUNCTION ${writerSignature(svcSchema, id)} TO svc_owner`);
   for (const fn of ['gate', 'writer', 'changed'] as const) run(`ALTER EXTENSION svc ADD FUNCTION ${signature(svcSchema, id, fn)}`);
   for (const statement of triggers(s, d.name)) run(statement);
   one(QUERIES.vectorizerSetWriter, id, writerSignature(svcSchema, id));
@@ -264,6 +269,7 @@ function ownVectorizer(fn: string, name: unknown): Vectorizer {
 /** svc_vectorize_drop: removes the triggers, the functions, the vectorizer's queued work and (unless told not to) its destination; the source is untouched. */
 export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean {
   const fn = 'svc_vectorize_drop';
+  one(QUERIES.tablesAsMade, fn); // as in vectorize()
   const keepDestination = !v.boolean(fn, 'drop_destination', dropDestination);
   const vz = ownVectorizer(fn, name);
   if (vz.source !== null) for (const event of TRIGGER_EVENTS) run(`DROP TRIGGER IF EXISTS ${quoteIdent(triggerName(vz.name, event))} ON ${vz.source}`);
