@@ -416,8 +416,19 @@ export class GrammarBuilder {
   private readonly rules = new Map<string, Expr | null>();
   private readonly byBody = new Map<string, string>();
   private readonly nextSuffix = new Map<string, number>();
-  /** Characters of the rules made so far: a grammar past the limit is refused before the rest is built. */
+  /**
+   * Characters of the rules made so far that may reach the grammar: a grammar past the limit is
+   * refused before the rest is built. Work a caller discards (a branch that matched nothing, the
+   * rest of a schema that enum values were checked against) is taken back out (discard), so only
+   * rules that can reach the emitted grammar count: counting every rule made refused a schema whose
+   * grammar is 398,458 characters as "more than 1,000,000" (issue #48).
+   */
   private chars = 0;
+  /** Characters each rule made with rule() adds, and which of them are counted now. */
+  private readonly ruleChars = new Map<string, number>();
+  private readonly counted = new Set<string>();
+  /** Rules in the order they were counted, so that discard() can take back what came after a mark. */
+  private readonly countLog: string[] = [];
 
   constructor(private readonly limits: GrammarLimits = DEFAULT_LIMITS) {
     this.rules.set('root', null);
@@ -448,15 +459,68 @@ export class GrammarBuilder {
     checkBodySize(body, this.limits);
     const key = formatRuleBody(body);
     const existing = this.byBody.get(key);
-    if (existing) return { kind: 'ref', name: existing };
-    const name = this.reserve(hint);
-    this.chars += name.length + key.length + 5;
-    if (this.chars > this.limits.maxGrammarChars) {
-      throw new ConstraintError('too-large', `grammar is more than ${this.limits.maxGrammarChars} characters, the limit`);
+    if (existing) {
+      // A rule made by work that was discarded counts again once something uses it.
+      if (!this.counted.has(existing)) this.count(existing);
+      return { kind: 'ref', name: existing };
     }
+    const name = this.reserve(hint);
     this.define(name, body);
     this.byBody.set(key, name);
+    this.ruleChars.set(name, name.length + key.length + 5);
+    this.count(name);
     return { kind: 'ref', name };
+  }
+
+  /** Counts a rule, and the discarded rules it reaches (they reach the grammar with it). */
+  private count(name: string): void {
+    const pending = [name];
+    while (pending.length) {
+      const next = pending.pop()!;
+      const chars = this.ruleChars.get(next);
+      if (chars === undefined || this.counted.has(next)) continue;
+      this.counted.add(next);
+      this.countLog.push(next);
+      this.chars += chars;
+      forEachRef(this.rules.get(next)!, (inner) => pending.push(inner));
+    }
+    this.checkChars();
+  }
+
+  /**
+   * Past the limit, refused; inside work that may yet be dropped (open), only past twice the limit,
+   * so that what is dropped never refuses a grammar, and otherwise when that work is kept (close).
+   */
+  private checkChars(): void {
+    const limit = this.limits.maxGrammarChars;
+    if (this.chars > limit && (this.opened === 0 || this.chars > 2 * limit)) {
+      throw new ConstraintError('too-large', `grammar is more than ${limit} characters, the limit`);
+    }
+  }
+
+  /** Work that may be dropped. */
+  private opened = 0;
+
+  /** Starts work the caller may drop; returns the mark to close it with. */
+  open(): number {
+    this.opened++;
+    return this.countLog.length;
+  }
+
+  /**
+   * Ends work started with open(): kept, or dropped, and then the rules counted since the mark no
+   * longer count (they stay defined, and count again when a later rule() of the same body uses one).
+   */
+  close(mark: number, keep: boolean): void {
+    this.opened--;
+    if (!keep) {
+      while (this.countLog.length > mark) {
+        const name = this.countLog.pop()!;
+        this.counted.delete(name);
+        this.chars -= this.ruleChars.get(name)!;
+      }
+    }
+    this.checkChars();
   }
 
   /** The grammar with this root, keeping only the rules it reaches. */

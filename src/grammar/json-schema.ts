@@ -13,6 +13,8 @@ import { checkGrammar } from './gbnf-check.js';
 import { DEFAULT_INTEGER_DIGITS, JsonRules } from './json-primitives.js';
 import { recognizeWithin } from './gbnf-run.js';
 import { regexToExpr, toJsonStringContent } from './regex.js';
+import { PatternMatcher, patternExpr, patternKeyExcluding } from './pattern-keys.js';
+import { refuseOversizedSchema } from './schema-size.js';
 import type { Draft } from './drafts.js';
 import { normalizeSchema, refuseTooManyProperties } from './drafts.js';
 
@@ -25,6 +27,11 @@ export interface JsonSchemaOptions {
    * only the declared properties, which is what a model should produce; `true` allows any others.
    */
   additionalProperties?: boolean;
+  /**
+   * Largest schema, in characters of its compact JSON text (an object used in several places counts
+   * at each): a larger one is refused before it is read further. Default 1,000,000.
+   */
+  maxSchemaChars?: number;
   /** Maximum nesting of inline subschemas (and of `$ref` inlining inside `allOf`). Default 64. */
   maxDepth?: number;
   /** Maximum alternatives produced when `anyOf`/`oneOf` are distributed over siblings. Default 256. */
@@ -267,6 +274,18 @@ class SchemaCompiler {
   /** Referenced locations that matched nothing: every later reference fails the same way. */
   private readonly refFailures = new Map<string, ConstraintError>();
   private readonly resolved = new Map<string, { schema: Schema; pointer: string }>();
+  /** Merged schemas being compiled (compileMerged), per mode (see specMode). */
+  private readonly merging = new Map<object, { name?: string; failure?: ConstraintError }>();
+  private readonly mergingSpec = new Map<object, { name?: string; failure?: ConstraintError }>();
+  /**
+   * Compiling the rest of a schema that enum/const values are checked against (compileEnum): read
+   * as the specification reads it, not as the grammar narrows it for a model to write (objects
+   * closed by default, tuples without `items` closed, types inferred from keywords), or valid
+   * values are dropped: `{"a": {"b": 1}}` under nested patternProperties was refused (issue #48).
+   */
+  private specMode = false;
+  /** Names against patternProperties patterns, by automaton (never a backtracking RegExp). */
+  private readonly patternMatcher = new PatternMatcher();
   /** Schema objects the keyword check has seen. */
   private readonly checked = new Set<object>();
   /** Size of the input, and the compile work spent so far (see spend). */
@@ -423,18 +442,20 @@ class SchemaCompiler {
   /** A rule per referenced location, so recursion and repeated references cost one rule. */
   refExpr(reference: string, pointer: string, depth: number): Expr {
     const target = this.resolvePointer(reference, pointer);
-    const failure = this.refFailures.get(target.pointer);
+    // A rule compiled in spec mode reads objects open: never the one a model writes through.
+    const key = this.specMode ? `spec:${target.pointer}` : target.pointer;
+    const failure = this.refFailures.get(key);
     if (failure) throw failure;
-    const existing = this.refRules.get(target.pointer);
+    const existing = this.refRules.get(key);
     if (existing) return ref(existing);
     const name = this.builder.reserve(hintFromPointer(target.pointer));
-    this.refRules.set(target.pointer, name);
+    this.refRules.set(key, name);
     try {
       this.builder.define(name, this.compile(target.schema, target.pointer, depth + 1));
     } catch (error) {
       // A second reference to an unsatisfiable target (two anyOfs sharing it) got the rule's name
       // though it was never defined: "internal: a reachable rule was reserved but never defined".
-      if (error instanceof ConstraintError) this.refFailures.set(target.pointer, error);
+      if (error instanceof ConstraintError) this.refFailures.set(key, error);
       throw error;
     }
     return ref(name);
@@ -448,9 +469,45 @@ class SchemaCompiler {
       }
       const { $ref, ...siblings } = schema;
       const target = this.resolvePointer($ref as string, pointer).schema;
-      schema = hasConstraints(siblings) ? mergeSchemas(target, siblings, pointer, this.maxBranches) : target;
+      schema = hasConstraints(siblings) ? this.merge(target, siblings, pointer) : target;
     }
     return schema;
+  }
+
+  /** mergeSchemas, its work counted in the compile work. */
+  private merge(left: Schema, right: Schema, pointer: string): Schema {
+    return mergeSchemas(left, right, pointer, this.maxBranches, (units) => this.spend(units, pointer));
+  }
+
+  /**
+   * Compiles a schema that is merged before it is compiled (allOf, a $ref with siblings). Met again
+   * while it is being compiled (a definition that refers to itself through a two-part allOf:
+   * `allOf: [{$ref: "#/$defs/n"}, {required: [...]}]`), it becomes a rule the inner use refers to,
+   * so recursion stays linear instead of being merged open level after level until too deep. A
+   * schema that does not recur compiles as before, inline.
+   */
+  private compileMerged(input: SchemaObject, pointer: string, build: () => Expr): Expr {
+    const open = this.specMode ? this.mergingSpec : this.merging;
+    const entry = open.get(input);
+    if (entry) {
+      if (entry.failure) throw entry.failure;
+      entry.name ??= this.builder.reserve(hintFromPointer(pointer));
+      return ref(entry.name);
+    }
+    const mine: { name?: string; failure?: ConstraintError } = {};
+    open.set(input, mine);
+    try {
+      const expr = build();
+      if (mine.name === undefined) return expr;
+      this.builder.define(mine.name, expr);
+      return ref(mine.name);
+    } catch (error) {
+      // As refExpr: a reference reserved inside cannot be defined; later uses fail the same way.
+      if (error instanceof ConstraintError) mine.failure = error;
+      throw error;
+    } finally {
+      if (mine.failure === undefined) open.delete(input);
+    }
   }
 
   // -- work bound ------------------------------------------------------------------------------
@@ -480,12 +537,29 @@ class SchemaCompiler {
    */
   private optionalPart(schema: Schema, pointer: string, depth: number): Expr | undefined {
     if (schema === false) return undefined;
+    return this.tentative(() => {
+      try {
+        return this.compile(schema, pointer, depth);
+      } catch (error) {
+        // Leaving it out narrows what the grammar allows (never widens it): nothing for the validator.
+        if (error instanceof ConstraintError && error.code === 'unsatisfiable') return undefined;
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Work whose rules count toward the grammar's characters only if it is kept: `work` returns
+   * undefined (or throws) where its result is dropped (GrammarBuilder.open/close).
+   */
+  private tentative<T>(work: () => T | undefined): T | undefined {
+    const mark = this.builder.open();
+    let result: T | undefined;
     try {
-      return this.compile(schema, pointer, depth);
-    } catch (error) {
-      // Leaving it out narrows what the grammar allows (never widens it): nothing for the validator.
-      if (error instanceof ConstraintError && error.code === 'unsatisfiable') return undefined;
-      throw error;
+      result = work();
+      return result;
+    } finally {
+      this.builder.close(mark, result !== undefined);
     }
   }
 
@@ -505,7 +579,9 @@ class SchemaCompiler {
     if (typeof schema.$ref === 'string') {
       const { $ref, ...siblings } = schema;
       if (!hasConstraints(siblings)) return this.refExpr($ref, pointer, depth);
-      return this.compile(mergeSchemas(this.dereference({ $ref }, pointer, depth), siblings, pointer, this.maxBranches), pointer, depth + 1);
+      return this.compileMerged(input, pointer, () =>
+        this.compile(this.merge(this.dereference({ $ref }, pointer, depth), siblings, pointer), pointer, depth + 1),
+      );
     }
     if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.compileUnion(schema, pointer, depth);
     if (schema.allOf !== undefined) {
@@ -519,10 +595,19 @@ class SchemaCompiler {
       }
       // Parts first, in order, then the siblings: `allOf: [{$ref: Base}, {extension}]` lists Base's
       // properties first, as the instances of such protocol schemas do (conjunction is unordered).
-      let merged: Schema = true;
-      for (const part of allOf as Schema[]) merged = mergeSchemas(merged, this.dereference(part, pointer, depth), pointer, this.maxBranches);
-      if (hasConstraints(base)) merged = mergeSchemas(merged, base, pointer, this.maxBranches);
-      return this.compile(merged, pointer, depth + 1);
+      return this.compileMerged(input, pointer, () => {
+        let merged: Schema = true;
+        // A part met twice (two references to one definition) is merged once: A and A is A.
+        const seen = new Set<Schema>();
+        for (const part of allOf as Schema[]) {
+          const target = this.dereference(part, pointer, depth);
+          if (seen.has(target)) continue;
+          seen.add(target);
+          merged = this.merge(merged, target, pointer);
+        }
+        if (hasConstraints(base)) merged = this.merge(merged, base, pointer);
+        return this.compile(merged, pointer, depth + 1);
+      });
     }
     if (schema.const !== undefined || schema.enum !== undefined) return this.compileEnum(schema, pointer, depth);
 
@@ -547,18 +632,21 @@ class SchemaCompiler {
     let lastError: unknown;
     list.forEach((branch, i) => {
       const branchPointer = pointerChild(pointerChild(pointer, keyword), i);
-      try {
-        // Without siblings a branch compiles on its own, so `$ref` branches stay shared rules;
-        // with siblings (`properties` next to `anyOf`) each branch is merged with them.
-        const expr = hasConstraints(base)
-          ? this.compile(mergeSchemas(base, this.dereference(branch, branchPointer, depth), branchPointer, this.maxBranches), branchPointer, depth + 1)
-          : this.compile(branch, branchPointer, depth + 1);
-        options.push(expr);
-      } catch (error) {
-        // A branch that cannot match (e.g. contradicts its siblings) just drops out of the union.
-        if (error instanceof ConstraintError && error.code === 'unsatisfiable') lastError = error;
-        else throw error;
-      }
+      const expr = this.tentative(() => {
+        try {
+          // Without siblings a branch compiles on its own, so `$ref` branches stay shared rules;
+          // with siblings (`properties` next to `anyOf`) each branch is merged with them.
+          return hasConstraints(base)
+            ? this.compile(this.merge(base, this.dereference(branch, branchPointer, depth), branchPointer), branchPointer, depth + 1)
+            : this.compile(branch, branchPointer, depth + 1);
+        } catch (error) {
+          // A branch that cannot match (e.g. contradicts its siblings) just drops out of the union.
+          if (error instanceof ConstraintError && error.code === 'unsatisfiable') lastError = error;
+          else throw error;
+          return undefined;
+        }
+      });
+      if (expr) options.push(expr);
     });
     if (options.length === 0) throw lastError ?? new ConstraintError('unsatisfiable', `no ${keyword} branch can match`, { pointer });
     if (options.length > this.maxBranches) {
@@ -589,13 +677,30 @@ class SchemaCompiler {
     }
     let allowed = texts;
     if (hasConstraints(rest)) {
-      // Keep the values the rest of the schema accepts, judged by the grammar for that rest.
-      const restExpr = this.compile(rest, pointer, depth + 1);
-      const snapshot = this.builder.snapshot(restExpr);
-      if (snapshot) {
+      // Keep the values the rest of the schema accepts, judged by a grammar for that rest as the
+      // specification reads it (specMode); its rules are dropped after (they never reach the grammar).
+      let restExpr: Expr | undefined;
+      let snapshot: Grammar | undefined;
+      this.tentative(() => {
+        const outer = this.specMode;
+        this.specMode = true;
+        try {
+          restExpr = this.compile(rest, pointer, depth + 1);
+        } catch (error) {
+          // Too large to judge by (open objects' extra keys): the values are kept for the validator.
+          if (!(error instanceof ConstraintError) || error.code !== 'too-large') throw error;
+        } finally {
+          this.specMode = outer;
+        }
+        snapshot = restExpr && this.builder.snapshot(restExpr);
+        return undefined;
+      });
+      const judge = snapshot as Grammar | undefined;
+      if (!restExpr) this.approximate(pointer, 'enum', 'values too costly to check against the rest of the schema are kept; the validator checks them');
+      else if (judge) {
         let unchecked = false;
         allowed = texts.filter((text) => {
-          const accepted = this.recognition.steps > 0 ? recognizeBounded(snapshot, text, this.recognition) : null;
+          const accepted = this.recognition.steps > 0 ? recognizeBounded(judge, text, this.recognition) : null;
           if (accepted === null) unchecked = true;
           return accepted !== false;
         });
@@ -617,7 +722,8 @@ class SchemaCompiler {
       return [...new Set(list as TypeName[])];
     }
     // Without `type`, generate only the types the keywords talk about (a subset of what the schema
-    // allows, so still sound); with no such keyword, any JSON value.
+    // allows, so still sound); with no such keyword, any JSON value. In specMode, any JSON value.
+    if (this.specMode) return [...TYPE_NAMES].filter((t) => t !== 'integer');
     const inferred = new Set<TypeName>();
     for (const keyword of Object.keys(schema)) for (const type of KEYWORD_TYPES.get(keyword) ?? []) inferred.add(type);
     if (schema.format !== undefined) inferred.add(NUMBER_FORMATS.has(String(schema.format)) ? 'number' : 'string');
@@ -763,7 +869,7 @@ class SchemaCompiler {
     // Positions whose schema matches nothing (`false`, or unsatisfiable) end the array there; an
     // array that must reach them is unsatisfiable below.
     // Items beyond `prefixItems` default to none (a tuple); a plain array defaults to any values.
-    const restSchema: Schema = schema.items !== undefined ? (schema.items as Schema) : prefix.length ? false : true;
+    const restSchema: Schema = schema.items !== undefined ? (schema.items as Schema) : prefix.length && !this.specMode ? false : true;
     let restExpr = prefix.includes(false) ? undefined : this.optionalPart(restSchema, pointerChild(pointer, 'items'), depth + 1);
     const prefixExprs: Expr[] = [];
     for (const [i, p] of prefix.entries()) {
@@ -803,6 +909,41 @@ class SchemaCompiler {
 
   // -- objects ---------------------------------------------------------------------------------
 
+  /** Whether a patternProperties pattern matches a property name, decided by automaton; a pattern the regex compiler cannot express cannot be decided: refused. */
+  private patternMatches(pattern: string, name: string, pointer: string): boolean {
+    this.spend(1 + Math.floor(name.length / 16), pointer);
+    const matches = this.patternMatcher.matches(pattern, name, pointer);
+    if (matches === undefined) {
+      throw new ConstraintError(
+        'unsupported-regex',
+        `required property '${name}' is declared only by patternProperties, and the regex compiler cannot express the pattern '${pattern}' to tell whether it applies`,
+        { pointer: pointerChild(pointerChild(pointer, 'patternProperties'), pattern), keyword: 'patternProperties' },
+      );
+    }
+    return matches;
+  }
+
+  /**
+   * The keys a patternProperties pattern writes: the JSON strings its regex matches, except the
+   * names the object's members take (a declared name is written with its own schema only). Undefined
+   * where the regex compiler cannot express the pattern, or the exclusion would be too large: the
+   * pattern then writes no keys (the grammar allows less, never more).
+   */
+  private patternKey(pattern: string, names: string[], pointer: string, hint: string): Expr | undefined {
+    const expr = patternExpr(pattern);
+    if (!expr) return undefined;
+    const taken = names.filter((name) => this.patternMatcher.matches(pattern, name, pointer) === true);
+    this.spend(1 + names.length, pointer);
+    if (taken.length === 0) return seq(literal('"'), toJsonStringContent(expr), literal('"'));
+    return patternKeyExcluding(
+      expr,
+      taken,
+      NESTING_PER_RULE,
+      (body) => this.builder.rule(`${hint}-pattern-key-rest`, body),
+      (units) => this.spend(units, pointer),
+    );
+  }
+
   private compileObject(schema: SchemaObject, pointer: string, depth: number): Expr {
     const hint = hintFromPointer(pointer);
     const minProperties = nonNegativeInteger(schema, 'minProperties', pointer) ?? 0;
@@ -814,7 +955,7 @@ class SchemaCompiler {
     // should produce); a free-form object when the schema declares none.
     const patterns = Object.entries((schema.patternProperties as Record<string, Schema> | undefined) ?? {});
     const declaresMembers = Object.keys(properties).length > 0 || required.size > 0 || patterns.length > 0;
-    const extrasSchema: Schema = additional !== undefined ? additional : declaresMembers ? this.allowExtraProperties : true;
+    const extrasSchema: Schema = additional !== undefined ? additional : declaresMembers && !this.specMode ? this.allowExtraProperties : true;
     // Each member needs at least two counting states (below): refused before any member is compiled.
     refuseTooManyProperties(new Set([...Object.keys(properties), ...required]).size, pointer);
 
@@ -824,10 +965,14 @@ class SchemaCompiler {
       required: boolean;
     }
     const members: Member[] = [];
-    for (const [key, sub] of Object.entries(properties)) {
+    for (const [key, declaredSchema] of Object.entries(properties)) {
       const propertyPointer = pointerChild(pointerChild(pointer, 'properties'), key);
-      if (sub === false && required.has(key))
+      if (declaredSchema === false && required.has(key))
         throw new ConstraintError('unsatisfiable', `required property '${key}' has schema false`, { pointer: propertyPointer });
+      // The specification applies every patternProperties pattern the name matches as well: the
+      // value is written with all those schemas (and the patterns write no key a member takes).
+      const matching = patterns.filter(([pattern]) => this.patternMatcher.matches(pattern, key, pointer) === true);
+      const sub: Schema = matching.length === 0 ? declaredSchema : { allOf: [declaredSchema, ...matching.map(([, schema]) => schema)] };
       // An optional property that matches nothing is left out (its key stays excluded from extras).
       const value = required.has(key) ? this.compile(sub, propertyPointer, depth + 1) : this.optionalPart(sub, propertyPointer, depth + 1);
       if (value) members.push({ key, value, required: required.has(key) });
@@ -837,7 +982,7 @@ class SchemaCompiler {
       if (declared.has(key)) continue;
       // A required property that is not declared takes the schemas of the patternProperties its name
       // matches (all of them), or else the additionalProperties schema.
-      const matching = patterns.filter(([pattern]) => patternMatches(pattern, key));
+      const matching = patterns.filter(([pattern]) => this.patternMatches(pattern, key, pointer));
       if (matching.length > 0) {
         const valueSchema: Schema = matching.length === 1 ? matching[0][1] : { allOf: matching.map(([, sub]) => sub) };
         const at = matching.length === 1 ? pointerChild(pointerChild(pointer, 'patternProperties'), matching[0][0]) : pointer;
@@ -861,18 +1006,24 @@ class SchemaCompiler {
     const extraOptions: Expr[] = [];
     for (const [pattern, sub] of patterns) {
       const at = pointerChild(pointerChild(pointer, 'patternProperties'), pattern);
-      const value = this.optionalPart(sub, at, depth + 1);
-      const key = value && patternKeyExpr(pattern);
-      if (key) extraOptions.push(seq(this.builder.rule(`${hint}-pattern-key`, key), literal(':'), value));
+      const option = this.tentative(() => {
+        const value = this.optionalPart(sub, at, depth + 1);
+        const key = value && this.patternKey(pattern, [...new Set([...members.map((m) => m.key), ...declared])], at, hint);
+        return key && seq(this.builder.rule(`${hint}-pattern-key`, key), literal(':'), value);
+      });
+      if (option) extraOptions.push(option);
     }
     if (extrasSchema !== false) {
-      const extraKey = this.builder.rule(
-        `${hint}-extra-key`,
-        extraKeyExpr(members.map((m) => m.key).concat([...declared]), pointer, (name, body) => this.builder.rule(`${hint}-extra-key-${name}`, body)),
-      );
-      // Extra properties whose schema matches nothing are no extra properties.
-      const extraValue = this.optionalPart(extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1);
-      if (extraValue) extraOptions.push(seq(extraKey, literal(':'), extraValue));
+      const option = this.tentative(() => {
+        const extraKey = this.builder.rule(
+          `${hint}-extra-key`,
+          extraKeyExpr(members.map((m) => m.key).concat([...declared]), pointer, (name, body) => this.builder.rule(`${hint}-extra-key-${name}`, body)),
+        );
+        // Extra properties whose schema matches nothing are no extra properties.
+        const extraValue = this.optionalPart(extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1);
+        return extraValue && seq(extraKey, literal(':'), extraValue);
+      });
+      if (option) extraOptions.push(option);
     }
     const extraMember =
       extraOptions.length === 0 ? undefined : extraOptions.length === 1 ? extraOptions[0] : this.builder.rule(`${hint}-extra`, altOf(extraOptions));
@@ -934,31 +1085,6 @@ class SchemaCompiler {
 /** The content of a JSON string (escaped as JSON writes it) whose text a schema `pattern` matches anywhere, as JSON Schema reads patterns. */
 function patternContent(pattern: string): Expr {
   return toJsonStringContent(regexToExpr(pattern, '', { semantics: 'search' }));
-}
-
-/**
- * The JSON strings (quotes included) whose text a patternProperties pattern matches, or undefined
- * where the regex compiler cannot express the pattern: those keys are then not generated (the
- * grammar allows less, never more).
- */
-function patternKeyExpr(pattern: string): Expr | undefined {
-  try {
-    return seq(literal('"'), patternContent(pattern), literal('"'));
-  } catch (error) {
-    if (error instanceof ConstraintError) return undefined;
-    throw error;
-  }
-}
-
-/** Whether a property name matches a patternProperties pattern, read as the validator reads it (with `u` when the pattern allows it). */
-function patternMatches(pattern: string, key: string): boolean {
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, 'u');
-  } catch {
-    regex = new RegExp(pattern);
-  }
-  return regex.test(key);
 }
 
 /** `item ("," item){...}` with a total count in [min, max]; the empty list allowed when min = 0. */
@@ -1150,12 +1276,18 @@ function intersectTypes(a: Set<TypeName>, b: Set<TypeName>): TypeName[] {
  * nested `allOf`, or keeps one and the validator checks the other (the validator always checks the
  * original schema).
  */
-export function mergeSchemas(left: Schema, right: Schema, pointer: string, maxBranches = DEFAULT_MAX_BRANCHES): Schema {
+export function mergeSchemas(left: Schema, right: Schema, pointer: string, maxBranches = DEFAULT_MAX_BRANCHES, spend?: (units: number) => void): Schema {
   if (left === false || right === false) return false;
   if (left === true) return right;
   if (right === true) return left;
   const a = normalizeDraft(left);
   const b = normalizeDraft(right);
+  // A merge copies both parts' keywords and properties: counted in the compile work, since merges
+  // nest (definitions chained as {allOf: [{$ref: next}, {$ref: other}]} double the work per level:
+  // 16 levels held a backend past 20 s, issue #43).
+  // A unit (about 15 µs) per merge and per 16 keywords or properties it copies.
+  const sizeOf = (x: SchemaObject) => Object.keys(x).length + (isObject(x.properties) ? Object.keys(x.properties).length : 0);
+  spend?.(1 + Math.floor((sizeOf(a) + sizeOf(b)) / 16));
   const out: SchemaObject = { ...a };
   const conjoin = (x: unknown, y: unknown): Schema => ({ allOf: [x as Schema, y as Schema] });
 
@@ -1277,6 +1409,7 @@ function mergeArrayKeywords(a: SchemaObject, b: SchemaObject, out: SchemaObject)
 
 export function compileJsonSchemaToGrammar(input: unknown, options: JsonSchemaOptions & { limits?: Partial<GrammarLimits> } = {}): JsonSchemaGrammar {
   if (typeof input !== 'boolean' && !isObject(input)) invalid('a JSON Schema must be an object or a boolean', '');
+  refuseOversizedSchema(input, options.maxSchemaChars);
   const { schema, draft } = normalizeSchema(input, { strict: options.strict, annotations: options.annotations, maxDepth: options.maxDepth });
   const compiler = new SchemaCompiler(schema as Schema, options);
   compiler.checkKeywords(schema, '', 0);

@@ -58,6 +58,58 @@ const wideObject = (groups: number) => ({
     ]),
   ),
 });
+/**
+ * jreleaser's shape (issue #48): `defs` definitions of `props` properties, and as many properties
+ * that merge each definition with parts that make it match nothing (optional: left out).
+ */
+export const jreleaserShape = (defs: number, props: number) => {
+  const $defs: Record<string, unknown> = {};
+  const properties: Record<string, unknown> = {};
+  for (let d = 0; d < defs; d++) {
+    $defs[`Def${d}`] = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: props }, (_, p) => [`field${d}_${p}`, { type: 'string', maxLength: 1 + (p % 40) }])),
+    };
+    properties[`def${d}`] = { $ref: `#/$defs/Def${d}` };
+    const bounds = Object.fromEntries(
+      Array.from({ length: 4 }, (_, i) => [`n${i}`, { type: 'integer', minimum: 1234567890123 + 7919 * d + i, maximum: 8765432109876 - 7919 * d - i }]),
+    );
+    properties[`def${d}Closed`] = { allOf: [{ $ref: `#/$defs/Def${d}` }, { properties: bounds, required: ['notDeclared'], additionalProperties: false }] };
+  }
+  return { type: 'object', properties, $defs };
+};
+/**
+ * Definitions chained through allOf (issue #43): each level's allOf holds two references to the next
+ * ('same', as the issue's), references to two definitions of the next level ('pair'), or the next
+ * and a property of its own ('properties').
+ */
+export const allOfChain = (levels: number, kind: 'same' | 'pair' | 'properties') => {
+  const $defs: Record<string, unknown> = { a0: { type: 'integer' }, b0: { minimum: 0 } };
+  for (let i = 1; i <= levels; i++) {
+    const next = (name: string) => ({ $ref: `#/$defs/${name}${i - 1}` });
+    if (kind === 'same') $defs[`a${i}`] = { allOf: [next('a'), next('a')] };
+    else if (kind === 'pair') {
+      $defs[`a${i}`] = { allOf: [next('a'), next('b')], maximum: 1000 + i };
+      $defs[`b${i}`] = { allOf: [next('b'), next('a')], minimum: -i };
+    } else {
+      $defs[`a${i}`] = { allOf: [next('a'), { properties: { [`p${i}`]: { type: 'string' } } }] };
+      $defs.a0 = { type: 'object' };
+    }
+  }
+  return { $defs, $ref: `#/$defs/a${levels}` };
+};
+/** One JavaScript object used twice at each of `levels` levels (a library schema; 2^levels objects as JSON text). */
+export const sharedObjects = (levels: number) => {
+  let schema: unknown = { type: 'integer' };
+  for (let i = 0; i < levels; i++) schema = { type: 'object', properties: { a: schema, b: schema } };
+  return schema;
+};
+const annotationKeys = (n: number) => {
+  const schema: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < n; i++) schema[`x-a${String(i).padStart(7, '0')}`] = i;
+  return schema;
+};
+const oneOfTree = (depth: number): unknown => (depth === 0 ? { type: 'integer' } : { oneOf: [oneOfTree(depth - 1), oneOfTree(depth - 1)] });
 /** A large schema with one expensive corner: a bound of 16 times its size let it run for 6 s before refusing (#36). */
 const largeWithUnions = (groups: number) => ({ type: 'object', properties: { big: wideObject(groups), hard: unions(24) } });
 const fill = (unit: string, chars = MAX_PATTERN_CHARS) => unit.repeat(Math.floor(chars / unit.length));
@@ -193,6 +245,45 @@ export const NAMED_CASES: HostileCase[] = [
       schema: Array.from({ length: 10_000 }).reduce<unknown>((inner) => ({ type: 'object', properties: { a: inner } }), { type: 'string' }),
     },
     expectMs: 20,
+  },
+  // #48: false refusals, and the size of the input (refused after reading about the limit's worth)
+  {
+    name: "jreleaser's shape (80 definitions of 60 properties, 80 dropped merges)",
+    input: { kind: 'schema', schema: jreleaserShape(80, 60) },
+    expectMs: 500,
+    expectMB: 150,
+  },
+  { name: '1,000,000 annotation keys (18.8 MB)', input: { kind: 'schema', schema: annotationKeys(1_000_000) }, expectMs: 150, expectMB: 40 },
+  {
+    name: '100,000 unused definitions',
+    input: { kind: 'schema', schema: { type: 'integer', $defs: Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`d${i}`, { type: 'string' }])) } },
+    expectMs: 30,
+  },
+  { name: 'a oneOf tree of 8.4 MB', input: { kind: 'schema', schema: oneOfTree(18) }, expectMs: 30 },
+  { name: 'one object used twice at each of 40 levels', input: { kind: 'schema', schema: sharedObjects(40) }, expectMs: 30 },
+  { name: 'one object used twice at each of 12 levels (compiled)', input: { kind: 'schema', schema: sharedObjects(12) }, expectMs: 500, expectMB: 100 },
+  // #43: merges in the work bound, and no backtracking RegExp at compile time
+  { name: 'allOf chain of 16 levels, two references to the next', input: { kind: 'schema', schema: allOfChain(16, 'same') }, expectMs: 20 },
+  { name: 'allOf chain of 60 levels, two references to the next', input: { kind: 'schema', schema: allOfChain(60, 'same') }, expectMs: 50 },
+  { name: 'allOf chain of 60 levels, references to two definitions', input: { kind: 'schema', schema: allOfChain(60, 'pair') }, expectMs: 100 },
+  { name: 'allOf chain of 60 levels, a property each', input: { kind: 'schema', schema: allOfChain(60, 'properties') }, expectMs: 200, expectMB: 40 },
+  ...[28, 30, 100_000].map((n): HostileCase => ({
+    name: `required name of ${n} a's and '!' against patternProperties ^(a+)+$`,
+    input: { kind: 'schema', schema: { type: 'object', patternProperties: { '^(a+)+$': {} }, required: ['a'.repeat(n) + '!'] } },
+    expectMs: n > 1000 ? 150 : 20,
+  })),
+  {
+    name: 'patternProperties .* beside 2,000 declared names',
+    input: {
+      kind: 'schema',
+      schema: {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`name${i}`, { type: 'integer' }])),
+        patternProperties: { '.*': {} },
+      },
+    },
+    expectMs: 500,
+    expectMB: 100,
   },
   // #21: errors that escaped as XX000
   { name: '$ref #/%zz', input: { kind: 'schema', schema: { $ref: '#/%zz' } }, expectMs: 10 },

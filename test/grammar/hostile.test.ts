@@ -94,10 +94,37 @@ test('large schemas with an expensive corner, or a grammar past the limit, are r
       detail: expect.stringMatching(/too-large.*(limit of 30000|grammar is more than)/),
     });
   }
+  // Its schema is 1.35 MB of JSON text: refused by the size of the input now (#48), before any walk.
   expect(byName.get('30,000 properties (a grammar past the character limit)')).toMatchObject({
     outcome: 'ConstraintError',
-    detail: expect.stringMatching(/grammar is more than 1000000 characters/),
+    detail: expect.stringMatching(/the schema is more than 1000000 characters as JSON text/),
   });
+});
+
+test('inputs past the size limit are refused by it, shared objects counted at each use; false refusals compile (#48)', () => {
+  const byName = new Map(output.results.map((r) => [r.name, r]));
+  for (const name of [
+    '1,000,000 annotation keys (18.8 MB)',
+    '100,000 unused definitions',
+    'a oneOf tree of 8.4 MB',
+    'one object used twice at each of 40 levels',
+  ]) {
+    expect({ name, ...byName.get(name) }).toMatchObject({
+      name,
+      outcome: 'ConstraintError',
+      detail: expect.stringMatching(/too-large: the schema is more than 1000000 characters as JSON text/),
+    });
+  }
+  for (const name of ["jreleaser's shape (80 definitions of 60 properties, 80 dropped merges)", 'one object used twice at each of 12 levels (compiled)']) {
+    expect({ name, outcome: byName.get(name)?.outcome }).toEqual({ name, outcome: 'compiled' });
+  }
+});
+
+test('merges of allOf/$ref are in the work bound, and patterns never run as a backtracking RegExp at compile time (#43)', () => {
+  const byName = new Map(output.results.map((r) => [r.name, r]));
+  const names = [...byName.keys()].filter((name) => name.startsWith('allOf chain of') || name.includes('against patternProperties ^(a+)+$'));
+  expect(names).toHaveLength(7);
+  for (const name of names) expect({ name, outcome: byName.get(name)?.outcome }).toEqual({ name, outcome: 'compiled' });
 });
 
 test('the cases issue #25 named compile', () => {
