@@ -199,13 +199,17 @@ export function triggers(v: VectorizerShape, vectorizer: string): string[] {
  * Every name in both is qualified: they are parsed under whatever the role left.
  */
 export const SETTINGS_SNAPSHOT = `SELECT pg_catalog.jsonb_object_agg(s.name, s.setting) AS settings FROM pg_catalog.pg_settings s WHERE s.context OPERATOR(pg_catalog.=) 'user'`;
-/** $1: SETTINGS_SNAPSHOT's jsonb. Settings changed since are set back, ones created since (a placeholder such as svc.*) emptied. */
+/**
+ * $1: SETTINGS_SNAPSHOT's jsonb. Settings changed since are set back; ones that appeared since go to
+ * their reset value: a placeholder a role made (svc.*) is emptied, and a module's own settings (the
+ * role's code can be what loads pgvector: hnsw.ef_search) keep their defaults, which '' is not.
+ */
 export const SETTINGS_RESTORE = `SELECT pg_catalog.count(pg_catalog.set_config(c.name, c.value, false)) AS restored FROM (
   SELECT b.key AS name, b.value FROM pg_catalog.jsonb_each_text($1::pg_catalog.jsonb) b
     JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) b.key WHERE s.setting OPERATOR(pg_catalog.<>) b.value
   UNION ALL
-  SELECT s.name, '' FROM pg_catalog.pg_settings s
-  WHERE s.context OPERATOR(pg_catalog.=) 'user' AND NOT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) s.name) AND s.setting OPERATOR(pg_catalog.<>) ''
+  SELECT s.name, s.reset_val FROM pg_catalog.pg_settings s
+  WHERE s.context OPERATOR(pg_catalog.=) 'user' AND NOT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.?) s.name) AND s.setting IS DISTINCT FROM s.reset_val
 ) c`;
 
 /** Rows of the backfill queued per call of the gate (each call's items go into one jsonb). */

@@ -65,8 +65,8 @@ BEGIN
       SELECT b.key AS name, b.value FROM pg_catalog.jsonb_each_text(settings) b
         JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) b.key WHERE s.setting OPERATOR(pg_catalog.<>) b.value
       UNION ALL
-      SELECT s.name, '' FROM pg_catalog.pg_settings s
-      WHERE s.context OPERATOR(pg_catalog.=) 'user' AND NOT (settings OPERATOR(pg_catalog.?) s.name) AND s.setting OPERATOR(pg_catalog.<>) ''
+      SELECT s.name, s.reset_val FROM pg_catalog.pg_settings s
+      WHERE s.context OPERATOR(pg_catalog.=) 'user' AND NOT (settings OPERATOR(pg_catalog.?) s.name) AND s.setting IS DISTINCT FROM s.reset_val
     ) c;
     IF called <> 1 THEN
       RAISE EXCEPTION 'the writer of vectorizer % is not as svc made it (moved, altered or gone): svc_vectorize_drop it and declare it again', v.name;
