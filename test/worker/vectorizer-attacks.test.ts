@@ -253,6 +253,20 @@ test("the worker's job timeout stops a vectorize job: its rows fail with the tim
   }
 }, 120_000);
 
+test("a role whose proxy could create in svc's schema (and so replace the proxy's functions there) is refused", async () => {
+  await eve.query(`CREATE TABLE eve.creator (id integer PRIMARY KEY, body text)`);
+  await db.query(`GRANT CREATE ON SCHEMA public TO eve`);
+  try {
+    await expect(eve.query(`SELECT svc_vectorize('eve.creator', 'body', 'creator')`)).rejects.toMatchObject({
+      code: '42501',
+      message: `svc_vectorize: source cannot be vectorized for role eve: it may create objects in svc's schema "public", where svc keeps the functions that run as it`,
+    });
+  } finally {
+    await db.query(`REVOKE CREATE ON SCHEMA public FROM eve`);
+  }
+  expect((await eve.query(`SELECT count(*)::int AS n FROM svc_vectorizers WHERE name = 'creator'`)).rows[0].n).toBe(0);
+});
+
 test("dropping eve's last vectorizer drops her proxy; what her code made as the proxy becomes hers", async () => {
   await eve.query(`CREATE TABLE eve.leftover (id integer PRIMARY KEY, body text)`);
   await eve.query(`SELECT svc_vectorize('eve.leftover', 'body', 'leftover')`);
