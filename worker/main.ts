@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { Engine, ModelLoadError } from '../src/engine/engine.js';
 import { ServerEngine, type InferenceEngine } from '../src/engine/server-engine.js';
+import type { FetchProgress } from '../src/model/fetch.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
 import { versionLine } from '../src/version.js';
 import { checkSetup, connectionConfigError } from './setup.js';
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
               threads: config.threads,
               sequences: config.concurrency,
               contextSize: config.contextSize,
+              onFetchProgress: fetchLog(name),
             }).catch((error: unknown) => {
               // A model that cannot be loaded (no such file, not a GGUF) is bad configuration, not a crash.
               if (error instanceof ModelLoadError) throw new ConfigError(`--model ${name === 'default' ? '' : `${name}=`}${path}: ${error.message}`);
@@ -111,6 +113,17 @@ async function main(): Promise<void> {
   } finally {
     for (const engine of engines.values()) await engine.dispose();
   }
+}
+
+/** A model fetched by URI into the cache (src/model/fetch.ts): its progress in the log, every tenth. */
+function fetchLog(model: string): FetchProgress {
+  let last = -1;
+  return ({ uri, path, received, total, resumedFrom }) => {
+    const tenth = total > 0 ? Math.floor((10 * received) / total) : -1;
+    if (tenth === last) return;
+    last = tenth;
+    log('info', 'fetching model', { model, uri, path, received, total, ...(resumedFrom > 0 ? { resumedFrom } : {}) });
+  };
 }
 
 main().then(

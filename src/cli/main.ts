@@ -6,6 +6,7 @@ import { generateCommand } from './generate.js';
 import { embedCommand } from './embed.js';
 import { rerankCommand } from './rerank.js';
 import { makeTestModelCommand } from './make-test-model.js';
+import { modelsCommand } from './models.js';
 import type { Command } from './command.js';
 import { versionLine } from '../version.js';
 
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   embed: embedCommand,
   rerank: rerankCommand,
   'make-test-model': makeTestModelCommand,
+  models: modelsCommand,
 };
 
 function usage(): string {

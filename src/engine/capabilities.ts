@@ -7,7 +7,7 @@
 export const POOLING_NAMES: Readonly<Record<number, string>> = { 0: 'none', 1: 'mean', 2: 'cls', 3: 'last', 4: 'rank' };
 
 /** Architectures whose attention is not causal: they encode, they do not write text. */
-const ENCODER_ARCHITECTURES: ReadonlySet<string> = new Set([
+export const ENCODER_ARCHITECTURES: ReadonlySet<string> = new Set([
   'bert',
   'modern-bert',
   'nomic-bert',

@@ -18,10 +18,11 @@ import {
   type Token,
 } from 'node-llama-cpp';
 import { defaultThreads } from './threads.js';
-import { ModelRoleError, modelCapabilities, notAGenerator, type Capabilities } from './capabilities.js';
+import { ENCODER_ARCHITECTURES, ModelRoleError, modelCapabilities, notAGenerator, type Capabilities } from './capabilities.js';
 export { ModelRoleError, type Capabilities } from './capabilities.js';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
+import { ModelFetchError, resolveModelFile, type FetchProgress } from '../model/fetch.js';
 import { basename } from 'node:path';
 import { invalidUtf8Tokens, llamaTokenText, pieceBytes } from './token-bytes.js';
 import { Prompter, type PromptFormat, type PromptOptions, type PromptTokens } from './prompt.js';
@@ -33,8 +34,10 @@ import { parseGbnf } from '../grammar/gbnf-parse.js';
 import { ConstraintError } from '../grammar/errors.js';
 
 export interface EngineOptions {
-  /** A GGUF file, or a node-llama-cpp model URI such as `hf:<user>/<repo>/<file>.gguf`. */
+  /** A GGUF file, a hub URI (`hf:<user>/<repo>/<file>.gguf`, `hf:<user>/<repo>:<quant>`) or an http(s) URL: src/model/fetch.ts. */
   model: string;
+  /** Called while a URI's file is fetched into the cache (not for a path or a cached file). */
+  onFetchProgress?: FetchProgress;
   /** CPU threads (default: defaultThreads(), threads.ts: 1 for a small model, else the physical cores, at most 8). Always passed explicitly: node-llama-cpp's own default made a tiny model 400x slower on 2 cores. */
   threads?: number;
   /** Sequences decoded together in one context: the most generations that run at once (default 1). More wait for a free one. */
@@ -179,13 +182,10 @@ export class Engine {
     const sequences = options.sequences ?? 1;
     if (!Number.isInteger(sequences) || sequences < 1) throw new RangeError(`sequences must be a positive integer, got ${options.sequences}`);
     const llama = await llamaFor(options.gpu ?? false);
-    let modelPath: string;
-    if (options.model.startsWith('hf:')) {
-      modelPath = await resolveUri(options.model);
-    } else {
-      modelPath = options.model;
-      if (!existsSync(modelPath)) throw new ModelLoadError(`model file not found: ${modelPath}`);
-    }
+    // A path as it is; a hub URI or URL through svc's model cache (fetched once, checked every load).
+    const modelPath = await resolveModelFile(options.model, { onProgress: options.onFetchProgress }).catch((error: unknown) => {
+      throw error instanceof ModelFetchError ? new ModelLoadError(error.message, { cause: error }) : error;
+    });
     const threads = options.threads ?? defaultThreads(statSync(modelPath).size);
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${options.threads}`);
     let model: LlamaModel;
@@ -476,10 +476,14 @@ export class Engine {
    * Documents ranked for the query, best first, each with its index in `documents`. A model with a
    * ranking head (a reranker GGUF) scores each pair with it (0..1, the head's probability of
    * relevance). Other models (like the test model) score by cosine similarity (-1..1) of the
-   * embedding of `task` + query to each document's embedding. Ties keep the input order.
+   * embedding of `task` + query to each document's embedding; an encoder reads the query without
+   * the task. Ties keep the input order.
    */
   async rerank(query: string, documents: string[], task: string): Promise<RerankResult[]> {
-    const instructed = task ? `${task}\nQuery: ${query}` : query;
+    // Encoders (BERT and its kin: bge, MiniLM, nomic, bge-reranker, svc-embed) were trained on bare
+    // queries: an instruction before one only dilutes it (svc-embed ranked "Tom read a book" above
+    // "The cake was sweet" for "a cake" with the default task). Decoder embedders are instruction-tuned.
+    const instructed = task && !ENCODER_ARCHITECTURES.has(this.capabilities.architecture) ? `${task}\nQuery: ${query}` : query;
     // Empty text has no embedding (embed gives []): its score would be NaN and the order undefined.
     // The library, the CLI and SQL reject empty and whitespace-only texts before they get here.
     if (instructed === '') throw new RangeError('rerank: query must not be empty');
@@ -568,13 +572,4 @@ async function modelIdentity(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return `${basename(path)}:${statSync(path).size}:${hash.digest('hex').slice(0, 16)}`;
-}
-
-async function resolveUri(uri: string): Promise<string> {
-  const { resolveModelFile } = await import('node-llama-cpp');
-  try {
-    return await resolveModelFile(uri);
-  } catch (error) {
-    throw new ModelLoadError(`cannot resolve model ${uri}: ${(error as Error).message}`, { cause: error });
-  }
 }

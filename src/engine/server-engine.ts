@@ -336,6 +336,8 @@ export class ServerEngine implements InferenceEngine {
 export function parseServerSpec(spec: string): Pick<ServerEngineOptions, 'kind' | 'url' | 'model'> | undefined {
   const m = /^(llama-server|vllm)\+(https?:\/\/.*)$/is.exec(spec.trim());
   if (!m) {
+    // A URL of a GGUF file is a model to fetch into the model cache (src/model/fetch.ts), not a server.
+    if (/^https?:\/\/[^?#]*\.gguf([?#].*)?$/is.test(spec.trim())) return undefined;
     if (/^https?:\/\//i.test(spec.trim())) {
       throw new RangeError(`${displayUrl(spec)}: say which protocol the server speaks: llama-server+${displayUrl(spec)} or vllm+${displayUrl(spec)}`);
     }
