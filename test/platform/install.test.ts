@@ -95,9 +95,9 @@ test('3-4: the extension and the roles, as the guide writes them; none of the ro
   await admin.query(vector ? create : create.replace(/^CREATE EXTENSION IF NOT EXISTS vector.*$/m, ''));
   await admin.query(block('4. Roles', 'sql'));
   const { rows } = await admin.query(
-    `SELECT rolname, rolsuper, rolcreaterole, rolbypassrls FROM pg_roles WHERE rolname IN ('svc_worker_app', 'app', 'ops', 'svc_sync')`,
+    `SELECT rolname, rolsuper, rolcreaterole, rolbypassrls FROM pg_roles WHERE rolname IN ('svc_worker_app', 'app', 'ops', 'svc_sync', 'svc_owner')`,
   );
-  expect(rows).toHaveLength(4);
+  expect(rows).toHaveLength(5);
   for (const row of rows) expect(row).toMatchObject({ rolsuper: false, rolcreaterole: false, rolbypassrls: false });
 });
 
