@@ -490,6 +490,11 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "Internal: svc's one door to dblink (svc_owner's only): the autonomous session, always as svc_sync to this database, where target says.",
   },
   {
+    name: 'svc__tables_as_made', params: [p('caller', 'text')], returns: 'void', volatility: 'VOLATILE', security: 'INVOKER', owner: 'superuser',
+    grantTo: 'nobody', body: { language: 'plpgsql' },
+    comment: "Internal: refuses, naming it, anything svc did not make on the svc_owner tables the superuser's functions write (a trigger, a rule, a default, ...).",
+  },
+  {
     name: 'svc__sync_token_key', params: [p('token', 'text')], returns: 'bigint', volatility: 'IMMUTABLE', security: 'INVOKER', grantTo: 'nobody',
     body: { language: 'sql' }, comment: "Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).",
   },

@@ -218,6 +218,8 @@ export const QUERIES = {
   ),
 
   // --- vectorizers (vectorizer.ts) --------------------------------------------------------------
+  // First in the superuser's functions: svc_owner's tables they touch carry nothing svc did not make ($1: the caller, for the error).
+  tablesAsMade: q(`SELECT svc__tables_as_made($1)`, 'text'),
   sessionRole: q(`SELECT r.rolname AS role, r.oid::text AS oid FROM pg_roles r WHERE r.rolname = ${SESSION_ROLE}`),
   extensionSchema: q(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1`, 'text'),
   // $1: a regclass as plv8 hands it over (its oid, or its name as text).

@@ -38,12 +38,13 @@ beforeAll(async () => {
   su = await svc().connect();
 });
 
-test("svc's SECURITY DEFINER functions, with their owner's attributes: svc_owner's (powerless), or the superuser's as docs/security.md lists them", async () => {
+test("svc's functions (SECURITY DEFINER ones first) with their owner's attributes: svc_owner's (powerless), or the superuser's as docs/security.md lists them", async () => {
   const rows = (await su.query(OWNERS)).rows;
   const definers = rows.filter((r) => r.kind === 'function' && r.definer);
   expect(definers.length).toBeGreaterThan(60);
-  const superuserOwned = definers.filter((r) => r.owner !== 'svc_owner');
-  for (const r of superuserOwned) expect({ name: r.name, rolsuper: r.rolsuper }).toEqual({ name: r.name, rolsuper: true });
+  expect(definers.filter((r) => r.owner !== 'svc_owner').length).toBeGreaterThan(0);
+  const superuserOwned = rows.filter((r) => r.owner !== 'svc_owner');
+  for (const r of superuserOwned) expect({ name: r.name, kind: r.kind, rolsuper: r.rolsuper }).toEqual({ name: r.name, kind: 'function', rolsuper: true });
   expect([...new Set(superuserOwned.map((r) => r.name))].sort()).toEqual(documentedSuperuserFunctions());
   // Every other function and aggregate, and every table, view and sequence: svc_owner's, and svc_owner can do nothing else.
   for (const r of rows.filter((x) => !superuserOwned.includes(x))) {
@@ -92,6 +93,43 @@ describe('a slip that runs code as svc_owner gets svc\'s rights, not the cluster
     const eve = (await su.query(`SELECT rolsuper, rolcreaterole FROM pg_roles WHERE rolname = 'eve'`)).rows[0];
     expect(eve).toEqual({ rolsuper: false, rolcreaterole: false });
     expect((await su.query(`SELECT count(*)::int AS n FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member WHERE r.rolname IN ('svc_owner', 'eve')`)).rows[0].n).toBe(0);
+  });
+
+  test('what it attaches to svc\'s tables is refused by the superuser\'s functions before they touch them, and never runs as the superuser', async () => {
+    const eve = await svc().connect('eve');
+    await su.query(`CREATE TABLE public.h43_ran (who text); GRANT INSERT ON public.h43_ran TO PUBLIC`);
+    await eve.query(`CREATE TABLE eve.docs (id int PRIMARY KEY, body text); INSERT INTO eve.docs VALUES (1, 'x'); GRANT USAGE ON SCHEMA eve TO PUBLIC`);
+    // Who ran eve's code, but eve and svc_owner (the slip itself, e.g. checking its constraint). (An index it
+    // may not make: that needs CREATE on the schema.)
+    const ranAsOthers = async () => (await su.query(`SELECT who FROM public.h43_ran WHERE who NOT IN ('eve', 'svc_owner')`)).rows;
+    await eve.query(`CREATE FUNCTION eve.note() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        INSERT INTO public.h43_ran VALUES (current_user); BEGIN EXECUTE 'ALTER ROLE eve SUPERUSER'; EXCEPTION WHEN OTHERS THEN NULL; END; RETURN NULL; END $$;
+      CREATE FUNCTION eve.stamp() RETURNS timestamptz LANGUAGE plpgsql AS $$ BEGIN
+        INSERT INTO public.h43_ran VALUES (current_user); BEGIN EXECUTE 'ALTER ROLE eve SUPERUSER'; EXCEPTION WHEN OTHERS THEN NULL; END; RETURN now(); END $$;
+      CREATE FUNCTION eve.key(text) RETURNS text LANGUAGE plpgsql AS $$ BEGIN
+        INSERT INTO public.h43_ran VALUES (current_user); RETURN $1; END $$`);
+    const attachments: Array<[string, string, RegExp]> = [
+      ['a trigger', `CREATE TRIGGER h43 AFTER INSERT ON svc_vectorizers FOR EACH ROW EXECUTE FUNCTION eve.note()`, /svc_vectorizers: trigger h43/],
+      ['a default', `ALTER TABLE svc_vectorizers ALTER COLUMN created_at SET DEFAULT eve.stamp()`, /svc_vectorizers: a default uses function eve\.stamp/],
+      ['a constraint', `ALTER TABLE svc_models ADD CONSTRAINT h43 CHECK (eve.key(name) IS NOT NULL)`, /svc_models: a constraint uses function eve\.key/],
+      ['a trigger on the queue', `CREATE TRIGGER h43 AFTER UPDATE ON svc_queue FOR EACH STATEMENT EXECUTE FUNCTION eve.note()`, /svc_queue: trigger h43/],
+    ];
+    for (const [what, attach, named] of attachments) {
+      await slip.query(attach);
+      try {
+        await expect(eve.query(`SELECT svc_vectorize('eve.docs', 'body', 'h43_docs')`)).rejects.toMatchObject({
+          code: '55000', message: expect.stringMatching(named),
+        });
+        await expect(eve.query(`SELECT svc_vectorize_drop('h43_docs')`)).rejects.toMatchObject({ code: '55000' });
+      } finally {
+        await su.query(`DROP TRIGGER IF EXISTS h43 ON svc_vectorizers; DROP TRIGGER IF EXISTS h43 ON svc_queue; ALTER TABLE svc_models DROP CONSTRAINT IF EXISTS h43;
+          ALTER TABLE svc_vectorizers ALTER COLUMN created_at SET DEFAULT now()`);
+      }
+      expect({ what, ran: await ranAsOthers() }).toEqual({ what, ran: [] });
+    }
+    // As svc made them, the tables let the declaration through (it fails later only for want of a worker's model, or succeeds).
+    await eve.query(`SELECT svc_vectorize('eve.docs', 'body', 'h43_docs')`).catch((e: { code?: string }) => expect(e.code).not.toBe('55000'));
+    expect(await ranAsOthers()).toEqual([]);
   });
 
   test('it has what svc needs: svc\'s tables, through which the SECURITY DEFINER functions work as before', async () => {
