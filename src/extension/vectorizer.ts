@@ -215,27 +215,23 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   const { id } = one<{ id: number }>(QUERIES.vectorizerInsert, d.name, d.role.role, d.source.oid, d.column, d.keys.map((k) => k.name), d.format,
     JSON.stringify(d.chunking), d.model, target, d.vectorSchema === null ? 'real[]' : 'vector', d.batchSize)!;
   const s = { ...draft, id };
-  // svc's gate, svc_owner's as svc's other functions (docs/security.md, "Who owns svc's objects"): only the proxy may run it.
+  // svc's gate, svc_owner's as svc's other functions (docs/security.md, "Who owns svc's objects"): it
+  // runs as svc_owner, never as the superuser who runs this, and only the proxy may run it.
   run(gateFunction(s));
   const gate = signature(svcSchema, id, 'gate');
   run(`ALTER FUNCTION ${gate} OWNER TO svc_owner`);
   run(`REVOKE ALL ON FUNCTION ${gate} FROM PUBLIC`);
   run(`GRANT EXECUTE ON FUNCTION ${gate} TO ${quoteIdent(proxy)}`);
-  // svc_owner's, as svc's other functions (docs/security.md, "Who owns svc's objects"): it runs as
-  // svc_owner, never as the superuser who runs this.
-  run(`ALTER FUNCTION ${gate} OWNER TO svc_owner`);
   // The proxy's: nobody else may run them (svc's owner and superusers aside).
   for (const [fn, sql] of [['writer', writerFunction(s)], ['changed', triggerFunction(s)], ['backfill', backfillFunction(s)]] as const) {
     run(sql);
     run(`REVOKE ALL ON FUNCTION ${signature(svcSchema, id, fn)} FROM PUBLIC`);
     run(`ALTER FUNCTION ${signature(svcSchema, id, fn)} OWNER TO ${quoteIdent(proxy)}`);
   }
-  // svc_owner (who owns the worker protocol, docs/security.md) writes a job's chunks through the writer.
-  run(`GRANT EXECUTE ON FUNCTION ${signature(svcSchema, id, 'writer')} TO svc_owner`);
+  // svc__vectorizer_apply, svc_owner's (it completes the worker's jobs), writes a job's chunks through the writer.
+  run(`GRANT EXECUTE ON FUNCTION ${writerSignature(svcSchema, id)} TO svc_owner`);
   // Members of the extension: DROP EXTENSION svc then needs CASCADE, which takes the triggers too
   // (a trigger left behind would call functions that are gone, and fail every write to the source).
-  // svc__vectorizer_apply, svc_owner's, calls the writer.
-  run(`GRANT EXECUTE ON FUNCTION ${writerSignature(svcSchema, id)} TO svc_owner`);
   for (const fn of ['gate', 'writer', 'changed'] as const) run(`ALTER EXTENSION svc ADD FUNCTION ${signature(svcSchema, id, fn)}`);
   for (const statement of triggers(s, d.name)) run(statement);
   one(QUERIES.vectorizerSetWriter, id, writerSignature(svcSchema, id));
