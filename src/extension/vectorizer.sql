@@ -4,8 +4,9 @@
 -- One row per vectorizer. `writer` is the function that writes its destination: owned by the
 -- declaring role's proxy (svc_vectorizer_<oid>, a member of that role that nobody else is a member
 -- of), so chunks are written with the declarer's privileges; the role's code, which runs as the
--- proxy, could alter it, and svc__vectorizer_apply calls it only while it is as svc made it. The source's triggers call svc__vz_<id>_changed (the proxy's too, generated), which
--- hands what it read to the vectorizer's gate svc__vz_<id>_queue (svc_owner's) as jsonb.
+-- proxy, could alter it, and svc__vectorizer_apply calls it only while it is as svc made it. The
+-- source's triggers call svc__vz_<id>_changed (the proxy's too, generated), which hands what it read
+-- to the vectorizer's gate svc__vz_<id>_queue (svc_owner's) as jsonb.
 CREATE TABLE svc_vectorizers (
   id             integer GENERATED ALWAYS AS IDENTITY UNIQUE,
   name           text PRIMARY KEY CONSTRAINT svc_vectorizers_name CHECK (name ~ '^[a-z_][a-z0-9_]{0,39}$'),
