@@ -180,8 +180,8 @@ export function cancelRemoteQuietly(session: Session, waiter: Waiter, ids: reado
 }
 
 /**
- * svc__sync_submit: runs in the autonomous session (as svc_sync; the function as the extension's
- * owner) for a sync function (payload.caller, which errors name). It trusts nothing it is given:
+ * svc__sync_submit: runs in the autonomous session (as svc_sync; the function as svc's owner,
+ * svc_owner) for a sync function (payload.caller, which errors name). It trusts nothing it is given:
  * backend payload.pid must hold the waiter lock and the lock of payload.token (so whoever submits
  * knows the token that backend holds), its login role must be able to act as payload.owner, and each
  * request is checked and its constraint compiled again (once: the requests of a call share it).

@@ -17,10 +17,10 @@ export interface SqlFunction {
   readonly params: readonly Param[];
   readonly returns: string;
   readonly volatility: 'VOLATILE' | 'STABLE' | 'IMMUTABLE';
-  /** DEFINER functions run as the extension's owner, past row-level security. */
+  /** DEFINER functions run as their owner (svc_owner, see `owner`), past row-level security. */
   readonly security: 'INVOKER' | 'DEFINER';
   /**
-   * Who may call it; PUBLIC unless said otherwise ('nobody': only the extension's owner and superusers;
+   * Who may call it; PUBLIC unless said otherwise ('nobody': only its owner and superusers;
    * 'svc_sync': the role the sync functions' autonomous session logs in as). Internal functions
    * (svc__*) are 'nobody' unless docs/security.md says why PUBLIC may run them.
    */

@@ -3,7 +3,7 @@
 
 -- At least the number of requests pending or processing, over all roles (for svc.max_queue_size), read
 -- from two index ends: submissions are numbered (seq), so none active is older than the oldest active
--- one nor newer than the last number. A view owned by the extension's owner, so row-level security
+-- one nor newer than the last number. A view owned by svc's owner (svc_owner), so row-level security
 -- does not hide other roles' requests from it, and planned into the submitter's own statement (as a
 -- SECURITY DEFINER function it was a call of its own, a fifth of a submission). It shows only that bound
 -- and the last number given out (last_seq), from which a session carries an exact count forward

@@ -87,8 +87,9 @@ ALTER TABLE svc_queue SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vac
 
 -- Requests belong to the role that submitted them; svc_admin members see all. Nobody but svc's own
 -- functions writes these tables: the submitters, cancel and the worker protocol are SECURITY DEFINER
--- and run as the extension's owner, past these policies. A role with INSERT could queue a request with
--- a grammar of its own whose answer the worker would cache under another request's parameters.
+-- and run as svc's owner (svc_owner, the tables' owner), past these policies. A role with INSERT
+-- could queue a request with a grammar of its own whose answer the worker would cache under another
+-- request's parameters.
 ALTER TABLE svc_queue ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_queue_read ON svc_queue FOR SELECT
   USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));

@@ -20,7 +20,7 @@ GRANT SET ON PARAMETER track_activities TO svc_sync;
 -- and svc__sync_cancel act on a request only for the token it was submitted with.
 ALTER TABLE svc_queue ADD COLUMN sync_token bytea;
 
--- Settings that only an administrator makes: no role but the extension's owner reads or writes this
+-- Settings that only an administrator makes: no role but svc's owner (svc_owner) reads or writes this
 -- table; svc_set_sync_connection (svc_admin) writes 'sync_connection'. A session's SET cannot reach it.
 CREATE TABLE svc_config (
   name   text PRIMARY KEY,

@@ -1,7 +1,7 @@
 // The synchronous functions (svc_generate, svc_embed, svc_generate_json/_regex/_choice, svc_rerank),
 // each for one input and for many (an array first: results in input order, one row each). Cache first;
 // the misses are enqueued through the autonomous session (autonomous.ts) so that workers see them
-// before the caller's transaction ends, and the call waits for them. They run as the extension's owner
+// before the caller's transaction ends, and the call waits for them. They run as svc's owner (svc_owner)
 // (SECURITY DEFINER); the requests belong to the session's role.
 //
 // Nothing is left queued for nobody: settings are checked before anything is enqueued; a wait that
