@@ -42,9 +42,9 @@ include $(PGXS)
 
 ifneq ($(REAL_PLV8),yes)
 all: plv8-compat
+installcheck: plv8-compat-installcheck
 endif
 install: plv8-compat-install
-installcheck: plv8-compat-installcheck
 
 $(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/sql/*.sql src/extension/migrations/*.sql src/grammar/*.ts src/vectorizer/*.ts src/prompt/*.ts)
 	node_modules/.bin/tsx scripts/build-extension.ts
