@@ -62,9 +62,11 @@ CREATE FUNCTION fid_sql() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;
 SELECT fid_run($$plv8.find_function('fid_sql')$$);
 SELECT fid_run($$plv8.find_function('fid_int4')()$$);
 
--- 5. plv8.start_proc can be set by any user (PGC_USERSET, as in plv8's guc and startup tests);
--- it runs when that user's context is created, and only if the user may execute it.
+-- 5. plv8.start_proc runs when a user's context is created, and only if the user may execute it.
+-- A deliberate difference (README): plv8 lets any user set it (PGC_USERSET, its guc and startup
+-- tests), here it is superuser-only unless granted, as below; the rest is plv8's behaviour.
 SELECT context FROM pg_settings WHERE name = 'plv8.start_proc';
+GRANT SET ON PARAMETER plv8.start_proc TO regress_plv8_fid;
 CREATE FUNCTION fid_start() RETURNS void LANGUAGE plv8 AS $$ this.fid_started = 'started'; $$;
 CREATE FUNCTION fid_started() RETURNS text LANGUAGE plv8 AS $$
   return typeof fid_started === 'undefined' ? 'not started' : fid_started;
@@ -86,6 +88,7 @@ DO $$ plv8.elog(NOTICE, 'hello') $$ LANGUAGE plv8;
 SELECT fid_started();
 RESET plv8.start_proc;
 RESET ROLE;
+REVOKE SET ON PARAMETER plv8.start_proc FROM regress_plv8_fid;
 
 -- 6. plv8.memory_limit counts the heap in use plus every ArrayBuffer: a buffer that does not fit
 -- is the RangeError `new ArrayBuffer` throws, which JS can catch (plv8's memory_limits test).
