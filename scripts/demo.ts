@@ -1,11 +1,28 @@
-// The README's main command: a throwaway PostgreSQL with `CREATE EXTENSION svc`, a real svc-worker on
-// the trained TinyStories model committed in models/ (stories260K: it writes simple, coherent English,
-// so the prompts are story-style), and real calls printed as they run. SVC_MODEL names another GGUF.
+// The README's main command: a throwaway PostgreSQL with `CREATE EXTENSION svc`, a real svc-worker,
+// and real calls printed as they run. Models: the recommended ones of docs/models.md where the model
+// cache holds them (`svc models pull NAME`), else the offline defaults committed in models/: the
+// trained TinyStories model stories260K generates (simple, coherent English, so the prompts are
+// story-style) and svc-embed (scripts/train-embedder.ts) embeds, ranks and searches. SVC_MODEL
+// names another generator.
+import { cachedModelFile } from '../src/model/fetch.js';
+import { recommendedModel } from '../src/model/recommended.js';
 import { startCluster } from './cluster.js';
-import { STORIES_MODEL } from './real-models.js';
+import { EMBED_MODEL, STORIES_MODEL } from './real-models.js';
 import { spawnWorker } from './worker-process.js';
 
-const modelPath = process.env.SVC_MODEL ?? STORIES_MODEL;
+/** A recommended model's cached file, else the offline default; and a line saying which. */
+function pick(role: string, name: string, fallback: string, what: string): { path: string; line: string } {
+  const cached = cachedModelFile(recommendedModel(name)!.uri);
+  return cached
+    ? { path: cached, line: `${role}: ${name} (${cached}), from the model cache` }
+    : { path: fallback, line: `${role}: ${what} (${fallback}), the offline default; \`svc models pull ${name}\` fetches a real one` };
+}
+const generator = process.env.SVC_MODEL
+  ? { path: process.env.SVC_MODEL, line: `generator: ${process.env.SVC_MODEL} (SVC_MODEL)` }
+  : pick('generator', 'qwen2.5-0.5b-instruct', STORIES_MODEL, 'stories260K');
+const embedder = pick('embedder', 'bge-small-en', EMBED_MODEL, 'svc-embed');
+const reranker = pick('reranker', 'bge-reranker-v2-m3', embedder.path, 'the embedder, by cosine similarity');
+const modelPath = generator.path;
 
 // A character of the story, as JSON: the name is picked from the story's own characters.
 const CHARACTER = {
@@ -17,7 +34,9 @@ const STORY = 'Once upon a time, there was a boy named Tom. He had a big red bal
 
 const cluster = await startCluster();
 const db = await cluster.connect();
-const worker = spawnWorker(cluster, { role: 'svc_demo_worker', model: modelPath, env: { SVC_WORKER_CONCURRENCY: '2' } });
+// One worker serving three models of svc_models: 'default' generates, 'embed' embeds (and searches), 'rerank' ranks.
+const models = `default=${modelPath},embed=${embedder.path}${reranker.path === embedder.path ? '' : `,rerank=${reranker.path}`}`;
+const worker = spawnWorker(cluster, { role: 'svc_demo_worker', model: models, env: { SVC_WORKER_CONCURRENCY: '2' } });
 let workerLog = '';
 worker.stderr!.on('data', (chunk) => (workerLog += chunk));
 
@@ -30,9 +49,11 @@ const show = async (label: string, sql: string, params: unknown[] = []) => {
 };
 
 try {
-  console.log(`throwaway PostgreSQL 15 at ${cluster.host}, port ${cluster.port}; model ${modelPath}`);
+  console.log(`throwaway PostgreSQL 15 at ${cluster.host}, port ${cluster.port}\n${generator.line}\n${embedder.line}\n${reranker.line}`);
   await db.query('CREATE EXTENSION svc CASCADE');
   await db.query('CREATE ROLE svc_demo_worker LOGIN IN ROLE svc_worker');
+  // This session's embeddings and rankings go to the embedding and ranking models (svc_models names).
+  await db.query(`SET svc.embed_model = 'embed'; SET svc.rerank_model = '${reranker.path === embedder.path ? 'embed' : 'rerank'}'`);
 
   await show('plain generation: the model continues a story (waits for the worker)', `SELECT svc_generate('Once upon a time', max_tokens := 48)`);
   await show('a JSON-Schema-constrained generation: a character of the story', `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
@@ -42,15 +63,13 @@ try {
     `SELECT svc_generate_regex('Once upon a time', ', there was a [a-z]+ [a-z]+ named [A-Z][a-z]+[.]', max_tokens := 24)`,
   );
   await show('one of the choices', `SELECT svc_generate_choice('The sun was shining. Lily went outside to ', ARRAY['play', 'sleep', 'cry'])`);
-  // A story model is not an embedding model: its vectors (pooled hidden states) and the rerank
-  // scores (their cosine similarity; it has no ranking head) run, but mean little. README: Models.
   await show(
-    'an embedding (first 4 of its dimensions; from a story model, so of little meaning)',
+    'an embedding (first 4 of its dimensions)',
     `SELECT (svc_embed('Lily played with her ball'))[1:4] AS head, array_length(svc_embed('Lily played with her ball'), 1) AS dimension`,
   );
   await show(
-    'reranking documents for a query (cosine similarity of the embeddings)',
-    `SELECT * FROM svc_rerank('a dog in the park', ARRAY['Max the dog ran in the park', 'The cake was sweet', 'Tom read a book'])`,
+    'reranking documents for a query',
+    `SELECT * FROM svc_rerank('a dog in the park', ARRAY['The cake was sweet', 'Tom read a book', 'Max the dog ran in the park'])`,
   );
 
   // Async: submit, LISTEN for svc_completed, then read the result.
@@ -75,7 +94,7 @@ try {
       (3, 'The fish', 'A big fish swam in the blue sea. It was looking for food.')`);
   await show(
     'a vectorizer: the stories table kept embedded in chunks of 60 characters (returns the rows queued)',
-    `SELECT svc_vectorize('stories', 'body', 'stories_body', chunk_by := 'characters', chunk_size := 60, chunk_overlap := 15, format := '$title: $chunk')`,
+    `SELECT svc_vectorize('stories', 'body', 'stories_body', model := 'embed', chunk_by := 'characters', chunk_size := 60, chunk_overlap := 15, format := '$title: $chunk')`,
   );
   for (let waited = 0; Number((await db.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0].rows_pending) > 0; waited += 50) {
     if (waited > 60_000) throw new Error('the vectorizer did not catch up within a minute');

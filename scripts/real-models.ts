@@ -29,6 +29,9 @@ const BUNDLE = join(ROOT, 'node_modules/node-llama-cpp/llama/gitRelease.bundle')
 /** The trained TinyStories model committed in models/ (see models/README.md). */
 export const STORIES_MODEL = join(ROOT, 'models/stories260K.gguf');
 
+/** svc's offline default embedder committed in models/, trained by scripts/train-embedder.ts (see models/README.md). */
+export const EMBED_MODEL = join(ROOT, 'models/svc-embed.gguf');
+
 /** Decoder models with a real vocabulary: qwen2 (byte-level BPE, 151,936 tokens, ChatML template), phi3 (SentencePiece, 32,064). */
 export type RealVocab = 'qwen2' | 'phi3' | 'qwen2-512';
 

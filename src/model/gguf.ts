@@ -42,12 +42,13 @@ export const TOKEN_BYTE = 6;
 
 export const GGUF_ALIGN = 32;
 
-/** A tensor of the synthesized model: norms are ones, biases zeros, matrices random. */
+/** A tensor of the synthesized model: norms are ones, biases zeros, matrices random; or given values (`data`, in ggml order). */
 export interface GgufTensor {
   name: string;
   dims: number[];
   type: number;
-  init: 'ones' | 'zeros' | 'rand';
+  init: 'ones' | 'zeros' | 'rand' | 'data';
+  data?: Float32Array;
 }
 
 /** mulberry32: tiny, fast, and identical on every platform. */
@@ -241,8 +242,9 @@ export function writeGguf(meta: GgufMeta[], tensors: GgufTensor[], seed: number)
     const n = elementCount(t);
     const scale = t.init === 'rand' ? 1 / Math.sqrt(t.dims[0]) : 0;
     const constant = t.init === 'ones' ? 1 : 0;
+    if (t.init === 'data' && t.data?.length !== n) throw new Error(`GGUF: tensor ${t.name} needs ${n} values`);
     for (let k = 0; k < n; k++) {
-      const v = t.init === 'rand' ? (rand() * 2 - 1) * scale * 1.7 : constant;
+      const v = t.init === 'data' ? t.data![k] : t.init === 'rand' ? (rand() * 2 - 1) * scale * 1.7 : constant;
       if (t.type === GGML_F16) w.u16(toHalf(v));
       else w.f32(v);
     }
