@@ -145,8 +145,10 @@ BEGIN
   RETURN ${svc('svc__vectorizer_enqueue')}(${v.id}, $2);
 END
 `;
+  // As svc's other SECURITY DEFINER functions (scripts/build-extension.ts): no plv8.start_proc of a caller's
+  // runs should a call under it create svc_owner's plv8 context. (Not on the proxy's functions: the proxy may not set it.)
   return `CREATE FUNCTION ${svc(GENERATED.gate.name(v.id))}(gone jsonb, items jsonb, everything boolean) RETURNS integer LANGUAGE plpgsql VOLATILE SECURITY DEFINER
-${SETTINGS_CLAUSE} AS ${dollarQuote(body, 'gate')}`;
+${SETTINGS_CLAUSE} SET plv8.start_proc = '' AS ${dollarQuote(body, 'gate')}`;
 }
 
 /**
