@@ -83,7 +83,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === ${JSON.stringify(buil
 try {
   return svc.api.${fn.body.ts}(${args});
 } catch (error) {
-  throw error; // from ${fn.name}: see the message
+  throw error; // ${fn.name}: the error is the message above (plv8 names the line it was rethrown from)
 }
 `;
     body = `LANGUAGE plv8 ${options}\nAS ${dollarQuote(js, 'svc')}`;

@@ -105,6 +105,12 @@ const DECLARED: readonly SqlFunction[] = [
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateJsonText' },
     comment: 'Generate JSON matching a JSON Schema given as text (a literal): its properties in the order written.',
   },
+  // A schema of type json (a json column keeps its text as written) is the text overload's schema, in the order written.
+  {
+    name: 'svc_generate_json', params: [p('prompt', 'text'), p('schema', 'json'), ...GENERATION], returns: 'text', volatility: 'VOLATILE', security: 'INVOKER',
+    body: { language: 'sql', generated: 'SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed)' },
+    comment: 'Generate JSON matching a JSON Schema of type json: its properties in the order written, as the text overload.',
+  },
   {
     name: 'svc_generate_regex', params: [p('prompt', 'text'), p('pattern', 'text'), ...GENERATION], returns: 'text',
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateRegex' },
@@ -146,6 +152,11 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'JSON matching the schema (text: its properties in the order written) for each prompt: one row per prompt, in order (ord).',
   },
   {
+    name: 'svc_generate_json', params: [p('prompts', 'text[]'), p('schema', 'json'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE', security: 'INVOKER',
+    body: { language: 'sql', generated: 'SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed)' },
+    comment: 'JSON matching the schema (json: its properties in the order written) for each prompt: one row per prompt, in order (ord).',
+  },
+  {
     name: 'svc_generate_regex', params: [p('prompts', 'text[]'), p('pattern', 'text'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE',
     security: 'DEFINER', settings: SET_CALL, body: { ts: 'generateRegexMany' }, comment: 'Text matching the pattern for each prompt: one row per prompt, in order (ord).',
   },
@@ -185,6 +196,11 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateJsonAsyncText' },
     comment: 'Queue a generation constrained to JSON matching a JSON Schema given as text (a literal): its properties in the order written.',
+  },
+  {
+    name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'json'), ...GENERATION, PRIORITY], returns: 'uuid', volatility: 'VOLATILE',
+    security: 'INVOKER', body: { language: 'sql', generated: 'SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, priority)' },
+    comment: 'Queue a generation constrained to JSON matching a JSON Schema of type json: its properties in the order written.',
   },
   {
     name: 'svc_generate_regex_async', params: [p('prompt', 'text'), p('pattern', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
@@ -422,7 +438,7 @@ const DECLARED: readonly SqlFunction[] = [
       p('older_than', 'interval', 'NULL'), p('unused_for', 'interval', 'NULL'), p('max_hits', 'bigint', 'NULL'), p('keep', 'bigint', 'NULL'),
       p('order_by', 'text', `'recency'`), p('dry_run', 'boolean', 'true'),
     ],
-    returns: 'TABLE(cache_key text, model text, function_name text, created_at timestamptz, last_hit_at timestamptz, hits bigint, bytes bigint)',
+    returns: 'TABLE(cache_key text, model text, function_name text, created_at timestamptz, last_hit_at timestamptz, hits bigint, bytes bigint, result_preview text)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin', body: { language: 'plpgsql' },
     comment: 'Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, '
       + "not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. "

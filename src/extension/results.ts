@@ -100,7 +100,8 @@ export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): str
 
 export interface RequestOutcome {
   ord: number;
-  request_id: string;
+  /** NULL for a NULL item of request_ids. */
+  request_id: string | null;
   status: string | null;
   result: string | null;
   error: string | null;
@@ -113,10 +114,12 @@ export interface RequestOutcome {
  */
 export function getAsyncResults(requestIds: unknown, timeoutSeconds: unknown): RequestOutcome[] {
   const fn = 'svc_get_async_results';
-  const ids = v.array(fn, 'request_ids', requestIds, { maxItems: LIMITS.batchMaxItems }).map((id, i) => v.uuid(fn, `request_ids[${i + 1}]`, id));
+  // A NULL item is a problem of that item: its row says so, as for a request that failed (#45).
+  const ids = v.array(fn, 'request_ids', requestIds, { maxItems: LIMITS.batchMaxItems }).map((id, i) => (id === null ? null : v.uuid(fn, `request_ids[${i + 1}]`, id)));
   const timeout = v.integerInRange(fn, 'timeout_seconds', timeoutSeconds, 0, LIMITS.timeoutSecondsMax);
-  const states = awaitAll([...new Set(ids)], timeout, 0.05, readStates);
+  const states = awaitAll([...new Set(ids.filter((id): id is string => id !== null))], timeout, 0.05, readStates);
   return ids.map((id, i) => {
+    if (id === null) return { ord: i + 1, request_id: null, status: null, result: null, error: `${fn}: request_ids[${i + 1}] is NULL` };
     const state = states.get(id);
     const error = stateError(fn, id, state, () => new SvcError(SQLSTATE.timedOut, `${fn}: timed out after ${timeout} s: request ${id} is still ${state?.status}`));
     return { ord: i + 1, request_id: id, status: state?.status ?? null, result: error ? null : state!.result, error: error?.message ?? null };

@@ -204,3 +204,35 @@ describe('what a model can do comes from the model', () => {
     }
   }, 60_000);
 });
+
+describe('smaller items', () => {
+  const SCHEMA =
+    '{"type":"object","properties":{"reasoning":{"type":"string","maxLength":20},"answer":{"type":"string","enum":["yes","no"]}},"required":["reasoning","answer"]}';
+
+  test('svc_generate_json takes a schema of type json (a json column keeps it as written): the bytes of the text overload, sync, batch and async', async () => {
+    const asText = (await alice.query(`SELECT svc_generate_json($1, $2::text, 80) AS t`, [PROMPT, SCHEMA])).rows[0].t as string;
+    const asJson = (await alice.query(`SELECT svc_generate_json($1, $2::json, 80) AS t`, [PROMPT, SCHEMA])).rows[0].t as string;
+    expect(asJson).toBe(asText);
+    expect(Object.keys(JSON.parse(asJson) as object)).toEqual(['reasoning', 'answer']); // "reasoning first", as written
+    const batch = (await alice.query(`SELECT result FROM svc_generate_json(ARRAY[$1], $2::json, 80)`, [PROMPT, SCHEMA])).rows;
+    expect(batch).toEqual([{ result: asText }]);
+    const id = (await alice.query(`SELECT svc_generate_json_async($1, $2::json, 80) AS id`, [PROMPT, SCHEMA])).rows[0].id as string;
+    expect((await alice.query(`SELECT svc_get_async_result($1, 60) AS t`, [id])).rows[0].t).toBe(asText);
+  }, 60_000);
+
+  test('svc_get_async_results: a NULL item is reported in its row, the other rows answered', async () => {
+    const id = (await alice.query(`SELECT svc_generate_async($1, 4) AS id`, [PROMPT])).rows[0].id as string;
+    const rows = (await alice.query(`SELECT ord, request_id, status, error FROM svc_get_async_results(ARRAY[$1, NULL]::uuid[], 60)`, [id])).rows;
+    expect(rows).toEqual([
+      { ord: 1, request_id: id, status: 'completed', error: null },
+      { ord: 2, request_id: null, status: null, error: 'svc_get_async_results: request_ids[2] is NULL' },
+    ]);
+  }, 60_000);
+
+  test("svc_cache_evict's rows show the start of each cached answer", async () => {
+    const admin = await svc().connect(ROLES.admin);
+    const rows = (await admin.query(`SELECT function_name, result_preview FROM svc_cache_evict(keep := 0) WHERE function_name = 'generate_json'`)).rows;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.result_preview).toMatch(/^\{"reasoning":/);
+  });
+});

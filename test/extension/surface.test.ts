@@ -48,13 +48,15 @@ const SET_BASED: Record<string, string> = {
 
 // The schema as text (a literal resolves to it): the generated JSON keeps the order written (README, Property order).
 const SCHEMA_AS_TEXT = (args: string) => args.replace('schema jsonb', 'schema text');
+// And as json (a json column keeps the text as written; #45).
+const SCHEMA_AS_JSON = (args: string) => args.replace('schema jsonb', 'schema json');
 
 test.each(Object.entries(SIGNATURES))('%s has the parameters of the spec', async (name, args) => {
   const { rows } = await db.query(`SELECT pg_get_function_arguments(p.oid) AS args, p.proconfig
     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = $1
     ORDER BY p.proargtypes[0] = 'text'::regtype DESC, p.proargtypes[1] = 'jsonb'::regtype DESC`, [name]);
   let expected = SET_BASED[name] ? [args, SET_BASED[name]] : [args];
-  if (name.startsWith('svc_generate_json')) expected = expected.flatMap((a) => [a, SCHEMA_AS_TEXT(a)]);
+  if (name.startsWith('svc_generate_json')) expected = expected.flatMap((a) => [a, SCHEMA_AS_TEXT(a), SCHEMA_AS_JSON(a)]);
   expect(rows.map((r) => r.args)).toEqual(expected);
   for (const row of rows) expect(row.proconfig.join(',')).toMatch(/^search_path=/); // pinned
 });

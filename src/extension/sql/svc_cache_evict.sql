@@ -3,6 +3,8 @@
 -- max_hits times; not among the `keep` entries used most recently (order_by 'recency') or most often
 -- ('frequency', ties by recency). The rows come least valuable first, as the keep order ranks them.
 -- A NULL criterion is not applied; with none the call is refused, since svc_cache_clear empties it.
+-- Each row shows the start of the cached answer (result_preview, 80 characters): the cache keeps no
+-- prompt, only its request's hash (cache_key), so the answer is what tells one entry from another.
 DECLARE
   now_at timestamptz := clock_timestamp();
 BEGIN
@@ -34,6 +36,7 @@ BEGIN
   RETURN QUERY
   WITH ranked AS (
     SELECT c.cache_key, c.model, c.function_name, c.created_at, c.last_hit_at, c.hits, pg_column_size(c.*)::bigint AS bytes,
+      left(c.result, 80) AS result_preview,
       row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
                                   c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
     FROM svc_cache c
@@ -48,7 +51,7 @@ BEGIN
     WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
     RETURNING c.cache_key, c.model
   )
-  SELECT e.cache_key, e.model, e.function_name, e.created_at, e.last_hit_at, e.hits, e.bytes
+  SELECT e.cache_key, e.model, e.function_name, e.created_at, e.last_hit_at, e.hits, e.bytes, e.result_preview
   FROM chosen e
   WHERE dry_run OR (e.cache_key, e.model) IN (SELECT g.cache_key, g.model FROM gone g)
   ORDER BY e.rank DESC;
