@@ -106,6 +106,19 @@ test("eve's enum key with a cast to json: jsonb_build_object of the key runs it 
   await nothingGained();
 }, 120_000);
 
+test("eve's domain key with a check of hers: the writer converts keys into it as her proxy, in the worker's completion", async () => {
+  await eve.query(`CREATE FUNCTION eve.positive(integer) RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN PERFORM eve.record('domain'); RETURN $1 > 0; END $$;
+    CREATE DOMAIN eve.d AS integer CHECK (eve.positive(VALUE));
+    CREATE TABLE eve.checked (id eve.d PRIMARY KEY, body text); INSERT INTO eve.checked VALUES (1, 'one'), (2, 'two')`);
+  // Her own inserts checked the domain as her; what follows is the vectorizer's.
+  await eve.query(`DELETE FROM eve.seen WHERE what = 'domain'`);
+  await eve.query(`SELECT svc_vectorize('eve.checked', 'body', 'checked')`);
+  expect(await settled('checked')).toMatchObject({ rows_done: '2', rows_failed: '0' });
+  expect(await ranOnlyAsProxy('domain')).toBeGreaterThan(0);
+  expect((await db.query(`SELECT DISTINCT session_role_name AS s FROM eve.seen WHERE what = 'domain'`)).rows).toEqual([{ s: ROLES.worker }]);
+  await nothingGained();
+}, 120_000);
+
 test('names made of SQL text, declared under standard_conforming_strings = off with check_function_bodies = off, stay names: nothing of them runs', async () => {
   await eve.query(`CREATE FUNCTION eve.evil() RETURNS integer LANGUAGE sql AS $$ SELECT eve.record('evil'); SELECT 1 $$`);
   const sneaky = ', 1)) AS item, eve.evil() AS ord FROM eve.inject r --';
