@@ -85,7 +85,7 @@ function parseHub(uri: string): HubRef {
   const [path, branch = 'main', ...more] = body.split('#');
   const parts = path.split('/');
   const bad = (rule: string) => new ModelFetchError(`model URI ${uri}: ${rule}`, uri, '');
-  if (more.length > 0 || branch === '') throw bad("at most one '#<branch>', not empty");
+  if (more.length > 0 || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(branch)) throw bad("at most one '#<branch>': letters, digits, '.', '_' or '-'");
   if (parts.length < 2) throw bad('a hub URI is hf:<user>/<repo>/<file>.gguf or hf:<user>/<repo>:<quant>');
   const [user, repoTag, ...file] = parts;
   const [repo, tag, ...tagMore] = repoTag.split(':');
@@ -106,9 +106,17 @@ function locateFile(uri: string, env: NodeJS.ProcessEnv): { url: string; relativ
     } catch {
       throw new ModelFetchError(`model URL ${uri} does not parse`, uri, '');
     }
-    const parts = url.pathname.split('/').filter((p) => p !== '' && p !== '.' && p !== '..');
+    // Cache path parts as decoded, so an escaped "/" or ".." cannot lead out of the cache.
+    let parts: string[];
+    try {
+      parts = url.pathname.split('/').flatMap((p) => decodeURIComponent(p).split(/[/\\]/));
+    } catch {
+      throw new ModelFetchError(`model URL ${uri}: its path does not decode`, uri, '');
+    }
+    if (parts.includes('..')) throw new ModelFetchError(`model URL ${uri}: its path has a ".." part`, uri, '');
+    parts = parts.filter((p) => p !== '' && p !== '.');
     if (parts.length === 0) throw new ModelFetchError(`model URL ${uri} names no file`, uri, '');
-    return { url: url.href, relative: join('url', url.host.replace(/[^A-Za-z0-9.-]/g, '_'), ...parts.map(decodeURIComponent)) };
+    return { url: url.href, relative: join('url', url.host.replace(/[^A-Za-z0-9.-]/g, '_'), ...parts) };
   }
   const hub = parseHub(uri);
   return hub.file === undefined ? undefined : hubFile(hub, hub.file, env);

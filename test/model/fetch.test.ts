@@ -187,6 +187,12 @@ test('offline or unknown: a clear error naming the URI and the cache path', asyn
   expect((await failure(resolveModelFile('hf:svc', {}, env)))!.message).toMatch(/^model URI hf:svc: a hub URI is hf:<user>\/<repo>\/<file>.gguf/);
   expect((await failure(resolveModelFile('hf:svc/stories/../x.gguf', {}, env)))!.message).toMatch(/"\.\."/);
   expect((await failure(resolveModelFile('/no/such/model.gguf', {}, env)))!.message).toBe('model file not found: /no/such/model.gguf');
+  expect((await failure(resolveModelFile('hf:svc/stories/x.gguf#../../..', {}, env)))!.message).toMatch(
+    /^model URI hf:svc\/stories\/x.gguf#..\/..\/..: at most one '#<branch>'/,
+  );
+  // An escaped "/" or ".." in a URL's path never leads out of the cache.
+  expect((await failure(resolveModelFile(`${hub.endpoint}a/%2E%2E%2F%2E%2E%2Fx.gguf`, {}, env)))!.message).toMatch(/its path has a "\.\." part \(cache /);
+  expect((await failure(resolveModelFile(`${hub.endpoint}a/..%5Cx.gguf`, {}, env)))!.message).toMatch(/its path has a "\.\." part \(cache /);
 });
 
 test('two processes fetching one model at once: one fetches, the other waits, both get the same checked file', async () => {
