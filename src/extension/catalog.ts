@@ -498,7 +498,7 @@ const DECLARED: readonly SqlFunction[] = [
   {
     name: 'svc__sync_cancel', params: [p('request_ids', 'uuid[]'), p('token', 'text')], returns: 'integer',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_sync', body: { language: 'sql' },
-    comment: 'Internal: cancel the pending requests a sync call submitted with its token; run in the autonomous session.',
+    comment: 'Internal: cancel the pending or processing requests a sync call submitted with its token (the processing ones announced on svc_cancel); run in the autonomous session.',
   },
   {
     name: 'svc__sync_dblink', params: [p('action', 'text'), p('target', 'jsonb'), p('application_name', 'text'), p('statement', 'text')], returns: 'SETOF text',

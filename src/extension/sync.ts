@@ -148,7 +148,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   const timedOut = (id: string, status: string) => {
     summary ??= workersSummary(modelOf(items[itemOf.get(id)!] as jobs.PreparedJob), true).text;
     return new SvcError(SQLSTATE.timedOut, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${summary}`, {
-      detail: `request ${id} was ${status}; it is cancelled if it had not started`,
+      detail: `request ${id} was ${status}; it is cancelled (a worker running it stops)`,
       hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
     });
   };

@@ -122,6 +122,35 @@ test('a synchronous caller that gives up: its running request is stopped and the
   }
 }, 90_000);
 
+test('a synchronous call that times out cancels its running request at once, even while its transaction sits aborted holding its lock', async () => {
+  const w = start({ SVC_WORKER_CONTEXT_SIZE: '32768' });
+  await eventually(
+    'the worker to run',
+    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
+  );
+  await alice.query(`SET svc.sync_timeout = '8s'`);
+  await alice.query('BEGIN');
+  try {
+    const call = alice.query(`SELECT svc_generate('a long sync call', max_tokens := 20000, use_cache := false)`);
+    const id = await eventually(
+      'the request to run',
+      async () =>
+        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice' AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
+    );
+    await expect(call).rejects.toMatchObject({
+      code: 'SV003',
+      // (the state it names is the call's last read of it, which a running request need not have changed)
+      detail: expect.stringMatching(/^request \S+ was (pending|processing); it is cancelled \(a worker running it stops\)$/),
+    });
+    // The transaction is still open (aborted), so its waiter lock is held: the call's own cancel stopped it.
+    await eventually('the worker to stop it', async () => logged(w, 'job stopped', id), 10_000);
+    expect(await row(id)).toMatchObject({ status: 'cancelled', result: null });
+  } finally {
+    await alice.query('ROLLBACK');
+    await alice.query('RESET svc.sync_timeout');
+  }
+}, 90_000);
+
 test('the job timeout holds for a job whose engine call does not watch it: a rerank fails at SVC_WORKER_TIMEOUT, not when it ends', async () => {
   start({ SVC_WORKER_TIMEOUT: '0.3', SVC_WORKER_MAX_RETRIES: '0' });
   const documents = Array.from({ length: 1000 }, (_, i) => `document ${i} `.repeat(40));

@@ -1,9 +1,11 @@
--- A sync call's pending requests cancelled from its autonomous session when its wait ends in an error
--- or a timeout (the caller's own transaction may be about to roll back): only those submitted with
--- this call's token. Returns how many were cancelled.
+-- A sync call's requests cancelled from its autonomous session when its wait ends in an error or a
+-- timeout (the caller's own transaction may be about to roll back, or sit aborted, its waiter lock
+-- still held): only those submitted with this call's token, pending or processing. A processing one
+-- is announced on svc_cancel, so that the worker running it (or holding it claimed ahead) lets it go
+-- (svc_worker_released). Returns how many were cancelled.
 WITH cancelled AS (
-  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL
-  WHERE q.request_id = ANY ($1) AND q.status = 'pending' AND q.sync_token = sha256(convert_to($2, 'UTF8'))
-  RETURNING 1
+  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL, lease_expires_at = NULL
+  WHERE q.request_id = ANY ($1) AND q.status IN ('pending', 'processing') AND q.sync_token = sha256(convert_to($2, 'UTF8'))
+  RETURNING q.request_id, q.worker_id
 )
-SELECT count(*)::integer FROM cancelled
+SELECT count(*)::integer FROM cancelled c WHERE c.worker_id IS NULL OR pg_notify('svc_cancel', c.request_id::text) IS NOT NULL
