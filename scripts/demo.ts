@@ -15,12 +15,12 @@ function pick(role: string, name: string, fallback: string, what: string): { pat
   const cached = cachedModelFile(recommendedModel(name)!.uri);
   return cached
     ? { path: cached, line: `${role}: ${name} (${cached}), from the model cache` }
-    : { path: fallback, line: `${role}: ${what} (${fallback}), the offline default; \`svc models pull ${name}\` fetches a real one` };
+    : { path: fallback, line: `${role}: ${what} (${fallback}); \`svc models pull ${name}\` fetches a real one` };
 }
 const generator = process.env.SVC_MODEL
   ? { path: process.env.SVC_MODEL, line: `generator: ${process.env.SVC_MODEL} (SVC_MODEL)` }
-  : pick('generator', 'qwen2.5-0.5b-instruct', STORIES_MODEL, 'stories260K');
-const embedder = pick('embedder', 'bge-small-en', EMBED_MODEL, 'svc-embed');
+  : pick('generator', 'qwen2.5-0.5b-instruct', STORIES_MODEL, 'stories260K, the offline default');
+const embedder = pick('embedder', 'bge-small-en', EMBED_MODEL, 'svc-embed, the offline default');
 const reranker = pick('reranker', 'bge-reranker-v2-m3', embedder.path, 'the embedder, by cosine similarity');
 const modelPath = generator.path;
 
