@@ -17,7 +17,8 @@ import {
   type LlamaRankingContext,
   type Token,
 } from 'node-llama-cpp';
-import { defaultThreads } from './threads.js';
+import { defaultThreads, physicalCores } from './threads.js';
+import { EmbeddingPool, embeddingContexts } from './embed-pool.js';
 import { ENCODER_ARCHITECTURES, ModelRoleError, modelCapabilities, notAGenerator, type Capabilities } from './capabilities.js';
 export { ModelRoleError, type Capabilities } from './capabilities.js';
 import { createHash } from 'node:crypto';
@@ -42,6 +43,12 @@ export interface EngineOptions {
   threads?: number;
   /** Sequences decoded together in one context: the most generations that run at once (default 1). More wait for a free one. */
   sequences?: number;
+  /**
+   * Embedding contexts run at once by concurrent embed calls (default: one per `threads` of the
+   * physical cores, at most `sequences`; embed-pool.ts). Each text is decoded alone in any of them,
+   * so its vector is the same bytes.
+   */
+  embeddingContexts?: number;
   /**
    * Context size of each sequence, in tokens: the prompt and the output together (default: the
    * model's training context, on every surface; docs/client.md "Context"). A prompt that does not
@@ -121,7 +128,8 @@ export function llamaFor(gpu: false | 'auto'): Promise<Llama> {
 export class Engine {
   /** Compiled grammars by GBNF text, least recently used first. */
   private readonly grammars = new Map<string, LlamaGrammar>();
-  private embeddingContext?: Promise<LlamaEmbeddingContext>;
+  private embeddings?: EmbeddingPool<LlamaEmbeddingContext>;
+  private embeddingContextLimit = 1;
   private rankingContext?: Promise<LlamaRankingContext>;
   /** Callers waiting for a free sequence, first come first served. */
   private readonly waiting: Array<() => void> = [];
@@ -210,6 +218,9 @@ export class Engine {
       );
     }
     const engine = new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
+    const pool = options.embeddingContexts ?? embeddingContexts(sequences, threads, physicalCores());
+    if (!Number.isInteger(pool) || pool < 1) throw new RangeError(`embeddingContexts must be a positive integer, got ${options.embeddingContexts}`);
+    engine.embeddingContextLimit = pool;
     // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
     // qwen2's 151,936 tokens, where a grammar's own setup then takes a millisecond or two).
     engine.tokenVocabulary()?.trie;
@@ -242,6 +253,11 @@ export class Engine {
 
   get sequences(): number {
     return this.context.totalSequences;
+  }
+
+  /** The embedding contexts made so far (concurrent embed calls make more, up to the engine's embeddingContexts). */
+  get embeddingContextsMade(): number {
+    return this.embeddings?.contexts ?? 0;
   }
 
   /** Whether `rerank` uses the model's ranking head (else embedding similarity). */
@@ -462,12 +478,16 @@ export class Engine {
 
   /** An L2-normalized embedding of the model's dimension. */
   async embed(text: string, what = 'the text'): Promise<number[]> {
-    this.embeddingContext ??= this.model.createEmbeddingContext({ threads: this.threads, contextSize: this.contextSize });
-    const context = await this.embeddingContext;
-    // node-llama-cpp refuses an input of contextSize tokens or more without the numbers; refused here with them.
-    const tokens = context.calculateInputLength(text);
-    if (tokens >= this.contextSize) throw new ContextExceededError(what, tokens, this.contextSize, this.contextSize - 1);
-    const { vector } = await context.getEmbeddingFor(text);
+    this.embeddings ??= new EmbeddingPool(
+      () => this.model.createEmbeddingContext({ threads: this.threads, contextSize: this.contextSize }),
+      this.embeddingContextLimit,
+    );
+    const { vector } = await this.embeddings.use(async (context) => {
+      // node-llama-cpp refuses an input of contextSize tokens or more without the numbers; refused here with them.
+      const tokens = context.calculateInputLength(text);
+      if (tokens >= this.contextSize) throw new ContextExceededError(what, tokens, this.contextSize, this.contextSize - 1);
+      return context.getEmbeddingFor(text);
+    });
     if (!vector.some((x) => x !== 0)) throw new NothingToEmbedError(what);
     return l2Normalize(vector);
   }
@@ -512,7 +532,7 @@ export class Engine {
   async dispose(): Promise<void> {
     for (const resolve of this.waiting.splice(0)) resolve();
     for (const masker of this.maskers.values()) if (masker) releaseMaskSamplers(masker);
-    await (await this.embeddingContext?.catch(() => undefined))?.dispose();
+    await this.embeddings?.dispose();
     await (await this.rankingContext?.catch(() => undefined))?.dispose();
     await this.context.dispose();
     await this.model.dispose();
