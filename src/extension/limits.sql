@@ -29,3 +29,22 @@ CREATE POLICY svc_role_limits_read ON svc_role_limits FOR SELECT
   USING (role_name = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_role_limits TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('svc_role_limits', '');
+
+-- svc_rerank_batch_async's documents, stored once for all the queries of a call (each query's request
+-- names them in documents_id instead of carrying them; a 200 KB call over 190 queries stored 38 MB
+-- before). The claim hands the worker each request's parameters with its documents put back, exactly
+-- svc_rerank_async's parameters, so its answer and cache entry are the same bytes. A row goes when no
+-- request names it any more (svc_worker_cleanup, svc_cleanup); each role reads its own.
+CREATE TABLE svc_documents (
+  id         uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  owner      name NOT NULL,
+  documents  jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE svc_documents ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_documents_read ON svc_documents FOR SELECT
+  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+GRANT SELECT ON svc_documents TO PUBLIC;
+ALTER TABLE svc_queue ADD COLUMN documents_id uuid;
+CREATE INDEX svc_queue_documents_idx ON svc_queue (documents_id) WHERE documents_id IS NOT NULL;
+SELECT pg_catalog.pg_extension_config_dump('svc_documents', '');

@@ -8,10 +8,8 @@ export const LIMITS = {
   syncSetMaxItems: 100_000,
   choicesMaxItems: 10_000,
   rerankMaxDocuments: 1_000,
-  // svc_rerank_batch_async: each query's request carries the documents (up to 1,000 x 1,000 of them),
-  // so the call is bounded by the bytes it stores: its queries times the documents' UTF-8 bytes.
+  // svc_rerank_batch_async: one request per query, over documents stored once (svc_documents).
   rerankBatchMaxQueries: 1_000,
-  rerankBatchMaxBytes: 16 * 1024 * 1024,
   // Arrays and objects in a JSON Schema, counted from the schema itself (a const or enum value too).
   schemaMaxNesting: 512,
   // The prompt registry: a template and its description as stored; a render's variables nest no deeper

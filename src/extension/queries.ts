@@ -122,6 +122,19 @@ export const QUERIES = {
     'text', 'jsonb', 'text', 'integer',
   ),
 
+  // The same, the documents $5 stored once (svc_documents) and named by every row (documents_id):
+  // svc_rerank_batch_async. The first row counts their bytes.
+  insertBatchSharing: q(
+    `WITH docs AS (INSERT INTO svc_documents (owner, documents) VALUES (${SESSION_ROLE}, $5) RETURNING id, pg_column_size(documents) AS bytes),
+          batch AS (SELECT gen_random_uuid() AS id)
+     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, stored_bytes, documents_id)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE}, ${STORED_BYTES('t.item')} + CASE WHEN t.ord = 1 THEN docs.bytes ELSE 0 END, docs.id
+     FROM batch, docs, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
+     ORDER BY t.ord
+     RETURNING request_id, batch_index`,
+    'text', 'jsonb', 'text', 'integer', 'jsonb',
+  ),
+
   notifyWorkers: q(`SELECT pg_notify('svc_jobs', $1)`, 'text'),
 
   // uncommitted: submitted by this very transaction, so no worker can see it before it commits.

@@ -4,7 +4,7 @@
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
-import { SvcError, SQLSTATE, parameterError } from './errors.js';
+import { SvcError, SQLSTATE } from './errors.js';
 import { checkRoleQuota, effectiveLimits, sessionQueueBound, type LimitColumns, type Limits } from './quotas.js';
 import * as v from './validate.js';
 import * as jobs from './jobs.js';
@@ -101,14 +101,19 @@ function submit(fn: string, priority: unknown, prepare: (fn: string) => jobs.Pre
   return enqueueOne(fn, prepare(fn), p);
 }
 
-/** A batch submitter: priority first, then `prepare` checks the items (one parameters object each). */
-function submitBatch(fn: string, priority: unknown, functionName: jobs.QueueFunction, prepare: (fn: string) => object[]): string[] {
+/**
+ * A batch submitter: priority first, then `prepare` checks the items (one parameters object each) and
+ * names the documents they share, stored once (svc_rerank_batch_async), if any.
+ */
+function submitBatch(fn: string, priority: unknown, functionName: jobs.QueueFunction, prepare: (fn: string) => { items: object[]; shared?: unknown[] }): string[] {
   const p = v.priority(fn, priority);
-  const items = prepare(fn);
+  const { items, shared } = prepare(fn);
   const capacity = one<Capacity & { role: string }>(QUERIES.capacity, null)!;
   const limits = effectiveLimits(capacity);
   checkCapacity(fn, capacity, limits, items.length, 0);
-  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatch, functionName, items, null, p);
+  const inserted = shared
+    ? rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatchSharing, functionName, items, null, p, shared)
+    : rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatch, functionName, items, null, p);
   checkRoleQuota(fn, capacity.role, limits, items.length);
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, items.length);
@@ -139,7 +144,7 @@ export const generateBatchAsync = (prompts: unknown, maxTokens: unknown, useCach
   submitBatch('svc_generate_batch_async', priority, 'generate', (fn) => {
     const checked = v.textArray(fn, 'prompts', prompts, { maxItems: LIMITS.batchMaxItems });
     const options = jobs.generationOptions(fn, maxTokens, useCache, seed);
-    return checked.map((prompt) => ({ ...options, prompt }));
+    return { items: checked.map((prompt) => ({ ...options, prompt })) };
   });
 
 export const embedBatchAsync = (texts: unknown, useCache: unknown, priority: unknown): string[] =>
@@ -147,32 +152,17 @@ export const embedBatchAsync = (texts: unknown, useCache: unknown, priority: unk
     const checked = v.textArray(fn, 'texts', texts, { maxItems: LIMITS.batchMaxItems });
     const cache = v.boolean(fn, 'use_cache', useCache);
     const model = jobs.modelParameters(fn, 'embed');
-    return checked.map((text_input) => ({ text_input, use_cache: cache, ...model }));
+    return { items: checked.map((text_input) => ({ text_input, use_cache: cache, ...model })) };
   });
 
-/** One rerank request per query, all over the same documents: each one's result is svc_rerank_async's for that query. */
+/**
+ * One rerank request per query, all over the same documents, stored once (svc_documents): each
+ * request's parameters are svc_rerank_async's for its query but for the documents, which the claim
+ * puts back (sql/svc__claim.sql), so each result and cache entry is svc_rerank_async's.
+ */
 export const rerankBatchAsync = (queries: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, priority: unknown): string[] =>
   submitBatch('svc_rerank_batch_async', priority, 'rerank', (fn) => {
     const checked = v.textArray(fn, 'queries', queries, { maxItems: LIMITS.rerankBatchMaxQueries });
-    const template = jobs.prepareRerank(fn, checked[0], documents, task, useCache, seed).parameters;
-    // Each query's request stores the documents: the call stores about queries x their bytes.
-    const documentBytes = (template.documents as string[]).reduce((n, d) => n + utf8Bytes(d), 0);
-    if (checked.length * documentBytes > LIMITS.rerankBatchMaxBytes) {
-      throw parameterError(fn, 'documents',
-        `times the queries must take at most ${LIMITS.rerankBatchMaxBytes} bytes (each query's request stores them: ${checked.length} queries x ${documentBytes} bytes)`,
-        { hint: 'Submit the queries in smaller calls, or rank fewer documents per call.' }, SQLSTATE.programLimitExceeded);
-    }
-    return checked.map((query) => ({ ...template, query }));
+    const { documents: shared, ...template } = jobs.prepareRerank(fn, checked[0], documents, task, useCache, seed).parameters;
+    return { items: checked.map((query) => ({ ...template, query })), shared: shared as string[] };
   });
-
-/** The UTF-8 bytes of a text (plv8 has no TextEncoder): 1 to 3 per UTF-16 unit, 4 per surrogate pair. */
-function utf8Bytes(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdfff) n += 1; // two units, four bytes
-    else if (c >= 0x800) n += 2;
-    else if (c >= 0x80) n += 1;
-  }
-  return n;
-}

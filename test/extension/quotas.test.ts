@@ -2,6 +2,8 @@
 // ceiling and each role's quotas are svc_admin's; an ordinary role's session cannot raise them, and
 // another role's calls still get through while one role is at its limit.
 import type pg from 'pg';
+import * as protocol from '../../worker/protocol.js';
+import { cacheIdentity } from '../../src/extension/cache-key.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 
 const svc = useSvc();
@@ -20,6 +22,7 @@ beforeEach(async () => {
   await su.query('DELETE FROM svc_queue');
   await su.query('DELETE FROM svc_role_limits');
   await su.query(`DELETE FROM svc_config WHERE name = 'queue_limits'`);
+  await su.query('DELETE FROM svc_documents');
   for (const c of [alice, bob]) await c.query('RESET ALL');
 });
 
@@ -176,14 +179,36 @@ describe('only svc_admin sets limits, and nothing an ordinary role does raises i
   });
 });
 
-test('svc_rerank_batch_async is bounded by the bytes it stores: queries times the documents', async () => {
-  const documents = Array.from({ length: 100 }, (_, i) => `${i} ${'é'.repeat(1000)}`); // 100 x 2,000+ bytes
-  const queries = Array.from({ length: 100 }, (_, i) => `q${i}`);
-  await expect(alice.query('SELECT svc_rerank_batch_async($1, $2)', [queries, documents])).rejects.toMatchObject({
-    code: '54000',
-    message: `svc_rerank_batch_async: documents times the queries must take at most 16777216 bytes (each query's request stores them: 100 queries x 200290 bytes)`,
-  });
-  expect(await count('alice')).toBe(0);
-  const ids = (await alice.query('SELECT svc_rerank_batch_async($1, $2) AS ids', [queries.slice(0, 80), documents])).rows[0].ids;
-  expect(ids).toHaveLength(80);
+test('svc_rerank_batch_async stores its documents once for all its queries, and the claim hands each request its documents back', async () => {
+  const documents = Array.from({ length: 100 }, (_, i) => `${i} ${'é'.repeat(1000)}`); // 100 x 2,000+ bytes: 200 KB
+  const queries = Array.from({ length: 190 }, (_, i) => `q${i}`);
+  const ids = (await alice.query('SELECT svc_rerank_batch_async($1, $2) AS ids', [queries, documents])).rows[0].ids as string[];
+  expect(ids).toHaveLength(190);
+  // Stored: the documents once (about 200 KB as jsonb, less compressed), not 190 times (38 MB).
+  const { rows } = await su.query(
+    `SELECT (SELECT sum(pg_column_size(parameters)) FROM svc_queue WHERE request_id = ANY ($1)) AS requests,
+            (SELECT sum(pg_column_size(documents)) FROM svc_documents) AS documents, (SELECT count(*) FROM svc_documents) AS lists`,
+    [ids],
+  );
+  expect(Number(rows[0].lists)).toBe(1);
+  expect(Number(rows[0].requests) + Number(rows[0].documents)).toBeLessThan(300_000);
+  expect(Number((await limitsOf(alice)).stored_bytes)).toBeLessThan(300_000);
+  // Each role reads only its own document lists.
+  expect((await bob.query('SELECT count(*)::int AS n FROM svc_documents')).rows[0].n).toBe(0);
+  expect((await alice.query('SELECT count(*)::int AS n FROM svc_documents')).rows[0].n).toBe(1);
+  // A worker's claim gets svc_rerank_async's parameters for each query: the documents put back.
+  const worker = await svc().connect(ROLES.worker);
+  const single = (await alice.query(`SELECT svc_rerank_async('q7', $1) AS id`, [documents])).rows[0].id as string;
+  const claimed = await protocol.claim(worker, { workerId: 'w', maxJobs: 200, leaseSeconds: 30, maxRetries: 0 });
+  const paramsOf = (id: string) => claimed.find((j) => j.request_id === id)!.parameters;
+  expect(paramsOf(ids[7])).toEqual(paramsOf(single));
+  expect(JSON.stringify(paramsOf(ids[7]))).toBe(JSON.stringify(paramsOf(single)));
+  expect(cacheIdentity('rerank', paramsOf(ids[7]))).toBe(cacheIdentity('rerank', paramsOf(single)));
+  // The list goes with the last request that names it.
+  await su.query('DELETE FROM svc_queue WHERE request_id = ANY ($1)', [ids.slice(1)]);
+  await worker.query('SELECT svc_worker_cleanup()');
+  expect(Number((await su.query('SELECT count(*) AS n FROM svc_documents')).rows[0].n)).toBe(1);
+  await su.query('DELETE FROM svc_queue WHERE request_id = $1', [ids[0]]);
+  await worker.query('SELECT svc_worker_cleanup()');
+  expect(Number((await su.query('SELECT count(*) AS n FROM svc_documents')).rows[0].n)).toBe(0);
 });

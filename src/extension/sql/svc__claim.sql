@@ -109,8 +109,14 @@ BEGIN
       status = 'processing', started_at = now_, attempt = q.attempt + 1,
       worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
     WHERE q.request_id = ANY (picked)
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.waiter IS NOT NULL AS waited, q.seq
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.waiter IS NOT NULL AS waited, q.seq,
+      q.documents_id
   )
-  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority, c.waited
+  -- A request whose documents are stored once for its batch (svc_documents, svc_rerank_batch_async)
+  -- gets them back: its parameters are then exactly svc_rerank_async's, and so are its answer and cache key.
+  SELECT c.request_id, c.function_name,
+    CASE WHEN c.documents_id IS NULL THEN c.parameters
+      ELSE c.parameters || jsonb_build_object('documents', (SELECT d.documents FROM svc_documents d WHERE d.id = c.documents_id)) END,
+    c.grammar, c.attempt, c.retry_count, c.priority, c.waited
   FROM claimed c ORDER BY c.priority DESC, c.seq;
 END

@@ -13,5 +13,7 @@ BEGIN
     RETURNING 1
   )
   SELECT count(*) INTO removed FROM finished;
+  -- Documents stored once for a batch (svc_documents) go with the last request that names them.
+  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
   RETURN removed;
 END

@@ -21,6 +21,8 @@ BEGIN
     DELETE FROM svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
   )
   SELECT count(*) INTO removed FROM gone;
+  -- Documents stored once for a batch (svc_documents) go with the last request that names them.
+  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
   DELETE FROM svc_partial_results p
   WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
   RETURN removed;
