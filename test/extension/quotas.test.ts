@@ -144,6 +144,8 @@ describe('only svc_admin sets limits, and nothing an ordinary role does raises i
       `UPDATE svc_role_limits SET max_pending = 1000000`,
       `INSERT INTO svc_config VALUES ('queue_limits', '{"max_queue_size": 1000000}')`,
       `UPDATE svc_queue SET stored_bytes = 0`,
+      `INSERT INTO svc_documents (owner, documents) VALUES ('alice', '["x"]')`,
+      `UPDATE svc_queue SET documents_id = gen_random_uuid()`,
       `UPDATE svc_queue SET owner = 'bob'`,
     ]) {
       await expect(alice.query(sql)).rejects.toMatchObject({ code: '42501' });
