@@ -205,9 +205,10 @@ describe('the database goes away', () => {
   test('SIGTERM stops a busy worker and an idle one promptly, exit 0; the job in flight is given up to its lease', async () => {
     const target = { host: cluster.host, port: cluster.port };
     const db = await cluster.connect();
-    const busy = worker(target, [], { SVC_WORKER_CONCURRENCY: '1' });
-    // A prompt the test model does not end early: it runs to max_tokens, several seconds on one thread.
-    const id = (await db.query(`SELECT svc_generate_async('keep going', max_tokens := 4000, use_cache := false) AS id`)).rows[0].id;
+    // A context beyond the test model's training one (2048 tokens, the default since #45), so that the job runs long.
+    const busy = worker(target, [], { SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_CONTEXT_SIZE: '16384' });
+    // A prompt the test model does not end early: it runs to max_tokens, many seconds on one thread.
+    const id = (await db.query(`SELECT svc_generate_async('keep going', max_tokens := 16000, use_cache := false) AS id`)).rows[0].id;
     await eventually(
       'the job to be claimed',
       async () => (await db.query('SELECT status FROM svc_queue WHERE request_id = $1', [id])).rows[0].status === 'processing',
