@@ -40,6 +40,37 @@ function checkedParameters(p: Record<string, unknown>): { chunking: Chunking; fo
  */
 export const asReal = (x: number): number => Number(Math.fround(x).toPrecision(9));
 
+/** Embeddings asked of the engine at once: its embedding contexts run them side by side (src/engine/embed-pool.ts). */
+const EMBED_LANES = 4;
+
+/**
+ * The vectors of `inputs` in their order (null: the model makes no tokens of it), EMBED_LANES at a
+ * time. The job's timeout (SVC_WORKER_TIMEOUT) or a failure stops it between two embeddings.
+ */
+async function embedAll(engine: InferenceEngine, inputs: readonly string[], signal: AbortSignal): Promise<Array<number[] | null>> {
+  const vectors: Array<number[] | null> = new Array(inputs.length);
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: Math.min(EMBED_LANES, inputs.length) }, async () => {
+      while (next < inputs.length && !failed) {
+        signal.throwIfAborted();
+        const k = next++;
+        try {
+          vectors[k] = await engine.embed(inputs[k]);
+        } catch (error) {
+          if (error instanceof NothingToEmbedError) vectors[k] = null;
+          else {
+            failed = true;
+            throw error;
+          }
+        }
+      }
+    }),
+  );
+  return vectors;
+}
+
 export async function runVectorize(engine: InferenceEngine, p: Record<string, unknown>, signal: AbortSignal): Promise<string> {
   const { chunking, format, items } = checkedParameters(p);
   let length: ((piece: string) => number) | undefined;
@@ -48,29 +79,26 @@ export async function runVectorize(engine: InferenceEngine, p: Record<string, un
       throw new PermanentJobError("chunk_by tokens needs the model's tokenizer, which a worker serving the model through an inference server does not have");
     length = (piece) => engine.countTokens!(piece);
   }
-  const out: VectorizedItem[] = [];
-  for (const item of items) {
+  // Every item's chunks first (a row refused for too many has none), then their embeddings.
+  const pieces: Array<{ item: number; text: string; input: string }> = [];
+  const out: VectorizedItem[] = items.map((item, i) => {
     signal.throwIfAborted();
-    const chunks: VectorizedItem['chunks'] = [];
-    const pieces = typeof item.text === 'string' ? splitText(item.text, chunking, length) : [];
-    const refused = chunkCountProblem(pieces.length);
-    if (refused !== undefined) {
-      out.push({ chunks, error: refused });
-      continue;
-    }
-    for (const piece of pieces) {
-      // The job's timeout (SVC_WORKER_TIMEOUT) stops it between two embeddings, not only between rows.
-      signal.throwIfAborted();
-      try {
-        const embedding = (await engine.embed(renderTemplate(format, item.fields ?? {}, piece))).map(asReal);
-        chunks.push({ text: piece, embedding });
-      } catch (error) {
-        // A chunk the model makes no tokens of has no vector, and is left out.
-        if (!(error instanceof NothingToEmbedError)) throw error;
-      }
-    }
-    out.push({ chunks });
-  }
+    const texts = typeof item.text === 'string' ? splitText(item.text, chunking, length) : [];
+    const refused = chunkCountProblem(texts.length);
+    if (refused !== undefined) return { chunks: [], error: refused };
+    for (const text of texts) pieces.push({ item: i, text, input: renderTemplate(format, item.fields ?? {}, text) });
+    return { chunks: [] };
+  });
+  const vectors = await embedAll(
+    engine,
+    pieces.map((piece) => piece.input),
+    signal,
+  );
+  pieces.forEach((piece, k) => {
+    // A chunk the model makes no tokens of has no vector, and is left out.
+    const embedding = vectors[k];
+    if (embedding !== null) out[piece.item].chunks.push({ text: piece.text, embedding: embedding.map(asReal) });
+  });
   return JSON.stringify({ items: out });
 }
 

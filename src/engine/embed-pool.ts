@@ -70,10 +70,9 @@ export class EmbeddingPool<T extends Disposable> {
 }
 
 /**
- * How many embedding contexts an engine of `sequences` runs at once: one per `threads` of the cores,
- * at most one per sequence (its concurrency), at least one. More contexts than cores would make
- * llama.cpp's threads wait for each other (threads.ts).
+ * How many embedding contexts an engine runs at once: one per `threads` of the cores, at least one.
+ * More contexts than cores would make llama.cpp's threads wait for each other (threads.ts).
  */
-export function embeddingContexts(sequences: number, threads: number, cores: number): number {
-  return Math.max(1, Math.min(sequences, Math.floor(cores / threads)));
+export function embeddingContexts(threads: number, cores: number): number {
+  return Math.max(1, Math.floor(cores / threads));
 }

@@ -45,7 +45,7 @@ export interface EngineOptions {
   sequences?: number;
   /**
    * Embedding contexts run at once by concurrent embed calls (default: one per `threads` of the
-   * physical cores, at most `sequences`; embed-pool.ts). Each text is decoded alone in any of them,
+   * physical cores; embed-pool.ts). Each text is decoded alone in any of them,
    * so its vector is the same bytes.
    */
   embeddingContexts?: number;
@@ -218,7 +218,7 @@ export class Engine {
       );
     }
     const engine = new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
-    const pool = options.embeddingContexts ?? embeddingContexts(sequences, threads, physicalCores());
+    const pool = options.embeddingContexts ?? embeddingContexts(threads, physicalCores());
     if (!Number.isInteger(pool) || pool < 1) throw new RangeError(`embeddingContexts must be a positive integer, got ${options.embeddingContexts}`);
     engine.embeddingContextLimit = pool;
     // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
