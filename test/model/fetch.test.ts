@@ -214,6 +214,23 @@ test('two processes fetching one model at once: one fetches, the other waits, bo
   expect(sha(readFileSync(a))).toBe(sha(FILES['svc/stories/stories260K.gguf']));
 }, 60_000);
 
+test('a fetching process killed mid-transfer: the next one takes its lock over and resumes its bytes', async () => {
+  hub.delay = 100;
+  const path = join(cache, 'hf/svc/stories/stories260K.gguf');
+  const script = `import { resolveModelFile } from './src/model/fetch.ts'; await resolveModelFile(${JSON.stringify(STORIES_URI)});`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, stdio: 'ignore' });
+  await eventually('half the file', async () => existsSync(`${path}.part`) && statSync(`${path}.part`).size > 500_000, 30_000);
+  child.kill('SIGKILL');
+  await new Promise((resolve) => child.once('exit', resolve));
+  expect(readFileSync(`${path}.lock`, 'utf8')).toMatch(new RegExp(` ${child.pid}$`));
+  const partial = statSync(`${path}.part`).size;
+  hub.delay = 0;
+  expect(await resolveModelFile(STORIES_URI, {}, env)).toBe(path);
+  expect(hub.requests.at(-1)!.range).toBe(`bytes=${partial}-`);
+  expect(sha(readFileSync(path))).toBe(sha(FILES['svc/stories/stories260K.gguf']));
+  expect(existsSync(`${path}.lock`)).toBe(false);
+}, 60_000);
+
 test('the library loads a model by hub URI (the engine resolves it through the cache)', async () => {
   const saved = { HF_ENDPOINT: process.env.HF_ENDPOINT, SVC_MODEL_CACHE: process.env.SVC_MODEL_CACHE };
   Object.assign(process.env, { HF_ENDPOINT: hub.endpoint, SVC_MODEL_CACHE: cache });
