@@ -84,7 +84,7 @@ export const MODEL_OPTIONS = {
 } as const;
 
 export const MODEL_HELP = `Model options:
-  --model M           a GGUF path (or local:PATH, hf:URI), or a NAME of $SVC_MODEL's NAME=PATH entries
+  --model M           a GGUF path (or local:PATH, hf:URI, an https URL: fetched into the model cache), or a NAME of $SVC_MODEL's NAME=PATH entries
                       (the worker's form: writer=a.gguf,embedder=b.gguf); default: $SVC_MODEL's bare PATH
                       a remote model is <provider>:<name> (openai, openrouter, deepseek) and needs --unsafe
   --threads N         CPU threads (default: $SVC_THREADS, else 1 for a model under 256 MiB, else the
