@@ -12,6 +12,7 @@
 //   BENCH_CASES=N                         at most N cases of each kind (schemas, regexes, choices; default all)
 //   BENCH_REPEAT=3                        pairs per run (the median pair counts)
 //   BENCH_XGRAMMAR=0                      leave out XGrammar (@mlc-ai/web-xgrammar, WebAssembly) beside svc's masker
+//   BENCH_SHORT_ROUNDS=7                  rounds of the short outputs' first requests (issue #48; 0 leaves them out)
 //
 // Three runs per case and model, each paired with an unconstrained run: 'every-step' (a full mask
 // at every step, the worst case) as the first request under the grammar, so every mask met is
@@ -23,6 +24,13 @@
 // phi-3 (SentencePiece, 32,064) vocabularies (scripts/real-models.ts, 64 wide, 2 layers: a random
 // model leaves the fast path at nearly every step, and its per-token cost is mostly the
 // vocabulary), and the trained stories260K (SentencePiece, 512). One thread, CPU.
+//
+// Short outputs (issue #48): six object and regex constraints whose outputs take 10-30 tokens, each
+// round a first request under a new grammar (another spelling, so a masker of its own, nothing
+// cached) in the default 'fast' mode, timed whole (engine.generate: the masker's setup, every mask),
+// next to an unconstrained request of as many sampled tokens; rounds interleave the cases, and the
+// ratio is the median round's, beside the ratio of the CPU time both spent (the process's, llama.cpp's
+// threads included), which other work on a shared machine stretches less than the wall clock.
 //
 // Each constrained run is followed at once by an unconstrained run of the same prompt and as many
 // sampled tokens (forward passes): the constrained run's steps, its end-of-generation token
@@ -93,6 +101,92 @@ const WARMUP = [
   () => compileRegex('[a-z]+(\\.[a-z]+)*@[a-z]+\\.(com|org|net)').gbnf,
 ];
 
+/** Short outputs of objects and regexes (issue #48: a first request's fixed costs weigh most there). */
+const SHORT: Array<[string, () => string]> = [
+  [
+    'object {name, age}',
+    () =>
+      compileJsonSchema({
+        type: 'object',
+        properties: { name: { type: 'string', maxLength: 12 }, age: { type: 'integer', minimum: 0, maximum: 120 } },
+        required: ['name', 'age'],
+      }).gbnf,
+  ],
+  [
+    'object {ok, tags}',
+    () =>
+      compileJsonSchema({
+        type: 'object',
+        properties: { ok: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string', maxLength: 6 }, maxItems: 3 } },
+        required: ['ok', 'tags'],
+      }).gbnf,
+  ],
+  [
+    'object {color, day}',
+    () =>
+      compileJsonSchema({
+        type: 'object',
+        properties: { color: { enum: ['red', 'green', 'blue'] }, day: { type: 'string', format: 'date' } },
+        required: ['color', 'day'],
+      }).gbnf,
+  ],
+  ['regex phone', () => compileRegex('\\(\\d{3}\\) \\d{3}-\\d{4}').gbnf],
+  ['regex email', () => compileRegex('[a-z]{3,10}@[a-z]{3,8}\\.(com|org|net)').gbnf],
+  ['regex words', () => compileRegex('[A-Z][a-z]{2,8}( [a-z]{2,8}){2,4}\\.').gbnf],
+];
+const SHORT_ROUNDS = Number(process.env.BENCH_SHORT_ROUNDS ?? 7);
+
+/** First requests of short outputs next to unconstrained ones: per case and over all, the median round's wall-clock ratio and the CPU-time ratio. */
+async function shortOutputs(engine: Engine): Promise<string[]> {
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const perCase = SHORT.map(() => ({ wall: [] as number[], cpu: [] as number[], tokens: 0, constrained: 0, unconstrained: 0, cpuC: 0, cpuU: 0 }));
+  const load = loadavg();
+  for (let round = 0; round < SHORT_ROUNDS; round++) {
+    for (const [i, [, make]] of SHORT.entries()) {
+      // Another spelling each round: a grammar never seen before, so a masker of its own.
+      const grammar = `${make()}${'\n'.repeat(round + 1)}`;
+      const x = perCase[i];
+      let t = process.hrtime.bigint();
+      let c = cpu();
+      const out = await engine.generate({ prompt: PROMPT, maxTokens: 30, seed: 42, grammar });
+      const cWall = ms(t);
+      const cCpu = cpu() - c;
+      const steps = Math.max(1, out.constrained?.steps ?? out.tokens);
+      t = process.hrtime.bigint();
+      c = cpu();
+      await engine.generate({ prompt: PROMPT, maxTokens: steps, seed: 42 });
+      const uWall = ms(t);
+      const uCpu = cpu() - c;
+      x.wall.push(cWall / uWall);
+      x.cpu.push(cCpu / uCpu);
+      x.tokens = out.tokens;
+      x.constrained += cWall;
+      x.unconstrained += uWall;
+      x.cpuC += cCpu;
+      x.cpuU += uCpu;
+    }
+  }
+  const sum = (f: (x: (typeof perCase)[number]) => number) => perCase.reduce((a, x) => a + f(x), 0);
+  return [
+    `**Short outputs, first request under a new grammar** ('fast', the default; target: at most 1.15x unconstrained), ${SHORT_ROUNDS} rounds interleaved, ` +
+      `load average before ${load.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}: ` +
+      `${f(sum((x) => x.constrained) / sum((x) => x.unconstrained))}x wall clock over all rounds (${f(sum((x) => x.cpuC) / sum((x) => x.cpuU))}x CPU time).`,
+    '',
+    '| case | output tokens | ratio p50 (wall) | ratio over its rounds (wall) | CPU-time ratio | constrained ms p50 |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...SHORT.map(([name], i) => {
+      const x = perCase[i];
+      return `| ${name} | ${x.tokens} | ${f(quantile(x.wall, 0.5))} | ${f(x.constrained / x.unconstrained)} | ${f(x.cpuC / x.cpuU)} | ${f(x.constrained / SHORT_ROUNDS)} |`;
+    }),
+    '',
+  ];
+}
+
 const quantile = (xs: number[], q: number) => {
   if (xs.length === 0) return NaN;
   const sorted = [...xs].sort((a, b) => a - b);
@@ -150,6 +244,7 @@ async function benchModel(name: string): Promise<string[]> {
     // JIT warm-up, not measured: the masker's code runs optimised from the first case on, as in a
     // worker that has served a few requests.
     for (const gbnf of WARMUP) await engine.generate({ prompt: PROMPT, maxTokens: 96, seed: 42, grammar: gbnf(), maskMode: 'every-step' });
+    const short = SHORT_ROUNDS > 0 ? await shortOutputs(engine) : [];
 
     const first: Record<Kind, FirstToken> = {
       schema: { compile: [], masker: [], parse: [], total: [] },
@@ -293,7 +388,7 @@ async function benchModel(name: string): Promise<string[]> {
       }
     }
 
-    lines.push(`### ${MODELS[name].label}`, '');
+    lines.push(`### ${MODELS[name].label}`, '', ...short);
     const setups = KINDS.flatMap((kind) => first[kind].masker);
     const allFirst = firstRatios.map(([ratio]) => ratio);
     lines.push(

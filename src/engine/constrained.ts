@@ -12,9 +12,11 @@
 // 0.6-1.3 ms on qwen2), so samplers stay configured, one per mask, in a pool shared by the
 // generations of a model (BanSamplers below): a mask met again, in this generation or a later one
 // under the same grammar, samples at once; and where that sampler is ready and the model left the
-// fast path at the step before, the plain sample is skipped. A mask met for the first time is
-// computed, and its sampler configured, while llama.cpp evaluates the token before it
-// (prepareAhead), so on a model whose forward pass takes longer than that, neither is waited for.
+// fast path at the step before, the plain sample is skipped. In 'every-step', a mask met for the
+// first time is computed, and its sampler configured, while llama.cpp evaluates the token before it
+// (prepareAhead), so on a model whose forward pass takes longer than that, neither is waited for;
+// in 'fast', the first step's mask is (during the prompt), and where the model's choice is refused
+// without a mask at hand, its next few choices are tried before a mask is computed (TRIES).
 //
 // This reaches into node-llama-cpp's internals (sequence._decodeTokens, the addon's AddonSampler and
 // sampleToken), pinned to 3.22.1 in package.json; test/decode/ checks the outputs against the mask
@@ -90,13 +92,13 @@ interface SequenceInternals {
         sampler: AddonSampler,
         probabilities: false,
         confidence: false,
-        logits: [readonly number[], false, false, false, 0],
+        logits: [readonly number[], false, false, false, number],
       ): Promise<[number, unknown, unknown, number[] | undefined]>;
     };
   };
   _tokenMeter: unknown;
   _contextShift: unknown;
-  _resolveSamplerConfig(options: { temperature: number; seed: number }): Record<string, unknown>;
+  _resolveSamplerConfig(options: { temperature: number; seed: number; topK?: number; topP?: number; minP?: number }): Record<string, unknown>;
   _decodeTokens(
     tokens: Token[],
     logits: boolean[],
@@ -219,6 +221,15 @@ const pool = new BanSamplers();
  */
 const FEW_ALLOWED = 16;
 
+/**
+ * Where the model's own token is refused and no mask is at hand, its TOP best choices (one sample
+ * through top-k) are checked alone before a mask is computed. A first request meets every state for
+ * the first time, and the masks of free text or of letters (a string's characters, `[a-z]{3,10}`)
+ * took 5-25 ms each on qwen2, several forward passes of a 512-wide model; there one of the model's
+ * best choices is usually allowed.
+ */
+const TOP = 32;
+
 /** Disposes the pooled samplers of a masker: call before its model is disposed. */
 export function releaseMaskSamplers(masker: TokenMasker): void {
   pool.release(masker);
@@ -273,8 +284,17 @@ export async function generateConstrained(
    * same token as a sampler banning the rest (greedy there takes the lowest id among equal highest
    * logits, as here), without configuring one.
    */
-  const sampleAmong = async (index: number, mask: TokenMask): Promise<number> => {
+  const sampleAmong = async (index: number, mask: TokenMask): Promise<number> => (await sampleWithin(index, mask)).among;
+  /**
+   * One sample that answers both: the model's own greedy token (`own`), and the greedy token among
+   * the mask's few allowed ones (`among`), from their logits read in the same call. Where the mask
+   * is at hand before the step (cached, or computed ahead), a step costs one sample as an
+   * unconstrained one does, not a plain sample and then another over the allowed tokens.
+   */
+  const sampleWithin = async (index: number, mask: TokenMask): Promise<{ own: number; among: number }> => {
     const result = await seq._context._ctx.sampleToken(index, plain, false, false, [mask.allowedTokens(), false, false, false, 0]);
+    const own = Array.isArray(result) ? result[0] : (result as number);
+    if (mask.allows(own)) return { own, among: own };
     const logits = Array.isArray(result) ? result[3] : undefined;
     let best = -1;
     let bestLogit = -Infinity;
@@ -283,7 +303,7 @@ export async function generateConstrained(
       if (logit > bestLogit || (logit === bestLogit && token < best)) [best, bestLogit] = [token, logit];
     }
     // No finite logit among them: the ban sampler decides, as it would have.
-    return best >= 0 ? best : sampleBanned(index, mask);
+    return { own, among: best >= 0 ? best : await sampleBanned(index, mask) };
   };
   const sampleMasked = async (index: number, mask: TokenMask): Promise<number> => {
     if (mode !== 'reference' && mask.allowed <= FEW_ALLOWED) return sampleAmong(index, mask);
@@ -306,6 +326,37 @@ export async function generateConstrained(
       pool.give(masker, mask, sampler);
     }
   };
+  /** A sampler whose candidates are the model's TOP best, sorted (made once per generation, where needed). */
+  let ranking: AddonSampler | undefined;
+  /** The model's TOP best tokens and their logits, best first: [token, logit, token, logit, …]. */
+  const topChoices = async (index: number): Promise<readonly number[]> => {
+    if (!ranking) {
+      ranking = pool.spare(masker) ?? new Sampler(internals._model);
+      // top-k keeps the TOP highest logits, sorted; the token it then draws is not used.
+      ranking.applyConfig({ ...seq._resolveSamplerConfig({ temperature: 1, topK: TOP, topP: 1, minP: 0, seed: options.seed }) });
+    }
+    const result = await seq._context._ctx.sampleToken(index, ranking, false, false, [[], false, false, false, TOP]);
+    return (Array.isArray(result) ? result[3] : undefined) ?? [];
+  };
+  /**
+   * The greedy token among those the grammar allows at this position, found among the model's top
+   * choices (highest logit, the lowest id among equal ones, as greedy sampling takes it), or
+   * undefined where none of them is known to be it: a choice whose logit equals the last one
+   * returned may have had equals left out.
+   */
+  const firstAllowed = (pairs: readonly number[]): number | undefined => {
+    const n = pairs.length >> 1;
+    const cut = n >= TOP ? pairs[2 * n - 1] : -Infinity;
+    for (let i = 0; i < n;) {
+      const logit = pairs[2 * i + 1];
+      if (!(logit > cut)) return undefined;
+      const equal: number[] = [];
+      for (; i < n && pairs[2 * i + 1] === logit; i++) equal.push(pairs[2 * i]);
+      equal.sort((a, b) => a - b);
+      for (const token of equal) if (masker.allows(position, token)) return token;
+    }
+    return undefined;
+  };
   const output: ConstrainedOutput = { tokens: [], stopReason: 'maxTokens', steps: 0, completed: false };
   /** Whether the model's own choice was refused at the step before (it is "fighting" the grammar). */
   let refused = false;
@@ -320,13 +371,34 @@ export async function generateConstrained(
         options.onMask?.(0, true);
         return ready.only;
       }
+      // A mask of few tokens at hand: one sample gives the model's own token and, where the grammar
+      // refuses it, the best allowed one.
+      if (ready && ready.allowed <= FEW_ALLOWED) {
+        const { own, among } = await sampleWithin(index, ready);
+        refused = own !== among;
+        if (refused) options.onMask?.(0, true);
+        return among;
+      }
       // A mask at hand with its sampler configured: one sample gives the answer, where the plain
       // sample is likely refused (it was at the step before) or a small ban costs it nothing.
       direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.bannedCount * 8 < masker.vocabulary.size);
-      if (!direct) {
+      if (!direct && !ready && refused) {
+        // The model fought the grammar at the step before and no mask is at hand: its top choices
+        // at once, checked alone, before computing one.
+        const pairs = await topChoices(index);
+        const token = firstAllowed(pairs);
+        if (token !== undefined) {
+          refused = token !== pairs[0];
+          return token;
+        }
+      } else if (!direct) {
         const token = await sample(index, plain);
         refused = !masker.allows(position, token);
         if (!refused) return token;
+        if (!ready) {
+          const next = firstAllowed(await topChoices(index));
+          if (next !== undefined) return next;
+        }
       }
     }
     const started = performance.now();
@@ -340,12 +412,16 @@ export async function generateConstrained(
    * Prepares the mask of a position, and its sampler, while llama.cpp evaluates the token that led
    * there, so the step finds both ready (llguidance overlaps them the same way). Scheduled after
    * node-llama-cpp's own dispatch (a setImmediate as well, queued first), so the evaluation has
-   * started on its thread. Only where the step will want a mask: every step in 'every-step'; in
-   * 'fast' after a step whose plain sample was refused (a model that fights the grammar goes on
-   * fighting it), so a model on the fast path leaves the CPU to llama.cpp.
+   * started on its thread. Every step in 'every-step'; in 'fast' the first step only: later, where
+   * the model's choice is refused, its next choices are tried first (TRIES), and a mask is computed
+   * at the step only where none of them is allowed, so a first request does not compute a costly
+   * mask for every state of free text ahead of steps that need none (and a model on the fast path
+   * leaves the CPU to llama.cpp).
    */
-  const prepareAhead = (at: Position) => {
-    if (mode === 'reference' || (mode === 'fast' && !refused)) return;
+  const prepareAhead = (at: Position, first: boolean) => {
+    // The first step's mask is prepared in 'fast' too: the prompt's evaluation, the longest of all,
+    // leaves time for it, and a first request under a new grammar otherwise computed it at the step.
+    if (mode === 'reference' || (mode === 'fast' && !first)) return;
     setImmediate(() => {
       if (finished) return;
       try {
@@ -369,7 +445,7 @@ export async function generateConstrained(
       const logits: boolean[] = [];
       logits[evalTokens.length - 1] = true;
       const decoding = seq._decodeTokens(evalTokens, logits, 5, seq._tokenMeter, seq._contextShift, pick, afterBatch);
-      prepareAhead(position);
+      prepareAhead(position, evalTokens === input);
       const decoded = await decoding;
       const token = decoded[evalTokens.length - 1] as Token | undefined;
       if (token === undefined || token < 0) throw new Error('llama.cpp sampled no token');
@@ -411,5 +487,6 @@ export async function generateConstrained(
   } finally {
     finished = true;
     plain.dispose();
+    ranking?.dispose();
   }
 }
