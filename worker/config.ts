@@ -3,6 +3,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { ModelListError, parseModelList, type ModelSpec } from '../src/engine/model-list.js';
+import { nearestOption } from '../src/cli/suggest.js';
 
 export type { ModelSpec };
 
@@ -80,7 +81,10 @@ export function parseArgs(argv: string[]): Record<string, string> {
       continue;
     }
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (!(FLAGS as readonly string[]).includes(flag)) throw new ConfigError(`unknown option ${arg}\n${USAGE}`);
+    if (!(FLAGS as readonly string[]).includes(flag)) {
+      const best = nearestOption(flag.replace(/^-+/, ''), [...FLAGS.map((f) => f.slice(2)), 'help', 'version']);
+      throw new ConfigError(`unknown option ${arg}${best !== undefined ? `; did you mean --${best}?` : ''}\n${USAGE}`);
+    }
     const value = inline ?? argv[++i];
     if (value === undefined) throw new ConfigError(`${flag} needs a value`);
     // --model may be given once per model (joined by newlines, as SVC_MODEL may list them).

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConstraintError } from '../grammar/index.js';
+import { nearestOption } from './suggest.js';
 export interface Command {
   /** One line for `svc --help`. */
   summary: string;
@@ -18,25 +19,8 @@ export function withSuggestion(error: unknown, options: readonly string[]): unkn
   if ((error as { code?: string })?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return error;
   const given = /'(-{1,2}[^']*)'/.exec((error as Error).message)?.[1];
   if (given === undefined) return error;
-  const name = given.replace(/^-+/, '').replace(/=.*$/, '');
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const option of options) {
-    const d = editDistance(name, option);
-    if (d < bestDistance) [best, bestDistance] = [option, d];
-  }
-  const close = best !== undefined && (bestDistance <= Math.max(1, Math.floor(name.length / 3)) || best.startsWith(name) || name.startsWith(best));
-  return new UsageError(`unknown option '${given}'${close ? `; did you mean --${best}?` : ''}`);
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    row = next;
-  }
-  return row[b.length];
+  const best = nearestOption(given.replace(/^-+/, '').replace(/=.*$/, ''), options);
+  return new UsageError(`unknown option '${given}'${best !== undefined ? `; did you mean --${best}?` : ''}`);
 }
 
 /** The constraint flags of `svc grammar` and `svc generate` (each takes one of them). */

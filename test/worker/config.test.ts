@@ -66,3 +66,21 @@ describe('SVC_WORKER_PROGRESS_INTERVAL', () => {
     }
   });
 });
+
+describe('#45: defaults from the model, and typos', () => {
+  test("threads and context default to the engine's (undefined here): 1 thread for a small model, the model's training context", () => {
+    const config = loadConfig(['--model', 'models/a.gguf'], {});
+    expect(config.threads).toBeUndefined();
+    expect(config.contextSize).toBeUndefined();
+    expect(loadConfig(['--model', 'a.gguf', '--threads', '3'], { SVC_WORKER_CONTEXT_SIZE: '1024' })).toMatchObject({ threads: 3, contextSize: 1024 });
+    expect(() => loadConfig(['--model', 'a.gguf'], { SVC_WORKER_CONTEXT_SIZE: '10' })).toThrow(
+      /SVC_WORKER_CONTEXT_SIZE must be an integer of at least 64 \(got "10"\)/,
+    );
+  });
+
+  test('an unknown option names the nearest the worker takes', () => {
+    expect(() => loadConfig(['--model', 'a.gguf', '--thread', '2'], {})).toThrow(/^unknown option --thread; did you mean --threads\?\n/);
+    expect(() => loadConfig(['--model', 'a.gguf', '--db-hots', 'x'], {})).toThrow(/^unknown option --db-hots; did you mean --db-host\?\n/);
+    expect(() => loadConfig(['--model', 'a.gguf', '--zzz'], {})).toThrow(/^unknown option --zzz\n/);
+  });
+});
