@@ -97,7 +97,7 @@ class TestClaimer {
     private readonly workerId: string,
     private readonly slots: number,
   ) {
-    this.completions = new CompletionBatcher(laneDbs, { workerId, ...LEASE });
+    this.completions = new CompletionBatcher(laneDbs);
     listenDb.on('notification', (msg) => {
       if (msg.channel !== WAKEUP_CHANNEL) return;
       this.notified = true;

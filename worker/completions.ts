@@ -1,14 +1,16 @@
 // Group completion: results that finish in the same turn of the event loop, or while every connection
-// ("lane") is busy, are written together in one call and one commit (svc_worker_complete_and_claim,
-// claiming nothing: the worker's claim loop claims for the freed slots). A worker whose jobs last
+// ("lane") is busy, are written together in one call and one commit, with the cache entries of those
+// whose request allows the cache (svc_worker_complete_cached; the worker's claim loop claims for the
+// freed slots). A worker whose jobs last
 // seconds writes one result per call, at once; one whose jobs finish together (short jobs, many slots)
 // pays one round trip and one durable commit for the lot instead of one per job.
 import * as protocol from './protocol.js';
 
-type Queryable = Parameters<typeof protocol.completeAndClaim>[0];
+type Queryable = Parameters<typeof protocol.completeCached>[0];
+type Entry = protocol.Completion & { cache?: protocol.CacheEntry };
 
 interface Waiting {
-  completion: protocol.Completion;
+  completion: Entry;
   resolve: (stored: boolean) => void;
   reject: (error: unknown) => void;
 }
@@ -24,7 +26,6 @@ export class CompletionBatcher {
    */
   constructor(
     lanes: readonly Queryable[],
-    private readonly options: Omit<protocol.ClaimOptions, 'maxJobs'>,
     private readonly maxBatch = Infinity,
   ) {
     if (lanes.length === 0) throw new Error('CompletionBatcher: at least one lane is needed');
@@ -33,12 +34,12 @@ export class CompletionBatcher {
   }
 
   /**
-   * Stores the job's result: true once stored, false when refused (the job is no longer this
-   * attempt's to complete). Rejects when the call fails.
+   * Stores the job's result (and its cache entry, when given): true once stored, false when refused
+   * (the job is no longer this attempt's to complete). Rejects when the call fails.
    */
-  complete(job: protocol.Completion['job'], result: string): Promise<boolean> {
+  complete(job: protocol.Completion['job'], result: string, cache?: protocol.CacheEntry): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ completion: { job, result }, resolve, reject });
+      this.waiting.push({ completion: { job, result, cache }, resolve, reject });
       this.schedule();
     });
   }
@@ -60,14 +61,13 @@ export class CompletionBatcher {
 
   private sendBatch(lane: Queryable, batch: Waiting[]): void {
     protocol
-      .completeAndClaim(
+      .completeCached(
         lane,
         batch.map((w) => w.completion),
-        { ...this.options, claimJobs: 0 },
       )
       .then(
-        ({ completed }) => {
-          for (const w of batch) w.resolve(completed.has(w.completion.job.request_id));
+        (refused) => {
+          for (const w of batch) w.resolve(!refused.has(w.completion.job.request_id));
         },
         (error: unknown) => {
           for (const w of batch) w.reject(error);

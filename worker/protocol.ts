@@ -81,6 +81,33 @@ export async function completeAndClaim(
   return { completed: new Set(completions.map((c) => c.job.request_id).filter((id) => !refused.has(id))), jobs };
 }
 
+/** A result's cache entry: the request's identity (src/extension/cache-key.ts), the model's identity and the function. */
+export interface CacheEntry {
+  identity: string;
+  model: string;
+  functionName: string;
+}
+
+/**
+ * complete() of each completion and cachePut() of each that carries a cache entry, in one statement
+ * (svc_worker_complete_cached); returns the ids whose completion was refused.
+ */
+export async function completeCached(db: Queryable, completions: ReadonlyArray<Completion & { cache?: CacheEntry }>): Promise<Set<string>> {
+  const { rows } = await db.query<{ refused: string[] }>({
+    name: 'svc_worker_complete_cached',
+    text: 'SELECT svc_worker_complete_cached($1::uuid[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[]) AS refused',
+    values: [
+      completions.map((c) => c.job.request_id),
+      completions.map((c) => c.job.attempt),
+      completions.map((c) => c.result),
+      completions.map((c) => c.cache?.identity ?? null),
+      completions.map((c) => c.cache?.model ?? null),
+      completions.map((c) => c.cache?.functionName ?? null),
+    ],
+  });
+  return new Set(rows[0].refused);
+}
+
 /** The job's new status ('pending' for a retry, 'failed'), or null when refused. */
 export async function fail(
   db: Queryable,

@@ -51,6 +51,12 @@ interface Running {
   released: boolean;
 }
 
+/** A job's result, and its cache entry when its request allows the cache (written with the completion). */
+interface Ran {
+  result: string;
+  cache?: protocol.CacheEntry;
+}
+
 /** A job that has run and whose outcome is being written. */
 interface Writing {
   job: protocol.ClaimedJob;
@@ -84,12 +90,7 @@ export class Worker {
     private readonly engines: ReadonlyMap<string, InferenceEngine>,
   ) {
     this.models = [...engines.keys()];
-    this.completions = new CompletionBatcher([pool], {
-      workerId: config.workerId,
-      leaseSeconds: config.leaseSeconds,
-      maxRetries: config.maxRetries,
-      models: this.models,
-    });
+    this.completions = new CompletionBatcher([pool]);
   }
 
   private readonly models: string[];
@@ -296,7 +297,7 @@ export class Worker {
     );
     log('debug', 'job started', { requestId: job.request_id, function: job.function_name, attempt: job.attempt });
     const ran = this.execute(job, signal).then(
-      (result) => ({ result }),
+      (ran): Ran => ran,
       (error: unknown) => ({ error: signal.aborted ? signal.reason : error }),
     );
     const stopped = new Promise<{ error: unknown }>((resolve) => signal.addEventListener('abort', () => resolve({ error: signal.reason }), { once: true }));
@@ -317,7 +318,7 @@ export class Worker {
   }
 
   /** A job's outcome, written unless the worker gave up what it holds or the job was released. */
-  private decided(entry: Running, outcome: { result: string } | { error: unknown }): void {
+  private decided(entry: Running, outcome: Ran | { error: unknown }): void {
     const { job } = entry;
     if (this.abandon.signal.aborted) {
       log('info', 'job given up; its lease will expire and it will run again', { requestId: job.request_id, attempt: job.attempt });
@@ -391,7 +392,7 @@ export class Worker {
    * only output that satisfies that constraint is returned (runJob): what goes into the shared cache
    * under the request's parameters is what those parameters produce.
    */
-  private async execute(job: protocol.ClaimedJob, signal: AbortSignal): Promise<string> {
+  private async execute(job: protocol.ClaimedJob, signal: AbortSignal): Promise<Ran> {
     checkJobGrammar(job);
     const useCache = job.parameters.use_cache === true;
     const identity = cacheIdentity(job.function_name, job.parameters);
@@ -399,7 +400,7 @@ export class Worker {
     // A synchronous call's request is not looked up again: its caller did, just before submitting it.
     if (useCache && !job.waited) {
       const cached = await protocol.cacheGet(this.pool, identity, engine.modelId);
-      if (cached !== null) return cached;
+      if (cached !== null) return { result: cached };
     }
     // Streaming: an async generation's text so far, for svc_get_partial_result (a sync caller waits for the result alone).
     const publisher =
@@ -414,13 +415,8 @@ export class Worker {
     }
     // A job stopped (timed out or released) writes nothing, to the cache either, whatever its engine call returned.
     signal.throwIfAborted();
-    if (useCache) {
-      // Stored before the completion: when a caller has its answer, the next identical request finds it cached.
-      await protocol
-        .cachePut(this.pool, identity, engine.modelId, job.function_name, result)
-        .catch((error: unknown) => log('warn', 'could not store a result in the cache', { requestId: job.request_id, ...errorFields(error) }));
-    }
-    return result;
+    // Stored with the completion, in one statement: when a caller has its answer, the next identical request finds it cached.
+    return useCache ? { result, cache: { identity, model: engine.modelId, functionName: job.function_name } } : { result };
   }
 
   /**
@@ -428,7 +424,7 @@ export class Worker {
    * result goes out with the others that finished meanwhile (svc_worker_complete_and_claim, claiming
    * nothing: the claim loop claims for the freed slots); a retry writes it alone.
    */
-  private async finish(job: protocol.ClaimedJob, outcome: { result: string } | { error: unknown }): Promise<void> {
+  private async finish(job: protocol.ClaimedJob, outcome: Ran | { error: unknown }): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         if ('result' in outcome) {
@@ -437,8 +433,8 @@ export class Worker {
             job.function_name === 'vectorize'
               ? await completeVectorize(this.pool, job, outcome.result)
               : attempt === 0
-                ? await this.completions.complete(job, outcome.result)
-                : await protocol.complete(this.pool, job, outcome.result);
+                ? await this.completions.complete(job, outcome.result, outcome.cache)
+                : !(await protocol.completeCached(this.pool, [{ job, result: outcome.result, cache: outcome.cache }])).has(job.request_id);
           this.reached();
           this.jobsDone++;
           log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', {

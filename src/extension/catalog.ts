@@ -458,6 +458,18 @@ const DECLARED: readonly SqlFunction[] = [
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
     comment: 'Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.',
   },
+  {
+    name: 'svc_worker_complete_cached',
+    params: [p('request_ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]'), p('cache_identities', 'text[]'), p('cache_models', 'text[]'),
+      p('function_names', 'text[]')],
+    returns: 'uuid[]', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
+    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result), and svc_worker_cache_put of each result whose '
+      + 'cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.',
+  },
+  {
+    name: 'svc__cache_trim', params: [], returns: 'void', volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'sql' },
+    comment: 'Internal: evict the least used cache entries beyond svc.cache_size (svc_worker_cache_put, svc_worker_complete_cached).',
+  },
   // Limits across roles (quotas.ts; docs/security.md, "Limits across roles"): only svc_admin sets them.
   {
     name: 'svc_set_role_limits', params: [p('role_name', 'text', 'NULL'), p('max_pending', 'bigint', 'NULL'), p('max_stored_bytes', 'bigint', 'NULL')], returns: 'void',

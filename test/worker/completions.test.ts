@@ -1,5 +1,6 @@
 // Group completion (worker/completions.ts) over the real worker protocol: results that finish together
-// are written in one call (svc_worker_complete_and_claim, claiming nothing).
+// are written in one call, with their cache entries (svc_worker_complete_cached).
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { CompletionBatcher } from '../../worker/completions.js';
 import * as protocol from '../../worker/protocol.js';
@@ -37,11 +38,11 @@ async function submitMany(n: number): Promise<string[]> {
 
 const status = async (id: string) => (await db.query('SELECT status, result FROM svc_queue WHERE request_id = $1', [id])).rows[0];
 
-test('results finishing in the same turn go out in one call, which claims nothing', async () => {
+test('results finishing in the same turn go out in one call', async () => {
   const ids = await submitMany(6);
   const held = await protocol.claim(workers[0], { ...options, maxJobs: 3 });
   const { lane, calls } = counted(workers[0]);
-  const batcher = new CompletionBatcher([lane], options);
+  const batcher = new CompletionBatcher([lane]);
   expect(await Promise.all(held.map((job, i) => batcher.complete(job, `r${i}`)))).toEqual([true, true, true]);
   expect(calls).toEqual([3]);
   for (let i = 0; i < 3; i++) expect(await status(ids[i])).toEqual({ status: 'completed', result: `r${i}` });
@@ -52,7 +53,7 @@ test('a result finishing while the lane is busy waits for the next call; maxBatc
   const ids = await submitMany(5);
   const held = await protocol.claim(workers[0], { ...options, maxJobs: 5 });
   const a = counted(workers[0]);
-  const single = new CompletionBatcher([a.lane], options);
+  const single = new CompletionBatcher([a.lane]);
   const first = single.complete(held[0], 'a');
   await new Promise((r) => setImmediate(r)); // the first call is out
   const later = [single.complete(held[1], 'b'), single.complete(held[2], 'c')];
@@ -61,7 +62,7 @@ test('a result finishing while the lane is busy waits for the next call; maxBatc
 
   const b = counted(workers[0]);
   const c = counted(workers[1]);
-  const spread = new CompletionBatcher([b.lane, c.lane], options, 1);
+  const spread = new CompletionBatcher([b.lane, c.lane], 1);
   expect(await Promise.all([spread.complete(held[3], 'd'), spread.complete(held[4], 'e')])).toEqual([true, true]);
   expect([b.calls, c.calls]).toEqual([[1], [1]]);
   for (const id of ids) expect((await status(id)).status).toBe('completed');
@@ -71,7 +72,7 @@ test('a refused completion reports false to its own caller only; a failed call r
   await submitMany(2);
   const held = await protocol.claim(workers[0], { ...options, maxJobs: 2 });
   expect(await protocol.complete(workers[0], held[0], 'first')).toBe(true);
-  const batcher = new CompletionBatcher([workers[0]], options);
+  const batcher = new CompletionBatcher([workers[0]]);
   expect(await Promise.all([batcher.complete(held[0], 'again'), batcher.complete(held[1], 'ok')])).toEqual([false, true]);
   expect(await status(held[0].request_id)).toEqual({ status: 'completed', result: 'first' });
 
@@ -81,6 +82,53 @@ test('a refused completion reports false to its own caller only; a failed call r
 });
 
 test('it needs a lane and a positive maxBatch', () => {
-  expect(() => new CompletionBatcher([], options)).toThrow(/at least one lane/);
-  expect(() => new CompletionBatcher([workers[0]], options, 0)).toThrow(/maxBatch must be at least 1/);
+  expect(() => new CompletionBatcher([])).toThrow(/at least one lane/);
+  expect(() => new CompletionBatcher([workers[0]], 0)).toThrow(/maxBatch must be at least 1/);
+});
+
+test('cache entries go out in the same call as their completions, stored even where the completion is refused', async () => {
+  await submitMany(3);
+  const held = await protocol.claim(workers[0], { ...options, maxJobs: 3 });
+  expect(await protocol.complete(workers[0], held[2], 'earlier')).toBe(true);
+  await db.query('SELECT svc_cache_clear()');
+  const { lane, calls } = counted(workers[0]);
+  const batcher = new CompletionBatcher([lane]);
+  const entry = (i: number) => ({ identity: `identity ${i}`, model: 'm.gguf:1:ab', functionName: 'generate' });
+  expect(await Promise.all([batcher.complete(held[0], 'r0', entry(0)), batcher.complete(held[1], 'r1'), batcher.complete(held[2], 'r2', entry(2))])).toEqual([
+    true,
+    true,
+    false,
+  ]);
+  expect(calls).toEqual([3]);
+  const { rows } = await db.query(`SELECT cache_key, model, function_name, result FROM svc_cache ORDER BY result`);
+  const key = (identity: string) => createHash('sha256').update(identity).digest('hex');
+  expect(rows).toEqual([
+    { cache_key: key('identity 0'), model: 'm.gguf:1:ab', function_name: 'generate', result: 'r0' },
+    { cache_key: key('identity 2'), model: 'm.gguf:1:ab', function_name: 'generate', result: 'r2' },
+  ]);
+  // The same key again (a cached answer stays as first stored), and the cache's size holds.
+  await workers[1].query(`SET svc.cache_size = 1`);
+  await submitMany(1);
+  const [job] = await protocol.claim(workers[1], { ...options, maxJobs: 1 });
+  expect(await protocol.completeCached(workers[1], [{ job, result: 'other', cache: entry(0) }])).toEqual(new Set());
+  await workers[1].query(`RESET svc.cache_size`);
+  expect((await db.query(`SELECT result FROM svc_cache`)).rows).toHaveLength(1);
+});
+
+test("svc_worker_complete_cached: arrays of one length without NULL ids, and svc_worker's only", async () => {
+  const call = (client: pg.Client, args: string) => client.query(`SELECT svc_worker_complete_cached(${args})`);
+  const u = `'{00000000-0000-0000-0000-000000000001}'::uuid[]`;
+  await expect(call(workers[0], `${u}, '{1}', '{a}', '{}', '{}', '{}'`)).rejects.toThrow(/must be arrays of the same length/);
+  await expect(call(workers[0], `${u}, NULL, '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(/must be arrays of the same length/);
+  await expect(call(workers[0], `'{NULL}'::uuid[], '{1}', '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(/must not contain NULL/);
+  expect((await call(workers[0], `${u}, '{1}', '{a}', '{NULL}', '{NULL}', '{NULL}'`)).rows[0].svc_worker_complete_cached).toEqual([
+    '00000000-0000-0000-0000-000000000001',
+  ]);
+  const user = await svc().connect(ROLES.alice);
+  try {
+    await expect(call(user, `${u}, '{1}', '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(/permission denied/);
+    await expect(user.query('SELECT svc__cache_trim()')).rejects.toThrow(/permission denied/);
+  } finally {
+    await user.end();
+  }
 });

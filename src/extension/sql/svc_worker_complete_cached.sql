@@ -1,0 +1,31 @@
+-- Results that finished together, and the cache entries of those whose request allows the cache, in
+-- one statement and one transaction: svc__complete's completion of each (request, attempt, result),
+-- then one insert of every entry (cache_identities[i] NULL: none for the i-th), then one eviction
+-- beyond svc.cache_size. A caller has its answer and the cache holds it in the same commit, so the
+-- next identical request finds it cached. Returns the ids whose completion was refused (usually
+-- none); the cache entries are stored either way: they are what the request's parameters produce.
+#variable_conflict use_column
+DECLARE
+  n integer := cardinality(request_ids);
+  refused uuid[];
+BEGIN
+  IF request_ids IS NULL OR attempts IS NULL OR results IS NULL OR cache_identities IS NULL OR cache_models IS NULL OR function_names IS NULL
+    OR cardinality(attempts) <> n OR cardinality(results) <> n OR cardinality(cache_identities) <> n
+    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models and function_names must be arrays of the same length'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  refused := svc__complete(request_ids, attempts, results);
+  IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
+    INSERT INTO svc_cache (cache_key, model, function_name, result)
+    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result
+    FROM unnest(cache_identities, cache_models, function_names, results) AS c(identity, model, function_name, result)
+    WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
+    ON CONFLICT (cache_key, model) DO NOTHING;
+    PERFORM svc__cache_trim();
+  END IF;
+  RETURN refused;
+END
