@@ -43,6 +43,30 @@ test.each(['[a-z]{3000}', 'a{1500,2500}', 'x{2001}', '[0-9]{0,4500}'])('regex wi
   expectLlamaParses(compileRegex(pattern).gbnf);
 });
 
+// Issue #48's shapes: pattern keys that exclude declared names (an empty alternative, a rule per 64
+// levels of a long name), recursion through a merged allOf, enum values judged in specMode.
+test.each([
+  [
+    'pattern keys excluding declared names',
+    {
+      type: 'object',
+      properties: { id: { type: 'string' }, [`${'k'.repeat(150)}é"\\😀`]: { type: 'integer' } },
+      required: ['name'],
+      patternProperties: { '^.+$': {}, '^[a-z]+$': { type: 'integer' } },
+    },
+  ],
+  [
+    'recursion through a two-part allOf',
+    {
+      $defs: { n: { type: 'object', properties: { v: { type: 'integer' }, next: { allOf: [{ $ref: '#/$defs/n' }, { required: ['v'] }] } } } },
+      $ref: '#/$defs/n',
+    },
+  ],
+  ['a const under nested patternProperties', { patternProperties: { '^a$': { patternProperties: { '^x$': {} } } }, const: { a: { b: 1 } } }],
+])('JSON Schema of issue #48: %s', (_name, schema) => {
+  expectLlamaParses(compileJsonSchema(schema).gbnf);
+});
+
 // llama.cpp refuses to repeat an item standing for n rules more than 2000 / n times (#36): vercel.json's
 // `routes` has such an array; groups nested and alternated, bounds near and past the limit.
 test.each([
