@@ -912,7 +912,7 @@ class SchemaCompiler {
   /** Whether a patternProperties pattern matches a property name, decided by automaton; a pattern the regex compiler cannot express cannot be decided: refused. */
   private patternMatches(pattern: string, name: string, pointer: string): boolean {
     this.spend(1 + Math.floor(name.length / 16), pointer);
-    const matches = this.patternMatcher.matches(pattern, name, pointer);
+    const matches = this.patternMatcher.matches(pattern, name, pointer, (units) => this.spend(units, pointer));
     if (matches === undefined) {
       throw new ConstraintError(
         'unsupported-regex',
@@ -932,7 +932,7 @@ class SchemaCompiler {
   private patternKey(pattern: string, names: string[], pointer: string, hint: string): Expr | undefined {
     const expr = patternExpr(pattern);
     if (!expr) return undefined;
-    const taken = names.filter((name) => this.patternMatcher.matches(pattern, name, pointer) === true);
+    const taken = names.filter((name) => this.patternMatcher.matches(pattern, name, pointer, (units) => this.spend(units, pointer)) === true);
     this.spend(1 + names.length, pointer);
     if (taken.length === 0) return seq(literal('"'), toJsonStringContent(expr), literal('"'));
     return patternKeyExcluding(
@@ -971,7 +971,7 @@ class SchemaCompiler {
         throw new ConstraintError('unsatisfiable', `required property '${key}' has schema false`, { pointer: propertyPointer });
       // The specification applies every patternProperties pattern the name matches as well: the
       // value is written with all those schemas (and the patterns write no key a member takes).
-      const matching = patterns.filter(([pattern]) => this.patternMatcher.matches(pattern, key, pointer) === true);
+      const matching = patterns.filter(([pattern]) => this.patternMatcher.matches(pattern, key, pointer, (units) => this.spend(units, pointer)) === true);
       const sub: Schema = matching.length === 0 ? declaredSchema : { allOf: [declaredSchema, ...matching.map(([, schema]) => schema)] };
       // An optional property that matches nothing is left out (its key stays excluded from extras).
       const value = required.has(key) ? this.compile(sub, propertyPointer, depth + 1) : this.optionalPart(sub, propertyPointer, depth + 1);

@@ -287,6 +287,12 @@ export const NAMED_CASES: HostileCase[] = [
     expectMs: n > 1000 ? 150 : 20,
   })),
   {
+    name: 'required name of 3,000 characters against patternProperties .{0,5000}x (thousands of parses per character)',
+    input: { kind: 'schema', schema: { type: 'object', patternProperties: { '.{0,5000}x': {} }, required: ['a'.repeat(3000)] } },
+    expectMs: 100,
+    expectMB: 40,
+  },
+  {
     name: 'patternProperties .* beside 2,000 declared names',
     input: {
       kind: 'schema',

@@ -125,6 +125,8 @@ test('merges of allOf/$ref are in the work bound, and patterns never run as a ba
   const names = [...byName.keys()].filter((name) => name.startsWith('allOf chain of') || name.includes('against patternProperties ^(a+)+$'));
   expect(names).toHaveLength(7);
   for (const name of names) expect({ name, outcome: byName.get(name)?.outcome }).toEqual({ name, outcome: 'compiled' });
+  const automaton = [...byName.keys()].find((name) => name.includes('.{0,5000}x'))!;
+  expect(byName.get(automaton)).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/too-large/) });
 });
 
 test('the cases issue #25 named compile', () => {

@@ -199,6 +199,12 @@ describe('compiling is bounded for every input (#43 point 7)', () => {
     expect(recognizeGbnf(matching.grammar, `{"${'a'.repeat(30)}":"s"}`)).toBe(false);
   });
 
+  test('the automaton counts in the work bound: a pattern of thousands of parses per character is refused, not run for seconds', () => {
+    expect(outcome(() => compileJsonSchema({ type: 'object', patternProperties: { '.{0,5000}x': {} }, required: ['a'.repeat(3000)] }))).toMatchObject({
+      code: 'too-large',
+    });
+  });
+
   test('a required name tested against a pattern the regex compiler cannot express is refused, naming the pattern', () => {
     expect(outcome(() => compileJsonSchema({ type: 'object', patternProperties: { '^(?!x)': {} }, required: ['name'] }))).toMatchObject({
       code: 'unsupported-regex',
