@@ -200,7 +200,7 @@ export class EngineObject {
       .generate(prompt, maxTokens, grammar, (piece) => void line({ text: piece }))
       .finally(() => this.recycleIfGrown(loaded))
       .then(
-        (out) => line({ done: true, text: out.text, tokens: out.tokens, model: loaded.tag }),
+        (out) => line({ done: true, text: out.text, tokens: out.tokens, cut: out.cut, model: loaded.tag }),
         (err: unknown) => line(this.failure(err)),
       )
       .finally(() => writer.close().catch(() => {}));

@@ -162,7 +162,9 @@ async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, re
         }
         const out: Generated = { text: String(line.text), tokens: Number(line.tokens), model: String(line.model) };
         checkOutput(request, out);
-        await send({ text: out.text, cached: false, tokens: out.tokens, stop_reason: stopReason(out.tokens, maxTokens) }, 'done');
+        // Cut where the context is full counts as max_tokens, as the library's stopReason (the engine object says so: `cut`).
+        const stop = line.cut === true ? 'max_tokens' : stopReason(out.tokens, maxTokens);
+        await send({ text: out.text, cached: false, tokens: out.tokens, stop_reason: stop }, 'done');
         await writer.close(); // the reader has its answer; the cache write goes on
         await storeGeneration(env, request, out);
         return;

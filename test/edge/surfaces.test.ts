@@ -38,6 +38,10 @@ test("the edge's context is the engine's: an output reaching its end stops there
   const edge = await post(w, '/generate', { prompt, max_tokens: 512 });
   expect(edge.status).toBe(200);
   expect(edge.body.text).toBe(engine.text);
+  // Streamed: the same text, and the stop reason the engine gives (cut where the context is full is max_tokens).
+  const streamed = await (await w.post('/generate', { prompt, max_tokens: 400, stream: true })).text(); // not the cached max_tokens 512
+  const done = JSON.parse(/event: done\ndata: (.*)\n/.exec(streamed)![1]) as Record<string, unknown>;
+  expect(done).toMatchObject({ text: engine.text, tokens: 270, stop_reason: 'max_tokens' });
   const long = 'hello world '.repeat(100);
   const words = refusal(await stories.generate({ prompt: long, maxTokens: 5, seed: 42 }).catch((e: unknown) => e));
   expect(await post(w, '/generate', { prompt: long, max_tokens: 5 })).toEqual({ status: 400, body: { error: words } });

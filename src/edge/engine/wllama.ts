@@ -175,7 +175,7 @@ export interface LoadedModel {
    * `onText` (streaming): the text as it comes, at whole characters, joined exactly the result's text;
    * nothing of a prompt that leaves too little context for max_tokens (that is the 400 at the end).
    */
-  generate(prompt: string, maxTokens: number, grammar?: string, onText?: (piece: string) => void): Promise<{ text: string; tokens: number }>;
+  generate(prompt: string, maxTokens: number, grammar?: string, onText?: (piece: string) => void): Promise<{ text: string; tokens: number; cut: boolean }>;
   embed(text: string): Promise<number[]>;
   /** Bytes of the wasm memory now (it only grows; a replaced instance's is reused by the next). */
   memoryBytes(): number;
@@ -322,7 +322,9 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         if (promptTokens === undefined) throw new Error('llama.cpp reported no prompt token count');
         if (promptTokens >= contextTokens) throw inputLimit('prompt', promptTokens, limits);
         handOn();
-        return { text, tokens: usage?.completion_tokens ?? chunks };
+        const tokens = usage?.completion_tokens ?? chunks;
+        // Cut at max_tokens or where the context is full: the engine's stop reason 'maxTokens' either way.
+        return { text, tokens, cut: tokens >= maxTokens || promptTokens + tokens >= contextTokens };
       });
     },
     embed(text) {
