@@ -131,11 +131,6 @@ BEGIN
   END IF;
 END
 $role$;
-
--- Settings that only an administrator makes: no role but the extension's owner reads or writes this
--- table; svc_set_sync_connection (svc_admin) writes 'sync_connection'. A session's SET cannot reach it.
-CREATE TABLE svc_config (
-  name   text PRIMARY KEY,
 -- Its sessions run with track_activities off (their connection options, conninfo.ts): their statements
 -- carry a waiting call's token and its prompts, and pg_stat_activity would show them to anyone else
 -- logged in as svc_sync. A superuser-only setting, so granted (a parameter privilege, no attribute).
@@ -144,6 +139,11 @@ GRANT SET ON PARAMETER track_activities TO svc_sync;
 -- The digest of the token of the sync call that submitted a request (autonomous.ts): svc__sync_state
 -- and svc__sync_cancel act on a request only for the token it was submitted with.
 ALTER TABLE svc_queue ADD COLUMN sync_token bytea;
+
+-- Settings that only an administrator makes: no role but the extension's owner reads or writes this
+-- table; svc_set_sync_connection (svc_admin) writes 'sync_connection'. A session's SET cannot reach it.
+CREATE TABLE svc_config (
+  name   text PRIMARY KEY,
   value  jsonb NOT NULL,
   set_at timestamptz NOT NULL DEFAULT now()
 );
