@@ -1,6 +1,6 @@
 // svc_search over a vectorizer's pgvector destination with an HNSW index: how long one search takes
-// when the destination holds BENCH_CHUNKS chunks (10,000 by default, for CI; `--chunks 100000` for
-// the goal: milliseconds at 100,000).
+// when the destination holds BENCH_CHUNKS chunks (10,000 by default; `--chunks 100000` for the goal:
+// milliseconds at 100,000; test/bench.test.ts runs it at 300).
 //
 // The destination is declared by svc_vectorize (type vector(n)); a few real rows go through the
 // worker (their chunks embedded by the model), the rest are chunks of random unit vectors written
