@@ -210,6 +210,34 @@ export class Automaton {
     return false;
   }
 
+  private readonly nextCounts = new Map<number, number>();
+
+  /**
+   * How many code points some parse of the state allows next (each distinct character element on
+   * a stack's top counted whole; overlaps counted twice): few means few tokens can follow, and a
+   * token mask of the state is cheap to compute. Memoised per state.
+   */
+  nextCodePoints(state: number): number {
+    if (state === DEAD) return 0;
+    let count = this.nextCounts.get(state);
+    if (count === undefined) {
+      count = 0;
+      const seen = new Set<number>();
+      for (const stack of this.stateStacks[state]) {
+        if (stack === 0) continue;
+        const set = this.arg[this.stackTop[stack]];
+        if (seen.has(set)) continue;
+        seen.add(set);
+        const { ranges, negated } = this.charSets[set];
+        let size = 0;
+        for (const [lo, hi] of ranges) size += hi - lo + 1;
+        count += negated ? MAX_CODE_POINT + 1 - size : size;
+      }
+      this.nextCounts.set(state, count);
+    }
+    return count;
+  }
+
   /** The characters expected next (each stack's top element), for shortest completions. */
   stacksOf(state: number): readonly number[] {
     return this.stateStacks[state];

@@ -15,8 +15,8 @@
 // fast path at the step before, the plain sample is skipped. In 'every-step', a mask met for the
 // first time is computed, and its sampler configured, while llama.cpp evaluates the token before it
 // (prepareAhead), so on a model whose forward pass takes longer than that, neither is waited for;
-// in 'fast', the first step's mask is (during the prompt), and where the model's choice is refused
-// without a mask at hand, its next few choices are tried before a mask is computed (TRIES).
+// in 'fast', where the model's choice is refused without a mask at hand, its top choices are
+// checked alone before a mask is computed (TOP), unless few characters can follow (FEW_CHARACTERS).
 //
 // This reaches into node-llama-cpp's internals (sequence._decodeTokens, the addon's AddonSampler and
 // sampleToken), pinned to 3.22.1 in package.json; test/decode/ checks the outputs against the mask
@@ -230,6 +230,9 @@ const FEW_ALLOWED = 16;
  */
 const TOP = 32;
 
+/** Where at most this many code points can come next, a mask is computed at once rather than the model's top choices tried. */
+const FEW_CHARACTERS = 16;
+
 /** Disposes the pooled samplers of a masker: call before its model is disposed. */
 export function releaseMaskSamplers(masker: TokenMasker): void {
   pool.release(masker);
@@ -382,7 +385,10 @@ export async function generateConstrained(
       // A mask at hand with its sampler configured: one sample gives the answer, where the plain
       // sample is likely refused (it was at the step before) or a small ban costs it nothing.
       direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.bannedCount * 8 < masker.vocabulary.size);
-      if (!direct && !ready && refused) {
+      // Where few characters can come next (digits, a key's letter), few tokens can: the mask is
+      // cheap to compute and the model's top choices would seldom hold one of them.
+      const wide = position.remain === 0 && masker.automaton.nextCodePoints(position.state) > FEW_CHARACTERS;
+      if (!direct && !ready && refused && wide) {
         // The model fought the grammar at the step before and no mask is at hand: its top choices
         // at once, checked alone, before computing one.
         const pairs = await topChoices(index);
@@ -395,7 +401,7 @@ export async function generateConstrained(
         const token = await sample(index, plain);
         refused = !masker.allows(position, token);
         if (!refused) return token;
-        if (!ready) {
+        if (!ready && wide) {
           const next = firstAllowed(await topChoices(index));
           if (next !== undefined) return next;
         }
@@ -412,16 +418,14 @@ export async function generateConstrained(
    * Prepares the mask of a position, and its sampler, while llama.cpp evaluates the token that led
    * there, so the step finds both ready (llguidance overlaps them the same way). Scheduled after
    * node-llama-cpp's own dispatch (a setImmediate as well, queued first), so the evaluation has
-   * started on its thread. Every step in 'every-step'; in 'fast' the first step only: later, where
-   * the model's choice is refused, its next choices are tried first (TRIES), and a mask is computed
-   * at the step only where none of them is allowed, so a first request does not compute a costly
-   * mask for every state of free text ahead of steps that need none (and a model on the fast path
-   * leaves the CPU to llama.cpp).
+   * started on its thread. In 'every-step' only: in 'fast', where the model's choice is refused,
+   * its top choices are tried first (TOP), and a mask is computed at the step only where none of
+   * them is allowed, so a first request does not compute a costly mask for every state of free
+   * text ahead of steps that need none (preparing even the first step's mask during the prompt cost
+   * short outputs 2-3% more CPU), and a model on the fast path leaves the CPU to llama.cpp.
    */
-  const prepareAhead = (at: Position, first: boolean) => {
-    // The first step's mask is prepared in 'fast' too: the prompt's evaluation, the longest of all,
-    // leaves time for it, and a first request under a new grammar otherwise computed it at the step.
-    if (mode === 'reference' || (mode === 'fast' && !first)) return;
+  const prepareAhead = (at: Position) => {
+    if (mode !== 'every-step') return;
     setImmediate(() => {
       if (finished) return;
       try {
@@ -445,7 +449,7 @@ export async function generateConstrained(
       const logits: boolean[] = [];
       logits[evalTokens.length - 1] = true;
       const decoding = seq._decodeTokens(evalTokens, logits, 5, seq._tokenMeter, seq._contextShift, pick, afterBatch);
-      prepareAhead(position, evalTokens === input);
+      prepareAhead(position);
       const decoded = await decoding;
       const token = decoded[evalTokens.length - 1] as Token | undefined;
       if (token === undefined || token < 0) throw new Error('llama.cpp sampled no token');
