@@ -133,7 +133,7 @@ describe('waiting for results', () => {
 describe('arguments', () => {
   // A valid value of each SQL type the public functions take.
   const SAMPLE: Record<string, string> = {
-    text: `'x'`, integer: '1', bigint: '1', boolean: 'true', jsonb: `'{"type":"integer"}'`, 'text[]': `ARRAY['a']`,
+    text: `'x'`, integer: '1', bigint: '1', boolean: 'true', jsonb: `'{"type":"integer"}'::jsonb`, json: `'{"type":"integer"}'::json`, 'text[]': `ARRAY['a']`,
     uuid: 'gen_random_uuid()', 'uuid[]': 'ARRAY[gen_random_uuid()]', interval: `'1 day'`, regclass: `'pg_class'`, 'real[]': `ARRAY[1]::real[]`,
   };
   const PUBLIC = FUNCTIONS.filter((fn) => !fn.name.startsWith('svc__') && !fn.name.startsWith('svc_worker_') && fn.grantTo !== 'svc_worker');
@@ -168,7 +168,7 @@ describe('arguments', () => {
     const error: { where?: string } = await db
       .query(`SELECT svc_generate_async('x', max_tokens := 0)`)
       .then(() => ({}), (e: { where?: string }) => e);
-    expect(error.where).toMatch(/^svc_generate_async\(\) LINE \d+: +throw error; \/\/ from svc_generate_async/);
+    expect(error.where).toMatch(/^svc_generate_async\(\) LINE \d+: +throw error; \/\/ svc_generate_async: the error is the message above/);
     expect(error.where).not.toMatch(/svc__bundle/);
   });
 });
