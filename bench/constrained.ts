@@ -13,6 +13,7 @@
 //   BENCH_REPEAT=3                        pairs per run (the median pair counts)
 //   BENCH_XGRAMMAR=0                      leave out XGrammar (@mlc-ai/web-xgrammar, WebAssembly) beside svc's masker
 //   BENCH_SHORT_ROUNDS=7                  rounds of the short outputs' first requests (issue #48; 0 leaves them out)
+//   BENCH_SHORT_TOKENS=30                 the short outputs' max_tokens
 //
 // Three runs per case and model, each paired with an unconstrained run: 'every-step' (a full mask
 // at every step, the worst case) as the first request under the grammar, so every mask met is
@@ -135,6 +136,8 @@ const SHORT: Array<[string, () => string]> = [
   ['regex words', () => compileRegex('[A-Z][a-z]{2,8}( [a-z]{2,8}){2,4}\\.').gbnf],
 ];
 const SHORT_ROUNDS = Number(process.env.BENCH_SHORT_ROUNDS ?? 7);
+/** The short outputs' budget: 10-30 tokens on qwen2's vocabulary; a character-level vocabulary (stories260K) needs more. */
+const SHORT_TOKENS = Number(process.env.BENCH_SHORT_TOKENS ?? 30);
 
 /** First requests of short outputs next to unconstrained ones: per case and over all, the median round's wall-clock ratio and the CPU-time ratio. */
 async function shortOutputs(engine: Engine): Promise<string[]> {
@@ -151,7 +154,7 @@ async function shortOutputs(engine: Engine): Promise<string[]> {
       const x = perCase[i];
       let t = process.hrtime.bigint();
       let c = cpu();
-      const out = await engine.generate({ prompt: PROMPT, maxTokens: 30, seed: 42, grammar });
+      const out = await engine.generate({ prompt: PROMPT, maxTokens: SHORT_TOKENS, seed: 42, grammar });
       const cWall = ms(t);
       const cCpu = cpu() - c;
       const steps = Math.max(1, out.constrained?.steps ?? out.tokens);

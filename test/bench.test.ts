@@ -18,7 +18,7 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
   ['bench/grammar.ts', [], { BENCH_ROUNDS: '1' }],
   ['bench/edge.ts', ['--misses', '2', '--hits', '10', '--concurrency', '2', '--max-tokens', '4'], {}],
   ['bench/models.ts', [], { BENCH_WORKERS: '2', BENCH_CONCURRENCY: '2', BENCH_JOBS: '40', BENCH_RUNS: '1' }],
-  ['bench/constrained.ts', [], { BENCH_MODELS: 'stories260K', BENCH_CASES: '2', BENCH_TOKENS: '12' }],
+  ['bench/constrained.ts', [], { BENCH_MODELS: 'stories260K', BENCH_CASES: '2', BENCH_TOKENS: '12', BENCH_SHORT_ROUNDS: '1', BENCH_SHORT_TOKENS: '64' }],
   ['bench/vectorizer.ts', [], { BENCH_ROWS: '200', BENCH_SAMPLE: '50' }],
   // Where pgvector is not installed it prints a note instead of its table, and this fails: setup installs it.
   ['bench/search.ts', ['--chunks', '300', '--repeats', '3'], {}],
