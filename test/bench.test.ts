@@ -22,6 +22,8 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
   ['bench/vectorizer.ts', [], { BENCH_ROWS: '200', BENCH_SAMPLE: '50' }],
   // Where pgvector is not installed it prints a note instead of its table, and this fails: setup installs it.
   ['bench/search.ts', ['--chunks', '300', '--repeats', '3'], {}],
+  ['bench/table.ts', [], { BENCH_ROWS: '20', BENCH_PER_ROW: '5', BENCH_ROUND: '10', BENCH_MODELS: 'stories', BENCH_TOKENS: '4' }],
+  ['bench/queue-miss.ts', [], { BENCH_CALLS: '10' }],
 ];
 
 test.each(BENCHES)(
