@@ -2,6 +2,7 @@
 -- (the body of svc__bundle, the TypeScript bundle, left out). Generated: do not edit.
 
 ROLE svc_admin NOLOGIN;
+ROLE svc_owner NOLOGIN;
 ROLE svc_sync LOGIN;
 ROLE svc_worker NOLOGIN;
 
@@ -11,7 +12,7 @@ CREATE VIEW svc__queue_depth_bound AS
           WHERE (q.status = ANY (ARRAY['pending'::text, 'processing'::text])) AND q.seq > 0)) + 1, 0::bigint) AS depth,
     s.last_value AS last_seq
    FROM svc_queue_seq_seq s;
--- grants on svc__queue_depth_bound: {postgres=arwdDxt/postgres,=r/postgres}
+-- grants on svc__queue_depth_bound: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_cache (
   cache_key text NOT NULL,
@@ -35,18 +36,33 @@ CREATE TABLE svc_config (
 CREATE UNIQUE INDEX svc_config_pkey ON public.svc_config USING btree (name);
 -- grants on svc_config: (owner only)
 
+CREATE TABLE svc_documents (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  owner name NOT NULL,
+  documents jsonb NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT svc_documents_pkey PRIMARY KEY (id)
+);
+CREATE UNIQUE INDEX svc_documents_pkey ON public.svc_documents USING btree (id);
+ALTER TABLE svc_documents ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_documents_read ON svc_documents AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+-- grants on svc_documents: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
+
 CREATE TABLE svc_models (
   name text NOT NULL,
   serves text[] NOT NULL DEFAULT ARRAY['generate'::text, 'embed'::text, 'rerank'::text],
   identity text,
   declared_at timestamp with time zone NOT NULL DEFAULT now(),
   loaded_at timestamp with time zone,
+  capabilities text[],
+  dimension integer,
+  CONSTRAINT svc_models_capabilities CHECK ((capabilities <@ ARRAY['generate'::text, 'embed'::text, 'rerank'::text])),
   CONSTRAINT svc_models_name CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'::text)),
   CONSTRAINT svc_models_pkey PRIMARY KEY (name),
   CONSTRAINT svc_models_serves CHECK (((cardinality(serves) > 0) AND (serves <@ ARRAY['generate'::text, 'embed'::text, 'rerank'::text])))
 );
 CREATE UNIQUE INDEX svc_models_pkey ON public.svc_models USING btree (name);
--- grants on svc_models: {postgres=arwdDxt/postgres,=r/postgres}
+-- grants on svc_models: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_partial_results (
   request_id uuid NOT NULL,
@@ -60,7 +76,7 @@ CREATE TABLE svc_partial_results (
 CREATE UNIQUE INDEX svc_partial_results_pkey ON public.svc_partial_results USING btree (request_id);
 ALTER TABLE svc_partial_results ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_partial_results_read ON svc_partial_results AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
--- grants on svc_partial_results: {postgres=arwdDxt/postgres,=r/postgres}
+-- grants on svc_partial_results: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_prompts (
   owner name NOT NULL,
@@ -77,7 +93,7 @@ CREATE TABLE svc_prompts (
 CREATE UNIQUE INDEX svc_prompts_pkey ON public.svc_prompts USING btree (owner, name, version);
 ALTER TABLE svc_prompts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_prompts_read ON svc_prompts AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
--- grants on svc_prompts: {postgres=arwdDxt/postgres,=r/postgres}
+-- grants on svc_prompts: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_queue (
   request_id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -105,19 +121,38 @@ CREATE TABLE svc_queue (
   submitted_xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
   waiter integer,
   model text NOT NULL DEFAULT COALESCE((parameters ->> 'model'::text), 'default'::text),
+  sync_token bytea,
+  stored_bytes integer,
+  documents_id uuid,
   CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text, 'vectorize'::text]))),
   CONSTRAINT svc_queue_pkey PRIMARY KEY (request_id),
   CONSTRAINT svc_queue_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'cancelled'::text])))
 );
 CREATE INDEX svc_queue_active_idx ON public.svc_queue USING btree (seq) WHERE ((status = ANY (ARRAY['pending'::text, 'processing'::text])) AND (seq > 0));
 CREATE INDEX svc_queue_claim_idx ON public.svc_queue USING btree (model, priority DESC, seq) WHERE (status = 'pending'::text);
+CREATE INDEX svc_queue_documents_idx ON public.svc_queue USING btree (documents_id) WHERE (documents_id IS NOT NULL);
 CREATE INDEX svc_queue_finished_idx ON public.svc_queue USING btree (COALESCE(completed_at, failed_at, cancelled_at)) WHERE (status = ANY (ARRAY['completed'::text, 'failed'::text, 'cancelled'::text]));
 CREATE INDEX svc_queue_lease_idx ON public.svc_queue USING btree (lease_expires_at) WHERE (status = 'processing'::text);
+CREATE INDEX svc_queue_owner_active_idx ON public.svc_queue USING btree (owner, seq) INCLUDE (stored_bytes) WHERE ((status = ANY (ARRAY['pending'::text, 'processing'::text])) AND (stored_bytes >= 0));
 CREATE UNIQUE INDEX svc_queue_pkey ON public.svc_queue USING btree (request_id);
 CREATE INDEX svc_queue_waiter_idx ON public.svc_queue USING btree (waiter) WHERE (waiter IS NOT NULL);
 ALTER TABLE svc_queue ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_queue_read ON svc_queue AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
--- grants on svc_queue: {postgres=arwdDxt/postgres,=r/postgres}
+-- grants on svc_queue: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
+
+CREATE TABLE svc_role_limits (
+  role_name name NOT NULL,
+  max_pending bigint,
+  max_stored_bytes bigint,
+  set_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT svc_role_limits_max_pending_check CHECK ((max_pending >= 0)),
+  CONSTRAINT svc_role_limits_max_stored_bytes_check CHECK ((max_stored_bytes >= 0)),
+  CONSTRAINT svc_role_limits_pkey PRIMARY KEY (role_name)
+);
+CREATE UNIQUE INDEX svc_role_limits_pkey ON public.svc_role_limits USING btree (role_name);
+ALTER TABLE svc_role_limits ENABLE ROW LEVEL SECURITY;
+CREATE POLICY svc_role_limits_read ON svc_role_limits AS PERMISSIVE FOR SELECT TO public USING (((role_name = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+-- grants on svc_role_limits: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_vectorizer_rows (
   vectorizer integer NOT NULL,
@@ -162,7 +197,7 @@ CREATE UNIQUE INDEX svc_vectorizers_id_key ON public.svc_vectorizers USING btree
 CREATE UNIQUE INDEX svc_vectorizers_pkey ON public.svc_vectorizers USING btree (name);
 ALTER TABLE svc_vectorizers ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_vectorizers_read ON svc_vectorizers AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
--- grants on svc_vectorizers: {postgres=arwdDxt/postgres,=r/postgres}
+-- grants on svc_vectorizers: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_workers (
   worker_id text NOT NULL,
@@ -180,7 +215,7 @@ CREATE TABLE svc_workers (
   CONSTRAINT svc_workers_pkey PRIMARY KEY (worker_id)
 );
 CREATE UNIQUE INDEX svc_workers_pkey ON public.svc_workers USING btree (worker_id);
--- grants on svc_workers: {postgres=arwdDxt/postgres,=r/postgres}
+-- grants on svc_workers: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE SEQUENCE svc_cache_hits;
 -- grants on svc_cache_hits: (owner only)
@@ -199,33 +234,53 @@ CREATE OR REPLACE FUNCTION public.svc__backoff(retry_count integer)
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$SELECT least(svc__setting_interval('svc.retry_backoff') * power(2, $1), interval '5 minutes')
 $function$;
--- grants on svc__backoff(integer): {postgres=X/postgres}
+-- grants on svc__backoff(integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the delay before retry n, svc.retry_backoff * 2^n, at most 5 minutes.
 
 CREATE OR REPLACE FUNCTION public.svc__bundle()
  RETURNS void
  LANGUAGE plv8
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $bundle$ (the TypeScript bundle) $bundle$;
 -- grants on svc__bundle(): (default: PUBLIC may execute)
+
+CREATE OR REPLACE FUNCTION public.svc__cache_trim()
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$-- Evicts the lowest-frecency entries beyond svc.cache_size (after svc_worker_cache_put and
+-- svc_worker_complete_cached store theirs).
+DELETE FROM svc_cache WHERE (cache_key, model) IN (
+  SELECT cache_key, model FROM svc_cache
+  ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
+  LIMIT greatest(0, (SELECT count(*) FROM svc_cache) - svc__setting_integer('svc.cache_size', 0)))
+$function$;
+-- grants on svc__cache_trim(): {svc_owner=X/svc_owner}
+-- comment: Internal: evict the least used cache entries beyond svc.cache_size (svc_worker_cache_put, svc_worker_complete_cached).
 
 CREATE OR REPLACE FUNCTION public.svc__claim(claimer text, max_jobs integer, lease_seconds double precision, max_retries integer, relax_commit boolean, models text[])
  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and_claim (which run it under their
 -- settings: generic plans, index scans only; see svc_worker_claim.sql): three statements, each
 -- written so that one index alone serves it, whatever the table held when its plan was made.
 --
 -- 1. Synchronous requests whose caller stopped waiting (its transaction ended, freeing its waiter
---    lock) are cancelled rather than run for nobody. Taking the lock here succeeds only when no
+--    lock) are cancelled rather than run for nobody: pending ones, and processing ones (claimed ahead
+--    or running), announced on svc_cancel so that the worker holding each drops it or stops it at its
+--    next token (svc_worker_released confirms it). Taking the lock here succeeds only when no
 --    session holds it; this transaction then holds it until it commits, which harms nobody. The
 --    lock is tried once per waiting session, not once per request (a set-based call has up to
 --    1,000 requests waiting under one key): the keys are read from svc_queue_waiter_idx by a loose
---    index scan (the next key above the last, one index descent each). The status is compared with a
---    variable (pending_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
+--    index scan (the next key above the last, one index descent each). The statuses are compared with
+--    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
 --    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`.
 -- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
 --    announced on svc_completed). The probe reads the earliest lease, the first entry of
@@ -250,7 +305,9 @@ DECLARE
   first_write boolean := relax_commit AND pg_current_xact_id_if_assigned() IS NULL;
   now_ timestamptz := clock_timestamp();
   announced integer;
+  released integer; -- processing requests cancelled (their workers are told on svc_cancel; a lost commit loses nothing)
   pending_ text := 'pending';
+  processing_ text := 'processing';
   picked uuid[];
 BEGIN
   IF models IS NULL OR cardinality(models) = 0 OR array_position(models, NULL) IS NOT NULL THEN
@@ -262,9 +319,14 @@ BEGIN
     UNION ALL
     SELECT (SELECT w.waiter FROM svc_queue w WHERE w.waiter > k.waiter ORDER BY w.waiter LIMIT 1) FROM waiting k WHERE k.waiter IS NOT NULL
   )
-  UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL
-  WHERE w.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
-    AND w.status = pending_;
+  , gone AS (
+    UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL, lease_expires_at = NULL,
+      error = 'cancelled: its synchronous caller stopped waiting'
+    WHERE w.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
+      AND (w.status = pending_ OR w.status = processing_)
+    RETURNING w.request_id, w.worker_id
+  )
+  SELECT count(pg_notify('svc_cancel', g.request_id::text)) INTO released FROM gone g WHERE g.worker_id IS NOT NULL;
 
   IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
     WITH requeued AS (
@@ -317,19 +379,26 @@ BEGIN
       status = 'processing', started_at = now_, attempt = q.attempt + 1,
       worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
     WHERE q.request_id = ANY (picked)
-    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.waiter IS NOT NULL AS waited, q.seq
+    RETURNING q.request_id, q.function_name, q.parameters, q.grammar, q.attempt, q.retry_count, q.priority, q.waiter IS NOT NULL AS waited, q.seq,
+      q.documents_id
   )
-  SELECT c.request_id, c.function_name, c.parameters, c.grammar, c.attempt, c.retry_count, c.priority, c.waited
+  -- A request whose documents are stored once for its batch (svc_documents, svc_rerank_batch_async)
+  -- gets them back: its parameters are then exactly svc_rerank_async's, and so are its answer and cache key.
+  SELECT c.request_id, c.function_name,
+    CASE WHEN c.documents_id IS NULL THEN c.parameters
+      ELSE c.parameters || jsonb_build_object('documents', (SELECT d.documents FROM svc_documents d WHERE d.id = c.documents_id)) END,
+    c.grammar, c.attempt, c.retry_count, c.priority, c.waited
   FROM claimed c ORDER BY c.priority DESC, c.seq;
 END
 $function$;
--- grants on svc__claim(text,integer,double precision,integer,boolean,text[]): {postgres=X/postgres}
+-- grants on svc__claim(text,integer,double precision,integer,boolean,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the claim of svc_worker_claim and svc_worker_complete_and_claim (abandoned sync requests, expired leases, then pending jobs).
 
 CREATE OR REPLACE FUNCTION public.svc__complete(ids uuid[], attempts integer[], results text[])
  RETURNS uuid[]
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- The completion shared by svc_worker_complete and svc_worker_complete_and_claim: store the results
 -- of the listed attempts and announce each on svc_completed; returns the ids whose completion was
 -- refused. An attempt that is no longer processing under that number (its lease expired and the job
@@ -366,7 +435,7 @@ BEGIN
   RETURN ARRAY(SELECT given.id FROM unnest(ids) AS given(id) WHERE NOT given.id = ANY (coalesce(stored, '{}')));
 END
 $function$;
--- grants on svc__complete(uuid[],integer[],text[]): {postgres=X/postgres}
+-- grants on svc__complete(uuid[],integer[],text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the completion of svc_worker_complete and svc_worker_complete_and_claim; returns the ids whose completion was refused.
 
 CREATE OR REPLACE FUNCTION public.svc__completed_payload(request_id uuid, function_name text, status text)
@@ -374,13 +443,14 @@ CREATE OR REPLACE FUNCTION public.svc__completed_payload(request_id uuid, functi
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- The svc_completed payload of a queue row (DESIGN.md), for every completion and final failure: the
 -- `function` field maps the queue function (constrained and batch generation count as generate).
 SELECT json_build_object('request_id', $1,
   'function', CASE $2 WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END,
   'status', $3)::text
 $function$;
--- grants on svc__completed_payload(uuid,text,text): {postgres=X/postgres}
+-- grants on svc__completed_payload(uuid,text,text): {svc_owner=X/svc_owner}
 -- comment: Internal: the svc_completed notification payload of a request.
 
 CREATE OR REPLACE FUNCTION public.svc__model_identity(name text)
@@ -388,11 +458,12 @@ CREATE OR REPLACE FUNCTION public.svc__model_identity(name text)
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- The file a worker last loaded under a model name (svc_models.identity): the cache keeps answers
 -- per identity, so the synchronous functions look up a request's answer under its model's.
 SELECT identity FROM svc_models WHERE name = $1
 $function$;
--- grants on svc__model_identity(text): {postgres=X/postgres}
+-- grants on svc__model_identity(text): {svc_owner=X/svc_owner}
 -- comment: Internal: the identity of the file a worker last loaded under a model name, under which the cache keeps answers.
 
 CREATE OR REPLACE FUNCTION public.svc__queue_depth()
@@ -400,6 +471,8 @@ CREATE OR REPLACE FUNCTION public.svc__queue_depth()
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -410,7 +483,7 @@ BEGIN
   RETURN (SELECT count(*) FROM svc_queue WHERE status = 'pending') + (SELECT count(*) FROM svc_queue WHERE status = 'processing');
 END
 $function$;
--- grants on svc__queue_depth(): {postgres=X/postgres}
+-- grants on svc__queue_depth(): {svc_owner=X/svc_owner}
 -- comment: Internal: requests pending or processing, over all roles (for svc.max_queue_size).
 
 CREATE OR REPLACE FUNCTION public.svc__setting(name text)
@@ -418,10 +491,11 @@ CREATE OR REPLACE FUNCTION public.svc__setting(name text)
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- A setting's value in this session, or its default (svc_settings) when unset or empty.
 SELECT value FROM svc_settings() WHERE name = $1
 $function$;
--- grants on svc__setting(text): {postgres=X/postgres}
+-- grants on svc__setting(text): {svc_owner=X/svc_owner}
 -- comment: Internal: a setting's value in this session, or its default (as svc_settings lists them).
 
 CREATE OR REPLACE FUNCTION public.svc__setting_integer(name text, minimum bigint)
@@ -429,6 +503,7 @@ CREATE OR REPLACE FUNCTION public.svc__setting_integer(name text, minimum bigint
  LANGUAGE plpgsql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- An integer setting (svc.cache_size) of at least `minimum`, or its default: a malformed value is an
 -- error naming the setting, as settings.ts's integerSetting words it for the plv8 functions.
 DECLARE
@@ -440,7 +515,7 @@ BEGIN
   RETURN btrim(raw)::bigint;
 END
 $function$;
--- grants on svc__setting_integer(text,bigint): {postgres=X/postgres}
+-- grants on svc__setting_integer(text,bigint): {svc_owner=X/svc_owner}
 -- comment: Internal: an integer setting of at least minimum, or an error naming it.
 
 CREATE OR REPLACE FUNCTION public.svc__setting_interval(name text)
@@ -448,6 +523,7 @@ CREATE OR REPLACE FUNCTION public.svc__setting_interval(name text)
  LANGUAGE plpgsql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- An interval setting (svc.retry_backoff), zero or more, or its default: a malformed value is an
 -- error naming the setting.
 DECLARE
@@ -465,7 +541,7 @@ BEGIN
   RETURN value;
 END
 $function$;
--- grants on svc__setting_interval(text): {postgres=X/postgres}
+-- grants on svc__setting_interval(text): {svc_owner=X/svc_owner}
 -- comment: Internal: an interval setting of zero or more, or an error naming it.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_combine(a jsonb, b jsonb)
@@ -473,6 +549,8 @@ CREATE OR REPLACE FUNCTION public.svc__summarize_combine(a jsonb, b jsonb)
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -482,10 +560,10 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.summarizeCombine(a, b);
 } catch (error) {
-  throw error; // from svc__summarize_combine: see the message
+  throw error; // svc__summarize_combine: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc__summarize_combine(jsonb,jsonb): {postgres=X/postgres}
+-- grants on svc__summarize_combine(jsonb,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's combine: the rows of a, then those of b.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_final(state jsonb)
@@ -493,6 +571,8 @@ CREATE OR REPLACE FUNCTION public.svc__summarize_final(state jsonb)
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -502,10 +582,10 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.summarizeFinal(state);
 } catch (error) {
-  throw error; // from svc__summarize_final: see the message
+  throw error; // svc__summarize_final: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc__summarize_final(jsonb): {postgres=X/postgres}
+-- grants on svc__summarize_final(jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's final: the partial summaries and the text left combined into one summary.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text)
@@ -513,6 +593,8 @@ CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text)
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -522,10 +604,10 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.summarizeStep(state, body);
 } catch (error) {
-  throw error; // from svc__summarize_step: see the message
+  throw error; // svc__summarize_step: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc__summarize_step(jsonb,text): {postgres=X/postgres}
+-- grants on svc__summarize_step(jsonb,text): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, max_tokens integer)
@@ -533,6 +615,8 @@ CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, ma
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -542,10 +626,10 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.summarizeStep(state, body, max_tokens);
 } catch (error) {
-  throw error; // from svc__summarize_step: see the message
+  throw error; // svc__summarize_step: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc__summarize_step(jsonb,text,integer): {postgres=X/postgres}
+-- grants on svc__summarize_step(jsonb,text,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, max_tokens integer, seed integer)
@@ -553,6 +637,8 @@ CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, ma
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -562,62 +648,134 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.summarizeStep(state, body, max_tokens, seed);
 } catch (error) {
-  throw error; // from svc__summarize_step: see the message
+  throw error; // svc__summarize_step: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc__summarize_step(jsonb,text,integer,integer): {postgres=X/postgres}
+-- grants on svc__summarize_step(jsonb,text,integer,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
 
-CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_ids uuid[], backend_pid integer, waiter integer)
+CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_ids uuid[], token text)
  RETURNS integer
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$-- A sync call's pending requests cancelled from its autonomous session when its wait ends in an error
--- or a timeout (the caller's own transaction may be about to roll back): only those of an owner the
--- waiting backend may act as. Returns how many were cancelled.
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- A sync call's requests cancelled from its autonomous session when its wait ends in an error or a
+-- timeout (the caller's own transaction may be about to roll back, or sit aborted, its waiter lock
+-- still held): only those submitted with this call's token, pending or processing. A processing one
+-- is announced on svc_cancel, so that the worker running it (or holding it claimed ahead) lets it go
+-- (svc_worker_released). Returns how many were cancelled.
 WITH cancelled AS (
-  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL
-  WHERE q.request_id = ANY ($1) AND q.status = 'pending' AND q.owner = ANY (svc__sync_owners($1, $2, $3))
-  RETURNING 1
+  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL, lease_expires_at = NULL
+  WHERE q.request_id = ANY ($1) AND q.status IN ('pending', 'processing') AND q.sync_token = sha256(convert_to($2, 'UTF8'))
+  RETURNING q.request_id, q.worker_id
 )
-SELECT count(*)::integer FROM cancelled
+SELECT count(*)::integer FROM cancelled c WHERE c.worker_id IS NULL OR pg_notify('svc_cancel', c.request_id::text) IS NOT NULL
 $function$;
--- grants on svc__sync_cancel(uuid[],integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
--- comment: Internal: cancel a sync call's pending requests, for the backend waiting for them; run in the autonomous session.
+-- grants on svc__sync_cancel(uuid[],text): {svc_owner=X/svc_owner,svc_sync=X/svc_owner}
+-- comment: Internal: cancel the pending or processing requests a sync call submitted with its token (the processing ones announced on svc_cancel); run in the autonomous session.
 
-CREATE OR REPLACE FUNCTION public.svc__sync_owners(request_ids uuid[], backend_pid integer, waiter integer)
- RETURNS name[]
- LANGUAGE sql
+CREATE OR REPLACE FUNCTION public.svc__sync_dblink(action text, target jsonb, application_name text, statement text)
+ RETURNS SETOF text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$-- The owners of these requests that the waiting backend may act as (svc__sync_waiter_may_act_as,
--- checked once per owner, not per request: a set-based call's requests share theirs).
-SELECT coalesce(array_agg(d.owner), '{}')
-FROM (SELECT DISTINCT q.owner FROM svc_queue q WHERE q.request_id = ANY ($1)) d
-WHERE svc__sync_waiter_may_act_as($2, $3, d.owner)
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- svc's one door to dblink (autonomous.ts). Owned by the superuser who installed svc and executable by
+-- svc_owner alone: dblink_connect_u, and a one-shot dblink() without a password, are a superuser's,
+-- so svc_owner is given this instead (docs/security.md, "Who owns svc's objects"). Whatever it is
+-- asked, it opens sessions only as svc_sync, to this database, with svc's options (search_path
+-- pg_catalog and pg_temp, track_activities off), where the administrator's target says: `target` is
+-- svc_config's value, read by svc_owner and passed in as a value; only the keywords svc_set_sync_
+-- connection accepts are taken. It reads no table and calls nothing svc_owner owns or could change:
+-- nothing of svc_owner's runs here as the superuser.
+--   'connect': open the kept connection, named svc_sync; 'disconnect': close it;
+--   'run': the statement on it; 'run_once': the statement in a session of its own, named
+--   application_name, which dblink closes when the statement ends, however it ends;
+--   'describe': the connection string of `target`, its password masked.
+-- Statements return one text column; their rows come back as they are.
+DECLARE
+  conninfo text := '';
+  part record;
+  given record;
+BEGIN
+  IF action = 'disconnect' THEN
+    PERFORM dblink_disconnect('svc_sync');
+    RETURN;
+  ELSIF action = 'run' THEN
+    RETURN QUERY SELECT t.r FROM dblink('svc_sync', statement) AS t(r text);
+    RETURN;
+  ELSIF action IS NULL OR action NOT IN ('connect', 'run_once', 'describe') THEN
+    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
+  END IF;
+  IF target IS NULL OR jsonb_typeof(target) <> 'object' THEN
+    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'svc__sync_dblink: target must be a JSON object';
+  END IF;
+  FOR given IN SELECT e.key, jsonb_typeof(e.value) AS type FROM jsonb_each(target) e LOOP
+    IF given.key NOT IN ('host', 'hostaddr', 'port', 'password', 'connect_timeout', 'sslmode', 'channel_binding') OR given.type <> 'string' THEN
+      RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = format('svc__sync_dblink: the target may not set %I (or set it to a %s)', given.key, given.type);
+    END IF;
+  END LOOP;
+  -- This server's first unix socket and port unless the target says otherwise; then svc's own.
+  FOR part IN
+    SELECT p.keyword, p.value FROM (VALUES
+      (1, 'host', coalesce(target->>'host', nullif(btrim(split_part(current_setting('unix_socket_directories'), ',', 1)), ''), 'localhost')),
+      (2, 'port', coalesce(target->>'port', current_setting('port'))),
+      (3, 'hostaddr', target->>'hostaddr'),
+      (4, 'connect_timeout', target->>'connect_timeout'),
+      (5, 'password', CASE WHEN action = 'describe' AND target ? 'password' THEN '********' ELSE target->>'password' END),
+      (6, 'sslmode', target->>'sslmode'),
+      (7, 'channel_binding', target->>'channel_binding'),
+      (8, 'dbname', current_database()::text),
+      (9, 'user', 'svc_sync'),
+      (10, 'options', '-c search_path=pg_catalog,pg_temp -c track_activities=off'),
+      (11, 'application_name', coalesce(application_name, 'svc_sync'))
+    ) AS p(ord, keyword, value)
+    WHERE p.value IS NOT NULL ORDER BY p.ord
+  LOOP
+    -- libpq's quoting: single quotes, a backslash before a quote or a backslash.
+    conninfo := conninfo || CASE WHEN conninfo = '' THEN '' ELSE ' ' END || part.keyword || '='''
+      || replace(replace(part.value, E'\\', E'\\\\'), '''', E'\\''') || '''';
+  END LOOP;
+  IF action = 'describe' THEN
+    RETURN NEXT conninfo;
+  ELSIF action = 'connect' THEN
+    PERFORM dblink_connect_u('svc_sync', conninfo);
+  ELSE
+    RETURN QUERY SELECT t.r FROM dblink(conninfo, statement) AS t(r text);
+  END IF;
+  RETURN;
+END
 $function$;
--- grants on svc__sync_owners(uuid[],integer,integer): {postgres=X/postgres}
--- comment: Internal: the owners of these requests that the backend waiting under the lock may act as.
+-- grants on svc__sync_dblink(text,jsonb,text,text): {postgres=X/postgres,svc_owner=X/postgres}
+-- comment: Internal: svc's one door to dblink (svc_owner's only): the autonomous session, always as svc_sync to this database, where target says.
 
-CREATE OR REPLACE FUNCTION public.svc__sync_state(request_ids uuid[], backend_pid integer, waiter integer)
+CREATE OR REPLACE FUNCTION public.svc__sync_state(request_ids uuid[], token text)
  RETURNS TABLE(request_id uuid, status text, result text, error text)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- The states of a sync call's requests, for the autonomous session of a caller waiting under
--- REPEATABLE READ or SERIALIZABLE (whose own snapshot would not show the answers): only those of an
--- owner the waiting backend may act as.
+-- REPEATABLE READ or SERIALIZABLE (whose own snapshot would not show the answers): only those
+-- submitted with this call's token (svc_queue.sync_token holds its digest), which only the waiting
+-- backend and its autonomous session know.
 SELECT q.request_id, q.status, q.result, q.error FROM svc_queue q
-WHERE q.request_id = ANY ($1) AND q.owner = ANY (svc__sync_owners($1, $2, $3))
+WHERE q.request_id = ANY ($1) AND q.sync_token = sha256(convert_to($2, 'UTF8'))
 $function$;
--- grants on svc__sync_state(uuid[],integer,integer): {postgres=X/postgres,svc_sync=X/postgres}
--- comment: Internal: the states of a sync call's requests, for the backend waiting for them; run in the autonomous session.
+-- grants on svc__sync_state(uuid[],text): {svc_owner=X/svc_owner,svc_sync=X/svc_owner}
+-- comment: Internal: the states of the requests a sync call submitted with its token; run in the autonomous session.
 
 CREATE OR REPLACE FUNCTION public.svc__sync_submit(payload jsonb)
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -627,29 +785,50 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.syncSubmit(payload);
 } catch (error) {
-  throw error; // from svc__sync_submit: see the message
+  throw error; // svc__sync_submit: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc__sync_submit(jsonb): {postgres=X/postgres,svc_sync=X/postgres}
--- comment: Internal: enqueue a sync call's requests for payload.owner, checked again; run in the autonomous session.
+-- grants on svc__sync_submit(jsonb): {svc_owner=X/svc_owner,svc_sync=X/svc_owner}
+-- comment: Internal: enqueue a sync call's requests for payload.owner, checked again, for the backend that holds the call's locks; run in the autonomous session.
 
-CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, owner text)
+CREATE OR REPLACE FUNCTION public.svc__sync_token_key(token text)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$-- The advisory lock (one bigint key) a sync call's waiting backend holds for its token: the first 64
+-- bits of the token's SHA-256. pg_locks shows the key to every role, never the token.
+SELECT ('x' || left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 16))::bit(64)::bigint
+$function$;
+-- grants on svc__sync_token_key(text): {svc_owner=X/svc_owner}
+-- comment: Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).
+
+CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, token text, owner text)
  RETURNS boolean
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
-AS $function$-- Whether backend `backend_pid`, connected to this database, holds the waiter lock `waiter` (SYNC_WAITER_LOCK
--- in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key advisory lock shows as objsubid
--- 2, its keys as unsigned classid and objid) and its login role may act as `owner` (is a member of it:
--- what SET ROLE requires). The autonomous session's functions act only for such a backend, so
--- whoever reaches that session can submit, read or cancel nothing but what a waiting caller could.
+ SET standard_conforming_strings TO 'on'
+AS $function$-- Whether backend `backend_pid`, connected to this database, waits for a sync call: it holds the waiter
+-- lock `waiter` (SYNC_WAITER_LOCK in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key
+-- advisory lock shows as objsubid 2, its keys as unsigned classid and objid) and the lock of `token`
+-- (svc__sync_token_key: one bigint key, objsubid 1, its high and low 32 bits as classid and objid),
+-- and its login role may act as `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
+-- acts only for such a backend, so whoever reaches the autonomous session can submit for nobody but a
+-- call whose token it was given.
 DECLARE
   holder oid;
+  db oid := (SELECT d.oid FROM pg_database d WHERE d.datname = current_database());
+  token_key bigint := svc__sync_token_key(token);
 BEGIN
-  IF backend_pid IS NULL OR waiter IS NULL OR owner IS NULL OR NOT EXISTS (
+  IF backend_pid IS NULL OR waiter IS NULL OR token IS NULL OR owner IS NULL OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
-    WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.objsubid = 2
-      AND l.database = (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
-      AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+    WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
+      AND l.objsubid = 2 AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+  ) OR NOT EXISTS (
+    SELECT FROM pg_lock_status() l
+    WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
+      AND l.objsubid = 1 AND l.classid = ((token_key >> 32) & 4294967295)::oid AND l.objid = (token_key & 4294967295)::oid
   ) THEN
     RETURN false;
   END IF;
@@ -657,13 +836,64 @@ BEGIN
   RETURN holder IS NOT NULL AND EXISTS (SELECT FROM pg_roles r WHERE r.rolname = owner) AND pg_has_role(holder, owner, 'MEMBER');
 END
 $function$;
--- grants on svc__sync_waiter_may_act_as(integer,integer,text): {postgres=X/postgres}
--- comment: Internal: whether backend backend_pid of this database holds the waiter lock and its login role may act as owner.
+-- grants on svc__sync_waiter_may_act_as(integer,integer,text,text): {svc_owner=X/svc_owner}
+-- comment: Internal: whether backend backend_pid of this database holds the waiter lock and the token's lock, and its login role may act as owner.
+
+CREATE OR REPLACE FUNCTION public.svc__tables_as_made(caller text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$-- The superuser's functions (svc_vectorize, svc_vectorize_drop: docs/security.md, "Who owns svc's
+-- objects") read and write these tables of svc_owner's. What their owner could attach to a table runs
+-- as whoever writes it: a trigger, a rule (a view in the table's place), a default, a constraint, an
+-- index or a column type that calls a function, operator or type outside pg_catalog, an inheritance.
+-- So before they touch them, this refuses (naming what it found and the function `caller`) unless the
+-- tables are as svc made them: a slip in code running as svc_owner stays svc_owner's. The tables are
+-- locked against DDL (ROW EXCLUSIVE) until the transaction ends, so nothing is attached in between.
+-- Owned by the superuser and SECURITY INVOKER: svc_owner cannot change it, and it runs as its caller.
+DECLARE
+  tables regclass[] := ARRAY['svc_vectorizers', 'svc_vectorizer_rows', 'svc_queue', 'svc_models']::regclass[];
+  found text;
+BEGIN
+  LOCK TABLE svc_vectorizers, svc_vectorizer_rows, svc_queue, svc_models IN ROW EXCLUSIVE MODE;
+  SELECT format('%s: %s', x.rel, x.what) INTO found FROM (
+    SELECT c.oid::regclass AS rel, 'it is no longer a plain table' AS what FROM pg_class c WHERE c.oid = ANY (tables) AND c.relkind <> 'r'
+    UNION ALL
+    SELECT t.tgrelid::regclass, format('trigger %I', t.tgname) FROM pg_trigger t WHERE t.tgrelid = ANY (tables) AND NOT t.tgisinternal
+    UNION ALL
+    SELECT r.ev_class::regclass, format('rule %I', r.rulename) FROM pg_rewrite r WHERE r.ev_class = ANY (tables)
+    UNION ALL
+    SELECT i.inhrelid::regclass, format('inheritance from or by %s', i.inhparent::regclass) FROM pg_inherits i
+    WHERE i.inhrelid = ANY (tables) OR i.inhparent = ANY (tables)
+    UNION ALL
+    -- Built-in objects are pinned and get no pg_depend rows: any row here names something else.
+    SELECT o.rel::regclass, format('%s uses %s', o.kind, pg_describe_object(d.refclassid, d.refobjid, 0))
+    FROM (
+      SELECT c.oid AS rel, 'pg_class'::regclass AS classid, c.oid AS objid, 'a column' AS kind FROM pg_class c WHERE c.oid = ANY (tables)
+      UNION ALL SELECT i.indrelid, 'pg_class'::regclass, i.indexrelid, 'an index' FROM pg_index i WHERE i.indrelid = ANY (tables)
+      UNION ALL SELECT c.conrelid, 'pg_constraint'::regclass, c.oid, 'a constraint' FROM pg_constraint c WHERE c.conrelid = ANY (tables)
+      UNION ALL SELECT a.adrelid, 'pg_attrdef'::regclass, a.oid, 'a default' FROM pg_attrdef a WHERE a.adrelid = ANY (tables)
+    ) o
+    JOIN pg_depend d ON d.classid = o.classid AND d.objid = o.objid
+    WHERE d.refclassid IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass, 'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_collation'::regclass)
+  ) x LIMIT 1;
+  IF found IS NOT NULL THEN
+    RAISE EXCEPTION USING ERRCODE = '55000',
+      MESSAGE = format('%s: svc''s table %s, which svc did not make', caller, found),
+      DETAIL = 'svc_owner owns svc''s tables; what it attaches to one would run as the superuser whose function writes it.',
+      HINT = 'A superuser removes it (and finds out how it came there).';
+  END IF;
+END
+$function$;
+-- grants on svc__tables_as_made(text): {postgres=X/postgres}
+-- comment: Internal: refuses, naming it, anything svc did not make on the svc_owner tables the superuser's functions write (a trigger, a rule, a default, ...).
 
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_apply(request uuid, job_parameters jsonb, job_result text)
  RETURNS text
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- Called by the completion of a 'vectorize' job (svc__complete): writes the chunks of the items that
 -- this request still stands for into the vectorizer's destination through its writer (the declaring
 -- role's privileges), marks them done, and returns what the queue row keeps as its result: counts,
@@ -673,7 +903,16 @@ AS $function$-- Called by the completion of a 'vectorize' job (svc__complete): w
 -- whose source row is gone, are skipped. Their rows are locked first, so a change committing meanwhile
 -- waits for this write and then queues its own. A writer that fails (the destination dropped, a
 -- privilege revoked, a constraint the role added) marks the items failed with its message instead of
--- failing the completion.
+-- failing the completion; so does an item the worker refused (its "error": a text of more chunks
+-- than a row may have), alone.
+-- The writer is the proxy's, which code of the declaring role runs as: it is called by its name in
+-- svc's schema and only while, in the statement that calls it, it is still there, SECURITY DEFINER,
+-- owned by the proxy, with the settings svc gave it (its body the proxy cannot change; its first
+-- statement refuses to run as anyone but the proxy). svc evaluates nothing here but jsonb. What the
+-- role's code SETs while it runs (search_path, ...) outlives the writer: the settings any role may
+-- change are put back before svc's next statement (vectorizer-sql.ts, SETTINGS_SNAPSHOT/_RESTORE,
+-- which this repeats inline: a function of svc's would set its own search_path over the one to put
+-- back), every name in between qualified.
 DECLARE
   v svc_vectorizers;
   mine jsonb;
@@ -682,6 +921,10 @@ DECLARE
   pairs jsonb;
   chunk_rows jsonb;
   written integer;
+  refused integer;
+  called integer;
+  svc_schema name;
+  settings jsonb;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer;
   IF NOT FOUND OR v.writer IS NULL THEN
@@ -699,27 +942,47 @@ BEGIN
       RAISE EXCEPTION 'the worker returned % items for a job of %', jsonb_array_length(result_items), given;
     END IF;
     -- Each item still this request's, with its chunks: [{key, chunks}].
-    SELECT jsonb_agg(jsonb_build_object('key', p.item->'key', 'chunks', r.item->'chunks')) INTO pairs
+    SELECT jsonb_agg(jsonb_build_object('key', p.item->'key', 'chunks', coalesce(r.item->'chunks', '[]'), 'error', r.item->'error')) INTO pairs
     FROM jsonb_array_elements(job_parameters->'items') WITH ORDINALITY AS p(item, n)
     JOIN jsonb_array_elements(result_items) WITH ORDINALITY AS r(item, n) USING (n)
     WHERE p.item->'key' IN (SELECT jsonb_array_elements(mine));
     SELECT coalesce(jsonb_agg(x.item->'key' || jsonb_build_object('chunk_index', c.ord - 1, 'chunk', c.chunk->'text', 'embedding', c.chunk->'embedding')), '[]')
     INTO chunk_rows
     FROM jsonb_array_elements(pairs) AS x(item), jsonb_array_elements(x.item->'chunks') WITH ORDINALITY AS c(chunk, ord);
-    -- regproc prints the writer's name as svc's pinned search_path resolves it.
-    EXECUTE format('SELECT %s($1, $2)', v.writer::regproc) USING mine, chunk_rows;
-    UPDATE svc_vectorizer_rows r SET state = 'done', chunks = jsonb_array_length(x.item->'chunks'), error = NULL, done_at = clock_timestamp()
+    SELECT n.nspname INTO svc_schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc';
+    SELECT pg_catalog.jsonb_object_agg(s.name, s.setting) INTO settings FROM pg_catalog.pg_settings s WHERE s.context OPERATOR(pg_catalog.=) 'user';
+    EXECUTE format('SELECT %I.%I($1, $2) FROM pg_catalog.pg_proc p WHERE p.oid = $3 AND p.pronamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = $4) '
+        'AND p.prosecdef AND p.proconfig = $5 AND p.proowner = (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = $6)',
+        svc_schema, 'svc__vz_' || v.id || '_write')
+      USING mine, chunk_rows, v.writer, svc_schema, ARRAY['search_path=pg_catalog, pg_temp', 'standard_conforming_strings=on'],
+        'svc_vectorizer_' || (SELECT r.oid FROM pg_roles r WHERE r.rolname = v.owner);
+    GET DIAGNOSTICS called = ROW_COUNT;
+    PERFORM pg_catalog.set_config(c.name, c.value, false) FROM (
+      SELECT b.key AS name, b.value FROM pg_catalog.jsonb_each_text(settings) b
+        JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) b.key WHERE s.setting OPERATOR(pg_catalog.<>) b.value
+      UNION ALL
+      SELECT s.name, s.reset_val FROM pg_catalog.pg_settings s
+      WHERE s.context OPERATOR(pg_catalog.=) 'user' AND NOT (settings OPERATOR(pg_catalog.?) s.name) AND s.setting IS DISTINCT FROM s.reset_val
+    ) c;
+    IF called <> 1 THEN
+      RAISE EXCEPTION 'the writer of vectorizer % is not as svc made it (moved, altered or gone): svc_vectorize_drop it and declare it again', v.name;
+    END IF;
+    UPDATE svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
+      chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)
     WHERE r.vectorizer = v.id AND r.request_id = request AND r.key = x.item->'key';
     GET DIAGNOSTICS written = ROW_COUNT;
+    SELECT count(*) INTO refused FROM jsonb_array_elements(pairs) AS x(item) WHERE jsonb_typeof(x.item->'error') = 'string';
   EXCEPTION WHEN OTHERS THEN
     UPDATE svc_vectorizer_rows SET state = 'failed', error = SQLERRM, done_at = clock_timestamp() WHERE vectorizer = v.id AND request_id = request;
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'failed', jsonb_array_length(mine), 'error', SQLERRM)::text;
   END;
-  RETURN jsonb_build_object('rows', written, 'chunks', jsonb_array_length(chunk_rows), 'skipped', given - written)::text;
+  -- 'refused': the rows the worker refused (counted in rows, marked failed); absent when none.
+  RETURN (jsonb_build_object('rows', written, 'chunks', jsonb_array_length(chunk_rows), 'skipped', given - written)
+    || CASE WHEN refused > 0 THEN jsonb_build_object('refused', refused) ELSE '{}' END)::text;
 END
 $function$;
--- grants on svc__vectorizer_apply(uuid,jsonb,text): {postgres=X/postgres}
+-- grants on svc__vectorizer_apply(uuid,jsonb,text): {svc_owner=X/svc_owner}
 -- comment: Internal (svc__complete): write a vectorize job's chunks through the vectorizer's writer, for the rows it still stands for; returns the counts the queue keeps.
 
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_enqueue(vectorizer_id integer, new_items jsonb)
@@ -727,12 +990,16 @@ CREATE OR REPLACE FUNCTION public.svc__vectorizer_enqueue(vectorizer_id integer,
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- Queues the items of one statement on a vectorizer's source (its trigger) or of a part of its
 -- backfill: each item {key, text, fields} whose input changed since it was last queued, or whose last
 -- embedding failed, in jobs of the vectorizer's batch_size items, owned by the vectorizer's owner.
 -- A row's newest request replaces the one it had (whose completion then writes nothing for it).
 -- Returns how many items were queued. The queue's size limit does not apply: a write to the source
 -- must not fail because the queue is long.
+-- The items come from the proxy's functions (through the vectorizer's gate), where code of the
+-- declaring role runs: their shape is checked, and only as jsonb.
 DECLARE
   v svc_vectorizers;
   queued integer;
@@ -740,6 +1007,13 @@ BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
   IF NOT FOUND OR new_items IS NULL THEN
     RETURN 0;
+  END IF;
+  IF jsonb_typeof(new_items) <> 'array' OR EXISTS (
+    SELECT 1 FROM jsonb_array_elements(new_items) AS t(item)
+    WHERE jsonb_typeof(t.item) <> 'object' OR jsonb_typeof(t.item->'key') IS DISTINCT FROM 'object' OR jsonb_typeof(t.item->'fields') IS DISTINCT FROM 'object'
+      OR coalesce(jsonb_typeof(t.item->'text'), 'missing') NOT IN ('string', 'null')
+  ) THEN
+    RAISE EXCEPTION 'vectorizer %: items must be an array of {key: object, text: string or null, fields: object}', v.name USING ERRCODE = '22023';
   END IF;
   WITH given AS (
     SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)
@@ -770,7 +1044,7 @@ BEGIN
   RETURN queued;
 END
 $function$;
--- grants on svc__vectorizer_enqueue(integer,jsonb): {postgres=X/postgres}
+-- grants on svc__vectorizer_enqueue(integer,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal (a vectorizer's trigger and backfill): queue the items whose input changed, in jobs of the vectorizer's batch size; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_forget(vectorizer_id integer, gone_keys jsonb)
@@ -778,13 +1052,15 @@ CREATE OR REPLACE FUNCTION public.svc__vectorizer_forget(vectorizer_id integer, 
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- The source rows with these keys are gone (deleted, or their key changed): nothing is kept for them,
 -- and a job still embedding them writes nothing (svc__vectorizer_apply finds no row). Their chunks
 -- are deleted by the caller, the vectorizer's trigger, through the writer. NULL keys: all of them (TRUNCATE).
 DELETE FROM svc_vectorizer_rows r
 WHERE r.vectorizer = vectorizer_id AND (gone_keys IS NULL OR r.key IN (SELECT jsonb_array_elements(gone_keys)))
 $function$;
--- grants on svc__vectorizer_forget(integer,jsonb): {postgres=X/postgres}
+-- grants on svc__vectorizer_forget(integer,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal (a vectorizer's trigger): forget source rows that are gone (NULL: all), so no job still running writes their chunks.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_clear()
@@ -792,23 +1068,29 @@ CREATE OR REPLACE FUNCTION public.svc_cache_clear()
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$WITH removed AS (DELETE FROM svc_cache RETURNING 1)
 SELECT count(*) FROM removed
 WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0
 $function$;
--- grants on svc_cache_clear(): {postgres=X/postgres,svc_admin=X/postgres}
+-- grants on svc_cache_clear(): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Empty the result cache and reset its counters; returns how many entries were removed.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_evict(older_than interval DEFAULT NULL::interval, unused_for interval DEFAULT NULL::interval, max_hits bigint DEFAULT NULL::bigint, keep bigint DEFAULT NULL::bigint, order_by text DEFAULT 'recency'::text, dry_run boolean DEFAULT true)
- RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint)
+ RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint, result_preview text)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- Removes (or, with dry_run, lists) the cache entries that meet every criterion given: created longer
 -- ago than older_than; not used (looked up with a hit, else since stored) for unused_for; hit at most
 -- max_hits times; not among the `keep` entries used most recently (order_by 'recency') or most often
 -- ('frequency', ties by recency). The rows come least valuable first, as the keep order ranks them.
 -- A NULL criterion is not applied; with none the call is refused, since svc_cache_clear empties it.
+-- Each row shows the start of the cached answer (result_preview, 80 characters): the cache keeps no
+-- prompt, only its request's hash (cache_key), so the answer is what tells one entry from another.
 DECLARE
   now_at timestamptz := clock_timestamp();
 BEGIN
@@ -840,6 +1122,7 @@ BEGIN
   RETURN QUERY
   WITH ranked AS (
     SELECT c.cache_key, c.model, c.function_name, c.created_at, c.last_hit_at, c.hits, pg_column_size(c.*)::bigint AS bytes,
+      left(c.result, 80) AS result_preview,
       row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
                                   c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
     FROM svc_cache c
@@ -854,13 +1137,13 @@ BEGIN
     WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
     RETURNING c.cache_key, c.model
   )
-  SELECT e.cache_key, e.model, e.function_name, e.created_at, e.last_hit_at, e.hits, e.bytes
+  SELECT e.cache_key, e.model, e.function_name, e.created_at, e.last_hit_at, e.hits, e.bytes, e.result_preview
   FROM chosen e
   WHERE dry_run OR (e.cache_key, e.model) IN (SELECT g.cache_key, g.model FROM gone g)
   ORDER BY e.rank DESC;
 END
 $function$;
--- grants on svc_cache_evict(interval,interval,bigint,bigint,text,boolean): {postgres=X/postgres,svc_admin=X/postgres}
+-- grants on svc_cache_evict(interval,interval,bigint,bigint,text,boolean): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. Least valuable first.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_stats()
@@ -868,6 +1151,8 @@ CREATE OR REPLACE FUNCTION public.svc_cache_stats()
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- bytes: what the live entries take (each row as stored, TOAST-compressed results included);
 -- disk_bytes: the table, its TOAST and its index on disk, which eviction does not shrink (VACUUM
 -- reuses the space freed; only VACUUM FULL gives it back to the operating system).
@@ -890,6 +1175,8 @@ CREATE OR REPLACE FUNCTION public.svc_cancel_async(request_id uuid)
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -899,16 +1186,17 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.cancelAsync(request_id);
 } catch (error) {
-  throw error; // from svc_cancel_async: see the message
+  throw error; // svc_cancel_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_cancel_async(uuid): (default: PUBLIC may execute)
--- comment: Cancel a pending request: true when it was pending and is now cancelled.
+-- comment: Cancel a pending or processing request of yours: true when it is now cancelled (a worker running it stops at its next token and writes nothing).
 
 CREATE OR REPLACE FUNCTION public.svc_check_async(request_id uuid)
  RETURNS TABLE(status text, result text, error text, created_at timestamp without time zone, started_at timestamp without time zone, completed_at timestamp without time zone, priority integer)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$#variable_conflict use_column
 BEGIN
   IF $1 IS NULL THEN
@@ -926,6 +1214,7 @@ CREATE OR REPLACE FUNCTION public.svc_check_async_batch(request_ids uuid[])
  RETURNS TABLE(request_id uuid, status text, result text, error text, created_at timestamp without time zone, completed_at timestamp without time zone)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- One row per id given, in that order; an id that is unknown or not yours gives a row of NULLs
 -- beside it, so results line up with the input.
 #variable_conflict use_column
@@ -948,6 +1237,8 @@ CREATE OR REPLACE FUNCTION public.svc_cleanup(retention interval DEFAULT '7 days
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- Finished requests, and the rows of workers not heard from, older than the retention.
 DECLARE
   removed bigint;
@@ -963,10 +1254,12 @@ BEGIN
     RETURNING 1
   )
   SELECT count(*) INTO removed FROM finished;
+  -- Documents stored once for a batch (svc_documents) go with the last request that names them.
+  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
   RETURN removed;
 END
 $function$;
--- grants on svc_cleanup(interval): {postgres=X/postgres,svc_admin=X/postgres}
+-- grants on svc_cleanup(interval): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Delete finished (completed, failed, cancelled) requests that finished longer ago than retention, and workers silent that long; returns how many requests.
 
 CREATE OR REPLACE FUNCTION public.svc_cosine_distance(a real[], b real[])
@@ -974,6 +1267,7 @@ CREATE OR REPLACE FUNCTION public.svc_cosine_distance(a real[], b real[])
  LANGUAGE plpgsql
  IMMUTABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- 1 − cosine similarity, as pgvector's <=> computes it (in double precision); NULL when either
 -- vector is all zeros, as NaN would sort anywhere. An exact scan over real[] embeddings (svc_search
 -- without pgvector) calls it once per chunk.
@@ -998,6 +1292,8 @@ CREATE OR REPLACE FUNCTION public.svc_embed(text_input text, use_cache boolean D
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1007,7 +1303,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.embed(text_input, use_cache);
 } catch (error) {
-  throw error; // from svc_embed: see the message
+  throw error; // svc_embed: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_embed(text,boolean): (default: PUBLIC may execute)
@@ -1018,6 +1314,8 @@ CREATE OR REPLACE FUNCTION public.svc_embed(texts text[], use_cache boolean DEFA
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1028,7 +1326,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.embedMany(texts, use_cache);
 } catch (error) {
-  throw error; // from svc_embed: see the message
+  throw error; // svc_embed: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_embed(text[],boolean): (default: PUBLIC may execute)
@@ -1039,6 +1337,8 @@ CREATE OR REPLACE FUNCTION public.svc_embed_async(text_input text, use_cache boo
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1048,7 +1348,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.embedAsync(text_input, use_cache, priority);
 } catch (error) {
-  throw error; // from svc_embed_async: see the message
+  throw error; // svc_embed_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_embed_async(text,boolean,integer): (default: PUBLIC may execute)
@@ -1059,6 +1359,8 @@ CREATE OR REPLACE FUNCTION public.svc_embed_batch_async(texts text[], use_cache 
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1068,7 +1370,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.embedBatchAsync(texts, use_cache, priority);
 } catch (error) {
-  throw error; // from svc_embed_batch_async: see the message
+  throw error; // svc_embed_batch_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_embed_batch_async(text[],boolean,integer): (default: PUBLIC may execute)
@@ -1079,6 +1381,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate(prompt text, max_tokens integer D
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1088,7 +1392,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generate(prompt, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate: see the message
+  throw error; // svc_generate: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate(text,integer,boolean,integer): (default: PUBLIC may execute)
@@ -1099,6 +1403,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate(prompts text[], max_tokens intege
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1109,7 +1415,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateMany(prompts, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate: see the message
+  throw error; // svc_generate: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate(text[],integer,boolean,integer): (default: PUBLIC may execute)
@@ -1120,6 +1426,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_async(prompt text, max_tokens int
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1129,7 +1437,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateAsync(prompt, max_tokens, use_cache, seed, priority);
 } catch (error) {
-  throw error; // from svc_generate_async: see the message
+  throw error; // svc_generate_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_async(text,integer,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1140,6 +1448,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_batch_async(prompts text[], max_t
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1149,7 +1459,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateBatchAsync(prompts, max_tokens, use_cache, seed, priority);
 } catch (error) {
-  throw error; // from svc_generate_batch_async: see the message
+  throw error; // svc_generate_batch_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_batch_async(text[],integer,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1160,6 +1470,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompt text, choices text[
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1169,7 +1481,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateChoice(prompt, choices, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate_choice: see the message
+  throw error; // svc_generate_choice: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_choice(text,text[],integer,boolean,integer): (default: PUBLIC may execute)
@@ -1180,6 +1492,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompts text[], choices te
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1190,7 +1504,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateChoiceMany(prompts, choices, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate_choice: see the message
+  throw error; // svc_generate_choice: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_choice(text[],text[],integer,boolean,integer): (default: PUBLIC may execute)
@@ -1201,6 +1515,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_choice_async(prompt text, choices
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1210,17 +1526,29 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateChoiceAsync(prompt, choices, max_tokens, use_cache, seed, priority);
 } catch (error) {
-  throw error; // from svc_generate_choice_async: see the message
+  throw error; // svc_generate_choice_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_choice_async(text,text[],integer,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to one of the choices.
+
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS text
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed)
+$function$;
+-- grants on svc_generate_json(text,json,integer,boolean,integer): (default: PUBLIC may execute)
+-- comment: Generate JSON matching a JSON Schema of type json: its properties in the order written, as the text overload.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1230,7 +1558,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateJson(prompt, schema, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate_json: see the message
+  throw error; // svc_generate_json: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_json(text,jsonb,integer,boolean,integer): (default: PUBLIC may execute)
@@ -1241,6 +1569,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema text, ma
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1250,17 +1580,29 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateJsonText(prompt, schema, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate_json: see the message
+  throw error; // svc_generate_json: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_json(text,text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema given as text (a literal): its properties in the order written.
+
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed)
+$function$;
+-- grants on svc_generate_json(text[],json,integer,boolean,integer): (default: PUBLIC may execute)
+-- comment: JSON matching the schema (json: its properties in the order written) for each prompt: one row per prompt, in order (ord).
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1271,7 +1613,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateJsonMany(prompts, schema, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate_json: see the message
+  throw error; // svc_generate_json: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_json(text[],jsonb,integer,boolean,integer): (default: PUBLIC may execute)
@@ -1282,6 +1624,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema text,
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1292,17 +1636,29 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateJsonManyText(prompts, schema, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate_json: see the message
+  throw error; // svc_generate_json: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_json(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: JSON matching the schema (text: its properties in the order written) for each prompt: one row per prompt, in order (ord).
+
+CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+ RETURNS uuid
+ LANGUAGE sql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, priority)
+$function$;
+-- grants on svc_generate_json_async(text,json,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- comment: Queue a generation constrained to JSON matching a JSON Schema of type json: its properties in the order written.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1312,7 +1668,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateJsonAsync(prompt, schema, max_tokens, use_cache, seed, priority);
 } catch (error) {
-  throw error; // from svc_generate_json_async: see the message
+  throw error; // svc_generate_json_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_json_async(text,jsonb,integer,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1323,6 +1679,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema te
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1332,7 +1690,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateJsonAsyncText(prompt, schema, max_tokens, use_cache, seed, priority);
 } catch (error) {
-  throw error; // from svc_generate_json_async: see the message
+  throw error; // svc_generate_json_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_json_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1343,6 +1701,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompt text, pattern text, 
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1352,7 +1712,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateRegex(prompt, pattern, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate_regex: see the message
+  throw error; // svc_generate_regex: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_regex(text,text,integer,boolean,integer): (default: PUBLIC may execute)
@@ -1363,6 +1723,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompts text[], pattern tex
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1373,7 +1735,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateRegexMany(prompts, pattern, max_tokens, use_cache, seed);
 } catch (error) {
-  throw error; // from svc_generate_regex: see the message
+  throw error; // svc_generate_regex: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_regex(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
@@ -1384,6 +1746,8 @@ CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern 
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1393,7 +1757,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.generateRegexAsync(prompt, pattern, max_tokens, use_cache, seed, priority);
 } catch (error) {
-  throw error; // from svc_generate_regex_async: see the message
+  throw error; // svc_generate_regex_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_generate_regex_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1403,6 +1767,7 @@ CREATE OR REPLACE FUNCTION public.svc_get_async_result(request_id uuid, timeout_
  RETURNS text
  LANGUAGE plv8
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1412,7 +1777,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.getAsyncResult(request_id, timeout_seconds);
 } catch (error) {
-  throw error; // from svc_get_async_result: see the message
+  throw error; // svc_get_async_result: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_get_async_result(uuid,integer): (default: PUBLIC may execute)
@@ -1422,6 +1787,7 @@ CREATE OR REPLACE FUNCTION public.svc_get_async_results(request_ids uuid[], time
  RETURNS TABLE(ord integer, request_id uuid, status text, result text, error text)
  LANGUAGE plv8
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1431,7 +1797,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.getAsyncResults(request_ids, timeout_seconds);
 } catch (error) {
-  throw error; // from svc_get_async_results: see the message
+  throw error; // svc_get_async_results: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_get_async_results(uuid[],integer): (default: PUBLIC may execute)
@@ -1441,6 +1807,7 @@ CREATE OR REPLACE FUNCTION public.svc_get_partial_result(request_id uuid)
  RETURNS TABLE(status text, partial_result text, tokens integer, error text, updated_at timestamp without time zone)
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- Streaming: what a request has so far, read as the caller (row-level security: no row when the
 -- request is unknown or not yours, as svc_check_async). While processing, the text a worker last
 -- published for this attempt ('' and 0 before its first write); once completed, the result itself,
@@ -1470,8 +1837,12 @@ CREATE OR REPLACE FUNCTION public.svc_model_declare(name text, serves text[] DEF
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- Declares a model name, or changes which functions an existing one serves. Requests already queued
 -- keep their model; new ones for a function the model no longer serves are refused at the call.
+DECLARE
+  known record;
 BEGIN
   IF name IS NULL OR serves IS NULL THEN
     RAISE EXCEPTION 'svc_model_declare: % must not be NULL', CASE WHEN name IS NULL THEN 'name' ELSE 'serves' END
@@ -1485,11 +1856,20 @@ BEGIN
     RAISE EXCEPTION 'svc_model_declare: serves must be a non-empty array of generate, embed and rerank (got %)', serves
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  -- What the model's file can do, as its worker read it (svc_models.capabilities): an embedding model never serves generate.
+  SELECT m.identity, m.capabilities INTO known FROM svc_models AS m WHERE m.name = svc_model_declare.name;
+  IF known.capabilities IS NOT NULL AND NOT serves <@ known.capabilities THEN
+    RAISE EXCEPTION 'svc_model_declare: model % cannot serve %: the file its worker loaded (%) is an embedding model, which serves only %',
+      quote_literal(name), array_to_string(ARRAY(SELECT f FROM unnest(serves) AS f WHERE NOT f = ANY (known.capabilities)), ', '),
+      coalesce(known.identity, 'unknown'), array_to_string(known.capabilities, ', ')
+      USING ERRCODE = 'invalid_parameter_value',
+        HINT = 'Serve generation with a text-generation (decoder) model under another name: svc-worker --model NAME=PATH.';
+  END IF;
   INSERT INTO svc_models AS m (name, serves) VALUES (name, ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE f = ANY (serves)))
   ON CONFLICT ON CONSTRAINT svc_models_pkey DO UPDATE SET serves = excluded.serves;
 END
 $function$;
--- grants on svc_model_declare(text,text[]): {postgres=X/postgres,svc_admin=X/postgres}
+-- grants on svc_model_declare(text,text[]): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Declare a model name in svc_models, or change the functions it serves (generate, embed, rerank); requests choose it with SET svc.model.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_create(name text, template text, description text DEFAULT NULL::text)
@@ -1497,6 +1877,8 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_create(name text, template text, de
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1506,7 +1888,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.promptCreate(name, template, description);
 } catch (error) {
-  throw error; // from svc_prompt_create: see the message
+  throw error; // svc_prompt_create: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_prompt_create(text,text,text): (default: PUBLIC may execute)
@@ -1517,6 +1899,8 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_delete(name text)
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- Removes every version of one of the session role's prompts; returns how many.
 DECLARE
   removed integer;
@@ -1543,6 +1927,8 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_get(name text, version integer DEFA
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- One version of one of the session role's prompts: version `version`, or the latest when it is NULL.
 -- (The session's role, as the submitters name it: this function runs as the extension's owner.)
 BEGIN
@@ -1572,6 +1958,8 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_list()
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- The session role's prompts, one row each: its latest version's description and variables.
 SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at
 FROM (SELECT p.name, count(*)::integer AS versions, min(p.created_at) AS created_at, max(p.version) AS latest
@@ -1590,6 +1978,8 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_render(name text, variables jsonb D
  LANGUAGE plv8
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1599,7 +1989,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.promptRender(name, variables, version);
 } catch (error) {
-  throw error; // from svc_prompt_render: see the message
+  throw error; // svc_prompt_render: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_prompt_render(text,jsonb,integer): (default: PUBLIC may execute)
@@ -1610,6 +2000,8 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_update(name text, template text, de
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1619,17 +2011,41 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.promptUpdate(name, template, description);
 } catch (error) {
-  throw error; // from svc_prompt_update: see the message
+  throw error; // svc_prompt_update: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_prompt_update(text,text,text): (default: PUBLIC may execute)
 -- comment: Store the next version of one of the calling role's prompts (description NULL: the latest's). Returns the new version.
+
+CREATE OR REPLACE FUNCTION public.svc_queue_limits()
+ RETURNS TABLE(role_name text, max_queue_size bigint, queue_depth bigint, max_pending bigint, pending bigint, max_stored_bytes bigint, stored_bytes bigint)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.queueLimits();
+} catch (error) {
+  throw error; // svc_queue_limits: the error is the message above (plv8 names the line it was rethrown from)
+}
+$function$;
+-- grants on svc_queue_limits(): (default: PUBLIC may execute)
+-- comment: The limits that bind the session's role (the queue's, its quotas) and what it uses of them now.
 
 CREATE OR REPLACE FUNCTION public.svc_queue_stats()
  RETURNS TABLE(model text, function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$SELECT model, function_name, status, count(*),
   clock_timestamp() - min(created_at) FILTER (WHERE status = 'pending'),
   avg(started_at - created_at) FILTER (WHERE started_at IS NOT NULL),
@@ -1644,6 +2060,8 @@ CREATE OR REPLACE FUNCTION public.svc_rerank(query text, documents text[], task 
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1653,7 +2071,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.rerank(query, documents, task, use_cache, seed, top_k);
 } catch (error) {
-  throw error; // from svc_rerank: see the message
+  throw error; // svc_rerank: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_rerank(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1664,6 +2082,8 @@ CREATE OR REPLACE FUNCTION public.svc_rerank(queries text[], documents text[], t
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1674,7 +2094,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.rerankMany(queries, documents, task, use_cache, seed, top_k);
 } catch (error) {
-  throw error; // from svc_rerank: see the message
+  throw error; // svc_rerank: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_rerank(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1685,6 +2105,8 @@ CREATE OR REPLACE FUNCTION public.svc_rerank_async(query text, documents text[],
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1694,7 +2116,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.rerankAsync(query, documents, task, use_cache, seed, priority);
 } catch (error) {
-  throw error; // from svc_rerank_async: see the message
+  throw error; // svc_rerank_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_rerank_async(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1705,6 +2127,8 @@ CREATE OR REPLACE FUNCTION public.svc_rerank_batch(queries text[], documents tex
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1715,7 +2139,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.rerankBatch(queries, documents, task, use_cache, seed, top_k);
 } catch (error) {
-  throw error; // from svc_rerank_batch: see the message
+  throw error; // svc_rerank_batch: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_rerank_batch(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1726,6 +2150,8 @@ CREATE OR REPLACE FUNCTION public.svc_rerank_batch_async(queries text[], documen
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1735,7 +2161,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.rerankBatchAsync(queries, documents, task, use_cache, seed, priority);
 } catch (error) {
-  throw error; // from svc_rerank_batch_async: see the message
+  throw error; // svc_rerank_batch_async: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_rerank_batch_async(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1746,6 +2172,8 @@ CREATE OR REPLACE FUNCTION public.svc_rerank_docs_only(query text, documents tex
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1755,7 +2183,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.rerankDocsOnly(query, documents, task, use_cache, seed, top_k);
 } catch (error) {
-  throw error; // from svc_rerank_docs_only: see the message
+  throw error; // svc_rerank_docs_only: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_rerank_docs_only(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
@@ -1765,6 +2193,7 @@ CREATE OR REPLACE FUNCTION public.svc_search(name text, query text, k integer DE
  RETURNS TABLE(key jsonb, chunk_index integer, chunk text, distance double precision)
  LANGUAGE plv8
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1774,17 +2203,63 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.search(name, query, k);
 } catch (error) {
-  throw error; // from svc_search: see the message
+  throw error; // svc_search: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_search(text,text,integer): (default: PUBLIC may execute)
 -- comment: The k source rows nearest the query (each by its nearest chunk, cosine distance) in a vectorizer's destination, read as the caller; the query is embedded with the vectorizer's model.
+
+CREATE OR REPLACE FUNCTION public.svc_set_queue_limits(max_queue_size bigint DEFAULT NULL::bigint)
+ RETURNS void
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.setQueueLimits(max_queue_size);
+} catch (error) {
+  throw error; // svc_set_queue_limits: the error is the message above (plv8 names the line it was rethrown from)
+}
+$function$;
+-- grants on svc_set_queue_limits(bigint): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Requests pending or processing over all roles (NULL: 10000); a session's svc.max_queue_size may only lower its own bound.
+
+CREATE OR REPLACE FUNCTION public.svc_set_role_limits(role_name text DEFAULT NULL::text, max_pending bigint DEFAULT NULL::bigint, max_stored_bytes bigint DEFAULT NULL::bigint)
+ RETURNS void
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.setRoleLimits(role_name, max_pending, max_stored_bytes);
+} catch (error) {
+  throw error; // svc_set_role_limits: the error is the message above (plv8 names the line it was rethrown from)
+}
+$function$;
+-- grants on svc_set_role_limits(text,bigint,bigint): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: A role's quotas: its requests pending or processing, and the bytes their parameters and grammars store (NULL: the default); role_name NULL sets the default of every role without its own. A session cannot raise them; beyond them submission fails (53400).
 
 CREATE OR REPLACE FUNCTION public.svc_set_sync_connection(conninfo text)
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1794,10 +2269,10 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.setSyncConnection(conninfo);
 } catch (error) {
-  throw error; // from svc_set_sync_connection: see the message
+  throw error; // svc_set_sync_connection: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc_set_sync_connection(text): {postgres=X/postgres,svc_admin=X/postgres}
+-- grants on svc_set_sync_connection(text): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Where the synchronous functions' autonomous session connects: libpq keyword/value pairs (host, hostaddr, port, password, connect_timeout, sslmode, channel_binding); NULL or empty: this server's first unix socket. It always logs in as svc_sync to this database. Returns the connection string used, the password masked.
 
 CREATE OR REPLACE FUNCTION public.svc_settings()
@@ -1805,10 +2280,11 @@ CREATE OR REPLACE FUNCTION public.svc_settings()
  LANGUAGE sql
  STABLE
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- Generated by scripts/build-extension.ts from src/extension/settings-catalog.ts.
 SELECT s.name, coalesce(nullif(current_setting(s.name, true), ''), s.default_value), s.default_value, s.meaning
 FROM (VALUES
-  ('svc.max_queue_size', '10000', 'requests pending or processing, over all roles; beyond it submission fails (53400)'),
+  ('svc.max_queue_size', '10000', 'lowers this session''s bound of requests pending or processing over all roles, never above the queue''s (svc_set_queue_limits, 10000 by default); beyond it submission fails (53400)'),
   ('svc.worker_concurrency', '4', 'jobs a worker runs at once when SVC_WORKER_CONCURRENCY is unset'),
   ('svc.worker_poll_interval', '1s', 'a worker''s polling fallback when SVC_WORKER_POLL_INTERVAL is unset'),
   ('svc.sync_timeout', '60s', 'how long the synchronous functions wait for a worker'),
@@ -1835,6 +2311,8 @@ CREATE OR REPLACE FUNCTION public.svc_vectorize(source regclass, column_name tex
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1845,7 +2323,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.vectorize(source, column_name, name, model, chunk_by, chunk_size, chunk_overlap, separators, format, destination, dimensions, batch_size);
 } catch (error) {
-  throw error; // from svc_vectorize: see the message
+  throw error; // svc_vectorize: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_vectorize(regclass,text,text,text,text,integer,integer,text[],text,text,integer,integer): (default: PUBLIC may execute)
@@ -1856,6 +2334,8 @@ CREATE OR REPLACE FUNCTION public.svc_vectorize_drop(name text, drop_destination
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1865,7 +2345,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.vectorizeDrop(name, drop_destination);
 } catch (error) {
-  throw error; // from svc_vectorize_drop: see the message
+  throw error; // svc_vectorize_drop: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_vectorize_drop(text,boolean): (default: PUBLIC may execute)
@@ -1876,6 +2356,8 @@ CREATE OR REPLACE FUNCTION public.svc_vectorizer_embed(name text, query text)
  LANGUAGE plv8
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1885,7 +2367,7 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 try {
   return svc.api.vectorizerEmbed(name, query);
 } catch (error) {
-  throw error; // from svc_vectorizer_embed: see the message
+  throw error; // svc_vectorizer_embed: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
 -- grants on svc_vectorizer_embed(text,text): (default: PUBLIC may execute)
@@ -1896,6 +2378,8 @@ CREATE OR REPLACE FUNCTION public.svc_vectorizer_status()
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- The session's own vectorizers (svc_admin members: all), with how far each is. The counts read
 -- every row of a vectorizer (~20 ms per 100,000); the last error is one probe of the failed rows' index.
 SELECT v.name, v.source, v.source_column, v.destination, v.model, c.pending, c.done, c.failed, c.chunks, c.lag,
@@ -1920,6 +2404,8 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
 WITH hit AS (
   UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
@@ -1929,7 +2415,7 @@ WITH hit AS (
 SELECT result FROM (SELECT (SELECT result FROM hit) AS result) AS r
 WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0
 $function$;
--- grants on svc_worker_cache_get(text,text): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_cache_get(text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: the cached result for a request identity and model, or NULL (counted as a hit or a miss).
 
 CREATE OR REPLACE FUNCTION public.svc_worker_cache_put(identity text, model text, function_name text, result text)
@@ -1937,17 +2423,16 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cache_put(identity text, model text
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size.
 INSERT INTO svc_cache (cache_key, model, function_name, result)
 VALUES (encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4)
 ON CONFLICT (cache_key, model) DO NOTHING;
 
-DELETE FROM svc_cache WHERE (cache_key, model) IN (
-  SELECT cache_key, model FROM svc_cache
-  ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
-  LIMIT greatest(0, (SELECT count(*) FROM svc_cache) - svc__setting_integer('svc.cache_size', 0)))
+SELECT svc__cache_trim();
 $function$;
--- grants on svc_worker_cache_put(text,text,text,text): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_cache_put(text,text,text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer DEFAULT 3, models text[] DEFAULT '{default}'::text[])
@@ -1955,6 +2440,8 @@ CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs inte
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -1974,7 +2461,7 @@ BEGIN
   RETURN QUERY SELECT * FROM svc__claim($1, $2, $3, $4, true, $5);
 END
 $function$;
--- grants on svc_worker_claim(text,integer,double precision,integer,text[]): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_claim(text,integer,double precision,integer,text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: claim up to max_jobs pending jobs of the given models (svc_models names) under a lease; expired leases are requeued first. As its transaction's first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_cleanup(max_rows integer DEFAULT 1000)
@@ -1982,6 +2469,8 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cleanup(max_rows integer DEFAULT 10
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -2009,12 +2498,14 @@ BEGIN
     DELETE FROM svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
   )
   SELECT count(*) INTO removed FROM gone;
+  -- Documents stored once for a batch (svc_documents) go with the last request that names them.
+  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
   DELETE FROM svc_partial_results p
   WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
   RETURN removed;
 END
 $function$;
--- grants on svc_worker_cleanup(integer): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_cleanup(integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: delete up to max_rows requests finished longer ago than svc.retention, oldest first; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt integer, result text)
@@ -2022,6 +2513,8 @@ CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt i
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -2032,7 +2525,7 @@ BEGIN
   RETURN cardinality(svc__complete(ARRAY[$1], ARRAY[$2], ARRAY[$3])) = 0;
 END
 $function$;
--- grants on svc_worker_complete(uuid,integer,text): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_complete(uuid,integer,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer DEFAULT 3, claim_jobs integer DEFAULT NULL::integer, models text[] DEFAULT '{default}'::text[])
@@ -2040,6 +2533,8 @@ CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -2079,14 +2574,62 @@ BEGIN
   RETURN NEXT;
 END
 $function$;
--- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[]): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs (default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused (as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.
+
+CREATE OR REPLACE FUNCTION public.svc_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[])
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- Results that finished together, and the cache entries of those whose request allows the cache, in
+-- one statement and one transaction: svc__complete's completion of each (request, attempt, result),
+-- then one insert of every entry (cache_identities[i] NULL: none for the i-th), then one eviction
+-- beyond svc.cache_size. A caller has its answer and the cache holds it in the same commit, so the
+-- next identical request finds it cached. Returns the ids whose completion was refused (usually
+-- none); the cache entries are stored either way: they are what the request's parameters produce.
+#variable_conflict use_column
+DECLARE
+  n integer := cardinality(request_ids);
+  refused uuid[];
+BEGIN
+  IF request_ids IS NULL OR attempts IS NULL OR results IS NULL OR cache_identities IS NULL OR cache_models IS NULL OR function_names IS NULL
+    OR cardinality(attempts) <> n OR cardinality(results) <> n OR cardinality(cache_identities) <> n
+    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models and function_names must be arrays of the same length'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  refused := svc__complete(request_ids, attempts, results);
+  IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
+    INSERT INTO svc_cache (cache_key, model, function_name, result)
+    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result
+    FROM unnest(cache_identities, cache_models, function_names, results) AS c(identity, model, function_name, result)
+    WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
+    ON CONFLICT (cache_key, model) DO NOTHING;
+    PERFORM svc__cache_trim();
+  END IF;
+  RETURN refused;
+END
+$function$;
+-- grants on svc_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Worker protocol: svc_worker_complete of each (request, attempt, result), and svc_worker_cache_put of each result whose cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_fail(request_id uuid, attempt integer, error text, max_retries integer DEFAULT 3)
  RETURNS text
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
@@ -2116,25 +2659,37 @@ BEGIN
   RETURN new_status;
 END
 $function$;
--- grants on svc_worker_fail(uuid,integer,text,integer): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_fail(uuid,integer,text,integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: record a failure; the job goes back to pending with a backoff while retries remain, else fails. Returns the new status (NULL when refused).
 
-CREATE OR REPLACE FUNCTION public.svc_worker_heartbeat(worker_id text, host text, pid integer, state text, concurrency integer, model text, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, models jsonb DEFAULT NULL::jsonb)
+CREATE OR REPLACE FUNCTION public.svc_worker_heartbeat(worker_id text, host text, pid integer, state text, concurrency integer, model text, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, models jsonb DEFAULT NULL::jsonb, capabilities jsonb DEFAULT NULL::jsonb)
  RETURNS void
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- `models`: the names this worker serves, each with the identity of the file it loaded (NULL: one
 -- model, 'default', of identity `model`). A name not yet in svc_models is declared, serving every
--- function; the identity of each is recorded there, for the cache.
+-- function the file can serve; the identity of each is recorded there, for the cache. `capabilities`
+-- ({"name": {"serves": [functions], "dimension": n}}, read from each GGUF; absent for an inference
+-- server): recorded, and a name's serves narrowed to it, so that an embedding model is never offered
+-- for generation, and a vectorizer's dimensions are checked against the model's (#45).
 WITH served AS (
-  SELECT key AS name, value AS identity
+  SELECT key AS name, value AS identity,
+    CASE WHEN jsonb_typeof($11 -> key -> 'serves') = 'array'
+      THEN ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE ($11 -> key -> 'serves') ? f) END AS capabilities,
+    CASE WHEN jsonb_typeof($11 -> key -> 'dimension') = 'number' THEN ($11 -> key ->> 'dimension')::integer END AS dimension
   FROM jsonb_each_text(coalesce($10, jsonb_build_object('default', $6)))
 ), declared AS (
-  INSERT INTO svc_models AS m (name, identity, loaded_at)
-  SELECT name, identity, clock_timestamp() FROM served
-  ON CONFLICT (name) DO UPDATE SET identity = excluded.identity, loaded_at = excluded.loaded_at
-  WHERE excluded.identity IS NOT NULL AND m.identity IS DISTINCT FROM excluded.identity
+  INSERT INTO svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension)
+  SELECT name, identity, clock_timestamp(), coalesce(nullif(capabilities, '{}'), ARRAY['generate', 'embed', 'rerank']), capabilities, dimension FROM served
+  ON CONFLICT (name) DO UPDATE SET identity = coalesce(excluded.identity, m.identity), loaded_at = excluded.loaded_at,
+    capabilities = excluded.capabilities, dimension = excluded.dimension,
+    serves = CASE WHEN excluded.capabilities IS NULL OR m.serves <@ excluded.capabilities THEN m.serves
+      ELSE coalesce(nullif(ARRAY(SELECT f FROM unnest(m.serves) AS f WHERE f = ANY (excluded.capabilities)), '{}'), excluded.capabilities) END
+  WHERE (excluded.identity IS NOT NULL AND m.identity IS DISTINCT FROM excluded.identity) OR m.capabilities IS DISTINCT FROM excluded.capabilities
+    OR m.dimension IS DISTINCT FROM excluded.dimension
 )
 INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ARRAY(SELECT name FROM served ORDER BY name))
@@ -2142,14 +2697,16 @@ ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excl
   model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,
   jobs_in_flight = excluded.jobs_in_flight, models = excluded.models, last_heartbeat = clock_timestamp()
 $function$;
--- grants on svc_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer,jsonb): {postgres=X/postgres,svc_worker=X/postgres}
--- comment: Worker protocol: report that a worker is alive, for svc_worker_status(), and the models it serves ({"name": identity}; NULL: {"default": model}), declared in svc_models when missing.
+-- grants on svc_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer,jsonb,jsonb): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Worker protocol: report that a worker is alive, for svc_worker_status(), and the models it serves ({"name": identity}; NULL: {"default": model}), declared in svc_models when missing; capabilities ({"name": {"serves": [functions], "dimension": n}}, from each GGUF) is what each can serve and the length of its embeddings: recorded, and serves narrowed to it.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_progress(request_id uuid, attempt integer, partial_result text, tokens integer)
  RETURNS boolean
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$-- Streaming: the text a worker has generated so far for a request it is running, stored while that
 -- attempt still processes the request (else false: its lease was lost, or it finished), and announced
 -- on svc_progress with the request and its token count only: the text stays in svc_partial_results,
@@ -2176,14 +2733,55 @@ BEGIN
   RETURN true;
 END
 $function$;
--- grants on svc_worker_progress(uuid,integer,text,integer): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_progress(uuid,integer,text,integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: the text generated so far for a job this attempt still processes (else false), announced on svc_progress as {"request_id", "tokens"}.
+
+CREATE OR REPLACE FUNCTION public.svc_worker_released(worker_id text, request_ids uuid[])
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- Of the jobs a worker holds (claimed ahead or running), those it must let go: no longer processing
+-- under this worker (their owner cancelled them with svc_cancel_async, or their lease was lost), and
+-- synchronous requests whose caller stopped waiting (its waiter lock is free), cancelled here. The
+-- worker asks on each svc_cancel notification that names a job it holds (any role may NOTIFY, so the
+-- notification alone proves nothing) and every second for what it holds; it drops what comes back
+-- from its backlog and stops what runs at its next token, writing nothing (worker/worker.ts).
+-- Lookups by id only; the status is compared with a variable (see svc__complete.sql).
+#variable_conflict use_column
+DECLARE
+  processing_ text := 'processing';
+BEGIN
+  IF $1 IS NULL OR $2 IS NULL THEN
+    RAISE EXCEPTION 'svc_worker_released: worker_id and request_ids must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
+    error = 'cancelled: its synchronous caller stopped waiting'
+  WHERE q.request_id = ANY ($2)
+    -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
+    -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
+    AND CASE WHEN q.status = processing_ AND q.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, q.waiter) ELSE false END;
+  RETURN ARRAY(
+    SELECT given.id FROM unnest($2) AS given(id)
+    WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
+END
+$function$;
+-- grants on svc_worker_released(text,uuid[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Worker protocol: of these jobs, those the worker must drop or stop: no longer processing under it (cancelled by their owner, lease lost), or synchronous requests whose caller stopped waiting (cancelled now).
 
 CREATE OR REPLACE FUNCTION public.svc_worker_renew(worker_id text, request_ids uuid[], lease_seconds double precision)
  RETURNS integer
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
 AS $function$WITH renewed AS (
   UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
   WHERE request_id = ANY ($2) AND worker_id = $1 AND status = 'processing'
@@ -2191,13 +2789,14 @@ AS $function$WITH renewed AS (
 )
 SELECT count(*)::integer FROM renewed
 $function$;
--- grants on svc_worker_renew(text,uuid[],double precision): {postgres=X/postgres,svc_worker=X/postgres}
+-- grants on svc_worker_renew(text,uuid[],double precision): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Worker protocol: extend the leases of jobs this worker still holds; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_status()
  RETURNS TABLE(worker_id text, host text, pid integer, state text, started_at timestamp with time zone, last_heartbeat timestamp with time zone, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text, models text[])
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
 AS $function$-- A stopped worker is listed for 10 minutes after it stopped, a silent one (unresponsive after a
 -- minute) for a day; svc_cleanup deletes the rows of workers silent for longer than its retention.
 SELECT worker_id, host, pid,
