@@ -35,7 +35,13 @@ export class ConstraintError extends Error {
   readonly details?: unknown;
 
   constructor(code: ConstraintErrorCode, message: string, context: ConstraintErrorContext = {}) {
+    // No stack trace: the compiler throws and catches these as values while it tries a schema's parts
+    // (an unsatisfiable branch drops out), and capturing the deep recursion's stack each time cost more
+    // than the rest of the error. The message and context say where in the input it is.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(describe(message, context));
+    Error.stackTraceLimit = limit;
     this.name = 'ConstraintError';
     this.code = code;
     this.pointer = context.pointer;

@@ -208,8 +208,14 @@ function children(expr: Expr): readonly Expr[] {
   }
 }
 
-/** Nesting depth of an expression (a leaf is 1), iteratively and once per node. */
+const isLeaf = (expr: Expr) => expr.kind !== 'seq' && expr.kind !== 'alt' && expr.kind !== 'repeat';
+
+/**
+ * Nesting depth of an expression (a leaf is 1), iteratively and once per inner node. Leaves, most of
+ * a grammar's nodes, are not memoized: a large schema's grammar spent most of this walk in the map.
+ */
 export function exprDepth(root: Expr): number {
+  if (isLeaf(root)) return 1;
   const stack: Expr[] = [root];
   while (stack.length) {
     const expr = stack[stack.length - 1];
@@ -217,13 +223,22 @@ export function exprDepth(root: Expr): number {
       stack.pop();
       continue;
     }
-    const pending = children(expr).filter((child) => !depths.has(child));
-    if (pending.length) {
-      for (const child of pending) stack.push(child);
-      continue;
+    let deepest = 0;
+    let pending = false;
+    for (const child of children(expr)) {
+      if (isLeaf(child)) {
+        deepest = Math.max(deepest, 1);
+        continue;
+      }
+      const depth = depths.get(child);
+      if (depth === undefined) {
+        stack.push(child);
+        pending = true;
+      } else if (depth > deepest) deepest = depth;
     }
+    if (pending) continue;
     stack.pop();
-    depths.set(expr, 1 + children(expr).reduce((deepest, child) => Math.max(deepest, depths.get(child)!), 0));
+    depths.set(expr, 1 + deepest);
   }
   return depths.get(root)!;
 }

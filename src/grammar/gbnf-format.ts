@@ -351,10 +351,23 @@ export function expandedSize(expr: Expr): number {
   return size;
 }
 
+/** `[...text].length` without the array: a large grammar has hundreds of thousands of literals. */
+function codePointCount(text: string): number {
+  let count = text.length;
+  for (let i = 1; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xdc00 && unit <= 0xdfff) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 0xd800 && before <= 0xdbff) count--;
+    }
+  }
+  return count;
+}
+
 function nodeExpandedSize(expr: Expr): number {
   switch (expr.kind) {
     case 'literal':
-      return Math.max(1, [...expr.text].length);
+      return Math.max(1, codePointCount(expr.text));
     case 'class':
       return 1 + expr.ranges.length;
     case 'ref':
