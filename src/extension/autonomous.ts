@@ -27,7 +27,7 @@ const SYNC_PRIORITY = 100;
 // re-entrant within a transaction (one lock each per transaction, however many calls), and replaced
 // when another session holds the same key. The token lives here, in the owner's plv8 context (no
 // other role's code reaches it), and in the statements of the autonomous session, which runs with
-// track_activities off (conninfo.ts) so that no other session of svc_sync's reads them.
+// track_activities off (sql/svc__sync_dblink.sql) so that no other session of svc_sync's reads them.
 let waiterKey = 0;
 let syncToken = '';
 

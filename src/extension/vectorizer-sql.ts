@@ -62,9 +62,8 @@ export const proxyRoleName = (ownerOid: string) => `svc_vectorizer_${ownerOid}`;
 
 /**
  * Every generated function's settings: svc's own search_path, and literals read as written whatever
- * the session set (svc__vectorizer_apply checks the writer still has exactly these).
+ * the session set (sql/svc__vectorizer_apply.sql checks the writer still has exactly these).
  */
-export const GENERATED_SETTINGS = ['search_path=pg_catalog, pg_temp', 'standard_conforming_strings=on'] as const;
 const SETTINGS_CLAUSE = `SET search_path = pg_catalog, pg_temp SET standard_conforming_strings = on`;
 
 /**
