@@ -11,12 +11,12 @@
 //
 //   npx tsx bench/queue-miss.ts
 //   BENCH_CALLS=1000 npx tsx bench/queue-miss.ts
-import { loadavg } from 'node:os';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { STORIES_MODEL } from '../scripts/real-models.js';
 import { spawnWorker } from '../scripts/worker-process.js';
 import { Engine } from '../src/engine/engine.js';
+import { load, median } from './stats.js';
 
 const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
@@ -24,16 +24,10 @@ const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 
 /** Milliseconds since the epoch, to the microsecond: comparable with the server's timestamps. */
 const nowMs = () => performance.timeOrigin + performance.now();
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 function summary(values: number[]): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)];
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  return `| ${median.toFixed(2)} | ${mean.toFixed(2)} |`;
+  return `| ${median(values).toFixed(2)} | ${mean.toFixed(2)} |`;
 }
 
 async function waitForWorker(db: pg.Client): Promise<void> {
@@ -78,7 +72,6 @@ try {
   console.log('| segment | median ms | mean ms |');
   console.log('|---|---:|---:|');
   for (const [name, values] of Object.entries(segments)) console.log(`| ${name} ${summary(values)}`);
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
   console.log(`\nper-row / library (medians): ${(median(library) / median(segments['whole call'])).toFixed(2)}; load ${load()}`);
   await engine.dispose();
   await new Promise<void>((resolve) => {

@@ -10,16 +10,14 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { loadavg } from 'node:os';
 import { startCluster } from '../scripts/cluster.js';
+import { load, median } from './stats.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SINGLE = env('BENCH_SINGLE', 2000);
 const HELD = env('BENCH_HELD', 4000);
 const RUNS = env('BENCH_RUNS', 3);
 const EXTENSION = process.env.BENCH_EXTENSION ?? 'svc';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const cluster = await startCluster();
 try {
@@ -76,11 +74,7 @@ try {
     }
   }
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  console.log(
-    `extension ${EXTENSION} (quotas: ${withQuotas ? 'yes' : 'no'}), tree at ${commit}, load ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}, median of ${RUNS}`,
-  );
+  console.log(`extension ${EXTENSION} (quotas: ${withQuotas ? 'yes' : 'no'}), tree at ${commit}, load ${load()}, median of ${RUNS}`);
   console.log(
     `single svc_generate_async, empty queue:           ${median(figures.empty).toFixed(0)} µs/call wall, ${median(cpu.empty).toFixed(0)} µs CPU of the backend`,
   );

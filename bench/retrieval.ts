@@ -4,10 +4,10 @@
 // those that share no content word with their document.
 //
 //   npx tsx bench/retrieval.ts [MODEL.gguf ...]   (default models/svc-embed.gguf)
-import { loadavg } from 'node:os';
 import { configure, embed, unloadModels } from '../src/client/index.js';
 import { EMBED_MODEL } from '../scripts/real-models.js';
 import { RETRIEVAL_SET } from './retrieval-set.js';
+import { load } from './stats.js';
 
 const STOP = new Set(
   'a an the of in on at to for from by with and or but is was were be been it its his her their they he she we i my our you your this that so up off out over after before while because not no all each every many more some any one two'.split(
@@ -50,11 +50,7 @@ function tfidfScores(docs: string[], queries: string[]): number[][] {
 const docs = RETRIEVAL_SET.map((p) => p.document);
 const queries = RETRIEVAL_SET.map((p) => p.query);
 const disjoint = RETRIEVAL_SET.flatMap((p, i) => ([...content(p.query)].some((w) => content(p.document).has(w)) ? [] : [i]));
-console.log(
-  `${RETRIEVAL_SET.length} query-document pairs, ${disjoint.length} with no content word in common; load ${loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ')}`,
-);
+console.log(`${RETRIEVAL_SET.length} query-document pairs, ${disjoint.length} with no content word in common; load ${load()}`);
 summary('TF-IDF word overlap', ranks(tfidfScores(docs, queries)), disjoint);
 
 configure({ threads: 1 });

@@ -14,13 +14,13 @@
 //
 //   npx tsx bench/search.ts
 //   npx tsx bench/search.ts --chunks 100000
-import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { STORIES_MODEL } from '../scripts/real-models.js';
 import { spawnWorker } from '../scripts/worker-process.js';
 import { searchQuery } from '../src/extension/vectorizer-sql.js';
+import { load } from './stats.js';
 
 const { values: args } = parseArgs({ options: { chunks: { type: 'string' }, repeats: { type: 'string' } } });
 const CHUNKS = Number(args.chunks ?? process.env.BENCH_CHUNKS ?? 10_000);
@@ -38,10 +38,6 @@ const REAL = [
 ];
 const FIRST_REAL_ID = 1_000_000_000;
 
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 const ms = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 

@@ -16,7 +16,6 @@
 //   npx tsx bench/table.ts                                    # the issue's sizes (10,000 rows), both models
 //   BENCH_MODELS=qwen2-512 BENCH_KINDS=embed npx tsx bench/table.ts   # the 512-wide qwen2-vocabulary model (embed: models/svc-embed.gguf)
 //   BENCH_ROWS=2000 BENCH_MODELS=stories npx tsx bench/table.ts
-import { loadavg } from 'node:os';
 import { basename } from 'node:path';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
@@ -24,6 +23,7 @@ import { EMBED_MODEL, STORIES_MODEL, realVocabModel, type RealVocab } from '../s
 import { spawnWorker } from '../scripts/worker-process.js';
 import { Engine } from '../src/engine/engine.js';
 import { compileChoices, compileJsonSchema } from '../src/grammar/index.js';
+import { load } from './stats.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -34,10 +34,6 @@ const KINDS = (process.env.BENCH_KINDS ?? 'choice,json,embed').split(',') as Kin
 // Per-row sync calls are the slow path: they run on a sample of the table (BENCH_PER_ROW rows).
 const PER_ROW = Math.min(ROWS, Number(process.env.BENCH_PER_ROW ?? 1000));
 const ROUND = Math.min(ROWS, Number(process.env.BENCH_ROUND ?? 100));
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 type Kind = 'choice' | 'json' | 'embed';
 const CHOICES = ['happy', 'sad', 'angry', 'scared'];

@@ -7,12 +7,13 @@
 //   SVC_MODEL=path/to/model.gguf npx tsx bench/threads.ts     # one GGUF of your own
 // Environment: BENCH_TOKENS (256), BENCH_THREADS (1,2: the counts tried), BENCH_BUSY (logical CPUs).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Engine } from '../src/engine/engine.js';
 import { defaultThreads, physicalCores } from '../src/engine/threads.js';
 import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
+import { load } from './stats.js';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 256);
 const COUNTS = (process.env.BENCH_THREADS ?? '1,2').split(',').map(Number);
@@ -46,10 +47,6 @@ function burners(n: number): ChildProcess[] {
   return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
 }
 
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 console.log(`bench/threads: ${TOKENS} tokens, logical CPUs ${availableParallelism()}, physical cores ${physicalCores()}, load ${load()}`);
 for (const [name, path] of models) {
   const file = await path();
