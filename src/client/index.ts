@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { ConstraintError } from '../grammar/index.js';
 import { ContextExceededError, NothingToEmbedError, type RerankResult } from '../engine/outcomes.js';
-import { ModelRoleError } from '../engine/capabilities.js';
+import { ModelRoleError, servable } from '../engine/capabilities.js';
 import type { PromptFormat } from '../engine/outcomes.js';
 import {
   choicesConstraint,
@@ -520,7 +520,7 @@ export async function loadModel(model?: string): Promise<LoadedModelInfo> {
     threads: engine.threads,
     contextSize: engine.contextSize,
     trainContextSize: engine.trainContextSize,
-    serves: (['generate', 'embed', 'rerank'] as const).filter((f) => c[f]),
+    serves: servable(c),
     pooling: c.pooling,
   };
 }
