@@ -1,7 +1,7 @@
 // `svc models list` and `svc models pull NAME|URI`: the recommended models (docs/models.md) and
 // svc's model cache (src/model/fetch.ts).
 import { parseArgs } from 'node:util';
-import { cachedModelFile, modelCacheDir, ModelFetchError, resolveModelFile, type FetchProgress } from '../model/fetch.js';
+import { cachedModelFile, isModelUri, modelCacheDir, ModelFetchError, resolveModelFile, type FetchProgress } from '../model/fetch.js';
 import { RECOMMENDED_MODELS, recommendedModel } from '../model/recommended.js';
 import type { Command } from './command.js';
 import { UsageError } from './command.js';
@@ -61,7 +61,7 @@ async function run(args: string[]): Promise<number> {
     if (verb !== 'pull') throw new UsageError(verb === undefined ? 'give list or pull' : `unknown verb '${verb}': list or pull`);
     if (rest.length !== 1) throw new UsageError('pull takes one NAME or URI');
     const uri = recommendedModel(rest[0])?.uri ?? rest[0];
-    if (!/^(hf:|https?:\/\/)/i.test(uri)) {
+    if (!isModelUri(uri)) {
       const names = RECOMMENDED_MODELS.map((m) => m.name).join(', ');
       throw new UsageError(`'${rest[0]}' is neither a recommended model (${names}) nor a hub URI (hf:…) or http(s) URL`);
     }
