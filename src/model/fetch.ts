@@ -85,7 +85,7 @@ function parseHub(uri: string): HubRef {
   const [path, branch = 'main', ...more] = body.split('#');
   const parts = path.split('/');
   const bad = (rule: string) => new ModelFetchError(`model URI ${uri}: ${rule}`, uri, '');
-  if (more.length > 0 || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(branch)) throw bad("at most one '#<branch>': letters, digits, '.', '_' or '-'");
+  if (more.length > 0 || !SEGMENT.test(branch)) throw bad("at most one '#<branch>': letters, digits, '.', '_' or '-'");
   if (parts.length < 2) throw bad('a hub URI is hf:<user>/<repo>/<file>.gguf or hf:<user>/<repo>:<quant>');
   const [user, repoTag, ...file] = parts;
   const [repo, tag, ...tagMore] = repoTag.split(':');
