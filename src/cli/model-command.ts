@@ -120,7 +120,7 @@ export async function prepareModel(flags: ModelFlags): Promise<void> {
 }
 
 /** The --verbose line: which model, its threads and context, and what it serves. */
-export function describeModel(m: Awaited<ReturnType<typeof loadModel>>): string {
+function describeModel(m: Awaited<ReturnType<typeof loadModel>>): string {
   return (
     `model ${m.path} (${m.modelId}): ${m.threads} thread${m.threads === 1 ? '' : 's'}, context ${m.contextSize} tokens ` +
     `(trained ${m.trainContextSize}), serves ${m.serves.join(', ')}, pooling ${m.pooling}, ${m.dimension} dimensions`

@@ -30,13 +30,6 @@ export interface Capabilities {
   architecture: string;
 }
 
-/** The pooling type a GGUF's metadata sets (node-llama-cpp's nested form: metadata[arch].pooling_type), or undefined. */
-export function poolingType(metadata: Record<string, unknown>): number | undefined {
-  const architecture = (metadata.general as { architecture?: unknown } | undefined)?.architecture;
-  const own = typeof architecture === 'string' ? (metadata[architecture] as { pooling_type?: unknown } | undefined) : undefined;
-  return typeof own?.pooling_type === 'number' ? own.pooling_type : undefined;
-}
-
 /**
  * `metadata`: the GGUF's, nested as node-llama-cpp reads it. `rankingHead`: whether node-llama-cpp
  * finds a ranking head (a classification head and the tokens to pair a query with a document).
@@ -44,8 +37,9 @@ export function poolingType(metadata: Record<string, unknown>): number | undefin
 export function modelCapabilities(metadata: Record<string, unknown>, hasDecoder: boolean, rankingHead: boolean): Capabilities {
   const general = metadata.general as { architecture?: unknown } | undefined;
   const architecture = typeof general?.architecture === 'string' ? general.architecture : 'unknown';
-  const own = metadata[architecture] as { attention?: { causal?: unknown } } | undefined;
-  const pooling = poolingType(metadata);
+  // node-llama-cpp's nested form: metadata[arch].pooling_type, metadata[arch].attention.causal.
+  const own = metadata[architecture] as { attention?: { causal?: unknown }; pooling_type?: unknown } | undefined;
+  const pooling = typeof own?.pooling_type === 'number' ? own.pooling_type : undefined;
   const encoder = ENCODER_ARCHITECTURES.has(architecture) || own?.attention?.causal === false || !hasDecoder;
   const pooled = pooling !== undefined && pooling > 0;
   return {
