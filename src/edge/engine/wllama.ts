@@ -167,8 +167,6 @@ export interface LoadedModel {
    * text (less than the context, as the library's engine takes, and at most a micro-batch).
    */
   limits: { contextTokens: number; embedTokens: number };
-  /** How /embed pools token vectors: the GGUF's pooling type, else 'last' (a decoder: the last token's vector, as node-llama-cpp). */
-  pooling: string;
   /**
    * Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens.
    * `grammar`: GBNF the output follows (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given.
@@ -259,7 +257,6 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
   };
   return {
     limits,
-    pooling,
     memoryBytes: () => memory.buffer.byteLength,
     heapBytes: () => writtenBytes(memory),
     close: () => serialize(release),
