@@ -11,8 +11,6 @@
 // with that role's rights and no more. svc's own functions see only jsonb.
 import { dollarQuote, qualified, quoteIdent, quoteLiteral } from './sql-text.js';
 
-export { qualified, quoteIdent };
-
 export interface KeyColumn {
   readonly name: string;
   /** As format_type() spells it, e.g. `integer`, `character varying(20)`. */

@@ -14,10 +14,11 @@ import * as v from './validate.js';
 import { declarationProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
 import { templateFields, templateProblem } from '../vectorizer/template.js';
 import {
-  backfillFunction, DESTINATION_COLUMNS, destinationTable, gateFunction, generatedPattern, proxyRoleName, qualified, quoteIdent, searchQuery, SETTINGS_RESTORE, SETTINGS_SNAPSHOT,
+  backfillFunction, DESTINATION_COLUMNS, destinationTable, gateFunction, generatedPattern, proxyRoleName, searchQuery, SETTINGS_RESTORE, SETTINGS_SNAPSHOT,
   signature, TRIGGER_EVENTS,
   triggerFunction, triggerName, triggers, writerFunction, writerSignature, type KeyColumn, type VectorizerShape,
 } from './vectorizer-sql.js';
+import { qualified, quoteIdent } from './sql-text.js';
 import { prepareEmbed } from './jobs.js';
 import { runOne } from './sync.js';
 
