@@ -131,7 +131,7 @@ BEGIN
   END IF;
 END
 $role$;
--- Its sessions run with track_activities off (their connection options, conninfo.ts): their statements
+-- Its sessions run with track_activities off (their connection options, sql/svc__sync_dblink.sql): their statements
 -- carry a waiting call's token and its prompts, and pg_stat_activity would show them to anyone else
 -- logged in as svc_sync. A superuser-only setting, so granted (a parameter privilege, no attribute).
 GRANT SET ON PARAMETER track_activities TO svc_sync;
