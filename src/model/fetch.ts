@@ -59,7 +59,7 @@ export function modelCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The hub's base URL, with a final slash. */
-export function hubEndpoint(env: NodeJS.ProcessEnv = process.env): string {
+function hubEndpoint(env: NodeJS.ProcessEnv = process.env): string {
   const url = env.HF_ENDPOINT || env.MODEL_ENDPOINT || 'https://huggingface.co/';
   return url.endsWith('/') ? url : url + '/';
 }
