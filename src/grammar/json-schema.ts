@@ -912,7 +912,7 @@ class SchemaCompiler {
   /** Whether a patternProperties pattern matches a property name, decided by automaton; a pattern the regex compiler cannot express cannot be decided: refused. */
   private patternMatches(pattern: string, name: string, pointer: string): boolean {
     this.spend(1 + Math.floor(name.length / 16), pointer);
-    const matches = this.patternMatcher.matches(pattern, name, pointer, (units) => this.spend(units, pointer));
+    const matches = this.patternMatch(pattern, name, pointer);
     if (matches === undefined) {
       throw new ConstraintError(
         'unsupported-regex',
@@ -921,6 +921,11 @@ class SchemaCompiler {
       );
     }
     return matches;
+  }
+
+  /** PatternMatcher.matches, its automaton's work counted in the compile work. */
+  private patternMatch(pattern: string, name: string, pointer: string): boolean | undefined {
+    return this.patternMatcher.matches(pattern, name, pointer, (units) => this.spend(units, pointer));
   }
 
   /**
@@ -932,7 +937,7 @@ class SchemaCompiler {
   private patternKey(pattern: string, names: string[], pointer: string, hint: string): Expr | undefined {
     const expr = patternExpr(pattern);
     if (!expr) return undefined;
-    const taken = names.filter((name) => this.patternMatcher.matches(pattern, name, pointer, (units) => this.spend(units, pointer)) === true);
+    const taken = names.filter((name) => this.patternMatch(pattern, name, pointer) === true);
     this.spend(1 + names.length, pointer);
     if (taken.length === 0) return seq(literal('"'), toJsonStringContent(expr), literal('"'));
     return patternKeyExcluding(
@@ -971,7 +976,7 @@ class SchemaCompiler {
         throw new ConstraintError('unsatisfiable', `required property '${key}' has schema false`, { pointer: propertyPointer });
       // The specification applies every patternProperties pattern the name matches as well: the
       // value is written with all those schemas (and the patterns write no key a member takes).
-      const matching = patterns.filter(([pattern]) => this.patternMatcher.matches(pattern, key, pointer, (units) => this.spend(units, pointer)) === true);
+      const matching = patterns.filter(([pattern]) => this.patternMatch(pattern, key, pointer) === true);
       const sub: Schema = matching.length === 0 ? declaredSchema : { allOf: [declaredSchema, ...matching.map(([, schema]) => schema)] };
       // An optional property that matches nothing is left out (its key stays excluded from extras).
       const value = required.has(key) ? this.compile(sub, propertyPointer, depth + 1) : this.optionalPart(sub, propertyPointer, depth + 1);
@@ -1004,11 +1009,12 @@ class SchemaCompiler {
     // also fits additionalProperties, or that repeats or spells a declared property, is the
     // validator's (the grammar cannot keep keys apart from a regex or from each other).
     const extraOptions: Expr[] = [];
+    const memberNames = [...new Set([...members.map((m) => m.key), ...declared])];
     for (const [pattern, sub] of patterns) {
       const at = pointerChild(pointerChild(pointer, 'patternProperties'), pattern);
       const option = this.tentative(() => {
         const value = this.optionalPart(sub, at, depth + 1);
-        const key = value && this.patternKey(pattern, [...new Set([...members.map((m) => m.key), ...declared])], at, hint);
+        const key = value && this.patternKey(pattern, memberNames, at, hint);
         return key && seq(this.builder.rule(`${hint}-pattern-key`, key), literal(':'), value);
       });
       if (option) extraOptions.push(option);
