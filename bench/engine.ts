@@ -21,6 +21,7 @@ import { Engine, llamaFor } from '../src/engine/engine.js';
 import { compileJsonSchema } from '../src/grammar/index.js';
 import { ensureTestModel } from '../scripts/make-test-model.js';
 import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
+import { median } from './stats.js';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 256);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -48,7 +49,6 @@ const grammar = compileJsonSchema({
   required: ['items'],
 }).gbnf;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
 const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
 const fmt = (x: number, digits = 0) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

@@ -28,6 +28,7 @@ import { CORPUS } from '../test/grammar/corpus.js';
 import type { CorpusEntry } from '../test/grammar/corpus.js';
 import { REAL_WORLD } from '../test/grammar/real-world.js';
 import { NAMED_CASES } from '../test/grammar/hostile-inputs.js';
+import { median } from './stats.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 4);
@@ -157,11 +158,6 @@ interface Outcome {
   samplesInvalid: number;
   /** svc: the grammar over-approximates some keyword (the validator checks it); node-llama-cpp: it warned (a `$ref` outside `#/$defs` taken as any value, contradictory bounds). */
   approximate: boolean;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function percentile(sorted: number[], p: number): number {
