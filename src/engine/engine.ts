@@ -187,15 +187,18 @@ export class Engine {
   }
 
   static async load(options: EngineOptions): Promise<Engine> {
+    // The options given are checked before anything is fetched or loaded: a bad one leaves nothing to undo.
+    integerOption('sequences', options.sequences);
+    integerOption('threads', options.threads);
+    integerOption('contextSize', options.contextSize, 2);
+    integerOption('embeddingContexts', options.embeddingContexts);
     const sequences = options.sequences ?? 1;
-    if (!Number.isInteger(sequences) || sequences < 1) throw new RangeError(`sequences must be a positive integer, got ${options.sequences}`);
     const llama = await llamaFor(options.gpu ?? false);
     // A path as it is; a hub URI or URL through svc's model cache (fetched once, checked every load).
     const modelPath = await resolveModelFile(options.model, { onProgress: options.onFetchProgress }).catch((error: unknown) => {
       throw error instanceof ModelFetchError ? new ModelLoadError(error.message, { cause: error }) : error;
     });
     const threads = options.threads ?? defaultThreads(statSync(modelPath).size);
-    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer, got ${options.threads}`);
     let model: LlamaModel;
     try {
       model = await llama.loadModel({ modelPath, onLoadProgress: options.onProgress });
@@ -218,9 +221,7 @@ export class Engine {
       );
     }
     const engine = new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
-    const pool = options.embeddingContexts ?? embeddingContexts(threads, physicalCores());
-    if (!Number.isInteger(pool) || pool < 1) throw new RangeError(`embeddingContexts must be a positive integer, got ${options.embeddingContexts}`);
-    engine.embeddingContextLimit = pool;
+    engine.embeddingContextLimit = options.embeddingContexts ?? embeddingContexts(threads, physicalCores());
     // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
     // qwen2's 151,936 tokens, where a grammar's own setup then takes a millisecond or two).
     engine.tokenVocabulary()?.trie;
@@ -567,6 +568,12 @@ function abortMessage(signal: AbortSignal, timeoutMs?: number): string {
 const UTF8_ENCODER = new TextEncoder();
 // ignoreBOM: a U+FEFF the model writes is part of the output (TextDecoder would drop a leading one).
 const UTF8_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** An integer option of at least `min`, when given. */
+function integerOption(name: string, value: number | undefined, min = 1): void {
+  if (value === undefined || (Number.isInteger(value) && value >= min)) return;
+  throw new RangeError(min === 1 ? `${name} must be a positive integer, got ${value}` : `${name} must be an integer of at least ${min}, got ${value}`);
+}
 
 /** As LlamaCompletion's getExtraCompletionEosTokens: gemma models also end a completion at these tokens. */
 function extraCompletionStopTokens(model: LlamaModel): Set<Token> {
