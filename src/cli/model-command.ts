@@ -9,7 +9,7 @@ import { GenerationAbortedError, GrammarRefusedError, ModelLoadError } from '../
 import { ChatTemplateError } from '../engine/prompt.js';
 import { ConstraintError } from '../grammar/index.js';
 import { ClientError } from '../client/errors.js';
-import { configure, loadModel, resolveModel, unloadModels } from '../client/index.js';
+import { configure, loadModel, resolveModel, unloadModels, type LoadedModelInfo } from '../client/index.js';
 
 /** Exit codes of the model commands. */
 export const EXIT = {
@@ -109,7 +109,7 @@ export async function prepareModel(flags: ModelFlags): Promise<void> {
   const show = flags['no-progress'] ? false : flags.progress ? true : process.stderr.isTTY === true;
   const bar = show ? progressBar(`Loading model ${basename(ref.path)}`) : undefined;
   if (bar) configure({ onProgress: (fraction) => bar.update(fraction) });
-  let loaded: Awaited<ReturnType<typeof loadModel>>;
+  let loaded: LoadedModelInfo;
   try {
     loaded = await loadModel(flags.model);
   } finally {
@@ -120,7 +120,7 @@ export async function prepareModel(flags: ModelFlags): Promise<void> {
 }
 
 /** The --verbose line: which model, its threads and context, and what it serves. */
-function describeModel(m: Awaited<ReturnType<typeof loadModel>>): string {
+function describeModel(m: LoadedModelInfo): string {
   return (
     `model ${m.path} (${m.modelId}): ${m.threads} thread${m.threads === 1 ? '' : 's'}, context ${m.contextSize} tokens ` +
     `(trained ${m.trainContextSize}), serves ${m.serves.join(', ')}, pooling ${m.pooling}, ${m.dimension} dimensions`
