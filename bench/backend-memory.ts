@@ -3,8 +3,8 @@
 // BENCH_STEP calls. It should level off (plv8's V8 heap grows to its working size, then is collected),
 // not grow with the number of calls. No worker runs: requests are cancelled, then cleaned up.
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { startCluster } from '../scripts/cluster.js';
+import { load } from './stats.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 40_000);
 const STEP = Number(process.env.BENCH_STEP ?? 5_000);
@@ -36,11 +36,7 @@ const client = await cluster.connect();
 try {
   await admin.query('CREATE EXTENSION svc CASCADE');
   const pid = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
-  console.log(
-    `backend memory over ${CALLS} svc calls on one connection (load ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')})\n`,
-  );
+  console.log(`backend memory over ${CALLS} svc calls on one connection (load ${load()})\n`);
   // The V8 heap of the session's plv8 context (the superuser's: svc's SECURITY DEFINER functions run
   // in their owner's context, which is this one), to tell JavaScript's memory from the backend's.
   const heapMiB = async () => {

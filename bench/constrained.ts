@@ -48,6 +48,7 @@ import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
 import { CORPUS } from '../test/grammar/corpus.js';
 import { CHOICES, REGEXES } from '../test/grammar/samples.js';
 import { XgrammarPeer, type PeerCase } from './xgrammar-peer.js';
+import { load } from './stats.js';
 
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 48);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
@@ -146,7 +147,7 @@ async function shortOutputs(engine: Engine): Promise<string[]> {
     return (u.user + u.system) / 1000;
   };
   const perCase = SHORT.map(() => ({ wall: [] as number[], cpu: [] as number[], tokens: 0, constrained: 0, unconstrained: 0, cpuC: 0, cpuU: 0 }));
-  const load = loadavg();
+  const loadBefore = load();
   for (let round = 0; round < SHORT_ROUNDS; round++) {
     for (const [i, [, make]] of SHORT.entries()) {
       // Another spelling each round: a grammar never seen before, so a masker of its own.
@@ -175,9 +176,7 @@ async function shortOutputs(engine: Engine): Promise<string[]> {
   const sum = (f: (x: (typeof perCase)[number]) => number) => perCase.reduce((a, x) => a + f(x), 0);
   return [
     `**Short outputs, first request under a new grammar** ('fast', the default; target: at most 1.15x unconstrained), ${SHORT_ROUNDS} rounds interleaved, ` +
-      `load average before ${load.map((l) => l.toFixed(2)).join(' ')}, after ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}: ` +
+      `load average before ${loadBefore}, after ${load()}: ` +
       `${f(sum((x) => x.constrained) / sum((x) => x.unconstrained))}x wall clock over all rounds (${f(sum((x) => x.cpuC) / sum((x) => x.cpuU))}x CPU time).`,
     '',
     '| case | output tokens | ratio p50 (wall) | ratio over its rounds (wall) | CPU-time ratio | constrained ms p50 |',

@@ -10,11 +10,11 @@
 // complete-and-claim call (p50/p95 ms), with the machine's load average. Sizes (environment):
 //   BENCH_WORKERS=8  BENCH_CONCURRENCY=4  BENCH_JOBS=8000  BENCH_RUNS=3 (median of runs)
 // Run: npx tsx bench/models.ts
-import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { completeAndClaim, type ClaimedJob } from '../worker/protocol.js';
+import { load } from './stats.js';
 
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -109,9 +109,7 @@ try {
   }
   console.log(
     `models bench: ${WORKERS} workers x ${CONCURRENCY} slots, ${JOBS} no-op jobs per run, median of ${RUNS} runs; node ${process.version}; ` +
-      `load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')}`,
+      `load average ${load()}`,
   );
   console.log('| scenario | jobs/s | complete-and-claim p50 ms | p95 ms |');
   console.log('|---|---:|---:|---:|');

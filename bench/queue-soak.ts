@@ -13,10 +13,10 @@
 //   npx tsx bench/queue-soak.ts              # BENCH_TOTAL=200000 for a shorter run
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadavg } from 'node:os';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { completeAndClaim, type ClaimedJob } from '../worker/protocol.js';
+import { load } from './stats.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const TOTAL = env('BENCH_TOTAL', 1_000_000);
@@ -150,9 +150,7 @@ async function singleRate(): Promise<number> {
 }
 
 console.log(
-  `${TOTAL} requests, batches of ${BATCH}, at most ${BACKLOG} waiting, ${CONCURRENCY} no-op claimers (claim ${CLAIM}), retention ${RETENTION}, autovacuum_naptime ${NAPTIME}; load ${loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ')}\n`,
+  `${TOTAL} requests, batches of ${BATCH}, at most ${BACKLOG} waiting, ${CONCURRENCY} no-op claimers (claim ${CLAIM}), retention ${RETENTION}, autovacuum_naptime ${NAPTIME}; load ${load()}\n`,
 );
 console.log(
   '| processed | submit rate (requests/s in submission calls) | processing rate (requests/s) | svc_queue size (MiB) | live tuples | dead tuples | autovacuums |',
