@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { completeAndClaim, type ClaimedJob } from '../worker/protocol.js';
-import { load } from './stats.js';
+import { load, percentile } from './stats.js';
 
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -27,10 +27,6 @@ const JOBS = env('BENCH_JOBS', 8000);
 const RUNS = env('BENCH_RUNS', 3);
 const WORKER_ROLE = 'bench_worker';
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-};
 const median = (xs: number[]) => percentile(xs, 50);
 
 interface Scenario {

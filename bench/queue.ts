@@ -32,6 +32,7 @@ import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUt
 import { startCluster, type Cluster } from '../scripts/cluster.js';
 import { claim, WAKEUP_CHANNEL, type ClaimedJob } from '../worker/protocol.js';
 import { CompletionBatcher } from '../worker/completions.js';
+import { median, percentile } from './stats.js';
 
 const env = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -63,11 +64,6 @@ const PROMPT = 'Summarise the plot of Hamlet in one sentence.';
 const now = () => performance.now();
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 const fmtMs = (x: number) => x.toFixed(2);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-};
 
 // --- svc: the test claimer ----------------------------------------------------------------------
 

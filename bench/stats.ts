@@ -7,5 +7,11 @@ export const load = (): string =>
     .map((x) => x.toFixed(2))
     .join(' ');
 
+/** The nearest-rank p-th percentile: the smallest value at least p% of the values are at or below. */
+export const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
+
 /** The middle value (the upper one of an even count). */
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
