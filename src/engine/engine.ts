@@ -21,9 +21,8 @@ import { defaultThreads, physicalCores } from './threads.js';
 import { EmbeddingPool, embeddingContexts } from './embed-pool.js';
 import { ENCODER_ARCHITECTURES, ModelRoleError, modelCapabilities, notAGenerator, type Capabilities } from './capabilities.js';
 export { ModelRoleError, type Capabilities } from './capabilities.js';
-import { createHash } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
-import { ModelFetchError, resolveModelFile, type FetchProgress } from '../model/fetch.js';
+import { statSync } from 'node:fs';
+import { ModelFetchError, resolveModelFile, sha256File, type FetchProgress } from '../model/fetch.js';
 import { basename } from 'node:path';
 import { invalidUtf8Tokens, llamaTokenText, pieceBytes } from './token-bytes.js';
 import { Prompter, type PromptFormat, type PromptOptions, type PromptTokens } from './prompt.js';
@@ -195,9 +194,12 @@ export class Engine {
     const sequences = options.sequences ?? 1;
     const llama = await llamaFor(options.gpu ?? false);
     // A path as it is; a hub URI or URL through svc's model cache (fetched once, checked every load).
-    const modelPath = await resolveModelFile(options.model, { onProgress: options.onFetchProgress }).catch((error: unknown) => {
-      throw error instanceof ModelFetchError ? new ModelLoadError(error.message, { cause: error }) : error;
-    });
+    let sha256: string | undefined;
+    const modelPath = await resolveModelFile(options.model, { onProgress: options.onFetchProgress, onVerified: (sha) => (sha256 = sha) }).catch(
+      (error: unknown) => {
+        throw error instanceof ModelFetchError ? new ModelLoadError(error.message, { cause: error }) : error;
+      },
+    );
     const threads = options.threads ?? defaultThreads(statSync(modelPath).size);
     let model: LlamaModel;
     try {
@@ -220,7 +222,7 @@ export class Engine {
         { cause: error },
       );
     }
-    const engine = new Engine(llama, model, context, await modelIdentity(modelPath), threads, contextSize);
+    const engine = new Engine(llama, model, context, await modelIdentity(modelPath, sha256), threads, contextSize);
     engine.embeddingContextLimit = options.embeddingContexts ?? embeddingContexts(threads, physicalCores());
     // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
     // qwen2's 151,936 tokens, where a grammar's own setup then takes a millisecond or two).
@@ -595,8 +597,7 @@ export function l2Normalize(vector: readonly number[]): number[] {
 
 const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 
-async function modelIdentity(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return `${basename(path)}:${statSync(path).size}:${hash.digest('hex').slice(0, 16)}`;
+async function modelIdentity(path: string, sha256?: string): Promise<string> {
+  // A cached URI's file was hashed by its check just now (fetch.ts): it is not read again.
+  return `${basename(path)}:${statSync(path).size}:${(sha256 ?? (await sha256File(path))).slice(0, 16)}`;
 }

@@ -40,6 +40,8 @@ export interface ResolveOptions {
   /** Cache directory (default: modelCacheDir()). */
   cacheDir?: string;
   onProgress?: FetchProgress;
+  /** Called with a URI's cached file's sha256 once its check has computed it (not for a path). */
+  onVerified?: (sha256: string) => void;
   signal?: AbortSignal;
 }
 
@@ -155,7 +157,7 @@ export function cachedModelFile(uri: string, env: NodeJS.ProcessEnv = process.en
 
 const authorization = (env: NodeJS.ProcessEnv): Record<string, string> => (env.HF_TOKEN ? { Authorization: `Bearer ${env.HF_TOKEN}` } : {});
 
-async function sha256File(path: string): Promise<string> {
+export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
@@ -171,8 +173,8 @@ function readRecord(path: string): FetchRecord | undefined {
   }
 }
 
-/** Checks a cached file against its record: same size, same sha256. */
-async function verify(uri: string, path: string): Promise<void> {
+/** Checks a cached file against its record: same size, same sha256 (returned). */
+async function verify(uri: string, path: string): Promise<string> {
   const record = readRecord(path);
   if (!record) throw new ModelFetchError(`the cached ${path} of ${uri} has no record (${recordPath(path)}): delete it to fetch again`, uri, path);
   const size = statSync(path).size;
@@ -186,6 +188,7 @@ async function verify(uri: string, path: string): Promise<void> {
       path,
     );
   }
+  return sha;
 }
 
 function alive(pid: number): boolean {
@@ -320,6 +323,8 @@ export async function resolveModelFile(model: string, options: ResolveOptions = 
       release();
     }
   }
-  await verify(model, path);
+  // Checked whether or not anyone asks for the sha256 (an optional call would skip its argument).
+  const sha256 = await verify(model, path);
+  options.onVerified?.(sha256);
   return path;
 }
