@@ -25,6 +25,13 @@ DATA_built = extension/svc--$(EXTVERSION).sql $(UPGRADES)
 # Full scripts of earlier releases, so old versions install and upgrade paths can be tested.
 DATA = $(wildcard extension/releases/svc--*.sql)
 
+# svc's native part (src/native): svc.so, the C functions an exact scan calls once per row
+# (svc_cosine_distance). The SQL declares them at MODULE_PATHNAME (svc.control's module_pathname).
+MODULE_big = svc
+OBJS = src/native/distance.o
+# No LLVM bitcode: JIT inlining gains nothing on a loop this small, and it would need clang.
+override with_llvm = no
+
 # pg_regress suite of svc's SQL surface (test/regress/sql, expected/): `make installcheck` against a
 # running server runs it after plv8-compat's.
 REGRESS = surface
@@ -45,6 +52,16 @@ all: plv8-compat
 installcheck: plv8-compat-installcheck
 endif
 install: plv8-compat-install
+
+# The objects are built in the tree, for one PostgreSQL at a time: when PG_CONFIG names another one
+# than the last build's (scripts/platform/legs.sh builds for 18 in this tree), they are rebuilt, never
+# reused (a module built for 15 does not load into 18). The stamp changes only when the server does.
+NATIVE_BUILT_FOR = .tmp/native/built-for
+NATIVE_PG := $(shell $(PG_CONFIG) --version) $(shell $(PG_CONFIG) --includedir-server)
+$(OBJS): $(NATIVE_BUILT_FOR)
+$(NATIVE_BUILT_FOR): FORCE
+	@mkdir -p $(dir $@) && echo '$(NATIVE_PG)' | cmp -s - $@ || echo '$(NATIVE_PG)' > $@
+.PHONY: FORCE
 
 $(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/sql/*.sql src/extension/migrations/*.sql src/grammar/*.ts src/vectorizer/*.ts src/prompt/*.ts)
 	node_modules/.bin/tsx scripts/build-extension.ts
@@ -77,4 +94,4 @@ ifneq ($(REAL_PLV8),yes)
 	@set -e; for f in plv8-compat/*.so; do cmp -s $$f $(pkglibdir)/$$(basename $$f); done; \
 	for f in plv8-compat/*.control plv8-compat/*.sql; do cmp -s $$f $(datadir)/extension/$$(basename $$f); done
 endif
-	@set -e; for f in svc.control $(DATA_built) $(DATA); do cmp -s $$f $(datadir)/extension/$$(basename $$f); done
+	@set -e; cmp -s svc$(DLSUFFIX) $(pkglibdir)/svc$(DLSUFFIX); for f in svc.control $(DATA_built) $(DATA); do cmp -s $$f $(datadir)/extension/$$(basename $$f); done
