@@ -31,6 +31,8 @@ MODULE_big = svc
 OBJS = src/native/distance.o
 # No LLVM bitcode: JIT inlining gains nothing on a loop this small, and it would need clang.
 override with_llvm = no
+# The same distances on every machine: no fused multiply-add where the CPU has one (GCC fuses by default).
+PG_CFLAGS = -ffp-contract=off
 
 # pg_regress suite of svc's SQL surface (test/regress/sql, expected/): `make installcheck` against a
 # running server runs it after plv8-compat's.

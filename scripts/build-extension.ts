@@ -70,9 +70,14 @@ function functionSql(fn: SqlFunction, buildId: string): string {
   const settings = Object.entries(fn.settings ?? {})
     .map(([name, value]) => ` SET ${name} = ${sqlLiteral(value)}`)
     .join('');
-  const options = `${fn.volatility} SECURITY ${fn.security} ${fn.security === 'DEFINER' ? DEFINER_PINNED : PINNED}${settings}`;
+  const parallel = fn.parallel ? ` PARALLEL ${fn.parallel}` : '';
+  const options = `${fn.volatility}${parallel} SECURITY ${fn.security} ${fn.security === 'DEFINER' ? DEFINER_PINNED : PINNED}${settings}`;
   let body: string;
-  if ('language' in fn.body) {
+  if ('c' in fn.body) {
+    // svc.so's symbol (svc.control's module_pathname). No settings: it evaluates nothing they steer.
+    if (fn.security !== 'INVOKER' || fn.settings !== undefined) throw new Error(`${fn.name}: a C function is SECURITY INVOKER and takes no settings`);
+    body = `LANGUAGE c ${fn.volatility}${parallel} SECURITY INVOKER\nAS 'MODULE_PATHNAME', ${sqlLiteral(fn.body.c)}`;
+  } else if ('language' in fn.body) {
     body = `LANGUAGE ${fn.body.language} ${options}\nAS ${dollarQuote(sqlBody(fn.name, fn.body).trim() + '\n', 'svc')}`;
   } else {
     if (!(fn.body.ts in api)) throw new Error(`${fn.name}: no implementation named ${fn.body.ts} in src/extension/index.ts`);

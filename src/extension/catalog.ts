@@ -34,8 +34,15 @@ export interface SqlFunction {
   readonly owner?: 'superuser';
   /** Settings for the duration of each call (a SET clause), besides the pinned search_path. */
   readonly settings?: Readonly<Record<string, string>>;
-  /** `ts`: a plv8 stub calling the bundle's api; `language`: the body is src/extension/sql/<name>.sql (or `generated`). */
-  readonly body: { readonly ts: keyof typeof api } | { readonly language: 'sql' | 'plpgsql'; readonly generated?: string };
+  /**
+   * `ts`: a plv8 stub calling the bundle's api; `language`: the body is src/extension/sql/<name>.sql (or
+   * `generated`); `c`: the symbol of that name in svc.so (src/native), for what runs once per row of a
+   * scan. A C function runs no SQL and reads nothing but its arguments, so it takes no settings: a SET
+   * clause would cost more per call than its work (docs/security.md, "What svc's owner never evaluates").
+   */
+  readonly body: { readonly ts: keyof typeof api } | { readonly language: 'sql' | 'plpgsql'; readonly generated?: string } | { readonly c: string };
+  /** PARALLEL SAFE where a parallel scan may call it (PostgreSQL's default is UNSAFE). */
+  readonly parallel?: 'SAFE';
   readonly comment: string;
 }
 
@@ -305,7 +312,7 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_cosine_distance', params: [p('a', 'real[]'), p('b', 'real[]')], returns: 'double precision',
-    volatility: 'IMMUTABLE', security: 'INVOKER', body: { language: 'plpgsql' },
+    volatility: 'IMMUTABLE', security: 'INVOKER', parallel: 'SAFE', body: { c: 'svc_cosine_distance' },
     comment: "1 - cosine similarity of two real[] vectors of one length (pgvector's <=>); NULL for a zero vector.",
   },
   {

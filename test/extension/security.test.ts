@@ -135,10 +135,13 @@ test('the worker completes the request, and only its owner reads the result', as
 
 test('every svc function pins search_path: built-ins first, svc\'s schema, pg_temp last', async () => {
   // An aggregate (svc_summarize) takes no settings: the functions it runs are in this list and pin theirs.
-  const { rows } = await alice.query(`SELECT p.proname, p.proconfig FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
-    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc' WHERE p.prokind <> 'a'`);
+  // Nor do svc.so's C functions, which run no SQL (docs/security.md): only these, each SECURITY INVOKER.
+  const { rows } = await alice.query(`SELECT p.proname, p.proconfig, l.lanname = 'c' AS native, p.prosecdef FROM pg_proc p
+    JOIN pg_language l ON l.oid = p.prolang JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
+    JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc' WHERE p.prokind <> 'a' ORDER BY p.proname`);
+  expect(rows.filter((r) => r.native).map((r) => [r.proname, r.prosecdef, r.proconfig])).toEqual([['svc_cosine_distance', false, null]]);
   expect(rows.length).toBeGreaterThan(40);
-  for (const { proname, proconfig } of rows) {
+  for (const { proname, proconfig } of rows.filter((r) => !r.native)) {
     expect({ proname, path: (proconfig as string[] | null)?.find((c) => c.startsWith('search_path=')) }).toEqual({ proname, path: 'search_path=pg_catalog, public, pg_temp' });
   }
 });
