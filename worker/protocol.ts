@@ -1,6 +1,7 @@
 // The worker side of svc's queue protocol: typed calls of the svc_worker_* SQL functions. The
 // connection's role must be a member of svc_worker. Used by the worker, the test claimer and bench/.
 import type pg from 'pg';
+import { requestLockKeys } from '../src/extension/queries.js';
 
 export interface ClaimedJob {
   request_id: string;
@@ -25,13 +26,32 @@ export interface ClaimOptions {
 
 type Queryable = Pick<pg.Client, 'query'>;
 
-export async function claim(db: Queryable, o: ClaimOptions): Promise<ClaimedJob[]> {
-  const { rows } = await db.query<ClaimedJob>({
-    name: 'svc_worker_claim', // prepared once per connection: a busy worker claims often
-    text: 'SELECT * FROM svc_worker_claim(worker_id => $1, max_jobs => $2, lease_seconds => $3, max_retries => $4, models => $5)',
+const CLAIM = 'svc_worker_claim(worker_id => $1, max_jobs => $2, lease_seconds => $3, max_retries => $4, models => $5)';
+
+/**
+ * `holdLocks`: the statement also takes the lock of each request claimed (but a vectorize job's, which
+ * nobody waits for), held by this connection until unlockRequests; `locked` says which it holds
+ * (worker/request-locks.ts).
+ */
+export async function claim(db: Queryable, o: ClaimOptions, holdLocks = false): Promise<Array<ClaimedJob & { locked?: boolean }>> {
+  const { rows } = await db.query<ClaimedJob & { locked?: boolean }>({
+    // prepared once per connection: a busy worker claims often
+    name: holdLocks ? 'svc_worker_claim_locked' : 'svc_worker_claim',
+    text: holdLocks
+      ? `SELECT c.*, CASE WHEN c.function_name <> 'vectorize' THEN pg_catalog.pg_try_advisory_lock(${requestLockKeys('c.request_id')}) ELSE false END AS locked FROM ${CLAIM} c`
+      : `SELECT * FROM ${CLAIM}`,
     values: [o.workerId, o.maxJobs, o.leaseSeconds, o.maxRetries, o.models ?? ['default']],
   });
   return rows;
+}
+
+/** Lets go of the locks claim() took on these requests (once each per id given). */
+export async function unlockRequests(db: Queryable, requestIds: readonly string[]): Promise<void> {
+  await db.query({
+    name: 'svc_worker_unlock_requests',
+    text: `SELECT count(pg_catalog.pg_advisory_unlock(${requestLockKeys('id')})) FROM unnest($1::uuid[]) AS id`,
+    values: [requestIds],
+  });
 }
 
 /** True when stored; false when refused (the job is no longer this attempt's to complete). */

@@ -18,6 +18,7 @@ import { servable } from '../src/engine/capabilities.js';
 import { ConfigError } from './config.js';
 import { SETUP_SQLSTATES, checkSetup, isUnreachable, sqlState } from './setup.js';
 import { completeVectorize } from './vectorize.js';
+import { RequestLocks } from './request-locks.js';
 
 /** Waits `ms`, or less when `signal` aborts first. */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -82,6 +83,8 @@ export class Worker {
   private timers: NodeJS.Timeout[] = [];
   private lastBeat: Promise<void> = Promise.resolve();
   private readonly completions: CompletionBatcher;
+  /** The claims' connection and the locks it holds on the requests claimed, which wake their waiting callers. */
+  private readonly locks: RequestLocks;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -91,6 +94,7 @@ export class Worker {
   ) {
     this.models = [...engines.keys()];
     this.completions = new CompletionBatcher([pool]);
+    this.locks = new RequestLocks(config.db);
   }
 
   private readonly models: string[];
@@ -141,7 +145,7 @@ export class Worker {
       if (want > 0) {
         try {
           const jobs = await this.untilAbandoned(
-            protocol.claim(this.pool, {
+            this.locks.claim({
               workerId: this.config.workerId,
               maxJobs: want,
               leaseSeconds: this.config.leaseSeconds,
@@ -178,6 +182,7 @@ export class Worker {
     for (const timer of this.timers) clearInterval(timer);
     await this.untilAbandoned(Promise.race([this.beat('stopped'), sleep(FINAL_BEAT_MS)]));
     void this.listener?.end().catch(() => undefined);
+    await this.locks.close();
     log('info', 'worker stopped', {
       workerId: this.config.workerId,
       jobsDone: this.jobsDone,
@@ -211,7 +216,7 @@ export class Worker {
       { inFlight: this.running.size, unwritten: this.writing.size },
     );
     const reason = new Error('given up: the worker stopped while the database was unreachable');
-    this.backlog.length = 0;
+    for (const job of this.backlog.splice(0)) this.locks.unlock(job.request_id);
     for (const r of this.running.values()) r.controller.abort(reason);
     this.abandon.abort(reason);
   }
@@ -322,6 +327,7 @@ export class Worker {
     const { job } = entry;
     if (this.abandon.signal.aborted) {
       log('info', 'job given up; its lease will expire and it will run again', { requestId: job.request_id, attempt: job.attempt });
+      this.locks.unlock(job.request_id);
       return;
     }
     if (entry.released) {
@@ -329,9 +335,17 @@ export class Worker {
         requestId: job.request_id,
         attempt: job.attempt,
       });
+      this.locks.unlock(job.request_id);
       return;
     }
-    const writing: Writing = { job, written: this.finish(job, outcome).finally(() => this.writing.delete(writing)) };
+    // Its lock is let go once the outcome has committed, so that the waiting call wakes to read it.
+    const writing: Writing = {
+      job,
+      written: this.finish(job, outcome).finally(() => {
+        this.writing.delete(writing);
+        this.locks.unlock(job.request_id);
+      }),
+    };
     this.writing.add(writing);
   }
 
@@ -372,6 +386,7 @@ export class Worker {
     const queued = this.backlog.findIndex((j) => j.request_id === id);
     if (queued >= 0) {
       this.backlog.splice(queued, 1);
+      this.locks.unlock(id);
       log('info', 'job dropped before it ran: it was cancelled, or its synchronous caller stopped waiting', { requestId: id });
     }
     const running = this.running.get(id);

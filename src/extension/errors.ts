@@ -22,6 +22,7 @@ export const SQLSTATE = {
   invalidName: '42602',
   invalidSchemaName: '3F000',
   objectNotInPrerequisiteState: '55000',
+  lockNotAvailable: '55P03',
   featureNotSupported: '0A000',
   syncConnection: '08001',
   requestFailed: 'SV001',

@@ -26,6 +26,17 @@ const SESSION_ROLE = `(CASE current_setting('role') WHEN 'none' THEN session_use
  */
 export const SYNC_WAITER_LOCK = 0x73766377;
 
+/**
+ * The first key of the advisory locks (two-key form) a worker holds on each request it has claimed,
+ * 'svcr', from the claim's commit until the request's outcome has committed (worker/request-locks.ts);
+ * the second key is hashtext of the request id. A waiting call waits on it (shared) to be woken when
+ * the worker lets go, instead of polling (results.ts waitForWorker).
+ */
+export const REQUEST_LOCK = 0x73766372;
+/** The two keys of a request's lock; `id`: an SQL expression of the request id (uuid). */
+export const requestLockKeys = (id: string) => `${REQUEST_LOCK}, pg_catalog.hashtext(${id}::text)`;
+const REQUEST_KEY = requestLockKeys('$1');
+
 // The limits that bind role `role` (an SQL expression): the ceiling and defaults an administrator set,
 // and the role's own quotas (quotas.ts LimitColumns). Two primary-key lookups.
 const LIMIT_COLUMNS = (role: string) =>
@@ -145,6 +156,15 @@ export const QUERIES = {
   ),
 
   sleep: q(`SELECT pg_sleep($1)`, 'float8'),
+  // Whether no session holds request $1's lock exclusively (no worker is running it, or one without
+  // the lock): taken shared and given back at once.
+  requestUnheld: q(
+    `SELECT CASE WHEN pg_catalog.pg_try_advisory_lock_shared(${REQUEST_KEY}) THEN pg_catalog.pg_advisory_unlock_shared(${REQUEST_KEY}) ELSE false END AS unheld`,
+    'uuid',
+  ),
+  // Waits (up to lock_timeout) until the worker holding request $1's lock lets go; given back at once.
+  awaitRequest: q(`SELECT pg_catalog.pg_advisory_lock_shared(${REQUEST_KEY}), pg_catalog.pg_advisory_unlock_shared(${REQUEST_KEY})`, 'uuid'),
+  lockTimeout: q(`SELECT pg_catalog.set_config('lock_timeout', $1, true) AS value`, 'text'),
   // A sync call's requests not finished yet: those that keep its waiter key (svc_queue_waiter_idx).
   waiterUnfinished: q(`SELECT count(*) AS n FROM svc_queue WHERE waiter = $1`, 'integer'),
 

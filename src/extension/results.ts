@@ -56,9 +56,39 @@ export function awaitAll(ids: readonly string[], timeoutSeconds: number, maxPaus
     if (waiting.length === 0) return states;
     const left = deadline - Date.now();
     if (left <= 0) return states;
+    if (waitForWorker(waiting, left)) continue;
     one(QUERIES.sleep, Math.min(pause, Math.max(0.001, left / 1000)));
     pause = Math.min(pause * 1.15, maxPause);
   }
+}
+
+/**
+ * The longest one wait on a worker's lock lasts: where a session other than the worker running the
+ * request holds a lock of the same key (any role may take advisory locks), the call is late by at most
+ * this much, never wrong, as it reads the states again after each wait.
+ */
+const LOCK_WAIT_MAX_MS = 1000;
+
+/**
+ * Instead of a pause: when a worker is running the first request waited for, waits for the lock the
+ * worker holds on it until its outcome has committed (queries.ts REQUEST_LOCK), so the call wakes as
+ * the answer lands rather than at its next poll. False when no session holds that lock (the request
+ * is not claimed yet, or its worker takes no lock or is gone): the caller then polls. The lock is
+ * asked about rather than the request's state, which the caller may not have read since the claim.
+ */
+function waitForWorker(waiting: readonly string[], leftMs: number): boolean {
+  const first = waiting[0];
+  if (one<{ unheld: boolean }>(QUERIES.requestUnheld, first)!.unheld) return false;
+  const previous = one<{ value: string }>(QUERIES.setting, 'lock_timeout')!.value;
+  one(QUERIES.lockTimeout, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
+  try {
+    one(QUERIES.awaitRequest, first);
+  } catch (error) {
+    if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.lockNotAvailable) throw error;
+  } finally {
+    one(QUERIES.lockTimeout, previous);
+  }
+  return true;
 }
 
 /** The error a settled or timed-out state stands for; null when it completed. */
