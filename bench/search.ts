@@ -12,6 +12,11 @@
 // each real row is found first by its own text. Exits 0 with a note where
 // pgvector is not installed.
 //
+// Beside it, the same chunks in a real[] destination (a second vectorizer of the same source,
+// declared before pgvector is created, so svc keeps real[]): svc_search's exact scan there, ordering
+// every chunk by svc_cosine_distance (C, svc.so), next to pgvector's exact scan (<=>, no index) of
+// the same chunks, their statements timed in alternation (#47: within 2x), and svc_search over it.
+//
 //   npx tsx bench/search.ts
 //   npx tsx bench/search.ts --chunks 100000
 import { parseArgs } from 'node:util';
@@ -55,7 +60,7 @@ try {
   if (!available) {
     console.log('pgvector is not installed in this PostgreSQL: nothing to measure (scripts/setup.sh installs it where its source archive is)');
   } else {
-    await db.query(`CREATE EXTENSION svc CASCADE; CREATE EXTENSION vector; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker;
+    await db.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker;
       CREATE TABLE docs (id bigint PRIMARY KEY, body text NOT NULL)`);
     const child = spawnWorker(cluster, { role: 'bench_worker', model: MODEL, threads: 1, stdio: 'ignore', env: { SVC_WORKER_CONTEXT_SIZE: '512' } });
     stopWorker = () =>
@@ -67,10 +72,12 @@ try {
     while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
 
     const dims = Number((await db.query(`SELECT cardinality(svc_embed('x')) AS n`)).rows[0].n);
+    // real[] first: svc_vectorize takes vector(n) only where pgvector is there when it is declared.
+    await db.query(`SELECT svc_vectorize('docs', 'body', 'docs_real', destination := 'docs_real_chunks')`);
+    await db.query(`CREATE EXTENSION vector`);
     await db.query(`SELECT svc_vectorize('docs', 'body', 'docs', dimensions := $1)`, [dims]);
     await db.query(`INSERT INTO docs SELECT $1::bigint + i - 1, b FROM unnest($2::text[]) WITH ORDINALITY AS t(b, i)`, [FIRST_REAL_ID, REAL]);
-    while ((await db.query(`SELECT rows_pending FROM svc_vectorizer_status() WHERE name = 'docs'`)).rows[0].rows_pending !== '0')
-      await new Promise((r) => setTimeout(r, 100));
+    while ((await db.query(`SELECT 1 FROM svc_vectorizer_status() WHERE rows_pending > 0`)).rows.length > 0) await new Promise((r) => setTimeout(r, 100));
 
     // Random unit vectors (the correlated subquery draws one per row), one chunk per key.
     const [fillMs] = await timed(() =>
@@ -81,8 +88,16 @@ try {
         [CHUNKS - REAL.length, dims],
       ),
     );
+    // The same vectors in the real[] destination.
+    await db.query(
+      `INSERT INTO docs_real_chunks (id, chunk_index, chunk, embedding)
+      SELECT id, chunk_index, chunk, embedding::real[] FROM docs_chunks WHERE id < $1`,
+      [FIRST_REAL_ID],
+    );
+    await db.query('ANALYZE docs_real_chunks');
     const [indexMs] = await timed(() => db.query(`CREATE INDEX ON docs_chunks USING hnsw (embedding vector_cosine_ops); ANALYZE docs_chunks`));
     const total = Number((await db.query('SELECT count(*) AS n FROM docs_chunks')).rows[0].n);
+    const realTotal = Number((await db.query('SELECT count(*) AS n FROM docs_real_chunks')).rows[0].n);
 
     // The statement svc_search runs, explained and timed alone with one real embedding.
     const sql = searchQuery({ destination: 'public.docs_chunks', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: 'public' });
@@ -90,13 +105,14 @@ try {
     const statement = sql.replace('$1', `'[${probe.join(',')}]'`).replaceAll('$2', '10');
     const plan = (await db.query(`EXPLAIN ${statement}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
     const usesIndex = /Index Scan using \S*hnsw|docs_chunks_embedding_idx/.test(plan);
-    const executionMs = async (client: pg.Client) => {
+    const executionMs = async (client: pg.Client, text = statement) =>
+      (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`)).rows[0]['QUERY PLAN'][0]['Execution Time'] as number;
+    const medianOf5 = async (f: () => Promise<number>) => {
       const out: number[] = [];
-      for (let r = 0; r < 5; r++)
-        out.push((await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`)).rows[0]['QUERY PLAN'][0]['Execution Time'] as number);
+      for (let r = 0; r < 5; r++) out.push(await f());
       return percentile(out, 50);
     };
-    const statementIndexMs = await executionMs(db);
+    const statementIndexMs = await medianOf5(() => executionMs(db));
 
     const search = (client: pg.Client, text: string) => client.query(`SELECT key, distance FROM svc_search('docs', $1, 10)`, [text]);
     const firsts: number[] = [];
@@ -109,13 +125,47 @@ try {
     }
     const repeated: number[] = [];
     for (let r = 0; r < REPEATS; r++) repeated.push((await timed(() => search(db, REAL[r % REAL.length])))[0]);
-    // The statement without the index: an exact scan, in a session that may not use it.
+    // The statement without the index: an exact scan, in a session that may not use it; and svc_search's
+    // statement over the real[] destination, always an exact scan. Timed in alternation, so that the
+    // machine's load falls on both alike.
     const noIndex = await cluster.connect();
     await noIndex.query('SET enable_indexscan = off');
     const scanPlan = (await noIndex.query(`EXPLAIN ${statement}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-    const statementScanMs = await executionMs(noIndex);
+    const realStatement = searchQuery({ destination: 'public.docs_real_chunks', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null })
+      .replace('$1', `'[${probe.join(',')}]'`)
+      .replaceAll('$2', '10');
+    // Each pair as PostgreSQL plans it (parallel workers where it chooses them) and with none (one core each).
+    const exactScans = async () => {
+      const scans: number[] = [];
+      const realScans: number[] = [];
+      for (let r = 0; r < 7; r++) {
+        scans.push(await executionMs(noIndex));
+        realScans.push(await executionMs(db, realStatement));
+      }
+      const workers = async (client: pg.Client, text: string) =>
+        /Gather/.test((await client.query(`EXPLAIN ${text}`)).rows.map((r) => r['QUERY PLAN']).join('\n')) ? 'parallel' : 'serial';
+      return {
+        pg: percentile(scans, 50),
+        real: percentile(realScans, 50),
+        plans: `${await workers(noIndex, statement)} / ${await workers(db, realStatement)}`,
+      };
+    };
+    const planned = await exactScans();
+    await noIndex.query('SET max_parallel_workers_per_gather = 0');
+    await db.query('SET max_parallel_workers_per_gather = 0');
+    const serial = await exactScans();
+    await db.query('RESET max_parallel_workers_per_gather');
+    const statementScanMs = planned.pg;
+    // Both exact: the same 10 rows, nearest first (the distances differ in the last bits: pgvector sums in float).
+    const nearest = async (client: pg.Client, text: string) => (await client.query(text)).rows.map((r) => Number(r.key.id));
+    const sameRows = JSON.stringify(await nearest(noIndex, statement)) === JSON.stringify(await nearest(db, realStatement));
     await noIndex.end();
-    const vz = (await db.query(`SELECT rows_done, rows_failed, last_error FROM svc_vectorizer_status() WHERE name = 'docs'`)).rows[0];
+    const realSearch = (text: string) => db.query(`SELECT key, distance FROM svc_search('docs_real', $1, 10)`, [text]);
+    const realFound: boolean[] = [];
+    for (const [i, text] of REAL.entries()) realFound.push(Number((await realSearch(text)).rows[0]?.key?.id) === FIRST_REAL_ID + i);
+    const realRepeated: number[] = [];
+    for (let r = 0; r < Math.min(REPEATS, 10); r++) realRepeated.push((await timed(() => realSearch(REAL[r % REAL.length])))[0]);
+    const vz = (await db.query(`SELECT sum(rows_failed) AS rows_failed, string_agg(last_error, '; ') AS last_error FROM svc_vectorizer_status()`)).rows[0];
 
     console.log(
       `\nsvc_search over ${total} chunks of ${dims} dimensions (pgvector, HNSW vector_cosine_ops, k = 10); model ${MODEL.split('/').pop()}; load ${load()}\n`,
@@ -127,8 +177,24 @@ try {
     console.log(
       `| ${total} | ${(fillMs / 1000).toFixed(1)} | ${(indexMs / 1000).toFixed(1)} | ${usesIndex ? 'yes' : 'no'} | ${percentile(firsts, 50).toFixed(1)} | ${percentile(repeated, 50).toFixed(2)} / ${percentile(repeated, 95).toFixed(2)} | ${statementIndexMs.toFixed(2)} | ${statementScanMs.toFixed(1)}${/Seq Scan/.test(scanPlan) ? '' : ' (not a scan)'} | ${found.filter(Boolean).length}/${REAL.length} |`,
     );
+    console.log(`\nExact scans of the same ${realTotal} chunks (no index), statements alone, median of 7 in alternation; load ${load()}\n`);
+    console.log(
+      '| chunks | workers | plans (pgvector / real[]) | pgvector exact scan ms (<=>) | real[] exact scan ms (svc_cosine_distance, C) | real[] / pgvector |',
+    );
+    console.log('|---:|---|---|---:|---:|---:|');
+    for (const [workers, x] of [
+      ['as planned', planned],
+      ['none', serial],
+    ] as const)
+      console.log(`| ${realTotal} | ${workers} | ${x.plans} | ${x.pg.toFixed(1)} | ${x.real.toFixed(1)} | ${(x.real / x.pg).toFixed(2)} |`);
+    console.log(
+      `\nsvc_search over the real[] destination: ${percentile(realRepeated, 50).toFixed(1)} ms p50; the same 10 rows as pgvector's exact scan: ${sameRows ? 'yes' : 'no'}; real rows found first: ${realFound.filter(Boolean).length}/${REAL.length}`,
+    );
     const problems = [
       total !== CHUNKS && `the destination holds ${total} chunks, not ${CHUNKS}`,
+      realTotal !== CHUNKS && `the real[] destination holds ${realTotal} chunks, not ${CHUNKS}`,
+      !sameRows && 'the exact scans over vector and real[] do not give the same 10 rows',
+      realFound.some((f) => !f) && 'a real row was not found first by its own text in the real[] destination',
       // On a few thousand chunks a scan is as cheap, and the planner may rightly take it.
       !usesIndex && CHUNKS >= 10_000 && `the search statement's plan does not use the HNSW index:\n${plan}`,
       found.some((f) => !f) && 'a real row was not found first by its own text',

@@ -1,0 +1,74 @@
+// The statement svc_search runs over a real[] destination (searchQuery without pgvector): an exact
+// scan that gives each source row's nearest chunk and the k nearest rows, ordered by distance and then
+// the key as jsonb. Checked against the plain form (every chunk's distance, DISTINCT ON the jsonb key)
+// over destinations with several chunks per row, tied distances, zero vectors, composite keys and key
+// columns named like the statement's own.
+import type pg from 'pg';
+import { searchQuery } from '../../src/extension/vectorizer-sql.js';
+import { ROLES, useSvc } from '../helpers/svc.js';
+
+const svc = useSvc();
+let alice: pg.Client;
+
+// What the statement must return, written the plain way.
+const reference = (destination: string, keys: string[]) => `SELECT b.key, b.chunk_index, b.chunk, b.distance FROM (
+  SELECT DISTINCT ON (c.key) c.* FROM (
+    SELECT pg_catalog.jsonb_build_object(${keys.map((k) => `'${k}', d."${k}"`).join(', ')}) AS key, d.chunk_index, d.chunk,
+      svc_cosine_distance(d.embedding, translate($1::text, '[]', '{}')::real[]) AS distance FROM ${destination} d
+  ) c ORDER BY c.key, c.distance, c.chunk_index
+) b ORDER BY b.distance, b.key LIMIT $2::integer`;
+
+beforeAll(async () => {
+  const su = await svc().connect();
+  await su.query(`CREATE SCHEMA app AUTHORIZATION alice`);
+  alice = await svc().connect(ROLES.alice);
+  // One key column; 3 chunks per row, every 10th row a copy of row 1's vectors (tied distances), row 7 all zeros.
+  await alice.query(`CREATE TABLE app.one (id bigint, chunk_index integer, chunk text, embedding real[], PRIMARY KEY (id, chunk_index));
+    INSERT INTO app.one SELECT i, j, i || '/' || j, CASE WHEN i = 7 THEN '{0,0,0,0}' ELSE (SELECT array_agg(random() - 0.5) FROM generate_series(1, 4) WHERE i + j > 0)::real[] END
+      FROM generate_series(1, 500) i, generate_series(0, 2) j;
+    UPDATE app.one o SET embedding = f.embedding FROM app.one f WHERE f.id = 1 AND f.chunk_index = o.chunk_index AND o.id % 10 = 0`);
+  // A composite key whose columns are named like the statement's own (distance, key), text before integer.
+  await alice.query(`CREATE TABLE app.two ("distance" text, "key" integer, chunk_index integer, chunk text, embedding real[], PRIMARY KEY ("distance", "key", chunk_index));
+    INSERT INTO app.two SELECT chr(65 + i % 5) || i, i % 3, j, i || '/' || j, (SELECT array_agg(round((random() - 0.5) * 4)) FROM generate_series(1, 3) WHERE i * j >= 0)::real[]
+      FROM generate_series(1, 300) i, generate_series(0, 1) j`);
+});
+
+test.each([1, 3, 10, 50, 1000])('one key column, k = %i: the rows and order of the plain form', async (k) => {
+  const sql = searchQuery({ destination: 'app.one', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
+  for (const probe of ['[0.1,-0.2,0.3,0.4]', `[${(await alice.query(`SELECT embedding FROM app.one WHERE id = 1 AND chunk_index = 2`)).rows[0].embedding.join(',')}]`]) {
+    const got = (await alice.query(sql, [probe, k])).rows;
+    expect(got).toEqual((await alice.query(reference('app.one', ['id']), [probe, k])).rows);
+    expect(got).toHaveLength(Math.min(k, 500));
+  }
+});
+
+test('tied distances: the rows of one vector come in key order, the zero vector last', async () => {
+  const sql = searchQuery({ destination: 'app.one', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
+  const probe = `[${(await alice.query(`SELECT embedding FROM app.one WHERE id = 1 AND chunk_index = 0`)).rows[0].embedding.join(',')}]`;
+  const got = (await alice.query(sql, [probe, 20])).rows;
+  // Row 1 and its copies (10, 20, ...) are at the same distance: the first 20 rows, ordered by their jsonb keys.
+  expect(got.map((r) => r.key.id)).toEqual([1, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190]);
+  expect(new Set(got.map((r) => r.distance)).size).toBe(1);
+  const all = (await alice.query(sql, [probe, 1000])).rows;
+  expect(all.at(-1)).toMatchObject({ key: { id: 7 }, distance: null });
+});
+
+test.each([1, 7, 40, 1000])('a composite key named like the statement\'s columns, k = %i: the rows and order of the plain form', async (k) => {
+  const sql = searchQuery({ destination: 'app.two', svcSchema: 'public', keys: [{ name: 'distance' }, { name: 'key' }], vectorSchema: null });
+  const got = (await alice.query(sql, ['[1,0,-1]', k])).rows;
+  expect(got).toEqual((await alice.query(reference('app.two', ['distance', 'key']), ['[1,0,-1]', k])).rows);
+  expect(got).toHaveLength(Math.min(k, 300));
+});
+
+test('the query vector is read once, not per chunk; a length that differs is the distance\'s error', async () => {
+  const sql = searchQuery({ destination: 'app.one', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
+  // As svc_search runs it: one generic plan. The scan hands the distance each chunk's own columns; the
+  // cast of the query's text is a one-row Result beside it (pulled up into the scan, it ran per chunk).
+  await alice.query(`SET plan_cache_mode = force_generic_plan; PREPARE s(text, integer) AS ${sql}`);
+  const plan = (await alice.query(`EXPLAIN (VERBOSE) EXECUTE s('[1,2,3,4]', 5)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  expect(plan).toMatch(/Seq Scan on app\.one d[^\n]*\n\s*Output: d\.id, d\.chunk_index, d\.chunk, d\.embedding$/m);
+  expect(plan).toMatch(/Result[^\n]*\n\s*Output: \(translate\(\$1, '\[\]'::text, '\{\}'::text\)\)::real\[\]$/m);
+  await alice.query('RESET plan_cache_mode');
+  await expect(alice.query(sql, ['[1,2]', 5])).rejects.toMatchObject({ code: '22023', message: 'svc_cosine_distance: a and b must have the same length (got 4 and 2)' });
+  await alice.query('DEALLOCATE s');
+});
