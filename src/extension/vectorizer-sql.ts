@@ -243,26 +243,36 @@ export function searchQuery(v: { destination: string; svcSchema: string; keys: r
 }
 
 /**
- * svc_search over real[]: svc_cosine_distance (C, src/native) for every chunk, each row's nearest
- * chunk, the k nearest rows; the same rows in the same order as the form with pgvector's (distance,
- * then the key as jsonb), but exact. Per chunk, only what pgvector's exact scan does too: the
- * distance and a sort. The query's text becomes a real[] once (OFFSET 0 keeps the subquery from being
- * pulled up, which left the cast, array_in over the whole vector, in every chunk's call: ~7 us a
- * chunk); rows are told apart by their key columns (aliased, whatever they are called), and the key
- * is built as jsonb only for the k nearest and those tied with the k-th (WITH TIES), not per chunk
- * (100,000 chunks of 64 dimensions: ~90 ms, as pgvector's exact scan; ~860 ms with the cast per
- * chunk and the rows sorted by their jsonb keys; bench/search.ts).
+ * svc_search over real[]: the k nearest rows by their nearest chunk, exact, in the order of the form
+ * with pgvector's (distance, then the key as jsonb). Per chunk only what pgvector's exact scan does:
+ * svc_cosine_distance (C, src/native) and a bounded sort. The k × 10 nearest chunks (a top-N sort)
+ * decide it when at least k rows have a chunk nearer than the farthest of them: every chunk nearer
+ * than that is among them, so those rows' nearest chunks are, and any other row is farther than the
+ * k-th. Otherwise (rows of many near chunks, ties at the edge) every chunk is taken. The query's text
+ * becomes a real[] once (q: a CTE read by both; pulled up into the scan, the cast ran per chunk),
+ * rows are told apart by their key columns (aliased, whatever they are called), and the key is built
+ * as jsonb only for the k nearest and those tied with the k-th (WITH TIES). 100,000 chunks of 64
+ * dimensions: ~36 ms where pgvector's exact scan takes ~90 and the form that sorted every chunk by its
+ * jsonb key with the cast per chunk ~860 (bench/search.ts).
  */
 function exactScanQuery(v: { destination: string; svcSchema: string; keys: readonly { name: string }[] }): string {
   const distance = `${qualified(v.svcSchema, 'svc_cosine_distance')}(d.embedding, q.embedding)`;
   const alias = (i: number) => `svc_key_${i + 1}`;
-  const keys = v.keys.map((k, i) => `d.${quoteIdent(k.name)} AS ${alias(i)}`).join(', ');
+  const aliases = (table: string) => v.keys.map((_, i) => `${table}.${alias(i)}`).join(', ');
+  const scan = `SELECT ${v.keys.map((k, i) => `d.${quoteIdent(k.name)} AS ${alias(i)}`).join(', ')}, d.chunk_index, d.chunk, ${distance} AS distance
+    FROM ${v.destination} d, q`;
   const key = `pg_catalog.jsonb_build_object(${v.keys.map((k, i) => `${quoteLiteral(k.name)}, t.${alias(i)}`).join(', ')})`;
-  return `SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
+  return `WITH q AS (SELECT translate($1::text, '[]', '{}')::real[] AS embedding),
+near AS (${scan} ORDER BY distance LIMIT $2::integer * 10),
+enough AS (SELECT count(DISTINCT ROW(${aliases('n')})) FILTER (WHERE n.distance < (SELECT max(m.distance) FROM near m)) >= $2::integer AS yes FROM near n),
+candidates AS (
+  SELECT n.* FROM near n WHERE (SELECT e.yes FROM enough e)
+  UNION ALL
+  ${scan} WHERE NOT (SELECT e.yes FROM enough e)
+)
+SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
   SELECT b.* FROM (
-    SELECT DISTINCT ON (${keyList(v, 'd')}) ${keys}, d.chunk_index, d.chunk, ${distance} AS distance
-    FROM ${v.destination} d, (SELECT translate($1::text, '[]', '{}')::real[] AS embedding OFFSET 0) q
-    ORDER BY ${keyList(v, 'd')}, distance, d.chunk_index
+    SELECT DISTINCT ON (${aliases('c')}) c.* FROM candidates c ORDER BY ${aliases('c')}, c.distance, c.chunk_index
   ) b ORDER BY b.distance FETCH FIRST ($2::integer) ROWS WITH TIES
 ) t ORDER BY t.distance, key LIMIT $2::integer`;
 }

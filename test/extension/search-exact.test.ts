@@ -27,6 +27,10 @@ beforeAll(async () => {
     INSERT INTO app.one SELECT i, j, i || '/' || j, CASE WHEN i = 7 THEN '{0,0,0,0}' ELSE (SELECT array_agg(random() - 0.5) FROM generate_series(1, 4) WHERE i + j > 0)::real[] END
       FROM generate_series(1, 500) i, generate_series(0, 2) j;
     UPDATE app.one o SET embedding = f.embedding FROM app.one f WHERE f.id = 1 AND f.chunk_index = o.chunk_index AND o.id % 10 = 0`);
+  // Many chunks per row, each row's chunks near one another: the k × 10 nearest chunks hold fewer than k rows.
+  await alice.query(`CREATE TABLE app.many (id integer, chunk_index integer, chunk text, embedding real[], PRIMARY KEY (id, chunk_index));
+    INSERT INTO app.many SELECT i, j, i || '/' || j, ARRAY[cos(i * 0.1) + j * 1e-4, sin(i * 0.1), 0.5]::real[]
+      FROM generate_series(1, 60) i, generate_series(0, 39) j`);
   // A composite key whose columns are named like the statement's own (distance, key), text before integer.
   await alice.query(`CREATE TABLE app.two ("distance" text, "key" integer, chunk_index integer, chunk text, embedding real[], PRIMARY KEY ("distance", "key", chunk_index));
     INSERT INTO app.two SELECT chr(65 + i % 5) || i, i % 3, j, i || '/' || j, (SELECT array_agg(round((random() - 0.5) * 4)) FROM generate_series(1, 3) WHERE i * j >= 0)::real[]
@@ -60,14 +64,43 @@ test.each([1, 7, 40, 1000])('a composite key named like the statement\'s columns
   expect(got).toHaveLength(Math.min(k, 300));
 });
 
+// Which way the statement went: the k × 10 nearest chunks alone, or every chunk (the second branch of the Append).
+async function scannedAll(sql: string, probe: string, k: number): Promise<boolean> {
+  await alice.query(`PREPARE w(text, integer) AS ${sql}`);
+  try {
+    const plan = (await alice.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE w('${probe}', ${k})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const everyChunk = /One-Time Filter: \(NOT[^\n]*\n(?:[^\n]*\n)*?\s*->  Nested Loop \(([^)]*)\)/.exec(plan);
+    if (!everyChunk) throw new Error(`no second branch in\n${plan}`);
+    return everyChunk[1] !== 'never executed';
+  } finally {
+    await alice.query('DEALLOCATE w');
+  }
+}
+
+test('the k × 10 nearest chunks decide it where they hold k rows; every chunk is read where they do not', async () => {
+  const one = searchQuery({ destination: 'app.one', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
+  expect(await scannedAll(one, '[0.1,-0.2,0.3,0.4]', 10)).toBe(false);
+  expect(await scannedAll(one, '[0.1,-0.2,0.3,0.4]', 1000)).toBe(true); // more than the table holds
+  const many = searchQuery({ destination: 'app.many', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
+  for (const k of [1, 5, 20, 60]) {
+    expect([k, await scannedAll(many, '[1,0.3,0.5]', k)]).toEqual([k, k > 1]);
+    const got = (await alice.query(many, ['[1,0.3,0.5]', k])).rows;
+    expect(got).toEqual((await alice.query(reference('app.many', ['id']), ['[1,0.3,0.5]', k])).rows);
+    expect(got).toHaveLength(k);
+  }
+});
+
 test('the query vector is read once, not per chunk; a length that differs is the distance\'s error', async () => {
   const sql = searchQuery({ destination: 'app.one', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
-  // As svc_search runs it: one generic plan. The scan hands the distance each chunk's own columns; the
-  // cast of the query's text is a one-row Result beside it (pulled up into the scan, it ran per chunk).
+  // As svc_search runs it: one generic plan. The scans hand the distance each chunk's own columns; the
+  // cast of the query's text is a one-row CTE beside them (pulled up into a scan, it ran per chunk).
   await alice.query(`SET plan_cache_mode = force_generic_plan; PREPARE s(text, integer) AS ${sql}`);
   const plan = (await alice.query(`EXPLAIN (VERBOSE) EXECUTE s('[1,2,3,4]', 5)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-  expect(plan).toMatch(/Seq Scan on app\.one d[^\n]*\n\s*Output: d\.id, d\.chunk_index, d\.chunk, d\.embedding$/m);
-  expect(plan).toMatch(/Result[^\n]*\n\s*Output: \(translate\(\$1, '\[\]'::text, '\{\}'::text\)\)::real\[\]$/m);
+  expect(plan.match(/Seq Scan on app\.one d\w*[^\n]*\n\s*Output: [^\n]*/g)?.map((scan) => scan.split('Output: ')[1])).toEqual([
+    'd_1.id, d_1.chunk_index, d_1.chunk, d_1.embedding',
+    'd.id, d.chunk_index, d.chunk, d.embedding',
+  ]);
+  expect(plan).toMatch(/CTE q\n\s*->  Result[^\n]*\n\s*Output: \(translate\(\$1, '\[\]'::text, '\{\}'::text\)\)::real\[\]$/m);
   await alice.query('RESET plan_cache_mode');
   await expect(alice.query(sql, ['[1,2]', 5])).rejects.toMatchObject({ code: '22023', message: 'svc_cosine_distance: a and b must have the same length (got 4 and 2)' });
   await alice.query('DEALLOCATE s');
