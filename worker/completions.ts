@@ -15,18 +15,34 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+/**
+ * Holding results back for others about to finish: while `more()` says other jobs are running, a
+ * result waits up to `ms` (or until `upTo` wait) for them to join its call. Short jobs running side by
+ * side then share one call and one commit, where each would otherwise take a call of its own as the
+ * lane frees between them; a result with nothing else running goes out at once.
+ */
+export interface Hold {
+  more: () => boolean;
+  ms: number;
+  upTo: number;
+}
+
 export class CompletionBatcher {
   private waiting: Waiting[] = [];
   private readonly freeLanes: Queryable[];
   private scheduled = false;
+  /** When the oldest result waiting was handed in (performance.now()), and the timer that sends it. */
+  private oldest = 0;
+  private holdTimer?: NodeJS.Timeout;
 
   /**
    * `lanes`: the connections calls go out on, one call at a time on each (a pg.Pool counts as one).
-   * `maxBatch`: the most results per call; more spread over the free lanes.
+   * `maxBatch`: the most results per call; more spread over the free lanes. `hold`: see Hold.
    */
   constructor(
     lanes: readonly Queryable[],
     private readonly maxBatch = Infinity,
+    private readonly hold?: Hold,
   ) {
     if (lanes.length === 0) throw new Error('CompletionBatcher: at least one lane is needed');
     if (!(maxBatch >= 1)) throw new Error('CompletionBatcher: maxBatch must be at least 1');
@@ -39,6 +55,7 @@ export class CompletionBatcher {
    */
   complete(job: protocol.Completion['job'], result: string, cache?: protocol.CacheEntry): Promise<boolean> {
     return new Promise((resolve, reject) => {
+      if (this.waiting.length === 0) this.oldest = performance.now();
       this.waiting.push({ completion: { job, result, cache }, resolve, reject });
       this.schedule();
     });
@@ -54,9 +71,23 @@ export class CompletionBatcher {
     });
   }
 
-  /** Sends what waits, in batches of at most maxBatch, while lanes are free. */
+  /** Sends what waits, in batches of at most maxBatch, while lanes are free (unless held). */
   private send(): void {
+    if (this.holding()) return;
     while (this.waiting.length > 0 && this.freeLanes.length > 0) this.sendBatch(this.freeLanes.pop()!, this.waiting.splice(0, this.maxBatch));
+  }
+
+  /** Whether what waits is held back for results about to join it; if so, sends it when the hold ends. */
+  private holding(): boolean {
+    const hold = this.hold;
+    if (!hold || this.waiting.length === 0 || this.waiting.length >= hold.upTo || !hold.more()) return false;
+    const left = this.oldest + hold.ms - performance.now();
+    if (left <= 0) return false;
+    this.holdTimer ??= setTimeout(() => {
+      this.holdTimer = undefined;
+      this.send();
+    }, left);
+    return true;
   }
 
   private sendBatch(lane: Queryable, batch: Waiting[]): void {

@@ -32,11 +32,14 @@ export class RequestLocks {
     if (count > 1) this.held.set(requestId, count - 1);
     else this.held.delete(requestId);
     this.toUnlock.push(requestId);
-    if (!this.unlocking) void this.unlockQueued();
+    // At the end of this turn of the event loop: the outcomes written by one call are let go together.
+    if (!this.unlocking) {
+      this.unlocking = true;
+      setImmediate(() => void this.unlockQueued());
+    }
   }
 
   private async unlockQueued(): Promise<void> {
-    this.unlocking = true;
     try {
       while (this.toUnlock.length > 0 && this.client) {
         const ids = this.toUnlock;

@@ -40,6 +40,9 @@ const FINAL_BEAT_MS = 2000;
 const RETENTION_BATCH = 1000;
 const RETENTION_BATCHES = 20;
 
+/** How long a result waits for others still running to be written with it, at most. */
+const COMPLETION_HOLD_MS = 2;
+
 /** How often the worker asks which of the jobs it holds it must let go (svc_worker_released). */
 const RELEASE_CHECK_MS = 1000;
 
@@ -93,7 +96,8 @@ export class Worker {
     private readonly engines: ReadonlyMap<string, InferenceEngine>,
   ) {
     this.models = [...engines.keys()];
-    this.completions = new CompletionBatcher([pool]);
+    // Results wait up to 2 ms for others still running to share their call (completions.ts Hold).
+    this.completions = new CompletionBatcher([pool], Infinity, { more: () => this.running.size > 0, ms: COMPLETION_HOLD_MS, upTo: 16 });
     this.locks = new RequestLocks(config.db);
   }
 
@@ -142,7 +146,7 @@ export class Worker {
       // batches.
       const want = this.config.concurrency + this.config.prefetch - this.running.size - this.backlog.length;
       let claimed = 0;
-      if (want > 0) {
+      if (this.shouldClaim(want)) {
         try {
           const jobs = await this.untilAbandoned(
             this.locks.claim({
@@ -272,6 +276,16 @@ export class Worker {
   private startClaimed(): void {
     if (this.abandon.signal.aborted) return;
     while (this.running.size < this.config.concurrency && this.backlog.length > 0) this.start(this.backlog.shift()!);
+  }
+
+  /**
+   * Whether to claim now, for `want` jobs: only once the jobs held ahead are nearly all started (at
+   * most a quarter of SVC_WORKER_PREFETCH left), so that a worker of short jobs claims several in one
+   * statement rather than one each time a slot frees (a claim costs about the same for one job as for
+   * several), while the one or two left cover the claim's round trip.
+   */
+  private shouldClaim(want: number): boolean {
+    return want > 0 && this.backlog.length <= Math.floor(this.config.prefetch / 4);
   }
 
   /** Waits for a notification, a freed slot, stop(), or `ms`. */

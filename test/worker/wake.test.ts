@@ -72,8 +72,8 @@ test("a sync call waits on the running request's lock, held by the worker until 
   // Some samples fall between two statements of the call; the waits themselves are on the lock, none a sleep.
   expect(events.filter((e) => e === 'Lock/advisory').length).toBeGreaterThan(events.length / 2);
   expect(events).not.toContain('Timeout/PgSleep');
-  // The lock is let go with the outcome, and the answer is the request's own.
-  expect(await lockHolders(id)).toEqual([]);
+  // The lock is let go once the outcome has committed, and the answer is the request's own.
+  await eventually('the worker to let the lock go', async () => (await lockHolders(id)).length === 0, 5000);
   expect(text).toBe((await su.query('SELECT result FROM svc_queue WHERE request_id = $1', [id])).rows[0].result);
 }, 60_000);
 
