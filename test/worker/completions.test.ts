@@ -132,3 +132,27 @@ test("svc_worker_complete_cached: arrays of one length without NULL ids, and svc
     await user.end();
   }
 });
+
+test('with a hold, a result waits for others still running to share its call; alone, or past the hold, it goes out', async () => {
+  const ids = await submitMany(5);
+  const held = await protocol.claim(workers[0], { ...options, maxJobs: 5 });
+  let running = true;
+  const { lane, calls } = counted(workers[0]);
+  const batcher = new CompletionBatcher([lane], Infinity, { more: () => running, ms: 60_000, upTo: 3 });
+  // Others running: held until three wait (upTo).
+  const first = batcher.complete(held[0], 'a');
+  await new Promise((r) => setTimeout(r, 50));
+  expect(calls).toEqual([]);
+  await Promise.all([first, batcher.complete(held[1], 'b'), batcher.complete(held[2], 'c')]);
+  expect(calls).toEqual([3]);
+  // Nothing else running: at once.
+  running = false;
+  await batcher.complete(held[3], 'd');
+  expect(calls).toEqual([3, 1]);
+  // Past the hold's time: out, though others still run.
+  running = true;
+  const short = new CompletionBatcher([lane], Infinity, { more: () => running, ms: 20, upTo: 16 });
+  await short.complete(held[4], 'e');
+  expect(calls).toEqual([3, 1, 1]);
+  for (const id of ids) expect((await status(id)).status).toBe('completed');
+});
