@@ -423,11 +423,11 @@ export class Worker {
    */
   private async execute(job: protocol.ClaimedJob, signal: AbortSignal): Promise<Ran> {
     checkJobGrammar(job);
-    const useCache = job.parameters.use_cache === true;
-    const identity = cacheIdentity(job.function_name, job.parameters);
+    // The request's cache key, where it allows the cache (computing it costs a canonical JSON and a hash).
+    const identity = job.parameters.use_cache === true ? cacheIdentity(job.function_name, job.parameters) : null;
     const engine = this.engineFor(job);
     // A synchronous call's request is not looked up again: its caller did, just before submitting it.
-    if (useCache && !job.waited) {
+    if (identity !== null && !job.waited) {
       const cached = await protocol.cacheGet(this.pool, identity, engine.modelId);
       if (cached !== null) return { result: cached };
     }
@@ -445,7 +445,7 @@ export class Worker {
     // A job stopped (timed out or released) writes nothing, to the cache either, whatever its engine call returned.
     signal.throwIfAborted();
     // Stored with the completion, in one statement: when a caller has its answer, the next identical request finds it cached.
-    return useCache ? { result, cache: { identity, model: engine.modelId, functionName: job.function_name } } : { result };
+    return identity !== null ? { result, cache: { identity, model: engine.modelId, functionName: job.function_name } } : { result };
   }
 
   /**
