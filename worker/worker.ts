@@ -80,6 +80,14 @@ export class Worker {
   /** The setup problem last logged (checkSetup), so it is logged once, not on every retry. */
   private setupProblem?: string;
   private wake: () => void = () => undefined;
+  /**
+   * The last claim found fewer jobs than it asked for, and no submission has been heard of since: a
+   * freed slot then claims nothing (an empty claim costs the database as much as a full one) until a
+   * notification or the poll. `heard` counts the notifications, so that one arriving while a claim
+   * runs (whose snapshot may miss its row) is not lost.
+   */
+  private drained = false;
+  private heard = 0;
   private listener?: pg.Client;
   private jobsDone = 0;
   private jobsFailed = 0;
@@ -146,7 +154,8 @@ export class Worker {
       // batches.
       const want = this.config.concurrency + this.config.prefetch - this.running.size - this.backlog.length;
       let claimed = 0;
-      if (this.shouldClaim(want)) {
+      if (this.shouldClaim(want) && !this.drained) {
+        const heard = this.heard;
         try {
           const jobs = await this.untilAbandoned(
             this.locks.claim({
@@ -164,6 +173,8 @@ export class Worker {
           this.backlog.push(...(jobs ?? []));
           this.backlog.sort((a, b) => b.priority - a.priority);
           claimed = jobs?.length ?? 0;
+          // Nothing more to claim until a submission is heard of, or the poll comes round.
+          this.drained = claimed < want && this.heard === heard;
         } catch (error) {
           failures++;
           this.missed(error);
@@ -174,7 +185,8 @@ export class Worker {
       }
       if (claimed > 0 && claimed === want) continue; // there may be more
       if (this.backlog.length > 0 && this.running.size < this.config.concurrency) continue;
-      await this.idle(this.config.pollIntervalMs);
+      // The poll: what no notification announces (a retry's backoff ending, an expired lease, a notification missed).
+      if (await this.idle(this.config.pollIntervalMs)) this.drained = false;
     }
     // What was claimed is run: the backlog too, as slots free.
     while (this.running.size > 0 || (this.backlog.length > 0 && !this.abandon.signal.aborted)) {
@@ -288,15 +300,14 @@ export class Worker {
     return want > 0 && this.backlog.length <= Math.floor(this.config.prefetch / 4);
   }
 
-  /** Waits for a notification, a freed slot, stop(), or `ms`. */
-  private idle(ms: number): Promise<void> {
+  /** Waits for a notification, a freed slot, stop(), or `ms`; true when `ms` passed. */
+  private idle(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const timer = setTimeout(() => resolve(true), ms);
+      this.wake = () => {
         clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
+        resolve(false);
+      };
     });
   }
 
@@ -476,6 +487,7 @@ export class Worker {
           const message = toPgText(outcome.error instanceof Error ? outcome.error.message : String(outcome.error));
           const status = await protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
           this.reached();
+          if (status === 'pending') this.heardOfWork(); // its retry is work no notification announces
           this.jobsFailed++;
           log('warn', 'job failed', { requestId: job.request_id, attempt: job.attempt, error: message, newStatus: status, permanent });
         }
@@ -553,6 +565,13 @@ export class Worker {
     }
   }
 
+  /** A submission was announced (or may have been, while the listener was away): claim again. */
+  private heardOfWork(): void {
+    this.heard++;
+    this.drained = false;
+    this.wake();
+  }
+
   /** Keeps a LISTEN connection open, reconnecting with backoff; polling covers the gaps. */
   private async listen(): Promise<void> {
     for (let failures = 0; !this.stopping;) {
@@ -567,13 +586,13 @@ export class Worker {
           client.on('end', () => resolve());
         });
         client.on('notification', (n) => {
-          if (n.channel !== protocol.CANCEL_CHANNEL) this.wake();
+          if (n.channel !== protocol.CANCEL_CHANNEL) this.heardOfWork();
           else if (n.payload && this.holds(n.payload)) this.checkReleased([n.payload]);
         });
         await client.query(`LISTEN ${protocol.WAKEUP_CHANNEL}; LISTEN ${protocol.CANCEL_CHANNEL}`);
         this.listener = client;
         failures = 0;
-        this.wake(); // anything enqueued while we were away
+        this.heardOfWork(); // anything enqueued while we were away
         await closed;
       } catch (error) {
         log('warn', 'listen connection failed', errorFields(error));
