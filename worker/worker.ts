@@ -88,6 +88,8 @@ export class Worker {
    */
   private drained = false;
   private heard = 0;
+  /** When the last claim was sent (performance.now()): the poll claims SVC_WORKER_POLL_INTERVAL after it, however often the worker wakes. */
+  private lastClaimAt = -Infinity;
   private listener?: pg.Client;
   private jobsDone = 0;
   private jobsFailed = 0;
@@ -154,8 +156,12 @@ export class Worker {
       // batches.
       const want = this.config.concurrency + this.config.prefetch - this.running.size - this.backlog.length;
       let claimed = 0;
-      if (this.shouldClaim(want) && !this.drained) {
+      // After an empty claim, the next waits for a submission to be announced, or for the poll: what no
+      // notification announces (a retry's backoff ending, an expired lease, a notification missed).
+      const pollDue = performance.now() - this.lastClaimAt >= this.config.pollIntervalMs;
+      if (this.shouldClaim(want) && (!this.drained || pollDue)) {
         const heard = this.heard;
+        this.lastClaimAt = performance.now();
         try {
           const jobs = await this.untilAbandoned(
             this.locks.claim({
@@ -173,7 +179,6 @@ export class Worker {
           this.backlog.push(...(jobs ?? []));
           this.backlog.sort((a, b) => b.priority - a.priority);
           claimed = jobs?.length ?? 0;
-          // Nothing more to claim until a submission is heard of, or the poll comes round.
           this.drained = claimed < want && this.heard === heard;
         } catch (error) {
           failures++;
@@ -185,8 +190,7 @@ export class Worker {
       }
       if (claimed > 0 && claimed === want) continue; // there may be more
       if (this.backlog.length > 0 && this.running.size < this.config.concurrency) continue;
-      // The poll: what no notification announces (a retry's backoff ending, an expired lease, a notification missed).
-      if (await this.idle(this.config.pollIntervalMs)) this.drained = false;
+      await this.idle(this.config.pollIntervalMs);
     }
     // What was claimed is run: the backlog too, as slots free.
     while (this.running.size > 0 || (this.backlog.length > 0 && !this.abandon.signal.aborted)) {
@@ -300,14 +304,15 @@ export class Worker {
     return want > 0 && this.backlog.length <= Math.floor(this.config.prefetch / 4);
   }
 
-  /** Waits for a notification, a freed slot, stop(), or `ms`; true when `ms` passed. */
-  private idle(ms: number): Promise<boolean> {
+  /** Waits for a notification, a freed slot, stop(), or `ms`. */
+  private idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(true), ms);
-      this.wake = () => {
+      const timer = setTimeout(done, ms);
+      function done() {
         clearTimeout(timer);
-        resolve(false);
-      };
+        resolve();
+      }
+      this.wake = done;
     });
   }
 
