@@ -157,13 +157,20 @@ export const QUERIES = {
 
   sleep: q(`SELECT pg_sleep($1)`, 'float8'),
   // Whether no session holds request $1's lock exclusively (no worker is running it, or one without
-  // the lock): taken shared and given back at once.
+  // the lock): taken shared and given back at once; with the session's lock_timeout, which
+  // awaitRequest changes and lockTimeout puts back.
   requestUnheld: q(
-    `SELECT CASE WHEN pg_catalog.pg_try_advisory_lock_shared(${REQUEST_KEY}) THEN pg_catalog.pg_advisory_unlock_shared(${REQUEST_KEY}) ELSE false END AS unheld`,
+    `SELECT CASE WHEN pg_catalog.pg_try_advisory_lock_shared(${REQUEST_KEY}) THEN pg_catalog.pg_advisory_unlock_shared(${REQUEST_KEY}) ELSE false END AS unheld,
+            pg_catalog.current_setting('lock_timeout') AS lock_timeout`,
     'uuid',
   ),
-  // Waits (up to lock_timeout) until the worker holding request $1's lock lets go; given back at once.
-  awaitRequest: q(`SELECT pg_catalog.pg_advisory_lock_shared(${REQUEST_KEY}), pg_catalog.pg_advisory_unlock_shared(${REQUEST_KEY})`, 'uuid'),
+  // Waits up to $2 (lock_timeout, set first in the same statement) until the worker holding request
+  // $1's lock lets go; given back at once.
+  awaitRequest: q(
+    `SELECT pg_catalog.set_config('lock_timeout', $2, true), pg_catalog.pg_advisory_lock_shared(${REQUEST_KEY}), pg_catalog.pg_advisory_unlock_shared(${REQUEST_KEY})`,
+    'uuid',
+    'text',
+  ),
   lockTimeout: q(`SELECT pg_catalog.set_config('lock_timeout', $1, true) AS value`, 'text'),
   // A sync call's requests not finished yet: those that keep its waiter key (svc_queue_waiter_idx).
   waiterUnfinished: q(`SELECT count(*) AS n FROM svc_queue WHERE waiter = $1`, 'integer'),

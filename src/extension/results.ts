@@ -78,15 +78,14 @@ const LOCK_WAIT_MAX_MS = 1000;
  */
 function waitForWorker(waiting: readonly string[], leftMs: number): boolean {
   const first = waiting[0];
-  if (one<{ unheld: boolean }>(QUERIES.requestUnheld, first)!.unheld) return false;
-  const previous = one<{ value: string }>(QUERIES.setting, 'lock_timeout')!.value;
-  one(QUERIES.lockTimeout, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
+  const probe = one<{ unheld: boolean; lock_timeout: string }>(QUERIES.requestUnheld, first)!;
+  if (probe.unheld) return false;
   try {
-    one(QUERIES.awaitRequest, first);
+    one(QUERIES.awaitRequest, first, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
   } catch (error) {
     if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.lockNotAvailable) throw error;
   } finally {
-    one(QUERIES.lockTimeout, previous);
+    one(QUERIES.lockTimeout, probe.lock_timeout);
   }
   return true;
 }
