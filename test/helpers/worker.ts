@@ -45,3 +45,21 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * Workers a test file starts, each with `defaults` under its own env, and kills together (`killAll`,
+ * in the file's afterEach, before it clears the queue).
+ */
+export function workerSet(cluster: () => Cluster, defaults: Record<string, string> = {}) {
+  const started: WorkerProcess[] = [];
+  return {
+    start(env: Record<string, string> = {}): WorkerProcess {
+      const w = startWorker(cluster(), { ...defaults, ...env });
+      started.push(w);
+      return w;
+    },
+    async killAll(): Promise<void> {
+      await Promise.all(started.splice(0).map((w) => w.stop('SIGKILL')));
+    },
+  };
+}

@@ -6,18 +6,14 @@
 // watch it (a rerank).
 import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
-import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { eventually, workerSet, type WorkerProcess } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.retry_backoff': "'0'" } });
 let su: pg.Client;
 let alice: pg.Client;
 let bob: pg.Client;
-const workers: WorkerProcess[] = [];
-const start = (env: Record<string, string> = {}) => {
-  const w = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_PROGRESS_INTERVAL: '0.05', SVC_WORKER_CONTEXT_SIZE: '8192', ...env });
-  workers.push(w);
-  return w;
-};
+const workers = workerSet(() => svc().cluster, { SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_PROGRESS_INTERVAL: '0.05', SVC_WORKER_CONTEXT_SIZE: '8192' });
+const start = workers.start;
 
 beforeAll(async () => {
   su = await svc().connect();
@@ -25,7 +21,7 @@ beforeAll(async () => {
   bob = await svc().connect(ROLES.bob);
 });
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop('SIGKILL')));
+  await workers.killAll();
   await su.query('DELETE FROM svc_queue');
   await su.query('SELECT svc_cache_clear()');
 });

@@ -3,17 +3,13 @@
 // lost, nothing completed twice.
 import type pg from 'pg';
 import { useSvc } from '../helpers/svc.js';
-import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { eventually, workerSet, type WorkerProcess } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.retry_backoff': "'0'" } });
 let db: pg.Client;
 const completions: Array<{ request_id: string; status: string }> = [];
-const workers: WorkerProcess[] = [];
-const start = (env: Record<string, string> = {}) => {
-  const w = startWorker(svc().cluster, env);
-  workers.push(w);
-  return w;
-};
+const workers = workerSet(() => svc().cluster);
+const start = workers.start;
 
 async function listen(): Promise<void> {
   const listener = await svc().connect();
@@ -26,7 +22,7 @@ beforeAll(async () => {
   await listen();
 });
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop('SIGKILL')));
+  await workers.killAll();
   await db.query('DELETE FROM svc_queue');
 });
 

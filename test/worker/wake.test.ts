@@ -7,18 +7,14 @@
 import type pg from 'pg';
 import { REQUEST_LOCK } from '../../src/extension/queries.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
-import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { eventually, workerSet } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.retry_backoff': "'0'" } });
 let su: pg.Client;
 let alice: pg.Client;
 let bob: pg.Client;
-const workers: WorkerProcess[] = [];
-const start = (env: Record<string, string> = {}) => {
-  const w = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '1', ...env });
-  workers.push(w);
-  return w;
-};
+const workers = workerSet(() => svc().cluster, { SVC_WORKER_CONCURRENCY: '1' });
+const start = workers.start;
 
 beforeAll(async () => {
   su = await svc().connect();
@@ -26,7 +22,7 @@ beforeAll(async () => {
   bob = await svc().connect(ROLES.bob);
 });
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop('SIGKILL')));
+  await workers.killAll();
   await su.query('DELETE FROM svc_queue');
 });
 
