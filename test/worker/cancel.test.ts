@@ -87,7 +87,11 @@ test('a synchronous caller that gives up: its running request is stopped and the
     'the worker to run',
     async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
   );
-  await alice.query(`SET statement_timeout = '4s'`);
+  // bob gives up after 3 s (a statement timeout) while alice's call still runs; alice gives up only
+  // after that (a cancel), so that her slot is never freed for bob's request before he stops waiting,
+  // however slowly a loaded machine gets his request claimed.
+  const alicePid = (await alice.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+  await alice.query(`SET statement_timeout = '60s'`);
   await bob.query(`SET statement_timeout = '3s'`);
   try {
     // alice's call runs in the only slot; bob's, submitted while it runs, is claimed ahead of a free slot.
@@ -102,8 +106,10 @@ test('a synchronous caller that gives up: its running request is stopped and the
       "bob's request to be claimed ahead",
       async () => (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'bob' AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
     );
-    await expect(aliceCall).rejects.toMatchObject({ code: '57014' });
     await expect(bobCall).rejects.toMatchObject({ code: '57014' });
+    expect((await row(aliceId)).status).toBe('processing');
+    await su.query('SELECT pg_cancel_backend($1)', [alicePid]);
+    await expect(aliceCall).rejects.toMatchObject({ code: '57014' });
     await eventually("alice's request to be stopped", async () => logged(w, 'job stopped', aliceId), 10_000);
     await eventually("bob's request to be dropped", async () => logged(w, 'job dropped before it ran', bobId), 10_000);
     for (const id of [aliceId, bobId]) {
