@@ -68,11 +68,3 @@ export class EmbeddingPool<T extends Disposable> {
     for (const context of contexts) await context?.dispose();
   }
 }
-
-/**
- * How many embedding contexts an engine runs at once: one per `threads` of the cores, at least one.
- * More contexts than cores would make llama.cpp's threads wait for each other (threads.ts).
- */
-export function embeddingContexts(threads: number, cores: number): number {
-  return Math.max(1, Math.floor(cores / threads));
-}

@@ -1,6 +1,6 @@
 // The inference engine: one node-llama-cpp model, loaded once, serving generation (optionally under a
-// GBNF grammar), embeddings and reranking. Several sequences share one context so concurrent jobs
-// decode together. Generation is greedy (temperature 0): the same request gives the same bytes,
+// GBNF grammar), embeddings and reranking. Concurrent generations run in sequences shared out over
+// one context per `threads` of the cores, so that their decodes use every core. Generation is greedy (temperature 0): the same request gives the same bytes,
 // alone or next to other requests.
 //
 // Used by the client library (src/client) and the queue worker (worker/).
@@ -17,8 +17,8 @@ import {
   type LlamaRankingContext,
   type Token,
 } from 'node-llama-cpp';
-import { defaultThreads, physicalCores } from './threads.js';
-import { EmbeddingPool, embeddingContexts } from './embed-pool.js';
+import { contextsForCores, defaultThreads, embeddingContextsForCores, physicalCores, shareSequences } from './threads.js';
+import { EmbeddingPool } from './embed-pool.js';
 import { ENCODER_ARCHITECTURES, ModelRoleError, modelCapabilities, notAGenerator, type Capabilities } from './capabilities.js';
 export { ModelRoleError, type Capabilities } from './capabilities.js';
 import { statSync } from 'node:fs';
@@ -40,11 +40,18 @@ export interface EngineOptions {
   onFetchProgress?: FetchProgress;
   /** CPU threads (default: defaultThreads(), threads.ts: 1 for a small model, else the physical cores, at most 8). Always passed explicitly: node-llama-cpp's own default made a tiny model 400x slower on 2 cores. */
   threads?: number;
-  /** Sequences decoded together in one context: the most generations that run at once (default 1). More wait for a free one. */
+  /** Sequences: the most generations that run at once (default 1). More wait for a free one. */
   sequences?: number;
   /**
+   * Contexts the sequences are shared out over, each decoding on its own `threads` at the same time
+   * as the others (default: on the CPU one per `threads` of the physical cores, at most `sequences`;
+   * on a GPU one). The sequences of one context decode together in its batches; which context or
+   * batch runs a generation does not change a byte of it.
+   */
+  generationContexts?: number;
+  /**
    * Embedding contexts run at once by concurrent embed calls (default: one per `threads` of the
-   * physical cores; embed-pool.ts). Each text is decoded alone in any of them,
+   * physical cores, one more at one thread; threads.ts, embed-pool.ts). Each text is decoded alone in any of them,
    * so its vector is the same bytes.
    */
   embeddingContexts?: number;
@@ -151,7 +158,8 @@ export class Engine {
   private constructor(
     readonly llama: Llama,
     readonly model: LlamaModel,
-    private readonly context: LlamaContext,
+    /** The generation contexts, each with its share of the sequences. */
+    private readonly contexts: readonly LlamaContext[],
     /** Identifies the weights (content hash): part of every cache key, so switching models never serves a stale answer. */
     readonly modelId: string,
     readonly threads: number,
@@ -191,7 +199,13 @@ export class Engine {
     integerOption('threads', options.threads);
     integerOption('contextSize', options.contextSize, 2);
     integerOption('embeddingContexts', options.embeddingContexts);
+    integerOption('generationContexts', options.generationContexts);
     const sequences = options.sequences ?? 1;
+    if (options.generationContexts !== undefined && options.generationContexts > sequences) {
+      throw new RangeError(
+        `generationContexts must be at most sequences (${sequences}): each context holds a sequence or more, got ${options.generationContexts}`,
+      );
+    }
     const llama = await llamaFor(options.gpu ?? false);
     // A path as it is; a hub URI or URL through svc's model cache (fetched once, checked every load).
     let sha256: string | undefined;
@@ -210,11 +224,14 @@ export class Engine {
     options.onProgress?.(1);
     const contextSize = options.contextSize ?? model.trainContextSize;
     if (!Number.isInteger(contextSize) || contextSize < 2) throw new RangeError(`contextSize must be an integer of at least 2, got ${options.contextSize}`);
-    // node-llama-cpp's contextSize is per sequence: the context holds contextSize x sequences cells.
-    let context: LlamaContext;
+    const cores = physicalCores();
+    const contextCount = options.generationContexts ?? (llama.gpu === false ? Math.min(sequences, contextsForCores(threads, cores)) : 1);
+    // node-llama-cpp's contextSize is per sequence: a context holds contextSize x its sequences cells.
+    const contexts: LlamaContext[] = [];
     try {
-      context = await model.createContext({ sequences, contextSize, threads });
+      for (const share of shareSequences(sequences, contextCount)) contexts.push(await model.createContext({ sequences: share, contextSize, threads }));
     } catch (error) {
+      for (const context of contexts) await context.dispose();
       await model.dispose();
       throw new ModelLoadError(
         `cannot make a context of ${contextSize} tokens x ${sequences} sequences for ${basename(modelPath)}: ${(error as Error).message}; ` +
@@ -222,8 +239,8 @@ export class Engine {
         { cause: error },
       );
     }
-    const engine = new Engine(llama, model, context, await modelIdentity(modelPath, sha256), threads, contextSize);
-    engine.embeddingContextLimit = options.embeddingContexts ?? embeddingContexts(threads, physicalCores());
+    const engine = new Engine(llama, model, contexts, await modelIdentity(modelPath, sha256), threads, contextSize);
+    engine.embeddingContextLimit = options.embeddingContexts ?? embeddingContextsForCores(threads, cores);
     // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
     // qwen2's 151,936 tokens, where a grammar's own setup then takes a millisecond or two).
     engine.tokenVocabulary()?.trie;
@@ -255,7 +272,12 @@ export class Engine {
   }
 
   get sequences(): number {
-    return this.context.totalSequences;
+    return this.contexts.reduce((sum, context) => sum + context.totalSequences, 0);
+  }
+
+  /** How many generation contexts the sequences are shared out over. */
+  get generationContexts(): number {
+    return this.contexts.length;
   }
 
   /** The embedding contexts made so far (concurrent embed calls make more, up to the engine's embeddingContexts). */
@@ -537,12 +559,14 @@ export class Engine {
     for (const masker of this.maskers.values()) if (masker) releaseMaskSamplers(masker);
     await this.embeddings?.dispose();
     await (await this.rankingContext?.catch(() => undefined))?.dispose();
-    await this.context.dispose();
+    for (const context of this.contexts) await context.dispose();
     await this.model.dispose();
   }
 
+  /** A free sequence of the context with the most free ones (so that concurrent generations spread over the cores). */
   private async acquireSequence(signal?: AbortSignal): Promise<LlamaContextSequence> {
-    while (this.context.sequencesLeft === 0) {
+    const freest = () => this.contexts.reduce((best, context) => (context.sequencesLeft > best.sequencesLeft ? context : best));
+    while (freest().sequencesLeft === 0) {
       await new Promise<void>((resolve, reject) => {
         const wake = () => {
           signal?.removeEventListener('abort', onAbort);
@@ -557,7 +581,7 @@ export class Engine {
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
-    return this.context.getSequence();
+    return freest().getSequence();
   }
 }
 

@@ -38,3 +38,28 @@ export function defaultThreads(modelBytes: number, cores = physicalCores()): num
   if (modelBytes < SMALL_MODEL_BYTES) return 1;
   return Math.max(1, Math.min(cores, MAX_DEFAULT_THREADS));
 }
+
+/**
+ * How many contexts decode at once on `cores`: one per `threads` of them, at least one. More would
+ * make llama.cpp's threads wait for each other (as above).
+ */
+export function contextsForCores(threads: number, cores: number): number {
+  return Math.max(1, Math.floor(cores / threads));
+}
+
+/**
+ * How many embedding contexts run at once: as contextsForCores, and one more where each runs on one
+ * thread. A one-thread decode waits for no other thread, so a context beyond the cores costs no
+ * spinning, and it keeps the cores busy while another context's caller is between texts (JavaScript,
+ * a worker's database round trips): stories260K, 4 callers on 2 cores, 790 -> 950 texts/s in process
+ * and 500 -> 560 through a worker (#47). Generation gained nothing from it (its per-token JavaScript
+ * keeps the main thread busy), so its contexts stay at contextsForCores.
+ */
+export function embeddingContextsForCores(threads: number, cores: number): number {
+  return contextsForCores(threads, cores) + (threads === 1 ? 1 : 0);
+}
+
+/** `sequences` shared out over `contexts` contexts as evenly as they go, the larger shares first. */
+export function shareSequences(sequences: number, contexts: number): number[] {
+  return Array.from({ length: contexts }, (_, i) => Math.floor(sequences / contexts) + (i < sequences % contexts ? 1 : 0));
+}

@@ -2,7 +2,7 @@
 // is the same bytes as the text embedded alone, one after another, on an engine of one context: on the
 // trained stories260K (a decoder, its last hidden state) and on a pooled BERT encoder.
 import { Engine } from '../../src/engine/engine.js';
-import { EmbeddingPool, embeddingContexts } from '../../src/engine/embed-pool.js';
+import { EmbeddingPool } from '../../src/engine/embed-pool.js';
 import { STORIES_MODEL, bertEmbeddingModel } from '../helpers/real-models.js';
 
 const TEXTS = Array.from(
@@ -95,11 +95,7 @@ describe('the pool', () => {
     expect(pool.contexts).toBe(1);
   });
 
-  test('sizes: one per thread-group of the cores, at least one; bad sizes refused', () => {
-    expect(embeddingContexts(1, 2)).toBe(2);
-    expect(embeddingContexts(8, 2)).toBe(1);
-    expect(embeddingContexts(2, 8)).toBe(4);
-    expect(embeddingContexts(3, 8)).toBe(2);
+  test('bad sizes refused (the default size: threads.test.ts)', () => {
     expect(() => new EmbeddingPool(async () => ({ dispose: async () => undefined }), 0)).toThrow('at least one context');
   });
 });

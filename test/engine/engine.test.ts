@@ -43,9 +43,15 @@ describe('loading', () => {
     await expect(Engine.load({ model: junk, threads: 1 })).rejects.toThrow(ModelLoadError);
   });
 
-  test('threads and sequences must be positive integers', async () => {
+  test('threads, sequences and generation contexts must be positive integers, the contexts at most the sequences', async () => {
     await expect(Engine.load({ model: modelPath, threads: 0 })).rejects.toThrow(RangeError);
     await expect(Engine.load({ model: modelPath, threads: 1, sequences: 0 })).rejects.toThrow(/sequences/);
+    await expect(Engine.load({ model: modelPath, threads: 1, sequences: 2, generationContexts: 0 })).rejects.toThrow(
+      'generationContexts must be a positive integer, got 0',
+    );
+    await expect(Engine.load({ model: modelPath, threads: 1, sequences: 2, generationContexts: 3 })).rejects.toThrow(
+      'generationContexts must be at most sequences (2): each context holds a sequence or more, got 3',
+    );
   });
 });
 
@@ -80,6 +86,25 @@ describe('generate', () => {
     for (const p of prompts) alone.push((await engine.generate(req(p))).text);
     const together = await Promise.all(prompts.map((p) => engine.generate(req(p))));
     expect(together.map((r) => r.text)).toEqual(alone);
+  });
+
+  test('sequences shared out over several contexts, decoding at once: the same bytes as one sequence', async () => {
+    const one = await Engine.load({ model: modelPath, threads: 1, sequences: 1, contextSize: 256, generationContexts: 1 });
+    const split = await Engine.load({ model: modelPath, threads: 1, sequences: 5, contextSize: 256, generationContexts: 2 });
+    try {
+      expect([split.sequences, split.generationContexts, one.generationContexts]).toEqual([5, 2, 1]);
+      const requests = [
+        ...['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'].map((p) => req(p)),
+        { prompt: 'plain', maxTokens: 16, seed: 42 },
+        req('x y z', { grammar: compileChoices(['alpha', 'beta', 'gamma']).gbnf }),
+      ];
+      const alone = [];
+      for (const r of requests) alone.push(await one.generate(r));
+      expect(await Promise.all(requests.map((r) => split.generate(r)))).toEqual(alone);
+    } finally {
+      await one.dispose();
+      await split.dispose();
+    }
   });
 
   test('unconstrained output stops at maxTokens and counts tokens', async () => {

@@ -1,7 +1,15 @@
 // The default thread count (#45): one thread for a small model, else the physical cores (SMT
 // siblings counted once), at most 8; bench/threads.ts has the figures behind it.
 import { availableParallelism } from 'node:os';
-import { MAX_DEFAULT_THREADS, SMALL_MODEL_BYTES, defaultThreads, physicalCores } from '../../src/engine/threads.js';
+import {
+  MAX_DEFAULT_THREADS,
+  SMALL_MODEL_BYTES,
+  contextsForCores,
+  defaultThreads,
+  embeddingContextsForCores,
+  physicalCores,
+  shareSequences,
+} from '../../src/engine/threads.js';
 import { modelCapabilities } from '../../src/engine/capabilities.js';
 
 const cpu = (physical: number, core: number) => `processor\t: x\nphysical id\t: ${physical}\ncore id\t\t: ${core}\n`;
@@ -23,6 +31,21 @@ test('one thread for a model under 256 MiB, else the physical cores, at most 8',
   expect(defaultThreads(SMALL_MODEL_BYTES, 4)).toBe(4);
   expect(defaultThreads(4 * 2 ** 30, 64)).toBe(MAX_DEFAULT_THREADS);
   expect(defaultThreads(4 * 2 ** 30, 1)).toBe(1);
+});
+
+test('contexts at once (embedding, generation): one per thread-group of the cores, at least one; sequences shared out evenly', () => {
+  expect(contextsForCores(1, 2)).toBe(2);
+  expect(contextsForCores(8, 2)).toBe(1);
+  expect(contextsForCores(2, 8)).toBe(4);
+  expect(contextsForCores(3, 8)).toBe(2);
+  // Embedding contexts: one beyond the cores where each decodes on one thread (no spinning).
+  expect(embeddingContextsForCores(1, 2)).toBe(3);
+  expect(embeddingContextsForCores(2, 8)).toBe(4);
+  expect(embeddingContextsForCores(8, 2)).toBe(1);
+  expect(shareSequences(4, 2)).toEqual([2, 2]);
+  expect(shareSequences(5, 2)).toEqual([3, 2]);
+  expect(shareSequences(3, 3)).toEqual([1, 1, 1]);
+  expect(shareSequences(7, 1)).toEqual([7]);
 });
 
 test('what a model can do, from its metadata: encoders and pooled models do not generate', () => {
