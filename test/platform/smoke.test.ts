@@ -7,17 +7,20 @@
 // casts and a vectorizer into a vector(n) destination searched through an HNSW index.
 import type pg from 'pg';
 import { STORIES_MODEL } from '../../scripts/real-models.js';
+import { REQUEST_LOCK } from '../../src/extension/queries.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
 let db: pg.Client;
 let alice: pg.Client;
+let bob: pg.Client;
 let worker: WorkerProcess | undefined;
 
 beforeAll(async () => {
   db = await svc().connect();
   alice = await svc().connect(ROLES.alice);
+  bob = await svc().connect(ROLES.bob);
   worker = startWorker(svc().cluster, {}, STORIES_MODEL);
   await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
 }, 60_000);
@@ -48,6 +51,30 @@ test('an ordinary role generates (sync and async give the same text) and embeds 
   const embedding = (await alice.query(`SELECT svc_embed('a cat') AS e`)).rows[0].e as number[];
   expect(embedding.length).toBeGreaterThan(0);
   expect(embedding.every((x) => Number.isFinite(x))).toBe(true);
+});
+
+test("a waiting call whose wait on the worker's lock times out (lock_timeout, caught in the handler) reads again and answers", async () => {
+  // bob holds the key of alice's request (any role may take advisory locks), so her call finds the lock
+  // held and waits on it, a second at most a wait, then reads the state again; the worker is paused
+  // until she has waited, so that only a wait's timeout can have let her read the answer.
+  const child = worker!.child;
+  child.kill('SIGSTOP');
+  let id = '';
+  try {
+    id = (await alice.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 12, use_cache := false) AS id`)).rows[0].id;
+    await bob.query('SELECT pg_advisory_lock($1, hashtext($2::text))', [REQUEST_LOCK, id]);
+    const started = Date.now();
+    const call = alice.query('SELECT svc_get_async_result($1, 30) AS text', [id]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.kill('SIGCONT');
+    const { text } = (await call).rows[0];
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    expect(text).toBe((await alice.query(`SELECT result FROM svc_check_async($1)`, [id])).rows[0].result);
+    expect((await alice.query('SHOW lock_timeout')).rows[0].lock_timeout).toBe('0');
+  } finally {
+    child.kill('SIGCONT');
+    await bob.query('SELECT pg_advisory_unlock_all()');
+  }
 });
 
 test.each([
