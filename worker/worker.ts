@@ -133,13 +133,19 @@ export class Worker {
       workerId: this.config.workerId,
       models: this.identities(),
       concurrency: this.config.concurrency,
-      // How each in-process model runs: its threads (SVC_WORKER_THREADS) and context (SVC_WORKER_CONTEXT_SIZE), and what it serves.
+      // How each in-process model runs: its threads (SVC_WORKER_THREADS), context (SVC_WORKER_CONTEXT_SIZE)
+      // and generation contexts (one per thread-group of the cores), and what it serves.
       engines: Object.fromEntries(
         [...this.engines].map(([name, e]) => [
           name,
           e.threads === undefined
             ? { server: true }
-            : { threads: e.threads, contextSize: e.contextSize, serves: e.capabilities ? servable(e.capabilities) : undefined },
+            : {
+                threads: e.threads,
+                contextSize: e.contextSize,
+                generationContexts: e.generationContexts,
+                serves: e.capabilities ? servable(e.capabilities) : undefined,
+              },
         ]),
       ),
     });

@@ -1,7 +1,7 @@
 // The inference engine: one node-llama-cpp model, loaded once, serving generation (optionally under a
 // GBNF grammar), embeddings and reranking. Concurrent generations run in sequences shared out over
-// one context per `threads` of the cores, so that their decodes use every core. Generation is greedy (temperature 0): the same request gives the same bytes,
-// alone or next to other requests.
+// one context per `threads` of the cores, so that their decodes use every core. Generation is greedy
+// (temperature 0): the same request gives the same bytes, alone or next to other requests.
 //
 // Used by the client library (src/client) and the queue worker (worker/).
 import {
@@ -51,8 +51,8 @@ export interface EngineOptions {
   generationContexts?: number;
   /**
    * Embedding contexts run at once by concurrent embed calls (default: one per `threads` of the
-   * physical cores, one more at one thread; threads.ts, embed-pool.ts). Each text is decoded alone in any of them,
-   * so its vector is the same bytes.
+   * physical cores, one more at one thread; threads.ts, embed-pool.ts). Each text is decoded alone in
+   * any of them, so its vector is the same bytes.
    */
   embeddingContexts?: number;
   /**

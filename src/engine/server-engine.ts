@@ -65,6 +65,8 @@ export interface InferenceEngine {
   /** In-process models only: CPU threads, tokens per sequence (prompt and output), and what the model can do (capabilities.ts). */
   readonly threads?: number;
   readonly contextSize?: number;
+  /** In-process models only: the contexts its concurrent generations are shared out over (Engine's generationContexts). */
+  readonly generationContexts?: number;
   readonly capabilities?: Capabilities;
   /** In-process models only: the length of an embedding. */
   readonly dimension?: number;

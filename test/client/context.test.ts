@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { ClientError, configure, embed, generate, loadModel, rerank, unloadModels } from '../../src/client/index.js';
 import { STORIES_MODEL, bertEmbeddingModel, realVocabModel } from '../helpers/real-models.js';
 import { runSvc } from '../helpers/cli.js';
+import { physicalCores } from '../../src/engine/threads.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 
@@ -64,13 +65,15 @@ afterAll(async () => {
   await unloadModels();
 });
 
-test("the worker's start line says each model's threads, context and what it serves", () => {
+test("the worker's start line says each model's threads, context, generation contexts and what it serves", () => {
   const started = worker.logs.map((line) => JSON.parse(line) as { msg?: string; engines?: unknown }).find((l) => l.msg === 'worker started');
+  // Its 2 sequences shared out over a context per core at one thread.
+  const generationContexts = Math.min(2, physicalCores());
   expect(started?.engines).toEqual({
-    default: { threads: 1, contextSize: 512, serves: ['generate', 'embed', 'rerank'] },
-    qwen: { threads: 1, contextSize: 2048, serves: ['generate', 'embed', 'rerank'] },
-    bge: { threads: 1, contextSize: 512, serves: ['embed', 'rerank'] },
-    ranker: { threads: 1, contextSize: 512, serves: ['embed', 'rerank'] },
+    default: { threads: 1, contextSize: 512, generationContexts, serves: ['generate', 'embed', 'rerank'] },
+    qwen: { threads: 1, contextSize: 2048, generationContexts, serves: ['generate', 'embed', 'rerank'] },
+    bge: { threads: 1, contextSize: 512, generationContexts, serves: ['embed', 'rerank'] },
+    ranker: { threads: 1, contextSize: 512, generationContexts, serves: ['embed', 'rerank'] },
   });
 });
 
