@@ -45,8 +45,8 @@ export interface EngineOptions {
   /**
    * Contexts the sequences are shared out over, each decoding on its own `threads` at the same time
    * as the others (default: on the CPU one per `threads` of the physical cores, at most `sequences`;
-   * on a GPU one). The sequences of one context decode together in its batches; which context or
-   * batch runs a generation does not change a byte of it.
+   * on a GPU one; none for a model that does not generate). The sequences of one context decode
+   * together in its batches; which context or batch runs a generation does not change a byte of it.
    */
   generationContexts?: number;
   /**
@@ -225,7 +225,10 @@ export class Engine {
     const contextSize = options.contextSize ?? model.trainContextSize;
     if (!Number.isInteger(contextSize) || contextSize < 2) throw new RangeError(`contextSize must be an integer of at least 2, got ${options.contextSize}`);
     const cores = physicalCores();
-    const contextCount = options.generationContexts ?? (llama.gpu === false ? Math.min(sequences, contextsForCores(threads, cores)) : 1);
+    // A model that cannot generate (an encoder, a pooled embedding model) gets no generation context:
+    // its KV cache would never be used.
+    const generates = modelCapabilities(model.fileInfo.metadata as Record<string, unknown>, model.fileInsights.hasDecoder, false).generate;
+    const contextCount = !generates ? 0 : (options.generationContexts ?? (llama.gpu === false ? Math.min(sequences, contextsForCores(threads, cores)) : 1));
     // node-llama-cpp's contextSize is per sequence: a context holds contextSize x its sequences cells.
     const contexts: LlamaContext[] = [];
     try {

@@ -67,13 +67,13 @@ afterAll(async () => {
 
 test("the worker's start line says each model's threads, context, generation contexts and what it serves", () => {
   const started = worker.logs.map((line) => JSON.parse(line) as { msg?: string; engines?: unknown }).find((l) => l.msg === 'worker started');
-  // Its 2 sequences shared out over a context per core at one thread.
+  // Its 2 sequences shared out over a context per core at one thread; none for a model that cannot generate.
   const generationContexts = Math.min(2, physicalCores());
   expect(started?.engines).toEqual({
     default: { threads: 1, contextSize: 512, generationContexts, serves: ['generate', 'embed', 'rerank'] },
     qwen: { threads: 1, contextSize: 2048, generationContexts, serves: ['generate', 'embed', 'rerank'] },
-    bge: { threads: 1, contextSize: 512, generationContexts, serves: ['embed', 'rerank'] },
-    ranker: { threads: 1, contextSize: 512, generationContexts, serves: ['embed', 'rerank'] },
+    bge: { threads: 1, contextSize: 512, generationContexts: 0, serves: ['embed', 'rerank'] },
+    ranker: { threads: 1, contextSize: 512, generationContexts: 0, serves: ['embed', 'rerank'] },
   });
 });
 
