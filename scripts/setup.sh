@@ -16,8 +16,9 @@ as_root() {
   fi
 }
 
-# 1. Debian packages: the PostgreSQL 15 server and headers, and the libraries libnode.so.108 links.
-apt_packages=(postgresql-15 postgresql-server-dev-15 libuv1 libicu72 libc-ares2 libnghttp2-14 libbrotli1)
+# 1. Debian packages: the PostgreSQL 15 server and headers, the compilers `make` builds svc.so (C) and
+#    plv8-compat (C++) with (a slim image has none), and the libraries libnode.so.108 links.
+apt_packages=(postgresql-15 postgresql-server-dev-15 make gcc g++ libuv1 libicu72 libc-ares2 libnghttp2-14 libbrotli1)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
