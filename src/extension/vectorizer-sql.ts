@@ -235,12 +235,24 @@ export function backfillFunction(v: VectorizerShape): string {
 export function searchQuery(v: { destination: string; svcSchema: string; keys: readonly { name: string }[]; vectorSchema: string | null }): string {
   if (v.vectorSchema === null) return exactScanQuery(v);
   const distance = `d.embedding OPERATOR(${quoteIdent(v.vectorSchema)}.<=>) q.embedding`;
-  const candidates = `SELECT ${keyObject(v, 'd')} AS key, d.chunk_index, d.chunk, (${distance})::double precision AS distance
+  // The key columns are carried aliased and the key built as jsonb only for the k x 10 chunks kept:
+  // built in the scan, an exact scan (no index) built it for every chunk before its sort.
+  const candidates = `SELECT ${keyColumns(v, 'd')}, d.chunk_index, d.chunk, (${distance})::double precision AS distance
     FROM ${v.destination} d, (SELECT $1::text::${qualified(v.vectorSchema, 'vector')} AS embedding) q ORDER BY ${distance} LIMIT $2::integer * 10`;
   return `SELECT b.key, b.chunk_index, b.chunk, b.distance FROM (
-  SELECT DISTINCT ON (c.key) c.* FROM (${candidates}) c ORDER BY c.key, c.distance, c.chunk_index
+  SELECT DISTINCT ON (k.key) k.* FROM (SELECT ${aliasedKeyObject(v, 'c')} AS key, c.chunk_index, c.chunk, c.distance FROM (${candidates}) c) k
+  ORDER BY k.key, k.distance, k.chunk_index
 ) b ORDER BY b.distance, b.key LIMIT $2::integer`;
 }
+
+/** The search's name for the i-th key column (0-based): whatever the columns are called. */
+const keyAlias = (i: number) => `svc_key_${i + 1}`;
+/** The key columns of `table`, aliased (keyAlias). */
+const keyColumns = (v: { keys: readonly { name: string }[] }, table: string) =>
+  v.keys.map((k, i) => `${table}.${quoteIdent(k.name)} AS ${keyAlias(i)}`).join(', ');
+/** The key as jsonb, {column: value}, from the aliased key columns of `table`. */
+const aliasedKeyObject = (v: { keys: readonly { name: string }[] }, table: string) =>
+  `pg_catalog.jsonb_build_object(${v.keys.map((k, i) => `${quoteLiteral(k.name)}, ${table}.${keyAlias(i)}`).join(', ')})`;
 
 /**
  * svc_search over real[]: the k nearest rows by their nearest chunk, exact, in the order of the form
@@ -257,11 +269,10 @@ export function searchQuery(v: { destination: string; svcSchema: string; keys: r
  */
 function exactScanQuery(v: { destination: string; svcSchema: string; keys: readonly { name: string }[] }): string {
   const distance = `${qualified(v.svcSchema, 'svc_cosine_distance')}(d.embedding, q.embedding)`;
-  const alias = (i: number) => `svc_key_${i + 1}`;
-  const aliases = (table: string) => v.keys.map((_, i) => `${table}.${alias(i)}`).join(', ');
-  const scan = `SELECT ${v.keys.map((k, i) => `d.${quoteIdent(k.name)} AS ${alias(i)}`).join(', ')}, d.chunk_index, d.chunk, ${distance} AS distance
+  const aliases = (table: string) => v.keys.map((_, i) => `${table}.${keyAlias(i)}`).join(', ');
+  const scan = `SELECT ${keyColumns(v, 'd')}, d.chunk_index, d.chunk, ${distance} AS distance
     FROM ${v.destination} d, q`;
-  const key = `pg_catalog.jsonb_build_object(${v.keys.map((k, i) => `${quoteLiteral(k.name)}, t.${alias(i)}`).join(', ')})`;
+  const key = aliasedKeyObject(v, 't');
   return `WITH q AS (SELECT translate($1::text, '[]', '{}')::real[] AS embedding),
 near AS (${scan} ORDER BY distance LIMIT $2::integer * 10),
 enough AS (SELECT count(DISTINCT ROW(${aliases('n')})) FILTER (WHERE n.distance < (SELECT max(m.distance) FROM near m)) >= $2::integer AS yes FROM near n),

@@ -105,3 +105,38 @@ test('the query vector is read once, not per chunk; a length that differs is the
   await expect(alice.query(sql, ['[1,2]', 5])).rejects.toMatchObject({ code: '22023', message: 'svc_cosine_distance: a and b must have the same length (got 4 and 2)' });
   await alice.query('DEALLOCATE s');
 });
+
+test('with pgvector (where installed): the k nearest rows of the k x 10 nearest chunks, the jsonb key built only for those chunks', async () => {
+  const su = await svc().connect();
+  try {
+    if ((await su.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`)).rows.length === 0) return;
+    await su.query('CREATE EXTENSION IF NOT EXISTS vector');
+  } finally {
+    await su.end();
+  }
+  // A composite key named like the statement's own columns and aliases; no index: pgvector's exact scan.
+  await alice.query(`CREATE TABLE app.vec ("distance" text, "svc_key_1" integer, chunk_index integer, chunk text, embedding vector(4), PRIMARY KEY ("distance", "svc_key_1", chunk_index));
+    INSERT INTO app.vec SELECT chr(65 + i % 5) || i, i % 3, j, i || '/' || j, (SELECT array_agg(random() - 0.5) FROM generate_series(1, 4) WHERE i * j >= 0)::real[]::vector
+      FROM generate_series(1, 400) i, generate_series(0, 2) j`);
+  const sql = searchQuery({ destination: 'app.vec', svcSchema: 'public', keys: [{ name: 'distance' }, { name: 'svc_key_1' }], vectorSchema: 'public' });
+  const plain = `SELECT b.key, b.chunk_index, b.chunk, b.distance FROM (
+    SELECT DISTINCT ON (c.key) c.* FROM (
+      SELECT pg_catalog.jsonb_build_object('distance', d."distance", 'svc_key_1', d."svc_key_1") AS key, d.chunk_index, d.chunk,
+        (d.embedding <=> $1::text::vector)::double precision AS distance FROM app.vec d ORDER BY d.embedding <=> $1::text::vector LIMIT $2::integer * 10
+    ) c ORDER BY c.key, c.distance, c.chunk_index
+  ) b ORDER BY b.distance, b.key LIMIT $2::integer`;
+  for (const k of [1, 7, 40]) {
+    const got = (await alice.query(sql, ['[0.1,-0.2,0.3,0.4]', k])).rows;
+    expect(got).toEqual((await alice.query(plain, ['[0.1,-0.2,0.3,0.4]', k])).rows);
+    expect(got).toHaveLength(k);
+  }
+  await alice.query(`PREPARE v(text, integer) AS ${sql}`);
+  try {
+    const plan = (await alice.query(`EXPLAIN (VERBOSE) EXECUTE v('[0.1,-0.2,0.3,0.4]', 5)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const scan = /Seq Scan on app\.vec d[^\n]*\n\s*Output: ([^\n]*)/.exec(plan)?.[1];
+    expect(scan).toBeDefined();
+    expect(scan).not.toMatch(/jsonb_build_object/);
+  } finally {
+    await alice.query('DEALLOCATE v');
+  }
+});
