@@ -40,8 +40,9 @@ const FINAL_BEAT_MS = 2000;
 const RETENTION_BATCH = 1000;
 const RETENTION_BATCHES = 20;
 
-/** How long a result waits for others still running to be written with it, at most. */
+/** How long a result waits for others still running to be written with it, at most, and for how many. */
 const COMPLETION_HOLD_MS = 2;
+const COMPLETION_HOLD_UP_TO = 16;
 
 /** How often the worker asks which of the jobs it holds it must let go (svc_worker_released). */
 const RELEASE_CHECK_MS = 1000;
@@ -106,8 +107,12 @@ export class Worker {
     private readonly engines: ReadonlyMap<string, InferenceEngine>,
   ) {
     this.models = [...engines.keys()];
-    // Results wait up to 2 ms for others still running to share their call (completions.ts Hold).
-    this.completions = new CompletionBatcher([pool], Infinity, { more: () => this.running.size > 0, ms: COMPLETION_HOLD_MS, upTo: 16 });
+    // Results wait a little for others still running to share their call (completions.ts Hold).
+    this.completions = new CompletionBatcher([pool], Infinity, {
+      more: () => this.running.size > 0,
+      ms: COMPLETION_HOLD_MS,
+      upTo: COMPLETION_HOLD_UP_TO,
+    });
     this.locks = new RequestLocks(config.db);
   }
 

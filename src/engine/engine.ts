@@ -227,8 +227,9 @@ export class Engine {
     const cores = physicalCores();
     // A model that cannot generate (an encoder, a pooled embedding model) gets no generation context:
     // its KV cache would never be used.
-    const generates = modelCapabilities(model.fileInfo.metadata as Record<string, unknown>, model.fileInsights.hasDecoder, false).generate;
-    const contextCount = !generates ? 0 : (options.generationContexts ?? (llama.gpu === false ? Math.min(sequences, contextsForCores(threads, cores)) : 1));
+    const contextCount = !capabilitiesOf(model).generate
+      ? 0
+      : (options.generationContexts ?? (llama.gpu === false ? Math.min(sequences, contextsForCores(threads, cores)) : 1));
     // node-llama-cpp's contextSize is per sequence: a context holds contextSize x its sequences cells.
     const contexts: LlamaContext[] = [];
     try {
@@ -266,7 +267,7 @@ export class Engine {
    * pooling, a classification head) ranks with it (rerank); every model embeds.
    */
   get capabilities(): Capabilities {
-    return modelCapabilities(this.model.fileInfo.metadata as Record<string, unknown>, this.model.fileInsights.hasDecoder, this.hasRankingHead);
+    return capabilitiesOf(this.model);
   }
 
   /** Length of an embedding vector. */
@@ -290,7 +291,7 @@ export class Engine {
 
   /** Whether `rerank` uses the model's ranking head (else embedding similarity). */
   get hasRankingHead(): boolean {
-    return this.model.fileInsights.supportsRanking === true;
+    return hasRankingHead(this.model);
   }
 
   /** Parses (once; then from the cache) a GBNF grammar. Throws GrammarRefusedError when llama.cpp rejects it. */
@@ -616,6 +617,13 @@ function extraCompletionStopTokens(model: LlamaModel): Set<Token> {
   }
   return stops;
 }
+
+/** What a loaded model can do, from its GGUF (capabilities.ts). */
+function capabilitiesOf(model: LlamaModel): Capabilities {
+  return modelCapabilities(model.fileInfo.metadata as Record<string, unknown>, model.fileInsights.hasDecoder, hasRankingHead(model));
+}
+
+const hasRankingHead = (model: LlamaModel) => model.fileInsights.supportsRanking === true;
 
 export function l2Normalize(vector: readonly number[]): number[] {
   const norm = Math.sqrt(vector.reduce((s, x) => s + x * x, 0));
