@@ -138,7 +138,9 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
       for (const r of requests) out.push(await one(r.replace('%s', String(useCache))));
       return comparable(out);
     };
-    // All submitted at once, so at concurrency 4 they decode together in one batch.
+    // All submitted at once, so at concurrency 4 they decode at the same time: together in a context's
+    // batches, and on its generation contexts side by side (one per core at one thread), the embedding
+    // in an embedding context of its own.
     const async_ = async () => {
       const ids: string[] = [];
       for (const r of requests) {
