@@ -401,7 +401,12 @@ export class Worker {
   private checkReleased(only?: readonly string[]): void {
     if (only) for (const id of only) this.toCheck.add(id);
     if (this.checking) return;
-    const held = only ? [...this.toCheck] : [...this.running.keys(), ...this.backlog.map((j) => j.request_id)];
+    // A check for notified jobs also asks about every job claimed ahead: a claim cancels all the
+    // requests whose callers stopped waiting and announces each in a notification of its own, so a
+    // running one released on its own notification would free its slot for a claimed-ahead one whose
+    // notification is not checked yet, and that one would start.
+    const claimedAhead = this.backlog.map((j) => j.request_id);
+    const held = only ? [...new Set([...this.toCheck, ...claimedAhead])] : [...this.running.keys(), ...claimedAhead];
     this.toCheck.clear();
     if (held.length === 0) return;
     this.checking = true;

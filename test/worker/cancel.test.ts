@@ -124,6 +124,33 @@ test('a synchronous caller that gives up: its running request is stopped and the
   }
 }, 90_000);
 
+test('callers that give up together: the running request is stopped and the one claimed ahead dropped, whichever notification comes first', async () => {
+  // Claims every 50 ms: the next one cancels both requests and announces each in a notification of its
+  // own, well before the worker's once-a-second check of all it holds.
+  const w = start({ SVC_WORKER_PREFETCH: '4', SVC_WORKER_DEBUG: '1', SVC_WORKER_POLL_INTERVAL: '0.05' });
+  await eventually(
+    'the worker to run',
+    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
+  );
+  const pids = [];
+  for (const client of [alice, bob]) pids.push((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number);
+  const aliceCall = alice.query(`SELECT svc_generate('a long sync call', max_tokens := ${LONG}, use_cache := false)`);
+  const processing = (owner: string) =>
+    eventually(`${owner}'s request to be claimed`, async () => {
+      const { rows } = await su.query(`SELECT request_id FROM svc_queue WHERE owner = $1 AND status = 'processing'`, [owner]);
+      return rows[0]?.request_id as string | undefined;
+    });
+  const aliceId = await processing('alice');
+  const bobCall = bob.query(`SELECT svc_generate('a sync call claimed ahead', max_tokens := 50, use_cache := false)`);
+  const bobId = await processing('bob');
+  await su.query('SELECT pg_cancel_backend(p) FROM unnest($1::int[]) p', [pids]);
+  await expect(aliceCall).rejects.toMatchObject({ code: '57014' });
+  await expect(bobCall).rejects.toMatchObject({ code: '57014' });
+  await eventually("alice's request to be stopped", async () => logged(w, 'job stopped', aliceId), 10_000);
+  await eventually("bob's request to be dropped", async () => logged(w, 'job dropped before it ran', bobId), 10_000);
+  expect(logged(w, 'job started', bobId)).toBe(false);
+}, 90_000);
+
 test('a synchronous call that times out cancels its running request at once, even while its transaction sits aborted holding its lock', async () => {
   const w = start({ SVC_WORKER_CONTEXT_SIZE: '32768' });
   await eventually(
