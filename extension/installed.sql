@@ -185,7 +185,6 @@ CREATE TABLE svc_vectorizers (
   model text NOT NULL,
   destination regclass NOT NULL,
   embedding_type text NOT NULL,
-  writer regprocedure,
   batch_size integer NOT NULL,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT svc_vectorizers_embedding_type_check CHECK ((embedding_type = ANY (ARRAY['real[]'::text, 'vector'::text]))),
@@ -895,24 +894,19 @@ CREATE OR REPLACE FUNCTION public.svc__vectorizer_apply(request uuid, job_parame
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Called by the completion of a 'vectorize' job (svc__complete): writes the chunks of the items that
--- this request still stands for into the vectorizer's destination through its writer (the declaring
--- role's privileges), marks them done, and returns what the queue row keeps as its result: counts,
--- not vectors. The worker's result lists each item's chunks in the order of the job's items; the
--- keys are taken from the job's parameters, as svc wrote them (a key that went through JavaScript
--- could come back changed: a bigint beyond 2^53). Items that a later change gave a newer request, or
--- whose source row is gone, are skipped. Their rows are locked first, so a change committing meanwhile
--- waits for this write and then queues its own. A writer that fails (the destination dropped, a
--- privilege revoked, a constraint the role added) marks the items failed with its message instead of
--- failing the completion; so does an item the worker refused (its "error": a text of more chunks
--- than a row may have), alone.
--- The writer is the proxy's, which code of the declaring role runs as: it is called by its name in
--- svc's schema and only while, in the statement that calls it, it is still there, SECURITY DEFINER,
--- owned by the proxy, with the settings svc gave it (its body the proxy cannot change; its first
--- statement refuses to run as anyone but the proxy). svc evaluates nothing here but jsonb. What the
--- role's code SETs while it runs (search_path, ...) outlives the writer: the settings any role may
--- change are put back before svc's next statement (vectorizer-sql.ts, SETTINGS_SNAPSHOT/_RESTORE,
--- which this repeats inline: a function of svc's would set its own search_path over the one to put
--- back), every name in between qualified.
+-- this request still stands for into the vectorizer's destination, marks them done, and returns what
+-- the queue row keeps as its result: counts, not vectors. The worker's result lists each item's chunks
+-- in the order of the job's items; the keys are taken from the job's parameters, as svc wrote them (a
+-- key that went through JavaScript could come back changed: a bigint beyond 2^53). Items that a later
+-- change gave a newer request, or whose source row is gone, are skipped.
+--
+-- Nothing of any role's runs here: the destination is svc_owner's, of base types and enums only, named
+-- from its oid (svc__vectorizer_destination). What a role can do is hold locks: the vectorizer's row
+-- (svc_vectorize_drop, taken first here too, so the two never deadlock), its rows of
+-- svc_vectorizer_rows (a write to the source, until it commits), the destination (its schema's owner
+-- dropping it). The worker runs this under a lock and a statement timeout (worker/vectorize.ts): a
+-- source row locked past it fails the completion, and the job is retried; a destination locked past
+-- it, or gone, or any other failure of the write, marks this job's rows failed with the message.
 DECLARE
   v svc_vectorizers;
   mine jsonb;
@@ -922,12 +916,10 @@ DECLARE
   chunk_rows jsonb;
   written integer;
   refused integer;
-  called integer;
-  svc_schema name;
-  settings jsonb;
+  dest text;
 BEGIN
-  SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer;
-  IF NOT FOUND OR v.writer IS NULL THEN
+  SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer FOR SHARE;
+  IF NOT FOUND THEN
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', given, 'note', 'the vectorizer was dropped')::text;
   END IF;
   SELECT jsonb_agg(r.key) INTO mine
@@ -949,24 +941,15 @@ BEGIN
     SELECT coalesce(jsonb_agg(x.item->'key' || jsonb_build_object('chunk_index', c.ord - 1, 'chunk', c.chunk->'text', 'embedding', c.chunk->'embedding')), '[]')
     INTO chunk_rows
     FROM jsonb_array_elements(pairs) AS x(item), jsonb_array_elements(x.item->'chunks') WITH ORDINALITY AS c(chunk, ord);
-    SELECT n.nspname INTO svc_schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc';
-    SELECT pg_catalog.jsonb_object_agg(s.name, s.setting) INTO settings FROM pg_catalog.pg_settings s WHERE s.context OPERATOR(pg_catalog.=) 'user';
-    EXECUTE format('SELECT %I.%I($1, $2) FROM pg_catalog.pg_proc p WHERE p.oid = $3 AND p.pronamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = $4) '
-        'AND p.prosecdef AND p.proconfig = $5 AND p.proowner = (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = $6)',
-        svc_schema, 'svc__vz_' || v.id || '_write')
-      USING mine, chunk_rows, v.writer, svc_schema, ARRAY['search_path=pg_catalog, pg_temp', 'standard_conforming_strings=on'],
-        'svc_vectorizer_' || (SELECT r.oid FROM pg_roles r WHERE r.rolname = v.owner);
-    GET DIAGNOSTICS called = ROW_COUNT;
-    PERFORM pg_catalog.set_config(c.name, c.value, false) FROM (
-      SELECT b.key AS name, b.value FROM pg_catalog.jsonb_each_text(settings) b
-        JOIN pg_catalog.pg_settings s ON s.name OPERATOR(pg_catalog.=) b.key WHERE s.setting OPERATOR(pg_catalog.<>) b.value
-      UNION ALL
-      SELECT s.name, s.reset_val FROM pg_catalog.pg_settings s
-      WHERE s.context OPERATOR(pg_catalog.=) 'user' AND NOT (settings OPERATOR(pg_catalog.?) s.name) AND s.setting IS DISTINCT FROM s.reset_val
-    ) c;
-    IF called <> 1 THEN
-      RAISE EXCEPTION 'the writer of vectorizer % is not as svc made it (moved, altered or gone): svc_vectorize_drop it and declare it again', v.name;
+    dest := svc__vectorizer_destination(v.destination);
+    IF dest IS NULL THEN
+      RAISE EXCEPTION 'the destination of vectorizer % no longer exists: svc_vectorize_drop it and declare it again', v.name;
     END IF;
+    -- The rows' old chunks go, typed keys compared as the destination stores them; then the new ones.
+    EXECUTE format('DELETE FROM %s d USING pg_catalog.jsonb_populate_recordset(NULL::%s, $1) k WHERE %s', dest, dest,
+      (SELECT string_agg(format('d.%I OPERATOR(pg_catalog.=) k.%I', c, c), ' AND ') FROM unnest(v.key_columns) AS c))
+    USING mine;
+    EXECUTE format('INSERT INTO %1$s SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::%1$s, $1)', dest) USING chunk_rows;
     UPDATE svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
       chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)
@@ -983,7 +966,36 @@ BEGIN
 END
 $function$;
 -- grants on svc__vectorizer_apply(uuid,jsonb,text): {svc_owner=X/svc_owner}
--- comment: Internal (svc__complete): write a vectorize job's chunks through the vectorizer's writer, for the rows it still stands for; returns the counts the queue keeps.
+-- comment: Internal (svc__complete): write a vectorize job's chunks into the vectorizer's destination, for the rows it still stands for; returns the counts the queue keeps.
+
+CREATE OR REPLACE FUNCTION public.svc__vectorizer_destination(destination regclass)
+ RETURNS text
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$-- A vectorizer's destination as SQL names it, locked against DDL (ROW EXCLUSIVE) until the transaction
+-- ends, for svc's own writes (svc__vectorizer_forget, svc__vectorizer_apply); NULL when it is gone.
+-- The name is taken from the table's oid and read back after the lock: the destination lives in the
+-- role's schema, whose owner may drop it and make a table of that name, with triggers of hers, that a
+-- name looked up once could reach. Only the table svc made, still svc_owner's, is ever named.
+DECLARE
+  rel text;
+BEGIN
+  SELECT format('%I.%I', n.nspname, c.relname) INTO rel
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE c.oid = destination AND c.relkind = 'r' AND c.relowner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = 'svc_owner');
+  IF rel IS NULL THEN
+    RETURN NULL;
+  END IF;
+  EXECUTE format('LOCK TABLE ONLY %s IN ROW EXCLUSIVE MODE', rel);
+  IF to_regclass(rel) IS DISTINCT FROM destination THEN
+    RAISE EXCEPTION 'the destination of a vectorizer was replaced while svc wrote it (%)', rel USING ERRCODE = '55000';
+  END IF;
+  RETURN rel;
+END
+$function$;
+-- grants on svc__vectorizer_destination(regclass): {svc_owner=X/svc_owner}
+-- comment: Internal: a vectorizer's destination named from its oid and locked (ROW EXCLUSIVE), only while it is the table svc made; NULL when gone.
 
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_enqueue(vectorizer_id integer, new_items jsonb)
  RETURNS integer
@@ -1049,19 +1061,40 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_forget(vectorizer_id integer, gone_keys jsonb)
  RETURNS void
- LANGUAGE sql
+ LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- The source rows with these keys are gone (deleted, or their key changed): nothing is kept for them,
--- and a job still embedding them writes nothing (svc__vectorizer_apply finds no row). Their chunks
--- are deleted by the caller, the vectorizer's trigger, through the writer. NULL keys: all of them (TRUNCATE).
-DELETE FROM svc_vectorizer_rows r
-WHERE r.vectorizer = vectorizer_id AND (gone_keys IS NULL OR r.key IN (SELECT jsonb_array_elements(gone_keys)))
+-- their chunks are deleted, and a job still embedding them writes nothing (svc__vectorizer_apply finds
+-- no row). NULL keys: all of them (TRUNCATE). The keys are compared typed, as the destination stores
+-- them (its key columns are of base types or enums: built-in input and equality only).
+DECLARE
+  v svc_vectorizers;
+  dest text;
+BEGIN
+  SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
+  DELETE FROM svc_vectorizer_rows r
+  WHERE r.vectorizer = vectorizer_id AND (gone_keys IS NULL OR r.key IN (SELECT jsonb_array_elements(gone_keys)));
+  -- A destination dropped by its schema's owner keeps nothing to delete (and fails no write to the source).
+  dest := svc__vectorizer_destination(v.destination);
+  IF dest IS NULL THEN
+    RETURN;
+  ELSIF gone_keys IS NULL THEN
+    EXECUTE format('TRUNCATE %s', dest);
+  ELSE
+    EXECUTE format('DELETE FROM %s d USING pg_catalog.jsonb_populate_recordset(NULL::%s, $1) k WHERE %s', dest, dest,
+      (SELECT string_agg(format('d.%I OPERATOR(pg_catalog.=) k.%I', c, c), ' AND ') FROM unnest(v.key_columns) AS c))
+    USING gone_keys;
+  END IF;
+END
 $function$;
 -- grants on svc__vectorizer_forget(integer,jsonb): {svc_owner=X/svc_owner}
--- comment: Internal (a vectorizer's trigger): forget source rows that are gone (NULL: all), so no job still running writes their chunks.
+-- comment: Internal (a vectorizer's trigger): forget source rows that are gone (NULL: all) and delete their chunks, so no job still running writes them.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_clear()
  RETURNS bigint

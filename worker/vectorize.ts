@@ -103,17 +103,44 @@ export async function runVectorize(engine: InferenceEngine, p: Record<string, un
 }
 
 /**
- * Writes a vectorize job's result over a connection of its own, closed afterwards. Its completion
- * writes the declaring role's destination, which runs that role's code (its triggers, its types'
- * checks) in the session that writes it; that code can change the session for what comes after it
- * (settings, prepared statements of the worker's own names, advisory locks, temporary objects), so
- * the worker never uses that session again.
+ * How long a vectorize job's completion may wait for a lock, and run. It writes rows that a role's
+ * transactions can hold (its writes to the source lock their rows of svc_vectorizer_rows until they
+ * commit; its schema's owner may lock the destination), so it must not wait on them for long: the
+ * other roles' jobs go on in the worker's other connections meanwhile, and this connection is one of
+ * the pool's few. A write of a job of 64 rows of 1,000 chunks each takes about 2 s here.
+ */
+export const VECTORIZE_LOCK_TIMEOUT = '2s';
+export const VECTORIZE_STATEMENT_TIMEOUT = '60s';
+
+/** A completion that could not take its locks or finish within the timeouts above: the job is retried. */
+export class VectorizeWriteTimeout extends Error {}
+
+/**
+ * Writes a vectorize job's result, alone in its transaction, under VECTORIZE_LOCK_TIMEOUT and
+ * VECTORIZE_STATEMENT_TIMEOUT. A lock it waited for too long (a source row that a role's transaction
+ * still writes) or a write too slow fails it with VectorizeWriteTimeout, which the worker writes as
+ * the job's failure: retried with backoff, the rows failed with the message once retries are spent.
  */
 export async function completeVectorize(pool: pg.Pool, job: Pick<protocol.ClaimedJob, 'request_id' | 'attempt'>, result: string): Promise<boolean> {
   const client = await pool.connect();
+  let broken: unknown;
   try {
-    return await protocol.complete(client, job, result);
+    await client.query(`BEGIN; SET LOCAL lock_timeout = '${VECTORIZE_LOCK_TIMEOUT}'; SET LOCAL statement_timeout = '${VECTORIZE_STATEMENT_TIMEOUT}'`);
+    try {
+      const stored = await protocol.complete(client, job, result);
+      await client.query('COMMIT');
+      return stored;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((e: unknown) => (broken = e));
+      const code = (error as { code?: string }).code;
+      if (code === '55P03' || code === '57014') {
+        throw new VectorizeWriteTimeout(
+          `could not write the chunks within the vectorizer's timeouts (lock ${VECTORIZE_LOCK_TIMEOUT}, write ${VECTORIZE_STATEMENT_TIMEOUT}): ${(error as Error).message}`,
+        );
+      }
+      throw error;
+    }
   } finally {
-    client.release(true);
+    client.release(broken !== undefined ? true : undefined);
   }
 }

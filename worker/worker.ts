@@ -17,7 +17,7 @@ import { cacheIdentity } from '../src/extension/cache-key.js';
 import { servable } from '../src/engine/capabilities.js';
 import { ConfigError } from './config.js';
 import { SETUP_SQLSTATES, checkSetup, isUnreachable, sqlState } from './setup.js';
-import { completeVectorize } from './vectorize.js';
+import { completeVectorize, VectorizeWriteTimeout } from './vectorize.js';
 import { RequestLocks } from './request-locks.js';
 
 /** Waits `ms`, or less when `signal` aborts first. */
@@ -489,10 +489,13 @@ export class Worker {
     for (let attempt = 0; ; attempt++) {
       try {
         if ('result' in outcome) {
-          // A vectorize job's completion runs the declaring role's code: over a connection of its own (completeVectorize).
+          // A vectorize job's completion waits on locks a role's transactions may hold: alone, under timeouts (completeVectorize).
           const stored =
             job.function_name === 'vectorize'
-              ? await completeVectorize(this.pool, job, outcome.result)
+              ? await completeVectorize(this.pool, job, outcome.result).catch((error: unknown) => {
+                  if (error instanceof VectorizeWriteTimeout) outcome = { error };
+                  throw error;
+                })
               : attempt === 0
                 ? await this.completions.complete(job, outcome.result, outcome.cache)
                 : !(await protocol.completeCached(this.pool, [{ job, result: outcome.result, cache: outcome.cache }])).has(job.request_id);
@@ -514,6 +517,7 @@ export class Worker {
         }
         return;
       } catch (error) {
+        if (error instanceof VectorizeWriteTimeout) continue; // written as the job's failure, at once
         this.missed(error);
         if (attempt >= 60 || this.abandon.signal.aborted) {
           log('error', 'giving up on writing a job outcome; its lease will expire and it will run again', { requestId: job.request_id, ...errorFields(error) });

@@ -587,13 +587,18 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc__vectorizer_forget', params: [p('vectorizer_id', 'integer'), p('gone_keys', 'jsonb')], returns: 'void',
-    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody', body: { language: 'sql' },
-    comment: 'Internal (a vectorizer\'s trigger): forget source rows that are gone (NULL: all), so no job still running writes their chunks.',
+    volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody', body: { language: 'plpgsql' },
+    comment: "Internal (a vectorizer's trigger): forget source rows that are gone (NULL: all) and delete their chunks, so no job still running writes them.",
   },
   {
     name: 'svc__vectorizer_apply', params: [p('request', 'uuid'), p('job_parameters', 'jsonb'), p('job_result', 'text')], returns: 'text',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
-    comment: "Internal (svc__complete): write a vectorize job's chunks through the vectorizer's writer, for the rows it still stands for; returns the counts the queue keeps.",
+    comment: "Internal (svc__complete): write a vectorize job's chunks into the vectorizer's destination, for the rows it still stands for; returns the counts the queue keeps.",
+  },
+  {
+    name: 'svc__vectorizer_destination', params: [p('destination', 'regclass')], returns: 'text',
+    volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
+    comment: "Internal: a vectorizer's destination named from its oid and locked (ROW EXCLUSIVE), only while it is the table svc made; NULL when gone.",
   },
   // svc_summarize's support functions (summarize.ts): SECURITY DEFINER, as svc_generate, since they
   // enqueue; run only through the aggregate (PostgreSQL checks the aggregate owner's right to call them).

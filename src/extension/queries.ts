@@ -274,10 +274,25 @@ export const QUERIES = {
      FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid WHERE a.attrelid = $1::oid AND a.attnum > 0 AND NOT a.attisdropped`,
     'text',
   ),
+  // The primary key's columns in order: each one's type, and what the destination stores it as:
+  // domains stripped to their base type (with the innermost typmod given), so that no domain check of
+  // a role's runs where svc writes; `trusted` is false for a type whose input or comparison could be a
+  // role's function (composite, range, an array of a domain or of those).
   primaryKey: q(
-    `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type
-     FROM pg_index i, unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord), pg_attribute a
-     WHERE i.indrelid = $1::oid AND i.indisprimary AND a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.ord`,
+    `WITH RECURSIVE keys AS (
+       SELECT a.attname AS name, k.ord, a.atttypid AS declared, a.atttypmod AS declared_mod, a.atttypid AS typ, a.atttypmod AS typmod
+       FROM pg_index i, unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord), pg_attribute a
+       WHERE i.indrelid = $1::oid AND i.indisprimary AND a.attrelid = i.indrelid AND a.attnum = k.attnum
+     ), base AS (
+       SELECT * FROM keys
+       UNION ALL
+       SELECT b.name, b.ord, b.declared, b.declared_mod, t.typbasetype, CASE WHEN b.typmod = -1 THEN t.typtypmod ELSE b.typmod END
+       FROM base b JOIN pg_type t ON t.oid = b.typ WHERE t.typtype = 'd'
+     )
+     SELECT b.name, format_type(b.declared, b.declared_mod) AS type, format_type(b.typ, b.typmod) AS storage,
+       t.typtype = 'e' OR (t.typtype = 'b' AND (t.typcategory <> 'A' OR e.typtype IN ('b', 'e'))) AS trusted
+     FROM base b JOIN pg_type t ON t.oid = b.typ LEFT JOIN pg_type e ON e.oid = t.typelem AND t.typcategory = 'A'
+     WHERE t.typtype <> 'd' ORDER BY b.ord`,
     'text',
   ),
   // The first of the columns ($3) that role $1 may not read in table $2 (NULL: it may read them all),
@@ -298,7 +313,6 @@ export const QUERIES = {
      VALUES ($1, $2, $3::oid, $4, $5, $6, $7::jsonb, $8, $9::regclass, $10, $11) RETURNING id`,
     'text', 'text', 'text', 'text', 'text[]', 'text', 'text', 'text', 'text', 'text', 'integer',
   ),
-  vectorizerSetWriter: q(`UPDATE svc_vectorizers SET writer = $2::regprocedure WHERE id = $1`, 'integer', 'text'),
   // Whether role $1 (a vectorizer's proxy) may create in schema $2 while role $3 (its declarer) is no superuser.
   mayCreateIn: q(`SELECT has_schema_privilege($1, $2, 'CREATE') AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = $3) AS may`, 'text', 'text', 'text'),
   // A vectorizer's generated functions (names LIKE $1), members of svc wherever they are, as DDL names them.

@@ -1,27 +1,31 @@
-// The SQL a vectorizer is made of, built from its declaration: the destination table; the functions
-// that do all the work over the role's tables, owned by the declaring role's proxy (the writer of
-// the destination, the source's trigger function, the backfill); svc's gate, through which they hand
-// svc plain jsonb; the triggers; and the search. Pure: names and literals are quoted by sql-text.ts,
-// values are passed as parameters where the statements run (vectorizer.ts).
+// The SQL a vectorizer is made of, built from its declaration: the destination table (svc_owner's,
+// of built-in types only); the functions that read the role's tables, owned by the declaring role's
+// proxy (the source's trigger function, the backfill); svc's gate, through which they hand svc plain
+// jsonb; the triggers; and the search. Pure: names and literals are quoted by sql-text.ts, values are
+// passed as parameters where the statements run (vectorizer.ts).
 //
-// The rule (docs/security.md): code that runs with svc's owner's rights never evaluates what the
-// caller controls. Reading the source's rows into items and keys (casts to text, the key types'
-// conversion to json, their ordering and set operations) and writing the destination run as the
-// proxy, a member of the declaring role, so a cast, a type's function or a trigger of that role's runs
-// with that role's rights and no more. svc's own functions see only jsonb.
+// The rule (docs/security.md): no session with more rights than a role runs what that role can
+// attach. Reading the source's rows into items and keys (casts to text, the key types' conversion to
+// json, their ordering and set operations) runs as the proxy, a member of the declaring role, so a
+// cast or a type's function of that role's runs with that role's rights and no more. The destination
+// has nothing of any role's: svc_owner owns it (a role can attach no trigger, rule, policy, default or
+// index to it) and its key columns are of base types or enums (a domain stored as its base type), so
+// the worker and svc's functions write it without running a role's code.
 import { dollarQuote, qualified, quoteIdent, quoteLiteral } from './sql-text.js';
 
 export interface KeyColumn {
   readonly name: string;
   /** As format_type() spells it, e.g. `integer`, `character varying(20)`. */
   readonly type: string;
+  /** What the destination stores it as: `type`, or a domain's base type. */
+  readonly storage: string;
 }
 
 export interface VectorizerShape {
   readonly id: number;
   /** svc's schema, where the generated functions live. */
   readonly svcSchema: string;
-  /** The declaring role's proxy (proxyRoleName), which owns the functions that work over its tables. */
+  /** The declaring role's proxy (proxyRoleName), which owns the functions that read its tables. */
   readonly proxy: string;
   /** The source table and the destination, qualified and quoted. */
   readonly source: string;
@@ -39,9 +43,8 @@ export interface VectorizerShape {
 /** The columns a destination adds after the source's key: a source key column may not be named so. */
 export const DESTINATION_COLUMNS = ['chunk_index', 'chunk', 'embedding'] as const;
 
-/** The generated functions: the proxy's writer, trigger function and backfill; svc's gate. */
+/** The generated functions: the proxy's trigger function and backfill; svc's gate. */
 export const GENERATED = {
-  writer: { name: (id: number) => `svc__vz_${id}_write`, args: 'jsonb, jsonb' },
   changed: { name: (id: number) => `svc__vz_${id}_changed`, args: '' },
   backfill: { name: (id: number) => `svc__vz_${id}_backfill`, args: '' },
   gate: { name: (id: number) => `svc__vz_${id}_queue`, args: 'jsonb, jsonb, boolean' },
@@ -50,7 +53,6 @@ type Generated = keyof typeof GENERATED;
 
 /** A generated function as DDL names it (ALTER, DROP, GRANT): qualified, with its argument types. */
 export const signature = (svcSchema: string, id: number, fn: Generated) => `${qualified(svcSchema, GENERATED[fn].name(id))}(${GENERATED[fn].args})`;
-export const writerSignature = (svcSchema: string, id: number) => signature(svcSchema, id, 'writer');
 export const triggerFunctionSignature = (svcSchema: string, id: number) => signature(svcSchema, id, 'changed');
 /** The name pattern (LIKE) of every function generated for a vectorizer, wherever it now is. */
 export const generatedPattern = (id: number) => `svc\\_\\_vz\\_${id}\\_%`;
@@ -58,18 +60,15 @@ export const TRIGGER_EVENTS = ['insert', 'update', 'delete', 'truncate'] as cons
 export const triggerName = (vectorizer: string, event: (typeof TRIGGER_EVENTS)[number]) => `svc_vectorize_${vectorizer}_${event}`;
 export const proxyRoleName = (ownerOid: string) => `svc_vectorizer_${ownerOid}`;
 
-/**
- * Every generated function's settings: svc's own search_path, and literals read as written whatever
- * the session set (sql/svc__vectorizer_apply.sql checks the writer still has exactly these).
- */
+/** Every generated function's settings: svc's own search_path, and literals read as written whatever the session set. */
 const SETTINGS_CLAUSE = `SET search_path = pg_catalog, pg_temp SET standard_conforming_strings = on`;
 
 /**
  * The first statement of each function owned by the proxy: it refuses to run as anyone else. Code of
- * the declaring role runs as the proxy (a trigger on its destination, a cast of its type), and the
- * proxy owns these functions, so it could make one SECURITY INVOKER; svc would then call it with
- * svc's rights. Its body it cannot change (that takes CREATE on svc's schema), so this check stays,
- * written so that no setting of the function (search_path) changes what it calls.
+ * the declaring role runs as the proxy (a cast of its type), and the proxy owns these functions, so it
+ * could make one SECURITY INVOKER; it would then run as whoever writes the source (or declares). Its
+ * body it cannot change (that takes CREATE on svc's schema), so this check stays, written so that no
+ * setting of the function (search_path) changes what it calls.
  */
 function proxyOnly(v: VectorizerShape, fn: string): string {
   const message = `${fn} must run as ${v.proxy}, its owner (SECURITY DEFINER): it was altered`;
@@ -99,34 +98,18 @@ function itemExpression(v: VectorizerShape, alias: string): string {
   return `pg_catalog.jsonb_build_object('key', ${keyObject(v, alias)}, 'text', ${alias}.${quoteIdent(v.column)}::pg_catalog.text, 'fields', pg_catalog.jsonb_build_object(${fields}))`;
 }
 
+/** The destination: the key (stored as KeyColumn.storage), the chunk's index and text, its embedding. */
 export function destinationTable(v: VectorizerShape): string {
-  const keys = v.keys.map((k) => `${quoteIdent(k.name)} ${k.type} NOT NULL`).join(', ');
+  const keys = v.keys.map((k) => `${quoteIdent(k.name)} ${k.storage} NOT NULL`).join(', ');
   const check = v.dimensions !== null && v.embeddingType === 'real[]' ? ` CHECK (cardinality(embedding) = ${v.dimensions})` : '';
   return `CREATE TABLE ${v.destination} (${keys}, chunk_index integer NOT NULL, chunk text NOT NULL, embedding ${v.embeddingType} NOT NULL${check}, PRIMARY KEY (${keyList(v)}, chunk_index))`;
 }
 
 /**
- * The writer: deletes the chunks of the keys given (all of them for NULL: a TRUNCATE), then inserts the
- * chunk rows given ({key columns..., chunk_index, chunk, embedding}). It runs as the proxy of the
- * declaring role (owner of the function, which nobody else may run), so the destination is written
- * with that role's privileges and whatever the role attached to its table runs with no more.
- */
-export function writerFunction(v: VectorizerShape): string {
-  const match = v.keys.map((k) => `d.${quoteIdent(k.name)} = k.${quoteIdent(k.name)}`).join(' AND ');
-  const columns = `${keyList(v)}, chunk_index, chunk, embedding`;
-  return proxyFunction(v, 'writer', 'keys jsonb, chunk_rows jsonb', 'void', '', `  IF $1 IS NULL THEN
-    DELETE FROM ${v.destination};
-  ELSE
-    DELETE FROM ${v.destination} d USING pg_catalog.jsonb_populate_recordset(NULL::${v.destination}, $1) k WHERE ${match};
-  END IF;
-  INSERT INTO ${v.destination} (${columns}) SELECT ${columns} FROM pg_catalog.jsonb_populate_recordset(NULL::${v.destination}, $2);`);
-}
-
-/**
  * svc's gate for one vectorizer (svc's own, SECURITY DEFINER; only the proxy may run it): what the
- * proxy's trigger function and backfill found, handed over as jsonb: keys gone (forgotten), or all of
- * them (`everything`, a TRUNCATE), and items to queue. Returns how many items were queued. The id is
- * part of the function, so a proxy reaches only its own role's vectorizers.
+ * proxy's trigger function and backfill found, handed over as jsonb: keys gone (forgotten, their
+ * chunks deleted), or all of them (`everything`, a TRUNCATE), and items to queue. Returns how many
+ * items were queued. The id is part of the function, so a proxy reaches only its own role's vectorizers.
  */
 export function gateFunction(v: VectorizerShape): string {
   const svc = (name: string) => qualified(v.svcSchema, name);
@@ -151,17 +134,14 @@ ${SETTINGS_CLAUSE} SET plv8.start_proc = '' AS ${dollarQuote(body, 'gate')}`;
 /**
  * The statement trigger function of the source (the proxy's): queues inserted and updated rows (their
  * input unchanged: nothing, see svc__vectorizer_enqueue), and forgets deleted rows, keys an update
- * replaced, and everything on TRUNCATE, deleting their chunks through the writer. It runs in the
- * writing transaction and does no model work. It reads the transition tables as the proxy and hands
- * svc's gate only jsonb.
+ * replaced, and everything on TRUNCATE (the gate deletes their chunks). It runs in the writing
+ * transaction and does no model work. It reads the transition tables as the proxy and hands svc's
+ * gate only jsonb.
  */
 export function triggerFunction(v: VectorizerShape): string {
-  const svc = (name: string) => qualified(v.svcSchema, name);
-  const writer = svc(GENERATED.writer.name(v.id));
-  const gate = svc(GENERATED.gate.name(v.id));
+  const gate = qualified(v.svcSchema, GENERATED.gate.name(v.id));
   return proxyFunction(v, 'changed', '', 'trigger', 'DECLARE\n  gone jsonb;\n  items jsonb;\n', `  IF TG_OP = 'TRUNCATE' THEN
     PERFORM ${gate}(NULL, NULL, true);
-    PERFORM ${writer}(NULL, '[]');
     RETURN NULL;
   ELSIF TG_OP = 'DELETE' THEN
     SELECT pg_catalog.jsonb_agg(${keyObject(v, 'o')}) INTO gone FROM svc_old o;
@@ -170,9 +150,6 @@ export function triggerFunction(v: VectorizerShape): string {
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     SELECT pg_catalog.jsonb_agg(${itemExpression(v, 'n')}) INTO items FROM svc_new n;
-  END IF;
-  IF gone IS NOT NULL THEN
-    PERFORM ${writer}(gone, '[]');
   END IF;
   PERFORM ${gate}(gone, items, false);
   RETURN NULL;`);

@@ -1,11 +1,10 @@
 -- Vectorizers (svc_vectorize, docs/vectorizer.md): a source table's text column kept embedded, chunk by
--- chunk, in a destination table owned by the declaring role. Part of the generated extension script.
+-- chunk, in a destination table. Part of the generated extension script.
 
--- One row per vectorizer. `writer` is the function that writes its destination: owned by the
--- declaring role's proxy (svc_vectorizer_<oid>, a member of that role that nobody else is a member
--- of), so chunks are written with the declarer's privileges; the role's code, which runs as the
--- proxy, could alter it, and svc__vectorizer_apply calls it only while it is as svc made it. The
--- source's triggers call svc__vz_<id>_changed (the proxy's too, generated), which hands what it read
+-- One row per vectorizer. Its destination is svc_owner's, of built-in types only, the declaring role
+-- granted SELECT: nothing of any role's is attached to it, so the worker writes it without running
+-- a role's code (docs/security.md, "Sessions with more rights than a role"). The source's triggers
+-- call svc__vz_<id>_changed (owned by the declaring role's proxy, generated), which hands what it read
 -- to the vectorizer's gate svc__vz_<id>_queue (svc_owner's) as jsonb.
 CREATE TABLE svc_vectorizers (
   id             integer GENERATED ALWAYS AS IDENTITY UNIQUE,
@@ -19,7 +18,6 @@ CREATE TABLE svc_vectorizers (
   model          text NOT NULL,
   destination    regclass NOT NULL,
   embedding_type text NOT NULL CHECK (embedding_type IN ('real[]', 'vector')),
-  writer         regprocedure,
   batch_size     integer NOT NULL,
   created_at     timestamptz NOT NULL DEFAULT now()
 );

@@ -1,12 +1,12 @@
 // Vectorizers: svc_vectorize declares that a table's text column is kept embedded, chunk by chunk,
 // in a destination table; svc_vectorize_drop undoes it; svc_search finds the rows nearest a query.
 // The declaration is checked whole before anything is created, and runs in the caller's transaction,
-// so a bad one leaves nothing behind. What is created (vectorizer-sql.ts): the destination, owned by
-// the declaring role; the catalog row; the functions that work over the role's tables (the writer,
-// the source's trigger function, the backfill), owned by that role's proxy; svc's gate, the one way
-// they hand svc what they found (jsonb); the source's statement triggers; then the backfill runs, as
-// the proxy, and is dropped. svc's own code here reads only catalogs and runs DDL; it evaluates
-// nothing of the role's types (docs/security.md). docs/vectorizer.md.
+// so a bad one leaves nothing behind. What is created (vectorizer-sql.ts): the destination, svc_owner's,
+// of built-in types, readable by the declaring role; the catalog row; the functions that read the
+// role's tables (the source's trigger function, the backfill), owned by that role's proxy; svc's
+// gate, the one way they hand svc what they found (jsonb); the source's statement triggers; then the
+// backfill runs, as the proxy, and is dropped. svc's own code here reads only catalogs and runs DDL;
+// it evaluates nothing of the role's types (docs/security.md). docs/vectorizer.md.
 import { one, rows, run } from './db.js';
 import { QUERIES } from './queries.js';
 import { parameterError, SvcError, SQLSTATE } from './errors.js';
@@ -15,8 +15,7 @@ import { declarationProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } fro
 import { templateFields, templateProblem } from '../vectorizer/template.js';
 import {
   backfillFunction, DESTINATION_COLUMNS, destinationTable, gateFunction, generatedPattern, proxyRoleName, searchQuery, SETTINGS_RESTORE, SETTINGS_SNAPSHOT,
-  signature, TRIGGER_EVENTS,
-  triggerFunction, triggerName, triggers, writerFunction, writerSignature, type KeyColumn, type VectorizerShape,
+  signature, TRIGGER_EVENTS, triggerFunction, triggerName, triggers, type KeyColumn, type VectorizerShape,
 } from './vectorizer-sql.js';
 import { qualified, quoteIdent } from './sql-text.js';
 import { prepareEmbed } from './jobs.js';
@@ -25,6 +24,8 @@ import { runOne } from './sync.js';
 const NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 const SEARCH_MAX_K = 1000;
 const MAX_COLUMNS = 50;
+/** pgvector's HNSW indexes `vector` of at most this many dimensions. */
+const HNSW_MAX_DIMENSIONS = 2000;
 
 interface Relation {
   oid: string;
@@ -105,8 +106,14 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   const embedded = columns.get(column);
   if (!embedded) throw parameterError(fn, 'column_name', `"${column}" is no column of ${sourceName}`, {}, SQLSTATE.undefinedColumn);
   if (embedded.category !== 'S') throw parameterError(fn, 'column_name', `must be a text column ("${column}" is ${embedded.type})`, {}, SQLSTATE.datatypeMismatch);
-  const keys = rows<KeyColumn>(QUERIES.primaryKey, sourceOid);
+  const keys = rows<KeyColumn & { trusted: boolean }>(QUERIES.primaryKey, sourceOid);
   if (keys.length === 0) throw parameterError(fn, 'source', `must have a primary key (${sourceName} has none): chunks are kept per source row`, {}, SQLSTATE.objectNotInPrerequisiteState);
+  // The destination is written by svc and the worker: no function of a role's may run there (docs/security.md).
+  const untrusted = keys.find((k) => !k.trusted);
+  if (untrusted) {
+    throw parameterError(fn, 'source', `has a primary key column "${untrusted.name}" of type ${untrusted.type}: a vectorizer's key columns must be of base types or enums `
+      + `(or domains over them, stored as their base type), whose input and comparison run no role's function`, {}, SQLSTATE.featureNotSupported);
+  }
   if (keys.length > MAX_COLUMNS) throw parameterError(fn, 'source', `must have a primary key of at most ${MAX_COLUMNS} columns (has ${keys.length})`, {}, SQLSTATE.programLimitExceeded);
   const clash = keys.find((k) => (DESTINATION_COLUMNS as readonly string[]).includes(k.name));
   if (clash) throw parameterError(fn, 'source', `has a primary key column named "${clash.name}", which the destination uses for itself (chunk_index, chunk, embedding)`, {}, SQLSTATE.objectNotInPrerequisiteState);
@@ -144,7 +151,7 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
     throw parameterError(fn, 'destination', `${qualified(target.schema, target.name)} exists: svc creates the destination (drop it, or name another)`, {}, SQLSTATE.duplicateTable);
   }
   return {
-    name: vectorizerName, role, source: relation, column, keys, fields, format: template, chunking, model: modelName, destination: target,
+    name: vectorizerName, role, source: relation, column, keys: keys.map(({ name, type, storage }) => ({ name, type, storage })), fields, format: template, chunking, model: modelName, destination: target,
     embeddingType, vectorSchema, dimensions: dims, batchSize: batch,
   };
 }
@@ -210,9 +217,17 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   }
   const target = qualified(d.destination.schema, d.destination.name);
   // The id names the generated functions; the destination is created first so the catalog row can name it.
+  // svc_owner's, so that the role can attach nothing to it; the role reads it, and may let others read it.
   const draft = shape(0, d, svcSchema);
   run(destinationTable(draft));
-  run(`ALTER TABLE ${target} OWNER TO ${quoteIdent(d.role.role)}`);
+  run(`ALTER TABLE ${target} OWNER TO svc_owner`);
+  run(`GRANT SELECT ON ${target} TO ${quoteIdent(d.role.role)} WITH GRANT OPTION`);
+  // svc's writes reach it by its qualified name (and nothing else there: svc's search_path never names the schema).
+  run(`GRANT USAGE ON SCHEMA ${quoteIdent(d.destination.schema)} TO svc_owner`);
+  // What the role could have added itself, were the table its own: pgvector's HNSW index, where the column has a dimension.
+  if (d.vectorSchema !== null && d.dimensions !== null && d.dimensions <= HNSW_MAX_DIMENSIONS) {
+    run(`CREATE INDEX ON ${target} USING hnsw (embedding ${qualified(d.vectorSchema, 'vector_cosine_ops')})`);
+  }
   const { id } = one<{ id: number }>(QUERIES.vectorizerInsert, d.name, d.role.role, d.source.oid, d.column, d.keys.map((k) => k.name), d.format,
     JSON.stringify(d.chunking), d.model, target, d.vectorSchema === null ? 'real[]' : 'vector', d.batchSize)!;
   const s = { ...draft, id };
@@ -224,18 +239,15 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   run(`REVOKE ALL ON FUNCTION ${gate} FROM PUBLIC`);
   run(`GRANT EXECUTE ON FUNCTION ${gate} TO ${quoteIdent(proxy)}`);
   // The proxy's: nobody else may run them (svc's owner and superusers aside).
-  for (const [fn, sql] of [['writer', writerFunction(s)], ['changed', triggerFunction(s)], ['backfill', backfillFunction(s)]] as const) {
+  for (const [fn, sql] of [['changed', triggerFunction(s)], ['backfill', backfillFunction(s)]] as const) {
     run(sql);
     run(`REVOKE ALL ON FUNCTION ${signature(svcSchema, id, fn)} FROM PUBLIC`);
     run(`ALTER FUNCTION ${signature(svcSchema, id, fn)} OWNER TO ${quoteIdent(proxy)}`);
   }
-  // svc__vectorizer_apply, svc_owner's (it completes the worker's jobs), writes a job's chunks through the writer.
-  run(`GRANT EXECUTE ON FUNCTION ${writerSignature(svcSchema, id)} TO svc_owner`);
   // Members of the extension: DROP EXTENSION svc then needs CASCADE, which takes the triggers too
   // (a trigger left behind would call functions that are gone, and fail every write to the source).
-  for (const fn of ['gate', 'writer', 'changed'] as const) run(`ALTER EXTENSION svc ADD FUNCTION ${signature(svcSchema, id, fn)}`);
+  for (const fn of ['gate', 'changed'] as const) run(`ALTER EXTENSION svc ADD FUNCTION ${signature(svcSchema, id, fn)}`);
   for (const statement of triggers(s, d.name)) run(statement);
-  one(QUERIES.vectorizerSetWriter, id, writerSignature(svcSchema, id));
   // Last: the backfill runs the role's casts and key types as the proxy, then goes.
   const backfill = signature(svcSchema, id, 'backfill');
   const settings = run<{ settings: unknown }>(SETTINGS_SNAPSHOT)[0].settings;

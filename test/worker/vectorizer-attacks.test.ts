@@ -1,9 +1,10 @@
-// Issue #43's vectorizer escalations, attacked as an ordinary role `eve` (no svc_admin, owns only her
-// schema) against a real worker: her code reached through a vectorizer (a cast of her type in a
-// format field, her key type's cast to json, her trigger on her destination) runs as her proxy and
-// never as svc's owner; names made of SQL text stay names under standard_conforming_strings = off;
-// the proxy's functions, altered by her code, are refused rather than run with svc's rights. After
-// each: eve gained no attribute or membership, and where the attack is harmless the rows are embedded.
+// Issue #43's and #52's vectorizer escalations, attacked as an ordinary role `eve` (no svc_admin,
+// owns only her schema) against a real worker: her code reached through a vectorizer (a cast of her
+// type in a format field, her key type's cast to json) runs as her proxy, in the session that writes
+// her source, and never as svc's owner or the worker; her destination is svc's, so she can attach
+// nothing to it, and her domain key is stored as its base type; a table she puts in the destination's
+// place is never written; names made of SQL text stay names under standard_conforming_strings = off.
+// After each: eve gained no attribute or membership, and where the attack is harmless the rows are embedded.
 import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
@@ -106,18 +107,35 @@ test("eve's enum key with a cast to json: jsonb_build_object of the key runs it 
   await nothingGained();
 }, 120_000);
 
-test("eve's domain key with a check of hers: the writer converts keys into it as her proxy, in the worker's completion", async () => {
+test("eve's domain key with a check of hers is stored as its base type: her check never runs where svc writes", async () => {
   await eve.query(`CREATE FUNCTION eve.positive(integer) RETURNS boolean LANGUAGE plpgsql AS $$ BEGIN PERFORM eve.record('domain'); RETURN $1 > 0; END $$;
     CREATE DOMAIN eve.d AS integer CHECK (eve.positive(VALUE));
     CREATE TABLE eve.checked (id eve.d PRIMARY KEY, body text); INSERT INTO eve.checked VALUES (1, 'one'), (2, 'two')`);
   // Her own inserts checked the domain as her; what follows is the vectorizer's.
   await eve.query(`DELETE FROM eve.seen WHERE what = 'domain'`);
   await eve.query(`SELECT svc_vectorize('eve.checked', 'body', 'checked')`);
-  expect(await settled('checked')).toMatchObject({ rows_done: '2', rows_failed: '0' });
-  expect(await ranOnlyAsProxy('domain')).toBeGreaterThan(0);
-  expect((await db.query(`SELECT DISTINCT session_role_name AS s FROM eve.seen WHERE what = 'domain'`)).rows).toEqual([{ s: ROLES.worker }]);
+  await eve.query(`UPDATE eve.checked SET body = 'three' WHERE id = 2`);
+  await eve.query(`DELETE FROM eve.checked WHERE id = 1`);
+  expect(await settled('checked')).toMatchObject({ rows_done: '1', rows_failed: '0' });
+  expect((await db.query(`SELECT count(*)::int AS n FROM eve.seen WHERE what = 'domain'`)).rows[0].n).toBe(0);
+  expect(
+    (await db.query(`SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'eve.checked_chunks'::regclass AND attname = 'id'`)).rows,
+  ).toEqual([{ t: 'integer' }]);
+  expect((await eve.query(`SELECT id, chunk FROM eve.checked_chunks`)).rows).toEqual([{ id: 2, chunk: 'three' }]);
   await nothingGained();
 }, 120_000);
+
+test("a key of a type whose input or comparison could be a role's function (a composite of hers) is refused at the declaration, naming the column", async () => {
+  await eve.query(`CREATE TYPE eve.pair AS (a integer, b text); CREATE TABLE eve.paired (id eve.pair PRIMARY KEY, body text)`);
+  await expect(eve.query(`SELECT svc_vectorize('eve.paired', 'body', 'paired')`)).rejects.toMatchObject({
+    code: '0A000',
+    message: expect.stringMatching(
+      /^svc_vectorize: source has a primary key column "id" of type eve\.pair: a vectorizer's key columns must be of base types or enums/,
+    ),
+  });
+  expect((await eve.query(`SELECT count(*)::int AS n FROM svc_vectorizers WHERE name = 'paired'`)).rows[0].n).toBe(0);
+  expect((await db.query(`SELECT to_regclass('eve.paired_chunks') AS t`)).rows[0].t).toBeNull();
+});
 
 test('names made of SQL text, declared under standard_conforming_strings = off with check_function_bodies = off, stay names: nothing of them runs', async () => {
   await eve.query(`CREATE FUNCTION eve.evil() RETURNS integer LANGUAGE sql AS $$ SELECT eve.record('evil'); SELECT 1 $$`);
@@ -140,85 +158,55 @@ test('names made of SQL text, declared under standard_conforming_strings = off w
   await nothingGained();
 }, 120_000);
 
-/** A vectorizer's writer as DDL names it, qualified (eve's trigger runs under the writer's search_path). */
-const writerOf = async (name: string): Promise<string> =>
-  (
-    await db.query(
-      `SELECT format('%I.%I(jsonb, jsonb)', n.nspname, p.proname) AS w FROM svc_vectorizers v JOIN pg_proc p ON p.oid = v.writer JOIN pg_namespace n ON n.oid = p.pronamespace WHERE v.name = $1`,
-      [name],
-    )
-  ).rows[0].w;
-
-test("eve's trigger on her destination runs as her proxy; when it alters the proxy's writer, svc refuses to call it and the rows fail", async () => {
+test("eve can attach nothing to her destination: it is svc's, she may read it and let others read it", async () => {
   await eve.query(`CREATE TABLE eve.bait (id integer PRIMARY KEY, body text); INSERT INTO eve.bait VALUES (1, 'first')`);
   await eve.query(`SELECT svc_vectorize('eve.bait', 'body', 'bait')`);
   await settled('bait');
-  const writer = await writerOf('bait');
-  // Her trigger makes the writer SECURITY INVOKER, so that the next write would run it, and this trigger, as svc's owner.
-  await eve.query(`CREATE FUNCTION eve.turn() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN PERFORM eve.record('trigger'); EXECUTE 'ALTER FUNCTION ${writer} SECURITY INVOKER'; RETURN NULL; END $$;
-    CREATE TRIGGER turn AFTER INSERT ON eve.bait_chunks FOR EACH STATEMENT EXECUTE FUNCTION eve.turn()`);
+  await eve.query(`CREATE FUNCTION eve.sleeper() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM eve.record('trigger'); PERFORM pg_sleep(30); RETURN NULL; END $$;
+    CREATE FUNCTION eve.one() RETURNS integer LANGUAGE sql AS $$ SELECT 1 $$`);
+  const attaches = [
+    `CREATE TRIGGER t AFTER INSERT ON eve.bait_chunks FOR EACH ROW EXECUTE FUNCTION eve.sleeper()`,
+    `CREATE CONSTRAINT TRIGGER t AFTER INSERT ON eve.bait_chunks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION eve.sleeper()`,
+    `CREATE RULE r AS ON INSERT TO eve.bait_chunks DO ALSO SELECT eve.one()`,
+    `ALTER TABLE eve.bait_chunks ENABLE ROW LEVEL SECURITY`,
+    `CREATE POLICY p ON eve.bait_chunks USING (eve.one() = 1)`,
+    `ALTER TABLE eve.bait_chunks ALTER COLUMN chunk SET DEFAULT eve.one()::text`,
+    `ALTER TABLE eve.bait_chunks ADD CHECK (eve.one() = 1)`,
+    `CREATE INDEX ON eve.bait_chunks ((eve.one()))`,
+    `ALTER TABLE eve.bait_chunks ADD COLUMN extra integer GENERATED ALWAYS AS (eve.one()) STORED`,
+    `ALTER TABLE eve.bait_chunks OWNER TO eve`,
+  ];
+  for (const sql of attaches) await expect(eve.query(sql)).rejects.toMatchObject({ code: '42501' });
   await eve.query(`UPDATE eve.bait SET body = 'second'`);
-  await settled('bait');
-  expect((await db.query(`SELECT prosecdef FROM pg_proc WHERE oid = $1::regprocedure`, [writer])).rows[0].prosecdef).toBe(false);
-  await eve.query(`UPDATE eve.bait SET body = 'third'`);
-  const failed = await settled('bait');
-  expect(failed).toMatchObject({ rows_failed: '1' });
-  expect(failed.last_error).toMatch(/not as svc made it|must run as svc_vectorizer_/);
-  expect(await ranOnlyAsProxy('trigger')).toBe(1);
-
-  // Moved out of svc's schema and replaced by a body of hers (her proxy may create in her schema): svc calls it by its name in svc's schema, which is gone.
-  await eve.query(`CREATE TABLE eve.bait2 (id integer PRIMARY KEY, body text); INSERT INTO eve.bait2 VALUES (1, 'first')`);
-  await eve.query(`SELECT svc_vectorize('eve.bait2', 'body', 'bait2')`);
-  await settled('bait2');
-  const writer2 = await writerOf('bait2');
-  const name2 = writer2.replace(/^.*\.|\(.*$/g, '');
-  await eve.query(`CREATE FUNCTION eve.move() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM eve.record('mover');
-      EXECUTE 'ALTER FUNCTION ${writer2} SET SCHEMA eve';
-      EXECUTE 'CREATE OR REPLACE FUNCTION eve.${name2}(keys jsonb, chunk_rows jsonb) RETURNS void LANGUAGE sql SECURITY INVOKER AS ''SELECT eve.record(''''replaced'''')''';
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER move AFTER INSERT ON eve.bait2_chunks FOR EACH STATEMENT EXECUTE FUNCTION eve.move()`);
-  await eve.query(`UPDATE eve.bait2 SET body = 'second'`);
-  await settled('bait2');
-  await eve.query(`UPDATE eve.bait2 SET body = 'third'`);
-  expect(await settled('bait2')).toMatchObject({ rows_failed: '1' });
-  expect(await ranOnlyAsProxy('mover')).toBe(1);
-  expect(await ranOnlyAsProxy('replaced')).toBe(0);
-  // The drop finds the moved function all the same.
-  await eve.query(`SELECT svc_vectorize_drop('bait2')`);
-  expect((await db.query(`SELECT count(*)::int AS n FROM pg_proc WHERE proname LIKE 'svc\\_\\_vz\\_%' AND proname = $1`, [name2])).rows[0].n).toBe(0);
+  expect(await settled('bait')).toMatchObject({ rows_done: '1', rows_failed: '0' });
+  expect((await eve.query(`SELECT chunk FROM eve.bait_chunks`)).rows).toEqual([{ chunk: 'second' }]);
+  await eve.query(`GRANT USAGE ON SCHEMA eve TO ${ROLES.alice}; GRANT SELECT ON eve.bait_chunks TO ${ROLES.alice}`);
+  const alice = await svc().connect(ROLES.alice);
+  try {
+    expect((await alice.query(`SELECT chunk FROM eve.bait_chunks`)).rows).toEqual([{ chunk: 'second' }]);
+  } finally {
+    await alice.end();
+  }
+  expect((await db.query(`SELECT count(*)::int AS n FROM eve.seen WHERE what = 'trigger'`)).rows[0].n).toBe(0);
   await nothingGained();
-}, 180_000);
+}, 120_000);
 
-test("what eve's code sets in the worker's session while svc writes her destination outlives none of svc's statements, and the session is not used again", async () => {
-  // Shadows of what svc's completion calls after the writer, found first on the search_path her code sets.
-  await eve.query(`CREATE FUNCTION eve.clock_timestamp() RETURNS timestamptz LANGUAGE sql AS $$ SELECT eve.record('shadow'); SELECT pg_catalog.clock_timestamp() $$;
-    CREATE FUNCTION eve.jsonb_array_elements(jsonb) RETURNS SETOF jsonb LANGUAGE sql AS $$ SELECT eve.record('shadow'); SELECT pg_catalog.jsonb_array_elements($1) $$;
-    CREATE FUNCTION eve.steal(text, integer, double precision, integer, text[]) RETURNS TABLE (request_id uuid) LANGUAGE sql AS $$ SELECT eve.record('stolen'); SELECT NULL::uuid WHERE false $$;
-    GRANT USAGE ON SCHEMA eve TO PUBLIC; GRANT INSERT ON eve.seen TO PUBLIC`);
-  await eve.query(`CREATE TABLE eve.session (id integer PRIMARY KEY, body text); INSERT INTO eve.session VALUES (1, 'first')`);
-  await eve.query(`SELECT svc_vectorize('eve.session', 'body', 'session')`);
-  await settled('session');
-  // Her trigger on her destination: runs as her proxy in the worker's session, and leaves it her search_path and her statement under the worker's name.
-  await eve.query(`CREATE FUNCTION eve.taint() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM eve.record('taint');
-      PERFORM set_config('search_path', 'eve, pg_catalog', false);
-      BEGIN EXECUTE 'DEALLOCATE svc_worker_claim'; EXCEPTION WHEN OTHERS THEN NULL; END;
-      EXECUTE 'PREPARE svc_worker_claim (text, integer, double precision, integer, text[]) AS SELECT * FROM eve.steal($1, $2, $3, $4, $5)';
-      RETURN NULL;
-    END $$;
-    CREATE TRIGGER taint AFTER INSERT ON eve.session_chunks FOR EACH STATEMENT EXECUTE FUNCTION eve.taint()`);
-  await eve.query(`UPDATE eve.session SET body = 'second'`);
-  expect(await settled('session')).toMatchObject({ rows_done: '1', rows_failed: '0' });
-  expect(await ranOnlyAsProxy('taint')).toBe(1);
-  // The worker claims and embeds on: its next job is another role's, done as ever.
-  await eve.query(`INSERT INTO eve.session VALUES (2, 'third')`);
-  expect(await settled('session')).toMatchObject({ rows_done: '2', rows_failed: '0' });
-  expect((await db.query(`SELECT what, current_role_name AS role FROM eve.seen WHERE what IN ('shadow', 'stolen')`)).rows).toEqual([]);
+test("a table eve puts in her destination's place (she owns its schema) is never written: the rows fail, her trigger never runs", async () => {
+  await eve.query(`CREATE TABLE eve.swap (id integer PRIMARY KEY, body text); INSERT INTO eve.swap VALUES (1, 'first')`);
+  await eve.query(`SELECT svc_vectorize('eve.swap', 'body', 'swap')`);
+  await settled('swap');
+  await eve.query(`DROP TABLE eve.swap_chunks;
+    CREATE TABLE eve.swap_chunks (id integer, chunk_index integer, chunk text, embedding real[]);
+    CREATE FUNCTION eve.caught() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM eve.record('swapped'); RETURN NULL; END $$;
+    CREATE TRIGGER caught AFTER INSERT OR DELETE ON eve.swap_chunks FOR EACH STATEMENT EXECUTE FUNCTION eve.caught()`);
+  // Her writes to the source go on (the gate finds no destination to delete from); the worker writes nothing.
+  await eve.query(`UPDATE eve.swap SET body = 'second'; DELETE FROM eve.swap WHERE id = 1; INSERT INTO eve.swap VALUES (2, 'third')`);
+  const s = await settled('swap');
+  expect(s).toMatchObject({ rows_failed: '1' });
+  expect(s.last_error).toMatch(/the destination of vectorizer swap no longer exists/);
+  expect((await db.query(`SELECT count(*)::int AS n FROM eve.seen WHERE what = 'swapped'`)).rows[0].n).toBe(0);
+  expect((await eve.query(`SELECT count(*)::int AS n FROM eve.swap_chunks`)).rows[0].n).toBe(0);
+  await eve.query(`SELECT svc_vectorize_drop('swap', drop_destination := false)`);
   await nothingGained();
 }, 120_000);
 
@@ -226,9 +214,7 @@ test("svc's gate takes only its vectorizer's items from its proxy; nobody else m
   const id = (await db.query(`SELECT id FROM svc_vectorizers WHERE name = 'docs'`)).rows[0].id;
   const alice = await svc().connect(ROLES.alice);
   for (const client of [eve, alice]) {
-    for (const call of [`svc__vz_${id}_queue(NULL, '[]', false)`, `svc__vz_${id}_write(NULL, '[]')`]) {
-      await expect(client.query(`SELECT ${call}`)).rejects.toMatchObject({ code: '42501' });
-    }
+    await expect(client.query(`SELECT svc__vz_${id}_queue(NULL, '[]', false)`)).rejects.toMatchObject({ code: '42501' });
   }
   await expect(db.query(`SELECT svc__vz_${id}_queue(NULL, '[{"key": 1}]', false)`)).rejects.toMatchObject({
     code: '22023',
@@ -281,12 +267,13 @@ test("a role whose proxy could create in svc's schema (and so replace the proxy'
 });
 
 test("dropping eve's last vectorizer drops her proxy; what her code made as the proxy becomes hers", async () => {
-  await eve.query(`CREATE TABLE eve.leftover (id integer PRIMARY KEY, body text)`);
-  await eve.query(`SELECT svc_vectorize('eve.leftover', 'body', 'leftover')`);
-  // Her trigger on her destination runs as the proxy, and makes a table in her schema.
-  await eve.query(`CREATE FUNCTION eve.make() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN CREATE TABLE IF NOT EXISTS eve.made_by_proxy (x int); RETURN NULL; END $$;
-    CREATE TRIGGER make AFTER INSERT ON eve.leftover_chunks FOR EACH STATEMENT EXECUTE FUNCTION eve.make()`);
-  await eve.query(`INSERT INTO eve.leftover VALUES (1, 'x')`);
+  // Her cast in a format field runs as the proxy, and makes a table in her schema.
+  await eve.query(`CREATE TYPE eve.maker AS (x integer);
+    CREATE FUNCTION eve.make(eve.maker) RETURNS text LANGUAGE plpgsql AS $$ BEGIN CREATE TABLE IF NOT EXISTS eve.made_by_proxy (x int); RETURN 'made'; END $$;
+    CREATE CAST (eve.maker AS text) WITH FUNCTION eve.make(eve.maker);
+    CREATE TABLE eve.leftover (id integer PRIMARY KEY, m eve.maker, body text)`);
+  await eve.query(`SELECT svc_vectorize('eve.leftover', 'body', 'leftover', format := '$m $chunk')`);
+  await eve.query(`INSERT INTO eve.leftover VALUES (1, ROW(1), 'x')`);
   await settled('leftover');
   const owner = `SELECT tableowner FROM pg_tables WHERE schemaname = 'eve' AND tablename = 'made_by_proxy'`;
   expect((await db.query(owner)).rows).toEqual([{ tableowner: proxy }]);

@@ -184,7 +184,6 @@ CREATE TABLE svc_vectorizers (
   model          text NOT NULL,
   destination    regclass NOT NULL,
   embedding_type text NOT NULL CHECK (embedding_type IN ('real[]', 'vector')),
-  writer         regprocedure,
   batch_size     integer NOT NULL,
   created_at     timestamptz NOT NULL DEFAULT now()
 );
