@@ -253,11 +253,13 @@ CREATE OR REPLACE FUNCTION public.svc__cache_trim()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Evicts the lowest-frecency entries beyond svc.cache_size (after svc_worker_cache_put and
--- svc_worker_complete_cached store theirs).
+-- svc_worker_complete_cached store theirs), but those whose row another transaction holds (a hit in
+-- a role's open transaction): the worker never waits on that; the next trim takes them.
 DELETE FROM svc_cache WHERE (cache_key, model) IN (
   SELECT cache_key, model FROM svc_cache
   ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
-  LIMIT greatest(0, (SELECT count(*) FROM svc_cache) - svc__setting_integer('svc.cache_size', 0)))
+  LIMIT greatest(0, (SELECT count(*) FROM svc_cache) - svc__setting_integer('svc.cache_size', 0))
+  FOR UPDATE SKIP LOCKED)
 $function$;
 -- grants on svc__cache_trim(): {svc_owner=X/svc_owner}
 -- comment: Internal: evict the least used cache entries beyond svc.cache_size (svc_worker_cache_put, svc_worker_complete_cached).
@@ -280,7 +282,9 @@ AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and
 --    1,000 requests waiting under one key): the keys are read from svc_queue_waiter_idx by a loose
 --    index scan (the next key above the last, one index descent each). The statuses are compared with
 --    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
---    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`.
+--    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`. Rows
+--    locked by another transaction are skipped, as in every statement of the worker protocol: it
+--    never waits on a lock a role's open transaction may hold (see svc__complete.sql).
 -- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
 --    announced on svc_completed). The probe reads the earliest lease, the first entry of
 --    svc_queue_lease_idx (an EXISTS over status and lease looks as cheap on an empty table, through
@@ -321,8 +325,11 @@ BEGIN
   , gone AS (
     UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL, lease_expires_at = NULL,
       error = 'cancelled: its synchronous caller stopped waiting'
-    WHERE w.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
-      AND (w.status = pending_ OR w.status = processing_)
+    WHERE w.request_id = ANY (ARRAY(
+      SELECT l.request_id FROM svc_queue l
+      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
+        AND (l.status = pending_ OR l.status = processing_)
+      FOR UPDATE SKIP LOCKED))
     RETURNING w.request_id, w.worker_id
   )
   SELECT count(pg_notify('svc_cancel', g.request_id::text)) INTO released FROM gone g WHERE g.worker_id IS NOT NULL;
@@ -408,6 +415,13 @@ AS $function$-- The completion shared by svc_worker_complete and svc_worker_comp
 -- with the primary key on an empty table, and filter every processing row on request_id, call
 -- after call. Usually every completion is stored, and only otherwise is the list of refused ids
 -- built (a quarter of a busy worker's call, measured).
+--
+-- It never waits for a row lock (SKIP LOCKED): what holds a processing row's lock is a transaction
+-- that cancels or requeues it (an owner's svc_cancel_async, which its owner may leave uncommitted
+-- as long as it likes; a claim that finds its caller gone; another worker's expired-lease sweep). Its
+-- completion is refused, as it would be once that commits; should it roll back instead, the lease
+-- expires and the request runs again. Waiting would let one role's open transaction hold up the
+-- completions of everyone's requests that finished with it.
 #variable_conflict use_column
 DECLARE
   processing_ text := 'processing';
@@ -422,8 +436,10 @@ BEGIN
         THEN svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
         ELSE results[array_position(ids, q.request_id)] END,
       completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
-    WHERE q.request_id = ANY (ids) AND q.status = processing_
-      AND q.attempt = attempts[array_position(ids, q.request_id)]
+    WHERE q.request_id = ANY (ARRAY(
+        SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY (ids) AND l.status = processing_
+          AND l.attempt = attempts[array_position(ids, l.request_id)]
+        FOR UPDATE SKIP LOCKED))
     RETURNING q.request_id, q.function_name
   )
   SELECT array_agg(request_id), count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'completed')))
@@ -484,6 +500,26 @@ END
 $function$;
 -- grants on svc__queue_depth(): {svc_owner=X/svc_owner}
 -- comment: Internal: requests pending or processing, over all roles (for svc.max_queue_size).
+
+CREATE OR REPLACE FUNCTION public.svc__role_quota_check(fn text, role name, added integer)
+ RETURNS void
+ LANGUAGE plv8
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+try {
+  return svc.api.roleQuotaCheck(fn, role, added);
+} catch (error) {
+  throw error; // svc__role_quota_check: the error is the message above (plv8 names the line it was rethrown from)
+}
+$function$;
+-- grants on svc__role_quota_check(text,name,integer): {svc_owner=X/svc_owner}
+-- comment: Internal (svc__vectorizer_enqueue): refuses (53400) when the role's requests pending or processing, the added ones counted, pass its quotas.
 
 CREATE OR REPLACE FUNCTION public.svc__setting(name text)
  RETURNS text
@@ -667,7 +703,12 @@ AS $function$-- A sync call's requests cancelled from its autonomous session whe
 -- (svc_worker_released). Returns how many were cancelled.
 WITH cancelled AS (
   UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL, lease_expires_at = NULL
-  WHERE q.request_id = ANY ($1) AND q.status IN ('pending', 'processing') AND q.sync_token = sha256(convert_to($2, 'UTF8'))
+  WHERE q.request_id = ANY (ARRAY(
+    SELECT l.request_id FROM svc_queue l
+    WHERE l.request_id = ANY ($1) AND l.status IN ('pending', 'processing') AND l.sync_token = sha256(convert_to($2, 'UTF8'))
+    -- A row its owner's svc_cancel_async holds is being cancelled already; waiting for that would
+    -- hold the autonomous session on what the role controls.
+    FOR UPDATE SKIP LOCKED))
   RETURNING q.request_id, q.worker_id
 )
 SELECT count(*)::integer FROM cancelled c WHERE c.worker_id IS NULL OR pg_notify('svc_cancel', c.request_id::text) IS NOT NULL
@@ -1008,13 +1049,16 @@ AS $function$-- Queues the items of one statement on a vectorizer's source (its 
 -- backfill: each item {key, text, fields} whose input changed since it was last queued, or whose last
 -- embedding failed, in jobs of the vectorizer's batch_size items, owned by the vectorizer's owner.
 -- A row's newest request replaces the one it had (whose completion then writes nothing for it).
--- Returns how many items were queued. The queue's size limit does not apply: a write to the source
--- must not fail because the queue is long.
+-- Returns how many items were queued. The jobs count against the vectorizer's owner's quotas as
+-- every request does (stored_bytes: their parameters): past them the statement fails (53400, naming
+-- the vectorizer), so that no role alone fills the queue. The queue's ceiling does not apply: a
+-- write to the source must not fail because other roles made the queue long.
 -- The items come from the proxy's functions (through the vectorizer's gate), where code of the
 -- declaring role runs: their shape is checked, and only as jsonb.
 DECLARE
   v svc_vectorizers;
   queued integer;
+  jobs integer;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
   IF NOT FOUND OR new_items IS NULL THEN
@@ -1035,13 +1079,14 @@ BEGIN
     WHERE r.key IS NULL OR r.input_hash <> g.hash OR r.state = 'failed'
   ), parts AS (
     SELECT part, gen_random_uuid() AS request_id, jsonb_agg(item ORDER BY ord) AS items FROM todo GROUP BY part
+  ), made AS (
+    SELECT p.part, p.request_id, jsonb_build_object('vectorizer', v.id, 'chunking', v.chunking, 'format', v.format, 'items', p.items)
+        || CASE WHEN v.model = 'default' THEN '{}' ELSE jsonb_build_object('model', v.model) END AS parameters
+    FROM parts p
   ), jobs AS (
-    INSERT INTO svc_queue (request_id, function_name, parameters, owner)
-    SELECT p.request_id, 'vectorize',
-      jsonb_build_object('vectorizer', v.id, 'chunking', v.chunking, 'format', v.format, 'items', p.items)
-        || CASE WHEN v.model = 'default' THEN '{}' ELSE jsonb_build_object('model', v.model) END,
-      v.owner
-    FROM parts p ORDER BY p.part
+    INSERT INTO svc_queue (request_id, function_name, parameters, owner, stored_bytes)
+    SELECT m.request_id, 'vectorize', m.parameters, v.owner, pg_column_size(m.parameters) FROM made m ORDER BY m.part
+    RETURNING 1
   ), recorded AS (
     INSERT INTO svc_vectorizer_rows AS r (vectorizer, key, input_hash, request_id, state, queued_at)
     SELECT v.id, t.key, t.hash, p.request_id, 'pending', clock_timestamp() FROM todo t JOIN parts p USING (part)
@@ -1049,8 +1094,9 @@ BEGIN
       state = 'pending', error = NULL, queued_at = excluded.queued_at
     RETURNING 1
   )
-  SELECT count(*) INTO queued FROM recorded;
+  SELECT (SELECT count(*) FROM recorded), (SELECT count(*) FROM jobs) INTO queued, jobs;
   IF queued > 0 THEN
+    PERFORM svc__role_quota_check(format('vectorizer %s', v.name), v.owner, jobs);
     PERFORM pg_notify('svc_jobs', 'vectorize');
   END IF;
   RETURN queued;
@@ -2422,13 +2468,20 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
-AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
-WITH hit AS (
+AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats). The bump skips an
+-- entry whose row another transaction holds (SKIP LOCKED): the bump of a hit in a role's transaction
+-- holds its row until that commits, and no other caller, sync session or worker waits for that; the
+-- answer is read all the same.
+WITH entry AS (
+  SELECT c.result FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2
+), bump AS (
   UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
-  WHERE cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND model = $2
-  RETURNING result
+  WHERE (cache_key, model) IN (
+    SELECT l.cache_key, l.model FROM svc_cache l WHERE l.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND l.model = $2
+    FOR UPDATE SKIP LOCKED)
+  RETURNING 1
 )
-SELECT result FROM (SELECT (SELECT result FROM hit) AS result) AS r
+SELECT result FROM (SELECT (SELECT result FROM entry) AS result, (SELECT count(*) FROM bump) AS bumped) AS r
 WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0
 $function$;
 -- grants on svc_worker_cache_get(text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
@@ -2441,9 +2494,12 @@ CREATE OR REPLACE FUNCTION public.svc_worker_cache_put(identity text, model text
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
-AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size.
+AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size. An entry there already is not
+-- inserted at all: ON CONFLICT alone would wait for a transaction whose hit bumped it (a role's,
+-- left open); only workers insert entries, so no role's transaction holds one that is missing.
 INSERT INTO svc_cache (cache_key, model, function_name, result)
-VALUES (encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4)
+SELECT encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4
+WHERE NOT EXISTS (SELECT FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2)
 ON CONFLICT (cache_key, model) DO NOTHING;
 
 SELECT svc__cache_trim();
@@ -2630,6 +2686,8 @@ BEGIN
     SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result
     FROM unnest(cache_identities, cache_models, function_names, results) AS c(identity, model, function_name, result)
     WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
+      -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
+      AND NOT EXISTS (SELECT FROM svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
     ON CONFLICT (cache_key, model) DO NOTHING;
     PERFORM svc__cache_trim();
   END IF;
@@ -2650,7 +2708,8 @@ CREATE OR REPLACE FUNCTION public.svc_worker_fail(request_id uuid, attempt integ
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
-AS $function$-- The status is compared with a variable, not a literal (see svc__complete.sql).
+AS $function$-- The status is compared with a variable, not a literal, and no row lock is waited for (see
+-- svc__complete.sql): a row locked by its owner's cancel gives NULL, as a refused failure.
 #variable_conflict use_column
 DECLARE
   processing_ text := 'processing';
@@ -2665,12 +2724,14 @@ BEGIN
     error = $3, lease_expires_at = NULL, worker_id = NULL,
     -- A request that failed for good waits for nobody (as completion clears it).
     waiter = CASE WHEN retry_count < $4 THEN waiter END
-  WHERE request_id = $1 AND status = processing_ AND attempt = $2
+  WHERE request_id = (SELECT l.request_id FROM svc_queue l WHERE l.request_id = $1 AND l.status = processing_ AND l.attempt = $2 FOR UPDATE SKIP LOCKED)
   RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
   IF new_status = 'failed' THEN
     PERFORM pg_notify('svc_completed', payload);
-    -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe).
-    UPDATE svc_vectorizer_rows SET state = 'failed', error = $3, done_at = clock_timestamp() WHERE request_id = $1;
+    -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe), but
+    -- those a role's write to the source holds (it queues them again, or forgets them, as it commits).
+    UPDATE svc_vectorizer_rows r SET state = 'failed', error = $3, done_at = clock_timestamp()
+    WHERE (r.vectorizer, r.key) IN (SELECT l.vectorizer, l.key FROM svc_vectorizer_rows l WHERE l.request_id = $1 FOR UPDATE SKIP LOCKED);
   END IF;
   RETURN new_status;
 END
@@ -2769,7 +2830,8 @@ AS $function$-- Of the jobs a worker holds (claimed ahead or running), those it 
 -- worker asks on each svc_cancel notification that names a job it holds (any role may NOTIFY, so the
 -- notification alone proves nothing) and every second for what it holds; it drops what comes back
 -- from its backlog and stops what runs at its next token, writing nothing (worker/worker.ts).
--- Lookups by id only; the status is compared with a variable (see svc__complete.sql).
+-- Lookups by id only; the status is compared with a variable, and no row lock is waited for (see
+-- svc__complete.sql: a row locked by its owner's cancel is let go once that commits, announced).
 #variable_conflict use_column
 DECLARE
   processing_ text := 'processing';
@@ -2779,10 +2841,13 @@ BEGIN
   END IF;
   UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
     error = 'cancelled: its synchronous caller stopped waiting'
-  WHERE q.request_id = ANY ($2)
-    -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
-    -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
-    AND CASE WHEN q.status = processing_ AND q.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, q.waiter) ELSE false END;
+  WHERE q.request_id = ANY (ARRAY(
+    SELECT l.request_id FROM svc_queue l
+    WHERE l.request_id = ANY ($2)
+      -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
+      -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
+      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, l.waiter) ELSE false END
+    FOR UPDATE SKIP LOCKED));
   RETURN ARRAY(
     SELECT given.id FROM unnest($2) AS given(id)
     WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
@@ -2798,9 +2863,13 @@ CREATE OR REPLACE FUNCTION public.svc_worker_renew(worker_id text, request_ids u
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
-AS $function$WITH renewed AS (
+AS $function$-- Never waits for a row lock (see svc__complete.sql): a row locked by its owner's cancel, left
+-- uncommitted, would hold up the renewal of every lease the worker holds.
+WITH renewed AS (
   UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
-  WHERE request_id = ANY ($2) AND worker_id = $1 AND status = 'processing'
+  WHERE request_id = ANY (ARRAY(
+    SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY ($2) AND l.worker_id = $1 AND l.status = 'processing'
+    FOR UPDATE SKIP LOCKED))
   RETURNING 1
 )
 SELECT count(*)::integer FROM renewed

@@ -8,7 +8,7 @@ import { ServerEngine, type InferenceEngine } from '../src/engine/server-engine.
 import type { FetchProgress } from '../src/model/fetch.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
 import { versionLine } from '../src/version.js';
-import { checkSetup, connectionConfigError } from './setup.js';
+import { checkSetup, connectionConfigError, WORKER_SESSION } from './setup.js';
 import { errorFields, log } from './log.js';
 import { Worker } from './worker.js';
 
@@ -81,8 +81,8 @@ async function main(): Promise<void> {
     });
   }
   // A connection attempt gives up after 10 s (a host that does not answer at all), so a stopping
-  // worker is never held up by one.
-  const pool = new pg.Pool({ ...config.db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true });
+  // worker is never held up by one. WORKER_SESSION bounds every statement and lock wait.
+  const pool = new pg.Pool({ ...config.db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true, options: WORKER_SESSION });
   pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
   config = await prepareDatabase(pool, config);
   // One engine per model, loaded one after another; each has `concurrency` sequences, as any may get

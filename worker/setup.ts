@@ -40,6 +40,16 @@ export function connectionConfigError(error: unknown, db: { database?: string; u
   return undefined;
 }
 
+/**
+ * The settings of every connection the worker opens: no statement of its waits more than 5 s for a
+ * lock or runs more than 60 s. The worker protocol's statements never wait on a lock a role's
+ * transaction can hold (they skip locked rows, docs/security.md) and take milliseconds; these bound
+ * whatever that reasoning missed, so that no role's open transaction can hold the worker's
+ * connections (four, shared by every role's jobs) for longer. A vectorize job's completion sets
+ * tighter ones of its own (worker/vectorize.ts). PGOPTIONS, which libpq would read, comes after.
+ */
+export const WORKER_SESSION = ['-c lock_timeout=5s -c statement_timeout=60s', process.env.PGOPTIONS].filter(Boolean).join(' ');
+
 /** SQLSTATEs of a claim that may mean the extension is gone or the role lost svc_worker. */
 export const SETUP_SQLSTATES: ReadonlySet<string> = new Set(['42883', '42501', '42P01', '3F000', '42704']);
 

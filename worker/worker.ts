@@ -16,7 +16,7 @@ import { ProgressPublisher, STREAMED } from './progress.js';
 import { cacheIdentity } from '../src/extension/cache-key.js';
 import { servable } from '../src/engine/capabilities.js';
 import { ConfigError } from './config.js';
-import { SETUP_SQLSTATES, checkSetup, isUnreachable, sqlState } from './setup.js';
+import { SETUP_SQLSTATES, WORKER_SESSION, checkSetup, isUnreachable, sqlState } from './setup.js';
 import { completeVectorize, VectorizeWriteTimeout } from './vectorize.js';
 import { RequestLocks } from './request-locks.js';
 
@@ -501,7 +501,7 @@ export class Worker {
                 : !(await protocol.completeCached(this.pool, [{ job, result: outcome.result, cache: outcome.cache }])).has(job.request_id);
           this.reached();
           this.jobsDone++;
-          log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the lease was lost', {
+          log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the request is no longer this attempt\'s (its lease was lost, or it is being cancelled)', {
             requestId: job.request_id,
             attempt: job.attempt,
           });
@@ -600,7 +600,7 @@ export class Worker {
   /** Keeps a LISTEN connection open, reconnecting with backoff; polling covers the gaps. */
   private async listen(): Promise<void> {
     for (let failures = 0; !this.stopping;) {
-      const client = new pg.Client(this.config.db);
+      const client = new pg.Client({ ...this.config.db, options: WORKER_SESSION });
       try {
         await client.connect();
         const closed = new Promise<void>((resolve) => {

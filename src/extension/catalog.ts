@@ -596,6 +596,11 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "Internal (svc__complete): write a vectorize job's chunks into the vectorizer's destination, for the rows it still stands for; returns the counts the queue keeps.",
   },
   {
+    name: 'svc__role_quota_check', params: [p('fn', 'text'), p('role', 'name'), p('added', 'integer')], returns: 'void',
+    volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { ts: 'roleQuotaCheck' },
+    comment: "Internal (svc__vectorizer_enqueue): refuses (53400) when the role's requests pending or processing, the added ones counted, pass its quotas.",
+  },
+  {
     name: 'svc__vectorizer_destination', params: [p('destination', 'regclass')], returns: 'text',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: "Internal: a vectorizer's destination named from its oid and locked (ROW EXCLUSIVE), only while it is the table svc made; NULL when gone.",

@@ -44,6 +44,7 @@ export const api = {
   setRoleLimits: quotas.setRoleLimits,
   setQueueLimits: quotas.setQueueLimits,
   queueLimits: quotas.queueLimits,
+  roleQuotaCheck: quotas.roleQuotaCheck,
   vectorize: vectorizer.vectorize,
   vectorizeDrop: vectorizer.vectorizeDrop,
   search: vectorizer.search,

@@ -5,7 +5,7 @@
 -- sync.sql (svc_config), and of the 0.1.0 → 0.2.0 upgrade.
 
 -- The bytes a request stores as submitted: its parameters (jsonb, as stored before compression) and
--- its grammar, written by svc's submitters (NULL for a vectorizer's jobs, which its own bounds limit).
+-- its grammar, written by svc's submitters and by a vectorizer's (svc__vectorizer_enqueue).
 ALTER TABLE svc_queue ADD COLUMN stored_bytes integer;
 
 -- A role's active requests in submission order with their bytes: a submission counts the role's

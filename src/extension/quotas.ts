@@ -96,6 +96,19 @@ export function checkRoleQuota(fn: string, role: string, limits: Limits, added: 
     { hint });
 }
 
+/**
+ * svc__role_quota_check: the quotas of `role` (not the queue's ceiling) checked after `added` jobs
+ * of a vectorizer were queued for it, in the statement that wrote its source or in svc_vectorize's
+ * backfill. Its jobs count against its owner as every request does, so no role alone fills the
+ * queue for the others; a write that would pass its quota fails, as a submission would, rather than
+ * queue without bound. The ceiling is not checked: the queue being long because of other roles must
+ * not fail a role's own writes.
+ */
+export function roleQuotaCheck(fn: unknown, role: unknown, added: unknown): void {
+  const limits = effectiveLimits(one<LimitColumns>(QUERIES.capacity, String(role))!);
+  checkRoleQuota(String(fn), String(role), limits, Number(added));
+}
+
 /** A limit argument: NULL (the default), or a whole number of at least `min`. */
 function limitArgument(fn: string, name: string, value: unknown, min: number): number | null {
   if (value === null || value === undefined) return null;

@@ -41,3 +41,37 @@ test("a role flooding at priority 100 stops at its quota, whatever its session s
   await eve.query(`SELECT svc_cancel_async(request_id) FROM svc_queue WHERE status IN ('pending', 'processing')`);
   await eve.query(`SELECT svc_generate_async('after', max_tokens := 4)`);
 }, 180_000);
+
+test("a vectorizer's jobs count against its owner's quotas: a backfill past them is refused, one within them leaves room for the others", async () => {
+  const su = await svc().connect();
+  const bob = await svc().connect(ROLES.bob);
+  const alice = await svc().connect(ROLES.alice);
+  await su.query(`CREATE SCHEMA bob AUTHORIZATION ${ROLES.bob}`);
+  await (await svc().connect(ROLES.admin)).query(`SELECT svc_set_role_limits('alice', NULL, NULL)`); // the first test's
+  worker ??= startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '1' });
+  await eventually('the worker to run', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  // 12,000 one-word rows, one job each: past bob's default quota (5,000), so the declaration is refused whole.
+  await bob.query(`CREATE TABLE bob.words (id integer PRIMARY KEY, body text); INSERT INTO bob.words SELECT i, 'word' || i FROM generate_series(1, 12000) i`);
+  await expect(bob.query(`SELECT svc_vectorize('bob.words', 'body', 'words', batch_size := 1)`)).rejects.toMatchObject({
+    code: '53400',
+    // The backfill queues its rows 5,000 at a time: the second part finds the first's 5,000 jobs.
+    message: 'vectorizer words: role "bob" has reached its quota of requests (5000 pending or processing, max_pending = 5000; 5000 submitted, 0 would fit)',
+  });
+  expect(Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE owner = 'bob' AND function_name = 'vectorize'`)).rows[0].n)).toBe(0);
+  expect(Number((await su.query(`SELECT count(*) AS n FROM svc_vectorizers`)).rows[0].n)).toBe(0);
+  // In jobs of 3 rows it fits (4,000 jobs), and what is left of the queue is the others': alice submits and is answered.
+  expect((await bob.query(`SELECT svc_vectorize('bob.words', 'body', 'words', batch_size := 3) AS n`)).rows[0].n).toBe('12000');
+  expect(Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE owner = 'bob' AND status IN ('pending', 'processing')`)).rows[0].n)).toBeGreaterThan(
+    3000,
+  );
+  const ids = (await alice.query(`SELECT svc_generate_batch_async(array_fill('alice'::text, ARRAY[100]), max_tokens := 2) AS ids`)).rows[0].ids;
+  expect(ids).toHaveLength(100);
+  expect((await alice.query(`SELECT svc_generate('alice asks', max_tokens := 4, use_cache := false) AS r`)).rows[0].r.length).toBeGreaterThan(0);
+  // Bob's next writes beyond his quota fail, naming the vectorizer; his writes within it go on.
+  await expect(bob.query(`INSERT INTO bob.words SELECT i, 'more' || i FROM generate_series(20001, 26000) i`)).rejects.toMatchObject({
+    code: '53400',
+    message: expect.stringContaining('vectorizer words: role "bob" has reached its quota of requests'),
+  });
+  await bob.query(`INSERT INTO bob.words VALUES (30000, 'one more')`);
+  await bob.query(`SELECT svc_vectorize_drop('words')`);
+}, 180_000);

@@ -8,6 +8,13 @@
 -- with the primary key on an empty table, and filter every processing row on request_id, call
 -- after call. Usually every completion is stored, and only otherwise is the list of refused ids
 -- built (a quarter of a busy worker's call, measured).
+--
+-- It never waits for a row lock (SKIP LOCKED): what holds a processing row's lock is a transaction
+-- that cancels or requeues it (an owner's svc_cancel_async, which its owner may leave uncommitted
+-- as long as it likes; a claim that finds its caller gone; another worker's expired-lease sweep). Its
+-- completion is refused, as it would be once that commits; should it roll back instead, the lease
+-- expires and the request runs again. Waiting would let one role's open transaction hold up the
+-- completions of everyone's requests that finished with it.
 #variable_conflict use_column
 DECLARE
   processing_ text := 'processing';
@@ -22,8 +29,10 @@ BEGIN
         THEN svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
         ELSE results[array_position(ids, q.request_id)] END,
       completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
-    WHERE q.request_id = ANY (ids) AND q.status = processing_
-      AND q.attempt = attempts[array_position(ids, q.request_id)]
+    WHERE q.request_id = ANY (ARRAY(
+        SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY (ids) AND l.status = processing_
+          AND l.attempt = attempts[array_position(ids, l.request_id)]
+        FOR UPDATE SKIP LOCKED))
     RETURNING q.request_id, q.function_name
   )
   SELECT array_agg(request_id), count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'completed')))

@@ -5,7 +5,12 @@
 -- (svc_worker_released). Returns how many were cancelled.
 WITH cancelled AS (
   UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL, lease_expires_at = NULL
-  WHERE q.request_id = ANY ($1) AND q.status IN ('pending', 'processing') AND q.sync_token = sha256(convert_to($2, 'UTF8'))
+  WHERE q.request_id = ANY (ARRAY(
+    SELECT l.request_id FROM svc_queue l
+    WHERE l.request_id = ANY ($1) AND l.status IN ('pending', 'processing') AND l.sync_token = sha256(convert_to($2, 'UTF8'))
+    -- A row its owner's svc_cancel_async holds is being cancelled already; waiting for that would
+    -- hold the autonomous session on what the role controls.
+    FOR UPDATE SKIP LOCKED))
   RETURNING q.request_id, q.worker_id
 )
 SELECT count(*)::integer FROM cancelled c WHERE c.worker_id IS NULL OR pg_notify('svc_cancel', c.request_id::text) IS NOT NULL

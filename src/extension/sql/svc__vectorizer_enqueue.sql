@@ -2,13 +2,16 @@
 -- backfill: each item {key, text, fields} whose input changed since it was last queued, or whose last
 -- embedding failed, in jobs of the vectorizer's batch_size items, owned by the vectorizer's owner.
 -- A row's newest request replaces the one it had (whose completion then writes nothing for it).
--- Returns how many items were queued. The queue's size limit does not apply: a write to the source
--- must not fail because the queue is long.
+-- Returns how many items were queued. The jobs count against the vectorizer's owner's quotas as
+-- every request does (stored_bytes: their parameters): past them the statement fails (53400, naming
+-- the vectorizer), so that no role alone fills the queue. The queue's ceiling does not apply: a
+-- write to the source must not fail because other roles made the queue long.
 -- The items come from the proxy's functions (through the vectorizer's gate), where code of the
 -- declaring role runs: their shape is checked, and only as jsonb.
 DECLARE
   v svc_vectorizers;
   queued integer;
+  jobs integer;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
   IF NOT FOUND OR new_items IS NULL THEN
@@ -29,13 +32,14 @@ BEGIN
     WHERE r.key IS NULL OR r.input_hash <> g.hash OR r.state = 'failed'
   ), parts AS (
     SELECT part, gen_random_uuid() AS request_id, jsonb_agg(item ORDER BY ord) AS items FROM todo GROUP BY part
+  ), made AS (
+    SELECT p.part, p.request_id, jsonb_build_object('vectorizer', v.id, 'chunking', v.chunking, 'format', v.format, 'items', p.items)
+        || CASE WHEN v.model = 'default' THEN '{}' ELSE jsonb_build_object('model', v.model) END AS parameters
+    FROM parts p
   ), jobs AS (
-    INSERT INTO svc_queue (request_id, function_name, parameters, owner)
-    SELECT p.request_id, 'vectorize',
-      jsonb_build_object('vectorizer', v.id, 'chunking', v.chunking, 'format', v.format, 'items', p.items)
-        || CASE WHEN v.model = 'default' THEN '{}' ELSE jsonb_build_object('model', v.model) END,
-      v.owner
-    FROM parts p ORDER BY p.part
+    INSERT INTO svc_queue (request_id, function_name, parameters, owner, stored_bytes)
+    SELECT m.request_id, 'vectorize', m.parameters, v.owner, pg_column_size(m.parameters) FROM made m ORDER BY m.part
+    RETURNING 1
   ), recorded AS (
     INSERT INTO svc_vectorizer_rows AS r (vectorizer, key, input_hash, request_id, state, queued_at)
     SELECT v.id, t.key, t.hash, p.request_id, 'pending', clock_timestamp() FROM todo t JOIN parts p USING (part)
@@ -43,8 +47,9 @@ BEGIN
       state = 'pending', error = NULL, queued_at = excluded.queued_at
     RETURNING 1
   )
-  SELECT count(*) INTO queued FROM recorded;
+  SELECT (SELECT count(*) FROM recorded), (SELECT count(*) FROM jobs) INTO queued, jobs;
   IF queued > 0 THEN
+    PERFORM svc__role_quota_check(format('vectorizer %s', v.name), v.owner, jobs);
     PERFORM pg_notify('svc_jobs', 'vectorize');
   END IF;
   RETURN queued;

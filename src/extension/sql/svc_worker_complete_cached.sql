@@ -24,6 +24,8 @@ BEGIN
     SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result
     FROM unnest(cache_identities, cache_models, function_names, results) AS c(identity, model, function_name, result)
     WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
+      -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
+      AND NOT EXISTS (SELECT FROM svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
     ON CONFLICT (cache_key, model) DO NOTHING;
     PERFORM svc__cache_trim();
   END IF;

@@ -1,4 +1,5 @@
--- The status is compared with a variable, not a literal (see svc__complete.sql).
+-- The status is compared with a variable, not a literal, and no row lock is waited for (see
+-- svc__complete.sql): a row locked by its owner's cancel gives NULL, as a refused failure.
 #variable_conflict use_column
 DECLARE
   processing_ text := 'processing';
@@ -13,12 +14,14 @@ BEGIN
     error = $3, lease_expires_at = NULL, worker_id = NULL,
     -- A request that failed for good waits for nobody (as completion clears it).
     waiter = CASE WHEN retry_count < $4 THEN waiter END
-  WHERE request_id = $1 AND status = processing_ AND attempt = $2
+  WHERE request_id = (SELECT l.request_id FROM svc_queue l WHERE l.request_id = $1 AND l.status = processing_ AND l.attempt = $2 FOR UPDATE SKIP LOCKED)
   RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
   IF new_status = 'failed' THEN
     PERFORM pg_notify('svc_completed', payload);
-    -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe).
-    UPDATE svc_vectorizer_rows SET state = 'failed', error = $3, done_at = clock_timestamp() WHERE request_id = $1;
+    -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe), but
+    -- those a role's write to the source holds (it queues them again, or forgets them, as it commits).
+    UPDATE svc_vectorizer_rows r SET state = 'failed', error = $3, done_at = clock_timestamp()
+    WHERE (r.vectorizer, r.key) IN (SELECT l.vectorizer, l.key FROM svc_vectorizer_rows l WHERE l.request_id = $1 FOR UPDATE SKIP LOCKED);
   END IF;
   RETURN new_status;
 END

@@ -4,7 +4,8 @@
 -- worker asks on each svc_cancel notification that names a job it holds (any role may NOTIFY, so the
 -- notification alone proves nothing) and every second for what it holds; it drops what comes back
 -- from its backlog and stops what runs at its next token, writing nothing (worker/worker.ts).
--- Lookups by id only; the status is compared with a variable (see svc__complete.sql).
+-- Lookups by id only; the status is compared with a variable, and no row lock is waited for (see
+-- svc__complete.sql: a row locked by its owner's cancel is let go once that commits, announced).
 #variable_conflict use_column
 DECLARE
   processing_ text := 'processing';
@@ -14,10 +15,13 @@ BEGIN
   END IF;
   UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
     error = 'cancelled: its synchronous caller stopped waiting'
-  WHERE q.request_id = ANY ($2)
-    -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
-    -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
-    AND CASE WHEN q.status = processing_ AND q.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, q.waiter) ELSE false END;
+  WHERE q.request_id = ANY (ARRAY(
+    SELECT l.request_id FROM svc_queue l
+    WHERE l.request_id = ANY ($2)
+      -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
+      -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
+      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, l.waiter) ELSE false END
+    FOR UPDATE SKIP LOCKED));
   RETURN ARRAY(
     SELECT given.id FROM unnest($2) AS given(id)
     WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
