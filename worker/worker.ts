@@ -501,10 +501,14 @@ export class Worker {
                 : !(await protocol.completeCached(this.pool, [{ job, result: outcome.result, cache: outcome.cache }])).has(job.request_id);
           this.reached();
           this.jobsDone++;
-          log(stored ? 'info' : 'warn', stored ? 'job completed' : 'completion refused: the request is no longer this attempt\'s (its lease was lost, or it is being cancelled)', {
-            requestId: job.request_id,
-            attempt: job.attempt,
-          });
+          log(
+            stored ? 'info' : 'warn',
+            stored ? 'job completed' : "completion refused: the request is no longer this attempt's (its lease was lost, or it is being cancelled)",
+            {
+              requestId: job.request_id,
+              attempt: job.attempt,
+            },
+          );
           return;
         } else {
           const permanent = outcome.error instanceof PermanentJobError;
