@@ -67,7 +67,7 @@ try {
       const started = performance.now();
       for (let i = 0; i < 50; i++) {
         await su.query(
-          `SELECT count(*), coalesce(sum(q.stored_bytes), 0) FROM svc_queue q WHERE q.owner = 'bench_alice' AND q.seq > 0 AND q.status IN ('pending', 'processing') AND q.stored_bytes >= 0`,
+          `SELECT count(*), coalesce(sum(q.stored_bytes), 0) FROM svc_queue q WHERE q.owner = 'bench_alice'::regrole AND q.seq > 0 AND q.status IN ('pending', 'processing') AND q.stored_bytes >= 0`,
         );
       }
       figures.exact.push(((performance.now() - started) * 1000) / 50);

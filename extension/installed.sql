@@ -38,14 +38,16 @@ CREATE UNIQUE INDEX svc_config_pkey ON public.svc_config USING btree (name);
 
 CREATE TABLE svc_documents (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
-  owner name NOT NULL,
+  owner regrole NOT NULL,
   documents jsonb NOT NULL,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   CONSTRAINT svc_documents_pkey PRIMARY KEY (id)
 );
 CREATE UNIQUE INDEX svc_documents_pkey ON public.svc_documents USING btree (id);
 ALTER TABLE svc_documents ENABLE ROW LEVEL SECURITY;
-CREATE POLICY svc_documents_read ON svc_documents AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+CREATE POLICY svc_documents_read ON svc_documents AS PERMISSIVE FOR SELECT TO public USING ((((owner)::oid = ( SELECT r.oid
+   FROM pg_roles r
+  WHERE (r.rolname = CURRENT_USER))) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
 -- grants on svc_documents: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_models (
@@ -67,7 +69,7 @@ CREATE UNIQUE INDEX svc_models_pkey ON public.svc_models USING btree (name);
 CREATE TABLE svc_partial_results (
   request_id uuid NOT NULL,
   attempt integer NOT NULL,
-  owner name NOT NULL,
+  owner regrole NOT NULL,
   partial_result text NOT NULL,
   tokens integer NOT NULL,
   updated_at timestamp with time zone NOT NULL,
@@ -75,11 +77,13 @@ CREATE TABLE svc_partial_results (
 );
 CREATE UNIQUE INDEX svc_partial_results_pkey ON public.svc_partial_results USING btree (request_id);
 ALTER TABLE svc_partial_results ENABLE ROW LEVEL SECURITY;
-CREATE POLICY svc_partial_results_read ON svc_partial_results AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+CREATE POLICY svc_partial_results_read ON svc_partial_results AS PERMISSIVE FOR SELECT TO public USING ((((owner)::oid = ( SELECT r.oid
+   FROM pg_roles r
+  WHERE (r.rolname = CURRENT_USER))) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
 -- grants on svc_partial_results: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_prompts (
-  owner name NOT NULL,
+  owner regrole NOT NULL,
   name text NOT NULL,
   version integer NOT NULL,
   template text NOT NULL,
@@ -92,7 +96,9 @@ CREATE TABLE svc_prompts (
 );
 CREATE UNIQUE INDEX svc_prompts_pkey ON public.svc_prompts USING btree (owner, name, version);
 ALTER TABLE svc_prompts ENABLE ROW LEVEL SECURITY;
-CREATE POLICY svc_prompts_read ON svc_prompts AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+CREATE POLICY svc_prompts_read ON svc_prompts AS PERMISSIVE FOR SELECT TO public USING ((((owner)::oid = ( SELECT r.oid
+   FROM pg_roles r
+  WHERE (r.rolname = CURRENT_USER))) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
 -- grants on svc_prompts: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_queue (
@@ -115,7 +121,7 @@ CREATE TABLE svc_queue (
   attempt integer NOT NULL DEFAULT 0,
   worker_id text,
   lease_expires_at timestamp with time zone,
-  owner name NOT NULL DEFAULT CURRENT_USER,
+  owner regrole NOT NULL DEFAULT to_regrole(quote_ident((CURRENT_USER)::text)),
   batch_id uuid,
   batch_index integer,
   submitted_xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
@@ -137,11 +143,13 @@ CREATE INDEX svc_queue_owner_active_idx ON public.svc_queue USING btree (owner, 
 CREATE UNIQUE INDEX svc_queue_pkey ON public.svc_queue USING btree (request_id);
 CREATE INDEX svc_queue_waiter_idx ON public.svc_queue USING btree (waiter) WHERE (waiter IS NOT NULL);
 ALTER TABLE svc_queue ENABLE ROW LEVEL SECURITY;
-CREATE POLICY svc_queue_read ON svc_queue AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+CREATE POLICY svc_queue_read ON svc_queue AS PERMISSIVE FOR SELECT TO public USING ((((owner)::oid = ( SELECT r.oid
+   FROM pg_roles r
+  WHERE (r.rolname = CURRENT_USER))) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
 -- grants on svc_queue: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_role_limits (
-  role_name name NOT NULL,
+  role_name regrole NOT NULL,
   max_pending bigint,
   max_stored_bytes bigint,
   set_at timestamp with time zone NOT NULL DEFAULT now(),
@@ -151,7 +159,9 @@ CREATE TABLE svc_role_limits (
 );
 CREATE UNIQUE INDEX svc_role_limits_pkey ON public.svc_role_limits USING btree (role_name);
 ALTER TABLE svc_role_limits ENABLE ROW LEVEL SECURITY;
-CREATE POLICY svc_role_limits_read ON svc_role_limits AS PERMISSIVE FOR SELECT TO public USING (((role_name = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+CREATE POLICY svc_role_limits_read ON svc_role_limits AS PERMISSIVE FOR SELECT TO public USING ((((role_name)::oid = ( SELECT r.oid
+   FROM pg_roles r
+  WHERE (r.rolname = CURRENT_USER))) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
 -- grants on svc_role_limits: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_vectorizer_rows (
@@ -176,7 +186,7 @@ CREATE INDEX svc_vectorizer_rows_request_idx ON public.svc_vectorizer_rows USING
 CREATE TABLE svc_vectorizers (
   id integer NOT NULL GENERATED ALWAYS AS IDENTITY,
   name text NOT NULL,
-  owner name NOT NULL,
+  owner regrole NOT NULL,
   source regclass NOT NULL,
   source_column text NOT NULL,
   key_columns text[] NOT NULL,
@@ -195,7 +205,9 @@ CREATE TABLE svc_vectorizers (
 CREATE UNIQUE INDEX svc_vectorizers_id_key ON public.svc_vectorizers USING btree (id);
 CREATE UNIQUE INDEX svc_vectorizers_pkey ON public.svc_vectorizers USING btree (name);
 ALTER TABLE svc_vectorizers ENABLE ROW LEVEL SECURITY;
-CREATE POLICY svc_vectorizers_read ON svc_vectorizers AS PERMISSIVE FOR SELECT TO public USING (((owner = CURRENT_USER) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
+CREATE POLICY svc_vectorizers_read ON svc_vectorizers AS PERMISSIVE FOR SELECT TO public USING ((((owner)::oid = ( SELECT r.oid
+   FROM pg_roles r
+  WHERE (r.rolname = CURRENT_USER))) OR pg_has_role(CURRENT_USER, 'svc_admin'::name, 'MEMBER'::text)));
 -- grants on svc_vectorizers: {svc_owner=arwdDxt/svc_owner,=r/svc_owner}
 
 CREATE TABLE svc_workers (
@@ -501,7 +513,7 @@ $function$;
 -- grants on svc__queue_depth(): {svc_owner=X/svc_owner}
 -- comment: Internal: requests pending or processing, over all roles (for svc.max_queue_size).
 
-CREATE OR REPLACE FUNCTION public.svc__role_quota_check(fn text, role name, added integer)
+CREATE OR REPLACE FUNCTION public.svc__role_quota_check(fn text, role oid, added integer)
  RETURNS void
  LANGUAGE plv8
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -518,7 +530,7 @@ try {
   throw error; // svc__role_quota_check: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc__role_quota_check(text,name,integer): {svc_owner=X/svc_owner}
+-- grants on svc__role_quota_check(text,oid,integer): {svc_owner=X/svc_owner}
 -- comment: Internal (svc__vectorizer_enqueue): refuses (53400) when the role's requests pending or processing, the added ones counted, pass its quotas.
 
 CREATE OR REPLACE FUNCTION public.svc__setting(name text)
@@ -844,7 +856,7 @@ $function$;
 -- grants on svc__sync_token_key(text): {svc_owner=X/svc_owner}
 -- comment: Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).
 
-CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, token text, owner text)
+CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, token text, owner oid)
  RETURNS boolean
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -853,7 +865,7 @@ AS $function$-- Whether backend `backend_pid`, connected to this database, waits
 -- lock `waiter` (SYNC_WAITER_LOCK in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key
 -- advisory lock shows as objsubid 2, its keys as unsigned classid and objid) and the lock of `token`
 -- (svc__sync_token_key: one bigint key, objsubid 1, its high and low 32 bits as classid and objid),
--- and its login role may act as `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
+-- and its login role may act as the role of oid `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
 -- acts only for such a backend, so whoever reaches the autonomous session can submit for nobody but a
 -- call whose token it was given.
 DECLARE
@@ -873,10 +885,10 @@ BEGIN
     RETURN false;
   END IF;
   SELECT a.usesysid INTO holder FROM pg_stat_get_activity(backend_pid) a;
-  RETURN holder IS NOT NULL AND EXISTS (SELECT FROM pg_roles r WHERE r.rolname = owner) AND pg_has_role(holder, owner, 'MEMBER');
+  RETURN holder IS NOT NULL AND EXISTS (SELECT FROM pg_roles r WHERE r.oid = owner) AND pg_has_role(holder, owner, 'MEMBER');
 END
 $function$;
--- grants on svc__sync_waiter_may_act_as(integer,integer,text,text): {svc_owner=X/svc_owner}
+-- grants on svc__sync_waiter_may_act_as(integer,integer,text,oid): {svc_owner=X/svc_owner}
 -- comment: Internal: whether backend backend_pid of this database holds the waiter lock and the token's lock, and its login role may act as owner.
 
 CREATE OR REPLACE FUNCTION public.svc__tables_as_made(caller text)
@@ -1061,7 +1073,8 @@ DECLARE
   jobs integer;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
-  IF NOT FOUND OR new_items IS NULL THEN
+  -- A vectorizer whose role was dropped belongs to nobody: it queues nothing (svc_worker_cleanup).
+  IF NOT FOUND OR new_items IS NULL OR NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = v.owner) THEN
     RETURN 0;
   END IF;
   IF jsonb_typeof(new_items) <> 'array' OR EXISTS (
@@ -1971,7 +1984,7 @@ BEGIN
     RAISE EXCEPTION 'svc_prompt_delete: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   DELETE FROM svc_prompts p
-  WHERE p.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+  WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_delete.name;
   GET DIAGNOSTICS removed = ROW_COUNT;
   IF removed = 0 THEN
@@ -2002,7 +2015,7 @@ BEGIN
   END IF;
   RETURN QUERY
   SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at FROM svc_prompts p
-  WHERE p.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+  WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_get.name AND (svc_prompt_get.version IS NULL OR p.version = svc_prompt_get.version)
   ORDER BY p.version DESC LIMIT 1;
   IF NOT FOUND THEN
@@ -2026,9 +2039,9 @@ AS $function$-- The session role's prompts, one row each: its latest version's d
 SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at
 FROM (SELECT p.name, count(*)::integer AS versions, min(p.created_at) AS created_at, max(p.version) AS latest
       FROM svc_prompts p
-      WHERE p.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+      WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
       GROUP BY p.name) AS n
-JOIN svc_prompts l ON l.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+JOIN svc_prompts l ON l.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
   AND l.name = n.name AND l.version = n.latest
 ORDER BY l.name
 $function$;
@@ -2446,7 +2459,8 @@ AS $function$-- The session's own vectorizers (svc_admin members: all), with how
 -- every row of a vectorizer (~20 ms per 100,000); the last error is one probe of the failed rows' index.
 SELECT v.name, v.source, v.source_column, v.destination, v.model, c.pending, c.done, c.failed, c.chunks, c.lag,
   (SELECT r.error FROM svc_vectorizer_rows r WHERE r.vectorizer = v.id AND r.state = 'failed' ORDER BY r.done_at DESC LIMIT 1)
-FROM (SELECT CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END AS role) AS me,
+FROM (SELECT r.oid AS id, r.rolname AS role FROM pg_roles r
+      WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)) AS me,
   svc_vectorizers v,
   LATERAL (
     SELECT count(*) FILTER (WHERE r.state = 'pending') AS pending, count(*) FILTER (WHERE r.state = 'done') AS done,
@@ -2454,8 +2468,8 @@ FROM (SELECT CASE current_setting('role') WHEN 'none' THEN session_user ELSE cur
       clock_timestamp() - min(r.queued_at) FILTER (WHERE r.state = 'pending') AS lag
     FROM svc_vectorizer_rows r WHERE r.vectorizer = v.id
   ) AS c
--- The session's role (its SET ROLE), as svc's other functions name it (SESSION_ROLE in queries.ts).
-WHERE v.owner = me.role OR pg_has_role(me.role, 'svc_admin', 'MEMBER')
+-- The session's role (its SET ROLE) by oid, as svc's other functions name it (SESSION_ROLE_ID in queries.ts).
+WHERE v.owner = me.id OR pg_has_role(me.role, 'svc_admin', 'MEMBER')
 ORDER BY v.name
 $function$;
 -- grants on svc_vectorizer_status(): (default: PUBLIC may execute)
@@ -2553,8 +2567,14 @@ AS $function$-- Retention, done by the workers (worker/worker.ts, after each hea
 -- batches keep each transaction short; the worker calls again while a batch comes back full.
 -- Streamed partial text (svc_partial_results) counts only while its attempt runs: the rows of
 -- requests no longer processed under that attempt go too (not counted in the result).
+-- What belongs to a role that was dropped belongs to nobody (svc keeps roles' oids, never names, so a
+-- role made later under that name inherits none of it): its requests still pending or processing are
+-- cancelled (found by a loose scan of svc_queue_owner_active_idx: one descent per role with active
+-- requests), its prompts and quotas deleted. Its vectorizers stay, queueing nothing, for an
+-- svc_admin member to svc_vectorize_drop (their triggers need a superuser's function to go).
 DECLARE
   removed integer;
+  orphans integer;
   cutoff timestamptz := clock_timestamp() - svc__setting_interval('svc.retention');
 BEGIN
   IF max_rows IS NULL OR max_rows < 1 THEN
@@ -2574,6 +2594,24 @@ BEGIN
   DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
   DELETE FROM svc_partial_results p
   WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
+  WITH RECURSIVE owners AS (
+    (SELECT o.owner FROM svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 ORDER BY o.owner LIMIT 1)
+    UNION ALL
+    SELECT (SELECT o.owner FROM svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 AND o.owner > k.owner ORDER BY o.owner LIMIT 1)
+    FROM owners k WHERE k.owner IS NOT NULL
+  ), orphaned AS (
+    UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL,
+      error = 'cancelled: the role that submitted it was dropped'
+    WHERE q.request_id = ANY (ARRAY(
+      SELECT l.request_id FROM svc_queue l
+      WHERE l.owner IN (SELECT k.owner FROM owners k WHERE k.owner IS NOT NULL AND NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = k.owner))
+        AND l.status IN ('pending', 'processing') AND l.stored_bytes >= 0
+      FOR UPDATE SKIP LOCKED))
+    RETURNING q.request_id, q.worker_id
+  )
+  SELECT count(*) FILTER (WHERE pg_notify('svc_cancel', o.request_id::text) IS NOT NULL) INTO orphans FROM orphaned o WHERE o.worker_id IS NOT NULL;
+  DELETE FROM svc_prompts p WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = p.owner);
+  DELETE FROM svc_role_limits l WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = l.role_name);
   RETURN removed;
 END
 $function$;
@@ -2790,7 +2828,7 @@ AS $function$-- Streaming: the text a worker has generated so far for a request 
 -- where only the request's owner reads it (any role may LISTEN, and a payload holds 8000 bytes).
 #variable_conflict use_column
 DECLARE
-  owner_ name;
+  owner_ regrole;
 BEGIN
   IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR $4 IS NULL THEN
     RAISE EXCEPTION 'svc_worker_progress: request_id, attempt, partial_result and tokens must not be NULL' USING ERRCODE = 'null_value_not_allowed';

@@ -49,6 +49,8 @@ export function holdWaiterLock(): Waiter {
 
 export interface SyncContext {
   owner: string;
+  /** The session's role's oid, which its requests belong to. */
+  owner_id: string;
   pid: number;
   isolation: string;
   target: SyncTarget | null;
@@ -158,7 +160,7 @@ const quotedIds = (ids: readonly string[]) => quoteLiteral(`{${ids.join(',')}}`)
  */
 export function submitRemote(session: Session, ctx: SyncContext, waiter: Waiter, functionName: string, parameters: object[], maxQueueSize: number): string[] {
   const payload = JSON.stringify({
-    caller: session.fn, function_name: functionName, requests: parameters, owner: ctx.owner, pid: ctx.pid, waiter: waiter.key, token: waiter.token, max_queue_size: maxQueueSize,
+    caller: session.fn, function_name: functionName, requests: parameters, owner_id: ctx.owner_id, pid: ctx.pid, waiter: waiter.key, token: waiter.token, max_queue_size: maxQueueSize,
   });
   return JSON.parse(remote(session, REMOTE.submit(session.schema, quoteLiteral(payload)))[0]) as string[];
 }
@@ -183,25 +185,25 @@ export function cancelRemoteQuietly(session: Session, waiter: Waiter, ids: reado
  * svc__sync_submit: runs in the autonomous session (as svc_sync; the function as svc's owner,
  * svc_owner) for a sync function (payload.caller, which errors name). It trusts nothing it is given:
  * backend payload.pid must hold the waiter lock and the lock of payload.token (so whoever submits
- * knows the token that backend holds), its login role must be able to act as payload.owner, and each
+ * knows the token that backend holds), its login role must be able to act as the role of oid payload.owner_id, and each
  * request is checked and its constraint compiled again (once: the requests of a call share it).
  */
 export function syncSubmit(payload: unknown): string[] {
-  const { caller, function_name, requests, owner, pid, waiter, token, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
+  const { caller, function_name, requests, owner_id: ownerId, pid, waiter, token, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
   const fn = typeof caller === 'string' && /^svc_[a-z_]+$/.test(caller) ? caller : 'svc__sync_submit';
-  if (typeof owner !== 'string' || owner === '') throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner must be a role name`);
+  if (typeof ownerId !== 'string' || !/^[1-9][0-9]{0,9}$/.test(ownerId)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner_id must be a role's oid`);
   if (typeof token !== 'string' || !/^[0-9a-f]{64}$/.test(token)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.token must be 64 hexadecimal digits`);
   for (const [name, value] of [['pid', pid], ['waiter', waiter], ['max_queue_size', max_queue_size]] as const) {
     if (!Number.isInteger(value)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.${name} must be an integer`);
   }
-  if (!one<{ ok: boolean }>(QUERIES.syncWaiterMayActAs, pid, waiter, token, owner)?.ok) {
-    throw new SvcError(SQLSTATE.insufficientPrivilege, `${fn}: no backend ${String(pid)} of this database waits with lock ${String(waiter)} and this token as a role that may act as "${owner}"`);
+  if (!one<{ ok: boolean }>(QUERIES.syncWaiterMayActAs, pid, waiter, token, ownerId)?.ok) {
+    throw new SvcError(SQLSTATE.insufficientPrivilege, `${fn}: no backend ${String(pid)} of this database waits with lock ${String(waiter)} and this token as a role that may act as role oid ${ownerId}`);
   }
   if (!Array.isArray(requests) || requests.length === 0) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.requests must be a non-empty array`);
   const prepared = requests.map((parameters) => jobs.prepareFromParameters(fn, function_name, parameters));
   if (prepared.some((job) => job.grammar !== prepared[0].grammar)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.requests must share one constraint`);
   return enqueueForWaiter(fn, prepared[0].functionName, prepared.map((job) => job.parameters), prepared[0].grammar, SYNC_PRIORITY, {
-    owner,
+    ownerId,
     waiter: waiter as number,
     token,
     maxQueueSize: max_queue_size as number,

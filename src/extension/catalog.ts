@@ -534,7 +534,7 @@ const DECLARED: readonly SqlFunction[] = [
     body: { language: 'sql' }, comment: "Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).",
   },
   {
-    name: 'svc__sync_waiter_may_act_as', params: [p('backend_pid', 'integer'), p('waiter', 'integer'), p('token', 'text'), p('owner', 'text')], returns: 'boolean',
+    name: 'svc__sync_waiter_may_act_as', params: [p('backend_pid', 'integer'), p('waiter', 'integer'), p('token', 'text'), p('owner', 'oid')], returns: 'boolean',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: "Internal: whether backend backend_pid of this database holds the waiter lock and the token's lock, and its login role may act as owner.",
   },
@@ -596,7 +596,7 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "Internal (svc__complete): write a vectorize job's chunks into the vectorizer's destination, for the rows it still stands for; returns the counts the queue keeps.",
   },
   {
-    name: 'svc__role_quota_check', params: [p('fn', 'text'), p('role', 'name'), p('added', 'integer')], returns: 'void',
+    name: 'svc__role_quota_check', params: [p('fn', 'text'), p('role', 'oid'), p('added', 'integer')], returns: 'void',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { ts: 'roleQuotaCheck' },
     comment: "Internal (svc__vectorizer_enqueue): refuses (53400) when the role's requests pending or processing, the added ones counted, pass its quotas.",
   },

@@ -19,14 +19,14 @@ CREATE INDEX svc_queue_owner_active_idx ON svc_queue (owner, seq) INCLUDE (store
 -- A role's own quotas; a NULL column takes the default (svc_config 'queue_limits', else LIMITS in
 -- limits.ts). Each role reads its own row, svc_admin members all; only svc_set_role_limits writes.
 CREATE TABLE svc_role_limits (
-  role_name        name PRIMARY KEY,
+  role_name        regrole PRIMARY KEY,
   max_pending      bigint CHECK (max_pending >= 0),
   max_stored_bytes bigint CHECK (max_stored_bytes >= 0),
   set_at           timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE svc_role_limits ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_role_limits_read ON svc_role_limits FOR SELECT
-  USING (role_name = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (role_name = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_role_limits TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('svc_role_limits', '');
 
@@ -37,13 +37,13 @@ SELECT pg_catalog.pg_extension_config_dump('svc_role_limits', '');
 -- request names it any more (svc_worker_cleanup, svc_cleanup); each role reads its own.
 CREATE TABLE svc_documents (
   id         uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  owner      name NOT NULL,
+  owner      regrole NOT NULL,
   documents  jsonb NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE svc_documents ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_documents_read ON svc_documents FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_documents TO PUBLIC;
 ALTER TABLE svc_queue ADD COLUMN documents_id uuid;
 CREATE INDEX svc_queue_documents_idx ON svc_queue (documents_id) WHERE documents_id IS NOT NULL;

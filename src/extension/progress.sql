@@ -11,12 +11,12 @@
 CREATE UNLOGGED TABLE svc_partial_results (
   request_id     uuid PRIMARY KEY,
   attempt        integer NOT NULL,
-  owner          name NOT NULL,
+  owner          regrole NOT NULL,
   partial_result text NOT NULL,
   tokens         integer NOT NULL,
   updated_at     timestamptz NOT NULL
 ) WITH (fillfactor = 50);
 ALTER TABLE svc_partial_results ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_partial_results_read ON svc_partial_results FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_partial_results TO PUBLIC;

@@ -6,7 +6,7 @@
 -- Each role sees its own rows (svc_admin members all); only svc's functions write, for the session's
 -- role, so no role creates, changes or renders another's prompts.
 CREATE TABLE svc_prompts (
-  owner       name NOT NULL,
+  owner       regrole NOT NULL,
   name        text NOT NULL CONSTRAINT svc_prompts_name CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'),
   version     integer NOT NULL CHECK (version > 0),
   template    text NOT NULL,
@@ -17,6 +17,6 @@ CREATE TABLE svc_prompts (
 );
 ALTER TABLE svc_prompts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_prompts_read ON svc_prompts FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_prompts TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('svc_prompts', '');

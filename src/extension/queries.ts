@@ -16,6 +16,11 @@ const q = (sql: string, ...types: string[]): Query => ({ sql, types });
  * `role` only to a role its login role is a member of, so nobody can submit as another role.
  */
 const SESSION_ROLE = `(CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)`;
+/**
+ * That role's oid, which is what owns requests, vectorizers, prompts and quotas (regrole columns): a
+ * role dropped and made again under the same name is another role, and inherits nothing.
+ */
+const SESSION_ROLE_ID = `(SELECT r.oid FROM pg_roles r WHERE r.rolname = ${SESSION_ROLE})`;
 
 /**
  * The first key of the advisory locks (two-key form) that synchronous calls hold while they wait,
@@ -37,8 +42,8 @@ export const REQUEST_LOCK = 0x73766372;
 export const requestLockKeys = (id: string) => `${REQUEST_LOCK}, pg_catalog.hashtext(${id}::text)`;
 const REQUEST_KEY = requestLockKeys('$1');
 
-// The limits that bind role `role` (an SQL expression): the ceiling and defaults an administrator set,
-// and the role's own quotas (quotas.ts LimitColumns). Two primary-key lookups.
+// The limits that bind role `role` (an SQL expression of its oid): the ceiling and defaults an
+// administrator set, and the role's own quotas (quotas.ts LimitColumns). Two primary-key lookups.
 const LIMIT_COLUMNS = (role: string) =>
   `(SELECT c.value FROM svc_config c WHERE c.name = 'queue_limits') AS queue_limits,
    (SELECT jsonb_build_object('max_pending', l.max_pending, 'max_stored_bytes', l.max_stored_bytes) FROM svc_role_limits l WHERE l.role_name = ${role}) AS role_limits`;
@@ -75,23 +80,28 @@ export const QUERIES = {
 
   // The exact count, and the last submission number read before it (so that count plus the numbers given out since bounds the queue).
   queueDepth: q(`SELECT s.last_value AS last_seq, svc__queue_depth() AS depth FROM svc_queue_seq_seq s`),
-  // $1: the role whose limits apply (NULL: the session's).
-  capacity: q(`SELECT r.role, ${CAPACITY_COLUMNS('r.role')} FROM (SELECT coalesce($1, ${SESSION_ROLE}) AS role) r, svc__queue_depth_bound b`, 'name'),
+  // $1: the oid of the role whose limits apply (NULL: the session's); its oid and name come back.
+  capacity: q(
+    `SELECT r.id::text AS role_id, pg_get_userbyid(r.id)::text AS role, ${CAPACITY_COLUMNS('r.id')}
+     FROM (SELECT coalesce($1, ${SESSION_ROLE_ID}) AS id) r, svc__queue_depth_bound b`,
+    'oid',
+  ),
   // Role $1's requests pending or processing submitted after number $2 (0: all), with the bytes they
   // store, and the last number given out: one range of svc_queue_owner_active_idx (limits.sql).
   roleUsage: q(
     `SELECT count(*) AS pending, coalesce(sum(q.stored_bytes), 0) AS bytes, (SELECT s.last_value FROM svc_queue_seq_seq s) AS last_seq
      FROM svc_queue q WHERE q.owner = $1 AND q.seq > $2 AND q.status IN ('pending', 'processing') AND q.stored_bytes >= 0`,
-    'name', 'bigint',
+    'oid', 'bigint',
   ),
   // svc_queue_limits: the session's role, the exact queue depth and the role's limits.
-  sessionLimits: q(`SELECT ${SESSION_ROLE}::text AS role, svc__queue_depth() AS depth, ${LIMIT_COLUMNS(SESSION_ROLE)}`),
+  sessionLimits: q(`SELECT ${SESSION_ROLE}::text AS role, ${SESSION_ROLE_ID}::text AS role_id, svc__queue_depth() AS depth, ${LIMIT_COLUMNS(SESSION_ROLE_ID)}`),
+  // $1: the role's oid.
   roleLimitsPut: q(
     `INSERT INTO svc_role_limits (role_name, max_pending, max_stored_bytes) VALUES ($1, $2, $3)
      ON CONFLICT (role_name) DO UPDATE SET max_pending = excluded.max_pending, max_stored_bytes = excluded.max_stored_bytes, set_at = now() RETURNING role_name`,
-    'name', 'bigint', 'bigint',
+    'oid', 'bigint', 'bigint',
   ),
-  roleLimitsDelete: q(`DELETE FROM svc_role_limits WHERE role_name = $1 RETURNING role_name`, 'name'),
+  roleLimitsDelete: q(`DELETE FROM svc_role_limits WHERE role_name = $1 RETURNING role_name`, 'oid'),
 
   // One request (owned by the session's role), the workers' wakeup and the capacity figures in one
   // statement: one SPI call per submission. The capacity figures are read in the statement's snapshot,
@@ -100,15 +110,15 @@ export const QUERIES = {
   insertJob: q(
     `WITH job AS (
        INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner, stored_bytes)
-       VALUES ($1, $2, $3, $4, ${SESSION_ROLE}, ${STORED_BYTES('$2')}) RETURNING request_id, owner
+       VALUES ($1, $2, $3, $4, ${SESSION_ROLE_ID}, ${STORED_BYTES('$2')}) RETURNING request_id, owner
      )
-     SELECT job.request_id, job.owner, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS('job.owner')}
+     SELECT job.request_id, job.owner::oid::text AS role_id, ${SESSION_ROLE}::text AS role, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS('job.owner')}
      FROM job, svc__queue_depth_bound b`,
     'text', 'jsonb', 'text', 'integer',
   ),
 
-  // A sync call's requests (svc__sync_submit): one row per element of $2 (parameter objects) for owner
-  // $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
+  // A sync call's requests (svc__sync_submit): one row per element of $2 (parameter objects) for the
+  // role of oid $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
   // svc__sync_cancel act on these rows for that token only); a batch when there are several. Ids come
   // back with their 1-based position.
   insertForWaiter: q(
@@ -118,7 +128,7 @@ export const QUERIES = {
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,
-    'text', 'jsonb', 'text', 'integer', 'name', 'integer', 'text',
+    'text', 'jsonb', 'text', 'integer', 'oid', 'integer', 'text',
   ),
 
   // One row per element of $2 (a JSON array of parameter objects), all in one new batch; ids come
@@ -126,7 +136,7 @@ export const QUERIES = {
   insertBatch: q(
     `WITH batch AS (SELECT gen_random_uuid() AS id)
      INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, stored_bytes)
-     SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE}, ${STORED_BYTES('t.item')}
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE_ID}, ${STORED_BYTES('t.item')}
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,
@@ -136,10 +146,10 @@ export const QUERIES = {
   // The same, the documents $5 stored once (svc_documents) and named by every row (documents_id):
   // svc_rerank_batch_async. The first row counts their bytes.
   insertBatchSharing: q(
-    `WITH docs AS (INSERT INTO svc_documents (owner, documents) VALUES (${SESSION_ROLE}, $5) RETURNING id, pg_column_size(documents) AS bytes),
+    `WITH docs AS (INSERT INTO svc_documents (owner, documents) VALUES (${SESSION_ROLE_ID}, $5) RETURNING id, pg_column_size(documents) AS bytes),
           batch AS (SELECT gen_random_uuid() AS id)
      INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, stored_bytes, documents_id)
-     SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE}, ${STORED_BYTES('t.item')} + CASE WHEN t.ord = 1 THEN docs.bytes ELSE 0 END, docs.id
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE_ID}, ${STORED_BYTES('t.item')} + CASE WHEN t.ord = 1 THEN docs.bytes ELSE 0 END, docs.id
      FROM batch, docs, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,
@@ -192,7 +202,7 @@ export const QUERIES = {
   // session's login role (or a role it may SET ROLE to) may execute any of dblink's functions, and so
   // could reach a connection svc left open in this backend (superusers could anyway, and gain nothing).
   syncContext: q(
-    `SELECT ${SESSION_ROLE}::text AS owner, pg_backend_pid() AS pid, current_setting('transaction_isolation') AS isolation,
+    `SELECT ${SESSION_ROLE}::text AS owner, ${SESSION_ROLE_ID}::text AS owner_id, pg_backend_pid() AS pid, current_setting('transaction_isolation') AS isolation,
             (SELECT value FROM svc_config WHERE name = 'sync_connection') AS target,
             NOT (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) AND EXISTS (
               SELECT FROM pg_depend d
@@ -223,7 +233,7 @@ export const QUERIES = {
   // REMOTE's statements, its arguments quoted literals (dblink takes no parameters).
   syncDblink: q(`SELECT r FROM svc__sync_dblink($1, $2, $3, $4) AS r`, 'text', 'jsonb', 'text', 'text'),
   // In the autonomous session: whether backend $1 holds waiter lock $2 and the lock of token $3, and its login role may act as $4.
-  syncWaiterMayActAs: q(`SELECT svc__sync_waiter_may_act_as($1, $2, $3, $4) AS ok`, 'integer', 'integer', 'text', 'text'),
+  syncWaiterMayActAs: q(`SELECT svc__sync_waiter_may_act_as($1, $2, $3, $4) AS ok`, 'integer', 'integer', 'text', 'oid'),
   // true when this transaction holds (or now takes) the waiter lock with this key; false when another
   // session holds it.
   waiterLock: q(`SELECT pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, $1) AS locked`, 'integer'),
@@ -251,7 +261,7 @@ export const QUERIES = {
   cancel: q(
     `WITH cancelled AS (
        UPDATE svc_queue SET status = 'cancelled', cancelled_at = now(), lease_expires_at = NULL
-       WHERE request_id = $1 AND status = ANY ($2) AND owner = ${SESSION_ROLE} RETURNING request_id, worker_id
+       WHERE request_id = $1 AND status = ANY ($2) AND owner = ${SESSION_ROLE_ID} RETURNING request_id, worker_id
      )
      SELECT request_id, CASE WHEN worker_id IS NOT NULL THEN pg_notify('svc_cancel', request_id::text) END FROM cancelled`,
     'uuid', 'text[]',
@@ -307,11 +317,12 @@ export const QUERIES = {
   schemaExists: q(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, 'text'),
   relationByName: q(`SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`, 'text', 'text'),
   roleExists: q(`SELECT 1 FROM pg_roles WHERE rolname = $1`, 'text'),
+  roleId: q(`SELECT oid::text AS id FROM pg_roles WHERE rolname = $1`, 'text'),
   vectorizerExists: q(`SELECT 1 FROM svc_vectorizers WHERE name = $1`, 'text'),
   vectorizerInsert: q(
     `INSERT INTO svc_vectorizers (name, owner, source, source_column, key_columns, format, chunking, model, destination, embedding_type, batch_size)
      VALUES ($1, $2, $3::oid, $4, $5, $6, $7::jsonb, $8, $9::regclass, $10, $11) RETURNING id`,
-    'text', 'text', 'text', 'text', 'text[]', 'text', 'text', 'text', 'text', 'text', 'integer',
+    'text', 'oid', 'text', 'text', 'text[]', 'text', 'text', 'text', 'text', 'text', 'integer',
   ),
   // Whether role $1 (a vectorizer's proxy) may create in schema $2 while role $3 (its declarer) is no superuser.
   mayCreateIn: q(`SELECT has_schema_privilege($1, $2, 'CREATE') AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = $3) AS may`, 'text', 'text', 'text'),
@@ -323,8 +334,17 @@ export const QUERIES = {
   ),
   // The session role's vectorizer named $1, its source and destination qualified (NULL once dropped).
   vectorizerOfSession: q(
-    `SELECT v.id, v.name, v.owner, v.key_columns, v.model, v.embedding_type, ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination
-     FROM svc_vectorizers v WHERE v.name = $1 AND v.owner = ${SESSION_ROLE}`,
+    `SELECT v.id, v.name, v.owner::oid::text AS owner_id, pg_get_userbyid(v.owner)::text AS owner, v.key_columns, v.model, v.embedding_type,
+       ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination
+     FROM svc_vectorizers v WHERE v.name = $1 AND v.owner = ${SESSION_ROLE_ID}`,
+    'text',
+  ),
+  // The same for svc_vectorize_drop: the session role's, or any for an svc_admin member (a dropped role's too).
+  vectorizerToDrop: q(
+    `SELECT v.id, v.name, v.owner::oid::text AS owner_id, r.rolname::text AS owner, v.key_columns, v.model, v.embedding_type,
+       ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination
+     FROM svc_vectorizers v LEFT JOIN pg_roles r ON r.oid = v.owner
+     WHERE v.name = $1 AND (v.owner = ${SESSION_ROLE_ID} OR pg_has_role(${SESSION_ROLE}, 'svc_admin', 'MEMBER'))`,
     'text',
   ),
   // The same as the caller sees it (svc_search runs as the caller: row-level security shows its own).
@@ -333,19 +353,30 @@ export const QUERIES = {
     'text',
   ),
   vectorizerEmbedding: q(`SELECT svc_vectorizer_embed($1, $2) AS embedding`, 'text', 'text'),
+  vectorizerLock: q(`SELECT 1 FROM svc_vectorizers WHERE id = $1 FOR UPDATE`, 'integer'),
+  // Its pending jobs, but those a claim holds now (they run, and write nothing: the vectorizer is gone).
   vectorizerCancelJobs: q(
     `UPDATE svc_queue SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL
-     WHERE status = 'pending' AND function_name = 'vectorize' AND parameters->>'vectorizer' = $1::text`,
+     WHERE request_id = ANY (ARRAY(
+       SELECT l.request_id FROM svc_queue l WHERE l.status = 'pending' AND l.function_name = 'vectorize' AND l.parameters->>'vectorizer' = $1::text
+       FOR UPDATE SKIP LOCKED))`,
     'integer',
   ),
   vectorizerDelete: q(`DELETE FROM svc_vectorizers WHERE id = $1`, 'integer'),
-  // The owner's oid and how many vectorizers it still has (its proxy goes with the last).
-  vectorizerOwnerLeft: q(`SELECT (SELECT oid::text FROM pg_roles WHERE rolname = $1) AS oid, (SELECT count(*) FROM svc_vectorizers WHERE owner = $1) AS others`, 'text'),
+  // How many vectorizers role $1 still has here, and whether its proxy ($2) owns or is granted anything in
+  // another database (its vectorizers there): the proxy goes with the last of them all.
+  vectorizerOwnerLeft: q(
+    `SELECT (SELECT count(*) FROM svc_vectorizers WHERE owner = $1) AS others,
+            EXISTS (SELECT FROM pg_shdepend d JOIN pg_roles r ON r.oid = d.refobjid
+                    WHERE r.rolname = $2 AND d.refclassid = 'pg_authid'::regclass
+                      AND d.dbid NOT IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))) AS elsewhere`,
+    'oid', 'text',
+  ),
 
   // --- the prompt registry (prompts.ts): the session role's own prompts only --------------------
   // Version 1 of a new prompt; no row when the role already has one of that name.
   promptInsertFirst: q(
-    `INSERT INTO svc_prompts (owner, name, version, template, description, variables) VALUES (${SESSION_ROLE}, $1, 1, $2, $3, $4)
+    `INSERT INTO svc_prompts (owner, name, version, template, description, variables) VALUES (${SESSION_ROLE_ID}, $1, 1, $2, $3, $4)
      ON CONFLICT ON CONSTRAINT svc_prompts_pkey DO NOTHING RETURNING version`,
     'text', 'text', 'text', 'text[]',
   ),
@@ -353,22 +384,22 @@ export const QUERIES = {
   // after the one before it committed (read committed: the next statement's snapshot is taken after
   // the lock). A row lock, not an advisory one: no other role can take it (FOR UPDATE needs UPDATE on
   // svc_prompts, and row-level security hides the row).
-  promptLock: q(`SELECT p.version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE} AND p.name = $1 ORDER BY p.version LIMIT 1 FOR UPDATE`, 'text'),
+  promptLock: q(`SELECT p.version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version LIMIT 1 FOR UPDATE`, 'text'),
   // The next version, its description the latest's unless one is given; no row when there is no such prompt.
   promptInsertNext: q(
     `INSERT INTO svc_prompts (owner, name, version, template, description, variables)
      SELECT p.owner, p.name, p.version + 1, $2, coalesce($3, p.description), $4 FROM svc_prompts p
-     WHERE p.owner = ${SESSION_ROLE} AND p.name = $1 ORDER BY p.version DESC LIMIT 1
+     WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version DESC LIMIT 1
      RETURNING version`,
     'text', 'text', 'text', 'text[]',
   ),
   // Version $2 of the prompt, or its latest when $2 is NULL.
   promptVersion: q(
-    `SELECT p.version, p.template FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE} AND p.name = $1 AND ($2::integer IS NULL OR p.version = $2)
+    `SELECT p.version, p.template FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 AND ($2::integer IS NULL OR p.version = $2)
      ORDER BY p.version DESC LIMIT 1`,
     'text', 'integer',
   ),
-  promptLatestVersion: q(`SELECT max(p.version) AS version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE} AND p.name = $1`, 'text'),
+  promptLatestVersion: q(`SELECT max(p.version) AS version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1`, 'text'),
 } as const;
 
 /**

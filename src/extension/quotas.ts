@@ -45,6 +45,12 @@ export function sessionQueueBound(current?: string | null): number {
   return value === null || value.trim() === '' ? Number.MAX_SAFE_INTEGER : integerSetting('svc.max_queue_size', 1, value);
 }
 
+/** A role as quotas name it: its oid, which its requests belong to, and its name, for messages. */
+export interface Role {
+  id: string;
+  name: string;
+}
+
 interface Usage {
   pending: number;
   bytes: number;
@@ -57,10 +63,10 @@ interface Usage {
 // make it looser); a submission then reads the role's few newest rows instead of all of them, and counts
 // all of them only when the bound passes a limit. Soft as the queue's bound: a request another session
 // has not committed yet may be missed until the next full count.
-const carried = new Map<string, Usage>();
+const carried = new Map<string, Usage>(); // by role oid
 
-function usageSince(role: string, afterSeq: number): Usage {
-  const u = one<{ pending: string | number; bytes: string | number; last_seq: string | number }>(QUERIES.roleUsage, role, afterSeq)!;
+function usageSince(roleId: string, afterSeq: number): Usage {
+  const u = one<{ pending: string | number; bytes: string | number; last_seq: string | number }>(QUERIES.roleUsage, roleId, afterSeq)!;
   return { pending: Number(u.pending), bytes: Number(u.bytes), lastSeq: Number(u.last_seq) };
 }
 
@@ -70,29 +76,29 @@ const within = (u: Usage, limits: Limits) => u.pending <= limits.maxPending && u
  * Refuses (53400, as a full queue, rolling back the statement's rows) when `role`'s requests pending or
  * processing, counting the `added` this call has just inserted, pass its quotas.
  */
-export function checkRoleQuota(fn: string, role: string, limits: Limits, added: number): void {
-  const c = carried.get(role);
+export function checkRoleQuota(fn: string, role: Role, limits: Limits, added: number): void {
+  const c = carried.get(role.id);
   if (c !== undefined) {
-    const fresh = usageSince(role, c.lastSeq);
+    const fresh = usageSince(role.id, c.lastSeq);
     const bound = { pending: c.pending + fresh.pending, bytes: c.bytes + fresh.bytes, lastSeq: Math.max(c.lastSeq, fresh.lastSeq) };
     if (within(bound, limits)) {
-      carried.set(role, bound);
+      carried.set(role.id, bound);
       return;
     }
   }
-  const exact = usageSince(role, 0);
-  carried.set(role, exact);
+  const exact = usageSince(role.id, 0);
+  carried.set(role.id, exact);
   if (within(exact, limits)) return;
   const hint = 'Wait for your requests to finish or cancel some (svc_cancel_async); an svc_admin member sets the quotas (svc_set_role_limits).';
   if (exact.pending > limits.maxPending) {
     const before = exact.pending - added;
     const fits = Math.max(0, limits.maxPending - before);
     throw new SvcError(SQLSTATE.queueFull,
-      `${fn}: role "${role}" has reached its quota of requests (${before} pending or processing, max_pending = ${limits.maxPending}${added > 1 ? `; ${added} submitted, ${fits} would fit` : ''})`,
+      `${fn}: role "${role.name}" has reached its quota of requests (${before} pending or processing, max_pending = ${limits.maxPending}${added > 1 ? `; ${added} submitted, ${fits} would fit` : ''})`,
       { hint });
   }
   throw new SvcError(SQLSTATE.queueFull,
-    `${fn}: role "${role}" has reached its quota of stored bytes (its requests pending or processing would store ${exact.bytes} bytes with this call's, max_stored_bytes = ${limits.maxStoredBytes})`,
+    `${fn}: role "${role.name}" has reached its quota of stored bytes (its requests pending or processing would store ${exact.bytes} bytes with this call's, max_stored_bytes = ${limits.maxStoredBytes})`,
     { hint });
 }
 
@@ -104,9 +110,9 @@ export function checkRoleQuota(fn: string, role: string, limits: Limits, added: 
  * queue without bound. The ceiling is not checked: the queue being long because of other roles must
  * not fail a role's own writes.
  */
-export function roleQuotaCheck(fn: unknown, role: unknown, added: unknown): void {
-  const limits = effectiveLimits(one<LimitColumns>(QUERIES.capacity, String(role))!);
-  checkRoleQuota(String(fn), String(role), limits, Number(added));
+export function roleQuotaCheck(fn: unknown, roleId: unknown, added: unknown): void {
+  const capacity = one<LimitColumns & { role_id: string; role: string }>(QUERIES.capacity, String(roleId))!;
+  checkRoleQuota(String(fn), { id: capacity.role_id, name: capacity.role }, effectiveLimits(capacity), Number(added));
 }
 
 /** A limit argument: NULL (the default), or a whole number of at least `min`. */
@@ -143,9 +149,10 @@ export function setRoleLimits(roleName: unknown, maxPending: unknown, maxStoredB
     return;
   }
   const role = v.text(fn, 'role_name', roleName, { maxChars: 63 });
-  if (!one(QUERIES.roleExists, role)) throw parameterError(fn, 'role_name', `must name an existing role (there is no role "${role}")`, {}, SQLSTATE.undefinedObject);
-  if (pending === null && bytes === null) one(QUERIES.roleLimitsDelete, role);
-  else one(QUERIES.roleLimitsPut, role, pending, bytes);
+  const id = one<{ id: string }>(QUERIES.roleId, role)?.id;
+  if (id === undefined) throw parameterError(fn, 'role_name', `must name an existing role (there is no role "${role}")`, {}, SQLSTATE.undefinedObject);
+  if (pending === null && bytes === null) one(QUERIES.roleLimitsDelete, id);
+  else one(QUERIES.roleLimitsPut, id, pending, bytes);
 }
 
 /** svc_set_queue_limits (svc_admin): the most requests pending or processing over all roles (NULL: LIMITS' default). */
@@ -165,10 +172,10 @@ export interface QueueLimitsRow {
 
 /** svc_queue_limits: the limits that bind the session's role, and how much of them it uses now. */
 export function queueLimits(): QueueLimitsRow[] {
-  const row = one<LimitColumns & { role: string; depth: string | number }>(QUERIES.sessionLimits)!;
+  const row = one<LimitColumns & { role: string; role_id: string; depth: string | number }>(QUERIES.sessionLimits)!;
   const limits = effectiveLimits(row);
-  const usage = usageSince(row.role, 0);
-  carried.set(row.role, usage);
+  const usage = usageSince(row.role_id, 0);
+  carried.set(row.role_id, usage);
   return [{
     role_name: row.role,
     max_queue_size: limits.maxQueueSize,

@@ -52,7 +52,9 @@ CREATE TABLE svc_queue (
   attempt          integer NOT NULL DEFAULT 0,         -- bumped per claim; a completion must name it
   worker_id        text,
   lease_expires_at timestamptz,
-  owner            name NOT NULL DEFAULT current_user, -- svc's functions name the session's role (SESSION_ROLE in queries.ts)
+  -- The session's role, by oid (SESSION_ROLE_ID in queries.ts): a role made later under its name is
+  -- another. Compare it as regrole: owner = 'alice'::regrole. (The default is for a superuser's INSERT.)
+  owner            regrole NOT NULL DEFAULT to_regrole(quote_ident(current_user)),
   batch_id         uuid,
   batch_index      integer,
   submitted_xact   xid8 NOT NULL DEFAULT pg_current_xact_id(), -- so a wait on an uncommitted request fails at once
@@ -92,7 +94,7 @@ ALTER TABLE svc_queue SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vac
 -- request's parameters.
 ALTER TABLE svc_queue ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_queue_read ON svc_queue FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_queue TO PUBLIC;
 
 CREATE TABLE svc_workers (

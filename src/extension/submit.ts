@@ -62,25 +62,25 @@ function checkCapacity(fn: string, capacity: Capacity, limits: Limits, adding: n
  * the notification back.
  */
 function enqueueOne(fn: string, job: jobs.PreparedJob, priority: number): string {
-  const row = one<{ request_id: string; owner: string } & Capacity>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!;
+  const row = one<{ request_id: string; role_id: string; role: string } & Capacity>(QUERIES.insertJob, job.functionName, job.parameters, job.grammar, priority)!;
   const limits = effectiveLimits(row);
   checkCapacity(fn, row, limits, 1, 1);
-  checkRoleQuota(fn, row.owner, limits, 1);
+  checkRoleQuota(fn, { id: row.role_id, name: row.role }, limits, 1);
   return row.request_id;
 }
 
 /**
- * Inserts a sync call's requests (one function, one grammar; a parameters object each) for `owner`,
+ * Inserts a sync call's requests (one function, one grammar; a parameters object each) for the role of oid `ownerId`,
  * waited for under lock `waiter`, when the queue has room for them under `maxQueueSize` (the caller's
  * setting); returns their ids in order.
  */
 export function enqueueForWaiter(fn: string, functionName: jobs.QueueFunction, parameters: object[], grammar: string | null, priority: number,
-  as: { owner: string; waiter: number; token: string; maxQueueSize: number }): string[] {
-  const capacity = one<Capacity & { role: string }>(QUERIES.capacity, as.owner)!;
+  as: { ownerId: string; waiter: number; token: string; maxQueueSize: number }): string[] {
+  const capacity = one<Capacity & { role_id: string; role: string }>(QUERIES.capacity, as.ownerId)!;
   const limits = effectiveLimits(capacity);
   checkCapacity(fn, capacity, limits, parameters.length, 0, as.maxQueueSize);
-  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.owner, as.waiter, as.token);
-  checkRoleQuota(fn, as.owner, limits, parameters.length);
+  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.ownerId, as.waiter, as.token);
+  checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, parameters.length);
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, parameters.length);
 }
@@ -108,13 +108,13 @@ function submit(fn: string, priority: unknown, prepare: (fn: string) => jobs.Pre
 function submitBatch(fn: string, priority: unknown, functionName: jobs.QueueFunction, prepare: (fn: string) => { items: object[]; shared?: unknown[] }): string[] {
   const p = v.priority(fn, priority);
   const { items, shared } = prepare(fn);
-  const capacity = one<Capacity & { role: string }>(QUERIES.capacity, null)!;
+  const capacity = one<Capacity & { role_id: string; role: string }>(QUERIES.capacity, null)!;
   const limits = effectiveLimits(capacity);
   checkCapacity(fn, capacity, limits, items.length, 0);
   const inserted = shared
     ? rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatchSharing, functionName, items, null, p, shared)
     : rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertBatch, functionName, items, null, p);
-  checkRoleQuota(fn, capacity.role, limits, items.length);
+  checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, items.length);
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, items.length);
 }

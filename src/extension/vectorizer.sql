@@ -9,7 +9,7 @@
 CREATE TABLE svc_vectorizers (
   id             integer GENERATED ALWAYS AS IDENTITY UNIQUE,
   name           text PRIMARY KEY CONSTRAINT svc_vectorizers_name CHECK (name ~ '^[a-z_][a-z0-9_]{0,39}$'),
-  owner          name NOT NULL,
+  owner          regrole NOT NULL,
   source         regclass NOT NULL,
   source_column  text NOT NULL,
   key_columns    text[] NOT NULL,
@@ -24,7 +24,7 @@ CREATE TABLE svc_vectorizers (
 -- Each role sees its own vectorizers (svc_admin members all); only svc's functions write.
 ALTER TABLE svc_vectorizers ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_vectorizers_read ON svc_vectorizers FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_vectorizers TO PUBLIC;
 
 -- What each source row's embedding stands at: the hash of the input last queued (a row whose input

@@ -228,7 +228,7 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   if (d.vectorSchema !== null && d.dimensions !== null && d.dimensions <= HNSW_MAX_DIMENSIONS) {
     run(`CREATE INDEX ON ${target} USING hnsw (embedding ${qualified(d.vectorSchema, 'vector_cosine_ops')})`);
   }
-  const { id } = one<{ id: number }>(QUERIES.vectorizerInsert, d.name, d.role.role, d.source.oid, d.column, d.keys.map((k) => k.name), d.format,
+  const { id } = one<{ id: number }>(QUERIES.vectorizerInsert, d.name, d.role.oid, d.source.oid, d.column, d.keys.map((k) => k.name), d.format,
     JSON.stringify(d.chunking), d.model, target, d.vectorSchema === null ? 'real[]' : 'vector', d.batchSize)!;
   const s = { ...draft, id };
   // svc's gate, svc_owner's as svc's other functions (docs/security.md, "Who owns svc's objects"): it
@@ -260,7 +260,9 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
 interface Vectorizer {
   id: number;
   name: string;
-  owner: string;
+  /** NULL for svc_vectorize_drop once the role is dropped. */
+  owner: string | null;
+  owner_id: string;
   source: string | null;
   destination: string | null;
   key_columns: string[];
@@ -268,20 +270,28 @@ interface Vectorizer {
   embedding_type: string;
 }
 
-function ownVectorizer(fn: string, name: unknown): Vectorizer {
+function ownVectorizer(fn: string, name: unknown, query = QUERIES.vectorizerOfSession): Vectorizer {
   const n = v.text(fn, 'name', name);
-  const found = one<Vectorizer>(QUERIES.vectorizerOfSession, n);
+  const found = one<Vectorizer>(query, n);
   if (!found) throw parameterError(fn, 'name', `"${n}" is no vectorizer of role ${sessionRole().role}`, {}, SQLSTATE.undefinedObject);
   return found;
 }
 
-/** svc_vectorize_drop: removes the triggers, the functions, the vectorizer's queued work and (unless told not to) its destination; the source is untouched. */
+/**
+ * svc_vectorize_drop: removes the triggers, the functions, the vectorizer's queued work and (unless told
+ * not to) its destination; the source is untouched. An svc_admin member may drop any, a dropped role's too.
+ */
 export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean {
   const fn = 'svc_vectorize_drop';
   one(QUERIES.tablesAsMade, fn); // as in vectorize()
   const keepDestination = !v.boolean(fn, 'drop_destination', dropDestination);
-  const vz = ownVectorizer(fn, name);
+  const vz = ownVectorizer(fn, name, QUERIES.vectorizerToDrop);
+  // In the order the other writers take them, so that none deadlocks with this: the source (its writes
+  // queue and forget through the triggers), then the vectorizer's row (a worker completing its jobs
+  // holds it shared, svc__vectorizer_apply); the pending jobs a claim holds are left to be written as
+  // the vectorizer's that was dropped.
   if (vz.source !== null) for (const event of TRIGGER_EVENTS) run(`DROP TRIGGER IF EXISTS ${quoteIdent(triggerName(vz.name, event))} ON ${vz.source}`);
+  one(QUERIES.vectorizerLock, vz.id);
   one(QUERIES.vectorizerCancelJobs, vz.id);
   one(QUERIES.vectorizerDelete, vz.id);
   // Wherever they are now (the proxy may have moved its own): the extension's members of the vectorizer's names.
@@ -290,14 +300,15 @@ export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean 
     run(`DROP FUNCTION ${fn}`);
   }
   if (!keepDestination && vz.destination !== null) run(`DROP TABLE IF EXISTS ${vz.destination}`);
-  const owner = one<{ oid: string | null; others: number | string }>(QUERIES.vectorizerOwnerLeft, vz.owner)!;
-  if (owner.oid !== null && Number(owner.others) === 0) {
-    const proxy = proxyRoleName(owner.oid);
+  const proxy = proxyRoleName(vz.owner_id);
+  const left = one<{ others: number | string; elsewhere: boolean }>(QUERIES.vectorizerOwnerLeft, vz.owner_id, proxy)!;
+  if (Number(left.others) === 0) {
+    // Its vectorizers in other databases keep it (it owns their functions); the last of them drops it.
     if (one(QUERIES.roleExists, proxy)) {
       // What the role's own code made as the proxy (in its schemas) becomes the role's; the proxy's grants go with it.
-      run(`REASSIGN OWNED BY ${quoteIdent(proxy)} TO ${quoteIdent(vz.owner)}`);
+      if (vz.owner !== null) run(`REASSIGN OWNED BY ${quoteIdent(proxy)} TO ${quoteIdent(vz.owner)}`);
       run(`DROP OWNED BY ${quoteIdent(proxy)}`);
-      run(`DROP ROLE ${quoteIdent(proxy)}`);
+      if (!left.elsewhere) run(`DROP ROLE ${quoteIdent(proxy)}`);
     }
   }
   return true;

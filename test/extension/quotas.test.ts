@@ -28,7 +28,7 @@ beforeEach(async () => {
 
 const submit = (c: pg.Client, prompt = 'p') => c.query(`SELECT svc_generate_async($1, priority := 100) AS id`, [prompt]);
 const limitsOf = async (c: pg.Client) => (await c.query('SELECT * FROM svc_queue_limits()')).rows[0];
-const count = async (owner: string) => (await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE owner = $1`, [owner])).rows[0].n;
+const count = async (owner: string) => (await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE owner = $1::regrole`, [owner])).rows[0].n;
 
 test('out of the box one role may hold half the queue: 5,000 of 10,000 requests, 256 MiB', async () => {
   expect(await limitsOf(alice)).toEqual({
@@ -146,7 +146,7 @@ describe('only svc_admin sets limits, and nothing an ordinary role does raises i
       `UPDATE svc_queue SET stored_bytes = 0`,
       `INSERT INTO svc_documents (owner, documents) VALUES ('alice', '["x"]')`,
       `UPDATE svc_queue SET documents_id = gen_random_uuid()`,
-      `UPDATE svc_queue SET owner = 'bob'`,
+      `UPDATE svc_queue SET owner = 'bob'::regrole`,
     ]) {
       await expect(alice.query(sql)).rejects.toMatchObject({ code: '42501' });
     }

@@ -152,7 +152,7 @@ test('internal functions: not executable by PUBLIC, but svc__bundle (docs/securi
     WHERE p.proname LIKE 'svc\\_\\_%' AND has_function_privilege(p.oid, 'EXECUTE') ORDER BY 1`);
   expect(rows.map((r) => r.proname)).toEqual(['svc__bundle']);
   for (const sql of [`SELECT svc__queue_depth()`, `SELECT svc__model_identity('default')`, `SELECT svc__setting('svc.cache_size')`,
-    `SELECT svc__sync_submit('{}')`, `SELECT svc__sync_waiter_may_act_as(1, 1, 'x', 'alice')`]) {
+    `SELECT svc__sync_submit('{}')`, `SELECT svc__sync_waiter_may_act_as(1, 1, 'x', 1)`]) {
     await expect(alice.query(sql)).rejects.toThrow(/permission denied for function/);
   }
 });

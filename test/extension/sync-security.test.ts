@@ -45,7 +45,7 @@ beforeAll(async () => {
 async function assertNothingGained(who: pg.Client): Promise<void> {
   const me = (await who.query('SELECT current_user AS me, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user')).rows[0];
   expect({ me: me.me, rolsuper: me.rolsuper, rolcreaterole: me.rolcreaterole }).toEqual({ me: me.me, rolsuper: false, rolcreaterole: false });
-  expect((await who.query(`SELECT count(*)::int AS n FROM public.svc_queue WHERE owner <> current_user`)).rows[0].n).toBe(0);
+  expect((await who.query(`SELECT count(*)::int AS n FROM public.svc_queue WHERE owner::text <> current_user`)).rows[0].n).toBe(0);
   await expect(who.query(`SELECT * FROM public.svc_cache`)).rejects.toThrow(/permission denied/);
   // bob's cached answer is what he got.
   expect((await bob.query(`SELECT svc_generate_choice('bob asks', ARRAY['yes', 'no']) AS out`)).rows[0].out).toBe(bobAnswer);
@@ -270,7 +270,7 @@ describe('dblink and svc_sync', () => {
     const token = 'ab'.repeat(32);
     const payload = {
       caller: 'svc_generate', function_name: 'generate', parameters: { prompt: 'forged', max_tokens: 4, use_cache: true, seed: 42, prompt_format: 'chat' },
-      owner: 'alice', pid: alicePid, waiter: 1, token, max_queue_size: 10,
+      owner_id: (await alice.query(`SELECT oid::text FROM pg_roles WHERE rolname = current_user`)).rows[0].oid, pid: alicePid, waiter: 1, token, max_queue_size: 10,
     };
     await expect(sync.query('SELECT svc__sync_submit($1)', [payload])).rejects.toMatchObject({ code: '42501', message: expect.stringMatching(/no backend \d+ of this database waits with lock 1 and this token/) });
     await expect(sync.query('SELECT svc__sync_submit($1)', [{ ...payload, token: 'x' }])).rejects.toMatchObject({ code: '22023', message: expect.stringMatching(/payload\.token must be 64 hexadecimal digits/) });
@@ -298,7 +298,7 @@ describe('dblink and svc_sync', () => {
       () => undefined, (e: { code?: string }) => e.code);
     let ids: string[] = [];
     await eventually('alice\'s request', async () => {
-      ids = (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice' AND status = 'pending' AND waiter IS NOT NULL`)).rows.map((r) => r.request_id);
+      ids = (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice'::regrole AND status = 'pending' AND waiter IS NOT NULL`)).rows.map((r) => r.request_id);
       return ids.length > 0;
     });
     const { waiter } = (await su.query('SELECT waiter FROM svc_queue WHERE request_id = $1', [ids[0]])).rows[0];
@@ -312,7 +312,7 @@ describe('dblink and svc_sync', () => {
     expect((await sync.query('SELECT svc__sync_cancel($1::uuid[], $2) AS n', [ids, guess])).rows[0].n).toBe(0);
     const forged = {
       caller: 'svc_generate', function_name: 'generate', parameters: { prompt: 'forged', max_tokens: 4, use_cache: false, seed: 42, prompt_format: 'chat' },
-      owner: 'alice', pid, waiter, token: guess, max_queue_size: 1000,
+      owner_id: (await alice.query(`SELECT oid::text FROM pg_roles WHERE rolname = current_user`)).rows[0].oid, pid, waiter, token: guess, max_queue_size: 1000,
     };
     await expect(sync.query('SELECT svc__sync_submit($1)', [forged])).rejects.toMatchObject({ code: '42501' });
     expect((await su.query(`SELECT status FROM svc_queue WHERE request_id = ANY ($1)`, [ids])).rows.map((r) => r.status)).toEqual(ids.map(() => 'pending'));

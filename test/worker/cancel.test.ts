@@ -99,12 +99,13 @@ test('a synchronous caller that gives up: its running request is stopped and the
     const aliceId = await eventually(
       "alice's request to run",
       async () =>
-        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice' AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
+        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice'::regrole AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
     );
     const bobCall = bob.query(`SELECT svc_generate('a sync call claimed ahead', max_tokens := 50, use_cache := false)`);
     const bobId = await eventually(
       "bob's request to be claimed ahead",
-      async () => (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'bob' AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
+      async () =>
+        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'bob'::regrole AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
     );
     await expect(bobCall).rejects.toMatchObject({ code: '57014' });
     expect((await row(aliceId)).status).toBe('processing');
@@ -137,7 +138,7 @@ test('callers that give up together: the running request is stopped and the one 
   const aliceCall = alice.query(`SELECT svc_generate('a long sync call', max_tokens := ${LONG}, use_cache := false)`);
   const processing = (owner: string) =>
     eventually(`${owner}'s request to be claimed`, async () => {
-      const { rows } = await su.query(`SELECT request_id FROM svc_queue WHERE owner = $1 AND status = 'processing'`, [owner]);
+      const { rows } = await su.query(`SELECT request_id FROM svc_queue WHERE owner = $1::regrole AND status = 'processing'`, [owner]);
       return rows[0]?.request_id as string | undefined;
     });
   const aliceId = await processing('alice');
@@ -164,7 +165,7 @@ test('a synchronous call that times out cancels its running request at once, eve
     const id = await eventually(
       'the request to run',
       async () =>
-        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice' AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
+        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice'::regrole AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
     );
     await expect(call).rejects.toMatchObject({
       code: 'SV003',

@@ -32,7 +32,7 @@ test("a role flooding at priority 100 stops at its quota, whatever its session s
   await expect(eve.query(`SELECT svc_set_role_limits('alice', 100000)`)).rejects.toMatchObject({ code: '42501' });
   await expect(eve.query(`UPDATE svc_role_limits SET max_pending = 100000`)).rejects.toMatchObject({ code: '42501' });
   await expect(eve.query(`SET ROLE bob`)).rejects.toMatchObject({ code: '42501' });
-  expect(Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE owner = 'alice'`)).rows[0].n)).toBe(20);
+  expect(Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE owner = 'alice'::regrole`)).rows[0].n)).toBe(20);
 
   // bob's synchronous call is answered (it queues behind eve's 20 at the same priority, no more).
   const answer = (await bob.query(`SELECT svc_generate('bob asks', max_tokens := 4, use_cache := false) AS r`)).rows[0].r as string;
@@ -57,13 +57,13 @@ test("a vectorizer's jobs count against its owner's quotas: a backfill past them
     // The backfill queues its rows 5,000 at a time: the second part finds the first's 5,000 jobs.
     message: 'vectorizer words: role "bob" has reached its quota of requests (5000 pending or processing, max_pending = 5000; 5000 submitted, 0 would fit)',
   });
-  expect(Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE owner = 'bob' AND function_name = 'vectorize'`)).rows[0].n)).toBe(0);
+  expect(Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE owner = 'bob'::regrole AND function_name = 'vectorize'`)).rows[0].n)).toBe(0);
   expect(Number((await su.query(`SELECT count(*) AS n FROM svc_vectorizers`)).rows[0].n)).toBe(0);
   // In jobs of 3 rows it fits (4,000 jobs), and what is left of the queue is the others': alice submits and is answered.
   expect((await bob.query(`SELECT svc_vectorize('bob.words', 'body', 'words', batch_size := 3) AS n`)).rows[0].n).toBe('12000');
-  expect(Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE owner = 'bob' AND status IN ('pending', 'processing')`)).rows[0].n)).toBeGreaterThan(
-    3000,
-  );
+  expect(
+    Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE owner = 'bob'::regrole AND status IN ('pending', 'processing')`)).rows[0].n),
+  ).toBeGreaterThan(3000);
   const ids = (await alice.query(`SELECT svc_generate_batch_async(array_fill('alice'::text, ARRAY[100]), max_tokens := 2) AS ids`)).rows[0].ids;
   expect(ids).toHaveLength(100);
   expect((await alice.query(`SELECT svc_generate('alice asks', max_tokens := 4, use_cache := false) AS r`)).rows[0].r.length).toBeGreaterThan(0);

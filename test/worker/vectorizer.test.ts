@@ -158,7 +158,7 @@ test('an update while an older version waits: the newest text has the last word;
   expect(rows[0].embedding).toEqual(await embed('third version'));
   const results = (
     await db.query(
-      `SELECT result::jsonb AS r FROM svc_queue WHERE function_name = 'vectorize' AND owner = $1 AND status = 'completed' AND (parameters->>'vectorizer')::int = (SELECT id FROM svc_vectorizers WHERE name = 'race') ORDER BY seq`,
+      `SELECT result::jsonb AS r FROM svc_queue WHERE function_name = 'vectorize' AND owner = $1::regrole AND status = 'completed' AND (parameters->>'vectorizer')::int = (SELECT id FROM svc_vectorizers WHERE name = 'race') ORDER BY seq`,
       [ROLES.alice],
     )
   ).rows;

@@ -58,6 +58,14 @@ ALTER TABLE svc_queue SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_vac
 -- submitters name the owner. Each request records the transaction that submitted it.
 DROP POLICY svc_queue_submit ON svc_queue;
 DROP POLICY svc_queue_cancel ON svc_queue;
+-- A request belongs to its role's oid, never its name: a role made later under the name of a dropped
+-- one inherits nothing. The requests of roles dropped already belong to nobody, and go.
+DROP POLICY svc_queue_read ON svc_queue;
+DELETE FROM svc_queue WHERE to_regrole(quote_ident(owner)) IS NULL;
+ALTER TABLE svc_queue ALTER COLUMN owner DROP DEFAULT, ALTER COLUMN owner TYPE regrole USING to_regrole(quote_ident(owner)),
+  ALTER COLUMN owner SET DEFAULT to_regrole(quote_ident(current_user));
+CREATE POLICY svc_queue_read ON svc_queue FOR SELECT
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 REVOKE INSERT, UPDATE ON svc_queue FROM PUBLIC;
 REVOKE INSERT (function_name, parameters, grammar, priority, batch_id, batch_index), UPDATE (status, cancelled_at) ON svc_queue FROM PUBLIC;
 ALTER TABLE svc_queue ADD COLUMN submitted_xact xid8 NOT NULL DEFAULT pg_current_xact_id();
@@ -175,7 +183,7 @@ ALTER TABLE svc_queue DROP CONSTRAINT svc_queue_function_name_check,
 CREATE TABLE svc_vectorizers (
   id             integer GENERATED ALWAYS AS IDENTITY UNIQUE,
   name           text PRIMARY KEY CONSTRAINT svc_vectorizers_name CHECK (name ~ '^[a-z_][a-z0-9_]{0,39}$'),
-  owner          name NOT NULL,
+  owner          regrole NOT NULL,
   source         regclass NOT NULL,
   source_column  text NOT NULL,
   key_columns    text[] NOT NULL,
@@ -189,7 +197,7 @@ CREATE TABLE svc_vectorizers (
 );
 ALTER TABLE svc_vectorizers ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_vectorizers_read ON svc_vectorizers FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_vectorizers TO PUBLIC;
 CREATE TABLE svc_vectorizer_rows (
   vectorizer integer NOT NULL REFERENCES svc_vectorizers (id) ON DELETE CASCADE,
@@ -208,7 +216,7 @@ CREATE INDEX svc_vectorizer_rows_failed_idx ON svc_vectorizer_rows (vectorizer, 
 
 -- The prompt registry (since 0.2.0), as src/extension/prompts.sql defines it in 0.2.0.
 CREATE TABLE svc_prompts (
-  owner       name NOT NULL,
+  owner       regrole NOT NULL,
   name        text NOT NULL CONSTRAINT svc_prompts_name CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'),
   version     integer NOT NULL CHECK (version > 0),
   template    text NOT NULL,
@@ -219,7 +227,7 @@ CREATE TABLE svc_prompts (
 );
 ALTER TABLE svc_prompts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_prompts_read ON svc_prompts FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_prompts TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('svc_prompts', '');
 
@@ -227,14 +235,14 @@ SELECT pg_catalog.pg_extension_config_dump('svc_prompts', '');
 CREATE UNLOGGED TABLE svc_partial_results (
   request_id     uuid PRIMARY KEY,
   attempt        integer NOT NULL,
-  owner          name NOT NULL,
+  owner          regrole NOT NULL,
   partial_result text NOT NULL,
   tokens         integer NOT NULL,
   updated_at     timestamptz NOT NULL
 ) WITH (fillfactor = 50);
 ALTER TABLE svc_partial_results ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_partial_results_read ON svc_partial_results FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_partial_results TO PUBLIC;
 
 -- Limits across roles (since 0.2.0), as src/extension/limits.sql defines them in 0.2.0.
@@ -242,14 +250,14 @@ ALTER TABLE svc_queue ADD COLUMN stored_bytes integer;
 CREATE INDEX svc_queue_owner_active_idx ON svc_queue (owner, seq) INCLUDE (stored_bytes)
   WHERE status IN ('pending', 'processing') AND stored_bytes >= 0;
 CREATE TABLE svc_role_limits (
-  role_name        name PRIMARY KEY,
+  role_name        regrole PRIMARY KEY,
   max_pending      bigint CHECK (max_pending >= 0),
   max_stored_bytes bigint CHECK (max_stored_bytes >= 0),
   set_at           timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE svc_role_limits ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_role_limits_read ON svc_role_limits FOR SELECT
-  USING (role_name = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (role_name = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_role_limits TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('svc_role_limits', '');
 
@@ -260,13 +268,13 @@ SELECT pg_catalog.pg_extension_config_dump('svc_role_limits', '');
 -- request names it any more (svc_worker_cleanup, svc_cleanup); each role reads its own.
 CREATE TABLE svc_documents (
   id         uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  owner      name NOT NULL,
+  owner      regrole NOT NULL,
   documents  jsonb NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 ALTER TABLE svc_documents ENABLE ROW LEVEL SECURITY;
 CREATE POLICY svc_documents_read ON svc_documents FOR SELECT
-  USING (owner = current_user OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
+  USING (owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) OR pg_has_role(current_user, 'svc_admin', 'MEMBER'));
 GRANT SELECT ON svc_documents TO PUBLIC;
 ALTER TABLE svc_queue ADD COLUMN documents_id uuid;
 CREATE INDEX svc_queue_documents_idx ON svc_queue (documents_id) WHERE documents_id IS NOT NULL;

@@ -2,7 +2,7 @@
 -- lock `waiter` (SYNC_WAITER_LOCK in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key
 -- advisory lock shows as objsubid 2, its keys as unsigned classid and objid) and the lock of `token`
 -- (svc__sync_token_key: one bigint key, objsubid 1, its high and low 32 bits as classid and objid),
--- and its login role may act as `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
+-- and its login role may act as the role of oid `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
 -- acts only for such a backend, so whoever reaches the autonomous session can submit for nobody but a
 -- call whose token it was given.
 DECLARE
@@ -22,5 +22,5 @@ BEGIN
     RETURN false;
   END IF;
   SELECT a.usesysid INTO holder FROM pg_stat_get_activity(backend_pid) a;
-  RETURN holder IS NOT NULL AND EXISTS (SELECT FROM pg_roles r WHERE r.rolname = owner) AND pg_has_role(holder, owner, 'MEMBER');
+  RETURN holder IS NOT NULL AND EXISTS (SELECT FROM pg_roles r WHERE r.oid = owner) AND pg_has_role(holder, owner, 'MEMBER');
 END

@@ -14,7 +14,8 @@ DECLARE
   jobs integer;
 BEGIN
   SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
-  IF NOT FOUND OR new_items IS NULL THEN
+  -- A vectorizer whose role was dropped belongs to nobody: it queues nothing (svc_worker_cleanup).
+  IF NOT FOUND OR new_items IS NULL OR NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = v.owner) THEN
     RETURN 0;
   END IF;
   IF jsonb_typeof(new_items) <> 'array' OR EXISTS (

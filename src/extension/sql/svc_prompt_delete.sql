@@ -6,7 +6,7 @@ BEGIN
     RAISE EXCEPTION 'svc_prompt_delete: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   DELETE FROM svc_prompts p
-  WHERE p.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+  WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_delete.name;
   GET DIAGNOSTICS removed = ROW_COUNT;
   IF removed = 0 THEN

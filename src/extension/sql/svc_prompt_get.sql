@@ -9,7 +9,7 @@ BEGIN
   END IF;
   RETURN QUERY
   SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at FROM svc_prompts p
-  WHERE p.owner = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)
+  WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_get.name AND (svc_prompt_get.version IS NULL OR p.version = svc_prompt_get.version)
   ORDER BY p.version DESC LIMIT 1;
   IF NOT FOUND THEN

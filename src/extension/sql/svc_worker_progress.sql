@@ -4,7 +4,7 @@
 -- where only the request's owner reads it (any role may LISTEN, and a payload holds 8000 bytes).
 #variable_conflict use_column
 DECLARE
-  owner_ name;
+  owner_ regrole;
 BEGIN
   IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR $4 IS NULL THEN
     RAISE EXCEPTION 'svc_worker_progress: request_id, attempt, partial_result and tokens must not be NULL' USING ERRCODE = 'null_value_not_allowed';
