@@ -19,6 +19,8 @@ export interface WorkerConfig {
   timeoutMs: number;
   leaseSeconds: number;
   heartbeatMs: number;
+  /** After SIGTERM, how long the jobs in flight may take to finish before they are stopped and requeued. */
+  stopGraceMs: number;
   /** Streaming: the least time between two writes of a running async generation's partial text (0: none written). */
   progressIntervalMs: number;
   /** CPU threads per model (default: the engine's, src/engine/threads.ts). */
@@ -115,6 +117,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
     timeoutMs: number('SVC_WORKER_TIMEOUT', env.SVC_WORKER_TIMEOUT, 300, { min: 0.01, integer: false }) * 1000,
     leaseSeconds: number('SVC_WORKER_LEASE', env.SVC_WORKER_LEASE, 30, { min: 0.1, integer: false }),
     heartbeatMs: number('SVC_WORKER_HEARTBEAT', env.SVC_WORKER_HEARTBEAT, 5, { min: 0.1, integer: false }) * 1000,
+    stopGraceMs: number('SVC_WORKER_STOP_GRACE', env.SVC_WORKER_STOP_GRACE, 30, { min: 0, integer: false }) * 1000,
     progressIntervalMs: number('SVC_WORKER_PROGRESS_INTERVAL', env.SVC_WORKER_PROGRESS_INTERVAL, 0.5, { min: 0, integer: false }) * 1000,
     threads:
       (args.threads ?? env.SVC_WORKER_THREADS) ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true }) : undefined,

@@ -3,7 +3,7 @@
 // The result holds each item's chunks and their vectors, in the job's order; at completion
 // svc__vectorizer_apply writes them to the destination, for the rows this job still stands for.
 import { chunkCountProblem, chunkingProblem, splitText, type Chunking } from '../src/vectorizer/chunk.js';
-import { renderTemplate, templateProblem } from '../src/vectorizer/template.js';
+import { renderProblem, renderTemplate, templateProblem } from '../src/vectorizer/template.js';
 import { NothingToEmbedError } from '../src/engine/engine.js';
 import type { InferenceEngine } from '../src/engine/server-engine.js';
 import { PermanentJobError } from './jobs.js';
@@ -77,14 +77,15 @@ export async function runVectorize(engine: InferenceEngine, p: Record<string, un
   if (chunking.by === 'tokens') {
     if (!engine.countTokens)
       throw new PermanentJobError("chunk_by tokens needs the model's tokenizer, which a worker serving the model through an inference server does not have");
-    length = (piece) => engine.countTokens!(piece);
+    // Past chunk_size any count will do: a long piece is told from a prefix, not tokenized whole.
+    length = (piece) => engine.countTokens!(piece, chunking.size);
   }
   // Every item's chunks first (a row refused for too many has none), then their embeddings.
   const pieces: Array<{ item: number; text: string; input: string }> = [];
   const out: VectorizedItem[] = items.map((item, i) => {
     signal.throwIfAborted();
     const texts = typeof item.text === 'string' ? splitText(item.text, chunking, length) : [];
-    const refused = chunkCountProblem(texts.length);
+    const refused = chunkCountProblem(texts.length) ?? texts.map((text) => renderProblem(format, item.fields ?? {}, text)).find((p) => p !== undefined);
     if (refused !== undefined) return { chunks: [], error: refused };
     for (const text of texts) pieces.push({ item: i, text, input: renderTemplate(format, item.fields ?? {}, text) });
     return { chunks: [] };

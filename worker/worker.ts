@@ -224,15 +224,30 @@ export class Worker {
 
   /**
    * Stop claiming; run() returns once the jobs in flight are finished and their outcomes written. When
-   * the database is unreachable (now, or while stopping) they are given up instead.
+   * the database is unreachable (now, or while stopping) they are given up instead. Jobs still running
+   * after SVC_WORKER_STOP_GRACE are stopped, and written as failures that run again (as a lost lease
+   * would, at once instead of when it expires); so are those claimed ahead and not started.
    */
   stop(): void {
     if (this.stopping) return;
-    log('info', 'stopping: finishing jobs in flight', { inFlight: this.running.size });
+    log('info', 'stopping: finishing jobs in flight', { inFlight: this.running.size, graceSeconds: this.config.stopGraceMs / 1000 });
     this.stopping = true;
     this.wake();
     if (this.unreachable) this.giveUp();
     else void this.beat('stopping'); // says so at once, and finds out whether the database is still there
+    this.timers.push(setTimeout(() => this.stopInFlight(), this.config.stopGraceMs));
+  }
+
+  /** The grace after SIGTERM has passed: what still runs or waits is stopped, and runs again (a failure with its retry). */
+  private stopInFlight(): void {
+    if (this.running.size === 0 && this.backlog.length === 0) return;
+    const reason = new Error(
+      `stopped: the worker was told to stop, and SVC_WORKER_STOP_GRACE (${this.config.stopGraceMs / 1000} s) passed before this job finished`,
+    );
+    log('warn', 'stop grace passed: stopping the jobs in flight; they run again', { inFlight: this.running.size, claimedAhead: this.backlog.length });
+    for (const job of this.backlog.splice(0))
+      this.decided({ job, controller: new AbortController(), released: false, done: Promise.resolve() }, { error: reason });
+    for (const r of this.running.values()) r.controller.abort(reason);
   }
 
   /**

@@ -113,6 +113,7 @@ export interface GenerateResult {
 
 export { ContextExceededError, GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
 import { ContextExceededError, GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
+import { tokensOverLimit, tokensUpTo } from './input-bound.js';
 
 const GRAMMAR_CACHE_SIZE = 256;
 /** Token maskers (src/decode) kept per engine: each holds its grammar's automaton and up to 16 MiB of cached masks (the vocabulary's trie is shared). */
@@ -251,9 +252,19 @@ export class Engine {
     return engine;
   }
 
-  /** Tokens the model's tokenizer makes of `text`, without the special tokens a prompt starts with. */
-  countTokens(text: string): number {
-    return this.model.tokenize(text).length;
+  /**
+   * Tokens the model's tokenizer makes of `text`, without the special tokens a prompt starts with;
+   * with `upTo`, past it any number over it, told from a prefix (input-bound.ts).
+   */
+  countTokens(text: string, upTo?: number): number {
+    const count = (piece: string) => this.model.tokenize(piece).length;
+    return upTo === undefined ? count(text) : tokensUpTo(text, upTo, count);
+  }
+
+  /** Refuses (ContextExceededError) a text that a prefix shows to be over the context, before it is tokenized whole. */
+  private refuseOverContext(what: string, text: string): void {
+    const over = tokensOverLimit(text, this.contextSize - 1, (piece) => this.model.tokenize(piece).length);
+    if (over !== undefined) throw new ContextExceededError(what, over, this.contextSize, this.contextSize - 1, true);
   }
 
   /** The context the model was trained with (GGUF `<arch>.context_length`): the default contextSize. */
@@ -337,6 +348,7 @@ export class Engine {
     if (signal?.aborted) throw aborted();
     const capabilities = this.capabilities;
     if (!capabilities.generate) throw new ModelRoleError(notAGenerator(capabilities));
+    this.refuseOverContext('prompt', request.prompt);
     const prompt = this.promptTokens(request);
     const input = [...prompt.tokens];
     // The model needs a token to continue from (an empty prompt on a vocabulary without BOS has none).
@@ -511,6 +523,7 @@ export class Engine {
       () => this.model.createEmbeddingContext({ threads: this.threads, contextSize: this.contextSize }),
       this.embeddingContextLimit,
     );
+    this.refuseOverContext(what, text);
     const { vector } = await this.embeddings.use(async (context) => {
       // node-llama-cpp refuses an input of contextSize tokens or more without the numbers; refused here with them.
       const tokens = context.calculateInputLength(text);
@@ -543,7 +556,9 @@ export class Engine {
       this.rankingContext ??= this.model.createRankingContext({ threads: this.threads, contextSize: this.contextSize });
       const ranking = await this.rankingContext;
       // A pair over the context is refused with its numbers (rankAll would score a chunk of the document instead).
+      this.refuseOverContext('the query', instructed);
       for (const [i, document] of documents.entries()) {
+        this.refuseOverContext(`documents[${i}]`, document);
         const tokens = ranking.calculateInputLength(instructed, document);
         if (tokens >= this.contextSize) throw new ContextExceededError(`the query with documents[${i}]`, tokens, this.contextSize, this.contextSize - 1);
       }

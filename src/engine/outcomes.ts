@@ -77,12 +77,15 @@ export class ContextExceededError extends Error {
     readonly contextSize: number,
     /** The most tokens it may take: contextSize - 1 (a prompt leaves room for one output token; an embedding context keeps one cell). */
     readonly limit: number,
+    /** `tokens` counts a prefix only: the whole is longer (told without tokenizing it all, input-bound.ts). */
+    readonly atLeast = false,
   ) {
+    const is = atLeast ? 'is at least' : 'is';
     super(
       what === 'prompt'
-        ? `prompt is ${tokens} tokens, over the ${limit} a context of ${contextSize} tokens leaves for a prompt (the output needs at least one): ` +
+        ? `prompt ${is} ${tokens} tokens, over the ${limit} a context of ${contextSize} tokens leaves for a prompt (the output needs at least one): ` +
             `shorten the prompt, or raise the context (configure({ contextSize }), svc --context-size, SVC_WORKER_CONTEXT_SIZE) up to the model's training context`
-        : `${what} is ${tokens} tokens, over the ${limit} a context of ${contextSize} tokens takes: ` +
+        : `${what} ${is} ${tokens} tokens, over the ${limit} a context of ${contextSize} tokens takes: ` +
             `split it into chunks of at most ${limit} tokens (a vectorizer does: svc_vectorize(..., chunk_by := 'tokens', chunk_size := ${limit}))`,
     );
     this.name = 'ContextExceededError';

@@ -59,7 +59,8 @@ export interface InferenceEngine {
   generate(request: GenerateRequest): Promise<GenerateResult>;
   embed(text: string): Promise<number[]>;
   /** Tokens the model's tokenizer makes of `text` (for chunking by tokens); absent where the tokenizer is not at hand (a remote server). */
-  countTokens?(text: string): number;
+  /** Tokens of `text`; with `upTo`, past it any number over it (found without tokenizing all of a long text). */
+  countTokens?(text: string, upTo?: number): number;
   rerank(query: string, documents: string[], task: string): Promise<RerankResult[]>;
   dispose(): Promise<void>;
   /** In-process models only: CPU threads, tokens per sequence (prompt and output), and what the model can do (capabilities.ts). */

@@ -12,7 +12,7 @@ import { QUERIES } from './queries.js';
 import { parameterError, SvcError, SQLSTATE } from './errors.js';
 import * as v from './validate.js';
 import { declarationProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
-import { templateFields, templateProblem } from '../vectorizer/template.js';
+import { MAX_RENDERED_CHARS, renderedLengthWithoutFields, templateFields, templateProblem } from '../vectorizer/template.js';
 import {
   backfillFunction, DESTINATION_COLUMNS, destinationTable, gateFunction, generatedPattern, proxyRoleName, searchQuery, SETTINGS_RESTORE, SETTINGS_SNAPSHOT,
   signature, TRIGGER_EVENTS, triggerFunction, triggerName, triggers, type KeyColumn, type VectorizerShape,
@@ -129,6 +129,11 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   if (missing !== undefined) throw parameterError(fn, 'format', `refers to $${missing}, which is no column of ${sourceName}`, {}, SQLSTATE.undefinedColumn);
 
   const chunking = checkedChunking(fn, chunkBy, chunkSize, chunkOverlap, separators);
+  // What the format makes of a chunk of chunk_size characters, columns aside, must be embeddable at all (the worker checks each row's).
+  const rendered = chunking.by === 'characters' ? renderedLengthWithoutFields(template, chunking.size) : 0;
+  if (rendered > MAX_RENDERED_CHARS) {
+    throw parameterError(fn, 'format', `makes a text of at least ${rendered} characters of a chunk of chunk_size ${chunking.size}, more than the ${MAX_RENDERED_CHARS} a vectorizer embeds`);
+  }
   const modelName = v.text(fn, 'model', model);
   const declared = one<{ serves: string[]; dimension: number | null }>(QUERIES.modelServes, modelName);
   const serves = declared?.serves;

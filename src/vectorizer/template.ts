@@ -8,6 +8,17 @@ export const DEFAULT_TEMPLATE = '$chunk';
 /** The name under which a template refers to the chunk; a column of that name cannot be referred to. */
 const CHUNK = 'chunk';
 
+/**
+ * The bounds on what a template makes of a chunk, so that no row can make the worker build text
+ * without end ('$chunk' written 20,000 times over a 5,000-character row took a worker from 1.3 to
+ * 7 GB): a template of at most MAX_TEMPLATE_CHARS with at most MAX_TEMPLATE_REFERENCES references
+ * ($chunk and columns), and a text to embed of at most MAX_RENDERED_CHARS, about 64,000 tokens or
+ * more, past any embedding model's context. svc_vectorize checks what it can when it is declared.
+ */
+export const MAX_TEMPLATE_CHARS = 4096;
+export const MAX_TEMPLATE_REFERENCES = 64;
+export const MAX_RENDERED_CHARS = 262_144;
+
 type Part = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'chunk' } | { readonly kind: 'column'; readonly name: string };
 
 interface ParsedTemplate {
@@ -29,11 +40,40 @@ export function templateFields(template: string): string[] {
 export function templateProblem(template: string): string | undefined {
   // The template comes from a user's configuration, typed or not.
   if (typeof template !== 'string') return `template must be a string (is ${template === null ? 'null' : typeof template})`;
+  if (template.length > MAX_TEMPLATE_CHARS) return `template must be at most ${MAX_TEMPLATE_CHARS} characters (is ${template.length})`;
   const { parts, problem } = parseTemplate(template);
   if (problem !== undefined) return problem;
+  const references = parts.filter((part) => part.kind !== 'text').length;
+  if (references > MAX_TEMPLATE_REFERENCES)
+    return `template may refer to $chunk and columns at most ${MAX_TEMPLATE_REFERENCES} times (does ${references} times)`;
   // Without the chunk every chunk of a row would embed to the same vector.
   if (!parts.some((part) => part.kind === 'chunk')) return 'template must contain $chunk (or ${chunk}), where the chunk goes';
   return undefined;
+}
+
+/**
+ * How long the text to embed for a chunk of `chunkChars` UTF-16 units can be, the columns' values
+ * aside: the template's own text and its $chunk repeats. At declaration (svc_vectorize) with the
+ * chunk_size of chunking by characters (code points, at most 2 units each).
+ */
+export function renderedLengthWithoutFields(template: string, chunkChars: number): number {
+  let length = 0;
+  for (const part of parseTemplate(template).parts) {
+    if (part.kind === 'text') length += part.text.length;
+    else if (part.kind === 'chunk') length += chunkChars;
+  }
+  return length;
+}
+
+/** Why the text to embed for this chunk is not made (over MAX_RENDERED_CHARS), or undefined: measured before any of it is built. */
+export function renderProblem(template: string, fields: Readonly<Record<string, string | null | undefined>>, chunk: string): string | undefined {
+  let length = 0;
+  for (const part of parseTemplate(template).parts) {
+    length += part.kind === 'text' ? part.text.length : part.kind === 'chunk' ? chunk.length : fieldText(fields, part.name).length;
+  }
+  return length > MAX_RENDERED_CHARS
+    ? `the format makes a text of ${length} characters to embed for a chunk, more than the ${MAX_RENDERED_CHARS} a vectorizer embeds (a shorter format, columns or chunk_size)`
+    : undefined;
 }
 
 /**

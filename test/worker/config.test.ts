@@ -53,6 +53,18 @@ describe('a model served by an inference server', () => {
   });
 });
 
+describe('SVC_WORKER_STOP_GRACE', () => {
+  test('seconds after SIGTERM before the jobs in flight are stopped: 30 by default, 0 for at once, never negative', () => {
+    const config = (env: NodeJS.ProcessEnv) => loadConfig(['--model', 'models/a.gguf'], env);
+    expect(config({}).stopGraceMs).toBe(30_000);
+    expect(config({ SVC_WORKER_STOP_GRACE: '0' }).stopGraceMs).toBe(0);
+    expect(config({ SVC_WORKER_STOP_GRACE: '2.5' }).stopGraceMs).toBe(2500);
+    for (const bad of ['-1', 'soon']) {
+      expect(() => config({ SVC_WORKER_STOP_GRACE: bad })).toThrow(new ConfigError(`SVC_WORKER_STOP_GRACE must be a number of at least 0 (got "${bad}")`));
+    }
+  });
+});
+
 describe('SVC_WORKER_PROGRESS_INTERVAL', () => {
   test("seconds between two writes of a running generation's partial text: 0.5 by default, 0 writes none, a bad value is named", () => {
     const config = (env: NodeJS.ProcessEnv) => loadConfig(['--model', 'models/a.gguf'], env);

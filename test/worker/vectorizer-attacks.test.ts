@@ -235,6 +235,30 @@ test('the work one row may cause is bounded: overlap at most half a chunk, at mo
   expect((await eve.query(`SELECT DISTINCT id FROM eve.long_chunks`)).rows).toEqual([{ id: 2 }]);
 }, 120_000);
 
+test('the text a format makes of a chunk is bounded: refused at the declaration where it can be told, the row failed where a column makes it', async () => {
+  await eve.query(`CREATE TABLE eve.wide (id integer PRIMARY KEY, title text, body text)`);
+  const refused = [
+    [`repeat('$chunk', 20000)`, 'svc_vectorize: format template must be at most 4096 characters (is 120000)'],
+    [`repeat('$chunk ', 65)`, 'svc_vectorize: format template may refer to $chunk and columns at most 64 times (does 65 times)'],
+  ];
+  for (const [format, message] of refused) {
+    await expect(eve.query(`SELECT svc_vectorize('eve.wide', 'body', 'wide', format := ${format})`)).rejects.toMatchObject({ code: '22023', message });
+  }
+  await expect(
+    eve.query(`SELECT svc_vectorize('eve.wide', 'body', 'wide', chunk_by := 'characters', chunk_size := 200000, format := '$chunk $chunk')`),
+  ).rejects.toMatchObject({
+    code: '22023',
+    message: 'svc_vectorize: format makes a text of at least 400001 characters of a chunk of chunk_size 200000, more than the 262144 a vectorizer embeds',
+  });
+  await eve.query(`SELECT svc_vectorize('eve.wide', 'body', 'wide', format := '$title $title $chunk')`);
+  await eve.query(`INSERT INTO eve.wide VALUES (1, repeat('t', 140000), 'a body'), (2, 'short', 'a body')`);
+  const s = await settled('wide');
+  expect(s).toMatchObject({ rows_done: '1', rows_failed: '1' });
+  expect(s.last_error).toBe(
+    'the format makes a text of 280008 characters to embed for a chunk, more than the 262144 a vectorizer embeds (a shorter format, columns or chunk_size)',
+  );
+}, 120_000);
+
 test("the worker's job timeout stops a vectorize job: its rows fail with the timeout's error", async () => {
   await eve.query(`CREATE TABLE eve.slow (id integer PRIMARY KEY, body text)`);
   await eve.query(`SELECT svc_vectorize('eve.slow', 'body', 'slow', chunk_by := 'characters', chunk_size := 2, chunk_overlap := 1, separators := ARRAY[''])`);
