@@ -11,8 +11,9 @@
 #   pg15-plv8   PostgreSQL 15 (a copy of the system's) + the genuine plv8 3.2.2: svc's pg_regress
 #               surface, its SQL integration tests (test/extension) and the end-to-end smoke test
 #   pg18        PostgreSQL 18 (built from sid's source package) + plv8-compat: plv8-compat's own
-#               suite (test/plv8-compat.test.ts on its build for 18), the surface and the smoke test
-#   pg18-plv8   PostgreSQL 18 + the genuine plv8 3.2.2: the surface and the smoke test
+#               suite (test/plv8-compat.test.ts on its build for 18), the surface, the sessions matrix
+#               (test/extension/sessions.test.ts) and the smoke test
+#   pg18-plv8   PostgreSQL 18 + the genuine plv8 3.2.2: the surface, the sessions matrix and the smoke test
 #
 # Builds are cached in $SVC_DEPS_CACHE (default .deps); cold, PostgreSQL 18 takes 2.5-10 min, plv8
 # under a minute, pgvector 10 s. The genuine plv8 and pgvector come from source archives
@@ -35,9 +36,9 @@ run_leg() {
     pg15-plv8) base=/usr/lib/postgresql/15/bin/pg_config handler=genuine pg=15
       tests=(test/extension test/platform) ;;
     pg18) base=$(bash scripts/platform/pg18.sh) handler=compat pg=18
-      tests=(test/plv8-compat.test.ts test/extension/regress.test.ts test/platform) ;;
+      tests=(test/plv8-compat.test.ts test/extension/regress.test.ts test/extension/sessions.test.ts test/platform) ;;
     pg18-plv8) base=$(bash scripts/platform/pg18.sh) handler=genuine pg=18
-      tests=(test/extension/regress.test.ts test/platform) ;;
+      tests=(test/extension/regress.test.ts test/extension/sessions.test.ts test/platform) ;;
     *) die "unknown leg $leg (pg15-plv8, pg18, pg18-plv8)" ;;
   esac
   if [ -z "$vendor" ] && [ "$handler" = genuine ]; then
