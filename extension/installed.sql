@@ -998,10 +998,8 @@ BEGIN
     IF dest IS NULL THEN
       RAISE EXCEPTION 'the destination of vectorizer % no longer exists: svc_vectorize_drop it and declare it again', v.name;
     END IF;
-    -- The rows' old chunks go, typed keys compared as the destination stores them; then the new ones.
-    EXECUTE format('DELETE FROM %s d USING pg_catalog.jsonb_populate_recordset(NULL::%s, $1) k WHERE %s', dest, dest,
-      (SELECT string_agg(format('d.%I OPERATOR(pg_catalog.=) k.%I', c, c), ' AND ') FROM unnest(v.key_columns) AS c))
-    USING mine;
+    -- The rows' old chunks go, then the new ones.
+    PERFORM svc__vectorizer_delete_chunks(dest, v.key_columns, mine);
     EXECUTE format('INSERT INTO %1$s SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::%1$s, $1)', dest) USING chunk_rows;
     UPDATE svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
       chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()
@@ -1020,6 +1018,23 @@ END
 $function$;
 -- grants on svc__vectorizer_apply(uuid,jsonb,text): {svc_owner=X/svc_owner}
 -- comment: Internal (svc__complete): write a vectorize job's chunks into the vectorizer's destination, for the rows it still stands for; returns the counts the queue keeps.
+
+CREATE OR REPLACE FUNCTION public.svc__vectorizer_delete_chunks(destination text, key_columns text[], keys jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$-- Deletes the chunks of these source keys (jsonb objects of the key columns) from a destination that
+-- svc__vectorizer_destination named and locked. The keys are compared typed, as the destination stores
+-- them: its key columns are of base types or enums, whose input and equality are PostgreSQL's own.
+BEGIN
+  EXECUTE format('DELETE FROM %s d USING pg_catalog.jsonb_populate_recordset(NULL::%s, $1) k WHERE %s', destination, destination,
+    (SELECT string_agg(format('d.%I OPERATOR(pg_catalog.=) k.%I', c, c), ' AND ') FROM unnest(key_columns) AS c))
+  USING keys;
+END
+$function$;
+-- grants on svc__vectorizer_delete_chunks(text,text[],jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: delete the chunks of these source keys from a destination svc__vectorizer_destination named and locked.
 
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_destination(destination regclass)
  RETURNS text
@@ -1127,8 +1142,7 @@ CREATE OR REPLACE FUNCTION public.svc__vectorizer_forget(vectorizer_id integer, 
  SET "plv8.start_proc" TO ''
 AS $function$-- The source rows with these keys are gone (deleted, or their key changed): nothing is kept for them,
 -- their chunks are deleted, and a job still embedding them writes nothing (svc__vectorizer_apply finds
--- no row). NULL keys: all of them (TRUNCATE). The keys are compared typed, as the destination stores
--- them (its key columns are of base types or enums: built-in input and equality only).
+-- no row). NULL keys: all of them (TRUNCATE).
 DECLARE
   v svc_vectorizers;
   dest text;
@@ -1146,9 +1160,7 @@ BEGIN
   ELSIF gone_keys IS NULL THEN
     EXECUTE format('TRUNCATE %s', dest);
   ELSE
-    EXECUTE format('DELETE FROM %s d USING pg_catalog.jsonb_populate_recordset(NULL::%s, $1) k WHERE %s', dest, dest,
-      (SELECT string_agg(format('d.%I OPERATOR(pg_catalog.=) k.%I', c, c), ' AND ') FROM unnest(v.key_columns) AS c))
-    USING gone_keys;
+    PERFORM svc__vectorizer_delete_chunks(dest, v.key_columns, gone_keys);
   END IF;
 END
 $function$;

@@ -601,6 +601,11 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "Internal (svc__vectorizer_enqueue): refuses (53400) when the role's requests pending or processing, the added ones counted, pass its quotas.",
   },
   {
+    name: 'svc__vectorizer_delete_chunks', params: [p('destination', 'text'), p('key_columns', 'text[]'), p('keys', 'jsonb')], returns: 'void',
+    volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
+    comment: "Internal: delete the chunks of these source keys from a destination svc__vectorizer_destination named and locked.",
+  },
+  {
     name: 'svc__vectorizer_destination', params: [p('destination', 'regclass')], returns: 'text',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: "Internal: a vectorizer's destination named from its oid and locked (ROW EXCLUSIVE), only while it is the table svc made; NULL when gone.",

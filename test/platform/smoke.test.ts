@@ -112,7 +112,10 @@ test('with pgvector (where installed): a vector(n) destination searched through 
     )
   ).rows[0].t;
   expect(type).toBe(`vector(${dims})`);
-  await alice.query(`CREATE INDEX ON smoke.notes_chunks USING hnsw (embedding vector_cosine_ops)`);
+  // svc built the HNSW index the dimension allows (the destination is svc's: alice may not index it).
+  expect(
+    (await alice.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'smoke' AND tablename = 'notes_chunks' AND indexdef LIKE '%USING hnsw%'`)).rows,
+  ).toHaveLength(1);
   const found = (await alice.query(`SELECT key, distance FROM svc_search('notes', 'A note about the number 5', 3)`)).rows;
   expect(found[0].key).toEqual({ id: 5 });
   expect(found[0].distance).toBeLessThan(1e-6);

@@ -50,10 +50,8 @@ BEGIN
     IF dest IS NULL THEN
       RAISE EXCEPTION 'the destination of vectorizer % no longer exists: svc_vectorize_drop it and declare it again', v.name;
     END IF;
-    -- The rows' old chunks go, typed keys compared as the destination stores them; then the new ones.
-    EXECUTE format('DELETE FROM %s d USING pg_catalog.jsonb_populate_recordset(NULL::%s, $1) k WHERE %s', dest, dest,
-      (SELECT string_agg(format('d.%I OPERATOR(pg_catalog.=) k.%I', c, c), ' AND ') FROM unnest(v.key_columns) AS c))
-    USING mine;
+    -- The rows' old chunks go, then the new ones.
+    PERFORM svc__vectorizer_delete_chunks(dest, v.key_columns, mine);
     EXECUTE format('INSERT INTO %1$s SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::%1$s, $1)', dest) USING chunk_rows;
     UPDATE svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
       chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()

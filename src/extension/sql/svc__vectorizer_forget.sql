@@ -1,7 +1,6 @@
 -- The source rows with these keys are gone (deleted, or their key changed): nothing is kept for them,
 -- their chunks are deleted, and a job still embedding them writes nothing (svc__vectorizer_apply finds
--- no row). NULL keys: all of them (TRUNCATE). The keys are compared typed, as the destination stores
--- them (its key columns are of base types or enums: built-in input and equality only).
+-- no row). NULL keys: all of them (TRUNCATE).
 DECLARE
   v svc_vectorizers;
   dest text;
@@ -19,8 +18,6 @@ BEGIN
   ELSIF gone_keys IS NULL THEN
     EXECUTE format('TRUNCATE %s', dest);
   ELSE
-    EXECUTE format('DELETE FROM %s d USING pg_catalog.jsonb_populate_recordset(NULL::%s, $1) k WHERE %s', dest, dest,
-      (SELECT string_agg(format('d.%I OPERATOR(pg_catalog.=) k.%I', c, c), ' AND ') FROM unnest(v.key_columns) AS c))
-    USING gone_keys;
+    PERFORM svc__vectorizer_delete_chunks(dest, v.key_columns, gone_keys);
   END IF;
 END
