@@ -58,6 +58,7 @@ CREATE TABLE svc_models (
   loaded_at timestamp with time zone,
   capabilities text[],
   dimension integer,
+  context_size integer,
   CONSTRAINT svc_models_capabilities CHECK ((capabilities <@ ARRAY['generate'::text, 'embed'::text, 'rerank'::text])),
   CONSTRAINT svc_models_name CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'::text)),
   CONSTRAINT svc_models_pkey PRIMARY KEY (name),
@@ -2382,10 +2383,10 @@ FROM (VALUES
   ('svc.strict_schema', 'off', '''on'' refuses JSON Schema keywords of no standard vocabulary (x-*, readonly, id after draft-04) and unknown formats; ''off'' takes them as annotations, as the JSON Schema specification says; recorded in the request''s parameters (strict_schema) and part of its cache key'),
   ('svc.open_objects', 'off', '''on'' compiles JSON Schema objects without additionalProperties as open (any further members, as the JSON Schema specification reads them); ''off'' closes them (only the declared properties, what a model should write); recorded in the request''s parameters (open_objects) and part of its cache key'),
   ('svc.model', NULL, 'the model (svc_models) of this session''s requests, for every function (unset: svc.generate_model, svc.embed_model, svc.rerank_model); recorded in the request''s parameters unless ''default'', and part of its cache key'),
-  ('svc.generate_model', 'default', 'the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset'),
-  ('svc.embed_model', 'default', 'the model of embedding requests (svc_embed*) when svc.model is unset'),
-  ('svc.rerank_model', 'default', 'the model of rerank requests (svc_rerank*) when svc.model is unset'),
-  ('svc.summarize_chunk_size', '2000', 'characters of text per model call of svc_summarize (at least 100): a chunk of rows'' text is summarized at a time, and partial summaries are combined when together they pass it; keep it within the model''s context'),
+  ('svc.generate_model', NULL, 'the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset (unset: ''default'')'),
+  ('svc.embed_model', NULL, 'the model of embedding requests (svc_embed*, vectorizers declared without model) and, unless svc.rerank_model is set, of rerank requests, when svc.model is unset (unset: the model named ''embed'' where one serves embed, else ''default'')'),
+  ('svc.rerank_model', NULL, 'the model of rerank requests (svc_rerank*) when svc.model is unset (unset: svc.embed_model''s, else the model named ''embed'' where one serves rerank, else ''default'')'),
+  ('svc.summarize_chunk_size', NULL, 'characters of text per model call of svc_summarize (at least 100): a chunk of rows'' text is summarized at a time, and partial summaries are combined when together they pass it; unset, chunks are cut to fit the serving model''s context (in UTF-8 bytes, at most one token each)'),
   ('svc.system_prompt', NULL, 'system turn of the chat template for generation requests in the ''chat'' format (unset or empty: none); recorded in the request''s parameters and part of its cache key')
 ) AS s(name, default_value, meaning)
 ORDER BY s.name
@@ -2393,7 +2394,7 @@ $function$;
 -- grants on svc_settings(): (default: PUBLIC may execute)
 -- comment: svc's settings: each one's effective value in this session, its default and what it means.
 
-CREATE OR REPLACE FUNCTION public.svc_vectorize(source regclass, column_name text, name text, model text DEFAULT 'default'::text, chunk_by text DEFAULT 'none'::text, chunk_size integer DEFAULT 1000, chunk_overlap integer DEFAULT 0, separators text[] DEFAULT ARRAY[(chr(10) || chr(10)), chr(10), '. '::text, ' '::text, ''::text], format text DEFAULT '$chunk'::text, destination text DEFAULT NULL::text, dimensions integer DEFAULT NULL::integer, batch_size integer DEFAULT 64)
+CREATE OR REPLACE FUNCTION public.svc_vectorize(source regclass, column_name text, name text, model text DEFAULT NULL::text, chunk_by text DEFAULT 'none'::text, chunk_size integer DEFAULT 1000, chunk_overlap integer DEFAULT 0, separators text[] DEFAULT ARRAY[(chr(10) || chr(10)), chr(10), '. '::text, ' '::text, ''::text], format text DEFAULT '$chunk'::text, destination text DEFAULT NULL::text, dimensions integer DEFAULT NULL::integer, batch_size integer DEFAULT 64, index text DEFAULT 'hnsw'::text)
  RETURNS bigint
  LANGUAGE plv8
  SECURITY DEFINER
@@ -2408,13 +2409,13 @@ CREATE OR REPLACE FUNCTION public.svc_vectorize(source regclass, column_name tex
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
 try {
-  return svc.api.vectorize(source, column_name, name, model, chunk_by, chunk_size, chunk_overlap, separators, format, destination, dimensions, batch_size);
+  return svc.api.vectorize(source, column_name, name, model, chunk_by, chunk_size, chunk_overlap, separators, format, destination, dimensions, batch_size, index);
 } catch (error) {
   throw error; // svc_vectorize: the error is the message above (plv8 names the line it was rethrown from)
 }
 $function$;
--- grants on svc_vectorize(regclass,text,text,text,text,integer,integer,text[],text,text,integer,integer): (default: PUBLIC may execute)
--- comment: Keep source's column_name embedded, chunk by chunk, in a destination table owned by the calling role: triggers queue inserts, updates and deletes, and the rows already there are queued now. Returns how many rows were queued.
+-- grants on svc_vectorize(regclass,text,text,text,text,integer,integer,text[],text,text,integer,integer,text): (default: PUBLIC may execute)
+-- comment: Keep source's column_name embedded, chunk by chunk, in a destination table svc keeps and the calling role reads: triggers queue inserts, updates and deletes, and the rows already there are queued now; model NULL: the embedding model svc_embed would use. Returns how many rows were queued.
 
 CREATE OR REPLACE FUNCTION public.svc_vectorize_drop(name text, drop_destination boolean DEFAULT true)
  RETURNS boolean
@@ -2801,22 +2802,24 @@ AS $function$-- `models`: the names this worker serves, each with the identity o
 -- function the file can serve; the identity of each is recorded there, for the cache. `capabilities`
 -- ({"name": {"serves": [functions], "dimension": n}}, read from each GGUF; absent for an inference
 -- server): recorded, and a name's serves narrowed to it, so that an embedding model is never offered
--- for generation, and a vectorizer's dimensions are checked against the model's (#45).
+-- for generation, and a vectorizer's dimensions are checked against the model's (#45); `context`, the
+-- context it is served with, for svc_summarize's chunks.
 WITH served AS (
   SELECT key AS name, value AS identity,
     CASE WHEN jsonb_typeof($11 -> key -> 'serves') = 'array'
       THEN ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE ($11 -> key -> 'serves') ? f) END AS capabilities,
-    CASE WHEN jsonb_typeof($11 -> key -> 'dimension') = 'number' THEN ($11 -> key ->> 'dimension')::integer END AS dimension
+    CASE WHEN jsonb_typeof($11 -> key -> 'dimension') = 'number' THEN ($11 -> key ->> 'dimension')::integer END AS dimension,
+    CASE WHEN jsonb_typeof($11 -> key -> 'context') = 'number' THEN ($11 -> key ->> 'context')::integer END AS context_size
   FROM jsonb_each_text(coalesce($10, jsonb_build_object('default', $6)))
 ), declared AS (
-  INSERT INTO svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension)
-  SELECT name, identity, clock_timestamp(), coalesce(nullif(capabilities, '{}'), ARRAY['generate', 'embed', 'rerank']), capabilities, dimension FROM served
+  INSERT INTO svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension, context_size)
+  SELECT name, identity, clock_timestamp(), coalesce(nullif(capabilities, '{}'), ARRAY['generate', 'embed', 'rerank']), capabilities, dimension, context_size FROM served
   ON CONFLICT (name) DO UPDATE SET identity = coalesce(excluded.identity, m.identity), loaded_at = excluded.loaded_at,
-    capabilities = excluded.capabilities, dimension = excluded.dimension,
+    capabilities = excluded.capabilities, dimension = excluded.dimension, context_size = excluded.context_size,
     serves = CASE WHEN excluded.capabilities IS NULL OR m.serves <@ excluded.capabilities THEN m.serves
       ELSE coalesce(nullif(ARRAY(SELECT f FROM unnest(m.serves) AS f WHERE f = ANY (excluded.capabilities)), '{}'), excluded.capabilities) END
   WHERE (excluded.identity IS NOT NULL AND m.identity IS DISTINCT FROM excluded.identity) OR m.capabilities IS DISTINCT FROM excluded.capabilities
-    OR m.dimension IS DISTINCT FROM excluded.dimension
+    OR m.dimension IS DISTINCT FROM excluded.dimension OR m.context_size IS DISTINCT FROM excluded.context_size
 )
 INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ARRAY(SELECT name FROM served ORDER BY name))

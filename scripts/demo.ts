@@ -53,7 +53,8 @@ try {
   await db.query('CREATE EXTENSION svc CASCADE');
   await db.query('CREATE ROLE svc_demo_worker LOGIN IN ROLE svc_worker');
   // This session's embeddings and rankings go to the embedding and ranking models (svc_models names).
-  await db.query(`SET svc.embed_model = 'embed'; SET svc.rerank_model = '${reranker.path === embedder.path ? 'embed' : 'rerank'}'`);
+  // The embedder is named embed, which serves svc_embed, svc_rerank and vectorizers with no setting (docs/models.md); a reranker of its own is named.
+  if (reranker.path !== embedder.path) await db.query(`SET svc.rerank_model = 'rerank'`);
 
   await show('plain generation: the model continues a story (waits for the worker)', `SELECT svc_generate('Once upon a time', max_tokens := 48)`);
   await show('a JSON-Schema-constrained generation: a character of the story', `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
@@ -94,7 +95,7 @@ try {
       (3, 'The fish', 'A big fish swam in the blue sea. It was looking for food.')`);
   await show(
     'a vectorizer: the stories table kept embedded in chunks of 60 characters (returns the rows queued)',
-    `SELECT svc_vectorize('stories', 'body', 'stories_body', model := 'embed', chunk_by := 'characters', chunk_size := 60, chunk_overlap := 15, format := '$title: $chunk')`,
+    `SELECT svc_vectorize('stories', 'body', 'stories_body', chunk_by := 'characters', chunk_size := 60, chunk_overlap := 15, format := '$title: $chunk')`,
   );
   for (let waited = 0; Number((await db.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0].rows_pending) > 0; waited += 50) {
     if (waited > 60_000) throw new Error('the vectorizer did not catch up within a minute');

@@ -183,7 +183,7 @@ export interface Heartbeat {
   /** Each served svc_models name with the identity of the file loaded for it (default: {default: model}). */
   models?: Readonly<Record<string, string>>;
   /** What each served name's GGUF can serve (generate, embed, rerank) and the length of its embeddings, where known: svc_models' serves is narrowed to it. */
-  capabilities?: Readonly<Record<string, { serves: readonly string[]; dimension?: number }>>;
+  capabilities?: Readonly<Record<string, { serves: readonly string[]; dimension?: number; context?: number }>>;
   jobsDone: number;
   jobsFailed: number;
   jobsInFlight: number;

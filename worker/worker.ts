@@ -596,7 +596,9 @@ export class Worker {
         model: this.engines.values().next().value!.modelId,
         models: this.identities(),
         capabilities: Object.fromEntries(
-          [...this.engines].flatMap(([name, e]) => (e.capabilities ? [[name, { serves: servable(e.capabilities), dimension: e.dimension }]] : [])),
+          [...this.engines].flatMap(([name, e]) =>
+            e.capabilities ? [[name, { serves: servable(e.capabilities), dimension: e.dimension, context: e.contextSize }]] : [],
+          ),
         ),
         jobsDone: this.jobsDone,
         jobsFailed: this.jobsFailed,

@@ -58,8 +58,11 @@ export interface InferenceEngine {
   readonly modelId: string;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   embed(text: string): Promise<number[]>;
-  /** Tokens the model's tokenizer makes of `text` (for chunking by tokens); absent where the tokenizer is not at hand (a remote server). */
-  /** Tokens of `text`; with `upTo`, past it any number over it (found without tokenizing all of a long text). */
+  /**
+   * Tokens the model's tokenizer makes of `text` (for chunking by tokens); with `upTo`, past it any
+   * number over it (found without tokenizing all of a long text). Absent where the tokenizer is not at
+   * hand (a remote server).
+   */
   countTokens?(text: string, upTo?: number): number;
   rerank(query: string, documents: string[], task: string): Promise<RerankResult[]>;
   dispose(): Promise<void>;

@@ -279,14 +279,14 @@ const DECLARED: readonly SqlFunction[] = [
   {
     name: 'svc_vectorize',
     params: [
-      p('source', 'regclass'), p('column_name', 'text'), p('name', 'text'), p('model', 'text', `'default'`), p('chunk_by', 'text', `'none'`),
+      p('source', 'regclass'), p('column_name', 'text'), p('name', 'text'), p('model', 'text', 'NULL'), p('chunk_by', 'text', `'none'`),
       p('chunk_size', 'integer', '1000'), p('chunk_overlap', 'integer', '0'), p('separators', 'text[]', `ARRAY[chr(10) || chr(10), chr(10), '. ', ' ', '']`), p('format', 'text', `'$chunk'`),
-      p('destination', 'text', 'NULL'), p('dimensions', 'integer', 'NULL'), p('batch_size', 'integer', '64'),
+      p('destination', 'text', 'NULL'), p('dimensions', 'integer', 'NULL'), p('batch_size', 'integer', '64'), p('index', 'text', `'hnsw'`),
     ],
     // The backfill of a large table may queue for longer than plv8's 300 s default (statement_timeout bounds it).
     returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', owner: 'superuser', settings: SET_CALL, body: { ts: 'vectorize' },
-    comment: "Keep source's column_name embedded, chunk by chunk, in a destination table owned by the calling role: triggers queue inserts, updates and deletes, "
-      + 'and the rows already there are queued now. Returns how many rows were queued.',
+    comment: "Keep source's column_name embedded, chunk by chunk, in a destination table svc keeps and the calling role reads: triggers queue inserts, updates and deletes, "
+      + 'and the rows already there are queued now; model NULL: the embedding model svc_embed would use. Returns how many rows were queued.',
   },
   {
     name: 'svc_vectorize_drop', params: [p('name', 'text'), p('drop_destination', 'boolean', 'true')], returns: 'boolean',

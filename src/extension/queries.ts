@@ -65,15 +65,22 @@ export const QUERIES = {
   promptSettings: q(`SELECT current_setting('svc.prompt_format', true) AS prompt_format, current_setting('svc.system_prompt', true) AS system_prompt`),
   intervalSeconds: q(`SELECT extract(epoch FROM $1::interval)::float8 AS seconds`, 'text'),
 
-  // The model of a request (settings.ts requestModel): svc.model, else the function's own setting
-  // ($1), else 'default'; with the setting it came from and what svc_models says it serves (NULL: undeclared).
+  // The model of a request of function $1 (generate, embed, rerank; settings.ts requestModel, the rule
+  // of docs/models.md): svc.model, else the function's own setting (svc.<function>_model; for rerank,
+  // svc.embed_model next), else for embed and rerank the model named 'embed' where one is declared that
+  // serves it, else 'default'; with where the name came from, what svc_models says it serves (NULL:
+  // undeclared) and the context it is served with.
   requestModel: q(
-    `SELECT s.name, s.source, m.serves
-     FROM (SELECT coalesce(nullif(btrim(current_setting('svc.model', true)), ''), nullif(btrim(current_setting($1, true)), ''), 'default') AS name,
-                  CASE WHEN nullif(btrim(current_setting('svc.model', true)), '') IS NOT NULL THEN 'svc.model'
-                       WHEN nullif(btrim(current_setting($1, true)), '') IS NOT NULL THEN $1
-                       ELSE 'the default' END AS source) s
-     LEFT JOIN svc_models m ON m.name = s.name`,
+    `WITH given AS (
+       SELECT * FROM (VALUES
+         (1, nullif(btrim(current_setting('svc.model', true)), ''), 'svc.model'),
+         (2, nullif(btrim(current_setting('svc.' || $1 || '_model', true)), ''), 'svc.' || $1 || '_model'),
+         (3, CASE WHEN $1 = 'rerank' THEN nullif(btrim(current_setting('svc.embed_model', true)), '') END, 'svc.embed_model'),
+         (4, (SELECT e.name FROM svc_models e WHERE e.name = 'embed' AND $1 IN ('embed', 'rerank') AND $1 = ANY (e.serves)), 'the embedding model, named embed'),
+         (5, 'default', 'the default')) AS g(rank, name, source)
+       WHERE g.name IS NOT NULL ORDER BY g.rank LIMIT 1
+     )
+     SELECT s.name, s.source, m.serves, m.context_size FROM given s LEFT JOIN svc_models m ON m.name = s.name`,
     'text',
   ),
   modelServes: q(`SELECT serves, dimension FROM svc_models WHERE name = $1`, 'text'),

@@ -130,6 +130,8 @@ CREATE TABLE svc_models (
   capabilities text[],
   -- The length of its embeddings, as its worker loaded it (NULL: not known yet): svc_vectorize refuses other dimensions.
   dimension   integer,
+  -- The context its worker serves it with, in tokens (NULL: not known yet): svc_summarize cuts its text to fit it.
+  context_size integer,
   CONSTRAINT svc_models_name CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'),
   CONSTRAINT svc_models_serves CHECK (cardinality(serves) > 0 AND serves <@ ARRAY['generate', 'embed', 'rerank']),
   CONSTRAINT svc_models_capabilities CHECK (capabilities <@ ARRAY['generate', 'embed', 'rerank'])

@@ -19,10 +19,10 @@ export const SETTINGS = {
   'svc.strict_schema': { default: 'off', meaning: "'on' refuses JSON Schema keywords of no standard vocabulary (x-*, readonly, id after draft-04) and unknown formats; 'off' takes them as annotations, as the JSON Schema specification says; recorded in the request's parameters (strict_schema) and part of its cache key" },
   'svc.open_objects': { default: 'off', meaning: "'on' compiles JSON Schema objects without additionalProperties as open (any further members, as the JSON Schema specification reads them); 'off' closes them (only the declared properties, what a model should write); recorded in the request's parameters (open_objects) and part of its cache key" },
   'svc.model': { default: null, meaning: "the model (svc_models) of this session's requests, for every function (unset: svc.generate_model, svc.embed_model, svc.rerank_model); recorded in the request's parameters unless 'default', and part of its cache key" },
-  'svc.generate_model': { default: 'default', meaning: 'the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset' },
-  'svc.embed_model': { default: 'default', meaning: 'the model of embedding requests (svc_embed*) when svc.model is unset' },
-  'svc.rerank_model': { default: 'default', meaning: 'the model of rerank requests (svc_rerank*) when svc.model is unset' },
-  'svc.summarize_chunk_size': { default: '2000', meaning: "characters of text per model call of svc_summarize (at least 100): a chunk of rows' text is summarized at a time, and partial summaries are combined when together they pass it; keep it within the model's context" },
+  'svc.generate_model': { default: null, meaning: "the model of generation requests (svc_generate*, svc_generate_json/_regex/_choice*) when svc.model is unset (unset: 'default')" },
+  'svc.embed_model': { default: null, meaning: "the model of embedding requests (svc_embed*, vectorizers declared without model) and, unless svc.rerank_model is set, of rerank requests, when svc.model is unset (unset: the model named 'embed' where one serves embed, else 'default')" },
+  'svc.rerank_model': { default: null, meaning: "the model of rerank requests (svc_rerank*) when svc.model is unset (unset: svc.embed_model's, else the model named 'embed' where one serves rerank, else 'default')" },
+  'svc.summarize_chunk_size': { default: null, meaning: "characters of text per model call of svc_summarize (at least 100): a chunk of rows' text is summarized at a time, and partial summaries are combined when together they pass it; unset, chunks are cut to fit the serving model's context (in UTF-8 bytes, at most one token each)" },
   'svc.system_prompt': { default: null, meaning: "system turn of the chat template for generation requests in the 'chat' format (unset or empty: none); recorded in the request's parameters and part of its cache key" },
 } as const satisfies Record<string, Setting>;
 

@@ -13,6 +13,9 @@ function raw(name: SettingName): string | null {
   return normalized(one<{ value: string | null }>(QUERIES.setting, name)?.value ?? null);
 }
 
+/** A setting as the session has it, trimmed; null when unset or empty (its default applies). */
+export const settingValue = (name: SettingName): string | null => raw(name);
+
 /** An integer setting; `current` is its value when the caller read it already (current_setting(name, true)). */
 export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurrency' | 'svc.summarize_chunk_size', min: number, current?: string | null): number {
   const value = current === undefined ? raw(name) : normalized(current);
@@ -86,17 +89,27 @@ interface ModelChoice {
   name: string;
   source: string;
   serves: string[] | null;
+  /** The context its worker serves it with (svc_models.context_size; NULL until a worker loaded it). */
+  context_size?: number | null;
+}
+
+/** The context (tokens) of the model this session's requests of `family` go to, as its worker last reported it; null when not known. */
+export function servingContext(family: ModelFunction): number | null {
+  const size = chosenModel(family, undefined).context_size;
+  return size === null || size === undefined ? null : Number(size);
 }
 
 function chosenModel(family: ModelFunction, recorded: string | null | undefined): ModelChoice {
-  if (recorded === undefined) return one<ModelChoice>(QUERIES.requestModel, `svc.${family}_model`)!;
+  if (recorded === undefined) return one<ModelChoice>(QUERIES.requestModel, family)!;
   const name = recorded ?? 'default';
   return { name, source: 'parameters.model', serves: one<{ serves: string[] }>(QUERIES.modelServes, name)?.serves ?? null };
 }
 
 /**
  * The model (svc_models) a request of `family` goes to: `recorded` when the request already names
- * one (null: it names none, so 'default'), else svc.model, else svc.<family>_model, else 'default'.
+ * one (null: it names none, so 'default'), else svc.model, else svc.<family>_model (for rerank,
+ * svc.embed_model next), else for embed and rerank the model named 'embed' where one serves it, else
+ * 'default' (docs/models.md, "Which model serves a request").
  * An undeclared model, or one that does not serve `family`, is an error naming it and where it came from.
  */
 export function requestModel(fn: string, family: ModelFunction, recorded?: string | null): string {

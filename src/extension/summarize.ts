@@ -5,8 +5,12 @@
 // partial summaries are combined into one (reduce) whenever together they pass a chunk. Every model
 // call is an svc_generate of the session's role, with the aggregate's max_tokens and seed, through
 // the cache: the same rows in the same order give the same bytes.
+//
+// A chunk fits the serving model's context by construction: unless svc.summarize_chunk_size names a
+// size in characters, it is measured in UTF-8 bytes, and no tokenizer svc serves with (byte-level BPE,
+// SentencePiece with byte fallback) makes more tokens of a text than it has bytes, plus a few.
 import { SvcError, SQLSTATE } from './errors.js';
-import { integerSetting } from './settings.js';
+import { integerSetting, servingContext, settingValue } from './settings.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
 import { runOne } from './sync.js';
@@ -14,8 +18,9 @@ import { runOne } from './sync.js';
 const FN = 'svc_summarize';
 
 export interface SummaryState {
-  /** Characters per model call (svc.summarize_chunk_size when the group began). */
+  /** The size of a chunk, per model call, when the group began: svc.summarize_chunk_size's characters, else bytes that fit the model's context. */
   chunk: number;
+  unit: 'characters' | 'bytes';
   max_tokens: number;
   seed: number;
   /** Text of rows not summarized yet: less than a chunk. */
@@ -28,35 +33,91 @@ export interface SummaryState {
 
 const SEPARATOR = '\n\n';
 
-// The instruction comes after the text: a prompt longer than the model's context loses its beginning
-// (the engine keeps the last tokens), never what it is asked to do.
+// The instruction comes after the text, as summarization prompts usually put it.
 export const mapPrompt = (text: string) => `${text}\n\nSummarize the text above.\nSummary:`;
 export const reducePrompt = (parts: readonly string[]) =>
   `${parts.map((part, i) => `Summary ${i + 1}: ${part}`).join('\n')}\n\nCombine the summaries above into one summary.\nSummary:`;
 
-/** A piece of at most `size` characters from the start of `text`: cut at the last white space of its last tenth, else at `size` (never inside a surrogate pair). */
-export function cutPoint(text: string, size: number): number {
-  if (text.length <= size) return text.length;
-  const space = text.slice(0, size).search(/\s\S*$/);
-  if (space >= size - Math.floor(size / 10) && space > 0) return space + 1;
-  const code = text.charCodeAt(size - 1);
-  return code >= 0xd800 && code <= 0xdbff ? size - 1 : size;
+/** UTF-8 bytes of a code unit run (plv8 has no TextEncoder): 1, 2 or 3 a unit, 4 a surrogate pair. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c <= 0xdbff ? 4 : c >= 0xdc00 && c <= 0xdfff ? 0 : 3;
+  }
+  return bytes;
 }
 
+/** The length of `text` in the state's unit. */
+const measure = (state: Pick<SummaryState, 'unit'>, text: string) => (state.unit === 'bytes' ? utf8Length(text) : text.length);
+
+/** The code units of the longest start of `text` of at most `bytes` UTF-8 bytes (never inside a surrogate pair). */
+function unitsWithin(text: string, bytes: number): number {
+  let used = 0;
+  let i = 0;
+  while (i < text.length) {
+    const wide = text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff;
+    const next = utf8Length(text.slice(i, wide ? i + 2 : i + 1));
+    if (used + next > bytes) break;
+    used += next;
+    i += wide ? 2 : 1;
+  }
+  return i;
+}
+
+/** A piece of at most `size` (in the state's unit) from the start of `text`: cut at the last white space of its last tenth, else at `size` (never inside a surrogate pair). */
+export function cutPoint(text: string, size: number, unit: SummaryState['unit'] = 'characters'): number {
+  const limit = unit === 'bytes' ? unitsWithin(text, size) : Math.min(size, text.length);
+  if (limit >= text.length) return text.length;
+  const space = text.slice(0, limit).search(/\s\S*$/);
+  if (space >= limit - Math.floor(limit / 10) && space > 0) return space + 1;
+  const code = text.charCodeAt(limit - 1);
+  return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
+}
+
+/** A model call; a prompt over the model's context is refused naming what sized it (svc.summarize_chunk_size). */
 function generate(state: SummaryState, prompt: string): string {
-  return runOne(FN, jobs.prepareGenerate(FN, prompt, state.max_tokens, true, state.seed)).trim();
+  try {
+    return runOne(FN, jobs.prepareGenerate(FN, prompt, state.max_tokens, true, state.seed)).trim();
+  } catch (error) {
+    if (error instanceof SvcError && / tokens, over the \d+ a context of /.test(error.message)) {
+      const sized = state.unit === 'characters' ? `svc.summarize_chunk_size (${state.chunk} characters)` : `the serving model's context (a chunk of ${state.chunk} bytes)`;
+      throw new SvcError(error.sqlerrcode, `${FN}: a chunk sized by ${sized} makes a prompt over the model's context: ${error.message.replace(/^svc_summarize: /, '')}`, {
+        hint: state.unit === 'characters' ? 'Lower svc.summarize_chunk_size, or RESET it: unset, chunks are cut to fit the serving model\'s context.' : undefined,
+      });
+    }
+    throw error;
+  }
 }
 
-/** Combines the partial summaries into one while together they pass a chunk. */
+/** The room a prompt's own words take beside its chunk of text: the instruction and the parts' labels of a combination. */
+export const PROMPT_WORDS = 128;
+
+/** Whether the combination of these parts is a prompt of at most a chunk and its words. */
+const fits = (state: SummaryState, parts: readonly string[]) => measure(state, reducePrompt(parts)) <= state.chunk + PROMPT_WORDS;
+
+/**
+ * Combines the oldest partial summaries, as many as one prompt holds (at least two; two that do not
+ * fit together are cut to half the room each), into one.
+ */
+function combineOldest(state: SummaryState): void {
+  let n = 2;
+  while (n < state.parts.length && fits(state, state.parts.slice(0, n + 1))) n++;
+  const half = Math.floor(state.chunk / 2);
+  const group = fits(state, state.parts.slice(0, 2)) ? state.parts.slice(0, n) : state.parts.slice(0, 2).map((part) => part.slice(0, cutPoint(part, half, state.unit)));
+  state.parts.splice(0, group.length, generate(state, reducePrompt(group)));
+}
+
+/** Combines the partial summaries while together they would not make one prompt: so that they always can. */
 function reduce(state: SummaryState): void {
-  if (state.parts.length > 1 && state.parts.join(SEPARATOR).length > state.chunk) state.parts = [generate(state, reducePrompt(state.parts))];
+  while (state.parts.length > 1 && !fits(state, state.parts)) combineOldest(state);
 }
 
 /** Adds text after what the state holds, summarizing each chunk that fills. */
 function take(state: SummaryState, text: string): void {
   let rest = state.text === '' ? text : state.text + SEPARATOR + text;
-  while (rest.length >= state.chunk) {
-    const cut = cutPoint(rest, state.chunk);
+  while (measure(state, rest) >= state.chunk) {
+    const cut = cutPoint(rest, state.chunk, state.unit);
     state.parts.push(generate(state, mapPrompt(rest.slice(0, cut).trim())));
     reduce(state);
     rest = rest.slice(cut).trimStart();
@@ -67,10 +128,26 @@ function take(state: SummaryState, text: string): void {
 // The one- and two-argument aggregates pass no max_tokens or seed (undefined); an explicit NULL is an error, never the default.
 const given = (value: unknown, fallback: number) => (value === undefined ? fallback : value);
 
+/**
+ * The bytes of text a chunk may hold to fit a model of `context` tokens (512 when no worker has
+ * reported it yet): the context less room for the summary (max_tokens, at most a quarter of it), for a
+ * chat template's tokens and the system prompt, and for the prompt's own words (PROMPT_WORDS), at one
+ * token a byte; at least 64.
+ */
+export function chunkBytes(context: number | null, maxTokens: number, systemPrompt: string | null): number {
+  const tokens = context ?? 512;
+  const answer = Math.min(maxTokens, Math.floor(tokens / 4));
+  const template = 64 + (systemPrompt === null ? 0 : utf8Length(systemPrompt));
+  return Math.max(64, tokens - 1 - answer - template - PROMPT_WORDS);
+}
+
 function start(maxTokens: unknown, seed: unknown): SummaryState {
+  const max_tokens = v.maxTokens(FN, given(maxTokens, 512));
+  const explicit = settingValue('svc.summarize_chunk_size') !== null;
   return {
-    chunk: integerSetting('svc.summarize_chunk_size', 100),
-    max_tokens: v.maxTokens(FN, given(maxTokens, 512)),
+    chunk: explicit ? integerSetting('svc.summarize_chunk_size', 100) : chunkBytes(servingContext('generate'), max_tokens, settingValue('svc.system_prompt')),
+    unit: explicit ? 'characters' : 'bytes',
+    max_tokens,
     seed: v.seed(FN, given(seed, 42)),
     text: '',
     parts: [],
@@ -117,12 +194,7 @@ export function summarizeFinal(state: SummaryState | null): string | null {
   if (!state || state.rows === 0) return null;
   const s = { ...state, parts: [...state.parts] };
   if (s.text !== '') s.parts.push(generate(s, mapPrompt(s.text)));
-  // One part is the summary of everything; more are combined, in rounds of at most a chunk each.
-  while (s.parts.length > 1) {
-    let size = 0;
-    let n = 0;
-    while (n < s.parts.length && (n < 2 || size + s.parts[n].length <= s.chunk)) size += s.parts[n++].length + SEPARATOR.length;
-    s.parts.splice(0, n, generate(s, reducePrompt(s.parts.slice(0, n))));
-  }
+  // One part is the summary of everything; more are combined, as many as a prompt holds at a time.
+  while (s.parts.length > 1) combineOldest(s);
   return s.parts[0];
 }

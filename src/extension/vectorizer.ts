@@ -20,6 +20,7 @@ import {
 import { qualified, quoteIdent } from './sql-text.js';
 import { prepareEmbed } from './jobs.js';
 import { runOne } from './sync.js';
+import { requestModel } from './settings.js';
 
 const NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 const SEARCH_MAX_K = 1000;
@@ -85,13 +86,15 @@ interface Declaration {
   vectorSchema: string | null;
   dimensions: number | null;
   batchSize: number;
+  /** Whether svc builds an HNSW index on the embedding (pgvector, a dimension of at most HNSW_MAX_DIMENSIONS). */
+  hnsw: boolean;
 }
 
 function declaration(source: unknown, columnName: unknown, name: unknown, model: unknown, chunkBy: unknown, chunkSize: unknown, chunkOverlap: unknown,
-  separators: unknown, format: unknown, destination: unknown, dimensions: unknown, batchSize: unknown): Declaration {
+  separators: unknown, format: unknown, destination: unknown, dimensions: unknown, batchSize: unknown, index: unknown): Declaration {
   const fn = 'svc_vectorize';
-  // Every argument but destination and dimensions (whose NULL means the default) is needed: a NULL is the first error.
-  const given = { source, column_name: columnName, name, model, chunk_by: chunkBy, chunk_size: chunkSize, chunk_overlap: chunkOverlap, separators, format, batch_size: batchSize };
+  // Every argument but model, destination and dimensions (whose NULL means the default) is needed: a NULL is the first error.
+  const given = { source, column_name: columnName, name, chunk_by: chunkBy, chunk_size: chunkSize, chunk_overlap: chunkOverlap, separators, format, batch_size: batchSize, index };
   for (const [parameter, value] of Object.entries(given)) {
     if (value === null || value === undefined) throw parameterError(fn, parameter, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
   }
@@ -134,17 +137,22 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   if (rendered > MAX_RENDERED_CHARS) {
     throw parameterError(fn, 'format', `makes a text of at least ${rendered} characters of a chunk of chunk_size ${chunking.size}, more than the ${MAX_RENDERED_CHARS} a vectorizer embeds`);
   }
-  const modelName = v.text(fn, 'model', model);
+  // NULL: the embedding model svc_embed would use in this session (docs/models.md, "Which model serves a request").
+  const modelName = model === null || model === undefined ? requestModel(fn, 'embed') : v.text(fn, 'model', model);
   const declared = one<{ serves: string[]; dimension: number | null }>(QUERIES.modelServes, modelName);
   const serves = declared?.serves;
   if (!serves) throw parameterError(fn, 'model', `"${modelName}" is not declared in svc_models`, { hint: `Start a worker with --model ${modelName}=PATH, or declare it with svc_model_declare.` });
   if (!serves.includes('embed')) throw parameterError(fn, 'model', `"${modelName}" does not serve embed (it serves ${serves.join(', ')})`);
-  const dims = dimensions === null || dimensions === undefined ? null : v.integerInRange(fn, 'dimensions', dimensions, 1, 16000);
+  const givenDims = dimensions === null || dimensions === undefined ? null : v.integerInRange(fn, 'dimensions', dimensions, 1, 16000);
   // The model's own length, as its worker loaded it (svc_models.dimension): any other would fail every row later.
-  if (dims !== null && declared?.dimension != null && dims !== declared.dimension) {
-    throw parameterError(fn, 'dimensions', `must be the length of "${modelName}"'s embeddings, ${declared.dimension} (got ${dims}): pass ${declared.dimension}, or NULL for the model's`);
+  if (givenDims !== null && declared?.dimension != null && givenDims !== declared.dimension) {
+    throw parameterError(fn, 'dimensions', `must be the length of "${modelName}"'s embeddings, ${declared.dimension} (got ${givenDims}): pass ${declared.dimension}, or NULL for the model's`);
   }
+  // NULL: the model's, once a worker has loaded it (else none: a vector column of any length, which no index takes).
+  const dims = givenDims ?? (declared?.dimension != null ? Number(declared.dimension) : null);
   const batch = v.integerInRange(fn, 'batch_size', batchSize, 1, 1000);
+  const indexKind = v.text(fn, 'index', index);
+  if (indexKind !== 'hnsw' && indexKind !== 'none') throw parameterError(fn, 'index', `must be 'hnsw' or 'none' (got "${indexKind}")`);
 
   const target = destinationName(fn, destination, relation.schema, vectorizerName);
   const vectorSchema = extensionSchema('vector');
@@ -157,7 +165,7 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   }
   return {
     name: vectorizerName, role, source: relation, column, keys: keys.map(({ name, type, storage }) => ({ name, type, storage })), fields, format: template, chunking, model: modelName, destination: target,
-    embeddingType, vectorSchema, dimensions: dims, batchSize: batch,
+    embeddingType, vectorSchema, dimensions: dims, batchSize: batch, hnsw: indexKind === 'hnsw' && vectorSchema !== null && dims !== null && dims <= HNSW_MAX_DIMENSIONS,
   };
 }
 
@@ -206,10 +214,10 @@ function shape(id: number, d: Declaration, svcSchema: string): VectorizerShape {
 
 /** svc_vectorize: declares, creates and backfills a vectorizer; returns how many source rows were queued. */
 export function vectorize(source: unknown, columnName: unknown, name: unknown, model: unknown, chunkBy: unknown, chunkSize: unknown, chunkOverlap: unknown,
-  separators: unknown, format: unknown, destination: unknown, dimensions: unknown, batchSize: unknown): number {
+  separators: unknown, format: unknown, destination: unknown, dimensions: unknown, batchSize: unknown, index: unknown): number {
   // Runs as the superuser (docs/security.md, "Who owns svc's objects"): svc_owner's tables first checked as svc made them.
   one(QUERIES.tablesAsMade, 'svc_vectorize');
-  const d = declaration(source, columnName, name, model, chunkBy, chunkSize, chunkOverlap, separators, format, destination, dimensions, batchSize);
+  const d = declaration(source, columnName, name, model, chunkBy, chunkSize, chunkOverlap, separators, format, destination, dimensions, batchSize, index);
   const svcSchema = extensionSchema('svc')!;
   const proxy = proxyRoleName(d.role.oid);
   if (!one(QUERIES.roleExists, proxy)) {
@@ -229,10 +237,8 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   run(`GRANT SELECT ON ${target} TO ${quoteIdent(d.role.role)} WITH GRANT OPTION`);
   // svc's writes reach it by its qualified name (and nothing else there: svc's search_path never names the schema).
   run(`GRANT USAGE ON SCHEMA ${quoteIdent(d.destination.schema)} TO svc_owner`);
-  // What the role could have added itself, were the table its own: pgvector's HNSW index, where the column has a dimension.
-  if (d.vectorSchema !== null && d.dimensions !== null && d.dimensions <= HNSW_MAX_DIMENSIONS) {
-    run(`CREATE INDEX ON ${target} USING hnsw (embedding ${qualified(d.vectorSchema, 'vector_cosine_ops')})`);
-  }
+  // What the role could have added itself, were the table its own: pgvector's HNSW index, unless index := 'none'.
+  if (d.hnsw && d.vectorSchema !== null) run(`CREATE INDEX ON ${target} USING hnsw (embedding ${qualified(d.vectorSchema, 'vector_cosine_ops')})`);
   const { id } = one<{ id: number }>(QUERIES.vectorizerInsert, d.name, d.role.oid, d.source.oid, d.column, d.keys.map((k) => k.name), d.format,
     JSON.stringify(d.chunking), d.model, target, d.vectorSchema === null ? 'real[]' : 'vector', d.batchSize)!;
   const s = { ...draft, id };

@@ -1,4 +1,4 @@
-// The README's tour runs as it is written, on the committed stories260K: the SQL through psql against
+// The README's tour runs as it is written, on the committed models: the SQL through psql against
 // a throwaway cluster with a real worker, the TypeScript block through tsx, the shell block (`npx svc`)
 // through bash.
 import { execFile, execFileSync } from 'node:child_process';
@@ -6,7 +6,6 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-import { STORIES_MODEL } from '../../scripts/real-models.js';
 import { fencedBlocks } from '../helpers/docs.js';
 import { useSvc } from '../helpers/svc.js';
 import { eventually, startWorker } from '../helpers/worker.js';
@@ -20,9 +19,14 @@ const SECTION = 'The library and the `svc` command';
 const env = { ...process.env, SVC_THREADS: '1', SVC_MODEL: '' };
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
 
-test('the SQL tour runs in psql as written, with a worker on stories260K', async () => {
+test('the SQL tour runs in psql as written, with a worker serving the models its shell block names', async () => {
   const [first, search] = readmeBlocks('SQL', 'sql');
-  const worker = startWorker(svc().cluster, {}, STORIES_MODEL);
+  // The worker the tour starts: its --model arguments, as written.
+  const [shell] = readmeBlocks('SQL', 'sh');
+  const line = shell.split('\n').find((l) => l.startsWith('npx svc-worker '))!;
+  const models = [...line.matchAll(/--model (\S+)/g)].map((m) => m[1]);
+  expect(models).toEqual(['models/stories260K.gguf', 'embed=models/svc-embed.gguf']);
+  const worker = startWorker(svc().cluster, {}, models.map((m) => m.replace(/^(?:(\w+)=)?/, (_, name) => (name ? `${name}=${root}/` : `${root}/`))).join(','));
   const db = await svc().connect();
   const psql = (sql: string) =>
     execFileSync('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-f', '-'], { input: sql, env: { ...process.env, ...svc().cluster.env() }, encoding: 'utf8' });
@@ -33,6 +37,8 @@ test('the SQL tour runs in psql as written, with a worker on stories260K', async
     expect(out).toMatch(/^\{"name":"(Lily|Tom)","age":[2-9]\}$/m);
     expect(out).toMatch(/^ [0-9]{4}-[0-9]{2}-[0-9]{2}$/m);
     expect(out).toMatch(/^ (mom|dog|car)$/m);
+    // svc_rerank through svc-embed, the model named embed: the dog first.
+    expect(out).toMatch(/^Max the dog barked\|[0-9.]+\nThe cake was sweet\|/m);
     expect((await db.query(`SELECT label FROM tickets ORDER BY id`)).rows.map((r) => r.label)).toEqual([
       expect.stringMatching(/^(bug|question)$/),
       expect.stringMatching(/^(bug|question)$/),

@@ -183,3 +183,30 @@ test('bad arguments and settings are refused naming them, enqueueing nothing; th
   expect((await alice.query(`SELECT count(*)::int AS n FROM svc_queue WHERE function_name = 'generate'`)).rows[0].n).toBeGreaterThan(0);
   expect((await bob.query(`SELECT count(*)::int AS n FROM svc_queue`)).rows[0].n).toBe(0);
 });
+
+test("with its defaults on the shipped generator: chunks fit the model's context, for a 10,000-character text and for groups of 20 and 200 short rows", async () => {
+  // bob sets nothing: max_tokens 512, and chunks cut to stories260K's 512-token context as its worker reported it.
+  expect((await su.query(`SELECT context_size FROM svc_models WHERE name = 'default'`)).rows[0].context_size).toBe(512);
+  await su.query(`CREATE TABLE defaults (id integer PRIMARY KEY, grp text, body text); GRANT SELECT ON defaults TO bob`);
+  await su.query(`INSERT INTO defaults VALUES (1, 'long', $1)`, [Array.from({ length: 400 }, (_, n) => `${n}. ${SENTENCES[n % 5]}`).join(' ')]);
+  await su.query(`INSERT INTO defaults SELECT 100 + i, 'twenty', format('Lily ran %s times.', i) FROM generate_series(1, 20) i`);
+  await su.query(`INSERT INTO defaults SELECT 1000 + i, 'two hundred', format('Tom sat %s.', i) FROM generate_series(1, 200) i`);
+  expect((await su.query(`SELECT length(body) AS n FROM defaults WHERE id = 1`)).rows[0].n).toBeGreaterThanOrEqual(10_000);
+  const rows = (await bob.query(`SELECT grp, svc_summarize(body ORDER BY id) AS s FROM defaults GROUP BY grp ORDER BY grp`)).rows;
+  expect(rows.map((r) => r.grp)).toEqual(['long', 'twenty', 'two hundred']);
+  for (const r of rows) expect(r.s.length).toBeGreaterThan(0);
+}, 300_000);
+
+test('a chunk set larger than the context is refused naming svc.summarize_chunk_size', async () => {
+  await bob.query(`SET svc.summarize_chunk_size = 5000`);
+  try {
+    await expect(bob.query(`SELECT svc_summarize(body, 8) FROM defaults WHERE id = 1`)).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /^svc_summarize: a chunk sized by svc\.summarize_chunk_size \(5000 characters\) makes a prompt over the model's context: .*prompt is( at least)? \d+ tokens, over the 511/,
+      ),
+      hint: expect.stringMatching(/Lower svc\.summarize_chunk_size, or RESET it/),
+    });
+  } finally {
+    await bob.query(`RESET svc.summarize_chunk_size`);
+  }
+});

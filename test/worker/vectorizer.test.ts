@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { splitText, DEFAULT_SEPARATORS } from '../../src/vectorizer/chunk.js';
 import { Engine } from '../../src/engine/engine.js';
+import { searchQuery } from '../../src/extension/vectorizer-sql.js';
 import * as protocol from '../../worker/protocol.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
@@ -357,23 +358,6 @@ test("chunking by tokens counts the model's tokens", async () => {
   }
 }, 120_000);
 
-test("docs/vectorizer.md's psql example runs as written", async () => {
-  const [declare, search] = fencedBlocks('docs/vectorizer.md', 'A complete example (psql, the bundled stories260K)', 'sql');
-  await alice.query('SET search_path = app, public');
-  try {
-    await alice.query(declare);
-    await settled(alice, 'stories_body');
-    expect(Number((await alice.query(`SELECT count(*) AS n FROM stories_body_chunks`)).rows[0].n)).toBeGreaterThan(3);
-    const found = (await alice.query(`SELECT key->>'id' AS id FROM svc_search('stories_body', 'A red ball', k := 2)`)).rows;
-    expect(found).toHaveLength(2);
-    await alice.query(search);
-    expect((await alice.query(`SELECT count(*)::int AS n FROM stories`)).rows[0].n).toBe(2);
-    expect((await alice.query(`SELECT count(*)::int AS n FROM svc_vectorizers WHERE name = 'stories_body'`)).rows[0].n).toBe(0);
-  } finally {
-    await alice.query('RESET search_path');
-  }
-}, 120_000);
-
 test("the SQL reference's vectorizer example runs as written", async () => {
   const [block] = fencedBlocks('docs/sql.md', 'Vectorizers: a table kept embedded', 'sql');
   const [declare, status, search, drop] = block
@@ -473,7 +457,8 @@ const PGVECTOR = existsSync(join(execFileSync('pg_config', ['--sharedir'], { enc
     const dims = (await alice.query(`SELECT cardinality(svc_embed('x')) AS n`)).rows[0].n;
     await alice.query(`CREATE TABLE app.vec (id integer PRIMARY KEY, body text);
     INSERT INTO app.vec SELECT i, 'A story about the number ' || i FROM generate_series(1, 20) i`);
-    await alice.query(`SELECT svc_vectorize('app.vec', 'body', 'vec', dimensions := ${dims})`);
+    // No dimensions: the model's, as its worker loaded it.
+    await alice.query(`SELECT svc_vectorize('app.vec', 'body', 'vec')`);
     await settled(alice, 'vec');
     const type = (
       await alice.query(`SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'app.vec_chunks'::regclass AND attname = 'embedding'`)
@@ -494,6 +479,19 @@ const PGVECTOR = existsSync(join(execFileSync('pg_config', ['--sharedir'], { enc
     } finally {
       await alice.query('RESET enable_seqscan');
     }
+    // svc_search's own statement (vectorizer-sql.ts searchQuery) goes through the index.
+    const sql = searchQuery({ destination: 'app.vec_chunks', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: 'public' });
+    const query = `[${(await alice.query(`SELECT svc_embed('A story about the number 7') AS e`)).rows[0].e.join(',')}]`;
+    const searchPlan = (await alice.query(`EXPLAIN (COSTS OFF) ${sql.replaceAll('$1', `'${query}'`).replaceAll('$2', '3')}`)).rows;
+    expect(searchPlan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Scan using vec_chunks_embedding_idx/);
+    // index := 'none': none built.
+    await alice.query(`CREATE TABLE app.vec2 (id integer PRIMARY KEY, body text)`);
+    await alice.query(`SELECT svc_vectorize('app.vec2', 'body', 'vec2', index := 'none')`);
+    expect((await db.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'vec2_chunks' AND indexdef LIKE '%hnsw%'`)).rows[0].n).toBe(0);
+    await expect(alice.query(`SELECT svc_vectorize('app.vec2', 'body', 'vec3', index := 'ivfflat')`)).rejects.toMatchObject({
+      code: '22023',
+      message: `svc_vectorize: index must be 'hnsw' or 'none' (got "ivfflat")`,
+    });
     const found = (await alice.query(`SELECT key, distance FROM svc_search('vec', 'A story about the number 7', 3)`)).rows;
     expect(found[0].key).toEqual({ id: 7 });
     expect(found[0].distance).toBeLessThan(1e-6);
