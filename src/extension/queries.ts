@@ -349,7 +349,8 @@ export const QUERIES = {
   // The same for svc_vectorize_drop: the session role's, or any for an svc_admin member (a dropped role's too).
   vectorizerToDrop: q(
     `SELECT v.id, v.name, v.owner::oid::text AS owner_id, r.rolname::text AS owner, v.key_columns, v.model, v.embedding_type,
-       ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination
+       ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination,
+       (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v.destination) AS destination_schema
      FROM svc_vectorizers v LEFT JOIN pg_roles r ON r.oid = v.owner
      WHERE v.name = $1 AND (v.owner = ${SESSION_ROLE_ID} OR pg_has_role(${SESSION_ROLE}, 'svc_admin', 'MEMBER'))`,
     'text',
@@ -360,6 +361,11 @@ export const QUERIES = {
     'text',
   ),
   vectorizerEmbedding: q(`SELECT svc_vectorizer_embed($1, $2) AS embedding`, 'text', 'text'),
+  // Whether a vectorizer's destination is in schema $1 (then svc_owner keeps its USAGE there).
+  destinationInSchema: q(
+    `SELECT 1 FROM svc_vectorizers v JOIN pg_class c ON c.oid = v.destination JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 LIMIT 1`,
+    'text',
+  ),
   vectorizerLock: q(`SELECT 1 FROM svc_vectorizers WHERE id = $1 FOR UPDATE`, 'integer'),
   // Its pending jobs, but those a claim holds now (they run, and write nothing: the vectorizer is gone).
   vectorizerCancelJobs: q(

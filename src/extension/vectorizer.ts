@@ -270,6 +270,8 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
 
 interface Vectorizer {
   id: number;
+  /** The destination's schema, NULL once the destination is gone (svc_vectorize_drop's query only). */
+  destination_schema?: string | null;
   name: string;
   /** NULL for svc_vectorize_drop once the role is dropped. */
   owner: string | null;
@@ -310,7 +312,15 @@ export function vectorizeDrop(name: unknown, dropDestination: unknown): boolean 
     run(`ALTER EXTENSION svc DROP FUNCTION ${fn}`);
     run(`DROP FUNCTION ${fn}`);
   }
-  if (!keepDestination && vz.destination !== null) run(`DROP TABLE IF EXISTS ${vz.destination}`);
+  if (vz.destination !== null) {
+    // Kept, it is svc's no more: it becomes the declaring role's (an administrator dropping a dropped role's vectorizer takes it).
+    if (!keepDestination) run(`DROP TABLE ${vz.destination}`);
+    else run(`ALTER TABLE ${vz.destination} OWNER TO ${vz.owner !== null ? quoteIdent(vz.owner) : 'CURRENT_USER'}`);
+    // svc_owner reached it through USAGE on its schema: taken back once no vectorizer's destination is there (svc's own schema aside).
+    if (vz.destination_schema != null && vz.destination_schema !== extensionSchema('svc') && !one(QUERIES.destinationInSchema, vz.destination_schema)) {
+      run(`REVOKE USAGE ON SCHEMA ${quoteIdent(vz.destination_schema)} FROM svc_owner`);
+    }
+  }
   const proxy = proxyRoleName(vz.owner_id);
   const left = one<{ others: number | string; elsewhere: boolean }>(QUERIES.vectorizerOwnerLeft, vz.owner_id, proxy)!;
   if (Number(left.others) === 0) {

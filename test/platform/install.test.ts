@@ -5,9 +5,11 @@
 // is not a production one: the server listens on a free port rather than 5432 (so the scram target
 // names it), and the peer mapping names the OS user the test cluster runs as where that is not
 // `postgres`. The superuser's connection is opened before the guide's pg_hba.conf is loaded.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { startCluster, type Cluster } from '../../scripts/cluster.js';
 import { STORIES_MODEL } from '../../scripts/real-models.js';
@@ -87,6 +89,29 @@ test('no trust: a role logs in only by peer mapping or password', async () => {
   expect(hba).not.toMatch(/trust/);
   await expect(login('postgres', undefined, 'app', cluster.host)).rejects.toThrow(/Peer authentication failed|password authentication failed/);
 });
+
+test("2: the guide's npm command is accepted by npm 11 and npm 10 (a dry run over the package files, which is where npm ci refused)", async () => {
+  const shell = fencedBlocks(GUIDE, '2. Build and install the extension', 'sh')[0];
+  const command = shell
+    .split('\n')
+    .find((line) => line.startsWith('npm '))!
+    .replace(/#.*/, '')
+    .trim();
+  expect(command).toBe('npm install --no-save');
+  const dir = mkdtempSync(join(tmpdir(), 'svc-npm-'));
+  try {
+    for (const file of ['package.json', 'package-lock.json', '.npmrc']) copyFileSync(file, join(dir, file));
+    const run = promisify(execFile);
+    const args = [...command.split(' ').slice(1), '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'];
+    for (const npm of [['npm'], ['npx', '-y', 'npm@10']]) {
+      const [bin, ...pre] = npm;
+      await run(bin, [...pre, ...args], { cwd: dir, timeout: 240_000, maxBuffer: 16 << 20 });
+    }
+    expect(readFileSync(join(dir, 'package-lock.json'), 'utf8')).toBe(readFileSync('package-lock.json', 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 300_000);
 
 test('3-4: the extension and the roles, as the guide writes them; none of the roles is a superuser', async () => {
   const vector = (await admin.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`)).rows.length > 0;
@@ -176,8 +201,19 @@ test("8: uninstall drops the extension, then its roles and the guide's", async (
   worker!.kill('SIGTERM');
   expect(await exited).toBe(0);
   await Promise.all(clients.splice(0).map((c) => c.end().catch(() => undefined)));
+  // A vectorizer of the application's, in a schema of its own, declared before the uninstall.
+  await admin.query(`CREATE SCHEMA app_data AUTHORIZATION app`);
+  const app = await admin.query(`SET ROLE app; CREATE TABLE app_data.notes (id integer PRIMARY KEY, body text);
+    SELECT svc_vectorize('app_data.notes', 'body', 'notes'); RESET ROLE`);
+  expect(app).toBeDefined();
   const [dropExtension, dropRoles] = fencedBlocks(GUIDE, '8. Uninstall', 'sql');
   await admin.query(dropExtension);
+  // Its destination stayed, the application's now; svc_owner keeps nothing there.
+  expect((await admin.query(`SELECT tableowner FROM pg_tables WHERE schemaname = 'app_data' ORDER BY tablename`)).rows).toEqual([
+    { tableowner: 'app' },
+    { tableowner: 'app' },
+  ]);
+  await admin.query(`DROP SCHEMA app_data CASCADE`); // the test's own, so that the guide's DROP ROLE app finds nothing of it
   await adminUpgraded.query(dropExtension);
   await admin.query(dropRoles);
   const { rows } = await admin.query(`SELECT rolname FROM pg_roles WHERE rolname LIKE 'svc%' OR rolname IN ('app', 'ops')`);
