@@ -219,6 +219,13 @@ export function setSyncConnection(conninfo: unknown): string {
   const fn = 'svc_set_sync_connection';
   const text = v.text(fn, 'conninfo', conninfo, { allowEmpty: true, maxChars: 10_000 });
   const target = text.trim() === '' ? null : parseConninfo(fn, text);
+  // Tried before it is kept: a wrong password or host fails here, naming why, and changes nothing.
+  try {
+    dblink('run_once', target ?? {}, `svc_check_${Date.now()}`, 'SELECT 1::text');
+  } catch (error) {
+    const reason = connectionError(fn, error);
+    throw new SvcError(reason.sqlerrcode, `${reason.message}; the sync connection is unchanged`, { hint: reason.hint });
+  }
   if (target === null) one(QUERIES.configDelete, 'sync_connection');
   else one(QUERIES.configPut, 'sync_connection', target);
   dropKept();

@@ -97,7 +97,7 @@ export function stateError(fn: string, id: string, state: JobState | undefined, 
     case 'completed':
       return null;
     case 'failed':
-      return new SvcError(SQLSTATE.requestFailed, `${fn}: request ${id} failed: ${state.error ?? 'no error text'}`, { detail: state.error ?? undefined });
+      return new SvcError(SQLSTATE.requestFailed, `${fn}: request ${id} failed: ${state.error ?? 'no error text'}`);
     case 'cancelled':
       return new SvcError(SQLSTATE.requestCancelled, `${fn}: request ${id} was cancelled`);
   }

@@ -75,16 +75,18 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   // The caller's settings, checked before anything is enqueued (an answer from the cache needs none).
   const timeout = intervalSetting('svc.sync_timeout');
   const maxQueueSize = sessionQueueBound(); // only lowers the queue's bound (quotas.ts)
-  // Workers are running but none serves the model: waiting would only time out. (With none running
-  // at all the call waits, as one may be starting.)
+  // No live worker serves the model (none running at all, or none of those running serves it):
+  // waiting would only time out. A worker that is alive but busy is waited for, up to svc.sync_timeout.
   const summaries = new Map<string, ReturnType<typeof workersSummary>>();
   for (const model of new Set(todo.map((i) => modelOf(items[i] as jobs.PreparedJob)))) summaries.set(model, workersSummary(model));
   todo = todo.filter((i) => {
     const model = modelOf(items[i] as jobs.PreparedJob);
     const workers = summaries.get(model)!;
-    if (workers.live === 0 || workers.serving > 0) return true;
+    if (workers.serving > 0) return true;
     outcomes[i].error = new SvcError(SQLSTATE.noWorkerForModel, `${fn}: ${workers.text}`, {
-      hint: `Start a worker with --model ${model}=PATH, choose another model (SET svc.model), or use the _async functions: their requests wait for a worker of the model.`,
+      hint: workers.live === 0
+        ? 'Start a worker (svc-worker), or use the _async functions: their requests wait for one.'
+        : `Start a worker with --model ${model}=PATH, choose another model (SET svc.model), or use the _async functions: their requests wait for a worker of the model.`,
     });
     return false;
   });

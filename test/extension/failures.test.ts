@@ -6,6 +6,7 @@ import { FUNCTIONS } from '../../src/extension/catalog.js';
 import { SETTINGS } from '../../src/extension/settings-catalog.js';
 import * as protocol from '../../worker/protocol.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
+import { frozenWorker } from '../helpers/worker.js';
 
 const svc = useSvc();
 let db: pg.Client;
@@ -24,6 +25,17 @@ beforeEach(async () => {
 const queued = async () => (await db.query(`SELECT parameters->>'prompt' AS prompt, status FROM svc_queue ORDER BY seq`)).rows;
 
 describe('synchronous calls', () => {
+  // A worker alive to svc but claiming nothing: a sync call waits for it as for a busy one (with none
+  // alive it would be refused at once, SV006).
+  let frozen: { kill(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    frozen = await frozenWorker(svc().cluster, db);
+  }, 60_000);
+  afterAll(async () => {
+    await frozen?.kill();
+    await db.query(`DELETE FROM svc_workers`);
+  });
+
   test('a malformed setting fails the call before anything is enqueued', async () => {
     await alice.query(`SET svc.sync_timeout = 'abc'`);
     await expect(alice.query(`SELECT svc_generate('o1')`)).rejects.toMatchObject({
@@ -82,7 +94,7 @@ describe('synchronous calls', () => {
   test('sync_timeout ends the wait with SV003 "timed out" and cancels the request', async () => {
     await alice.query(`SET svc.sync_timeout = '200ms'`);
     await expect(alice.query(`SELECT svc_generate('nobody answers')`)).rejects.toMatchObject({
-      code: 'SV003', message: expect.stringMatching(/^svc_generate: timed out: no result within 0.2 s \(svc.sync_timeout\); no worker/),
+      code: 'SV003', message: expect.stringMatching(/^svc_generate: timed out: no result within 0.2 s \(svc.sync_timeout\); 1 worker\(s\) running, 1 request\(s\) pending/),
     });
     expect(await queued()).toEqual([{ prompt: 'nobody answers', status: 'cancelled' }]);
   });

@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { cacheIdentity } from '../../src/extension/cache-key.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
+import { frozenWorker } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'1s'" } });
 let db: pg.Client;
@@ -87,7 +88,10 @@ test('a system prompt over the prompt limit is 54000 naming the setting', async 
 });
 
 test("a synchronous call carries the caller's format into its autonomous session", async () => {
-  // No worker runs: the call times out (svc.sync_timeout = 1s) and cancels its request, which stays in the queue.
+  // A worker alive to svc but claiming nothing: the call is queued and waits (with none alive it is refused at once).
+  const frozen = await frozenWorker(svc().cluster, await svc().connect());
+  try {
+  // Nothing answers: the call times out (svc.sync_timeout = 1s) and cancels its request, which stays in the queue.
   await alice.query(`SET svc.prompt_format = 'chat'`);
   await alice.query(`SET svc.system_prompt = 'Only the caller set this.'`);
   await expect(alice.query(`SELECT svc_generate('sync chat')`)).rejects.toMatchObject({ code: 'SV003' });
@@ -98,6 +102,9 @@ test("a synchronous call carries the caller's format into its autonomous session
     { prompt: 'sync chat', max_tokens: 512, use_cache: true, seed: 42, prompt_format: 'chat', system_prompt: 'Only the caller set this.' },
     { prompt: 'sync raw', pattern: '[0-9]+', max_tokens: 512, use_cache: true, seed: 42, prompt_format: 'raw' },
   ]);
+  } finally {
+    await frozen.kill();
+  }
 });
 
 test('the format and the system prompt are part of the cache key', () => {

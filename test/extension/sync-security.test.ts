@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROLES, useSvc } from '../helpers/svc.js';
-import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { eventually, frozenWorker, startWorker, type WorkerProcess } from '../helpers/worker.js';
 
 const svc = useSvc();
 let su: pg.Client;
@@ -40,6 +40,17 @@ beforeAll(async () => {
     await worker.stop();
   }
 }, 120_000);
+
+// A worker alive to svc but claiming nothing, for every test: a sync call waits (and times out) as it
+// would for a busy worker, instead of being refused at once for want of one (SV006).
+let frozen: { kill(): Promise<void> } | undefined;
+beforeEach(async () => {
+  frozen = await frozenWorker(svc().cluster, su);
+}, 60_000);
+afterEach(async () => {
+  await frozen?.kill();
+  await su.query(`DELETE FROM svc_workers WHERE state = 'running'`);
+});
 
 /** Every assertion of the threat model that must hold after any attack by `who`. */
 async function assertNothingGained(who: pg.Client): Promise<void> {
@@ -206,6 +217,12 @@ describe('only an administrator decides where the autonomous session connects', 
     expect((await su.query(`SELECT value FROM svc_config WHERE name = 'sync_connection'`)).rows[0].value).toEqual({ connect_timeout: '5', password: "s3cr'et" });
     await expect(admin.query(`SELECT * FROM svc_config`)).rejects.toThrow(/permission denied/);
     await admin.query(`SELECT svc_set_sync_connection('')`);
+    expect((await su.query(`SELECT count(*)::int AS n FROM svc_config`)).rows[0].n).toBe(0);
+    // A target svc_sync cannot log in through is tried and refused, naming why; nothing is kept.
+    await expect(admin.query(`SELECT svc_set_sync_connection('host=127.0.0.1 port=1 connect_timeout=2')`)).rejects.toMatchObject({
+      code: '08001',
+      message: expect.stringMatching(/^svc_set_sync_connection: the autonomous session could not log in as svc_sync: .*; the sync connection is unchanged$/s),
+    });
     expect((await su.query(`SELECT count(*)::int AS n FROM svc_config`)).rows[0].n).toBe(0);
   });
 

@@ -35,6 +35,23 @@ export function startWorker(cluster: Cluster, env: Record<string, string> = {}, 
   };
 }
 
+/**
+ * A real worker, stopped (SIGSTOP) once it has sent its first heartbeat: alive to svc (its heartbeat is
+ * fresh for a minute) but claiming nothing, so a synchronous call waits for it until svc.sync_timeout,
+ * as for a busy worker. kill() ends it.
+ */
+export async function frozenWorker(cluster: Cluster, db: { query(sql: string): Promise<{ rows: unknown[] }> }): Promise<{ kill(): Promise<void> }> {
+  const w = startWorker(cluster);
+  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_workers WHERE state = 'running'`)).rows.length > 0);
+  w.child.kill('SIGSTOP');
+  return {
+    async kill() {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    },
+  };
+}
+
 /** Waits until `predicate` holds, polling; fails with `what` after `ms`. */
 export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
