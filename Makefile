@@ -26,9 +26,10 @@ DATA_built = extension/svc--$(EXTVERSION).sql $(UPGRADES)
 DATA = $(wildcard extension/releases/svc--*.sql)
 
 # svc's native part (src/native): svc.so, the C functions an exact scan calls once per row
-# (svc_cosine_distance). The SQL declares them at MODULE_PATHNAME (svc.control's module_pathname).
+# (svc_cosine_distance) and the relay before svc's JavaScript and administrators' functions
+# (svc_relay). The SQL declares them at MODULE_PATHNAME (svc.control's module_pathname).
 MODULE_big = svc
-OBJS = src/native/distance.o
+OBJS = src/native/distance.o src/native/relay.o
 # No LLVM bitcode: JIT inlining gains nothing on a loop this small, and it would need clang.
 override with_llvm = no
 # The same distances on every machine: no fused multiply-add where the CPU has one (GCC fuses by default).

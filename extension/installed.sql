@@ -516,6 +516,510 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc__role_quota_check(fn text, role oid, added integer)
  RETURNS void
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__role_quota_check(text,oid,integer): {svc_owner=X/svc_owner}
+-- comment: Internal (svc__vectorizer_enqueue): refuses (53400) when the role's requests pending or processing, the added ones counted, pass its quotas.
+
+CREATE OR REPLACE FUNCTION public.svc__run_cache_clear()
+ RETURNS bigint
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$WITH removed AS (DELETE FROM svc_cache RETURNING 1)
+SELECT count(*) FROM removed
+WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0
+$function$;
+-- grants on svc__run_cache_clear(): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_cache_clear, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_cache_evict(older_than interval, unused_for interval, max_hits bigint, keep bigint, order_by text, dry_run boolean)
+ RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint, result_preview text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- Removes (or, with dry_run, lists) the cache entries that meet every criterion given: created longer
+-- ago than older_than; not used (looked up with a hit, else since stored) for unused_for; hit at most
+-- max_hits times; not among the `keep` entries used most recently (order_by 'recency') or most often
+-- ('frequency', ties by recency). The rows come least valuable first, as the keep order ranks them.
+-- A NULL criterion is not applied; with none the call is refused, since svc_cache_clear empties it.
+-- Each row shows the start of the cached answer (result_preview, 80 characters): the cache keeps no
+-- prompt, only its request's hash (cache_key), so the answer is what tells one entry from another.
+DECLARE
+  now_at timestamptz := clock_timestamp();
+BEGIN
+  IF dry_run IS NULL OR order_by IS NULL THEN
+    RAISE EXCEPTION 'svc_cache_evict: % must not be NULL', CASE WHEN dry_run IS NULL THEN 'dry_run' ELSE 'order_by' END
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF older_than IS NULL AND unused_for IS NULL AND max_hits IS NULL AND keep IS NULL THEN
+    RAISE EXCEPTION 'svc_cache_evict: give at least one of older_than, unused_for, max_hits or keep'
+      USING ERRCODE = 'invalid_parameter_value', HINT = 'svc_cache_clear() empties the whole cache.';
+  END IF;
+  IF older_than < interval '0' OR unused_for < interval '0' THEN
+    RAISE EXCEPTION 'svc_cache_evict: % must be an interval of zero or more (got %)',
+      CASE WHEN older_than < interval '0' THEN 'older_than' ELSE 'unused_for' END,
+      CASE WHEN older_than < interval '0' THEN older_than ELSE unused_for END
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF max_hits < 0 OR keep < 0 THEN
+    RAISE EXCEPTION 'svc_cache_evict: % must be zero or more (got %)',
+      CASE WHEN max_hits < 0 THEN 'max_hits' ELSE 'keep' END, CASE WHEN max_hits < 0 THEN max_hits ELSE keep END
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF order_by NOT IN ('recency', 'frequency') THEN
+    RAISE EXCEPTION 'svc_cache_evict: order_by must be ''recency'' or ''frequency'' (got %)', quote_literal(order_by)
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- One statement: the entries are chosen in one snapshot and a real run lists only those it removed
+  -- (an entry another session removed first is not listed).
+  RETURN QUERY
+  WITH ranked AS (
+    SELECT c.cache_key, c.model, c.function_name, c.created_at, c.last_hit_at, c.hits, pg_column_size(c.*)::bigint AS bytes,
+      left(c.result, 80) AS result_preview,
+      row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
+                                  c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
+    FROM svc_cache c
+  ), chosen AS (
+    SELECT * FROM ranked r
+    WHERE (older_than IS NULL OR r.created_at < now_at - older_than)
+      AND (unused_for IS NULL OR r.last_hit_at < now_at - unused_for)
+      AND (max_hits IS NULL OR r.hits <= max_hits)
+      AND (keep IS NULL OR r.rank > keep)
+  ), gone AS (
+    DELETE FROM svc_cache c USING chosen e
+    WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
+    RETURNING c.cache_key, c.model
+  )
+  SELECT e.cache_key, e.model, e.function_name, e.created_at, e.last_hit_at, e.hits, e.bytes, e.result_preview
+  FROM chosen e
+  WHERE dry_run OR (e.cache_key, e.model) IN (SELECT g.cache_key, g.model FROM gone g)
+  ORDER BY e.rank DESC;
+END
+$function$;
+-- grants on svc__run_cache_evict(interval,interval,bigint,bigint,text,boolean): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_cache_evict, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_cancel_async(request_id uuid)
+ RETURNS boolean
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.cancelAsync(request_id);
+$function$;
+-- grants on svc__run_cancel_async(uuid): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_cancel_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_cleanup(retention interval)
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- Finished requests, and the rows of workers not heard from, older than the retention.
+DECLARE
+  removed bigint;
+BEGIN
+  IF $1 IS NULL THEN
+    RAISE EXCEPTION 'svc_cleanup: retention must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  DELETE FROM svc_workers WHERE last_heartbeat < clock_timestamp() - $1;
+  WITH finished AS (
+    DELETE FROM svc_queue
+    WHERE status IN ('completed', 'failed', 'cancelled')
+      AND coalesce(completed_at, failed_at, cancelled_at) < clock_timestamp() - $1
+    RETURNING 1
+  )
+  SELECT count(*) INTO removed FROM finished;
+  -- Documents stored once for a batch (svc_documents) go with the last request that names them.
+  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
+  RETURN removed;
+END
+$function$;
+-- grants on svc__run_cleanup(interval): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_cleanup, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_embed(text_input text, use_cache boolean)
+ RETURNS real[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.embed(text_input, use_cache);
+$function$;
+-- grants on svc__run_embed(text,boolean): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_embed, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_embed(texts text[], use_cache boolean)
+ RETURNS TABLE(ord integer, embedding real[], error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.embedMany(texts, use_cache);
+$function$;
+-- grants on svc__run_embed(text[],boolean): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_embed, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_embed_async(text_input text, use_cache boolean, priority integer)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.embedAsync(text_input, use_cache, priority);
+$function$;
+-- grants on svc__run_embed_async(text,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_embed_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_embed_batch_async(texts text[], use_cache boolean, priority integer)
+ RETURNS uuid[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.embedBatchAsync(texts, use_cache, priority);
+$function$;
+-- grants on svc__run_embed_batch_async(text[],boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_embed_batch_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens integer, use_cache boolean, seed integer)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generate(prompt, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate(text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate(prompts text[], max_tokens integer, use_cache boolean, seed integer)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateMany(prompts, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate(text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_async(prompt text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateAsync(prompt, max_tokens, use_cache, seed, priority);
+$function$;
+-- grants on svc__run_generate_async(text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_batch_async(prompts text[], max_tokens integer, use_cache boolean, seed integer, priority integer)
+ RETURNS uuid[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateBatchAsync(prompts, max_tokens, use_cache, seed, priority);
+$function$;
+-- grants on svc__run_generate_batch_async(text[],integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_batch_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateChoice(prompt, choices, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate_choice(text,text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_choice, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompts text[], choices text[], max_tokens integer, use_cache boolean, seed integer)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateChoiceMany(prompts, choices, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate_choice(text[],text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_choice, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice_async(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer, priority integer)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateChoiceAsync(prompt, choices, max_tokens, use_cache, seed, priority);
+$function$;
+-- grants on svc__run_generate_choice_async(text,text[],integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_choice_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateJson(prompt, schema, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate_json(text,jsonb,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateJsonText(prompt, schema, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate_json(text,text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema jsonb, max_tokens integer, use_cache boolean, seed integer)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateJsonMany(prompts, schema, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate_json(text[],jsonb,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema text, max_tokens integer, use_cache boolean, seed integer)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateJsonManyText(prompts, schema, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate_json(text[],text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer, priority integer)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateJsonAsync(prompt, schema, max_tokens, use_cache, seed, priority);
+$function$;
+-- grants on svc__run_generate_json_async(text,jsonb,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_json_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateJsonAsyncText(prompt, schema, max_tokens, use_cache, seed, priority);
+$function$;
+-- grants on svc__run_generate_json_async(text,text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_json_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateRegex(prompt, pattern, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate_regex(text,text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_regex, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompts text[], pattern text, max_tokens integer, use_cache boolean, seed integer)
+ RETURNS TABLE(ord integer, result text, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateRegexMany(prompts, pattern, max_tokens, use_cache, seed);
+$function$;
+-- grants on svc__run_generate_regex(text[],text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_regex, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex_async(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.generateRegexAsync(prompt, pattern, max_tokens, use_cache, seed, priority);
+$function$;
+-- grants on svc__run_generate_regex_async(text,text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_generate_regex_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_get_async_result(request_id uuid, timeout_seconds integer)
+ RETURNS text
  LANGUAGE plv8
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
@@ -525,14 +1029,939 @@ CREATE OR REPLACE FUNCTION public.svc__role_quota_check(fn text, role oid, added
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.roleQuotaCheck(fn, role, added);
-} catch (error) {
-  throw error; // svc__role_quota_check: the error is the message above (plv8 names the line it was rethrown from)
-}
+return svc.api.getAsyncResult(request_id, timeout_seconds);
 $function$;
--- grants on svc__role_quota_check(text,oid,integer): {svc_owner=X/svc_owner}
--- comment: Internal (svc__vectorizer_enqueue): refuses (53400) when the role's requests pending or processing, the added ones counted, pass its quotas.
+-- grants on svc__run_get_async_result(uuid,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_get_async_result, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_get_async_results(request_ids uuid[], timeout_seconds integer)
+ RETURNS TABLE(ord integer, request_id uuid, status text, result text, error text)
+ LANGUAGE plv8
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.getAsyncResults(request_ids, timeout_seconds);
+$function$;
+-- grants on svc__run_get_async_results(uuid[],integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_get_async_results, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_model_declare(name text, serves text[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- Declares a model name, or changes which functions an existing one serves. Requests already queued
+-- keep their model; new ones for a function the model no longer serves are refused at the call.
+DECLARE
+  known record;
+BEGIN
+  IF name IS NULL OR serves IS NULL THEN
+    RAISE EXCEPTION 'svc_model_declare: % must not be NULL', CASE WHEN name IS NULL THEN 'name' ELSE 'serves' END
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF name !~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$' THEN
+    RAISE EXCEPTION 'svc_model_declare: name must be 1 to 63 letters, digits, ".", "_", ":" or "-", starting with a letter or digit (got %)', quote_literal(name)
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF cardinality(serves) = 0 OR array_position(serves, NULL) IS NOT NULL OR NOT serves <@ ARRAY['generate', 'embed', 'rerank'] THEN
+    RAISE EXCEPTION 'svc_model_declare: serves must be a non-empty array of generate, embed and rerank (got %)', serves
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- What the model's file can do, as its worker read it (svc_models.capabilities): an embedding model never serves generate.
+  SELECT m.identity, m.capabilities INTO known FROM svc_models AS m WHERE m.name = $1;
+  IF known.capabilities IS NOT NULL AND NOT serves <@ known.capabilities THEN
+    RAISE EXCEPTION 'svc_model_declare: model % cannot serve %: the file its worker loaded (%) is an embedding model, which serves only %',
+      quote_literal(name), array_to_string(ARRAY(SELECT f FROM unnest(serves) AS f WHERE NOT f = ANY (known.capabilities)), ', '),
+      coalesce(known.identity, 'unknown'), array_to_string(known.capabilities, ', ')
+      USING ERRCODE = 'invalid_parameter_value',
+        HINT = 'Serve generation with a text-generation (decoder) model under another name: svc-worker --model NAME=PATH.';
+  END IF;
+  INSERT INTO svc_models AS m (name, serves) VALUES (name, ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE f = ANY (serves)))
+  ON CONFLICT ON CONSTRAINT svc_models_pkey DO UPDATE SET serves = excluded.serves;
+END
+$function$;
+-- grants on svc__run_model_declare(text,text[]): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_model_declare, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_create(name text, template text, description text)
+ RETURNS integer
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.promptCreate(name, template, description);
+$function$;
+-- grants on svc__run_prompt_create(text,text,text): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_prompt_create, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_render(name text, variables jsonb, version integer)
+ RETURNS text
+ LANGUAGE plv8
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.promptRender(name, variables, version);
+$function$;
+-- grants on svc__run_prompt_render(text,jsonb,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_prompt_render, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_update(name text, template text, description text)
+ RETURNS integer
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.promptUpdate(name, template, description);
+$function$;
+-- grants on svc__run_prompt_update(text,text,text): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_prompt_update, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_queue_limits()
+ RETURNS TABLE(role_name text, max_queue_size bigint, queue_depth bigint, max_pending bigint, pending bigint, max_stored_bytes bigint, stored_bytes bigint)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.queueLimits();
+$function$;
+-- grants on svc__run_queue_limits(): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_queue_limits, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_rerank(query text, documents text[], task text, use_cache boolean, seed integer, top_k integer)
+ RETURNS TABLE(document text, score double precision)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.rerank(query, documents, task, use_cache, seed, top_k);
+$function$;
+-- grants on svc__run_rerank(text,text[],text,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_rerank, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_rerank(queries text[], documents text[], task text, use_cache boolean, seed integer, top_k integer)
+ RETURNS TABLE(ord integer, document text, score double precision, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.rerankMany(queries, documents, task, use_cache, seed, top_k);
+$function$;
+-- grants on svc__run_rerank(text[],text[],text,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_rerank, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_rerank_async(query text, documents text[], task text, use_cache boolean, seed integer, priority integer)
+ RETURNS uuid
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.rerankAsync(query, documents, task, use_cache, seed, priority);
+$function$;
+-- grants on svc__run_rerank_async(text,text[],text,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_rerank_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_rerank_batch(queries text[], documents text[], task text, use_cache boolean, seed integer, top_k integer)
+ RETURNS TABLE(ord integer, query text, rank integer, doc_index integer, document text, score double precision, error text)
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.rerankBatch(queries, documents, task, use_cache, seed, top_k);
+$function$;
+-- grants on svc__run_rerank_batch(text[],text[],text,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_rerank_batch, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_rerank_batch_async(queries text[], documents text[], task text, use_cache boolean, seed integer, priority integer)
+ RETURNS uuid[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.rerankBatchAsync(queries, documents, task, use_cache, seed, priority);
+$function$;
+-- grants on svc__run_rerank_batch_async(text[],text[],text,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_rerank_batch_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_rerank_docs_only(query text, documents text[], task text, use_cache boolean, seed integer, top_k integer)
+ RETURNS SETOF text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.rerankDocsOnly(query, documents, task, use_cache, seed, top_k);
+$function$;
+-- grants on svc__run_rerank_docs_only(text,text[],text,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_rerank_docs_only, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_role_quota_check(fn text, role oid, added integer)
+ RETURNS void
+ LANGUAGE plv8
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.roleQuotaCheck(fn, role, added);
+$function$;
+-- grants on svc__run_role_quota_check(text,oid,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__role_quota_check, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_search(name text, query text, k integer)
+ RETURNS TABLE(key jsonb, chunk_index integer, chunk text, distance double precision)
+ LANGUAGE plv8
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.search(name, query, k);
+$function$;
+-- grants on svc__run_search(text,text,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_search, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_set_queue_limits(max_queue_size bigint)
+ RETURNS void
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.setQueueLimits(max_queue_size);
+$function$;
+-- grants on svc__run_set_queue_limits(bigint): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_set_queue_limits, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_set_role_limits(role_name text, max_pending bigint, max_stored_bytes bigint)
+ RETURNS void
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.setRoleLimits(role_name, max_pending, max_stored_bytes);
+$function$;
+-- grants on svc__run_set_role_limits(text,bigint,bigint): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_set_role_limits, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_set_sync_connection(conninfo text)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.setSyncConnection(conninfo);
+$function$;
+-- grants on svc__run_set_sync_connection(text): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_set_sync_connection, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_combine(a jsonb, b jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeCombine(a, b);
+$function$;
+-- grants on svc__run_summarize_combine(jsonb,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_combine, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_final(state jsonb)
+ RETURNS text
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeFinal(state);
+$function$;
+-- grants on svc__run_summarize_final(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_final, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeStep(state, body);
+$function$;
+-- grants on svc__run_summarize_step(jsonb,text): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_step, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text, max_tokens integer)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeStep(state, body, max_tokens);
+$function$;
+-- grants on svc__run_summarize_step(jsonb,text,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_step, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text, max_tokens integer, seed integer)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeStep(state, body, max_tokens, seed);
+$function$;
+-- grants on svc__run_summarize_step(jsonb,text,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_step, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_sync_submit(payload jsonb)
+ RETURNS uuid[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.syncSubmit(payload);
+$function$;
+-- grants on svc__run_sync_submit(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__sync_submit, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_vectorize(source regclass, column_name text, name text, model text, chunk_by text, chunk_size integer, chunk_overlap integer, separators text[], format text, destination text, dimensions integer, batch_size integer, index text)
+ RETURNS bigint
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.vectorize(source, column_name, name, model, chunk_by, chunk_size, chunk_overlap, separators, format, destination, dimensions, batch_size, index);
+$function$;
+-- grants on svc__run_vectorize(regclass,text,text,text,text,integer,integer,text[],text,text,integer,integer,text): {postgres=X/postgres}
+-- comment: Internal: the body of svc_vectorize, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_vectorize_drop(name text, drop_destination boolean)
+ RETURNS boolean
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.vectorizeDrop(name, drop_destination);
+$function$;
+-- grants on svc__run_vectorize_drop(text,boolean): {postgres=X/postgres}
+-- comment: Internal: the body of svc_vectorize_drop, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_vectorizer_embed(name text, query text)
+ RETURNS real[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.vectorizerEmbed(name, query);
+$function$;
+-- grants on svc__run_vectorizer_embed(text,text): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_vectorizer_embed, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_cache_get(identity text, model text)
+ RETURNS text
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats). The bump skips an
+-- entry whose row another transaction holds (SKIP LOCKED): the bump of a hit in a role's transaction
+-- holds its row until that commits, and no other caller, sync session or worker waits for that; the
+-- answer is read all the same.
+WITH entry AS (
+  SELECT c.result FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2
+), bump AS (
+  UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
+  WHERE (cache_key, model) IN (
+    SELECT l.cache_key, l.model FROM svc_cache l WHERE l.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND l.model = $2
+    FOR UPDATE SKIP LOCKED)
+  RETURNING 1
+)
+SELECT result FROM (SELECT (SELECT result FROM entry) AS result, (SELECT count(*) FROM bump) AS bumped) AS r
+WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0
+$function$;
+-- grants on svc__run_worker_cache_get(text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_cache_get, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_cache_put(identity text, model text, function_name text, result text)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size. An entry there already is not
+-- inserted at all: ON CONFLICT alone would wait for a transaction whose hit bumped it (a role's,
+-- left open); only workers insert entries, so no role's transaction holds one that is missing.
+INSERT INTO svc_cache (cache_key, model, function_name, result)
+SELECT encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4
+WHERE NOT EXISTS (SELECT FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2)
+ON CONFLICT (cache_key, model) DO NOTHING;
+
+SELECT svc__cache_trim();
+$function$;
+-- grants on svc__run_worker_cache_put(text,text,text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_cache_put, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_claim(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer, models text[])
+ RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- The worker protocol is PL/pgSQL, whose plans are kept for the session: after five calls each
+-- statement runs on a generic plan, built from the table's size at that moment. A worker polling an
+-- idle queue (one just truncated, or vacuumed to zero pages) would fix plans that sequential-scan
+-- svc_queue and sort it, cheapest on an empty table, and keep them when thousands of jobs arrive
+-- (2-3 ms per claim with 5,000 rows, growing with the finished rows kept for svc_cleanup). Planning
+-- every call costs 50-80 µs per statement instead. So these functions always run generic plans,
+-- with sequential and bitmap scans disabled (the catalog's INDEX_PLANS), and each statement is
+-- written so that one index alone serves it: ids through the primary key, the claim order only
+-- from svc_queue_claim_idx, the earliest lease only from svc_queue_lease_idx. Their plan is then
+-- the same whatever the table held when it was made. (Folding the lease probe into the claim
+-- statement, through a loop over its rows, measured no faster.) The claim itself: svc__claim.
+BEGIN
+  RETURN QUERY SELECT * FROM svc__claim($1, $2, $3, $4, true, $5);
+END
+$function$;
+-- grants on svc__run_worker_claim(text,integer,double precision,integer,text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_claim, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_cleanup(max_rows integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- Retention, done by the workers (worker/worker.ts, after each heartbeat): up to max_rows finished
+-- (completed, failed, cancelled) requests that finished longer ago than svc.retention are deleted, the
+-- oldest first, through svc_queue_finished_idx; rows another worker is deleting are skipped. Small
+-- batches keep each transaction short; the worker calls again while a batch comes back full.
+-- Streamed partial text (svc_partial_results) counts only while its attempt runs: the rows of
+-- requests no longer processed under that attempt go too (not counted in the result).
+-- What belongs to a role that was dropped belongs to nobody (svc keeps roles' oids, never names, so a
+-- role made later under that name inherits none of it): its requests still pending or processing are
+-- cancelled (found by a loose scan of svc_queue_owner_active_idx: one descent per role with active
+-- requests), its prompts and quotas deleted. Its vectorizers stay, queueing nothing, for an
+-- svc_admin member to svc_vectorize_drop (their triggers need a superuser's function to go).
+DECLARE
+  removed integer;
+  orphans integer;
+  cutoff timestamptz := clock_timestamp() - svc__setting_interval('svc.retention');
+BEGIN
+  IF max_rows IS NULL OR max_rows < 1 THEN
+    RAISE EXCEPTION 'svc_worker_cleanup: max_rows must be a positive integer' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  WITH old AS (
+    SELECT q.request_id FROM svc_queue q
+    WHERE q.status IN ('completed', 'failed', 'cancelled') AND coalesce(q.completed_at, q.failed_at, q.cancelled_at) < cutoff
+    ORDER BY coalesce(q.completed_at, q.failed_at, q.cancelled_at)
+    LIMIT max_rows
+    FOR UPDATE SKIP LOCKED
+  ), gone AS (
+    DELETE FROM svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
+  )
+  SELECT count(*) INTO removed FROM gone;
+  -- Documents stored once for a batch (svc_documents) go with the last request that names them.
+  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
+  DELETE FROM svc_partial_results p
+  WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
+  WITH RECURSIVE owners AS (
+    (SELECT o.owner FROM svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 ORDER BY o.owner LIMIT 1)
+    UNION ALL
+    SELECT (SELECT o.owner FROM svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 AND o.owner > k.owner ORDER BY o.owner LIMIT 1)
+    FROM owners k WHERE k.owner IS NOT NULL
+  ), orphaned AS (
+    UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL,
+      error = 'cancelled: the role that submitted it was dropped'
+    WHERE q.request_id = ANY (ARRAY(
+      SELECT l.request_id FROM svc_queue l
+      WHERE l.owner IN (SELECT k.owner FROM owners k WHERE k.owner IS NOT NULL AND NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = k.owner))
+        AND l.status IN ('pending', 'processing') AND l.stored_bytes >= 0
+      FOR UPDATE SKIP LOCKED))
+    RETURNING q.request_id, q.worker_id
+  )
+  SELECT count(*) FILTER (WHERE pg_notify('svc_cancel', o.request_id::text) IS NOT NULL) INTO orphans FROM orphaned o WHERE o.worker_id IS NOT NULL;
+  DELETE FROM svc_prompts p WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = p.owner);
+  DELETE FROM svc_role_limits l WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = l.role_name);
+  RETURN removed;
+END
+$function$;
+-- grants on svc__run_worker_cleanup(integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_cleanup, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_complete(request_id uuid, attempt integer, result text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
+-- job was claimed again) matches nothing and is refused (false).
+BEGIN
+  RETURN cardinality(svc__complete(ARRAY[$1], ARRAY[$2], ARRAY[$3])) = 0;
+END
+$function$;
+-- grants on svc__run_worker_complete(uuid,integer,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_complete, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer, claim_jobs integer, models text[])
+ RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- Complete, then claim for the slots that freed: one round trip (and one transaction) for a busy
+-- worker instead of two per job, and several jobs that finished together complete in one call. The
+-- completion is svc_worker_complete's for each (request, attempt, result) of the three arrays; the
+-- claim is svc_worker_claim's, for up to claim_jobs jobs (by default one per completion given: the
+-- freed slots, whether or not a completion was stored, since the worker no longer runs that job
+-- either way), without relaxing the commit (the completions must be durable). Each row carries the
+-- ids whose completion was refused (refused, usually empty: cheap to return on every row); when no
+-- job is claimed there is exactly one row, with refused and NULL job columns.
+#variable_conflict use_column
+DECLARE
+  dropped uuid[];
+  wanted integer := coalesce($7, cardinality($1));
+BEGIN
+  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts and results must be arrays of the same length'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF array_position($1, NULL) IS NOT NULL OR array_position($2, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids and complete_attempts must not contain NULL'
+      USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF wanted < 0 THEN
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  dropped := svc__complete($1, $2, $3);
+  IF wanted > 0 THEN
+    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false, $8) c;
+    IF FOUND THEN
+      RETURN;
+    END IF;
+  END IF;
+  refused := dropped;
+  RETURN NEXT;
+END
+$function$;
+-- grants on svc__run_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_complete_and_claim, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[])
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- Results that finished together, and the cache entries of those whose request allows the cache, in
+-- one statement and one transaction: svc__complete's completion of each (request, attempt, result),
+-- then one insert of every entry (cache_identities[i] NULL: none for the i-th), then one eviction
+-- beyond svc.cache_size. A caller has its answer and the cache holds it in the same commit, so the
+-- next identical request finds it cached. Returns the ids whose completion was refused (usually
+-- none); the cache entries are stored either way: they are what the request's parameters produce.
+#variable_conflict use_column
+DECLARE
+  n integer := cardinality(request_ids);
+  refused uuid[];
+BEGIN
+  IF request_ids IS NULL OR attempts IS NULL OR results IS NULL OR cache_identities IS NULL OR cache_models IS NULL OR function_names IS NULL
+    OR cardinality(attempts) <> n OR cardinality(results) <> n OR cardinality(cache_identities) <> n
+    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models and function_names must be arrays of the same length'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  refused := svc__complete(request_ids, attempts, results);
+  IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
+    INSERT INTO svc_cache (cache_key, model, function_name, result)
+    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result
+    FROM unnest(cache_identities, cache_models, function_names, results) AS c(identity, model, function_name, result)
+    WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
+      -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
+      AND NOT EXISTS (SELECT FROM svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
+    ON CONFLICT (cache_key, model) DO NOTHING;
+    PERFORM svc__cache_trim();
+  END IF;
+  RETURN refused;
+END
+$function$;
+-- grants on svc__run_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_complete_cached, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_fail(request_id uuid, attempt integer, error text, max_retries integer)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- The status is compared with a variable, not a literal, and no row lock is waited for (see
+-- svc__complete.sql): a row locked by its owner's cancel gives NULL, as a refused failure.
+#variable_conflict use_column
+DECLARE
+  processing_ text := 'processing';
+  new_status text;
+  payload text;
+BEGIN
+  UPDATE svc_queue SET
+    status = CASE WHEN retry_count < $4 THEN 'pending' ELSE 'failed' END,
+    retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
+    run_after = clock_timestamp() + svc__backoff(retry_count),
+    failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
+    error = $3, lease_expires_at = NULL, worker_id = NULL,
+    -- A request that failed for good waits for nobody (as completion clears it).
+    waiter = CASE WHEN retry_count < $4 THEN waiter END
+  WHERE request_id = (SELECT l.request_id FROM svc_queue l WHERE l.request_id = $1 AND l.status = processing_ AND l.attempt = $2 FOR UPDATE SKIP LOCKED)
+  RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
+  IF new_status = 'failed' THEN
+    PERFORM pg_notify('svc_completed', payload);
+    -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe), but
+    -- those a role's write to the source holds (it queues them again, or forgets them, as it commits).
+    UPDATE svc_vectorizer_rows r SET state = 'failed', error = $3, done_at = clock_timestamp()
+    WHERE (r.vectorizer, r.key) IN (SELECT l.vectorizer, l.key FROM svc_vectorizer_rows l WHERE l.request_id = $1 FOR UPDATE SKIP LOCKED);
+  END IF;
+  RETURN new_status;
+END
+$function$;
+-- grants on svc__run_worker_fail(uuid,integer,text,integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_fail, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_heartbeat(worker_id text, host text, pid integer, state text, concurrency integer, model text, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, models jsonb, capabilities jsonb)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- `models`: the names this worker serves, each with the identity of the file it loaded (NULL: one
+-- model, 'default', of identity `model`). A name not yet in svc_models is declared, serving every
+-- function the file can serve; the identity of each is recorded there, for the cache. `capabilities`
+-- ({"name": {"serves": [functions], "dimension": n}}, read from each GGUF; absent for an inference
+-- server): recorded, and a name's serves narrowed to it, so that an embedding model is never offered
+-- for generation, and a vectorizer's dimensions are checked against the model's (#45); `context`, the
+-- context it is served with, for svc_summarize's chunks.
+WITH served AS (
+  SELECT key AS name, value AS identity,
+    CASE WHEN jsonb_typeof($11 -> key -> 'serves') = 'array'
+      THEN ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE ($11 -> key -> 'serves') ? f) END AS capabilities,
+    CASE WHEN jsonb_typeof($11 -> key -> 'dimension') = 'number' THEN ($11 -> key ->> 'dimension')::integer END AS dimension,
+    CASE WHEN jsonb_typeof($11 -> key -> 'context') = 'number' THEN ($11 -> key ->> 'context')::integer END AS context_size
+  FROM jsonb_each_text(coalesce($10, jsonb_build_object('default', $6)))
+), declared AS (
+  INSERT INTO svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension, context_size)
+  SELECT name, identity, clock_timestamp(), coalesce(nullif(capabilities, '{}'), ARRAY['generate', 'embed', 'rerank']), capabilities, dimension, context_size FROM served
+  ON CONFLICT (name) DO UPDATE SET identity = coalesce(excluded.identity, m.identity), loaded_at = excluded.loaded_at,
+    capabilities = excluded.capabilities, dimension = excluded.dimension, context_size = excluded.context_size,
+    serves = CASE WHEN excluded.capabilities IS NULL OR m.serves <@ excluded.capabilities THEN m.serves
+      ELSE coalesce(nullif(ARRAY(SELECT f FROM unnest(m.serves) AS f WHERE f = ANY (excluded.capabilities)), '{}'), excluded.capabilities) END
+  WHERE (excluded.identity IS NOT NULL AND m.identity IS DISTINCT FROM excluded.identity) OR m.capabilities IS DISTINCT FROM excluded.capabilities
+    OR m.dimension IS DISTINCT FROM excluded.dimension OR m.context_size IS DISTINCT FROM excluded.context_size
+)
+INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ARRAY(SELECT name FROM served ORDER BY name))
+ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excluded.concurrency,
+  model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,
+  jobs_in_flight = excluded.jobs_in_flight, models = excluded.models, last_heartbeat = clock_timestamp()
+$function$;
+-- grants on svc__run_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer,jsonb,jsonb): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_heartbeat, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_progress(request_id uuid, attempt integer, partial_result text, tokens integer)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- Streaming: the text a worker has generated so far for a request it is running, stored while that
+-- attempt still processes the request (else false: its lease was lost, or it finished), and announced
+-- on svc_progress with the request and its token count only: the text stays in svc_partial_results,
+-- where only the request's owner reads it (any role may LISTEN, and a payload holds 8000 bytes).
+#variable_conflict use_column
+DECLARE
+  owner_ regrole;
+BEGIN
+  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR $4 IS NULL THEN
+    RAISE EXCEPTION 'svc_worker_progress: request_id, attempt, partial_result and tokens must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF $4 < 0 THEN
+    RAISE EXCEPTION 'svc_worker_progress: tokens must not be negative (got %)', $4 USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  SELECT q.owner INTO owner_ FROM svc_queue q WHERE q.request_id = $1 AND q.status = 'processing' AND q.attempt = $2;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  INSERT INTO svc_partial_results AS p (request_id, attempt, owner, partial_result, tokens, updated_at)
+  VALUES ($1, $2, owner_, $3, $4, clock_timestamp())
+  ON CONFLICT (request_id) DO UPDATE SET attempt = excluded.attempt, owner = excluded.owner,
+    partial_result = excluded.partial_result, tokens = excluded.tokens, updated_at = excluded.updated_at;
+  PERFORM pg_notify('svc_progress', json_build_object('request_id', $1, 'tokens', $4)::text);
+  RETURN true;
+END
+$function$;
+-- grants on svc__run_worker_progress(uuid,integer,text,integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_progress, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_released(worker_id text, request_ids uuid[])
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$-- Of the jobs a worker holds (claimed ahead or running), those it must let go: no longer processing
+-- under this worker (their owner cancelled them with svc_cancel_async, or their lease was lost), and
+-- synchronous requests whose caller stopped waiting (its waiter lock is free), cancelled here. The
+-- worker asks on each svc_cancel notification that names a job it holds (any role may NOTIFY, so the
+-- notification alone proves nothing) and every second for what it holds; it drops what comes back
+-- from its backlog and stops what runs at its next token, writing nothing (worker/worker.ts).
+-- Lookups by id only; the status is compared with a variable, and no row lock is waited for (see
+-- svc__complete.sql: a row locked by its owner's cancel is let go once that commits, announced).
+#variable_conflict use_column
+DECLARE
+  processing_ text := 'processing';
+BEGIN
+  IF $1 IS NULL OR $2 IS NULL THEN
+    RAISE EXCEPTION 'svc_worker_released: worker_id and request_ids must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
+    error = 'cancelled: its synchronous caller stopped waiting'
+  WHERE q.request_id = ANY (ARRAY(
+    SELECT l.request_id FROM svc_queue l
+    WHERE l.request_id = ANY ($2)
+      -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
+      -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
+      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, l.waiter) ELSE false END
+    FOR UPDATE SKIP LOCKED));
+  RETURN ARRAY(
+    SELECT given.id FROM unnest($2) AS given(id)
+    WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
+END
+$function$;
+-- grants on svc__run_worker_released(text,uuid[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_released, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_worker_renew(worker_id text, request_ids uuid[], lease_seconds double precision)
+ RETURNS integer
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- Never waits for a row lock (see svc__complete.sql): a row locked by its owner's cancel, left
+-- uncommitted, would hold up the renewal of every lease the worker holds.
+WITH renewed AS (
+  UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
+  WHERE request_id = ANY (ARRAY(
+    SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY ($2) AND l.worker_id = $1 AND l.status = 'processing'
+    FOR UPDATE SKIP LOCKED))
+  RETURNING 1
+)
+SELECT count(*)::integer FROM renewed
+$function$;
+-- grants on svc__run_worker_renew(text,uuid[],double precision): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- comment: Internal: the body of svc_worker_renew, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__setting(name text)
  RETURNS text
@@ -594,111 +2023,36 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_combine(a jsonb, b jsonb)
  RETURNS jsonb
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.summarizeCombine(a, b);
-} catch (error) {
-  throw error; // svc__summarize_combine: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_combine(jsonb,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's combine: the rows of a, then those of b.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_final(state jsonb)
  RETURNS text
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.summarizeFinal(state);
-} catch (error) {
-  throw error; // svc__summarize_final: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_final(jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's final: the partial summaries and the text left combined into one summary.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text)
  RETURNS jsonb
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.summarizeStep(state, body);
-} catch (error) {
-  throw error; // svc__summarize_step: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_step(jsonb,text): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, max_tokens integer)
  RETURNS jsonb
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.summarizeStep(state, body, max_tokens);
-} catch (error) {
-  throw error; // svc__summarize_step: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_step(jsonb,text,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, max_tokens integer, seed integer)
  RETURNS jsonb
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.summarizeStep(state, body, max_tokens, seed);
-} catch (error) {
-  throw error; // svc__summarize_step: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_step(jsonb,text,integer,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
 
@@ -824,23 +2178,8 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc__sync_submit(payload jsonb)
  RETURNS uuid[]
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.syncSubmit(payload);
-} catch (error) {
-  throw error; // svc__sync_submit: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__sync_submit(jsonb): {svc_owner=X/svc_owner,svc_sync=X/svc_owner}
 -- comment: Internal: enqueue a sync call's requests for payload.owner, checked again, for the backend that holds the call's locks; run in the autonomous session.
 
@@ -1170,85 +2509,16 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_cache_clear()
  RETURNS bigint
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$WITH removed AS (DELETE FROM svc_cache RETURNING 1)
-SELECT count(*) FROM removed
-WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0
-$function$;
--- grants on svc_cache_clear(): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_cache_clear(): (default: PUBLIC may execute)
 -- comment: Empty the result cache and reset its counters; returns how many entries were removed.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_evict(older_than interval DEFAULT NULL::interval, unused_for interval DEFAULT NULL::interval, max_hits bigint DEFAULT NULL::bigint, keep bigint DEFAULT NULL::bigint, order_by text DEFAULT 'recency'::text, dry_run boolean DEFAULT true)
  RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint, result_preview text)
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$-- Removes (or, with dry_run, lists) the cache entries that meet every criterion given: created longer
--- ago than older_than; not used (looked up with a hit, else since stored) for unused_for; hit at most
--- max_hits times; not among the `keep` entries used most recently (order_by 'recency') or most often
--- ('frequency', ties by recency). The rows come least valuable first, as the keep order ranks them.
--- A NULL criterion is not applied; with none the call is refused, since svc_cache_clear empties it.
--- Each row shows the start of the cached answer (result_preview, 80 characters): the cache keeps no
--- prompt, only its request's hash (cache_key), so the answer is what tells one entry from another.
-DECLARE
-  now_at timestamptz := clock_timestamp();
-BEGIN
-  IF dry_run IS NULL OR order_by IS NULL THEN
-    RAISE EXCEPTION 'svc_cache_evict: % must not be NULL', CASE WHEN dry_run IS NULL THEN 'dry_run' ELSE 'order_by' END
-      USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  IF older_than IS NULL AND unused_for IS NULL AND max_hits IS NULL AND keep IS NULL THEN
-    RAISE EXCEPTION 'svc_cache_evict: give at least one of older_than, unused_for, max_hits or keep'
-      USING ERRCODE = 'invalid_parameter_value', HINT = 'svc_cache_clear() empties the whole cache.';
-  END IF;
-  IF older_than < interval '0' OR unused_for < interval '0' THEN
-    RAISE EXCEPTION 'svc_cache_evict: % must be an interval of zero or more (got %)',
-      CASE WHEN older_than < interval '0' THEN 'older_than' ELSE 'unused_for' END,
-      CASE WHEN older_than < interval '0' THEN older_than ELSE unused_for END
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF max_hits < 0 OR keep < 0 THEN
-    RAISE EXCEPTION 'svc_cache_evict: % must be zero or more (got %)',
-      CASE WHEN max_hits < 0 THEN 'max_hits' ELSE 'keep' END, CASE WHEN max_hits < 0 THEN max_hits ELSE keep END
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF order_by NOT IN ('recency', 'frequency') THEN
-    RAISE EXCEPTION 'svc_cache_evict: order_by must be ''recency'' or ''frequency'' (got %)', quote_literal(order_by)
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  -- One statement: the entries are chosen in one snapshot and a real run lists only those it removed
-  -- (an entry another session removed first is not listed).
-  RETURN QUERY
-  WITH ranked AS (
-    SELECT c.cache_key, c.model, c.function_name, c.created_at, c.last_hit_at, c.hits, pg_column_size(c.*)::bigint AS bytes,
-      left(c.result, 80) AS result_preview,
-      row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
-                                  c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
-    FROM svc_cache c
-  ), chosen AS (
-    SELECT * FROM ranked r
-    WHERE (older_than IS NULL OR r.created_at < now_at - older_than)
-      AND (unused_for IS NULL OR r.last_hit_at < now_at - unused_for)
-      AND (max_hits IS NULL OR r.hits <= max_hits)
-      AND (keep IS NULL OR r.rank > keep)
-  ), gone AS (
-    DELETE FROM svc_cache c USING chosen e
-    WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
-    RETURNING c.cache_key, c.model
-  )
-  SELECT e.cache_key, e.model, e.function_name, e.created_at, e.last_hit_at, e.hits, e.bytes, e.result_preview
-  FROM chosen e
-  WHERE dry_run OR (e.cache_key, e.model) IN (SELECT g.cache_key, g.model FROM gone g)
-  ORDER BY e.rank DESC;
-END
-$function$;
--- grants on svc_cache_evict(interval,interval,bigint,bigint,text,boolean): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_cache_evict(interval,interval,bigint,bigint,text,boolean): (default: PUBLIC may execute)
 -- comment: Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. Least valuable first.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_stats()
@@ -1277,23 +2547,8 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_cancel_async(request_id uuid)
  RETURNS boolean
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.cancelAsync(request_id);
-} catch (error) {
-  throw error; // svc_cancel_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_cancel_async(uuid): (default: PUBLIC may execute)
 -- comment: Cancel a pending or processing request of yours: true when it is now cancelled (a worker running it stops at its next token and writes nothing).
 
@@ -1339,32 +2594,9 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_cleanup(retention interval DEFAULT '7 days'::interval)
  RETURNS bigint
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$-- Finished requests, and the rows of workers not heard from, older than the retention.
-DECLARE
-  removed bigint;
-BEGIN
-  IF $1 IS NULL THEN
-    RAISE EXCEPTION 'svc_cleanup: retention must not be NULL' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  DELETE FROM svc_workers WHERE last_heartbeat < clock_timestamp() - $1;
-  WITH finished AS (
-    DELETE FROM svc_queue
-    WHERE status IN ('completed', 'failed', 'cancelled')
-      AND coalesce(completed_at, failed_at, cancelled_at) < clock_timestamp() - $1
-    RETURNING 1
-  )
-  SELECT count(*) INTO removed FROM finished;
-  -- Documents stored once for a batch (svc_documents) go with the last request that names them.
-  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
-  RETURN removed;
-END
-$function$;
--- grants on svc_cleanup(interval): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_cleanup(interval): (default: PUBLIC may execute)
 -- comment: Delete finished (completed, failed, cancelled) requests that finished longer ago than retention, and workers silent that long; returns how many requests.
 
 CREATE OR REPLACE FUNCTION public.svc_cosine_distance(a real[], b real[])
@@ -1377,246 +2609,78 @@ AS '$libdir/svc', $function$svc_cosine_distance$function$;
 
 CREATE OR REPLACE FUNCTION public.svc_embed(text_input text, use_cache boolean DEFAULT true)
  RETURNS real[]
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.embed(text_input, use_cache);
-} catch (error) {
-  throw error; // svc_embed: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_embed(text,boolean): (default: PUBLIC may execute)
 -- comment: The L2-normalized embedding of a text (cast to vector where pgvector is installed).
 
 CREATE OR REPLACE FUNCTION public.svc_embed(texts text[], use_cache boolean DEFAULT true)
  RETURNS TABLE(ord integer, embedding real[], error text)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.embedMany(texts, use_cache);
-} catch (error) {
-  throw error; // svc_embed: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_embed(text[],boolean): (default: PUBLIC may execute)
 -- comment: The embedding of each text: one row per text, in order (ord), with its embedding or its error.
 
 CREATE OR REPLACE FUNCTION public.svc_embed_async(text_input text, use_cache boolean DEFAULT true, priority integer DEFAULT 0)
  RETURNS uuid
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.embedAsync(text_input, use_cache, priority);
-} catch (error) {
-  throw error; // svc_embed_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_embed_async(text,boolean,integer): (default: PUBLIC may execute)
 -- comment: Queue an embedding; the result is a vector literal [x1,x2,...].
 
 CREATE OR REPLACE FUNCTION public.svc_embed_batch_async(texts text[], use_cache boolean DEFAULT true, priority integer DEFAULT 0)
  RETURNS uuid[]
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.embedBatchAsync(texts, use_cache, priority);
-} catch (error) {
-  throw error; // svc_embed_batch_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_embed_batch_async(text[],boolean,integer): (default: PUBLIC may execute)
 -- comment: Queue one embedding per text; returns one request id per text, in order.
 
 CREATE OR REPLACE FUNCTION public.svc_generate(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS text
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generate(prompt, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate(text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate text and return it (waits for a worker on a cache miss).
 
 CREATE OR REPLACE FUNCTION public.svc_generate(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS TABLE(ord integer, result text, error text)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateMany(prompts, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate(text[],integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate text for each prompt: one row per prompt, in order (ord), with its result or its error.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_async(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateAsync(prompt, max_tokens, use_cache, seed, priority);
-} catch (error) {
-  throw error; // svc_generate_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_async(text,integer,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a text generation; returns its request id at once.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_batch_async(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid[]
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateBatchAsync(prompts, max_tokens, use_cache, seed, priority);
-} catch (error) {
-  throw error; // svc_generate_batch_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_batch_async(text[],integer,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue one generation per prompt; returns one request id per prompt, in order.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS text
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateChoice(prompt, choices, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate_choice: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_choice(text,text[],integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Pick one of the choices and return it.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS TABLE(ord integer, result text, error text)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateChoiceMany(prompts, choices, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate_choice: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_choice(text[],text[],integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: One of the choices for each prompt: one row per prompt, in order (ord).
 
 CREATE OR REPLACE FUNCTION public.svc_generate_choice_async(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateChoiceAsync(prompt, choices, max_tokens, use_cache, seed, priority);
-} catch (error) {
-  throw error; // svc_generate_choice_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_choice_async(text,text[],integer,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to one of the choices.
 
@@ -1632,45 +2696,15 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS text
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateJson(prompt, schema, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate_json: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_json(text,jsonb,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema and return it.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS text
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateJsonText(prompt, schema, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate_json: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_json(text,text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema given as text (a literal): its properties in the order written.
 
@@ -1686,47 +2720,15 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS TABLE(ord integer, result text, error text)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateJsonMany(prompts, schema, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate_json: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_json(text[],jsonb,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: JSON matching the schema for each prompt: one row per prompt, in order (ord).
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS TABLE(ord integer, result text, error text)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateJsonManyText(prompts, schema, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate_json: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_json(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: JSON matching the schema (text: its properties in the order written) for each prompt: one row per prompt, in order (ord).
 
@@ -1742,152 +2744,50 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateJsonAsync(prompt, schema, max_tokens, use_cache, seed, priority);
-} catch (error) {
-  throw error; // svc_generate_json_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_json_async(text,jsonb,integer,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateJsonAsyncText(prompt, schema, max_tokens, use_cache, seed, priority);
-} catch (error) {
-  throw error; // svc_generate_json_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_json_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema given as text (a literal): its properties in the order written.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS text
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateRegex(prompt, pattern, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate_regex: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_regex(text,text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Generate text matching a regular expression and return it.
 
 CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
  RETURNS TABLE(ord integer, result text, error text)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateRegexMany(prompts, pattern, max_tokens, use_cache, seed);
-} catch (error) {
-  throw error; // svc_generate_regex: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_regex(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
 -- comment: Text matching the pattern for each prompt: one row per prompt, in order (ord).
 
 CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.generateRegexAsync(prompt, pattern, max_tokens, use_cache, seed, priority);
-} catch (error) {
-  throw error; // svc_generate_regex_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_regex_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to match a regular expression.
 
 CREATE OR REPLACE FUNCTION public.svc_get_async_result(request_id uuid, timeout_seconds integer DEFAULT 30)
  RETURNS text
- LANGUAGE plv8
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.getAsyncResult(request_id, timeout_seconds);
-} catch (error) {
-  throw error; // svc_get_async_result: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_get_async_result(uuid,integer): (default: PUBLIC may execute)
 -- comment: Wait up to timeout_seconds for a request and return its result; an error when it failed, was cancelled, is unknown or time ran out.
 
 CREATE OR REPLACE FUNCTION public.svc_get_async_results(request_ids uuid[], timeout_seconds integer DEFAULT 30)
  RETURNS TABLE(ord integer, request_id uuid, status text, result text, error text)
- LANGUAGE plv8
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.getAsyncResults(request_ids, timeout_seconds);
-} catch (error) {
-  throw error; // svc_get_async_results: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_get_async_results(uuid[],integer): (default: PUBLIC may execute)
 -- comment: Wait up to timeout_seconds for all the requests; one row per id in input order (ord) with its result, or its error (failed, cancelled, unknown, still waiting).
 
@@ -1922,63 +2822,15 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_model_declare(name text, serves text[] DEFAULT ARRAY['generate'::text, 'embed'::text, 'rerank'::text])
  RETURNS void
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$-- Declares a model name, or changes which functions an existing one serves. Requests already queued
--- keep their model; new ones for a function the model no longer serves are refused at the call.
-DECLARE
-  known record;
-BEGIN
-  IF name IS NULL OR serves IS NULL THEN
-    RAISE EXCEPTION 'svc_model_declare: % must not be NULL', CASE WHEN name IS NULL THEN 'name' ELSE 'serves' END
-      USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  IF name !~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$' THEN
-    RAISE EXCEPTION 'svc_model_declare: name must be 1 to 63 letters, digits, ".", "_", ":" or "-", starting with a letter or digit (got %)', quote_literal(name)
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF cardinality(serves) = 0 OR array_position(serves, NULL) IS NOT NULL OR NOT serves <@ ARRAY['generate', 'embed', 'rerank'] THEN
-    RAISE EXCEPTION 'svc_model_declare: serves must be a non-empty array of generate, embed and rerank (got %)', serves
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  -- What the model's file can do, as its worker read it (svc_models.capabilities): an embedding model never serves generate.
-  SELECT m.identity, m.capabilities INTO known FROM svc_models AS m WHERE m.name = svc_model_declare.name;
-  IF known.capabilities IS NOT NULL AND NOT serves <@ known.capabilities THEN
-    RAISE EXCEPTION 'svc_model_declare: model % cannot serve %: the file its worker loaded (%) is an embedding model, which serves only %',
-      quote_literal(name), array_to_string(ARRAY(SELECT f FROM unnest(serves) AS f WHERE NOT f = ANY (known.capabilities)), ', '),
-      coalesce(known.identity, 'unknown'), array_to_string(known.capabilities, ', ')
-      USING ERRCODE = 'invalid_parameter_value',
-        HINT = 'Serve generation with a text-generation (decoder) model under another name: svc-worker --model NAME=PATH.';
-  END IF;
-  INSERT INTO svc_models AS m (name, serves) VALUES (name, ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE f = ANY (serves)))
-  ON CONFLICT ON CONSTRAINT svc_models_pkey DO UPDATE SET serves = excluded.serves;
-END
-$function$;
--- grants on svc_model_declare(text,text[]): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_model_declare(text,text[]): (default: PUBLIC may execute)
 -- comment: Declare a model name in svc_models, or change the functions it serves (generate, embed, rerank); requests choose it with SET svc.model.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_create(name text, template text, description text DEFAULT NULL::text)
  RETURNS integer
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.promptCreate(name, template, description);
-} catch (error) {
-  throw error; // svc_prompt_create: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_prompt_create(text,text,text): (default: PUBLIC may execute)
 -- comment: Store a new prompt template of the calling role under name (version 1); the template is checked now. Returns the version.
 
@@ -2063,67 +2915,23 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_render(name text, variables jsonb DEFAULT '{}'::jsonb, version integer DEFAULT NULL::integer)
  RETURNS text
- LANGUAGE plv8
- STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.promptRender(name, variables, version);
-} catch (error) {
-  throw error; // svc_prompt_render: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+ STABLE
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_prompt_render(text,jsonb,integer): (default: PUBLIC may execute)
 -- comment: The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_update(name text, template text, description text DEFAULT NULL::text)
  RETURNS integer
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.promptUpdate(name, template, description);
-} catch (error) {
-  throw error; // svc_prompt_update: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_prompt_update(text,text,text): (default: PUBLIC may execute)
 -- comment: Store the next version of one of the calling role's prompts (description NULL: the latest's). Returns the new version.
 
 CREATE OR REPLACE FUNCTION public.svc_queue_limits()
  RETURNS TABLE(role_name text, max_queue_size bigint, queue_depth bigint, max_pending bigint, pending bigint, max_stored_bytes bigint, stored_bytes bigint)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.queueLimits();
-} catch (error) {
-  throw error; // svc_queue_limits: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_queue_limits(): (default: PUBLIC may execute)
 -- comment: The limits that bind the session's role (the queue's, its quotas) and what it uses of them now.
 
@@ -2145,222 +2953,72 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_rerank(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer)
  RETURNS TABLE(document text, score double precision)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.rerank(query, documents, task, use_cache, seed, top_k);
-} catch (error) {
-  throw error; // svc_rerank: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_rerank(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: The documents ranked for the query, best first (the first top_k of them; NULL: all).
 
 CREATE OR REPLACE FUNCTION public.svc_rerank(queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer)
  RETURNS TABLE(ord integer, document text, score double precision, error text)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.rerankMany(queries, documents, task, use_cache, seed, top_k);
-} catch (error) {
-  throw error; // svc_rerank: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_rerank(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: The documents ranked for each query, best first (its first top_k): rows of query ord, or one row of its error.
 
 CREATE OR REPLACE FUNCTION public.svc_rerank_async(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.rerankAsync(query, documents, task, use_cache, seed, priority);
-} catch (error) {
-  throw error; // svc_rerank_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_rerank_async(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue a reranking; the result is a JSON array of {index, document, score}, best first.
 
 CREATE OR REPLACE FUNCTION public.svc_rerank_batch(queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer)
  RETURNS TABLE(ord integer, query text, rank integer, doc_index integer, document text, score double precision, error text)
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.rerankBatch(queries, documents, task, use_cache, seed, top_k);
-} catch (error) {
-  throw error; // svc_rerank_batch: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_rerank_batch(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Many queries over the same documents: for each query (ord) its documents best first (its first top_k), with their rank and position in documents (both from 1), or one row of its error. Scores as svc_rerank gives them.
 
 CREATE OR REPLACE FUNCTION public.svc_rerank_batch_async(queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
  RETURNS uuid[]
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.rerankBatchAsync(queries, documents, task, use_cache, seed, priority);
-} catch (error) {
-  throw error; // svc_rerank_batch_async: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_rerank_batch_async(text[],text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: Queue one reranking per query over the same documents; returns one request id per query, in order (each result as svc_rerank_async's).
 
 CREATE OR REPLACE FUNCTION public.svc_rerank_docs_only(query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer)
  RETURNS SETOF text
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.rerankDocsOnly(query, documents, task, use_cache, seed, top_k);
-} catch (error) {
-  throw error; // svc_rerank_docs_only: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_rerank_docs_only(text,text[],text,boolean,integer,integer): (default: PUBLIC may execute)
 -- comment: svc_rerank's documents alone, best first (the first top_k of them; NULL: all).
 
 CREATE OR REPLACE FUNCTION public.svc_search(name text, query text, k integer DEFAULT 10)
  RETURNS TABLE(key jsonb, chunk_index integer, chunk text, distance double precision)
- LANGUAGE plv8
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.search(name, query, k);
-} catch (error) {
-  throw error; // svc_search: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_search(text,text,integer): (default: PUBLIC may execute)
 -- comment: The k source rows nearest the query (each by its nearest chunk, cosine distance) in a vectorizer's destination, read as the caller; the query is embedded with the vectorizer's model.
 
 CREATE OR REPLACE FUNCTION public.svc_set_queue_limits(max_queue_size bigint DEFAULT NULL::bigint)
  RETURNS void
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.setQueueLimits(max_queue_size);
-} catch (error) {
-  throw error; // svc_set_queue_limits: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
--- grants on svc_set_queue_limits(bigint): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_set_queue_limits(bigint): (default: PUBLIC may execute)
 -- comment: Requests pending or processing over all roles (NULL: 10000); a session's svc.max_queue_size may only lower its own bound.
 
 CREATE OR REPLACE FUNCTION public.svc_set_role_limits(role_name text DEFAULT NULL::text, max_pending bigint DEFAULT NULL::bigint, max_stored_bytes bigint DEFAULT NULL::bigint)
  RETURNS void
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.setRoleLimits(role_name, max_pending, max_stored_bytes);
-} catch (error) {
-  throw error; // svc_set_role_limits: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
--- grants on svc_set_role_limits(text,bigint,bigint): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_set_role_limits(text,bigint,bigint): (default: PUBLIC may execute)
 -- comment: A role's quotas: its requests pending or processing, and the bytes their parameters and grammars store (NULL: the default); role_name NULL sets the default of every role without its own. A session cannot raise them; beyond them submission fails (53400).
 
 CREATE OR REPLACE FUNCTION public.svc_set_sync_connection(conninfo text)
  RETURNS text
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.setSyncConnection(conninfo);
-} catch (error) {
-  throw error; // svc_set_sync_connection: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
--- grants on svc_set_sync_connection(text): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_set_sync_connection(text): (default: PUBLIC may execute)
 -- comment: Where the synchronous functions' autonomous session connects: libpq keyword/value pairs (host, hostaddr, port, password, connect_timeout, sslmode, channel_binding); NULL or empty: this server's first unix socket. It always logs in as svc_sync to this database. Returns the connection string used, the password masked.
 
 CREATE OR REPLACE FUNCTION public.svc_settings()
@@ -2396,68 +3054,22 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_vectorize(source regclass, column_name text, name text, model text DEFAULT NULL::text, chunk_by text DEFAULT 'none'::text, chunk_size integer DEFAULT 1000, chunk_overlap integer DEFAULT 0, separators text[] DEFAULT ARRAY[(chr(10) || chr(10)), chr(10), '. '::text, ' '::text, ''::text], format text DEFAULT '$chunk'::text, destination text DEFAULT NULL::text, dimensions integer DEFAULT NULL::integer, batch_size integer DEFAULT 64, index text DEFAULT 'hnsw'::text)
  RETURNS bigint
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
- SET "plv8.execution_timeout" TO '65536'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.vectorize(source, column_name, name, model, chunk_by, chunk_size, chunk_overlap, separators, format, destination, dimensions, batch_size, index);
-} catch (error) {
-  throw error; // svc_vectorize: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_vectorize(regclass,text,text,text,text,integer,integer,text[],text,text,integer,integer,text): (default: PUBLIC may execute)
 -- comment: Keep source's column_name embedded, chunk by chunk, in a destination table svc keeps and the calling role reads: triggers queue inserts, updates and deletes, and the rows already there are queued now; model NULL: the embedding model svc_embed would use. Returns how many rows were queued.
 
 CREATE OR REPLACE FUNCTION public.svc_vectorize_drop(name text, drop_destination boolean DEFAULT true)
  RETURNS boolean
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.vectorizeDrop(name, drop_destination);
-} catch (error) {
-  throw error; // svc_vectorize_drop: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_vectorize_drop(text,boolean): (default: PUBLIC may execute)
 -- comment: Remove one of the calling role's vectorizers: its triggers, its queued work and (unless drop_destination is false) its destination; the source is untouched.
 
 CREATE OR REPLACE FUNCTION public.svc_vectorizer_embed(name text, query text)
  RETURNS real[]
- LANGUAGE plv8
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$
-const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-try {
-  return svc.api.vectorizerEmbed(name, query);
-} catch (error) {
-  throw error; // svc_vectorizer_embed: the error is the message above (plv8 names the line it was rethrown from)
-}
-$function$;
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_vectorizer_embed(text,text): (default: PUBLIC may execute)
 -- comment: A text's embedding under the model of one of the calling role's vectorizers, as svc_embed computes it (what svc_search compares chunks with).
 
@@ -2490,444 +3102,86 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text)
  RETURNS text
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats). The bump skips an
--- entry whose row another transaction holds (SKIP LOCKED): the bump of a hit in a role's transaction
--- holds its row until that commits, and no other caller, sync session or worker waits for that; the
--- answer is read all the same.
-WITH entry AS (
-  SELECT c.result FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2
-), bump AS (
-  UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
-  WHERE (cache_key, model) IN (
-    SELECT l.cache_key, l.model FROM svc_cache l WHERE l.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND l.model = $2
-    FOR UPDATE SKIP LOCKED)
-  RETURNING 1
-)
-SELECT result FROM (SELECT (SELECT result FROM entry) AS result, (SELECT count(*) FROM bump) AS bumped) AS r
-WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0
-$function$;
--- grants on svc_worker_cache_get(text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_cache_get(text,text): (default: PUBLIC may execute)
 -- comment: Worker protocol: the cached result for a request identity and model, or NULL (counted as a hit or a miss).
 
 CREATE OR REPLACE FUNCTION public.svc_worker_cache_put(identity text, model text, function_name text, result text)
  RETURNS void
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size. An entry there already is not
--- inserted at all: ON CONFLICT alone would wait for a transaction whose hit bumped it (a role's,
--- left open); only workers insert entries, so no role's transaction holds one that is missing.
-INSERT INTO svc_cache (cache_key, model, function_name, result)
-SELECT encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4
-WHERE NOT EXISTS (SELECT FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2)
-ON CONFLICT (cache_key, model) DO NOTHING;
-
-SELECT svc__cache_trim();
-$function$;
--- grants on svc_worker_cache_put(text,text,text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_cache_put(text,text,text,text): (default: PUBLIC may execute)
 -- comment: Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer DEFAULT 3, models text[] DEFAULT '{default}'::text[])
  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$-- The worker protocol is PL/pgSQL, whose plans are kept for the session: after five calls each
--- statement runs on a generic plan, built from the table's size at that moment. A worker polling an
--- idle queue (one just truncated, or vacuumed to zero pages) would fix plans that sequential-scan
--- svc_queue and sort it, cheapest on an empty table, and keep them when thousands of jobs arrive
--- (2-3 ms per claim with 5,000 rows, growing with the finished rows kept for svc_cleanup). Planning
--- every call costs 50-80 µs per statement instead. So these functions always run generic plans,
--- with sequential and bitmap scans disabled (the catalog's INDEX_PLANS), and each statement is
--- written so that one index alone serves it: ids through the primary key, the claim order only
--- from svc_queue_claim_idx, the earliest lease only from svc_queue_lease_idx. Their plan is then
--- the same whatever the table held when it was made. (Folding the lease probe into the claim
--- statement, through a loop over its rows, measured no faster.) The claim itself: svc__claim.
-BEGIN
-  RETURN QUERY SELECT * FROM svc__claim($1, $2, $3, $4, true, $5);
-END
-$function$;
--- grants on svc_worker_claim(text,integer,double precision,integer,text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_claim(text,integer,double precision,integer,text[]): (default: PUBLIC may execute)
 -- comment: Worker protocol: claim up to max_jobs pending jobs of the given models (svc_models names) under a lease; expired leases are requeued first. As its transaction's first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_cleanup(max_rows integer DEFAULT 1000)
  RETURNS integer
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$-- Retention, done by the workers (worker/worker.ts, after each heartbeat): up to max_rows finished
--- (completed, failed, cancelled) requests that finished longer ago than svc.retention are deleted, the
--- oldest first, through svc_queue_finished_idx; rows another worker is deleting are skipped. Small
--- batches keep each transaction short; the worker calls again while a batch comes back full.
--- Streamed partial text (svc_partial_results) counts only while its attempt runs: the rows of
--- requests no longer processed under that attempt go too (not counted in the result).
--- What belongs to a role that was dropped belongs to nobody (svc keeps roles' oids, never names, so a
--- role made later under that name inherits none of it): its requests still pending or processing are
--- cancelled (found by a loose scan of svc_queue_owner_active_idx: one descent per role with active
--- requests), its prompts and quotas deleted. Its vectorizers stay, queueing nothing, for an
--- svc_admin member to svc_vectorize_drop (their triggers need a superuser's function to go).
-DECLARE
-  removed integer;
-  orphans integer;
-  cutoff timestamptz := clock_timestamp() - svc__setting_interval('svc.retention');
-BEGIN
-  IF max_rows IS NULL OR max_rows < 1 THEN
-    RAISE EXCEPTION 'svc_worker_cleanup: max_rows must be a positive integer' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  WITH old AS (
-    SELECT q.request_id FROM svc_queue q
-    WHERE q.status IN ('completed', 'failed', 'cancelled') AND coalesce(q.completed_at, q.failed_at, q.cancelled_at) < cutoff
-    ORDER BY coalesce(q.completed_at, q.failed_at, q.cancelled_at)
-    LIMIT max_rows
-    FOR UPDATE SKIP LOCKED
-  ), gone AS (
-    DELETE FROM svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
-  )
-  SELECT count(*) INTO removed FROM gone;
-  -- Documents stored once for a batch (svc_documents) go with the last request that names them.
-  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
-  DELETE FROM svc_partial_results p
-  WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
-  WITH RECURSIVE owners AS (
-    (SELECT o.owner FROM svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 ORDER BY o.owner LIMIT 1)
-    UNION ALL
-    SELECT (SELECT o.owner FROM svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 AND o.owner > k.owner ORDER BY o.owner LIMIT 1)
-    FROM owners k WHERE k.owner IS NOT NULL
-  ), orphaned AS (
-    UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL,
-      error = 'cancelled: the role that submitted it was dropped'
-    WHERE q.request_id = ANY (ARRAY(
-      SELECT l.request_id FROM svc_queue l
-      WHERE l.owner IN (SELECT k.owner FROM owners k WHERE k.owner IS NOT NULL AND NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = k.owner))
-        AND l.status IN ('pending', 'processing') AND l.stored_bytes >= 0
-      FOR UPDATE SKIP LOCKED))
-    RETURNING q.request_id, q.worker_id
-  )
-  SELECT count(*) FILTER (WHERE pg_notify('svc_cancel', o.request_id::text) IS NOT NULL) INTO orphans FROM orphaned o WHERE o.worker_id IS NOT NULL;
-  DELETE FROM svc_prompts p WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = p.owner);
-  DELETE FROM svc_role_limits l WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = l.role_name);
-  RETURN removed;
-END
-$function$;
--- grants on svc_worker_cleanup(integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_cleanup(integer): (default: PUBLIC may execute)
 -- comment: Worker protocol: delete up to max_rows requests finished longer ago than svc.retention, oldest first; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt integer, result text)
  RETURNS boolean
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$-- A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
--- job was claimed again) matches nothing and is refused (false).
-BEGIN
-  RETURN cardinality(svc__complete(ARRAY[$1], ARRAY[$2], ARRAY[$3])) = 0;
-END
-$function$;
--- grants on svc_worker_complete(uuid,integer,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_complete(uuid,integer,text): (default: PUBLIC may execute)
 -- comment: Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer DEFAULT 3, claim_jobs integer DEFAULT NULL::integer, models text[] DEFAULT '{default}'::text[])
  RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$-- Complete, then claim for the slots that freed: one round trip (and one transaction) for a busy
--- worker instead of two per job, and several jobs that finished together complete in one call. The
--- completion is svc_worker_complete's for each (request, attempt, result) of the three arrays; the
--- claim is svc_worker_claim's, for up to claim_jobs jobs (by default one per completion given: the
--- freed slots, whether or not a completion was stored, since the worker no longer runs that job
--- either way), without relaxing the commit (the completions must be durable). Each row carries the
--- ids whose completion was refused (refused, usually empty: cheap to return on every row); when no
--- job is claimed there is exactly one row, with refused and NULL job columns.
-#variable_conflict use_column
-DECLARE
-  dropped uuid[];
-  wanted integer := coalesce($7, cardinality($1));
-BEGIN
-  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
-    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts and results must be arrays of the same length'
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF array_position($1, NULL) IS NOT NULL OR array_position($2, NULL) IS NOT NULL THEN
-    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids and complete_attempts must not contain NULL'
-      USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  IF wanted < 0 THEN
-    RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  dropped := svc__complete($1, $2, $3);
-  IF wanted > 0 THEN
-    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false, $8) c;
-    IF FOUND THEN
-      RETURN;
-    END IF;
-  END IF;
-  refused := dropped;
-  RETURN NEXT;
-END
-$function$;
--- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[]): (default: PUBLIC may execute)
 -- comment: Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs (default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused (as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[])
  RETURNS uuid[]
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$-- Results that finished together, and the cache entries of those whose request allows the cache, in
--- one statement and one transaction: svc__complete's completion of each (request, attempt, result),
--- then one insert of every entry (cache_identities[i] NULL: none for the i-th), then one eviction
--- beyond svc.cache_size. A caller has its answer and the cache holds it in the same commit, so the
--- next identical request finds it cached. Returns the ids whose completion was refused (usually
--- none); the cache entries are stored either way: they are what the request's parameters produce.
-#variable_conflict use_column
-DECLARE
-  n integer := cardinality(request_ids);
-  refused uuid[];
-BEGIN
-  IF request_ids IS NULL OR attempts IS NULL OR results IS NULL OR cache_identities IS NULL OR cache_models IS NULL OR function_names IS NULL
-    OR cardinality(attempts) <> n OR cardinality(results) <> n OR cardinality(cache_identities) <> n
-    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n THEN
-    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models and function_names must be arrays of the same length'
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
-    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  refused := svc__complete(request_ids, attempts, results);
-  IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
-    INSERT INTO svc_cache (cache_key, model, function_name, result)
-    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result
-    FROM unnest(cache_identities, cache_models, function_names, results) AS c(identity, model, function_name, result)
-    WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
-      -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
-      AND NOT EXISTS (SELECT FROM svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
-    ON CONFLICT (cache_key, model) DO NOTHING;
-    PERFORM svc__cache_trim();
-  END IF;
-  RETURN refused;
-END
-$function$;
--- grants on svc_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[]): (default: PUBLIC may execute)
 -- comment: Worker protocol: svc_worker_complete of each (request, attempt, result), and svc_worker_cache_put of each result whose cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_fail(request_id uuid, attempt integer, error text, max_retries integer DEFAULT 3)
  RETURNS text
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$-- The status is compared with a variable, not a literal, and no row lock is waited for (see
--- svc__complete.sql): a row locked by its owner's cancel gives NULL, as a refused failure.
-#variable_conflict use_column
-DECLARE
-  processing_ text := 'processing';
-  new_status text;
-  payload text;
-BEGIN
-  UPDATE svc_queue SET
-    status = CASE WHEN retry_count < $4 THEN 'pending' ELSE 'failed' END,
-    retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
-    run_after = clock_timestamp() + svc__backoff(retry_count),
-    failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
-    error = $3, lease_expires_at = NULL, worker_id = NULL,
-    -- A request that failed for good waits for nobody (as completion clears it).
-    waiter = CASE WHEN retry_count < $4 THEN waiter END
-  WHERE request_id = (SELECT l.request_id FROM svc_queue l WHERE l.request_id = $1 AND l.status = processing_ AND l.attempt = $2 FOR UPDATE SKIP LOCKED)
-  RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
-  IF new_status = 'failed' THEN
-    PERFORM pg_notify('svc_completed', payload);
-    -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe), but
-    -- those a role's write to the source holds (it queues them again, or forgets them, as it commits).
-    UPDATE svc_vectorizer_rows r SET state = 'failed', error = $3, done_at = clock_timestamp()
-    WHERE (r.vectorizer, r.key) IN (SELECT l.vectorizer, l.key FROM svc_vectorizer_rows l WHERE l.request_id = $1 FOR UPDATE SKIP LOCKED);
-  END IF;
-  RETURN new_status;
-END
-$function$;
--- grants on svc_worker_fail(uuid,integer,text,integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_fail(uuid,integer,text,integer): (default: PUBLIC may execute)
 -- comment: Worker protocol: record a failure; the job goes back to pending with a backoff while retries remain, else fails. Returns the new status (NULL when refused).
 
 CREATE OR REPLACE FUNCTION public.svc_worker_heartbeat(worker_id text, host text, pid integer, state text, concurrency integer, model text, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, models jsonb DEFAULT NULL::jsonb, capabilities jsonb DEFAULT NULL::jsonb)
  RETURNS void
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$-- `models`: the names this worker serves, each with the identity of the file it loaded (NULL: one
--- model, 'default', of identity `model`). A name not yet in svc_models is declared, serving every
--- function the file can serve; the identity of each is recorded there, for the cache. `capabilities`
--- ({"name": {"serves": [functions], "dimension": n}}, read from each GGUF; absent for an inference
--- server): recorded, and a name's serves narrowed to it, so that an embedding model is never offered
--- for generation, and a vectorizer's dimensions are checked against the model's (#45); `context`, the
--- context it is served with, for svc_summarize's chunks.
-WITH served AS (
-  SELECT key AS name, value AS identity,
-    CASE WHEN jsonb_typeof($11 -> key -> 'serves') = 'array'
-      THEN ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE ($11 -> key -> 'serves') ? f) END AS capabilities,
-    CASE WHEN jsonb_typeof($11 -> key -> 'dimension') = 'number' THEN ($11 -> key ->> 'dimension')::integer END AS dimension,
-    CASE WHEN jsonb_typeof($11 -> key -> 'context') = 'number' THEN ($11 -> key ->> 'context')::integer END AS context_size
-  FROM jsonb_each_text(coalesce($10, jsonb_build_object('default', $6)))
-), declared AS (
-  INSERT INTO svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension, context_size)
-  SELECT name, identity, clock_timestamp(), coalesce(nullif(capabilities, '{}'), ARRAY['generate', 'embed', 'rerank']), capabilities, dimension, context_size FROM served
-  ON CONFLICT (name) DO UPDATE SET identity = coalesce(excluded.identity, m.identity), loaded_at = excluded.loaded_at,
-    capabilities = excluded.capabilities, dimension = excluded.dimension, context_size = excluded.context_size,
-    serves = CASE WHEN excluded.capabilities IS NULL OR m.serves <@ excluded.capabilities THEN m.serves
-      ELSE coalesce(nullif(ARRAY(SELECT f FROM unnest(m.serves) AS f WHERE f = ANY (excluded.capabilities)), '{}'), excluded.capabilities) END
-  WHERE (excluded.identity IS NOT NULL AND m.identity IS DISTINCT FROM excluded.identity) OR m.capabilities IS DISTINCT FROM excluded.capabilities
-    OR m.dimension IS DISTINCT FROM excluded.dimension OR m.context_size IS DISTINCT FROM excluded.context_size
-)
-INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ARRAY(SELECT name FROM served ORDER BY name))
-ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excluded.concurrency,
-  model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,
-  jobs_in_flight = excluded.jobs_in_flight, models = excluded.models, last_heartbeat = clock_timestamp()
-$function$;
--- grants on svc_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer,jsonb,jsonb): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_heartbeat(text,text,integer,text,integer,text,bigint,bigint,integer,jsonb,jsonb): (default: PUBLIC may execute)
 -- comment: Worker protocol: report that a worker is alive, for svc_worker_status(), and the models it serves ({"name": identity}; NULL: {"default": model}), declared in svc_models when missing; capabilities ({"name": {"serves": [functions], "dimension": n}}, from each GGUF) is what each can serve and the length of its embeddings: recorded, and serves narrowed to it.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_progress(request_id uuid, attempt integer, partial_result text, tokens integer)
  RETURNS boolean
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$-- Streaming: the text a worker has generated so far for a request it is running, stored while that
--- attempt still processes the request (else false: its lease was lost, or it finished), and announced
--- on svc_progress with the request and its token count only: the text stays in svc_partial_results,
--- where only the request's owner reads it (any role may LISTEN, and a payload holds 8000 bytes).
-#variable_conflict use_column
-DECLARE
-  owner_ regrole;
-BEGIN
-  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR $4 IS NULL THEN
-    RAISE EXCEPTION 'svc_worker_progress: request_id, attempt, partial_result and tokens must not be NULL' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  IF $4 < 0 THEN
-    RAISE EXCEPTION 'svc_worker_progress: tokens must not be negative (got %)', $4 USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  SELECT q.owner INTO owner_ FROM svc_queue q WHERE q.request_id = $1 AND q.status = 'processing' AND q.attempt = $2;
-  IF NOT FOUND THEN
-    RETURN false;
-  END IF;
-  INSERT INTO svc_partial_results AS p (request_id, attempt, owner, partial_result, tokens, updated_at)
-  VALUES ($1, $2, owner_, $3, $4, clock_timestamp())
-  ON CONFLICT (request_id) DO UPDATE SET attempt = excluded.attempt, owner = excluded.owner,
-    partial_result = excluded.partial_result, tokens = excluded.tokens, updated_at = excluded.updated_at;
-  PERFORM pg_notify('svc_progress', json_build_object('request_id', $1, 'tokens', $4)::text);
-  RETURN true;
-END
-$function$;
--- grants on svc_worker_progress(uuid,integer,text,integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_progress(uuid,integer,text,integer): (default: PUBLIC may execute)
 -- comment: Worker protocol: the text generated so far for a job this attempt still processes (else false), announced on svc_progress as {"request_id", "tokens"}.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_released(worker_id text, request_ids uuid[])
  RETURNS uuid[]
- LANGUAGE plpgsql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
- SET plan_cache_mode TO 'force_generic_plan'
- SET enable_seqscan TO 'off'
- SET enable_bitmapscan TO 'off'
- SET jit TO 'off'
-AS $function$-- Of the jobs a worker holds (claimed ahead or running), those it must let go: no longer processing
--- under this worker (their owner cancelled them with svc_cancel_async, or their lease was lost), and
--- synchronous requests whose caller stopped waiting (its waiter lock is free), cancelled here. The
--- worker asks on each svc_cancel notification that names a job it holds (any role may NOTIFY, so the
--- notification alone proves nothing) and every second for what it holds; it drops what comes back
--- from its backlog and stops what runs at its next token, writing nothing (worker/worker.ts).
--- Lookups by id only; the status is compared with a variable, and no row lock is waited for (see
--- svc__complete.sql: a row locked by its owner's cancel is let go once that commits, announced).
-#variable_conflict use_column
-DECLARE
-  processing_ text := 'processing';
-BEGIN
-  IF $1 IS NULL OR $2 IS NULL THEN
-    RAISE EXCEPTION 'svc_worker_released: worker_id and request_ids must not be NULL' USING ERRCODE = 'null_value_not_allowed';
-  END IF;
-  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
-    error = 'cancelled: its synchronous caller stopped waiting'
-  WHERE q.request_id = ANY (ARRAY(
-    SELECT l.request_id FROM svc_queue l
-    WHERE l.request_id = ANY ($2)
-      -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
-      -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
-      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, l.waiter) ELSE false END
-    FOR UPDATE SKIP LOCKED));
-  RETURN ARRAY(
-    SELECT given.id FROM unnest($2) AS given(id)
-    WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
-END
-$function$;
--- grants on svc_worker_released(text,uuid[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_released(text,uuid[]): (default: PUBLIC may execute)
 -- comment: Worker protocol: of these jobs, those the worker must drop or stop: no longer processing under it (cancelled by their owner, lease lost), or synchronous requests whose caller stopped waiting (cancelled now).
 
 CREATE OR REPLACE FUNCTION public.svc_worker_renew(worker_id text, request_ids uuid[], lease_seconds double precision)
  RETURNS integer
- LANGUAGE sql
- SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
- SET standard_conforming_strings TO 'on'
- SET "plv8.start_proc" TO ''
-AS $function$-- Never waits for a row lock (see svc__complete.sql): a row locked by its owner's cancel, left
--- uncommitted, would hold up the renewal of every lease the worker holds.
-WITH renewed AS (
-  UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
-  WHERE request_id = ANY (ARRAY(
-    SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY ($2) AND l.worker_id = $1 AND l.status = 'processing'
-    FOR UPDATE SKIP LOCKED))
-  RETURNING 1
-)
-SELECT count(*)::integer FROM renewed
-$function$;
--- grants on svc_worker_renew(text,uuid[],double precision): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_worker_renew(text,uuid[],double precision): (default: PUBLIC may execute)
 -- comment: Worker protocol: extend the leases of jobs this worker still holds; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_status()

@@ -65,6 +65,39 @@ const PINNED = `SET search_path = pg_catalog, @extschema@, pg_temp SET standard_
  */
 const DEFINER_PINNED = `${PINNED} SET plv8.start_proc = ''`;
 
+/**
+ * The functions svc_relay (src/native/relay.c) stands before: those with a JavaScript body, whose errors
+ * plv8 would pass on with the line of JavaScript that threw as CONTEXT, and those granted to a role
+ * (svc_admin, svc_worker), whose refusal it words with the grant that is missing. The catalog's
+ * function is then the relay, under its name, signature and grants (a role's: PUBLIC's, the relay
+ * checks the body's); its body, svc__run_<name> beside it, is what the catalog says, granted to that
+ * role or to nobody: fmgr calls it for the relay without a privilege check of its own.
+ */
+export const relayed = (fn: SqlFunction): boolean => !('c' in fn.body) && ('ts' in fn.body || fn.grantTo === 'svc_admin' || fn.grantTo === 'svc_worker');
+/** A relayed function's body: svc__run_ and the name without its svc_ prefix (relay.c finds it by this name). */
+export const bodyName = (name: string): string => `svc__run_${name.replace(/^svc_+/, '')}`;
+
+/** A catalog function as the script emits it: its relay and body where it is relayed, else itself. */
+function emitted(fn: SqlFunction): SqlFunction[] {
+  if (!relayed(fn)) return [fn];
+  const byRole = fn.grantTo === 'svc_admin' || fn.grantTo === 'svc_worker';
+  const relay: SqlFunction = {
+    name: fn.name, params: fn.params, returns: fn.returns, volatility: fn.volatility, security: 'INVOKER', parallel: fn.parallel,
+    grantTo: byRole ? 'PUBLIC' : fn.grantTo, body: { c: 'svc_relay' }, comment: fn.comment,
+  };
+  const body: SqlFunction = {
+    ...fn, name: bodyName(fn.name), grantTo: byRole ? fn.grantTo : 'nobody',
+    // Its relay passes every argument, defaults filled in: the body declares none.
+    params: fn.params.map(({ name, type }) => ({ name, type })),
+    // An SQL or PL/pgSQL body stays in the file of the function's own name.
+    body: 'language' in fn.body ? { ...fn.body, generated: sqlBody(fn.name, fn.body) } : fn.body,
+    comment: `Internal: the body of ${fn.name}, run by its relay (svc_relay).`,
+  };
+  return [relay, body];
+}
+/** Every function the script creates, relays and bodies included, in the catalog's order. */
+export const EMITTED: readonly SqlFunction[] = FUNCTIONS.flatMap(emitted);
+
 function functionSql(fn: SqlFunction, buildId: string): string {
   const head = `CREATE OR REPLACE FUNCTION ${quoteIdent(fn.name)}(${signature(fn, true)})\nRETURNS ${fn.returns}`;
   const settings = Object.entries(fn.settings ?? {})
@@ -82,14 +115,10 @@ function functionSql(fn: SqlFunction, buildId: string): string {
   } else {
     if (!(fn.body.ts in api)) throw new Error(`${fn.name}: no implementation named ${fn.body.ts} in src/extension/index.ts`);
     const args = fn.params.map((param) => quoteIdentJs(param.name)).join(', ');
-    // Errors are thrown again here so that their CONTEXT line is this function's, not minified bundle code.
+    // Its relay drops the line of JavaScript plv8 names as an error's CONTEXT (src/native/relay.c).
     const js = `
 const svc = globalThis.__svc && globalThis.__svc.build === ${JSON.stringify(buildId)} ? globalThis.__svc : plv8.find_function('@extschema@.svc__bundle')();
-try {
-  return svc.api.${fn.body.ts}(${args});
-} catch (error) {
-  throw error; // ${fn.name}: the error is the message above (plv8 names the line it was rethrown from)
-}
+return svc.api.${fn.body.ts}(${args});
 `;
     body = `LANGUAGE plv8 ${options}\nAS ${dollarQuote(js, 'svc')}`;
   }
@@ -129,7 +158,7 @@ function ownershipSql(): string {
   return [
     source('owner.sql'),
     'ALTER FUNCTION svc__bundle() OWNER TO svc_owner;',
-    ...FUNCTIONS.filter((fn) => fn.owner !== 'superuser').map((fn) => `ALTER FUNCTION ${quoteIdent(fn.name)}(${signatureTypes(fn)}) OWNER TO svc_owner;`),
+    ...EMITTED.filter((fn) => fn.owner !== 'superuser').map((fn) => `ALTER FUNCTION ${quoteIdent(fn.name)}(${signatureTypes(fn)}) OWNER TO svc_owner;`),
     ...AGGREGATES.map((agg) => `ALTER AGGREGATE ${quoteIdent(agg.name)}(${signatureTypes(agg)}) OWNER TO svc_owner;`),
     '',
   ].join('\n');
@@ -154,7 +183,7 @@ export async function emitExtension(): Promise<{ written: string[]; buildId: str
     `-- The TypeScript bundle, installed into the session's plv8 context on first use of any svc function\n` +
       `-- (and again when a newer build is deployed: the stubs compare build ids).\n` +
       `CREATE OR REPLACE FUNCTION svc__bundle() RETURNS void LANGUAGE plv8 VOLATILE ${PINNED}\nAS ${dollarQuote(loader, 'svc_bundle')};\n`,
-    ...FUNCTIONS.map((fn) => functionSql(fn, buildId)),
+    ...EMITTED.map((fn) => functionSql(fn, buildId)),
     ...AGGREGATES.map(aggregateSql),
     ownershipSql(),
   ];

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import * as protocol from '../../worker/protocol.js';
 import { cacheIdentity } from '../../src/extension/cache-key.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
+import { frozenWorker } from '../helpers/worker.js';
 
 const svc = useSvc();
 let su: pg.Client;
@@ -110,6 +111,9 @@ test("the default binds every role without its own quota; a role's own quota ove
 });
 
 test("synchronous calls are bound by the queue's ceiling, their session's setting lowering it only", async () => {
+  // A worker alive but claiming nothing: the call goes to its submission (with none alive it is refused first, SV006).
+  const frozen = await frozenWorker(svc().cluster, su);
+  try {
   await admin.query('SELECT svc_set_queue_limits(2)');
   await submit(bob);
   await submit(bob);
@@ -122,9 +126,16 @@ test("synchronous calls are bound by the queue's ceiling, their session's settin
   await alice.query(`SET svc.max_queue_size = 2`);
   await expect(alice.query(`SELECT svc_generate('sync')`)).rejects.toMatchObject({ code: '53400', message: expect.stringContaining('svc.max_queue_size = 2)') });
   expect(await count('alice')).toBe(0);
+  } finally {
+    await frozen.kill();
+    await su.query('DELETE FROM svc_workers');
+  }
 });
 
 test('synchronous calls count against the quota of the role they act for', async () => {
+  // A worker alive but claiming nothing: the call goes to its submission (with none alive it is refused first, SV006).
+  const frozen = await frozenWorker(svc().cluster, su);
+  try {
   await admin.query(`SELECT svc_set_role_limits('alice', 1)`);
   await submit(alice);
   await alice.query(`SET svc.sync_timeout = '1s'`);
@@ -132,6 +143,10 @@ test('synchronous calls count against the quota of the role they act for', async
     code: '53400', message: 'svc_generate: role "alice" has reached its quota of requests (1 pending or processing, max_pending = 1)',
   });
   expect(await count('alice')).toBe(1);
+  } finally {
+    await frozen.kill();
+    await su.query('DELETE FROM svc_workers');
+  }
 });
 
 describe('only svc_admin sets limits, and nothing an ordinary role does raises its own', () => {

@@ -53,7 +53,12 @@ test('only svc_worker members may claim, complete, fail, renew, heartbeat or wri
     `SELECT svc_worker_progress('${aliceId}', 1, 'forged', 1)`,
     `SELECT svc_cleanup()`,
   ]) {
-    await expect(alice.query(sql)).rejects.toThrow(/permission denied for function/);
+    // Refused naming the role the function is granted to (its relay checks EXECUTE on its body: src/native/relay.c).
+    await expect(alice.query(sql)).rejects.toMatchObject({
+      code: '42501',
+      message: expect.stringMatching(/^svc_\w+: permission denied: only members of svc_(worker|admin) may run it$/),
+      hint: expect.stringMatching(/^A superuser \(or a member of svc_(worker|admin) with ADMIN OPTION\) grants it: GRANT svc_(worker|admin) TO alice;$/),
+    });
   }
 });
 
@@ -117,8 +122,8 @@ test('a request belongs to the role the session acts as: SET ROLE decides, and n
 test('svc_admin members may run svc_cleanup and svc_cache_clear; other roles may not', async () => {
   expect((await admin.query(`SELECT svc_cleanup('1 day') >= 0 AS ok`)).rows[0].ok).toBe(true);
   expect((await admin.query(`SELECT svc_cache_clear() >= 0 AS ok`)).rows[0].ok).toBe(true);
-  await expect(alice.query(`SELECT svc_cache_clear()`)).rejects.toThrow(/permission denied for function svc_cache_clear/);
-  await expect(bob.query(`SELECT svc_cleanup()`)).rejects.toThrow(/permission denied for function svc_cleanup/);
+  await expect(alice.query(`SELECT svc_cache_clear()`)).rejects.toThrow('svc_cache_clear: permission denied: only members of svc_admin may run it');
+  await expect(bob.query(`SELECT svc_cleanup()`)).rejects.toThrow('svc_cleanup: permission denied: only members of svc_admin may run it');
 });
 
 test('the worker completes the request, and only its owner reads the result', async () => {
@@ -135,11 +140,19 @@ test('the worker completes the request, and only its owner reads the result', as
 
 test('every svc function pins search_path: built-ins first, svc\'s schema, pg_temp last', async () => {
   // An aggregate (svc_summarize) takes no settings: the functions it runs are in this list and pin theirs.
-  // Nor do svc.so's C functions, which run no SQL (docs/security.md): only these, each SECURITY INVOKER.
-  const { rows } = await alice.query(`SELECT p.proname, p.proconfig, l.lanname = 'c' AS native, p.prosecdef FROM pg_proc p
+  // Nor do svc.so's C functions, which run no SQL (docs/security.md): the distance and the relays, each SECURITY INVOKER.
+  const { rows } = await alice.query(`SELECT p.proname, p.proconfig, l.lanname = 'c' AS native, p.prosecdef, p.prosrc FROM pg_proc p
     JOIN pg_language l ON l.oid = p.prolang JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc' WHERE p.prokind <> 'a' ORDER BY p.proname`);
-  expect(rows.filter((r) => r.native).map((r) => [r.proname, r.prosecdef, r.proconfig])).toEqual([['svc_cosine_distance', false, null]]);
+  const native = rows.filter((r) => r.native);
+  expect(native.filter((r) => r.prosrc !== 'svc_relay').map((r) => [r.proname, r.prosecdef, r.proconfig])).toEqual([['svc_cosine_distance', false, null]]);
+  // Every relay has its body, which pins the settings (checked below with the rest).
+  const relays = native.filter((r) => r.prosrc === 'svc_relay');
+  expect(relays.length).toBeGreaterThan(40);
+  for (const r of relays) {
+    expect([r.proname, r.prosecdef, r.proconfig]).toEqual([r.proname, false, null]);
+    expect(rows.some((b) => b.proname === `svc__run_${r.proname.replace(/^svc_+/, '')}`)).toBe(true);
+  }
   expect(rows.length).toBeGreaterThan(40);
   for (const { proname, proconfig } of rows.filter((r) => !r.native)) {
     expect({ proname, path: (proconfig as string[] | null)?.find((c) => c.startsWith('search_path=')) }).toEqual({ proname, path: 'search_path=pg_catalog, public, pg_temp' });

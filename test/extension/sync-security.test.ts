@@ -194,7 +194,7 @@ describe('only an administrator decides where the autonomous session connects', 
   });
 
   test('svc_set_sync_connection: only svc_admin; no user, dbname, options or service; bad values are clear errors', async () => {
-    await expect(mallory.query(`SELECT svc_set_sync_connection('host=/tmp')`)).rejects.toThrow(/permission denied for function svc_set_sync_connection/);
+    await expect(mallory.query(`SELECT svc_set_sync_connection('host=/tmp')`)).rejects.toThrow('svc_set_sync_connection: permission denied: only members of svc_admin may run it');
     const admin = await svc().connect(ROLES.admin);
     for (const [conninfo, message] of [
       ['user=postgres', /may not set "user"/],

@@ -52,6 +52,11 @@ export async function frozenWorker(cluster: Cluster, db: { query(sql: string): P
   };
 }
 
+/** Waits until a worker has sent a heartbeat as running: a sync call with no live worker is refused at once (SV006). */
+export async function heardFrom(db: { query(sql: string): Promise<{ rows: unknown[] }> }): Promise<void> {
+  await eventually('a worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_workers WHERE state = 'running'`)).rows.length > 0, 60_000);
+}
+
 /** Waits until `predicate` holds, polling; fails with `what` after `ms`. */
 export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;

@@ -5,7 +5,7 @@
 // pg_stat_statements, the worker's poll set far beyond the test's length.
 import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
-import { startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { startWorker, type WorkerProcess, heardFrom } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { shared_preload_libraries: 'pg_stat_statements' } });
 let su: pg.Client;
@@ -18,8 +18,9 @@ beforeAll(async () => {
   alice = await svc().connect(ROLES.alice);
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '4', SVC_WORKER_POLL_INTERVAL: '600' });
   // Started, and past its first claims.
+  await heardFrom(su);
   await alice.query(`SELECT svc_embed('warm up', use_cache := false)`);
-});
+}, 60_000);
 afterAll(async () => {
   await worker.stop('SIGKILL');
 });

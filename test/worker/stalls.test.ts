@@ -7,7 +7,7 @@
 // never on a time.
 import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
-import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { eventually, heardFrom, startWorker, type WorkerProcess } from '../helpers/worker.js';
 import { STORIES_MODEL } from '../helpers/real-models.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
@@ -85,6 +85,7 @@ test('rows of her source held by her open write: the job that embeds their older
   await eveHolds.query(`BEGIN; UPDATE eve.held SET body = 'held second'`);
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2', SVC_WORKER_MAX_RETRIES: '0' }, STORIES_MODEL);
   try {
+    await heardFrom(db);
     await othersServed('a source row is held');
     const job = await eventually(
       'the first job to fail',

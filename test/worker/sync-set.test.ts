@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { fencedBlocks } from '../helpers/docs.js';
-import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import { eventually, frozenWorker, startWorker, type WorkerProcess } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'60s'" } });
 let db: pg.Client;
@@ -166,12 +166,18 @@ test("the SQL reference's set-based example labels a table in one statement", as
   expect(labels.every((l) => ['bug', 'question', 'praise'].includes(l))).toBe(true);
 });
 
-describe('with no worker running', () => {
+describe('with no worker answering', () => {
+  // A worker alive to svc but claiming nothing (with none alive, a set call is refused at once: SV006).
+  let frozen: { kill(): Promise<void> } | undefined;
   beforeAll(async () => {
     await worker?.stop();
     worker = undefined;
-  });
+    await db.query(`DELETE FROM svc_workers`);
+    frozen = await frozenWorker(svc().cluster, db);
+  }, 60_000);
   afterAll(async () => {
+    await frozen?.kill();
+    await db.query(`DELETE FROM svc_workers`);
     await startOne();
   }, 60_000);
 

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { REQUEST_LOCK } from '../../src/extension/queries.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
-import { eventually, workerSet } from '../helpers/worker.js';
+import { eventually, heardFrom, workerSet } from '../helpers/worker.js';
 
 const svc = useSvc({ settings: { 'svc.retry_backoff': "'0'" } });
 let su: pg.Client;
@@ -59,6 +59,7 @@ async function waitEvents(pid: number, id: string): Promise<string[]> {
 
 test("a sync call waits on the running request's lock, held by the worker until its result has committed", async () => {
   start();
+  await heardFrom(su);
   const callerPid = await pidOf(alice);
   const call = alice.query(`SELECT svc_generate('wake me', max_tokens := $1, use_cache := false) AS text`, [LONG]);
   const id = await processing('wake me');
@@ -103,6 +104,7 @@ test("another role holding a request's lock key delays the caller's answer, neve
 
 test('a worker killed while it holds a lock wakes the caller, whose request another worker then answers', async () => {
   const first = start({ SVC_WORKER_LEASE: '1' });
+  await heardFrom(su);
   const call = alice.query(`SELECT svc_generate('killed under me', max_tokens := $1, use_cache := false) AS text`, [LONG]);
   const id = await processing('killed under me');
   await eventually('the worker to hold its lock', async () => (await lockHolders(id)).length === 1);

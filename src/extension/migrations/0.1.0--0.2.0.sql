@@ -106,6 +106,12 @@ DROP FUNCTION svc_worker_status();
 DROP FUNCTION svc_queue_stats();
 DROP FUNCTION svc_worker_claim(text, integer, double precision, integer);
 DROP FUNCTION svc_worker_heartbeat(text, text, integer, text, integer, text, bigint, bigint, integer);
+-- Granted to one role in 0.1.0, these are relays granted to PUBLIC in 0.2.0 (src/native/relay.c checks
+-- EXECUTE on their bodies and names the role): made again with 0.2.0's grants, not 0.1.0's.
+DROP FUNCTION svc_cleanup(interval);
+DROP FUNCTION svc_worker_complete(uuid, integer, text);
+DROP FUNCTION svc_worker_fail(uuid, integer, text, integer);
+DROP FUNCTION svc_worker_renew(text, uuid[], double precision);
 
 -- svc_owner (as schema.sql defines it in 0.2.0): the owner of svc's tables and of all its functions but those docs/security.md lists as
 -- the superuser's ("Who owns svc's objects"), so that what runs with svc's owner's rights has svc's

@@ -16,7 +16,7 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   -- What the model's file can do, as its worker read it (svc_models.capabilities): an embedding model never serves generate.
-  SELECT m.identity, m.capabilities INTO known FROM svc_models AS m WHERE m.name = svc_model_declare.name;
+  SELECT m.identity, m.capabilities INTO known FROM svc_models AS m WHERE m.name = $1;
   IF known.capabilities IS NOT NULL AND NOT serves <@ known.capabilities THEN
     RAISE EXCEPTION 'svc_model_declare: model % cannot serve %: the file its worker loaded (%) is an embedding model, which serves only %',
       quote_literal(name), array_to_string(ARRAY(SELECT f FROM unnest(serves) AS f WHERE NOT f = ANY (known.capabilities)), ', '),
