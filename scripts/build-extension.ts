@@ -82,11 +82,20 @@ function emitted(fn: SqlFunction): SqlFunction[] {
   if (!relayed(fn)) return [fn];
   const byRole = fn.grantTo === 'svc_admin' || fn.grantTo === 'svc_worker';
   const relay: SqlFunction = {
-    name: fn.name, params: fn.params, returns: fn.returns, volatility: fn.volatility, security: 'INVOKER', parallel: fn.parallel,
-    grantTo: byRole ? 'PUBLIC' : fn.grantTo, body: { c: 'svc_relay' }, comment: fn.comment,
+    name: fn.name,
+    params: fn.params,
+    returns: fn.returns,
+    volatility: fn.volatility,
+    security: 'INVOKER',
+    parallel: fn.parallel,
+    grantTo: byRole ? 'PUBLIC' : fn.grantTo,
+    body: { c: 'svc_relay' },
+    comment: fn.comment,
   };
   const body: SqlFunction = {
-    ...fn, name: bodyName(fn.name), grantTo: byRole ? fn.grantTo : 'nobody',
+    ...fn,
+    name: bodyName(fn.name),
+    grantTo: byRole ? fn.grantTo : 'nobody',
     // Its relay passes every argument, defaults filled in: the body declares none.
     params: fn.params.map(({ name, type }) => ({ name, type })),
     // An SQL or PL/pgSQL body stays in the file of the function's own name.
