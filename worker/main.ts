@@ -11,6 +11,8 @@ import { versionLine } from '../src/version.js';
 import { checkSetup, connectionConfigError, WORKER_SESSION } from './setup.js';
 import { errorFields, log } from './log.js';
 import { Worker } from './worker.js';
+import * as protocol from './protocol.js';
+import { hostname } from 'node:os';
 
 /** svc.worker_concurrency and svc.worker_poll_interval apply where the environment sets nothing. */
 async function applyDatabaseSettings(pool: pg.Pool, config: WorkerConfig, env: NodeJS.ProcessEnv): Promise<WorkerConfig> {
@@ -85,6 +87,9 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ ...config.db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true, options: WORKER_SESSION });
   pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
   config = await prepareDatabase(pool, config);
+  // While the models load, the worker says it is starting: a sync call for its models waits for it then,
+  // instead of being refused for want of a live worker (SV006).
+  const starting = startingBeats(pool, config);
   // One engine per model, loaded one after another; each has `concurrency` sequences, as any may get
   // every job. A model served by an inference server is asked for its model list once (ServerEngine.connect).
   const engines = new Map<string, InferenceEngine>();
@@ -107,12 +112,40 @@ async function main(): Promise<void> {
             }),
       );
     }
+    await starting.stop();
     worker = new Worker(config, pool, engines);
     await worker.run();
     await within(pool.end(), 2000);
   } finally {
     for (const engine of engines.values()) await engine.dispose();
   }
+}
+
+/** Heartbeats of state 'starting' for the models the worker will serve, now and every SVC_WORKER_HEARTBEAT until stop(). */
+function startingBeats(pool: pg.Pool, config: WorkerConfig): { stop(): Promise<void> } {
+  const beat = () =>
+    protocol
+      .heartbeat(pool, {
+        workerId: config.workerId,
+        host: hostname(),
+        pid: process.pid,
+        state: 'starting',
+        concurrency: config.concurrency,
+        model: null,
+        models: Object.fromEntries(config.models.map((m) => [m.name, null])),
+        jobsDone: 0,
+        jobsFailed: 0,
+        jobsInFlight: 0,
+      })
+      .catch((error: unknown) => log('warn', 'heartbeat failed', errorFields(error)));
+  let last = beat();
+  const timer = setInterval(() => (last = beat()), config.heartbeatMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await last;
+    },
+  };
 }
 
 /** A model fetched by URI into the cache (src/model/fetch.ts): its progress in the log, every tenth. */

@@ -180,8 +180,8 @@ export interface Heartbeat {
   concurrency: number;
   /** The identity of the (first) model loaded. */
   model: string | null;
-  /** Each served svc_models name with the identity of the file loaded for it (default: {default: model}). */
-  models?: Readonly<Record<string, string>>;
+  /** Each served svc_models name with the identity of the file loaded for it (default: {default: model}; null while it loads). */
+  models?: Readonly<Record<string, string | null>>;
   /** What each served name's GGUF can serve (generate, embed, rerank) and the length of its embeddings, where known: svc_models' serves is narrowed to it. */
   capabilities?: Readonly<Record<string, { serves: readonly string[]; dimension?: number; context?: number }>>;
   jobsDone: number;

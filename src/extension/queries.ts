@@ -250,10 +250,11 @@ export const QUERIES = {
   // A sync call's token: 244 random bits (two version-4 UUIDs), known only to the waiting backend's
   // plv8 context (the owner's) and the autonomous session it opens.
   syncToken: q(`SELECT replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '') AS token`),
-  // Workers heard from in the last minute, and those of them serving model $1 (read before every sync call's submission).
+  // Workers heard from in the last minute, running or starting (loading their models), and those of them
+  // serving model $1 (read before every sync call's submission).
   workersSummary: q(
-    `SELECT count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
-            count(*) FILTER (WHERE state = 'running' AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)) AS serving,
+    `SELECT count(*) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
+            count(*) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)) AS serving,
             count(*) AS known
      FROM svc_workers`,
     'text',

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import AjvModule from 'ajv';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
+import * as protocol from '../../worker/protocol.js';
 
 /** A worker started and heard from: a sync call with no live worker is refused at once (SV006), so each restart waits for it. */
 async function started(env: Record<string, string>): Promise<WorkerProcess> {
@@ -240,6 +241,26 @@ test('with no live worker, a sync call fails at once with a clear error naming t
       hint: 'Start a worker (svc-worker), or use the _async functions: their requests wait for one.',
     });
     expect((await db.query(`SELECT count(*)::int AS n FROM svc_queue WHERE parameters->>'prompt' = 'nobody home'`)).rows[0].n).toBe(0);
+    // A worker that says it is starting (loading its models: worker/main.ts) is waited for, up to svc.sync_timeout.
+    const starting = await svc().connect(ROLES.worker);
+    await protocol.heartbeat(starting, {
+      workerId: 'starting-worker',
+      host: 'h',
+      pid: 1,
+      state: 'starting',
+      concurrency: 1,
+      model: null,
+      models: { default: null },
+      jobsDone: 0,
+      jobsFailed: 0,
+      jobsInFlight: 0,
+    });
+    await db.query(`SET svc.sync_timeout = '1s'`);
+    await expect(db.query(`SELECT svc_generate('wait for it', use_cache := false)`)).rejects.toMatchObject({
+      code: 'SV003',
+      message: expect.stringMatching(/^svc_generate: timed out: no result within 1 s \(svc.sync_timeout\); 1 worker\(s\) running/),
+    });
+    await db.query(`RESET svc.sync_timeout; DELETE FROM svc_workers WHERE worker_id = 'starting-worker'`);
   } finally {
     worker = await started({ SVC_WORKER_CONCURRENCY: '4' });
   }
