@@ -127,9 +127,6 @@ export class JsonRules {
   number(): Expr {
     return this.once('number', () => numberExpr(true));
   }
-  nonNegativeNumber(): Expr {
-    return this.once('number-nonneg', () => numberExpr(false));
-  }
   boolean(): Expr {
     return this.once('boolean', () => alt(literal('true'), literal('false')));
   }
