@@ -117,15 +117,15 @@ export function numberExpr(part: NumberPart, pointer: string, hint: string, ctx:
     const high = largest(wholeCap, digits, 1n);
     const a = lo ? onGrid(lo, digits, true) : low;
     const b = hi ? onGrid(hi, digits, false) : high;
-    const multiplesRange =
-      wholeCap >= 1 && compareDecimals(a, b) <= 0
-        ? decimalRangeExpr(compareDecimals(a, low) < 0 ? low : a, compareDecimals(b, high) > 0 ? high : b, digits)
-        : null;
-    if (multiplesRange) {
+    if (wholeCap < 1 || compareDecimals(a, high) > 0 || compareDecimals(b, low) < 0) {
+      multipleLeftToValidator(part, 'multiples of more than 15 digits are checked by the validator', ctx);
+    } else {
+      const multiplesRange = decimalRangeExpr(compareDecimals(a, low) < 0 ? low : a, compareDecimals(b, high) > 0 ? high : b, digits);
+      if (!multiplesRange) return unsatisfiable('no multiple of multipleOf lies between the bounds', pointer, 'multipleOf');
       const multiples = multiplesIn(multiplesRange, step, pointer, hint, ctx);
       if (multiples) return multiples;
       multipleLeftToValidator(part, 'the automaton of multiples in this range is too large; the validator checks multipleOf', ctx);
-    } else multipleLeftToValidator(part, 'multiples of more than 15 digits are checked by the validator', ctx);
+    }
   }
   return ctx.builder.rule(`${hint}-number`, range);
 }
