@@ -10,6 +10,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import * as ajvFormatTable from 'ajv-formats/dist/formats.js';
 import { ConstraintError } from './errors.js';
 import { decimalOf } from './numeric.js';
+import { shareRepeatedSubschemas } from './shared-subschemas.js';
 
 type AjvInstance = {
   addFormat(name: string, format: unknown): unknown;
@@ -109,7 +110,7 @@ export function createSchemaValidator(schema: unknown): (text: string) => Valida
         const ajv = new Ajv2020(AJV_OPTIONS);
         addFormats(ajv);
         exactMultipleOf(ajv);
-        check = ajv.compile(schema);
+        check = ajv.compile(shareRepeatedSubschemas(schema));
       } catch (error) {
         // Never a throw from validate(): a schema ajv cannot compile fails every output, saying why.
         return { ok: false, error: new ConstraintError('validation-failed', `the schema cannot be checked by the validator: ${(error as Error).message}`) };

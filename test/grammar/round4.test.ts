@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { ConstraintError, compileJsonSchema, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
 import { isMultipleOf } from '../../src/grammar/validator.js';
+import { shareRepeatedSubschemas } from '../../src/grammar/shared-subschemas.js';
 
 const accepts = (schema: unknown, text: string) => recognizeGbnf(compileJsonSchema(schema).grammar, text);
 
@@ -68,7 +69,10 @@ describe('numbers are enforced by the grammar (#54 point 1)', () => {
     // Two steps: a multiple of both is a multiple of their least common multiple.
     expect(accepts({ allOf: [{ type: 'integer', multipleOf: 4 }, { multipleOf: 6 }] }, '12')).toBe(true);
     expect(accepts({ allOf: [{ type: 'integer', multipleOf: 4 }, { multipleOf: 6 }] }, '8')).toBe(false);
-    expect(outcome(() => compileJsonSchema({ type: 'integer', multipleOf: 10, minimum: 1, maximum: 9 }))).toMatchObject({ code: 'unsatisfiable', keyword: 'multipleOf' });
+    expect(outcome(() => compileJsonSchema({ type: 'integer', multipleOf: 10, minimum: 1, maximum: 9 }))).toMatchObject({
+      code: 'unsatisfiable',
+      keyword: 'multipleOf',
+    });
   });
 
   test('a step of too many digits stays with the validator, listed', () => {
@@ -89,7 +93,14 @@ describe('numbers are enforced by the grammar (#54 point 1)', () => {
 
   const bound = fc.constantFrom(-1e6, -12.5, -1, -0.25, 0, 0.001, 0.5, 1, 3.75, 99.99, 1e6);
   const step = fc.constantFrom(undefined, 0.5, 0.25, 0.01, 0.1, 1, 3, 7);
-  const numberSchema = fc.record({ type: fc.constantFrom('number', 'integer'), lo: fc.option(bound), hi: fc.option(bound), exLo: fc.boolean(), exHi: fc.boolean(), step });
+  const numberSchema = fc.record({
+    type: fc.constantFrom('number', 'integer'),
+    lo: fc.option(bound),
+    hi: fc.option(bound),
+    exLo: fc.boolean(),
+    exHi: fc.boolean(),
+    step,
+  });
 
   test('property: what the grammar writes validates; what validates (on a coarse grid) the grammar writes', () => {
     fc.assert(
@@ -148,10 +159,7 @@ describe('intersections are computed, or listed (#54 point 2)', () => {
 
   test('a closed object merged with patternProperties stays closed', () => {
     const s = {
-      allOf: [
-        { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false },
-        { patternProperties: { '^x': { type: 'integer' } } },
-      ],
+      allOf: [{ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }, { patternProperties: { '^x': { type: 'integer' } } }],
     };
     expect(accepts(s, '{"a":1}')).toBe(true);
     expect(accepts(s, '{"x1":1}')).toBe(false);
@@ -171,7 +179,12 @@ describe('intersections are computed, or listed (#54 point 2)', () => {
   });
 
   test("a name one part declares takes the other part's patterns", () => {
-    const s = { allOf: [{ type: 'object', properties: { x1: { type: 'number' } } }, { patternProperties: { '^x': { type: 'integer' } }, additionalProperties: false }] };
+    const s = {
+      allOf: [
+        { type: 'object', properties: { x1: { type: 'number' } } },
+        { patternProperties: { '^x': { type: 'integer' } }, additionalProperties: false },
+      ],
+    };
     expect(accepts(s, '{"x1":2}')).toBe(true);
     expect(accepts(s, '{"x1":2.5}')).toBe(false);
   });
@@ -180,5 +193,38 @@ describe('intersections are computed, or listed (#54 point 2)', () => {
     const beside = compileJsonSchema({ type: 'string', allOf: [{ pattern: '^[a-z]+$' }, { pattern: '^(?!ab)' }] });
     expect(beside.approximations).toContainEqual(expect.objectContaining({ keyword: 'pattern', pointer: '/allOf/1' }));
     expect(outcome(() => compileJsonSchema({ type: 'string', pattern: '^(?!ab)' }))).toMatchObject({ code: 'unsupported-regex' });
+  });
+});
+
+describe("the validator compiles a subschema written many times once (cityjson's first validate() took 3-7 s) (#54 point 4)", () => {
+  const point = {
+    type: 'object',
+    properties: { x: { type: 'number', minimum: 0 }, y: { type: 'number' }, label: { type: 'string', pattern: '^[a-z]+$' } },
+    required: ['x', 'y'],
+  };
+  const schema = {
+    type: 'object',
+    properties: Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'array', items: point, description: 'a list of points, written out in full' }]),
+    ),
+    $defs: { named: { $anchor: 'here', ...point }, target: { ...point } },
+    patternProperties: { '^ref': { $ref: '#/$defs/target/properties/x' } },
+  };
+
+  test('shared: one $defs entry, $refs to it; anchors and the targets of $ref pointers stay in place', () => {
+    const shared = shareRepeatedSubschemas(schema) as { $defs: Record<string, unknown>; properties: Record<string, unknown> };
+    expect(Object.keys(shared.$defs).filter((k) => k.startsWith('__svc_shared_')).length).toBeGreaterThan(0);
+    expect(JSON.stringify(shared.properties.p7)).toMatch(/\$ref/);
+    expect(shared.$defs.named).toEqual(schema.$defs.named);
+    expect((shared.$defs.target as { properties: unknown }).properties).toEqual(point.properties);
+    expect(shareRepeatedSubschemas({ type: 'string' })).toEqual({ type: 'string' });
+  });
+
+  test('validate() says the same', () => {
+    const compiled = compileJsonSchema(schema, { additionalProperties: true });
+    expect(compiled.validate('{"p1":[{"x":1,"y":2,"label":"ok"}],"p39":[]}').ok).toBe(true);
+    expect(compiled.validate('{"p1":[{"x":-1,"y":2}]}')).toMatchObject({ ok: false, error: { message: expect.stringMatching(/\/p1\/0\/x must be >= 0/) } });
+    expect(compiled.validate('{"p2":[{"x":1,"y":2,"label":"NO"}]}').ok).toBe(false);
+    expect(compiled.validate('{"ref1":-3}').ok).toBe(false);
   });
 });
