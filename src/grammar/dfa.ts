@@ -9,7 +9,7 @@
 
 import { Automaton, AutomatonLimitError, DEAD } from '../decode/automaton.js';
 import type { CharRanges, Expr } from './expr.js';
-import type { GrammarBuilder } from './gbnf-format.js';
+import type { GrammarBuilder } from './grammar-builder.js';
 import { EMPTY, altOf, charClass, literal, normalizeRanges, optional, seqOf } from './expr.js';
 
 export interface Dfa {
@@ -89,7 +89,7 @@ export function dfaOfExpr(expr: Expr, budget: DfaBudget): Dfa | undefined {
       budget,
     );
   } catch (error) {
-    if (error instanceof TooManyStates || error instanceof AutomatonLimitError) return undefined;
+    if (error instanceof TooManyStates || error instanceof AutomatonLimitError || error instanceof RangeError) return undefined;
     throw error;
   }
 }

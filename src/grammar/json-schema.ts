@@ -10,7 +10,8 @@
 import { ConstraintError } from './errors.js';
 import type { Grammar } from './expr.js';
 import type { GrammarLimits } from './gbnf-format.js';
-import { DEFAULT_LIMITS, GrammarBuilder } from './gbnf-format.js';
+import { DEFAULT_LIMITS } from './gbnf-format.js';
+import { GrammarBuilder } from './grammar-builder.js';
 import { checkGrammar } from './gbnf-check.js';
 import { JsonRules } from './json-primitives.js';
 import { refuseOversizedSchema } from './schema-size.js';

@@ -12,9 +12,10 @@ import { ConstraintError } from './errors.js';
 import type { Expr, Grammar } from './expr.js';
 import { EMPTY, altOf, literal, optional, ref, repeat, seq } from './expr.js';
 import type { DfaBudget } from './dfa.js';
-import type { GrammarBuilder } from './gbnf-format.js';
+import type { GrammarBuilder } from './grammar-builder.js';
 import type { JsonRules } from './json-primitives.js';
 import { recognizeWithin } from './gbnf-run.js';
+import { factorAlternatives } from './factor.js';
 import { PatternMatcher } from './pattern-keys.js';
 import type { IntersectContext } from './schema-intersect.js';
 import { force } from './schema-intersect.js';
@@ -78,6 +79,7 @@ export class Emitter implements ScalarContext, ObjectContext {
   /** Intersections being emitted, per reading: met again inside themselves, they become a rule. */
   private readonly merging = new Map<string, { name?: string; failure?: Unsatisfiable | ConstraintError }>();
   private readonly patternMatcher = new PatternMatcher();
+  readonly patternContents = new Map<string, Expr>();
   private readonly recognition = { steps: MAX_ENUM_RECOGNITION_STEPS };
   /** The specification's reading (judging enum values) rather than the model's. */
   private specMode = false;
@@ -255,7 +257,11 @@ export class Emitter implements ScalarContext, ObjectContext {
       if (expr) exprs.push(expr);
     });
     if (exprs.length === 0) return last ?? unsatisfiable(`no ${keyword} branch can match`, pointer);
-    return altOf(exprs);
+    return factorAlternatives(
+      exprs,
+      (name) => this.builder.bodyOf(name),
+      (body) => this.builder.rule(`${hintFromPointer(pointer)}-branch`, body),
+    );
   }
 
   // -- nodes -----------------------------------------------------------------------------------
@@ -358,7 +364,11 @@ export class Emitter implements ScalarContext, ObjectContext {
       } else this.approximate(pointer, 'enum', 'values are not filtered by the recursive rest of the schema; the validator checks them');
     }
     if (allowed.length === 0) return unsatisfiable('no enum/const value satisfies the rest of the schema', pointer, 'enum');
-    return altOf(allowed.map(literal));
+    return factorAlternatives(
+      allowed.map(literal),
+      () => undefined,
+      (body) => this.builder.rule(`${hintFromPointer(pointer)}-enum`, body),
+    );
   }
 
   // -- arrays ----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import type { Expr } from './expr.js';
 import { EMPTY, GENERATABLE, alt, altOf, charClass, literal, normalizeRanges, optional, rangesContain, repeat, seq } from './expr.js';
 import type { Dfa, DfaBudget } from './dfa.js';
 import { classBoundsOf, dfaIsEmpty, dfaOfExpr, dfaRules, intersectDfas, rangesExpr } from './dfa.js';
-import type { GrammarBuilder } from './gbnf-format.js';
+import type { GrammarBuilder } from './grammar-builder.js';
 import { patternExpr, patternKeyExcluding } from './pattern-keys.js';
 import { toJsonStringContent } from './regex.js';
 import { refuseTooManyProperties } from './drafts.js';

@@ -4,12 +4,13 @@
 // too large, one of them is kept exactly and the others are listed for the validator.
 
 import { ConstraintError, pointerChild } from './errors.js';
-import type { Expr } from './expr.js';
+import type { CharRanges, Expr } from './expr.js';
+import { unambiguous } from './ambiguity.js';
 import { GENERATABLE, charClass, lengthBounds, literal, repeat, seq } from './expr.js';
 import type { Dfa, DfaBudget } from './dfa.js';
 import { dfaIsEmpty, dfaOfExpr, dfaOfSteps, dfaRules, intersectDfas, lengthDfa, rangesExpr } from './dfa.js';
 import { FORMAT_PATTERNS, NUMBER_FORMATS, VALIDATED_FORMATS } from './formats.js';
-import type { GrammarBuilder } from './gbnf-format.js';
+import type { GrammarBuilder } from './grammar-builder.js';
 import type { JsonRules } from './json-primitives.js';
 import { DEFAULT_INTEGER_DIGITS } from './json-primitives.js';
 import type { Decimal } from './numeric.js';
@@ -32,6 +33,8 @@ export interface ScalarContext {
   readonly builder: GrammarBuilder;
   readonly json: JsonRules;
   readonly strict: boolean;
+  /** Patterns as JSON string content, per compile (see content). */
+  readonly patternContents: Map<string, Expr>;
   approximate(pointer: string, keyword: string, note: string): void;
   /** The automaton budget for work at `pointer`. */
   dfaBudget(pointer: string): DfaBudget;
@@ -248,7 +251,7 @@ export function stringExpr(part: StringPart, pointer: string, hint: string, ctx:
     if (minLength === undefined && maxLength === undefined) return ctx.json.string();
     return quoted(repeat(ctx.json.char(), minLength ?? 0, maxLength ?? null));
   }
-  if (regexes.length === 1 && !lengths) return quoted(toJsonStringContent(regexes[0].expr));
+  if (regexes.length === 1 && !lengths) return quoted(content(regexes[0], pointer, hint, ctx));
   if (regexes.length === 1) {
     const within = singleClassWithin(regexes[0].expr, minLength ?? 0, maxLength ?? null);
     if (within) return quoted(toJsonStringContent(within));
@@ -272,7 +275,20 @@ export function stringExpr(part: StringPart, pointer: string, hint: string, ctx:
   for (const r of left) ctx.approximate(r.pointer, r.keyword, `${combined}, the ${r.keyword} is checked by the validator (their intersection is too large)`);
   if (lengths && minLength !== undefined) ctx.approximate(pointer, 'minLength', `${combined}, length is checked by the validator`);
   if (lengths && maxLength !== undefined) ctx.approximate(pointer, 'maxLength', `${combined}, length is checked by the validator`);
-  return quoted(toJsonStringContent(kept.expr));
+  return quoted(content(kept, pointer, hint, ctx));
+}
+
+/** A regex as JSON string content; a pattern llama.cpp would read in too many ways at once as its automaton (ambiguity.ts). */
+function content(regex: Regex, pointer: string, hint: string, ctx: ScalarContext): Expr {
+  if (regex.keyword === 'format') return toJsonStringContent(regex.expr);
+  // Once per pattern and compile: a pattern written at 2,000 properties is explored once.
+  const known = ctx.patternContents.get(regex.value);
+  if (known) return known;
+  const step = (ranges: CharRanges) => toJsonStringContent(rangesExpr(ranges));
+  const expr = unambiguous(regex.expr, `pattern '${regex.value}'`, ctx.builder, `${hint}-string-part`, ctx.dfaBudget(pointer), step, regex.pointer);
+  const written = expr === regex.expr ? toJsonStringContent(expr) : expr;
+  ctx.patternContents.set(regex.value, written);
+  return written;
 }
 
 /** One JSON string character of any kind (for callers that build their own strings). */

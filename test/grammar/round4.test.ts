@@ -1,7 +1,11 @@
 // Issue #54: numbers enforced by the grammar (decimal bounds, multipleOf), intersections computed
 // or listed (never one of two patterns dropped), and compile work bounded whatever the input.
 import fc from 'fast-check';
-import { ConstraintError, compileJsonSchema, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import { ConstraintError, compileJsonSchema, compileRegex, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import type { Grammar } from '../../src/grammar/index.js';
+import { MAX_PARSES, parsesAlive, parsesAliveIn } from '../../src/grammar/ambiguity.js';
+import { FACTOR_GROUP } from '../../src/grammar/factor.js';
+import { regexToExpr } from '../../src/grammar/regex.js';
 import { isMultipleOf } from '../../src/grammar/validator.js';
 import { shareRepeatedSubschemas } from '../../src/grammar/shared-subschemas.js';
 
@@ -226,5 +230,55 @@ describe("the validator compiles a subschema written many times once (cityjson's
     expect(compiled.validate('{"p1":[{"x":-1,"y":2}]}')).toMatchObject({ ok: false, error: { message: expect.stringMatching(/\/p1\/0\/x must be >= 0/) } });
     expect(compiled.validate('{"p2":[{"x":1,"y":2,"label":"NO"}]}').ok).toBe(false);
     expect(compiled.validate('{"ref1":-3}').ok).toBe(false);
+  });
+});
+
+describe('what llama.cpp receives is bounded: few parses alive at once (#54 point 3)', () => {
+  const alive = (grammar: Grammar) => parsesAliveIn(grammar, () => {});
+
+  test('equal alternatives are one, nested optionals one counted repetition', () => {
+    expect(compileRegex('^(' + Array(2000).fill('a').join('|') + ')*$').gbnf).toBe('root ::= "a"*\n');
+    for (const pattern of ['^(' + 'a?'.repeat(50) + '){50}$', '^((a?){50}){50}$', '^(a{0,400}){0,400}$']) {
+      const compiled = compileRegex(pattern);
+      expect({ pattern, alive: alive(compiled.grammar) <= MAX_PARSES }).toEqual({ pattern, alive: true });
+      expect(recognizeGbnf(compiled.grammar, 'a'.repeat(2500))).toBe(true);
+    }
+    expect(recognizeGbnf(compileRegex('^(a{0,400}){0,400}$').grammar, 'a'.repeat(160_001))).toBe(false);
+  });
+
+  test('a regex read in many ways is written as its automaton, or refused when that is too large', () => {
+    const ambiguous = '^(a|aa){0,40}$';
+    expect(parsesAlive(regexToExpr(ambiguous, '', { semantics: 'full' }), () => {})).toBeGreaterThan(MAX_PARSES);
+    const rewritten = compileRegex(ambiguous);
+    expect(alive(rewritten.grammar)).toBeLessThanOrEqual(MAX_PARSES);
+    for (let n = 0; n <= 82; n++) expect([n, recognizeGbnf(rewritten.grammar, 'a'.repeat(n))]).toEqual([n, n <= 80]);
+    expect(outcome(() => compileRegex('^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$'))).toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(/too ambiguous/),
+    });
+    // A schema's pattern alike, with its pointer.
+    expect(outcome(() => compileJsonSchema({ properties: { p: { type: 'string', pattern: '^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$' } } }))).toMatchObject({
+      code: 'too-large',
+      pointer: '/properties/p',
+    });
+  });
+
+  test('alternatives of one first character are merged: enums, unions of objects, searched alternations', () => {
+    const zones = Array.from({ length: 400 }, (_, i) => `Area${i % 7}/City_${i}`);
+    const enumGrammar = compileJsonSchema({ type: 'string', enum: zones }).grammar;
+    expect(alive(enumGrammar)).toBeLessThanOrEqual(2 * (FACTOR_GROUP + 1));
+    for (const zone of zones.slice(0, 50)) expect(recognizeGbnf(enumGrammar, JSON.stringify(zone))).toBe(true);
+    expect(recognizeGbnf(enumGrammar, '"Area1/City_"')).toBe(false);
+    const union = compileJsonSchema({
+      anyOf: Array.from({ length: 200 }, (_, i) => ({ type: 'object', properties: { kind: { const: `k${i}` }, v: { type: 'integer' } }, required: ['kind'] })),
+    });
+    expect(alive(union.grammar)).toBeLessThanOrEqual(2 * (FACTOR_GROUP + 1));
+    expect(recognizeGbnf(union.grammar, '{"kind":"k199","v":1}')).toBe(true);
+    expect(recognizeGbnf(union.grammar, '{"kind":"k200"}')).toBe(false);
+    const regions = Array.from({ length: 120 }, (_, i) => `region${i % 9}-az${i}`).join('|');
+    const searched = compileJsonSchema({ type: 'string', pattern: `(${regions})` });
+    expect(alive(searched.grammar)).toBeLessThanOrEqual(MAX_PARSES);
+    expect(recognizeGbnf(searched.grammar, '"in region3-az12 now"')).toBe(true);
+    expect(recognizeGbnf(searched.grammar, '"in region3-az9 now"')).toBe(false);
   });
 });
