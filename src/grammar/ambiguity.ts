@@ -91,9 +91,10 @@ export function unambiguous(
   step: (ranges: CharRanges) => Expr,
   pointer?: string,
 ): Expr {
-  // The automaton unrolls counted repetitions as llama.cpp does: past the size limit the caller
-  // refuses the grammar anyway (gbnf-format.ts), and this analysis would be as large.
-  if (expandedSize(expr) > MAX_ANALYZED_SIZE) return expr;
+  // Without a choice (an alternation, a repetition of more than one count) there is one parse. The
+  // automaton unrolls counted repetitions as llama.cpp does: past the size limit the caller refuses
+  // the grammar anyway (gbnf-format.ts), and this analysis would be as large.
+  if (!hasChoice(expr) || expandedSize(expr) > MAX_ANALYZED_SIZE) return expr;
   const alive = parsesAlive(expr, budget.spend);
   if (alive <= MAX_PARSES) return expr;
   const dfa = dfaOfExpr(expr, budget);
@@ -104,4 +105,18 @@ export function unambiguous(
     `${what} is too ambiguous for llama.cpp's matcher (${alive === Infinity ? 'thousands of' : `${alive}`} parses alive at once, above ${MAX_PARSES}) and its deterministic automaton is too large`,
     { pointer },
   );
+}
+
+/** Whether an expression has an alternation or a repetition of more than one count anywhere. */
+function hasChoice(expr: Expr): boolean {
+  switch (expr.kind) {
+    case 'alt':
+      return true;
+    case 'repeat':
+      return expr.max !== expr.min || hasChoice(expr.body);
+    case 'seq':
+      return expr.items.some(hasChoice);
+    default:
+      return false;
+  }
 }

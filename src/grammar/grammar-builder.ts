@@ -62,6 +62,7 @@ export class GrammarBuilder {
     // Sizes first: the key below is the body's text, as long as the body's expanded tree.
     checkBodySize(body, this.limits);
     const key = formatRuleBody(body);
+    this.spend?.(1 + Math.floor(key.length / 64));
     const existing = this.byBody.get(key);
     if (existing) {
       // A rule made by work that was discarded counts again once something uses it.
@@ -79,10 +80,12 @@ export class GrammarBuilder {
   /** Counts a rule, and the discarded rules it reaches (they reach the grammar with it). */
   private count(name: string): void {
     const pending = [name];
+    let walked = 0;
     while (pending.length) {
       const next = pending.pop()!;
       const chars = this.ruleChars.get(next);
       if (chars === undefined || this.counted.has(next)) continue;
+      if (++walked % 16 === 0) this.spend?.(1);
       this.counted.add(next);
       this.countLog.push(next);
       this.chars += chars;
@@ -131,13 +134,18 @@ export class GrammarBuilder {
   build(rootBody: Expr): Grammar {
     checkDepth(rootBody, 'root');
     this.rules.set('root', rootBody);
-    const grammar = this.snapshot(rootBody);
+    const grammar = this.snapshot(rootBody, true);
     if (!grammar) throw new Error('internal: a reachable rule was reserved but never defined');
     return grammar;
   }
 
-  /** The grammar rooted at `rootBody` if every rule it reaches is defined already, else undefined. */
-  snapshot(rootBody: Expr): Grammar | undefined {
+  /**
+   * The grammar rooted at `rootBody` if every rule it reaches is defined already, else undefined;
+   * its rules in the order they were made when `ordered` (the grammar that is emitted), else in the
+   * order they are reached, in time proportional to them alone (enum values are judged by a
+   * snapshot of the rest of their schema: walking every rule made so far for each was quadratic).
+   */
+  snapshot(rootBody: Expr, ordered = false): Grammar | undefined {
     const reached = new Set<string>(['root']);
     const pending: Expr[] = [rootBody];
     while (pending.length) {
@@ -149,15 +157,28 @@ export class GrammarBuilder {
         if (body) pending.push(body);
       });
     }
+    this.spend?.(1 + Math.floor(reached.size / 64));
     const rules = new Map<string, Expr>([['root', rootBody]]);
-    for (const [name, body] of this.rules) {
-      if (name === 'root' || !reached.has(name)) continue;
-      if (body === null || body === undefined) return undefined;
-      rules.set(name, body);
+    if (ordered) {
+      for (const [name, body] of this.rules) {
+        if (name === 'root' || !reached.has(name)) continue;
+        if (body === null || body === undefined) return undefined;
+        rules.set(name, body);
+      }
+      for (const name of reached) if (!rules.has(name)) return undefined;
+    } else {
+      for (const name of reached) {
+        if (name === 'root') continue;
+        const body = this.rules.get(name);
+        if (body === null || body === undefined) return undefined;
+        rules.set(name, body);
+      }
     }
-    for (const name of reached) if (!rules.has(name)) return undefined;
     return { rules, root: 'root' };
   }
+
+  /** Counts the builder's own work (formatting each rule's body to find its twin) in a compile's work bound. */
+  spend?: (units: number) => void;
 }
 
 /** Throws too-deep before any recursive pass can overflow the stack on this body. */

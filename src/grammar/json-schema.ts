@@ -73,6 +73,7 @@ export function compileJsonSchemaToGrammar(input: unknown, options: JsonSchemaOp
   const parser = new SchemaParser(new RefResolver(schema, maxDepth), work, approximations, maxDepth);
   parser.check(schema, '', 0);
   const builder = new GrammarBuilder({ ...DEFAULT_LIMITS, ...options.limits });
+  builder.spend = (units) => work.spend(units, '');
   const emitter = new Emitter(builder, new JsonRules(builder), parser, work, approximations, {
     maxDepth,
     maxBranches: options.maxBranches ?? DEFAULT_MAX_BRANCHES,

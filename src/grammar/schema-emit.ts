@@ -53,14 +53,25 @@ export type Emitted = Expr | Unsatisfiable;
 
 const isExpr = (value: Emitted): value is Expr => !isUnsatisfiable(value);
 
+const STRUCTURAL = new Set(['properties', '$defs', 'definitions', 'allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+/**
+ * A rule name's stem: the pointer's last two tokens that are no structural keyword, read from the
+ * end (it is asked at every emission, and pointers of nested unions run long).
+ */
 export function hintFromPointer(pointer: string): string {
-  const structural = new Set(['properties', '$defs', 'definitions', 'allOf', 'anyOf', 'oneOf', 'prefixItems']);
-  const tokens = pointer
-    .split('/')
-    .slice(1)
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .filter((t) => !structural.has(t));
-  return tokens.slice(-2).join('-') || 'schema';
+  const tokens: string[] = [];
+  let end = pointer.length;
+  while (end > 0 && tokens.length < 2) {
+    const start = pointer.lastIndexOf('/', end - 1);
+    const token = pointer
+      .slice(start + 1, end)
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~');
+    if (!STRUCTURAL.has(token)) tokens.unshift(token);
+    end = start;
+  }
+  return tokens.join('-') || 'schema';
 }
 
 /** recognizeWithin, or null also when the recognizer's recursion (along a long $ref chain) runs out of stack. */
@@ -80,6 +91,7 @@ export class Emitter implements ScalarContext, ObjectContext {
   private readonly merging = new Map<string, { name?: string; failure?: Unsatisfiable | ConstraintError }>();
   private readonly patternMatcher = new PatternMatcher();
   readonly patternContents = new Map<string, Expr>();
+  readonly extraKeys = new Map<string, Expr>();
   private readonly recognition = { steps: MAX_ENUM_RECOGNITION_STEPS };
   /** The specification's reading (judging enum values) rather than the model's. */
   private specMode = false;
@@ -328,8 +340,14 @@ export class Emitter implements ScalarContext, ObjectContext {
   private enumExpr(node: Node, pointer: string, depth: number): Emitted {
     const texts = node.values!;
     let allowed = texts;
-    const rest: Node = { ...node, values: undefined };
-    if (!unconstrained(rest)) {
+    // Judged only as the types the values have: a value is only ever read by its own type's part
+    // (an enum of strings emitted the rest's objects and arrays too, for every union branch).
+    const valueTypes = new Set<TypeName>();
+    for (const text of texts) valueTypes.add(jsonTypeOfText(text));
+    const types = node.types ? node.types.filter((t) => valueTypes.has(t) || (t === 'integer' && valueTypes.has('number'))) : [...valueTypes];
+    if (types.length === 0) return unsatisfiable('no enum/const value satisfies the rest of the schema', pointer, 'enum');
+    const rest: Node = { ...node, values: undefined, types };
+    if (!unconstrained({ ...node, values: undefined })) {
       // Judged by a grammar for that rest (its rules are dropped after: they never reach the grammar).
       let restExpr: Emitted | undefined;
       let snapshot: Grammar | undefined;
@@ -417,6 +435,12 @@ export class Emitter implements ScalarContext, ObjectContext {
     if (tail === null) return unsatisfiable('no array satisfies prefixItems/items with minItems/maxItems', pointer, 'minItems');
     return this.builder.rule(`${hint}-array`, seq(literal('['), tail, literal(']')));
   }
+}
+
+/** The JSON type of a value's compact text (numbers as `number`). */
+function jsonTypeOfText(text: string): TypeName {
+  const c = text[0];
+  return c === '"' ? 'string' : c === '{' ? 'object' : c === '[' ? 'array' : c === 'n' ? 'null' : c === 't' || c === 'f' ? 'boolean' : 'number';
 }
 
 /** Compile work of emitting one node: one, plus its values, properties and pattern characters / 16. */

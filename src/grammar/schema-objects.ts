@@ -25,6 +25,8 @@ export interface ObjectContext {
   readonly builder: GrammarBuilder;
   /** Objects without additionalProperties are closed beside declared members (the model's reading), unless open. */
   readonly closedByDefault: boolean;
+  /** Extra-key rules per set of excluded names, per compile. */
+  readonly extraKeys: Map<string, Expr>;
   emit(schema: Schema, pointer: string, depth: number): Expr | Unsatisfiable;
   /** The intersection of schemas (one object per list of parts). */
   and(parts: readonly Schema[], pointer: string): Schema;
@@ -134,10 +136,17 @@ export function objectExpr(part: ObjectPart, pointer: string, hint: string, dept
   }
   if (extrasSchema !== false && !(typeof extrasSchema === 'object' && extrasSchema.kind === 'unsatisfiable')) {
     const option = ctx.tentative(() => {
-      const extraKey = ctx.builder.rule(
-        `${hint}-extra-key`,
-        extraKeyExpr(members.map((m) => m.key).concat([...properties.keys()]), pointer, (name, body) => ctx.builder.rule(`${hint}-extra-key-${name}`, body)),
-      );
+      const names = members.map((m) => m.key).concat([...properties.keys()]);
+      // Once per set of names and compile: a union re-emits its object for every branch.
+      const namesKey = names.join('\u0000');
+      let extraKey = ctx.extraKeys.get(namesKey);
+      if (!extraKey) {
+        extraKey = ctx.builder.rule(
+          `${hint}-extra-key`,
+          extraKeyExpr(names, pointer, (name, body) => ctx.builder.rule(`${hint}-extra-key-${name}`, body)),
+        );
+        ctx.extraKeys.set(namesKey, extraKey);
+      }
       // Extra properties whose schema matches nothing are no extra properties.
       const extraValue = ctx.optionalPart(extrasSchema === true ? { kind: 'any' } : extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1);
       return extraValue && seq(extraKey, literal(':'), extraValue);

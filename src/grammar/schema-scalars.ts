@@ -279,8 +279,15 @@ export function stringExpr(part: StringPart, pointer: string, hint: string, ctx:
 }
 
 /** A regex as JSON string content; a pattern llama.cpp would read in too many ways at once as its automaton (ambiguity.ts). */
+/** Formats as JSON string content, built once and kept (a `uri` is a large expression, asked at every use). */
+const formatContents = new Map<string, Expr>();
+
 function content(regex: Regex, pointer: string, hint: string, ctx: ScalarContext): Expr {
-  if (regex.keyword === 'format') return toJsonStringContent(regex.expr);
+  if (regex.keyword === 'format') {
+    let written = formatContents.get(regex.value);
+    if (!written) formatContents.set(regex.value, (written = toJsonStringContent(regex.expr)));
+    return written;
+  }
   // Once per pattern and compile: a pattern written at 2,000 properties is explored once.
   const known = ctx.patternContents.get(regex.value);
   if (known) return known;

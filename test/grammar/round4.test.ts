@@ -282,3 +282,24 @@ describe('what llama.cpp receives is bounded: few parses alive at once (#54 poin
     expect(recognizeGbnf(searched.grammar, '"in region3-az9 now"')).toBe(false);
   });
 });
+
+describe('one work bound counts all work; every error a ConstraintError (#54 point 4)', () => {
+  test('10,000 {required: [k]} allOf parts are merged in one pass and refused by the property limit', () => {
+    const parts = { allOf: Array.from({ length: 10_000 }, (_, i) => ({ required: [`k${i}`] })) };
+    expect(outcome(() => compileJsonSchema(parts))).toMatchObject({ code: 'too-large', keyword: 'properties' });
+    const fewer = { type: 'object', allOf: Array.from({ length: 1_000 }, (_, i) => ({ required: [`k${i}`] })) };
+    expect(recognizeGbnf(compileJsonSchema(fewer).grammar, `{${Array.from({ length: 1_000 }, (_, i) => `"k${i}":null`).join(',')}}`)).toBe(true);
+  });
+
+  test('a BigInt or a function in a library schema is invalid-input, never a TypeError', () => {
+    for (const schema of [
+      { enum: ['a', 1n] },
+      { const: { a: 1n } },
+      { type: 'integer', minimum: 10n },
+      { type: 'string', maxLength: 5n },
+      { const: () => 1 },
+    ]) {
+      expect(outcome(() => compileJsonSchema(schema))).toMatchObject({ code: 'invalid-input' });
+    }
+  });
+});
