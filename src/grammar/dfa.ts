@@ -22,8 +22,6 @@ export interface Dfa {
 
 const MAX_CODE_POINT = 0x10ffff;
 
-export const stateCount = (dfa: Dfa): number => dfa.accepting.length;
-
 /** Counts states as they are made; `spend` is the compile's work bound. */
 export interface DfaBudget {
   maxStates: number;

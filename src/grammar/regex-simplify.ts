@@ -7,7 +7,7 @@
 // contiguous: `(a{1,50}){0,50}` is `a{0,2500}`.
 
 import type { Expr } from './expr.js';
-import { altOf, charClass, normalizeRanges, repeat, seqOf } from './expr.js';
+import { charClass, normalizeRanges, repeat, seqOf } from './expr.js';
 import { factorAlternatives } from './factor.js';
 
 const keys = new WeakMap<Expr, string>();

@@ -7,7 +7,6 @@ import type { CharRanges, Expr } from './expr.js';
 import {
   EMPTY,
   GENERATABLE,
-  alt,
   altOf,
   charClass,
   codePointsOf,

@@ -176,7 +176,7 @@ export class Emitter implements ScalarContext, ObjectContext {
       case 'unsatisfiable':
         return schema;
       case 'ref':
-        return this.refExpr(schema, pointer, depth);
+        return this.refExpr(schema, depth);
       case 'union':
         return this.unionExpr(schema, pointer, depth);
       case 'and':
@@ -187,7 +187,7 @@ export class Emitter implements ScalarContext, ObjectContext {
   }
 
   /** A rule per referenced location, so recursion and repeated references cost one rule. */
-  private refExpr(schema: RefSchema, pointer: string, depth: number): Emitted {
+  private refExpr(schema: RefSchema, depth: number): Emitted {
     const target = this.parser.target(schema.ref, schema.pointer);
     // A rule emitted in the specification's reading reads objects open: never the one a model writes through.
     const key = this.specMode ? `spec:${target.pointer}` : target.pointer;

@@ -8,7 +8,7 @@
 // shapes the compiler relies on are checked, with the JSON pointer of what is wrong.
 
 import { ConstraintError, pointerChild } from './errors.js';
-import { FORMAT_PATTERNS, NUMBER_FORMATS } from './formats.js';
+import { NUMBER_FORMATS } from './formats.js';
 import type { TypeName } from './schema-policy.js';
 import { TYPE_NAMES, hasConstraints, isConstraining, policyOf, validatedNote } from './schema-policy.js';
 import type { RefResolver } from './schema-refs.js';
@@ -326,6 +326,3 @@ function nonNegativeInteger(schema: SchemaObject, keyword: string, pointer: stri
   }
   return value;
 }
-
-/** Whether a format is one the grammar writes exactly. */
-export const isGrammarFormat = (format: string): boolean => hasOwn(FORMAT_PATTERNS, format);

@@ -57,7 +57,7 @@ export const KEYWORD_POLICY = {
   multipleOf: {
     status: 'compiled',
     types: number,
-    note: 'on integers and decimal steps (at most 9 significant digits and 2,000 automaton states); others are validated',
+    note: 'on integers and decimal steps: a remainder automaton intersected with the range (multiples of at most 15 digits); a larger automaton is validated',
   },
   allOf: { status: 'compiled', note: 'intersected keyword by keyword; never concatenated' },
   anyOf: { status: 'compiled', note: 'each branch intersected with its siblings' },
@@ -115,7 +115,7 @@ export function validatedNote(keyword: string): string | undefined {
 /** The keyword policy as the markdown table docs/grammar.md carries (a test keeps the two equal). */
 export function renderPolicyTable(): string {
   const rows = Object.entries(KEYWORD_POLICY).map(
-    ([keyword, policy]: [string, KeywordPolicy]) => `| \`${keyword}\` | ${policy.status} | ${policy.types?.join(', ') ?? 'any'} | ${policy.note} |`,
+    ([keyword, policy]: [string, KeywordPolicy]) => `| \`${keyword}\` | ${policy.status} | ${policy.types?.join(', ') ?? '—'} | ${policy.note} |`,
   );
-  return ['| Keyword | Policy | Types it talks about | Notes |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| Keyword | Policy | Type it implies without `type` | Notes |', '|---|---|---|---|', ...rows].join('\n');
 }

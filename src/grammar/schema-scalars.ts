@@ -6,7 +6,7 @@
 import { ConstraintError, pointerChild } from './errors.js';
 import type { CharRanges, Expr } from './expr.js';
 import { unambiguous } from './ambiguity.js';
-import { GENERATABLE, charClass, lengthBounds, literal, repeat, seq } from './expr.js';
+import { GENERATABLE, lengthBounds, literal, repeat, seq } from './expr.js';
 import type { Dfa, DfaBudget } from './dfa.js';
 import { dfaIsEmpty, dfaOfExpr, dfaOfSteps, dfaRules, intersectDfas, lengthDfa, rangesExpr } from './dfa.js';
 import { FORMAT_PATTERNS, NUMBER_FORMATS, VALIDATED_FORMATS } from './formats.js';
@@ -297,6 +297,3 @@ function content(regex: Regex, pointer: string, hint: string, ctx: ScalarContext
   ctx.patternContents.set(regex.value, written);
   return written;
 }
-
-/** One JSON string character of any kind (for callers that build their own strings). */
-export const anyStringChar = (): Expr => charClass(GENERATABLE);
