@@ -6,7 +6,7 @@
 // What differs is the output check. The library validates JSON with ajv, which compiles each schema
 // into JavaScript at run time; workerd refuses code generation from strings (`new Function` is an
 // EvalError in a request). So the edge takes the schemas whose grammar is exact (the compiler lists
-// no keyword it only approximates, such as uniqueItems or multipleOf: those the library checks with
+// no keyword it only approximates, such as uniqueItems or not: those the library checks with
 // ajv after generation) and checks every JSON output with the grammar's own recognizer, which says
 // exactly what the schema says for them. Regexes and choices are checked as the library checks them.
 import { choicesConstraint, compile, preview, regexConstraint, schemaConstraint, type Constraint } from '../client/constraint.js';

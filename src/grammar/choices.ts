@@ -2,8 +2,9 @@
 
 import { ConstraintError } from './errors.js';
 import type { Grammar } from './expr.js';
-import { altOf, literal } from './expr.js';
-import { GrammarBuilder } from './gbnf-format.js';
+import { literal } from './expr.js';
+import { factorAlternatives } from './factor.js';
+import { GrammarBuilder } from './grammar-builder.js';
 
 /**
  * Validates the list and returns it. A duplicate is an error naming it: the list is the caller's
@@ -37,5 +38,12 @@ export function choicesToGrammar(choices: unknown, maxGrammarChars = Infinity): 
     throw new ConstraintError('too-large', `choices take at least ${total} grammar characters, above the limit of ${maxGrammarChars}`);
   }
   // Escaping of quotes, backslashes, newlines and non-ASCII happens when literals are formatted.
-  return new GrammarBuilder().build(altOf(list.map(literal)));
+  const builder = new GrammarBuilder();
+  return builder.build(
+    factorAlternatives(
+      list.map(literal),
+      () => undefined,
+      (body) => builder.rule('choices', body),
+    ),
+  );
 }

@@ -242,3 +242,39 @@ export function exprDepth(root: Expr): number {
   }
   return depths.get(root)!;
 }
+
+/** The fewest and most code points a string of the expression has (max null: no bound); a rule reference counts as any. */
+export function lengthBounds(expr: Expr): [number, number | null] {
+  switch (expr.kind) {
+    case 'literal':
+      return [codePointsOf(expr.text).length, codePointsOf(expr.text).length];
+    case 'class':
+      return [1, 1];
+    case 'ref':
+      return [0, null];
+    case 'seq': {
+      let min = 0;
+      let max: number | null = 0;
+      for (const item of expr.items) {
+        const [a, b] = lengthBounds(item);
+        min += a;
+        max = max === null || b === null ? null : max + b;
+      }
+      return [min, max];
+    }
+    case 'alt': {
+      let min = Infinity;
+      let max: number | null = 0;
+      for (const option of expr.options) {
+        const [a, b] = lengthBounds(option);
+        min = Math.min(min, a);
+        max = max === null || b === null ? null : Math.max(max, b);
+      }
+      return [min === Infinity ? 0 : min, max];
+    }
+    case 'repeat': {
+      const [a, b] = lengthBounds(expr.body);
+      return [a * expr.min, expr.max === null ? (b === 0 ? 0 : null) : b === null ? null : b * expr.max];
+    }
+  }
+}

@@ -4,7 +4,7 @@
 import { ConstraintError } from './errors.js';
 import type { Expr, Grammar } from './expr.js';
 import { isNullable, nullableRules } from './expr.js';
-import { checkDepth, forEachRef } from './gbnf-format.js';
+import { checkDepth, forEachRef } from './grammar-builder.js';
 import { derivationHeights } from './gbnf-run.js';
 
 /** Rules that can appear first (before any character) in an expression. */

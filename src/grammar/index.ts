@@ -4,7 +4,8 @@
 import { ConstraintError } from './errors.js';
 import type { Grammar } from './expr.js';
 import type { GrammarLimits } from './gbnf-format.js';
-import { DEFAULT_LIMITS, GrammarBuilder, checkExpandedSize, checkGrammarChars, formatGrammar } from './gbnf-format.js';
+import { DEFAULT_LIMITS, checkExpandedSize, checkGrammarChars, formatGrammar } from './gbnf-format.js';
+import { GrammarBuilder } from './grammar-builder.js';
 import { checkGrammar } from './gbnf-check.js';
 import { parseGbnf } from './gbnf-parse.js';
 import { choicesToGrammar, checkChoices } from './choices.js';
@@ -12,6 +13,11 @@ import type { Approximation, JsonSchemaOptions } from './json-schema.js';
 import type { Draft } from './drafts.js';
 import { compileJsonSchemaToGrammar } from './json-schema.js';
 import { regexToExpr } from './regex.js';
+import { unambiguous } from './ambiguity.js';
+import { rangesExpr } from './dfa.js';
+
+/** A regex constraint's automaton, should it need one (ambiguity.ts): states, and no work bound (the input is at most 100,000 characters). */
+const REGEX_DFA_BUDGET = { maxStates: 2_000, spend: () => {} };
 import type { BasicType } from './types.js';
 import { parseTypedOutput, resolveTypeName, typeToGrammar } from './types.js';
 import type { ValidationResult } from './validator.js';
@@ -107,7 +113,11 @@ export function compileJsonSchema(schema: unknown, options: JsonSchemaOptions & 
 
 /** A regex that the whole output must match (anchors at the ends are optional). Flags: i, s (u is implied). */
 export function compileRegex(pattern: string, flags = '', options: CompileOptions = {}): CompiledGrammar {
-  return guarded(() => finish(new GrammarBuilder().build(regexToExpr(pattern, flags, { semantics: 'full' })), options));
+  return guarded(() => {
+    const builder = new GrammarBuilder();
+    const expr = unambiguous(regexToExpr(pattern, flags, { semantics: 'full' }), 'the regex', builder, 'regex', REGEX_DFA_BUDGET, rangesExpr);
+    return finish(builder.build(expr), options);
+  });
 }
 
 /** Exactly one of the strings; a duplicate is an error naming it. */

@@ -3,7 +3,7 @@
 
 import type { Expr } from './expr.js';
 import { alt, charClass, literal, normalizeRanges, optional, ref, repeat, seq } from './expr.js';
-import type { GrammarBuilder } from './gbnf-format.js';
+import type { GrammarBuilder } from './grammar-builder.js';
 
 /** Integers without explicit bounds have at most this many digits, so they stay exact in JS. */
 export const DEFAULT_INTEGER_DIGITS = 15;
@@ -126,9 +126,6 @@ export class JsonRules {
   }
   number(): Expr {
     return this.once('number', () => numberExpr(true));
-  }
-  nonNegativeNumber(): Expr {
-    return this.once('number-nonneg', () => numberExpr(false));
   }
   boolean(): Expr {
     return this.once('boolean', () => alt(literal('true'), literal('false')));

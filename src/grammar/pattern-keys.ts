@@ -144,7 +144,7 @@ export function patternKeyExcluding(
       }
       const others = complementRanges(normalizeRanges([...node.children.keys()].map((cp) => [cp, cp] as [number, number])), GENERATABLE);
       const rest = d.restrictFirst(here, others);
-      if (rest) options.push(toJsonStringContent(rest));
+      if (rest) options.push(sharedTails(rest, share));
       const body = options.length ? altOf(options) : null;
       built.set(node, body && depth > 0 && depth % nesting === 0 ? share(body) : body);
     }
@@ -154,6 +154,20 @@ export function patternKeyExcluding(
     if (error instanceof TooLarge) return undefined;
     throw error;
   }
+}
+
+/**
+ * A key's continuation as JSON string content, each alternative's tail after its first character
+ * a shared rule: the tails are derivatives of the pattern, the same few at every node of the names'
+ * trie, and written inline each was repeated per node (24 overlapping patterns beside 30 names:
+ * 654,000 grammar characters).
+ */
+function sharedTails(rest: Expr, share: (body: Expr) => Expr): Expr {
+  const one = (e: Expr): Expr =>
+    e.kind === 'seq' && e.items.length > 1
+      ? seqOf([toJsonStringContent(e.items[0]), share(toJsonStringContent(seqOf(e.items.slice(1))))])
+      : toJsonStringContent(e);
+  return rest.kind === 'alt' ? altOf(rest.options.map(one)) : one(rest);
 }
 
 /**

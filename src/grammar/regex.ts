@@ -7,7 +7,6 @@ import type { CharRanges, Expr } from './expr.js';
 import {
   EMPTY,
   GENERATABLE,
-  alt,
   altOf,
   charClass,
   codePointsOf,
@@ -23,6 +22,7 @@ import {
 } from './expr.js';
 import type { ClassEscape, ClassItem, RegexNode } from './regex-parse.js';
 import { parseRegex } from './regex-parse.js';
+import { simplifyRegex } from './regex-simplify.js';
 
 export interface RegexToExprOptions {
   /** `search`: the regex may match anywhere (JSON Schema `pattern`); `full`: it must match the whole string. */
@@ -344,13 +344,23 @@ export function regexToExpr(pattern: string, flags: string, options: RegexToExpr
   const ctx: Context = { ignoreCase: flags.includes('i'), dotAll: flags.includes('s'), unitsOnly: !unicode };
   const anyChar = charClass(GENERATABLE);
   const alternatives = body.type === 'disjunction' ? body.options : [body];
-  const converted = alternatives.map((alternative) => {
+  // Searched, alternatives with the same anchors share one `.*` on each open side: `.*(a|b|…).*`, not
+  // `.*a.*|.*b.*|…`, whose every `.*` llama.cpp would follow at once (a time-zone pattern of 30
+  // unanchored alternatives kept 60 parses alive).
+  const groups = new Map<string, { start: boolean; end: boolean; cores: Expr[] }>();
+  for (const alternative of alternatives) {
     const { items, start, end } = stripAnchors(alternative);
     const core = seqOf(items.map((item) => convert(item, ctx)));
-    if (options.semantics === 'full') return core;
-    return seq(start ? EMPTY : repeat(anyChar, 0, null), core, end ? EMPTY : repeat(anyChar, 0, null));
+    const key = options.semantics === 'full' ? 'full' : `${start}:${end}`;
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { start, end, cores: [] }));
+    group.cores.push(core);
+  }
+  const converted = [...groups.values()].map(({ start, end, cores }) => {
+    if (options.semantics === 'full') return altOf(cores);
+    return seq(start ? EMPTY : repeat(anyChar, 0, null), altOf(cores), end ? EMPTY : repeat(anyChar, 0, null));
   });
-  return withoutNullableRepetitions(altOf(converted));
+  return simplifyRegex(withoutNullableRepetitions(simplifyRegex(altOf(converted))));
 }
 
 // ---- JSON string context ----------------------------------------------------------------------

@@ -4,7 +4,7 @@
 
 import { ConstraintError } from './errors.js';
 import type { Grammar } from './expr.js';
-import { GrammarBuilder } from './gbnf-format.js';
+import { GrammarBuilder } from './grammar-builder.js';
 import { JsonRules } from './json-primitives.js';
 
 export type BasicType = 'integer' | 'number' | 'boolean' | 'string';

@@ -9,9 +9,13 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 // ajv-formats' index requires "ajv" by package name; its format table does not.
 import * as ajvFormatTable from 'ajv-formats/dist/formats.js';
 import { ConstraintError } from './errors.js';
+import { decimalOf } from './numeric.js';
+import { shareRepeatedSubschemas } from './shared-subschemas.js';
 
 type AjvInstance = {
   addFormat(name: string, format: unknown): unknown;
+  addKeyword(definition: Record<string, unknown>): unknown;
+  removeKeyword(keyword: string): unknown;
   compile(schema: unknown): ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 };
 interface AjvError {
@@ -31,6 +35,33 @@ const fullFormats =
 /** What ajv-formats' addFormats(ajv) does in its default ("full") mode. */
 function addFormats(ajv: AjvInstance): void {
   for (const [name, format] of Object.entries(fullFormats)) ajv.addFormat(name, format);
+}
+
+/**
+ * Whether a number is a multiple of a step in decimal arithmetic, as the specification and the
+ * grammar (numeric.ts) read both: each as its shortest decimal spelling. ajv divides in binary
+ * floating point (0.07 / 0.01 is 7.000000000000001), so it refused 19.99 and 0.07 as multiples of
+ * 0.01, which the grammar writes.
+ */
+export function isMultipleOf(value: number, step: number): boolean {
+  if (!Number.isFinite(value) || !Number.isFinite(step) || step <= 0) return false;
+  const v = decimalOf(value);
+  const m = decimalOf(step);
+  const scale = Math.max(v.scale, m.scale);
+  const at = (d: { coefficient: bigint; scale: number }) => d.coefficient * 10n ** BigInt(scale - d.scale);
+  return at(v) % at(m) === 0n;
+}
+
+/** multipleOf in decimal arithmetic (isMultipleOf), in place of ajv's. */
+function exactMultipleOf(ajv: AjvInstance): void {
+  ajv.removeKeyword('multipleOf');
+  const validate = (step: number, value: number): boolean => {
+    const ok = isMultipleOf(value, step);
+    validate.errors = ok ? null : [{ keyword: 'multipleOf', message: `must be multiple of ${step}`, params: { multipleOf: step } }];
+    return ok;
+  };
+  validate.errors = null as null | Record<string, unknown>[];
+  ajv.addKeyword({ keyword: 'multipleOf', type: 'number', schemaType: 'number', errors: true, validate });
 }
 
 /**
@@ -78,7 +109,8 @@ export function createSchemaValidator(schema: unknown): (text: string) => Valida
       try {
         const ajv = new Ajv2020(AJV_OPTIONS);
         addFormats(ajv);
-        check = ajv.compile(schema);
+        exactMultipleOf(ajv);
+        check = ajv.compile(shareRepeatedSubschemas(schema));
       } catch (error) {
         // Never a throw from validate(): a schema ajv cannot compile fails every output, saying why.
         return { ok: false, error: new ConstraintError('validation-failed', `the schema cannot be checked by the validator: ${(error as Error).message}`) };

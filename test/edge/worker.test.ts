@@ -453,6 +453,21 @@ describe('constraints: schema, regex, choices (the library compiler and its chec
     expect(c.body.text).toBe(' mom');
   });
 
+  test("allOf's two patterns and a bounded decimal are served exactly: no keyword left to a validator, every output valid (#54)", async () => {
+    // The grammar kept one of two patterns before, and listed nothing: the edge served 'aa' for these.
+    const letters = { allOf: [{ type: 'string', pattern: '^[a-c]{1,6}$' }, { pattern: 'b' }] };
+    const confidence = { type: 'object', properties: { confidence: { type: 'number', minimum: 0, maximum: 1 } }, required: ['confidence'] };
+    for (const prompt of ['Letters:', 'Tom said', 'Once upon a time']) {
+      const l = await post({ prompt, schema: letters, max_tokens: 16 });
+      expect(l.status).toBe(200);
+      expect(JSON.parse(l.body.text!)).toMatch(/^(?=.*b)[a-c]{1,6}$/);
+      const c = await post({ prompt, schema: confidence, max_tokens: 48 });
+      expect(c.status).toBe(200);
+      const value = JSON.parse(c.body.text!).confidence as number;
+      expect(value >= 0 && value <= 1).toBe(true);
+    }
+  });
+
   test('a constrained output cut off by max_tokens is 422 and not cached', async () => {
     const res = await post({ prompt: 'Cut short', schema: SCHEMA, max_tokens: 3 });
     expect(res.status).toBe(422);

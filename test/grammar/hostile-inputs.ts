@@ -124,6 +124,19 @@ const built = (name: string, make: () => unknown, expect: Omit<HostileCase, 'nam
 const oneOfTree = (depth: number): unknown => (depth === 0 ? { type: 'integer' } : { oneOf: [oneOfTree(depth - 1), oneOfTree(depth - 1)] });
 /** A large schema with one expensive corner: a bound of 16 times its size let it run for 6 s before refusing (#36). */
 const largeWithUnions = (groups: number) => ({ type: 'object', properties: { big: wideObject(groups), hard: unions(24) } });
+const requiredParts = (n: number) => ({ allOf: Array.from({ length: n }, (_, i) => ({ required: [`k${i}`] })) });
+/** The same parts as a balanced tree of two-part allOfs. */
+const requiredTree = (lo: number, hi: number): unknown =>
+  hi - lo === 1 ? { required: [`k${lo}`] } : { allOf: [requiredTree(lo, (lo + hi) >> 1), requiredTree((lo + hi) >> 1, hi)] };
+/** 24 unanchored one-letter patterns, and 30 required names each of which several match. */
+const overlappingPatterns = () => {
+  const letters = 'abcdefghijklmnopqrstuvwx';
+  return {
+    type: 'object',
+    patternProperties: Object.fromEntries([...letters].map((l) => [l, { type: 'string' }])),
+    required: Array.from({ length: 30 }, (_, i) => letters.slice(i % 20, (i % 20) + 4) + i),
+  };
+};
 const fill = (unit: string, chars = MAX_PATTERN_CHARS) => unit.repeat(Math.floor(chars / unit.length));
 
 /** The cases the issues name, and their neighbours at the documented limits. */
@@ -328,6 +341,25 @@ export const NAMED_CASES: HostileCase[] = [
     expectMs: 20,
   },
   { name: 'GBNF nested 100,000 deep', input: { kind: 'gbnf', text: 'root ::= ' + nested(100_000, '"a"') }, expectMs: 20 },
+  // #54: work the bound did not count (6-60 s), a false refusal's shape, llama.cpp's cost, a BigInt
+  built('10,000 {required: [k]} allOf parts (229 KB)', () => requiredParts(10_000), { expectMs: 500, expectMB: 100 }),
+  built('20,000 {required: [k]} allOf parts', () => requiredParts(20_000), { expectMs: 900, expectMB: 150 }),
+  built('10,000 {required: [k]} parts as an inline allOf tree', () => requiredTree(0, 10_000), { expectMs: 600, expectMB: 100 }),
+  built('24 overlapping patternProperties beside 30 required names', overlappingPatterns, { expectMs: 800, expectMB: 100 }),
+  { name: 'regex ^(a|a|…×2000)*$', input: { kind: 'regex', pattern: '^(' + Array(2000).fill('a').join('|') + ')*$' }, expectMs: 60 },
+  { name: 'regex ^(a?×50){50}$', input: { kind: 'regex', pattern: '^(' + 'a?'.repeat(50) + '){50}$' }, expectMs: 30 },
+  { name: 'regex ^(a{0,400}){0,400}$', input: { kind: 'regex', pattern: '^(a{0,400}){0,400}$' }, expectMs: 300, expectMB: 60 },
+  {
+    name: 'regex ^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$ (too ambiguous)',
+    input: { kind: 'regex', pattern: '^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$' },
+    expectMs: 300,
+    expectMB: 60,
+  },
+  {
+    name: 'a BigInt in a library schema',
+    input: { kind: 'schema', schema: { type: 'object', properties: { n: { type: 'integer', minimum: 10n }, e: { enum: ['a', 1n] } } } },
+    expectMs: 10,
+  },
 ];
 
 // ---- generated ----------------------------------------------------------------------------------

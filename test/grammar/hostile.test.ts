@@ -91,7 +91,7 @@ test('large schemas with an expensive corner, or a grammar past the limit, are r
     expect({ name, ...byName.get(name) }).toMatchObject({
       name,
       outcome: 'ConstraintError',
-      detail: expect.stringMatching(/too-large.*(limit of 30000|grammar is more than)/),
+      detail: expect.stringMatching(/too-large.*(limit of \d+|grammar is more than)/),
     });
   }
   // Its schema is 1.35 MB of JSON text: refused by the size of the input now (#48), before any walk.
@@ -141,4 +141,28 @@ test('the cases issue #25 named compile', () => {
   ]) {
     expect({ name, outcome: byName.get(name)?.outcome }).toEqual({ name, outcome: 'compiled' });
   }
+});
+
+test('work the bound did not count is bounded; the regexes that stalled llama.cpp compile small or are refused; a BigInt is a ConstraintError (#54)', () => {
+  const byName = new Map(output.results.map((r) => [r.name, r]));
+  for (const name of [
+    '10,000 {required: [k]} allOf parts (229 KB)',
+    '20,000 {required: [k]} allOf parts',
+    '10,000 {required: [k]} parts as an inline allOf tree',
+  ]) {
+    expect({ name, ...byName.get(name) }).toMatchObject({
+      name,
+      outcome: 'ConstraintError',
+      detail: expect.stringMatching(/too-large: an object of \d+ properties/),
+    });
+  }
+  expect(byName.get('24 overlapping patternProperties beside 30 required names')?.outcome).toBe('compiled');
+  for (const name of ['regex ^(a|a|…×2000)*$', 'regex ^(a?×50){50}$', 'regex ^(a{0,400}){0,400}$']) {
+    expect({ name, ...byName.get(name) }).toMatchObject({ name, outcome: 'compiled', detail: expect.stringMatching(/^\d{2,3} grammar characters/) });
+  }
+  expect(byName.get('regex ^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$ (too ambiguous)')).toMatchObject({
+    outcome: 'ConstraintError',
+    detail: expect.stringMatching(/too ambiguous/),
+  });
+  expect(byName.get('a BigInt in a library schema')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/invalid-input/) });
 });

@@ -51,10 +51,13 @@ test('an object of more properties than the limit is refused before any is compi
   expect(outcome(() => compileJsonSchema({ type: 'object', properties: many(2001) }))).toMatchObject({ code: 'too-large', keyword: 'properties' });
 });
 
-test('10 KB regexes compile quickly', () => {
-  expect(outcome(() => compileRegex('(ab|cd)*[a-z]{2,5}'.repeat(500)))).toHaveProperty('gbnf');
+test('10 KB regexes compile quickly, or are refused quickly when llama.cpp would read them in too many ways (#54)', () => {
+  expect(outcome(() => compileRegex('(ab|cd)*x[a-z]{2,5}'.repeat(500)))).toHaveProperty('gbnf');
+  expect(outcome(() => compileRegex('(ab|cd)*[a-z]{2,5}'.repeat(500)))).toMatchObject({ code: 'too-large', message: expect.stringMatching(/too ambiguous/) });
   expect(outcome(() => compileRegex('[^a-z\\d]+?x'.repeat(900)))).toHaveProperty('gbnf');
-  expect(outcome(() => compileRegex('a?b?'.repeat(2500)))).toHaveProperty('gbnf');
+  // After 'a', every one of 2,500 `a?` could have read it: 2,500 parses for llama.cpp.
+  expect(outcome(() => compileRegex('a?b?'.repeat(2500)))).toMatchObject({ code: 'too-large', message: expect.stringMatching(/too ambiguous/) });
+  expect(outcome(() => compileRegex('a?b?'.repeat(10)))).toHaveProperty('gbnf');
 });
 
 test('nested repetitions that llama.cpp would unroll past the limit are rejected', () => {
@@ -190,7 +193,7 @@ describe('hostile schemas are ConstraintErrors (SQLSTATE 22023/54000), never Typ
 
   test('enum values too costly to check against the rest of the schema are left to the validator', () => {
     // Nested repetitions cost the recognizer a power of the value's length: 3,000 characters hung.
-    const compiled = compileJsonSchema({ enum: ['a'.repeat(3000), 'b'], pattern: '^((a+)+)+$' });
+    const compiled = compileJsonSchema({ enum: ['a'.repeat(3000), 'b'], pattern: '^((ab|a)+)+$' });
     expect(compiled.approximations).toContainEqual(expect.objectContaining({ keyword: 'enum', pointer: '' }));
     expect(recognizeGbnf(compiled.grammar, JSON.stringify('a'.repeat(3000)))).toBe(true);
   });

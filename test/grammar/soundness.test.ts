@@ -169,7 +169,13 @@ test('regex: sampled outputs always fully match', () => {
       } catch {
         return; // e.g. a duplicated group name
       }
-      compiled = compileRegex(pattern, flags);
+      try {
+        compiled = compileRegex(pattern, flags);
+      } catch (error) {
+        // Too ambiguous for llama.cpp's matcher, with too large an automaton (#54): refused, never unsound.
+        if (error instanceof ConstraintError && error.code === 'too-large') return;
+        throw error;
+      }
       const full = new RegExp(`^(?:${pattern})$`, flags + 'u');
       const random = seededRandom(seed);
       for (let i = 0; i < SAMPLES_PER_CASE; i++) {

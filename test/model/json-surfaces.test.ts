@@ -97,6 +97,21 @@ test('a text schema that is not JSON, empty or NULL is refused naming schema, an
   expect(await queued()).toBe(before);
 });
 
+test("allOf's two patterns and a bounded decimal (#54): the library and SQL give the same valid bytes, and the queued grammar holds both", async () => {
+  // The grammar kept one of two patterns and left numbers' bounds to the validator; the output then failed validation.
+  const schema =
+    '{"type":"object","properties":{"code":{"allOf":[{"type":"string","pattern":"^[a-c]{1,6}$"},{"pattern":"b"}]},"confidence":{"type":"number","minimum":0,"maximum":1}},"required":["code","confidence"]}';
+  const library = untagged(await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(schema), maxTokens: MAX_TOKENS }));
+  const value = JSON.parse(library) as { code: string; confidence: number };
+  expect(value.code).toMatch(/^(?=.*b)[a-c]{1,6}$/);
+  expect(value.confidence >= 0 && value.confidence <= 1).toBe(true);
+  expect(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, schema])).toBe(library);
+  const id = await one(`svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, schema]);
+  const grammar = (await db.query(`SELECT grammar FROM svc_queue WHERE request_id = $1`, [id])).rows[0].grammar as string;
+  expect(grammar).toMatch(/string-part/);
+  expect(await one(`svc_get_async_result($1, 60)`, [id])).toBe(library);
+}, 120_000);
+
 // Before the qwen2 test, which leaves its worker serving the default model.
 test('open objects (#36 point 7): the library option, the CLI flag and svc.open_objects give one grammar and the same bytes; a request keeps its own setting', async () => {
   // No additionalProperties: closed by default, open when asked, on every surface.
