@@ -1847,6 +1847,8 @@ WITH served AS (
 ), declared AS (
   INSERT INTO svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension, context_size)
   SELECT name, identity, clock_timestamp(), coalesce(nullif(capabilities, '{}'), ARRAY['generate', 'embed', 'rerank']), capabilities, dimension, context_size FROM served
+  -- A worker still loading its models ('starting') knows their names, not what they are: it records nothing of them yet.
+  WHERE $4 <> 'starting'
   ON CONFLICT (name) DO UPDATE SET identity = coalesce(excluded.identity, m.identity), loaded_at = excluded.loaded_at,
     capabilities = excluded.capabilities, dimension = excluded.dimension, context_size = excluded.context_size,
     serves = CASE WHEN excluded.capabilities IS NULL OR m.serves <@ excluded.capabilities THEN m.serves
