@@ -183,7 +183,8 @@ test('5, scram-sha-256: with the peer line gone, svc_sync logs in with its passw
     `'host=127.0.0.1 port=${cluster.port} password=sync-secret'`,
   );
   expect(sql).toContain(`port=${cluster.port}`);
-  await admin.query(sql);
+  // One statement at a time, as psql runs them: the password is committed before svc tries it.
+  for (const statement of sql.split(/;\s*\n/).filter((s) => s.trim())) await admin.query(statement);
   const text = (await app.query(`SELECT svc_generate('A cat', max_tokens := 8) AS t`)).rows[0].t;
   expect(text.length).toBeGreaterThan(0);
 });

@@ -195,7 +195,8 @@ test('error paths: a NULL id is 22004 naming it; an unknown id is no row; the wo
   });
   // Completed: the attempt no longer runs it, so nothing is stored.
   expect((await workerRole.query(`SELECT svc_worker_progress($1, 1, 'late', 1) AS ok`, [id])).rows[0].ok).toBe(false);
-  expect((await su.query('SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1', [id])).rows[0].n).toBe(0);
+  // (A row the running attempt wrote may still be there until the cleanup: on a loaded machine 4 tokens can take a progress interval.)
+  expect((await su.query(`SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1 AND partial_result = 'late'`, [id])).rows[0].n).toBe(0);
 });
 
 test("the SQL reference's streaming example runs in psql as written: the request's state, then its result", async () => {

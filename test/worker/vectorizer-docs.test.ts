@@ -16,7 +16,10 @@ test("docs/vectorizer.md's psql example runs as written", async () => {
   await alice.query('SET search_path = app, public');
   const worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' }, `${STORIES_MODEL},embed=${EMBED_MODEL}`);
   try {
-    await eventually('the worker serving both', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE 'embed' = ANY (models)`)).rows.length > 0);
+    await eventually(
+      'the worker serving both',
+      async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'embed' = ANY (models)`)).rows.length > 0,
+    );
     const [declare, search] = fencedBlocks('docs/vectorizer.md', 'A complete example (psql, the bundled models)', 'sql');
     await alice.query(declare);
     expect((await alice.query(`SELECT model FROM svc_vectorizers WHERE name = 'stories_body'`)).rows).toEqual([{ model: 'embed' }]);
