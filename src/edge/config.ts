@@ -1,4 +1,5 @@
 // Numbers of SPEC 4.3 and 8 in one place, so tests, docs and wrangler.jsonc agree.
+import { WASM_MAX_PAGES, WASM_PAGE_BYTES } from './engine/wasm-memory.js';
 import type { Env } from './types.js';
 
 /** /generate and the engine object default max_tokens (SPEC 4.3, 8). */
@@ -62,13 +63,24 @@ export function maxTokensLimit(env: Env): number {
 }
 
 /**
+ * The most the engine's wasm heap may grow to, in 64 KiB pages: the deployment's
+ * ENGINE_WASM_MAX_MIB, 64 MiB by default (WASM_MAX_PAGES: what stories260K and svc-embed need, with
+ * room in the isolate's 128 MB). A model's weights count in full, so a larger model needs more; one
+ * over ~100 MB cannot run within Cloudflare's 128 MB at all (docs/edge.md, Memory).
+ */
+export function wasmMaxPages(env: Env): number {
+  const n = Number(env.ENGINE_WASM_MAX_MIB);
+  return Number.isInteger(n) && n >= 16 ? n * 16 : WASM_MAX_PAGES;
+}
+
+/**
  * The engine's wasm heap, in bytes, past which the engine object replaces its instance after a call
- * (engine-object.ts recycleIfGrown): the deployment's ENGINE_RECYCLE_MIB, 52 MiB by default, below
- * the 64 MiB maximum by more than one of the heap's growth steps (8-10 MiB).
+ * (engine-object.ts recycleIfGrown): the deployment's ENGINE_RECYCLE_MIB, by default 12 MiB below the
+ * maximum (52 of 64 MiB), more than one of the heap's growth steps (8-10 MiB).
  */
 export function recycleAtBytes(env: Env): number {
   const n = Number(env.ENGINE_RECYCLE_MIB);
-  return (Number.isFinite(n) && n > 0 ? n : 52) * 2 ** 20;
+  return Number.isFinite(n) && n > 0 ? n * 2 ** 20 : (wasmMaxPages(env) - 12 * 16) * WASM_PAGE_BYTES;
 }
 
 export function flag(v: string | undefined): boolean {

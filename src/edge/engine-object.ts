@@ -8,7 +8,7 @@
 // Identical concurrent calls are coalesced (and the last 64 results kept), and wllama itself runs
 // one wasm call at a time, so requests queue here rather than run in parallel.
 import { Coalescer } from './cache.js';
-import { GENERATE_DEFAULT_MAX_TOKENS, recycleAtBytes } from './config.js';
+import { GENERATE_DEFAULT_MAX_TOKENS, recycleAtBytes, wasmMaxPages } from './config.js';
 import { currentModelTag, fetchModel, ggufProblem } from './engine/model-store.js';
 import { InputLimitError, loadWllamaModel, type LoadedModel } from './engine/wllama.js';
 import { json } from './http.js';
@@ -55,7 +55,7 @@ export class EngineObject {
         try {
           const problem = ggufProblem(bytes);
           if (problem) throw new Error(problem);
-          model = await loadWllamaModel(bytes);
+          model = await loadWllamaModel(bytes, wasmMaxPages(this.env));
         } catch (err) {
           throw new Error(`Model file ${key} could not be loaded: ${err instanceof Error ? err.message : String(err)}`);
         }
@@ -143,9 +143,19 @@ export class EngineObject {
           const loaded = await this.model(params.model);
           const { model, tag } = loaded;
           if (params.stream === true) return this.streamGeneration(loaded, prompt, maxTokens, grammar as string | undefined);
+          // Diagnostics (bench/divergence.ts; the public worker never sends it): each token with the likeliest at its step.
+          if (params.logprobs !== undefined) {
+            const logprobs = Number(params.logprobs);
+            if (!Number.isInteger(logprobs) || logprobs < 1 || logprobs > 20) return json({ error: 'logprobs must be an integer from 1 to 20' }, 400);
+            this.stats.generations++;
+            const out = await model
+              .generate(prompt, maxTokens, { grammar: grammar as string | undefined, logprobs })
+              .finally(() => this.recycleIfGrown(loaded));
+            return json({ ...out, model: tag });
+          }
           const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}:${grammar ?? ''}`, async () => {
             this.stats.generations++;
-            return model.generate(prompt, maxTokens, grammar).finally(() => this.recycleIfGrown(loaded));
+            return model.generate(prompt, maxTokens, { grammar }).finally(() => this.recycleIfGrown(loaded));
           });
           if (joined) this.stats.coalesced++;
           const out = (await promise) as { text: string; tokens: number };
@@ -197,7 +207,7 @@ export class EngineObject {
     const line = (value: unknown) => writer.write(encoder.encode(JSON.stringify(value) + '\n')).catch(() => {}); // a reader gone stops nothing
     this.stats.generations++;
     void loaded.model
-      .generate(prompt, maxTokens, grammar, (piece) => void line({ text: piece }))
+      .generate(prompt, maxTokens, { grammar, onText: (piece) => void line({ text: piece }) })
       .finally(() => this.recycleIfGrown(loaded))
       .then(
         (out) => line({ done: true, text: out.text, tokens: out.tokens, cut: out.cut, model: loaded.tag }),

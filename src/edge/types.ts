@@ -73,6 +73,8 @@ export interface Env {
   RATE_LIMIT_WINDOW_S?: string;
   /** Metrics route path (SPEC leaves it open; default /metrics). */
   METRICS_PATH?: string;
-  /** MiB of the engine's wasm heap past which its instance is replaced (config.ts recycleAtBytes; default 52). */
+  /** MiB of the engine's wasm heap past which its instance is replaced (config.ts recycleAtBytes; default 12 below the maximum: 52). */
   ENGINE_RECYCLE_MIB?: string;
+  /** MiB the engine's wasm heap may grow to (config.ts wasmMaxPages; default 64). */
+  ENGINE_WASM_MAX_MIB?: string;
 }

@@ -1,9 +1,10 @@
 // A minimal GGUF (v3) reader and writer, shared by the model synthesizers (test-model.ts,
-// vocab-model.ts).
+// vocab-model.ts) and the edge (which sets one metadata key of a model it serves: withGgufMeta).
 //
-// The writer emits metadata and random-weight tensors; the reader returns only the metadata, so a
-// real vocabulary (llama.cpp's vocab-only GGUFs) can be copied key by key, with its exact value
-// types, into a synthesized model. Pure: no Node APIs, so it also runs in workerd or a browser.
+// The writer emits metadata and random-weight tensors; the reader returns the metadata (and f32/f16
+// tensors for tests), so a real vocabulary (llama.cpp's vocab-only GGUFs) can be copied key by key,
+// with its exact value types, into a synthesized model. Pure: no Node APIs, so it also runs in
+// workerd or a browser.
 
 /** Scalar kinds of GGUF metadata values, named after their GGUF type. */
 export type GgufScalarKind = 'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'bool' | 'str' | 'u64' | 'i64' | 'f64';
@@ -281,6 +282,25 @@ function fromHalf(h: number): number {
  * compute a model's output independently of llama.cpp.
  */
 export function readGguf(bytes: Uint8Array, withTensors = true): { meta: GgufMeta[]; tensors: GgufTensorData[] } {
+  const { meta, tensors } = parseGguf(bytes, withTensors ? 'data' : 'meta');
+  return { meta, tensors };
+}
+
+/** Where the parts of a GGUF file lie: each metadata entry's bytes, the tensor infos', and the data's start. */
+interface GgufLayout {
+  meta: GgufMeta[];
+  tensors: GgufTensorData[];
+  /** [start, end) of each metadata entry, in `meta`'s order. */
+  spans: Array<[number, number]>;
+  /** The bytes of the tensor infos: from the end of the metadata to here. */
+  infoEnd: number;
+  /** Where the tensor data begins (the tensor infos' end, aligned). */
+  dataStart: number;
+  alignment: number;
+}
+
+/** Parses the metadata, then (`infos`) the tensor infos, then (`data`) decodes f32 and f16 tensors. */
+function parseGguf(bytes: Uint8Array, depth: 'meta' | 'infos' | 'data'): GgufLayout {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // ignoreBOM: a token that is U+FEFF (phi-3 has one) is a string starting with it, not empty.
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -367,7 +387,9 @@ export function readGguf(bytes: Uint8Array, withTensors = true): { meta: GgufMet
   const tensorCount = u64();
   const count = u64();
   const meta: GgufMeta[] = [];
+  const spans: Array<[number, number]> = [];
   for (let i = 0; i < count; i++) {
+    const start = at;
     const key = str();
     const type = u32();
     if (type === T_ARRAY) {
@@ -380,9 +402,11 @@ export function readGguf(bytes: Uint8Array, withTensors = true): { meta: GgufMet
       const kind = kindOf(type);
       meta.push([key, kind, scalar(kind)]);
     }
+    spans.push([start, at]);
   }
   const tensors: GgufTensorData[] = [];
-  if (!withTensors) return { meta, tensors };
+  const alignment = Number(meta.find(([key]) => key === 'general.alignment')?.[2] ?? GGUF_ALIGN);
+  if (depth === 'meta') return { meta, tensors, spans, infoEnd: at, dataStart: at, alignment };
 
   const offsets: number[] = [];
   for (let i = 0; i < tensorCount; i++) {
@@ -392,8 +416,9 @@ export function readGguf(bytes: Uint8Array, withTensors = true): { meta: GgufMet
     offsets.push(u64());
     tensors.push({ name, dims, type });
   }
-  const alignment = Number(meta.find(([key]) => key === 'general.alignment')?.[2] ?? GGUF_ALIGN);
+  const infoEnd = at;
   const base = Math.ceil(at / alignment) * alignment;
+  if (depth === 'infos') return { meta, tensors, spans, infoEnd, dataStart: base, alignment };
   tensors.forEach((t, i) => {
     const n = t.dims.reduce((a, b) => a * b, 1);
     const start = base + offsets[i];
@@ -405,5 +430,24 @@ export function readGguf(bytes: Uint8Array, withTensors = true): { meta: GgufMet
       for (let k = 0; k < n; k++) t.data[k] = fromHalf(view.getUint16(start + 2 * k, true));
     }
   });
-  return { meta, tensors };
+  return { meta, tensors, spans, infoEnd, dataStart: base, alignment };
+}
+
+/**
+ * The GGUF `bytes` with the metadata entry `entry` set (replaced where the key is there, else added
+ * last), as two parts to join: the new header and the tensor data, a view of `bytes` (tensor offsets
+ * count from the data's start, so they stay as they are). Pure; copies only the header.
+ */
+export function withGgufMeta(bytes: Uint8Array, entry: GgufMeta): [Uint8Array, Uint8Array] {
+  const layout = parseGguf(bytes, 'infos');
+  const at = layout.meta.findIndex(([key]) => key === entry[0]);
+  const w = new Writer(layout.infoEnd + 1024);
+  w.bytes(bytes.subarray(0, 16)); // magic, version, tensor count
+  w.u64(layout.meta.length + (at < 0 ? 1 : 0));
+  layout.spans.forEach(([start, end], i) => (i === at ? writeMeta(w, entry) : w.bytes(bytes.subarray(start, end))));
+  if (at < 0) writeMeta(w, entry);
+  const metaEnd = layout.spans.length > 0 ? layout.spans[layout.spans.length - 1][1] : 24;
+  w.bytes(bytes.subarray(metaEnd, layout.infoEnd));
+  w.pad(layout.alignment);
+  return [w.result(), bytes.subarray(layout.dataStart)];
 }

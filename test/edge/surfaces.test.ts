@@ -47,6 +47,15 @@ test("the edge's context is the engine's: an output reaching its end stops there
   expect(await post(w, '/generate', { prompt: long, max_tokens: 5 })).toEqual({ status: 400, body: { error: words } });
 });
 
+test("a prompt is fed to the model as the library feeds it: a SentencePiece model's prompt has no space prefix (#53)", async () => {
+  // llama.cpp's server tokenized 'The dog' as BOS ▁The ▁dog, the library as BOS T he ▁dog: the outputs
+  // parted at the first token. A prompt that starts with a newline keeps the prefix in the library.
+  for (const prompt of ['The dog', 'Lily and Tom', '\nafter a newline', ' a leading space']) {
+    const engine = await stories.generate({ prompt, maxTokens: 48, seed: 42, promptFormat: 'raw' });
+    expect([prompt, (await post(w, '/generate', { prompt, max_tokens: 48 })).body.text]).toEqual([prompt, engine.text]);
+  }
+});
+
 test('one embedding per (model, text): the edge and the engine give the same vector for a decoder (its last token)', async () => {
   const engine = await stories.embed('Once upon a time, there was a cat.');
   const edge = (await post(w, '/embed', { text: 'Once upon a time, there was a cat.' })).body.embedding as number[];

@@ -12,12 +12,14 @@ import { createWllamaScope } from 'svc:wllama-scope';
 import { WASM_INITIAL_PAGES, WASM_MAX_PAGES } from './wasm-memory.js';
 import { ContextExceededError } from '../../engine/outcomes.js';
 import { edgePooling } from './pooling.js';
+import { servedModel } from './prompt-tokens.js';
+import { modelFile, type ModelFile } from './model-file.js';
 
 // wllama's .d.ts files use extensionless relative re-exports, which NodeNext resolution cannot
 // follow; this is the part of its API used here.
 interface WllamaInstance {
   setCompat(c: null): void;
-  loadModel(blobs: Blob[], params: Record<string, unknown>): Promise<void>;
+  loadModel(blobs: ModelFile[], params: Record<string, unknown>): Promise<void>;
   createCompletion(options: Record<string, unknown>): Promise<unknown>;
   createEmbedding(options: { input: string }): Promise<{ data: { embedding: number[] | string }[] }>;
   getLoadedContextInfo(): { success?: boolean; n_ctx: number; n_ctx_train: number; n_ubatch: number; n_vocab: number };
@@ -50,18 +52,19 @@ export const TEXT_GRAMMAR = 'root ::= [\\x01-\\uD7FF\\uE000-\\U0010FFFF]*';
  * a fresh memory is to llama.cpp (its static data is written again at instantiation, the rest must be
  * zero), only already as large as the previous instance grew it.
  */
-let spareMemory: WebAssembly.Memory | null = null;
+let spareMemory: { memory: WebAssembly.Memory; maxPages: number } | null = null;
 
-function takeMemory(): WebAssembly.Memory {
+/** A memory of at most `maxPages`: the spare one where it has that maximum (a deployment has one), else a new one. */
+function takeMemory(maxPages: number): WebAssembly.Memory {
   const spare = spareMemory;
   spareMemory = null;
-  if (spare) {
-    new Uint8Array(spare.buffer).fill(0);
-    return spare;
+  if (spare?.maxPages === maxPages) {
+    new Uint8Array(spare.memory.buffer).fill(0);
+    return spare.memory;
   }
   return new WebAssembly.Memory({
     initial: BigInt(WASM_INITIAL_PAGES),
-    maximum: BigInt(WASM_MAX_PAGES),
+    maximum: BigInt(maxPages),
     shared: true,
     address: 'i64',
   } as unknown as WebAssembly.MemoryDescriptor);
@@ -82,8 +85,8 @@ function writtenBytes(memory: WebAssembly.Memory): number {
 }
 
 /** Called once the instance that ran in `memory` has exited: nothing runs in it any more. */
-function giveBackMemory(memory: WebAssembly.Memory): void {
-  spareMemory = memory;
+function giveBackMemory(memory: WebAssembly.Memory, maxPages: number): void {
+  spareMemory = { memory, maxPages };
 }
 
 /** The memory the next InIsolateWorker runs in (Wllama constructs the worker itself). */
@@ -160,6 +163,12 @@ export const ENGINE_CONTEXT = { n_ctx: 1024, n_batch: 512, n_ubatch: 512, n_para
 /** A request the model cannot take: answered 400 with this message, never computed in part. */
 export class InputLimitError extends Error {}
 
+/** One generated token and the likeliest tokens at its step (generate's `logprobs`). */
+export interface TokenStep {
+  id: number;
+  top: Array<{ id: number; logprob: number }>;
+}
+
 export interface LoadedModel {
   /**
    * Tokens a request can use: the context, prompt and output together (llama.cpp's server caps a
@@ -172,8 +181,14 @@ export interface LoadedModel {
    * `grammar`: GBNF the output follows (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given.
    * `onText` (streaming): the text as it comes, at whole characters, joined exactly the result's text;
    * nothing of a prompt that leaves too little context for max_tokens (that is the 400 at the end).
+   * `logprobs` (diagnostics: bench/divergence.ts): each generated token with the `logprobs` likeliest
+   * at its step, as llama.cpp's server reports them (natural logarithms of the softmax of the logits).
    */
-  generate(prompt: string, maxTokens: number, grammar?: string, onText?: (piece: string) => void): Promise<{ text: string; tokens: number; cut: boolean }>;
+  generate(
+    prompt: string,
+    maxTokens: number,
+    options?: { grammar?: string; onText?: (piece: string) => void; logprobs?: number },
+  ): Promise<{ text: string; tokens: number; cut: boolean; steps?: TokenStep[] }>;
   embed(text: string): Promise<number[]>;
   /** Bytes of the wasm memory now (it only grows; a replaced instance's is reused by the next). */
   memoryBytes(): number;
@@ -209,10 +224,13 @@ function inputLimit(what: 'prompt' | 'text', tokens: number, { contextTokens, em
  * instance, heap and copy of the weights) is not needed. Throws when llama.cpp cannot load the
  * bytes (a corrupt or truncated file): wllama itself does not check its load result.
  */
-export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<LoadedModel> {
-  const blob = new Blob([bytes as BlobPart]);
-  const pooling = edgePooling(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
-  const memory = takeMemory();
+export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages = WASM_MAX_PAGES): Promise<LoadedModel> {
+  const file = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  // Tokenized as the library tokenizes (prompt-tokens.ts).
+  const { parts, promptText, embedText } = servedModel(file);
+  const blob = modelFile(parts);
+  const pooling = edgePooling(file);
+  const memory = takeMemory(maxPages);
   // The model comes from R2 as bytes: wllama's download cache (OPFS/Cache API, absent in workerd)
   // and model manager are never used, so stand-ins keep the constructor from probing storage.
   const w = new Wllama({ default: 'wllama.wasm' }, { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never });
@@ -222,7 +240,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
     w
       .exit()
       .catch(() => {})
-      .then(() => giveBackMemory(memory));
+      .then(() => giveBackMemory(memory, maxPages));
   try {
     await withWorkerGlobals(memory, () =>
       w.loadModel([blob], {
@@ -234,6 +252,10 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         // The GGUF's own pooling, as the library and the worker (node-llama-cpp) embed: one vector per (model, text) on every surface.
         pooling_type: pooling,
         warmup: false,
+        // node-llama-cpp's default ('auto': on, on the CPU), so that the library's and the worker's
+        // attention is computed the same way: with it off, logprobs differed from theirs by 1.2e-3
+        // (median, stories260K) and 35 of 50 prompts gave their 512 tokens; on, 5e-4 and 45 (#53).
+        flash_attn: true,
       }),
     );
   } catch (error) {
@@ -260,7 +282,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
     memoryBytes: () => memory.buffer.byteLength,
     heapBytes: () => writtenBytes(memory),
     close: () => serialize(release),
-    generate(prompt, maxTokens, grammar = TEXT_GRAMMAR, onText) {
+    generate(prompt, maxTokens, { grammar = TEXT_GRAMMAR, onText, logprobs } = {}) {
       return serialize(async () => {
         // Streamed, because llama.cpp's server then holds back an unfinished UTF-8 sequence (one
         // cut by max_tokens) instead of putting it into a JSON string: wllama serializes results
@@ -269,6 +291,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         let chunks = 0;
         let usage: { completion_tokens?: number; prompt_tokens?: number } | undefined;
         let promptTokens: number | undefined;
+        const steps: TokenStep[] = [];
         /** Streaming: how much of `text` was handed on (a prompt over the context is refused before any piece). */
         let sent = 0;
         const handOn = () => {
@@ -278,7 +301,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         };
         try {
           await w.createCompletion({
-            prompt,
+            prompt: promptText(prompt),
             max_tokens: maxTokens,
             temperature: 0,
             top_k: 1,
@@ -290,13 +313,16 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
             // the stream ends early (see the catch below).
             timings_per_token: true,
             stream: true,
+            ...(logprobs ? { n_probs: logprobs } : {}),
             onData: (chunk: {
-              choices?: { text?: string }[];
+              choices?: { text?: string; logprobs?: { content?: Array<{ id: number; top_logprobs?: Array<{ id: number; logprob: number }> }> } }[];
               content?: string;
               usage?: { completion_tokens?: number; prompt_tokens?: number };
               timings?: { prompt_n?: number };
             }) => {
               if (chunk.timings?.prompt_n !== undefined) promptTokens = chunk.timings.prompt_n;
+              for (const step of chunk.choices?.[0]?.logprobs?.content ?? [])
+                steps.push({ id: step.id, top: (step.top_logprobs ?? []).map(({ id, logprob }) => ({ id, logprob })) });
               const piece = chunk.choices?.[0]?.text ?? chunk.content ?? '';
               if (piece) chunks++;
               text += piece;
@@ -321,14 +347,15 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array): Promise<
         handOn();
         const tokens = usage?.completion_tokens ?? chunks;
         // Cut at max_tokens or where the context is full: the engine's stop reason 'maxTokens' either way.
-        return { text, tokens, cut: tokens >= maxTokens || promptTokens + tokens >= contextTokens };
+        const cut = tokens >= maxTokens || promptTokens + tokens >= contextTokens;
+        return logprobs ? { text, tokens, cut, steps } : { text, tokens, cut };
       });
     },
     embed(text) {
       return serialize(async () => {
         let res;
         try {
-          res = await w.createEmbedding({ input: text });
+          res = await w.createEmbedding({ input: embedText(text) });
         } catch (err) {
           throw limitError(err, 'text', limits) ?? err;
         }
