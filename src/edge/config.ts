@@ -83,6 +83,13 @@ export function recycleAtBytes(env: Env): number {
   return Number.isFinite(n) && n > 0 ? n * 2 ** 20 : (wasmMaxPages(env) - 12 * 16) * WASM_PAGE_BYTES;
 }
 
+/** The model each endpoint runs, by name (GENERATE_MODEL, EMBED_MODEL: the worker's model per function, as SQL's svc.generate_model and svc.embed_model). */
+export function endpointModel(env: Env, endpoint: '/generate' | '/embed'): string {
+  const name = endpoint === '/embed' ? env.EMBED_MODEL || env.GENERATE_MODEL : env.GENERATE_MODEL;
+  if (!name) throw new Error('GENERATE_MODEL is not configured (wrangler.jsonc vars: the model of /generate, and of /embed unless EMBED_MODEL names one)');
+  return name;
+}
+
 export function flag(v: string | undefined): boolean {
   return v === 'true' || v === '1';
 }

@@ -1,6 +1,7 @@
 // The engine Durable Object (SPEC 4.3): holds the loaded model and answers {method, params}.
 //
-// One instance (idFromName of the model name) serves the worker. The model is loaded from R2 once,
+// One instance per model (idFromName of its name: GENERATE_MODEL's, EMBED_MODEL's), each with its own
+// llama.cpp instance (and, deployed, its own isolate and 128 MB). The model is loaded from R2 once,
 // on first use; a failed load is not remembered, so the next request retries (e.g. after the
 // model was uploaded). A request may name the model tag it expects (params.model, see
 // engine/model-store.ts): when R2 holds newer bytes than the loaded ones, they are loaded first.
@@ -12,6 +13,7 @@ import { GENERATE_DEFAULT_MAX_TOKENS, recycleAtBytes, wasmMaxPages } from './con
 import { currentModelTag, fetchModel, ggufProblem } from './engine/model-store.js';
 import { InputLimitError, loadWllamaModel, type LoadedModel } from './engine/wllama.js';
 import { json } from './http.js';
+import { notAGenerator, servable } from '../engine/capabilities.js';
 import { inputProblem } from './text.js';
 import type { DurableObjectState, Env } from './types.js';
 
@@ -38,6 +40,8 @@ export class EngineObject {
   private callsSinceHeapCheck = 0;
   // Remembers its last results too (see Coalescer); keys carry the model tag.
   private coalescer = new Coalescer<unknown>(64);
+  /** The model this object serves (params.name; the router sends it, idFromName(name) found the object). */
+  private name: string | null = null;
   private stats = { loads: 0, generations: 0, embeddings: 0, coalesced: 0, recycled: 0 };
 
   constructor(
@@ -50,7 +54,7 @@ export class EngineObject {
       this.loading = (async () => {
         await this.closing;
         const t0 = Date.now();
-        const { key, tag, bytes } = await fetchModel(this.env);
+        const { key, tag, bytes } = await fetchModel(this.env, this.name!);
         let model: LoadedModel;
         try {
           const problem = ggufProblem(bytes);
@@ -103,7 +107,7 @@ export class EngineObject {
     const loading = this.load();
     const loaded = await loading;
     if (typeof want !== 'string' || want === loaded.tag) return loaded;
-    if ((await currentModelTag(this.env)) === loaded.tag) return loaded;
+    if ((await currentModelTag(this.env, this.name!)) === loaded.tag) return loaded;
     if (this.loading === loading) this.drop(); // closed after the calls already queued on it
     return this.load();
   }
@@ -115,7 +119,9 @@ export class EngineObject {
       const loaded = this.loading ? await this.loading.catch(() => null) : null;
       return json({
         ...this.stats,
-        model: loaded ? { key: loaded.key, tag: loaded.tag, bytes: loaded.bytes, loadMs: loaded.loadMs } : null,
+        model: loaded
+          ? { name: this.name, key: loaded.key, tag: loaded.tag, bytes: loaded.bytes, loadMs: loaded.loadMs, serves: servable(loaded.model.capabilities) }
+          : null,
         wasmBytes: loaded ? loaded.model.memoryBytes() : 0,
         heapBytes: loaded ? loaded.model.heapBytes() : 0,
       });
@@ -127,6 +133,11 @@ export class EngineObject {
       return json({ error: 'Invalid JSON body' }, 400);
     }
     const params = (body && typeof body.params === 'object' && body.params) || {};
+    // The model: the router names it; a bare internal call (tests) means GENERATE_MODEL's.
+    const name = typeof params.name === 'string' && params.name !== '' ? params.name : this.env.GENERATE_MODEL;
+    if (!name) return json({ error: 'params.name (the model) required' }, 400);
+    this.name ??= name;
+    if (name !== this.name) return json({ error: `this engine object serves the model ${this.name}, not ${name}` }, 400);
     try {
       switch (body?.method) {
         case 'generate': {
@@ -142,6 +153,8 @@ export class EngineObject {
           if (params.stream !== undefined && typeof params.stream !== 'boolean') return json({ error: 'stream must be a boolean' }, 400);
           const loaded = await this.model(params.model);
           const { model, tag } = loaded;
+          const refused = this.cannotGenerate(loaded);
+          if (refused) return refused;
           if (params.stream === true) return this.streamGeneration(loaded, prompt, maxTokens, grammar as string | undefined);
           // Diagnostics (bench/divergence.ts; the public worker never sends it): each token with the likeliest at its step.
           if (params.logprobs !== undefined) {
@@ -182,6 +195,18 @@ export class EngineObject {
       const { error, status } = this.failure(err);
       return json({ error }, status);
     }
+  }
+
+  /**
+   * The 400 for a generation on a model that does not generate (an embedding model: every model
+   * embeds, by the library's rules), naming the model and what it cannot do, before llama.cpp is
+   * asked (it answered a 500: "the current context does not support logits computation"); null
+   * when it generates.
+   */
+  private cannotGenerate(loaded: Loaded): Response | null {
+    const capabilities = loaded.model.capabilities;
+    if (capabilities.generate) return null;
+    return json({ error: `the model ${this.name} cannot generate: ${notAGenerator(capabilities)} (GENERATE_MODEL names the model of /generate)` }, 400);
   }
 
   /** An error as answered: an input limit is the caller's 400, anything else 500. */

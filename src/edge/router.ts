@@ -10,10 +10,12 @@
 //   (schema, regex, choices: constraint.ts); its output is checked before it is answered or cached
 //   (422 when it does not satisfy it), and the constraint is part of the cache key.
 // - Input the model cannot take is a 400 stating the limit (lone surrogates; prompt plus max_tokens
-//   over the context; embed text over the batch), never a 500 or a shortened, cached answer.
+//   over the context; embed text over the batch), never a 500 or a shortened, cached answer; so is a
+//   request its model cannot serve (/generate on an embedding model), naming the model and what it lacks.
+// - Each endpoint runs its own model (GENERATE_MODEL, EMBED_MODEL), in an engine object of its own.
 // - Order: unknown path → 404 first; /health is never behind auth or the rate limiter; then
 //   method, API key (when REQUIRE_API_KEY), rate limit (when RATE_LIMIT), handler.
-import { CACHE_RULES, GENERATE_DEFAULT_MAX_TOKENS, cacheTtl, flag, maxTokensLimit } from './config.js';
+import { CACHE_RULES, GENERATE_DEFAULT_MAX_TOKENS, cacheTtl, endpointModel, flag, maxTokensLimit } from './config.js';
 import { checkApiKey } from './auth.js';
 import { Coalescer, EmbeddingCache, GenerationCache, constraintKeyId, generationKey } from './cache.js';
 import { CONSTRAINT_FIELDS, readConstraint } from './constraint.js';
@@ -40,13 +42,17 @@ function routeOf(pathname: string, env: Env): Route | null {
   return null;
 }
 
-async function callEngine<T>(env: Env, method: string, params: Record<string, unknown>): Promise<T> {
-  const stub = env.ENGINE.get(env.ENGINE.idFromName(env.MODEL_NAME || 'default'));
-  const res = await stub.fetch('https://engine.internal/', {
+/** Asks the engine object of model `name` (one per model: its own isolate when deployed). */
+function engineCall(env: Env, name: string, method: string, params: Record<string, unknown>): Promise<Response> {
+  return env.ENGINE.get(env.ENGINE.idFromName(name)).fetch('https://engine.internal/', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ method, params }),
+    body: JSON.stringify({ method, params: { ...params, name } }),
   });
+}
+
+async function callEngine<T>(env: Env, name: string, method: string, params: Record<string, unknown>): Promise<T> {
+  const res = await engineCall(env, name, method, params);
   const body = (await res.json().catch(() => ({}))) as T & { error?: string };
   // The engine's 400s are the caller's input (a limit of the model): passed on as they are.
   if (res.status === 400 && body.error) throw new HttpError(400, body.error);
@@ -74,15 +80,16 @@ async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext,
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new HttpError(400, 'stream must be a boolean (true answers server-sent events)');
   const constraintId = constraint ? await constraintKeyId(constraint.key) : null;
   const cache = new GenerationCache(env.CACHE, env.DB);
-  const model = await currentModelTag(env);
+  const name = endpointModel(env, '/generate');
+  const model = await currentModelTag(env, name);
   const requestKey = generationKey(model, prompt, maxTokens, constraintId);
   const hit = await cache.get(requestKey, (p) => ctx.waitUntil(p));
   if (hit) return { response: body.stream === true ? sseCached(hit.text) : json({ text: hit.text, cached: true }), cached: true };
-  const request_ = { prompt, maxTokens, constraint, constraintId, cache, apiKey };
+  const request_ = { name, prompt, maxTokens, constraint, constraintId, cache, apiKey };
   if (body.stream === true) return { response: await streamGenerate(env, ctx, model, request_), cached: false };
 
   const { promise, joined } = generations.run(requestKey, () =>
-    callEngine<Generated>(env, 'generate', { prompt, max_tokens: maxTokens, model, ...(constraint ? { grammar: constraint.gbnf } : {}) }),
+    callEngine<Generated>(env, name, 'generate', { prompt, max_tokens: maxTokens, model, ...(constraint ? { grammar: constraint.gbnf } : {}) }),
   );
   const out = await promise;
   checkOutput(request_, out);
@@ -91,6 +98,8 @@ async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext,
 }
 
 interface GenerationRequest {
+  /** The model's name (GENERATE_MODEL). */
+  name: string;
   prompt: string;
   maxTokens: number;
   constraint: ReturnType<typeof readConstraint>;
@@ -126,15 +135,13 @@ function storeGeneration(env: Env, { prompt, maxTokens, constraint, constraintId
  * cached as without stream, and the done event carries the same text.
  */
 async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, request: GenerationRequest): Promise<Response> {
-  const { prompt, maxTokens, constraint } = request;
-  const stub = env.ENGINE.get(env.ENGINE.idFromName(env.MODEL_NAME || 'default'));
-  const res = await stub.fetch('https://engine.internal/', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      method: 'generate',
-      params: { prompt, max_tokens: maxTokens, model, stream: true, ...(constraint ? { grammar: constraint.gbnf } : {}) },
-    }),
+  const { name, prompt, maxTokens, constraint } = request;
+  const res = await engineCall(env, name, 'generate', {
+    prompt,
+    max_tokens: maxTokens,
+    model,
+    stream: true,
+    ...(constraint ? { grammar: constraint.gbnf } : {}),
   });
   if (!res.ok || !res.body) {
     const failed = (await res.json().catch(() => ({}))) as { error?: string };
@@ -202,11 +209,12 @@ async function handleEmbed(request: Request, env: Env, ctx: ExecutionContext) {
   if (typeof input !== 'string' || input.length === 0) throw new HttpError(400, 'Text required');
   wellFormed('text', input);
   const cache = new EmbeddingCache(env.CACHE, env.DB);
-  const model = await currentModelTag(env);
+  const name = endpointModel(env, '/embed');
+  const model = await currentModelTag(env, name);
   const hit = await cache.get(model, input);
   if (hit) return { response: json({ embedding: hit.embedding }), cached: true };
   const { promise, joined } = embeddings.run(`${model}/${input}`, () =>
-    callEngine<{ embedding: number[]; model: string }>(env, 'embed', { text: input, model }),
+    callEngine<{ embedding: number[]; model: string }>(env, name, 'embed', { text: input, model }),
   );
   const { embedding, model: computedBy } = await promise;
   if (!joined) {

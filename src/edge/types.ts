@@ -59,8 +59,13 @@ export interface Env {
   CACHE: KVNamespace;
   MODELS: R2Bucket;
   ENGINE: DurableObjectNamespace;
-  /** Model name; the version comes from KV `model_version:<MODEL_NAME>`. */
-  MODEL_NAME: string;
+  /**
+   * The model of /generate, by name (stories260K, or a name `svc models pull` knows); its version
+   * comes from KV `model_version:<name>`, its bytes from R2 `models/<name>-<version>.bin`.
+   */
+  GENERATE_MODEL: string;
+  /** The model of /embed, likewise (svc-embed); unset: GENERATE_MODEL's. */
+  EMBED_MODEL?: string;
   /** Default max tokens of the deployment (512, SPEC 2.3); /generate itself defaults to 100 (SPEC 8). */
   DEFAULT_MAX_TOKENS: string;
   /** Cache TTL in seconds (86400). */

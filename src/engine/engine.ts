@@ -161,7 +161,11 @@ export class Engine {
     readonly model: LlamaModel,
     /** The generation contexts, each with its share of the sequences. */
     private readonly contexts: readonly LlamaContext[],
-    /** Identifies the weights (content hash): part of every cache key, so switching models never serves a stale answer. */
+    /**
+     * Identifies the weights (file name, size, content hash) and the engine that computes with them
+     * (engineIdentity): part of every cache key, so switching models or llama.cpp builds never serves
+     * a stale answer.
+     */
     readonly modelId: string,
     readonly threads: number,
     /** Tokens per sequence; also the window of the embedding and ranking contexts. */
@@ -244,7 +248,7 @@ export class Engine {
         { cause: error },
       );
     }
-    const engine = new Engine(llama, model, contexts, await modelIdentity(modelPath, sha256), threads, contextSize);
+    const engine = new Engine(llama, model, contexts, `${await modelIdentity(modelPath, sha256)}:${engineIdentity(llama)}`, threads, contextSize);
     engine.embeddingContextLimit = options.embeddingContexts ?? embeddingContextsForCores(threads, cores);
     // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
     // qwen2's 151,936 tokens, where a grammar's own setup then takes a millisecond or two).
@@ -646,6 +650,16 @@ export function l2Normalize(vector: readonly number[]): number[] {
 }
 
 const dot = (a: readonly number[], b: readonly number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+/**
+ * What computes the answers, for the cache keys beside the model's file (#53): llama.cpp's release and
+ * the backend (`cpu`, `cuda`, `vulkan`, `metal`). Another build of llama.cpp computes other bytes for a
+ * few prompts in a hundred (wllama's on the edge: docs/edge.md), so an answer of one is never served
+ * as another's.
+ */
+export function engineIdentity(llama: Pick<Llama, 'llamaCppRelease' | 'gpu'>): string {
+  return `llama.cpp-${llama.llamaCppRelease.release}-${llama.gpu === false ? 'cpu' : llama.gpu}`;
+}
 
 async function modelIdentity(path: string, sha256?: string): Promise<string> {
   // A cached URI's file was hashed by its check just now (fetch.ts): it is not read again.

@@ -207,7 +207,7 @@ test('--verbose says which model runs, on how many threads, in what context; --c
   expect(verbose.code).toBe(0);
   // The test model is 1 MB: one thread by default; its training context is 2048.
   expect(verbose.stderr).toMatch(
-    /^svc: model \S+model\.gguf \(model\.gguf:\d+:[0-9a-f]{16}\): 1 thread, context 2048 tokens \(trained 2048\), serves generate, embed, rerank, pooling none, \d+ dimensions\n$/,
+    /^svc: model \S+model\.gguf \(model\.gguf:\d+:[0-9a-f]{16}:llama\.cpp-[^-]+-cpu\): 1 thread, context 2048 tokens \(trained 2048\), serves generate, embed, rerank, pooling none, \d+ dimensions\n$/,
   );
   const small = await svc(['embed', 'ab', '--context-size', '64', '--threads', '2', '-v', '--model', model]);
   expect(small.stderr).toMatch(/: 2 threads, context 64 tokens \(trained 2048\)/);

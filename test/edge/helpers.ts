@@ -12,6 +12,7 @@ import { modelObjectKey, modelTag } from '../../src/edge/engine/model-store.js';
 import { makeTestModel } from '../../src/model/test-model.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** GENERATE_MODEL of the test worker; /embed runs it too unless a test names an EMBED_MODEL. */
 export const MODEL_NAME = 'stories260K';
 export const MODEL_VERSION = '1';
 
@@ -74,7 +75,7 @@ export async function startWorker(opts: WorkerOptions = {}) {
     r2Buckets: ['MODELS'],
     durableObjects: { ENGINE: { className: 'EngineObject', useSQLite: true } },
     bindings: {
-      MODEL_NAME,
+      GENERATE_MODEL: MODEL_NAME,
       DEFAULT_MAX_TOKENS: '512',
       CACHE_TTL: '86400',
       ...opts.vars,
@@ -100,22 +101,30 @@ export async function startWorker(opts: WorkerOptions = {}) {
         headers: { 'Content-Type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
-    /** The tag cache keys carry for the model in R2 now: `<name>-<version>@<etag>`. */
-    tag: async (version = MODEL_VERSION): Promise<string> => modelTag(MODEL_NAME, version, (await r2.head(modelObjectKey(MODEL_NAME, version))).etag),
-    engine: async (): Promise<{ fetch: (url: string, init?: RequestInit) => Promise<Response> }> => {
+    /** The tag cache keys carry for a model in R2 now: `<name>-<version>@<etag>:<engine>`. */
+    tag: async (version = MODEL_VERSION, name = MODEL_NAME): Promise<string> => modelTag(name, version, (await r2.head(modelObjectKey(name, version))).etag),
+    /** The engine object of a model (the generator's by default). */
+    engine: async (name = MODEL_NAME): Promise<{ fetch: (url: string, init?: RequestInit) => Promise<Response> }> => {
       const ns: any = await mf.getDurableObjectNamespace('ENGINE');
-      return ns.get(ns.idFromName(MODEL_NAME));
+      return ns.get(ns.idFromName(name));
     },
   };
 }
 
 export type Worker = Awaited<ReturnType<typeof startWorker>>;
 
-export async function seedModel(kv: { put: Function }, r2: { put: Function }, version = MODEL_VERSION, model: ModelChoice | Uint8Array = 'stories') {
-  await kv.put(`model_version:${MODEL_NAME}`, version);
+/** Uploads a model as docs/edge.md says: its version in KV, its bytes in R2 (the generator's name by default). */
+export async function seedModel(
+  kv: { put: Function },
+  r2: { put: Function },
+  version = MODEL_VERSION,
+  model: ModelChoice | Uint8Array = 'stories',
+  name = MODEL_NAME,
+) {
+  await kv.put(`model_version:${name}`, version);
   const bytes = typeof model === 'string' ? modelBytes(model) : model;
   // Miniflare's proxy wants a plain ArrayBuffer, not a view of one.
-  await r2.put(modelObjectKey(MODEL_NAME, version), bytes.slice().buffer);
+  await r2.put(modelObjectKey(name, version), bytes.slice().buffer);
 }
 
 /** The workerd processes this process started (Miniflare runs one per instance). */

@@ -5,6 +5,7 @@ import { startWorker, eventually, seedModel, modelBytes, processMemory, workerdP
 import { MetricsBuffer } from '../../src/edge/metrics.js';
 import { rateLimitOptions } from '../../src/edge/rate-limit.js';
 import { CACHE_RULES } from '../../src/edge/config.js';
+import { EDGE_ENGINE, modelTag } from '../../src/edge/engine/model-store.js';
 
 describe('API keys (SPEC 5.1)', () => {
   let w: Worker;
@@ -348,9 +349,16 @@ describe('schema and configuration (SPEC 2.3, 8)', () => {
     expect(cfg.kv_namespaces[0].binding).toBe('CACHE');
     expect(cfg.r2_buckets[0].binding).toBe('MODELS');
     expect(cfg.durable_objects.bindings[0]).toEqual({ name: 'ENGINE', class_name: 'EngineObject' });
-    expect(cfg.vars).toMatchObject({ MODEL_NAME: 'stories260K', DEFAULT_MAX_TOKENS: '512', CACHE_TTL: '86400' });
+    expect(cfg.vars).toMatchObject({ GENERATE_MODEL: 'stories260K', EMBED_MODEL: 'svc-embed', DEFAULT_MAX_TOKENS: '512', CACHE_TTL: '86400' });
+    expect(cfg.vars).not.toHaveProperty('MODEL_NAME');
     expect(cfg.limits.cpu_ms).toBe(50);
     expect(cfg.compatibility_flags ?? []).not.toContain('nodejs_compat');
+  });
+
+  test("the engine in every cache key is the installed wllama's version (its llama.cpp build)", () => {
+    const wllama = JSON.parse(readFileSync(join(ROOT, 'node_modules/@wllama/wllama/package.json'), 'utf8')) as { version: string };
+    expect(EDGE_ENGINE).toBe(`wllama-${wllama.version}`);
+    expect(modelTag('stories260K', '1', 'abc')).toBe(`stories260K-1@abc:wllama-${wllama.version}`);
   });
 
   test('sample cache rules of SPEC 8 as configuration', () => {

@@ -79,8 +79,8 @@ describe('/generate (SPEC 4.3, 7)', () => {
     expect(typeof a.text).toBe('string');
     expect(a.text.length).toBeGreaterThan(0);
     // Stored after responding (waitUntil): wait for the KV entry, keyed gen:<prompt>:<max_tokens>
-    // under the model's tag.
-    expect(key('Hello edge', 100)).toMatch(/^stories260K-1@[0-9a-f]{32}\/gen:Hello edge:100$/);
+    // under the model's tag (and the engine that computed it).
+    expect(key('Hello edge', 100)).toMatch(/^stories260K-1@[0-9a-f]{32}:wllama-3\.8\.1\/gen:Hello edge:100$/);
     await eventually(() => w.kv.get(key('Hello edge', 100)));
     const second = (await (await w.post('/generate', { prompt: 'Hello edge' })).json()) as typeof a;
     expect(second).toEqual({ text: a.text, cached: true });

@@ -1,12 +1,12 @@
 // Smoke test: the real `wrangler dev` (custom build, local D1/KV/R2/DO) on loopback, real HTTP.
 // Setup goes through wrangler's own commands: D1 migrations apply, kv key put, r2 object put.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { freePort } from '../../scripts/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT, MODEL_NAME, modelBytes } from './helpers.js';
+import { ROOT } from './helpers.js';
 
 const run = promisify(execFile);
 const wrangler = join(ROOT, 'node_modules/.bin/wrangler');
@@ -20,12 +20,13 @@ let log = '';
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-wrangler-'));
   const persist = join(dir, 'state');
-  const model = join(dir, 'model.bin');
-  writeFileSync(model, modelBytes('stories'));
   const w = (...args: string[]) => run(wrangler, args, { cwd: ROOT, env, timeout: 60_000 });
   await w('d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist);
-  await w('kv', 'key', 'put', '--local', '--persist-to', persist, '--binding', 'CACHE', `model_version:${MODEL_NAME}`, '1');
-  await w('r2', 'object', 'put', '--local', '--persist-to', persist, `svc-models/models/${MODEL_NAME}-1.bin`, '--file', model);
+  // wrangler.jsonc's two models, uploaded as docs/edge.md says.
+  for (const name of ['stories260K', 'svc-embed']) {
+    await w('kv', 'key', 'put', '--local', '--persist-to', persist, '--binding', 'CACHE', `model_version:${name}`, '1');
+    await w('r2', 'object', 'put', '--local', '--persist-to', persist, `svc-models/models/${name}-1.bin`, '--file', join(ROOT, `models/${name}.gguf`));
+  }
 
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -87,7 +88,7 @@ test('generate: miss then hit with the same text; embed', async () => {
   }
   expect(b).toEqual({ text: a.text, cached: true });
   const e = (await (await post('/embed', { text: 'smoke' })).json()) as { embedding: number[] };
-  expect(e.embedding).toHaveLength(64);
+  expect(e.embedding).toHaveLength(128); // svc-embed's (EMBED_MODEL), not stories260K's 64
 });
 
 test('metrics route', async () => {

@@ -28,7 +28,7 @@ const req = (prompt: string, extra: object = {}) => ({ prompt, maxTokens: 24, se
 
 describe('loading', () => {
   test('model identity, dimension, sequences, no ranking head on the test model', () => {
-    expect(engine.modelId).toMatch(/^test\.gguf:\d+:[0-9a-f]{16}$/);
+    expect(engine.modelId).toMatch(/^test\.gguf:\d+:[0-9a-f]{16}:llama\.cpp-[^-]+-cpu$/);
     expect(engine.dimension).toBe(64);
     expect(engine.sequences).toBe(4);
     expect(engine.threads).toBe(2);

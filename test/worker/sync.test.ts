@@ -169,7 +169,7 @@ describe('the result cache', () => {
     const entry = (await db.query(`SELECT function_name, hits::int, model FROM svc_cache`)).rows[0];
     expect(entry.function_name).toBe('generate');
     expect(entry.hits).toBe(1);
-    expect(entry.model).toMatch(/^test-model\.gguf:\d+:[0-9a-f]{16}$/);
+    expect(entry.model).toMatch(/^test-model\.gguf:\d+:[0-9a-f]{16}:llama\.cpp-[^-]+-cpu$/);
   });
 
   test('any parameter that changes the output is part of the key', async () => {

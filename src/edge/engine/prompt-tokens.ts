@@ -35,8 +35,8 @@ const asIs = (text: string) => text;
 const spaced = (text: string) => ` ${text}`;
 
 /** The GGUF as the edge loads it: without the space prefix where the library's prompts have none (above). */
-export function servedModel(bytes: Uint8Array): ServedModel {
-  if (!spacePrefixDiffers(readGgufMeta(bytes))) return { parts: [bytes], promptText: asIs, embedText: asIs };
+export function servedModel(bytes: Uint8Array, meta: GgufMeta[] = readGgufMeta(bytes)): ServedModel {
+  if (!spacePrefixDiffers(meta)) return { parts: [bytes], promptText: asIs, embedText: asIs };
   return {
     parts: withGgufMeta(bytes, ['tokenizer.ggml.add_space_prefix', 'bool', false]),
     // node-llama-cpp's 'trimLeadingSpace' keeps the prefix of a text that starts with a newline.

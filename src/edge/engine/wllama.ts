@@ -13,6 +13,9 @@ import { WASM_INITIAL_PAGES, WASM_MAX_PAGES } from './wasm-memory.js';
 import { ContextExceededError } from '../../engine/outcomes.js';
 import { edgePooling } from './pooling.js';
 import { servedModel } from './prompt-tokens.js';
+import { edgeCapabilities } from './capabilities.js';
+import { readGgufMeta } from '../../model/gguf.js';
+import type { Capabilities } from '../../engine/capabilities.js';
 import { modelFile, type ModelFile } from './model-file.js';
 
 // wllama's .d.ts files use extensionless relative re-exports, which NodeNext resolution cannot
@@ -118,6 +121,17 @@ class InIsolateWorker {
   }
 }
 
+/**
+ * Loads in this isolate, one at a time: a load swaps globals while it runs (withWorkerGlobals), and
+ * two engine objects (the generator's and the embedder's) may share an isolate (locally they do).
+ */
+let loads: Promise<unknown> = Promise.resolve();
+function oneLoadAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const run = loads.then(fn, fn);
+  loads = run.catch(() => {});
+  return run;
+}
+
 /** Runs `fn` with the globals Wllama.loadModel needs for creating its worker, then restores them. */
 async function withWorkerGlobals<T>(memory: WebAssembly.Memory, fn: () => Promise<T>): Promise<T> {
   const g = globalThis as Record<string, unknown>;
@@ -176,6 +190,8 @@ export interface LoadedModel {
    * text (less than the context, as the library's engine takes, and at most a micro-batch).
    */
   limits: { contextTokens: number; embedTokens: number };
+  /** What the model serves (an embedding model does not generate), by the library's rules. */
+  capabilities: Capabilities;
   /**
    * Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens.
    * `grammar`: GBNF the output follows (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given.
@@ -226,10 +242,12 @@ function inputLimit(what: 'prompt' | 'text', tokens: number, { contextTokens, em
  */
 export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages = WASM_MAX_PAGES): Promise<LoadedModel> {
   const file = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  const meta = readGgufMeta(file); // the vocabulary too: read once (152k strings for qwen2's)
   // Tokenized as the library tokenizes (prompt-tokens.ts).
-  const { parts, promptText, embedText } = servedModel(file);
+  const { parts, promptText, embedText } = servedModel(file, meta);
   const blob = modelFile(parts);
-  const pooling = edgePooling(file);
+  const pooling = edgePooling(meta);
+  const capabilities = edgeCapabilities(meta);
   const memory = takeMemory(maxPages);
   // The model comes from R2 as bytes: wllama's download cache (OPFS/Cache API, absent in workerd)
   // and model manager are never used, so stand-ins keep the constructor from probing storage.
@@ -242,21 +260,23 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
       .catch(() => {})
       .then(() => giveBackMemory(memory, maxPages));
   try {
-    await withWorkerGlobals(memory, () =>
-      w.loadModel([blob], {
-        n_threads: 1,
-        n_gpu_layers: 0,
-        ...ENGINE_CONTEXT,
-        seed: ENGINE_SEED,
-        embeddings: true,
-        // The GGUF's own pooling, as the library and the worker (node-llama-cpp) embed: one vector per (model, text) on every surface.
-        pooling_type: pooling,
-        warmup: false,
-        // node-llama-cpp's default ('auto': on, on the CPU), so that the library's and the worker's
-        // attention is computed the same way: with it off, logprobs differed from theirs by 1.2e-3
-        // (median, stories260K) and 35 of 50 prompts gave their 512 tokens; on, 5e-4 and 45 (#53).
-        flash_attn: true,
-      }),
+    await oneLoadAtATime(() =>
+      withWorkerGlobals(memory, () =>
+        w.loadModel([blob], {
+          n_threads: 1,
+          n_gpu_layers: 0,
+          ...ENGINE_CONTEXT,
+          seed: ENGINE_SEED,
+          embeddings: true,
+          // The GGUF's own pooling, as the library and the worker (node-llama-cpp) embed: one vector per (model, text) on every surface.
+          pooling_type: pooling,
+          warmup: false,
+          // node-llama-cpp's default ('auto': on, on the CPU), so that the library's and the worker's
+          // attention is computed the same way: with it off, logprobs differed from theirs by 1.2e-3
+          // (median, stories260K) and 35 of 50 prompts gave their 512 tokens; on, 5e-4 and 45 (#53).
+          flash_attn: true,
+        }),
+      ),
     );
   } catch (error) {
     await release();
@@ -279,6 +299,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
   };
   return {
     limits,
+    capabilities,
     memoryBytes: () => memory.buffer.byteLength,
     heapBytes: () => writtenBytes(memory),
     close: () => serialize(release),
