@@ -44,7 +44,8 @@ export const USAGE = `usage: svc-worker --model [NAME=]PATH ... [--db-host H] [-
 
 Serves svc's queue (svc_queue) with llama.cpp models. --model NAME=PATH (repeatable) serves the model
 NAME of svc_models (declared when missing) from PATH; --model PATH serves 'default'. The worker claims
-only requests for the models it serves. PATH may be a hub URI (hf:USER/REPO/FILE.gguf) or an https URL
+only requests for the models it serves. PATH may be a model name (stories260K, svc-embed, or a recommended
+one: bge-small-en, ...; svc models list), a hub URI (hf:USER/REPO/FILE.gguf) or an https URL
 of a GGUF, fetched once into the model cache (SVC_MODEL_CACHE; docs/models.md), or an inference server instead of a GGUF:
 llama-server+http://HOST:PORT or vllm+http://HOST:PORT#SERVED_MODEL (bearer key: SVC_SERVER_API_KEY). Connection options default to the PG* variables.
 The database needs the svc extension (CREATE EXTENSION svc CASCADE) and the role needs

@@ -9,7 +9,7 @@ import { GenerationAbortedError, GrammarRefusedError, ModelLoadError } from '../
 import { ChatTemplateError } from '../engine/prompt.js';
 import { ConstraintError } from '../grammar/index.js';
 import { ClientError } from '../client/errors.js';
-import { configure, loadModel, resolveModel, unloadModels, type LoadedModelInfo } from '../client/index.js';
+import { configure, loadModel, resolveModel, unloadModels, type LoadedModelInfo, type ModelPurpose } from '../client/index.js';
 
 /** Exit codes of the model commands. */
 export const EXIT = {
@@ -84,8 +84,10 @@ export const MODEL_OPTIONS = {
 } as const;
 
 export const MODEL_HELP = `Model options:
-  --model M           a GGUF path (or local:PATH, hf:URI, an https URL: fetched into the model cache), or a NAME of $SVC_MODEL's NAME=PATH entries
-                      (the worker's form: writer=a.gguf,embedder=b.gguf); default: $SVC_MODEL's bare PATH
+  --model M           a model name (stories260K, svc-embed, or a recommended one: bge-small-en, …; svc models list),
+                      a GGUF path (or local:PATH, hf:URI, an https URL: fetched into the model cache), or a NAME of
+                      $SVC_MODEL's NAME=PATH entries (the worker's form: writer=a.gguf,embedder=b.gguf);
+                      default: $SVC_MODEL's bare PATH, else stories260K (generate) or svc-embed (embed, rerank)
                       a remote model is <provider>:<name> (openai, openrouter, deepseek) and needs --unsafe
   --threads N         CPU threads (default: $SVC_THREADS, else 1 for a model under 256 MiB, else the
                       physical cores, at most 8)
@@ -95,13 +97,16 @@ export const MODEL_HELP = `Model options:
   --progress          always draw the model-loading progress bar on stderr (default: when stderr is a terminal)
   --no-progress       never draw it`;
 
-/** Configures the library from the flags and loads a local model up front, drawing the progress bar while it loads. */
-export async function prepareModel(flags: ModelFlags): Promise<void> {
+/**
+ * Configures the library from the flags and loads a local model up front, drawing the progress bar
+ * while it loads; none named, the one `purpose`'s calls run (stories260K; svc-embed to embed and rank).
+ */
+export async function prepareModel(flags: ModelFlags, purpose: ModelPurpose = 'generate'): Promise<void> {
   const threads = positiveInteger('threads', flags.threads);
   if (threads !== undefined) configure({ threads });
   const contextSize = positiveInteger('context-size', flags['context-size'], 2);
   if (contextSize !== undefined) configure({ contextSize });
-  const ref = resolveModel(flags.model);
+  const ref = resolveModel(flags.model, purpose);
   if (ref.kind === 'remote') {
     if (flags.verbose) process.stderr.write(`svc: model ${ref.provider}:${ref.name} (remote)\n`);
     return;
@@ -111,7 +116,7 @@ export async function prepareModel(flags: ModelFlags): Promise<void> {
   if (bar) configure({ onProgress: (fraction) => bar.update(fraction) });
   let loaded: LoadedModelInfo;
   try {
-    loaded = await loadModel(flags.model);
+    loaded = await loadModel(flags.model, purpose);
   } finally {
     bar?.done();
     if (bar) configure({ onProgress: undefined });
@@ -141,11 +146,9 @@ export function report(command: string, error: unknown): number {
   if (error instanceof ClientError) {
     // Library messages start with the function's name; the command already says where we are.
     let message = error.message.replace(/^(generate|generateJson|generateRegex|generateChoice|generateFormat|embed|rerank|loadModel): /, '');
-    if (error.code === 'model-not-configured') {
-      message = error.models?.length
-        ? `no default model: SVC_MODEL names ${error.models.join(', ')}; pass --model NAME (one of them), or add a bare PATH entry to SVC_MODEL`
-        : "no model: pass --model PATH (a GGUF file) or set SVC_MODEL; svc's repository ships a small trained one, models/stories260K.gguf";
-    }
+    // Only where SVC_MODEL names models but none is the default (with none named at all, svc's own default runs).
+    if (error.code === 'model-not-configured' && error.models?.length)
+      message = `no default model: SVC_MODEL names ${error.models.join(', ')}; pass --model NAME (one of them), or add a bare PATH entry to SVC_MODEL`;
     if (error.code === 'model-not-found') message = message.replace('configure({ models }) or SVC_MODEL NAME=PATH', 'SVC_MODEL NAME=PATH');
     if (error.code === 'unsafe-mode-required') message += '; on the command line, pass --unsafe';
     say(`${message} [${error.code}]`);

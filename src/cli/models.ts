@@ -1,18 +1,23 @@
-// `svc models list` and `svc models pull NAME|URI`: the recommended models (docs/models.md) and
-// svc's model cache (src/model/fetch.ts).
+// `svc models list` and `svc models pull NAME|URI`: the models svc knows by name (src/model/names.ts:
+// the two it ships, the recommended ones of docs/models.md) and svc's model cache (src/model/fetch.ts).
+// A name `pull` takes works wherever a model is named (--model, SVC_MODEL, configure, the edge).
 import { parseArgs } from 'node:util';
 import { cachedModelFile, isModelUri, modelCacheDir, ModelFetchError, resolveModelFile, type FetchProgress } from '../model/fetch.js';
-import { RECOMMENDED_MODELS, recommendedModel } from '../model/recommended.js';
+import { RECOMMENDED_MODELS } from '../model/recommended.js';
+import { MODEL_NAMES, SHIPPED_MODELS, shippedModelPath } from '../model/names.js';
+import { existsSync } from 'node:fs';
 import type { Command } from './command.js';
 import { UsageError } from './command.js';
 
 const HELP = `Usage: svc models list
        svc models pull NAME|URI
 
-list   the recommended models (docs/models.md), their URIs and whether the cache holds them
-pull   fetch a recommended model by NAME, or any hub URI (hf:<user>/<repo>/<file>.gguf,
-       hf:<user>/<repo>:<quant>) or http(s) URL, into the model cache; print its path.
+list   the models svc knows by name: the two it ships (stories260K, svc-embed: the defaults) and the
+       recommended ones (docs/models.md), with their files or URIs and whether the cache holds them
+pull   print the path of a model by NAME, fetching a recommended one (or any hub URI:
+       hf:<user>/<repo>/<file>.gguf, hf:<user>/<repo>:<quant>, or http(s) URL) into the model cache.
        Resumes a broken-off transfer; checks the file's size and sha256 on every later load.
+       The NAME then works as --model, SVC_MODEL, the library's model and the edge's GENERATE_MODEL/EMBED_MODEL.
 
 The cache is $SVC_MODEL_CACHE, else $XDG_CACHE_HOME/svc/models, else ~/.cache/svc/models
 (now: ${modelCacheDir()}). The hub is $HF_ENDPOINT (default https://huggingface.co).
@@ -50,6 +55,12 @@ async function run(args: string[]): Promise<number> {
     const [verb, ...rest] = positionals;
     if (verb === 'list') {
       if (rest.length > 0) throw new UsageError('list takes no arguments');
+      for (const m of SHIPPED_MODELS) {
+        const path = shippedModelPath(m);
+        process.stdout.write(
+          `${m.name.padEnd(22)} ${m.role.padEnd(8)} ${path}\n${' '.repeat(32)}${m.summary}\n${' '.repeat(32)}${existsSync(path) ? 'shipped' : 'missing from this copy of svc'}\n`,
+        );
+      }
       for (const m of RECOMMENDED_MODELS) {
         const cached = cachedModelFile(m.uri);
         process.stdout.write(
@@ -60,13 +71,13 @@ async function run(args: string[]): Promise<number> {
     }
     if (verb !== 'pull') throw new UsageError(verb === undefined ? 'give list or pull' : `unknown verb '${verb}': list or pull`);
     if (rest.length !== 1) throw new UsageError('pull takes one NAME or URI');
-    const uri = recommendedModel(rest[0])?.uri ?? rest[0];
-    if (!isModelUri(uri)) {
-      const names = RECOMMENDED_MODELS.map((m) => m.name).join(', ');
-      throw new UsageError(`'${rest[0]}' is neither a recommended model (${names}) nor a hub URI (hf:…) or http(s) URL`);
+    const [target] = rest;
+    if (!MODEL_NAMES.includes(target) && !isModelUri(target)) {
+      throw new UsageError(`'${target}' is neither a model svc knows (${MODEL_NAMES.join(', ')}) nor a hub URI (hf:…) or http(s) URL`);
     }
     try {
-      process.stdout.write((await resolveModelFile(uri, { onProgress: progressPrinter() })) + '\n');
+      // A name is its shipped file (nothing to fetch) or its hub URI (src/model/names.ts).
+      process.stdout.write((await resolveModelFile(target, { onProgress: progressPrinter() })) + '\n');
       return 0;
     } catch (error) {
       if (!(error instanceof ModelFetchError)) throw error;

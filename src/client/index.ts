@@ -23,6 +23,7 @@ import {
 } from './constraint.js';
 import { ClientError, invalidOptions } from './errors.js';
 import { localEngine, remoteTimeoutMs, resolveModel, type ModelRef } from './local.js';
+import type { ModelPurpose } from '../model/names.js';
 import { remoteGenerate } from './remote.js';
 
 export { ClientError, type ClientErrorCode } from './errors.js';
@@ -30,6 +31,7 @@ export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
 export { ContextExceededError, GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/outcomes.js';
 export { ChatTemplateError, type PromptFormat } from '../engine/outcomes.js';
 export { configure, unloadModels, resolveModel, DEFAULT_REMOTE_TIMEOUT_MS, type LocalSettings, type ModelRef } from './local.js';
+export { DEFAULT_MODELS, MODEL_NAMES, type ModelPurpose } from '../model/names.js';
 export { PROVIDERS, type Provider } from './remote.js';
 export type { BasicTypeSpec, InferSchema, JsonSchema, SchemaSpec } from './constraint.js';
 
@@ -49,9 +51,10 @@ export interface CallOptions {
   /** Seed (default 42). Local generation is greedy, so the output does not depend on it; remote providers get it. */
   seed?: number;
   /**
-   * The model: a GGUF path (or `local:PATH`, `hf:<user>/<repo>/<file>`), or a remote
-   * `<provider>:<model_name>` (openai, openrouter, deepseek; needs `unsafeMode: true`).
-   * Default: configure({ model }), then the SVC_MODEL environment variable.
+   * The model: a model name (stories260K, svc-embed, bge-small-en, …: `svc models list`), a name of
+   * configure({ models }) or SVC_MODEL, a GGUF path (or `local:PATH`, `hf:<user>/<repo>/<file>`), or a
+   * remote `<provider>:<model_name>` (openai, openrouter, deepseek; needs `unsafeMode: true`).
+   * Default: configure({ model }), then the SVC_MODEL environment variable, then stories260K.
    */
   model?: string;
   /** Allows a remote model. The prompt is sent to the provider; its output is still checked locally. */
@@ -434,12 +437,16 @@ export async function generateFormat<S extends BasicTypeSpec>(prompt: string, ty
 }
 
 export interface EmbedOptions {
-  /** A local model (see CallOptions.model). Embeddings are computed locally only. */
+  /**
+   * A local model (see CallOptions.model). Embeddings are computed locally only. Default:
+   * configure({ model }), then SVC_MODEL, then svc-embed (the shipped embedder, as the edge's EMBED_MODEL).
+   */
   model?: string;
 }
 
-function localOnly(model: string | undefined, fn: string): string {
-  const ref = resolveModel(model);
+/** A local model's path for `fn`; none named: `purpose`'s default (resolveModel). */
+function localOnly(model: string | undefined, fn: string, purpose: ModelPurpose): string {
+  const ref = resolveModel(model, purpose);
   if (ref.kind === 'remote') throw new ClientError('unsupported-operation', `${fn}: runs on local models only; '${model}' is a remote model`);
   return ref.path;
 }
@@ -450,7 +457,7 @@ export async function embed(text: string, options: EmbedOptions = {}): Promise<n
   if (typeof text !== 'string') throw invalidOptions(`embed: text must be a string; got ${text === null ? 'null' : typeof text}`);
   // As svc_embed in SQL: empty or whitespace-only text has no meaningful embedding.
   if (text.trim() === '') throw invalidOptions('embed: text must not be empty');
-  return (await localEngine(localOnly(o.model, 'embed'))).embed(text).catch(nothingToEmbed('embed'));
+  return (await localEngine(localOnly(o.model, 'embed', 'embed'))).embed(text).catch(nothingToEmbed('embed'));
 }
 
 /** The engine's NothingToEmbedError as the library's invalid-options, naming the function (as the other input errors). */
@@ -500,16 +507,19 @@ export async function rerank(query: string, documents: readonly string[], option
   const blank = documents.findIndex((d) => d.trim() === '');
   if (blank >= 0) throw invalidOptions(`rerank: documents[${blank}] must not be empty`);
   const ranked = await (
-    await localEngine(localOnly(o.model, 'rerank'))
+    await localEngine(localOnly(o.model, 'rerank', 'rerank'))
   )
     .rerank(query, [...documents], o.task ?? DEFAULT_RERANK_TASK)
     .catch(nothingToEmbed('rerank'));
   return o.topK === undefined ? ranked : ranked.slice(0, o.topK);
 }
 
-/** Loads a local model now (e.g. to show progress before the first call) and describes it. */
-export async function loadModel(model?: string): Promise<LoadedModelInfo> {
-  const path = localOnly(model, 'loadModel');
+/**
+ * Loads a local model now (e.g. to show progress before the first call) and describes it; none
+ * named: the one `purpose`'s calls would run (the default generator, or embedder for 'embed' and 'rerank').
+ */
+export async function loadModel(model?: string, purpose: ModelPurpose = 'generate'): Promise<LoadedModelInfo> {
+  const path = localOnly(model, 'loadModel', purpose);
   const engine = await localEngine(path);
   const c = engine.capabilities;
   return {

@@ -5,12 +5,15 @@ import { Engine } from '../engine/engine.js';
 import { ClientError, invalidOptions } from './errors.js';
 import { MODEL_NAME, ModelListError, parseModelList } from '../engine/model-list.js';
 import { parseServerSpec } from '../engine/server-engine.js';
+import { DEFAULT_MODELS, MODEL_NAMES, modelSource, type ModelPurpose } from '../model/names.js';
 import { PROVIDERS } from './remote.js';
 
 export interface LocalSettings {
   /**
-   * The default model: a name of `models`, a GGUF path or an `hf:` URI. Falls back to the model
-   * named 'default' (SVC_MODEL's bare PATH entry).
+   * The default model of every function: a name of `models`, a model name (stories260K, svc-embed,
+   * bge-small-en, …: `svc models list`), a GGUF path or an `hf:` URI. Falls back to the model named
+   * 'default' (SVC_MODEL's bare PATH entry), then to svc's shipped defaults (DEFAULT_MODELS:
+   * stories260K generates, svc-embed embeds and ranks).
    */
   model?: string;
   /**
@@ -88,12 +91,15 @@ function namedModels(): Map<string, string> {
 }
 
 /**
- * Reads a `model` option: a name of configure({ models }) or SVC_MODEL's `NAME=PATH` entries,
+ * Reads a `model` option: a name of configure({ models }) or SVC_MODEL's `NAME=PATH` entries, a
+ * model name svc knows (stories260K, svc-embed, bge-small-en, …: the names `svc models pull` takes),
  * `<provider>:<model_name>` for a remote provider (openai, openrouter, deepseek), `local:<path>` or a
  * plain path for a GGUF file, `hf:<user>/<repo>/<file>` for a node-llama-cpp URI. Without one:
- * configure({ model }), then the model named 'default' (SVC_MODEL's bare PATH).
+ * configure({ model }), then the model named 'default' (SVC_MODEL's bare PATH), then, where no model
+ * is configured at all, svc's default for `purpose` (stories260K generates, svc-embed embeds and
+ * ranks: the edge's GENERATE_MODEL and EMBED_MODEL).
  */
-export function resolveModel(model: string | undefined): ModelRef {
+export function resolveModel(model: string | undefined, purpose: ModelPurpose = 'generate'): ModelRef {
   const named = namedModels();
   if (model === undefined) {
     const fallback = settings.model ?? named.get('default');
@@ -106,11 +112,7 @@ export function resolveModel(model: string | undefined): ModelRef {
         { models: [...named.keys()] },
       );
     }
-    throw new ClientError(
-      'model-not-configured',
-      "no local model configured: pass { model: '/path/to/model.gguf' }, call configure({ model }), or set SVC_MODEL " +
-        "(svc's repository ships a small trained one: models/stories260K.gguf)",
-    );
+    return resolveModel(DEFAULT_MODELS[purpose]);
   }
   if (typeof model !== 'string' || model === '') throw invalidOptions(`model must be a non-empty string; got ${JSON.stringify(model)}`);
   const path = named.get(model);
@@ -122,6 +124,9 @@ export function resolveModel(model: string | undefined): ModelRef {
     }
     return unnamed(path);
   }
+  // A model name svc knows: its shipped file or its hub URI (a file of that name is ./NAME or local:NAME).
+  const known = modelSource(model);
+  if (known !== undefined) return { kind: 'local', path: known };
   const ref = unnamed(model);
   // A bare word (no directory, no .gguf) that is no file is most likely a mistyped name: say what the
   // names are. A path that is no file is the engine's "model file not found".
@@ -129,7 +134,8 @@ export function resolveModel(model: string | undefined): ModelRef {
     const names = [...named.keys()];
     throw new ClientError(
       'model-not-found',
-      `model '${model}' is neither a named model (${names.length > 0 ? `the names are ${names.join(', ')}` : 'none is declared: configure({ models }) or SVC_MODEL NAME=PATH'}) nor a file`,
+      `model '${model}' is neither a named model (${names.length > 0 ? `the names are ${names.join(', ')}` : 'none is declared: configure({ models }) or SVC_MODEL NAME=PATH'}), ` +
+        `a model svc knows (${MODEL_NAMES.join(', ')}) nor a file`,
       { models: names },
     );
   }

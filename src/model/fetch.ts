@@ -1,4 +1,4 @@
-// Models by name: a GGUF path, a hub URI (node-llama-cpp's `hf:` forms) or an http(s) URL, turned
+// Models by name: a model name (names.ts), a GGUF path, a hub URI (node-llama-cpp's `hf:` forms) or an http(s) URL, turned
 // into a local file at the one place a model is loaded (the engine). A URI is fetched once into a
 // cache directory, then read from there:
 //
@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { modelSource } from './names.js';
 
 /** A model that cannot be fetched or whose cached copy fails its check: the message names the URI and the cache path. */
 export class ModelFetchError extends Error {
@@ -298,10 +299,13 @@ async function download(uri: string, url: string, path: string, env: NodeJS.Proc
 }
 
 /**
- * The local file of `model`: a path as it is (it must exist), a URI's cached copy, fetched first
- * when the cache has none, and checked against its record either way.
+ * The local file of `model`: a model name (names.ts: a shipped model's file, a recommended one's
+ * URI), a path as it is (it must exist), a URI's cached copy, fetched first when the cache has none,
+ * and checked against its record either way. A file whose name is a model name is `./NAME` or `local:NAME`.
  */
 export async function resolveModelFile(model: string, options: ResolveOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const named = modelSource(model);
+  if (named !== undefined) model = named;
   if (!isModelUri(model)) {
     const path = model.startsWith('local:') ? model.slice('local:'.length) : model;
     if (!existsSync(path)) throw new ModelFetchError(`model file not found: ${path}`, model, path);

@@ -63,12 +63,11 @@ test('generate --regex, --type, --max-tokens, --seed', async () => {
 
 test('errors: usage 2, constraint/output 1, model 3, with messages that help', async () => {
   // Independent runs: start them together.
-  const [both, badRegex, cut, missing, none, remote, flag, unknown, help] = await Promise.all([
+  const [both, badRegex, cut, missing, remote, flag, unknown, help] = await Promise.all([
     svc(['generate', 'x', '--regex', 'a', '--choices', 'a,b', '--model', model]),
     svc(['generate', 'x', '--regex', '[a-', '--model', model]),
     svc(['generate', 'x', '--regex', '[a-z]{40}', '--max-tokens', '5', '--model', model]),
     svc(['generate', 'x', '--model', join(dir, 'absent.gguf')]),
-    svc(['generate', 'x']),
     svc(['generate', 'x', '--model', 'openai:gpt-4o']),
     svc(['generate', 'x', '--max-tokens', 'many']),
     svc(['generate', 'x', '--bogus']),
@@ -90,9 +89,9 @@ test('errors: usage 2, constraint/output 1, model 3, with messages that help', a
   expect(noDefault.code).toBe(2);
   expect(noDefault.stderr).toMatch(/no default model: SVC_MODEL names story; pass --model NAME/);
   expect(typo.code).toBe(3);
-  expect(typo.stderr).toMatch(/model 'stroy' is neither a named model \(the names are story\) nor a file \[model-not-found\]/);
-  expect(none.code).toBe(2);
-  expect(none.stderr).toMatch(/no model: pass --model PATH .* or set SVC_MODEL/);
+  expect(typo.stderr).toMatch(
+    /model 'stroy' is neither a named model \(the names are story\), a model svc knows \(stories260K, .*\) nor a file \[model-not-found\]/,
+  );
   expect(remote.code).toBe(2);
   expect(remote.stderr).toMatch(/unsafeMode: true.*pass --unsafe/);
   expect(flag.code).toBe(2);

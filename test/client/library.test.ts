@@ -22,6 +22,7 @@ import {
 } from '../../src/client/index.js';
 import { localEngine } from '../../src/client/local.js';
 import { makeTestModel } from '../../src/model/test-model.js';
+import { EMBED_MODEL, STORIES_MODEL } from '../helpers/real-models.js';
 
 let dir: string;
 let model: string;
@@ -256,7 +257,9 @@ describe('models', () => {
       // A mistyped name: neither a name nor a file, and the names are listed.
       const typo = await code(generate('x', { model: 'writr' }));
       expect(typo.code).toBe('model-not-found');
-      expect(typo.message).toMatch(/model 'writr' is neither a named model \(the names are writer, fast, remote\) nor a file/);
+      expect(typo.message).toMatch(
+        /model 'writr' is neither a named model \(the names are writer, fast, remote\), a model svc knows \(stories260K, svc-embed, bge-small-en, .*\) nor a file/,
+      );
       // No 'default' entry and no configure({ model }): the error lists the names.
       const none = await code(generate('x'));
       expect(none.code).toBe('model-not-configured');
@@ -283,7 +286,7 @@ describe('models', () => {
     }
   });
 
-  test('unknown provider, remote without unsafeMode, missing model file, no model configured', async () => {
+  test("unknown provider, remote without unsafeMode, missing model file, no model configured (svc's defaults)", async () => {
     const unknown = await code(generate('x', { model: 'acme:big-model' }));
     expect(unknown.code).toBe('unknown-provider');
     expect(unknown.message).toMatch(/remote providers are openai, openrouter, deepseek/);
@@ -293,9 +296,10 @@ describe('models', () => {
     expect(await code(generate('x', { model: join(dir, 'absent.gguf') }))).toBeInstanceOf(ModelLoadError);
     configure({ model: undefined });
     try {
-      const none = await code(generate('x'));
-      expect(none.code).toBe('model-not-configured');
-      expect(none.message).toMatch(/SVC_MODEL/);
+      // Nothing configured: the shipped generator generates, the shipped embedder embeds and ranks (#53).
+      expect(resolveModel(undefined)).toEqual({ kind: 'local', path: STORIES_MODEL });
+      expect(resolveModel(undefined, 'embed')).toEqual({ kind: 'local', path: EMBED_MODEL });
+      expect(resolveModel(undefined, 'rerank')).toEqual({ kind: 'local', path: EMBED_MODEL });
       process.env.SVC_MODEL = model;
       expect(['a', 'b']).toContain(await generateChoice('x', ['a', 'b']));
     } finally {

@@ -27,7 +27,16 @@ beforeAll(async () => {
   const tarball = join(dir, packed.filename);
   // What the tarball holds: the compiled library with declarations, the bins, no TypeScript sources.
   const files = packed.files.map((f) => f.path);
-  expect(files).toEqual(expect.arrayContaining(['package.json', 'bin/svc.js', 'dist/lib/src/client/index.js', 'dist/lib/src/client/index.d.ts']));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      'package.json',
+      'bin/svc.js',
+      'dist/lib/src/client/index.js',
+      'dist/lib/src/client/index.d.ts',
+      'models/stories260K.gguf',
+      'models/svc-embed.gguf',
+    ]),
+  );
   expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
 
   project = join(dir, 'project');
@@ -111,6 +120,10 @@ test('the svc and svc-worker commands run from node_modules/.bin, a model comman
     timeout: 60_000,
   });
   expect(generated.stdout).toBe(', there was a little girl\n');
+  // No model named: the package's own defaults, models/ shipped in it (#53).
+  const defaults = { cwd: project, env: { ...env, PATH: path }, timeout: 60_000 };
+  expect((await exec(join(bin, 'svc'), ['generate', 'Once upon a time', '--max-tokens', '8'], defaults)).stdout).toBe(', there was a little girl\n');
+  expect(JSON.parse((await exec(join(bin, 'svc'), ['embed', 'a story'], defaults)).stdout)).toHaveLength(128); // svc-embed
   const worker = await exec(join(bin, 'svc-worker'), ['--help'], { cwd: project, env: { ...env, PATH: path }, timeout: 30_000 });
   expect(worker.stdout).toContain('svc-worker');
 }, 90_000);

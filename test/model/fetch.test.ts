@@ -268,7 +268,7 @@ test('svc models pull fetches a URI (progress on stderr, the path on stdout); li
   const bad = await svcCommand(['models', 'pull', 'nope'], env);
   expect(bad.code).toBe(2);
   expect(bad.err).toMatch(
-    /^svc models: 'nope' is neither a recommended model \(bge-small-en, bge-reranker-v2-m3, qwen2\.5-0\.5b-instruct, qwen2\.5-7b-instruct\) nor a hub URI/,
+    /^svc models: 'nope' is neither a model svc knows \(stories260K, svc-embed, bge-small-en, bge-reranker-v2-m3, qwen2\.5-0\.5b-instruct, qwen2\.5-7b-instruct\) nor a hub URI/,
   );
   const offline = await svcCommand(['models', 'pull', 'bge-small-en'], { ...env, HF_ENDPOINT: 'http://127.0.0.1:9/' });
   expect(offline.code).toBe(1);

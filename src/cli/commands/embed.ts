@@ -22,10 +22,10 @@ export function run(args: string[]): Promise<number> {
     const text = positionals[0] ?? readStdin('text');
     // Before loading the model; the same rule as embed() and svc_embed.
     if (text.trim() === '') throw new UsageError('text must not be empty');
-    await prepareModel(values);
+    await prepareModel(values, 'embed');
     const embedding = await embed(text, { model: values.model });
     if (values.json) {
-      const { modelId, dimension } = await loadModel(values.model);
+      const { modelId, dimension } = await loadModel(values.model, 'embed');
       process.stdout.write(JSON.stringify({ model: modelId, dimension, embedding }) + '\n');
     } else {
       process.stdout.write(JSON.stringify(embedding) + '\n');

@@ -46,7 +46,7 @@ export function run(args: string[]): Promise<number> {
       const topK = values['top-k'] === undefined ? undefined : Number(values['top-k']);
       if (topK !== undefined && !(Number.isInteger(topK) && topK >= 1))
         throw new UsageError(`--top-k must be a positive integer; got ${JSON.stringify(values['top-k'])}`);
-      await prepareModel(values);
+      await prepareModel(values, 'rerank');
       const ranked = await rerank(query, docs, { model: values.model, task: values.task, topK });
       if (values.json) process.stdout.write(JSON.stringify(ranked) + '\n');
       else for (const r of ranked) process.stdout.write(`${r.score.toFixed(6)}\t${r.index}\t${r.document}\n`);
