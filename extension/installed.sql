@@ -725,7 +725,7 @@ $function$;
 -- grants on svc__run_embed_batch_async(text[],boolean,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_embed_batch_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -738,12 +738,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens inte
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generate(prompt, max_tokens, use_cache, seed);
+return svc.api.generate(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate(text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate(prompts text[], max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate(prompts text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -757,12 +757,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate(prompts text[], max_tokens i
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateMany(prompts, max_tokens, use_cache, seed);
+return svc.api.generateMany(prompts, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate(text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate(text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_async(prompt text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_async(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -775,12 +775,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_async(prompt text, max_token
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateAsync(prompt, max_tokens, use_cache, seed, priority);
+return svc.api.generateAsync(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_async(text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_async(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_batch_async(prompts text[], max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_batch_async(prompts text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
@@ -793,12 +793,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_batch_async(prompts text[], 
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateBatchAsync(prompts, max_tokens, use_cache, seed, priority);
+return svc.api.generateBatchAsync(prompts, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_batch_async(text[],integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_batch_async(text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_batch_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -811,12 +811,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompt text, choices 
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateChoice(prompt, choices, max_tokens, use_cache, seed);
+return svc.api.generateChoice(prompt, choices, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_choice(text,text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_choice(text,text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_choice, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompts text[], choices text[], max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompts text[], choices text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -830,12 +830,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompts text[], choic
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateChoiceMany(prompts, choices, max_tokens, use_cache, seed);
+return svc.api.generateChoiceMany(prompts, choices, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_choice(text[],text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_choice(text[],text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_choice, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_choice_async(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice_async(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -848,12 +848,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice_async(prompt text, ch
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateChoiceAsync(prompt, choices, max_tokens, use_cache, seed, priority);
+return svc.api.generateChoiceAsync(prompt, choices, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_choice_async(text,text[],integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_choice_async(text,text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_choice_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -866,12 +866,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema jso
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJson(prompt, schema, max_tokens, use_cache, seed);
+return svc.api.generateJson(prompt, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_json(text,jsonb,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json(text,jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -884,12 +884,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema tex
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonText(prompt, schema, max_tokens, use_cache, seed);
+return svc.api.generateJsonText(prompt, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_json(text,text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema jsonb, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema jsonb, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -903,12 +903,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema 
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonMany(prompts, schema, max_tokens, use_cache, seed);
+return svc.api.generateJsonMany(prompts, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_json(text[],jsonb,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json(text[],jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -922,12 +922,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema 
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonManyText(prompts, schema, max_tokens, use_cache, seed);
+return svc.api.generateJsonManyText(prompts, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_json(text[],text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json(text[],text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -940,12 +940,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, sche
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonAsync(prompt, schema, max_tokens, use_cache, seed, priority);
+return svc.api.generateJsonAsync(prompt, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_json_async(text,jsonb,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json_async(text,jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -958,12 +958,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, sche
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonAsyncText(prompt, schema, max_tokens, use_cache, seed, priority);
+return svc.api.generateJsonAsyncText(prompt, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_json_async(text,text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -976,12 +976,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompt text, pattern t
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateRegex(prompt, pattern, max_tokens, use_cache, seed);
+return svc.api.generateRegex(prompt, pattern, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_regex(text,text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_regex(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_regex, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompts text[], pattern text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompts text[], pattern text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -995,12 +995,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompts text[], patter
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateRegexMany(prompts, pattern, max_tokens, use_cache, seed);
+return svc.api.generateRegexMany(prompts, pattern, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_regex(text[],text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_regex(text[],text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_regex, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_regex_async(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex_async(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -1013,9 +1013,9 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex_async(prompt text, pat
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateRegexAsync(prompt, pattern, max_tokens, use_cache, seed, priority);
+return svc.api.generateRegexAsync(prompt, pattern, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_regex_async(text,text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_regex_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_regex_async, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_get_async_result(request_id uuid, timeout_seconds integer)
@@ -2637,146 +2637,146 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_embed_batch_async(text[],boolean,integer): (default: PUBLIC may execute)
 -- comment: Queue one embedding per text; returns one request id per text, in order.
 
-CREATE OR REPLACE FUNCTION public.svc_generate(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate(text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate text and return it (waits for a worker on a cache miss).
 
-CREATE OR REPLACE FUNCTION public.svc_generate(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate(text[],integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate(text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate text for each prompt: one row per prompt, in order (ord), with its result or its error.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_async(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_async(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_async(text,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_async(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a text generation; returns its request id at once.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_batch_async(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_batch_async(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid[]
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_batch_async(text[],integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_batch_async(text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue one generation per prompt; returns one request id per prompt, in order.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_choice(text,text[],integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_choice(text,text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Pick one of the choices and return it.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_choice(text[],text[],integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_choice(text[],text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: One of the choices for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_choice_async(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_choice_async(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_choice_async(text,text[],integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_choice_async(text,text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to one of the choices.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed)
+AS $function$SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
 $function$;
--- grants on svc_generate_json(text,json,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text,json,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema of type json: its properties in the order written, as the text overload.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json(text,jsonb,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text,jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema and return it.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json(text,text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema given as text (a literal): its properties in the order written.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed)
+AS $function$SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
 $function$;
--- grants on svc_generate_json(text[],json,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text[],json,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: JSON matching the schema (json: its properties in the order written) for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json(text[],jsonb,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text[],jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: JSON matching the schema for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text[],text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: JSON matching the schema (text: its properties in the order written) for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, priority)
+AS $function$SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority)
 $function$;
--- grants on svc_generate_json_async(text,json,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json_async(text,json,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema of type json: its properties in the order written.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json_async(text,jsonb,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json_async(text,jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema given as text (a literal): its properties in the order written.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_regex(text,text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_regex(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate text matching a regular expression and return it.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_regex(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_regex(text[],text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Text matching the pattern for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_regex_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_regex_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to match a regular expression.
 
 CREATE OR REPLACE FUNCTION public.svc_get_async_result(request_id uuid, timeout_seconds integer DEFAULT 30)

@@ -59,7 +59,15 @@ export interface SqlAggregate {
 }
 
 const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
-const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
+// Seeded sampling and stop strings (src/decode/sampling.ts, src/decode/stop.ts): greedy at temperature 0, the
+// default; top_k, top_p and min_p (llama.cpp's defaults) only matter above it. stop NULL: none.
+const DECODING = [
+  p('temperature', 'double precision', '0'), p('top_k', 'integer', '40'), p('top_p', 'double precision', '0.95'), p('min_p', 'double precision', '0.05'),
+  p('stop', 'text[]', 'NULL'),
+];
+const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), ...DECODING];
+/** The generation arguments passed on, as a generated SQL body passes them. */
+const GENERATION_ARGS = GENERATION.map((param) => param.name).join(', ');
 const PRIORITY = p('priority', 'integer', '0');
 // The svc_models names a worker claims for: one model, 'default', unless it serves several.
 const MODELS = p('models', 'text[]', `'{default}'`);
@@ -115,7 +123,7 @@ const DECLARED: readonly SqlFunction[] = [
   // A schema of type json (a json column keeps its text as written) is the text overload's schema, in the order written.
   {
     name: 'svc_generate_json', params: [p('prompt', 'text'), p('schema', 'json'), ...GENERATION], returns: 'text', volatility: 'VOLATILE', security: 'INVOKER',
-    body: { language: 'sql', generated: 'SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed)' },
+    body: { language: 'sql', generated: `SELECT svc_generate_json(prompt, schema::text, ${GENERATION_ARGS})` },
     comment: 'Generate JSON matching a JSON Schema of type json: its properties in the order written, as the text overload.',
   },
   {
@@ -160,7 +168,7 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_generate_json', params: [p('prompts', 'text[]'), p('schema', 'json'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE', security: 'INVOKER',
-    body: { language: 'sql', generated: 'SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed)' },
+    body: { language: 'sql', generated: `SELECT * FROM svc_generate_json(prompts, schema::text, ${GENERATION_ARGS})` },
     comment: 'JSON matching the schema (json: its properties in the order written) for each prompt: one row per prompt, in order (ord).',
   },
   {
@@ -206,7 +214,7 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'json'), ...GENERATION, PRIORITY], returns: 'uuid', volatility: 'VOLATILE',
-    security: 'INVOKER', body: { language: 'sql', generated: 'SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, priority)' },
+    security: 'INVOKER', body: { language: 'sql', generated: `SELECT svc_generate_json_async(prompt, schema::text, ${GENERATION_ARGS}, priority)` },
     comment: 'Queue a generation constrained to JSON matching a JSON Schema of type json: its properties in the order written.',
   },
   {

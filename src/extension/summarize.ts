@@ -78,7 +78,7 @@ export function cutPoint(text: string, size: number, unit: SummaryState['unit'] 
 /** A model call; a prompt over the model's context is refused naming what sized it (svc.summarize_chunk_size). */
 function generate(state: SummaryState, prompt: string): string {
   try {
-    return runOne(FN, jobs.prepareGenerate(FN, prompt, state.max_tokens, true, state.seed)).trim();
+    return runOne(FN, jobs.prepareGenerate(FN, prompt, { maxTokens: state.max_tokens, useCache: true, seed: state.seed })).trim();
   } catch (error) {
     if (error instanceof SvcError && / tokens, over the \d+ a context of /.test(error.message)) {
       const sized = state.unit === 'characters' ? `svc.summarize_chunk_size (${state.chunk} characters)` : `the serving model's context (a chunk of ${state.chunk} bytes)`;

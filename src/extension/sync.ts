@@ -200,13 +200,13 @@ function textRows(fn: string, items: Item[]): TextRow[] {
   return runAll(fn, items).map((o, i) => ({ ord: i + 1, result: o.result, error: o.error?.message ?? null }));
 }
 
-export function generate(prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
-  return runOne('svc_generate', jobs.prepareGenerate('svc_generate', prompt, maxTokens, useCache, seed));
+export function generate(prompt: unknown, ...g: jobs.GenerationArgList): string {
+  return runOne('svc_generate', jobs.prepareGenerate('svc_generate', prompt, jobs.generationArgs(g)));
 }
 
-export function generateMany(prompts: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] {
+export function generateMany(prompts: unknown, ...g: jobs.GenerationArgList): TextRow[] {
   const fn = 'svc_generate';
-  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareGenerate(f, p, maxTokens, useCache, seed)));
+  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareGenerate(f, p, jobs.generationArgs(g))));
 }
 
 export function embed(textInput: unknown, useCache: unknown): number[] {
@@ -219,38 +219,37 @@ export function embedMany(texts: unknown, useCache: unknown): Array<{ ord: numbe
   return outcomes.map((o, i) => ({ ord: i + 1, embedding: o.result === null ? null : (JSON.parse(o.result) as number[]), error: o.error?.message ?? null }));
 }
 
-export function generateJson(prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
-  return runOne('svc_generate_json', jobs.prepareJson('svc_generate_json', prompt, schema, maxTokens, useCache, seed));
+export function generateJson(prompt: unknown, schema: unknown, ...g: jobs.GenerationArgList): string {
+  return runOne('svc_generate_json', jobs.prepareJson('svc_generate_json', prompt, schema, jobs.generationArgs(g)));
 }
 
-export function generateJsonMany(prompts: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] {
+export function generateJsonMany(prompts: unknown, schema: unknown, ...g: jobs.GenerationArgList): TextRow[] {
   const fn = 'svc_generate_json';
-  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareJson(f, p, schema, maxTokens, useCache, seed)));
+  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareJson(f, p, schema, jobs.generationArgs(g))));
 }
 
 // The text overloads: the schema as written, its properties' order kept (jobs.SchemaText).
-export const generateJsonText = (prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string =>
-  generateJson(prompt, new jobs.SchemaText(schema), maxTokens, useCache, seed);
+export const generateJsonText = (prompt: unknown, schema: unknown, ...g: jobs.GenerationArgList): string => generateJson(prompt, new jobs.SchemaText(schema), ...g);
 
-export const generateJsonManyText = (prompts: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] =>
-  generateJsonMany(prompts, new jobs.SchemaText(schema), maxTokens, useCache, seed);
+export const generateJsonManyText = (prompts: unknown, schema: unknown, ...g: jobs.GenerationArgList): TextRow[] =>
+  generateJsonMany(prompts, new jobs.SchemaText(schema), ...g);
 
-export function generateRegex(prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
-  return runOne('svc_generate_regex', jobs.prepareRegex('svc_generate_regex', prompt, pattern, maxTokens, useCache, seed));
+export function generateRegex(prompt: unknown, pattern: unknown, ...g: jobs.GenerationArgList): string {
+  return runOne('svc_generate_regex', jobs.prepareRegex('svc_generate_regex', prompt, pattern, jobs.generationArgs(g)));
 }
 
-export function generateRegexMany(prompts: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] {
+export function generateRegexMany(prompts: unknown, pattern: unknown, ...g: jobs.GenerationArgList): TextRow[] {
   const fn = 'svc_generate_regex';
-  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareRegex(f, p, pattern, maxTokens, useCache, seed)));
+  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareRegex(f, p, pattern, jobs.generationArgs(g))));
 }
 
-export function generateChoice(prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
-  return runOne('svc_generate_choice', jobs.prepareChoice('svc_generate_choice', prompt, choices, maxTokens, useCache, seed));
+export function generateChoice(prompt: unknown, choices: unknown, ...g: jobs.GenerationArgList): string {
+  return runOne('svc_generate_choice', jobs.prepareChoice('svc_generate_choice', prompt, choices, jobs.generationArgs(g)));
 }
 
-export function generateChoiceMany(prompts: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] {
+export function generateChoiceMany(prompts: unknown, choices: unknown, ...g: jobs.GenerationArgList): TextRow[] {
   const fn = 'svc_generate_choice';
-  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareChoice(f, p, choices, maxTokens, useCache, seed)));
+  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareChoice(f, p, choices, jobs.generationArgs(g))));
 }
 
 // A rerank result as the worker wrote it: every document, best first, with its position (from 0) in `documents`.

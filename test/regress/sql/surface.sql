@@ -33,6 +33,8 @@ RESET client_min_messages;
 -- 22004: an explicit NULL is never a default
 SELECT pg_temp.err($$SELECT svc_generate_async(NULL)$$);
 SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := NULL)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', temperature := NULL)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', stop := ARRAY['a', NULL])$$);
 SELECT pg_temp.err($$SELECT svc_generate_json_async('x', NULL)$$);
 SELECT pg_temp.err($$SELECT svc_generate_choice_async('x', ARRAY['a', NULL])$$);
 SELECT pg_temp.err($$SELECT svc_embed_batch_async(ARRAY['a', NULL])$$);
@@ -43,6 +45,13 @@ SELECT pg_temp.err($$SELECT svc_cleanup(NULL)$$);
 SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := 0)$$);
 SELECT pg_temp.err($$SELECT svc_generate_async('x', priority := 101)$$);
 SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := 32769)$$);
+-- seeded sampling and stop strings (#56): each option's rule
+SELECT pg_temp.err($$SELECT svc_generate_async('x', temperature := 2.5)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', top_k := -1)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', top_p := 0)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', min_p := 1)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', stop := ARRAY[''])$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', stop := array_fill('s'::text, ARRAY[17]))$$);
 SELECT pg_temp.err($$SELECT svc_generate_json_async('x', '{"type":"foo"}')$$);
 SELECT pg_temp.err($$SELECT svc_generate_json_async('x', '{"type":"string","minLength":3,"maxLength":2}')$$);
 SELECT pg_temp.err($$SELECT svc_generate_regex_async('x', 'a(b')$$);
