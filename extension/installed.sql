@@ -1358,6 +1358,43 @@ $function$;
 -- grants on svc__run_set_sync_connection(text): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_set_sync_connection, run by its relay (svc_relay).
 
+CREATE OR REPLACE FUNCTION public.svc__run_stream_next(state jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.streamNext(state);
+$function$;
+-- grants on svc__run_stream_next(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__stream_next, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_stream_start(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.streamStart(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
+$function$;
+-- grants on svc__run_stream_start(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__stream_start, run by its relay (svc_relay).
+
 CREATE OR REPLACE FUNCTION public.svc__run_summarize_combine(a jsonb, b jsonb)
  RETURNS jsonb
  LANGUAGE plv8
@@ -2022,6 +2059,20 @@ END
 $function$;
 -- grants on svc__setting_interval(text): {svc_owner=X/svc_owner}
 -- comment: Internal: an interval setting of zero or more, or an error naming it.
+
+CREATE OR REPLACE FUNCTION public.svc__stream_next(state jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__stream_next(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_generate_stream's next row: the text the request's worker wrote since the last one, or the rest of its result.
+
+CREATE OR REPLACE FUNCTION public.svc__stream_start(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__stream_start(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_generate_stream's first row: the request submitted (as a sync call's, marked stream), or the whole text from the cache.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_combine(a jsonb, b jsonb)
  RETURNS jsonb
@@ -2778,6 +2829,28 @@ CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern 
 AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_generate_regex_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to match a regular expression.
+
+CREATE OR REPLACE FUNCTION public.svc_generate_stream(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
+ RETURNS SETOF text
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$-- A generation as rows (src/extension/stream.ts): the first row of the recursion submits the request
+-- (or finds the whole text in the cache), each next one waits for the text its worker wrote since.
+-- PostgreSQL evaluates this query a row at a time when the function is called in a SELECT list
+-- (a cursor's FETCH then returns each piece as it is written); in FROM it gathers every row first.
+WITH RECURSIVE s(state) AS (
+  SELECT svc__stream_start(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
+  UNION ALL
+  SELECT svc__stream_next(s.state) FROM s WHERE NOT (s.state ->> 'done')::boolean
+)
+SELECT s.state ->> 'piece' FROM s WHERE coalesce(s.state ->> 'piece', '') <> ''
+$function$;
+-- grants on svc_generate_stream(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
+-- comment: svc_generate's text as rows, each what the worker wrote since the last (whole characters), joined exactly svc_generate's result; called in a SELECT list (a cursor fetches each as it comes); cancelling the statement cancels the request.
 
 CREATE OR REPLACE FUNCTION public.svc_get_async_result(request_id uuid, timeout_seconds integer DEFAULT 30)
  RETURNS text

@@ -192,6 +192,13 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Many queries over the same documents: for each query (ord) its documents best first (its first top_k), with their rank and position in documents '
       + '(both from 1), or one row of its error. Scores as svc_rerank gives them.',
   },
+  // A generation as rows, each the text written since the last (stream.ts): in a SELECT list, a row at a time as the worker writes it.
+  {
+    name: 'svc_generate_stream', params: [p('prompt', 'text'), ...GENERATION], returns: 'SETOF text', volatility: 'VOLATILE', security: 'DEFINER',
+    settings: SET_CALL, body: { language: 'sql' },
+    comment: "svc_generate's text as rows, each what the worker wrote since the last (whole characters), joined exactly svc_generate's result; "
+      + 'called in a SELECT list (a cursor fetches each as it comes); cancelling the statement cancels the request.',
+  },
   {
     name: 'svc_generate_async', params: [p('prompt', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateAsync' },
@@ -633,6 +640,17 @@ const DECLARED: readonly SqlFunction[] = [
   {
     name: 'svc__summarize_final', params: [p('state', 'jsonb')], returns: 'text', volatility: 'VOLATILE', security: 'DEFINER',
     grantTo: 'nobody', body: { ts: 'summarizeFinal' }, comment: "Internal: svc_summarize's final: the partial summaries and the text left combined into one summary.",
+  },
+  // svc_generate_stream's steps (stream.ts): run only through it, as svc's owner.
+  {
+    name: 'svc__stream_start', params: [p('prompt', 'text'), ...GENERATION.map(({ name, type }) => p(name, type))], returns: 'jsonb', volatility: 'VOLATILE',
+    security: 'DEFINER', grantTo: 'nobody', body: { ts: 'streamStart' },
+    comment: "Internal: svc_generate_stream's first row: the request submitted (as a sync call's, marked stream), or the whole text from the cache.",
+  },
+  {
+    name: 'svc__stream_next', params: [p('state', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody',
+    settings: SET_CALL, body: { ts: 'streamNext' },
+    comment: "Internal: svc_generate_stream's next row: the text the request's worker wrote since the last one, or the rest of its result.",
   },
   {
     name: 'svc__backoff', params: [p('retry_count', 'integer')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',

@@ -8,6 +8,7 @@ import * as vectorizer from './vectorizer.js';
 import * as prompts from './prompts.js';
 import * as summarize from './summarize.js';
 import * as quotas from './quotas.js';
+import * as stream from './stream.js';
 
 export const api = {
   generate: sync.generate,
@@ -55,4 +56,6 @@ export const api = {
   summarizeStep: summarize.summarizeStep,
   summarizeCombine: summarize.summarizeCombine,
   summarizeFinal: summarize.summarizeFinal,
+  streamStart: stream.streamStart,
+  streamNext: stream.streamNext,
 };

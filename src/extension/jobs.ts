@@ -168,7 +168,11 @@ export function prepareFromParameters(fn: string, functionName: unknown, paramet
   // Sampling and stop strings as recorded: absent when the request is greedy or has none (decodingOptions).
   const args: GenerationArgs = { maxTokens: p.max_tokens, useCache: p.use_cache, seed: p.seed, temperature: p.temperature, topK: p.top_k, topP: p.top_p, minP: p.min_p, stop: p.stop };
   switch (functionName) {
-    case 'generate': return prepareGenerate(fn, p.prompt, args, format(), model);
+    case 'generate': {
+      const job = prepareGenerate(fn, p.prompt, args, format(), model);
+      // svc_generate_stream's mark: the worker publishes its text as it comes (no part of the cache key).
+      return flagParameter(fn, 'stream', p.stream) ? { ...job, parameters: { ...job.parameters, stream: true } } : job;
+    }
     case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache, model);
     case 'generate_json': return prepareJson(fn, p.prompt, typeof p.schema === 'string' ? new SchemaText(p.schema) : p.schema, args, format(), { strict: flagParameter(fn, 'strict_schema', p.strict_schema), openObjects: flagParameter(fn, 'open_objects', p.open_objects) }, model);
     case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, args, format(), model);

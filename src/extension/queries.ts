@@ -173,6 +173,14 @@ export const QUERIES = {
   ),
 
   sleep: q(`SELECT pg_sleep($1)`, 'float8'),
+  // svc_generate_stream (stream.ts): a request of the session's role and waiter, with the text its
+  // worker last published for the attempt running it.
+  streamState: q(
+    `SELECT q.status, q.result, q.error, CASE q.status WHEN 'processing' THEN p.partial_result END AS partial
+     FROM svc_queue q LEFT JOIN svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
+     WHERE q.request_id = $1 AND q.owner = ${SESSION_ROLE_ID}`,
+    'uuid',
+  ),
   // Whether no session holds request $1's lock exclusively (no worker is running it, or one without
   // the lock): taken shared and given back at once; with the session's lock_timeout, which
   // awaitRequest changes and lockTimeout puts back.

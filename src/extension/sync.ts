@@ -32,7 +32,7 @@ interface Outcome {
 const WINDOW = 1000;
 
 /** Who could serve a request for `model`: the live workers, how many of them serve it, and what that means (`withPending`: how many wait for it). */
-function workersSummary(model: string, withPending = false): { text: string; live: number; serving: number } {
+export function workersSummary(model: string, withPending = false): { text: string; live: number; serving: number } {
   const s = one<{ live: string; serving: string; known: string }>(QUERIES.workersSummary, model)!;
   const live = Number(s.live);
   const serving = Number(s.serving);
@@ -45,7 +45,17 @@ function workersSummary(model: string, withPending = false): { text: string; liv
   return { text, live, serving };
 }
 
-const modelOf = (job: jobs.PreparedJob) => (typeof job.parameters.model === 'string' ? job.parameters.model : 'default');
+/** SV006 when no live worker serves `model` (none running at all, or none of those running serves it): waiting would only time out. */
+export function noLiveWorker(fn: string, model: string, workers = workersSummary(model)): SvcError | null {
+  if (workers.serving > 0) return null;
+  return new SvcError(SQLSTATE.noWorkerForModel, `${fn}: ${workers.text}`, {
+    hint: workers.live === 0
+      ? 'Start a worker (svc-worker), or use the _async functions: their requests wait for one.'
+      : `Start a worker with --model ${model}=PATH, choose another model (SET svc.model), or use the _async functions: their requests wait for a worker of the model.`,
+  });
+}
+
+export const modelOf = (job: jobs.PreparedJob) => (typeof job.parameters.model === 'string' ? job.parameters.model : 'default');
 
 /** Sets the cached answers of the items that allow the cache; returns the indices left to run. */
 function fromCache(items: Item[], outcomes: Outcome[]): number[] {
@@ -81,14 +91,9 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   for (const model of new Set(todo.map((i) => modelOf(items[i] as jobs.PreparedJob)))) summaries.set(model, workersSummary(model));
   todo = todo.filter((i) => {
     const model = modelOf(items[i] as jobs.PreparedJob);
-    const workers = summaries.get(model)!;
-    if (workers.serving > 0) return true;
-    outcomes[i].error = new SvcError(SQLSTATE.noWorkerForModel, `${fn}: ${workers.text}`, {
-      hint: workers.live === 0
-        ? 'Start a worker (svc-worker), or use the _async functions: their requests wait for one.'
-        : `Start a worker with --model ${model}=PATH, choose another model (SET svc.model), or use the _async functions: their requests wait for a worker of the model.`,
-    });
-    return false;
+    const error = noLiveWorker(fn, model, summaries.get(model)!);
+    if (error) outcomes[i].error = error;
+    return error === null;
   });
   if (todo.length === 0) return outcomes;
 
