@@ -652,6 +652,24 @@ $function$;
 -- grants on svc__run_cleanup(interval): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_cleanup, run by its relay (svc_relay).
 
+CREATE OR REPLACE FUNCTION public.svc__run_deduplicate_facts(facts text[], threshold double precision, use_cache boolean)
+ RETURNS text[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.deduplicateFacts(facts, threshold, use_cache);
+$function$;
+-- grants on svc__run_deduplicate_facts(text[],double precision,boolean): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_deduplicate_facts, run by its relay (svc_relay).
+
 CREATE OR REPLACE FUNCTION public.svc__run_embed(text_input text, use_cache boolean)
  RETURNS real[]
  LANGUAGE plv8
@@ -724,6 +742,24 @@ return svc.api.embedBatchAsync(texts, use_cache, priority);
 $function$;
 -- grants on svc__run_embed_batch_async(text[],boolean,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_embed_batch_async, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_extract_facts(text_input text, max_facts integer, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
+ RETURNS text[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.extractFacts(text_input, max_facts, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
+$function$;
+-- grants on svc__run_extract_facts(text,integer,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_extract_facts, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
@@ -2660,6 +2696,13 @@ AS '$libdir/svc', $function$svc_cosine_distance$function$;
 -- grants on svc_cosine_distance(real[],real[]): (default: PUBLIC may execute)
 -- comment: 1 - cosine similarity of two real[] vectors of one length (pgvector's <=>); NULL for a zero vector.
 
+CREATE OR REPLACE FUNCTION public.svc_deduplicate_facts(facts text[], threshold double precision DEFAULT 0.8, use_cache boolean DEFAULT true)
+ RETURNS text[]
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_deduplicate_facts(text[],double precision,boolean): (default: PUBLIC may execute)
+-- comment: The facts in order, each left out whose embedding (svc_embed's model) has a cosine similarity of threshold or more to one kept before it.
+
 CREATE OR REPLACE FUNCTION public.svc_embed(text_input text, use_cache boolean DEFAULT true)
  RETURNS real[]
  LANGUAGE c
@@ -2687,6 +2730,13 @@ CREATE OR REPLACE FUNCTION public.svc_embed_batch_async(texts text[], use_cache 
 AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_embed_batch_async(text[],boolean,integer): (default: PUBLIC may execute)
 -- comment: Queue one embedding per text; returns one request id per text, in order.
+
+CREATE OR REPLACE FUNCTION public.svc_extract_facts(text_input text, max_facts integer DEFAULT 10, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
+ RETURNS text[]
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_extract_facts(text,integer,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
+-- comment: At most max_facts short facts stated in the text, by the model under a JSON Schema (so always a list): each trimmed, blank ones and repeats left out.
 
 CREATE OR REPLACE FUNCTION public.svc_generate(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text

@@ -192,6 +192,17 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Many queries over the same documents: for each query (ord) its documents best first (its first top_k), with their rank and position in documents '
       + '(both from 1), or one row of its error. Scores as svc_rerank gives them.',
   },
+  // Facts (facts.ts): a list of facts under a JSON Schema, and near-repeats merged by embedding similarity.
+  {
+    name: 'svc_extract_facts', params: [p('text_input', 'text'), p('max_facts', 'integer', '10'), ...GENERATION], returns: 'text[]',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'extractFacts' },
+    comment: 'At most max_facts short facts stated in the text, by the model under a JSON Schema (so always a list): each trimmed, blank ones and repeats left out.',
+  },
+  {
+    name: 'svc_deduplicate_facts', params: [p('facts', 'text[]'), p('threshold', 'double precision', '0.8'), p('use_cache', 'boolean', 'true')],
+    returns: 'text[]', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'deduplicateFacts' },
+    comment: "The facts in order, each left out whose embedding (svc_embed's model) has a cosine similarity of threshold or more to one kept before it.",
+  },
   // A generation as rows, each the text written since the last (stream.ts): in a SELECT list, a row at a time as the worker writes it.
   {
     name: 'svc_generate_stream', params: [p('prompt', 'text'), ...GENERATION], returns: 'SETOF text', volatility: 'VOLATILE', security: 'DEFINER',

@@ -9,6 +9,7 @@ import * as prompts from './prompts.js';
 import * as summarize from './summarize.js';
 import * as quotas from './quotas.js';
 import * as stream from './stream.js';
+import * as facts from './facts.js';
 
 export const api = {
   generate: sync.generate,
@@ -58,4 +59,6 @@ export const api = {
   summarizeFinal: summarize.summarizeFinal,
   streamStart: stream.streamStart,
   streamNext: stream.streamNext,
+  extractFacts: facts.extractFacts,
+  deduplicateFacts: facts.deduplicateFacts,
 };

@@ -173,6 +173,9 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   return outcomes;
 }
 
+/** The outcomes of many items (one function, one model each: svc_deduplicate_facts' embeddings), each its result or its error. */
+export const runMany = (fn: string, items: jobs.PreparedJob[]): Outcome[] => runAll(fn, items);
+
 /** The one outcome of a single-input call: its result, or its error raised. */
 export function runOne(fn: string, job: jobs.PreparedJob): string {
   const [outcome] = runAll(fn, [job]);
