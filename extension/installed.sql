@@ -1467,6 +1467,78 @@ $function$;
 -- grants on svc__run_summarize_final(jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc__summarize_final, run by its relay (svc_relay).
 
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_merge(state jsonb, partial jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeMerge(state, partial);
+$function$;
+-- grants on svc__run_summarize_merge(jsonb,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_merge, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial(state jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizePartial(state);
+$function$;
+-- grants on svc__run_summarize_partial(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_partial, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial_step(state jsonb, body text)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizePartialStep(state, body);
+$function$;
+-- grants on svc__run_summarize_partial_step(jsonb,text): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_partial_step, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial_step(state jsonb, body text, options jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizePartialStep(state, body, options);
+$function$;
+-- grants on svc__run_summarize_partial_step(jsonb,text,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_partial_step, run by its relay (svc_relay).
+
 CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text)
  RETURNS jsonb
  LANGUAGE plv8
@@ -1519,6 +1591,24 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 return svc.api.summarizeStep(state, body, max_tokens, seed);
 $function$;
 -- grants on svc__run_summarize_step(jsonb,text,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_step, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text, options jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeStepOptions(state, body, options);
+$function$;
+-- grants on svc__run_summarize_step(jsonb,text,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc__summarize_step, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_sync_submit(payload jsonb)
@@ -2124,6 +2214,34 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_final(jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's final: the partial summaries and the text left combined into one summary.
 
+CREATE OR REPLACE FUNCTION public.svc__summarize_merge(state jsonb, partial jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_merge(jsonb,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize_final's transition: a stored partial, checked, combined after the state.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_partial(state jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_partial(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize_partial's final: the group's state as a storable value (NULL for no text).
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_partial_step(state jsonb, body text)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_partial_step(jsonb,text): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize_partial's transition: svc_summarize's, its options as jsonb.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_partial_step(state jsonb, body text, options jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_partial_step(jsonb,text,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize_partial's transition: svc_summarize's, its options as jsonb.
+
 CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text)
  RETURNS jsonb
  LANGUAGE c
@@ -2144,6 +2262,13 @@ CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, ma
 AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_step(jsonb,text,integer,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, options jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_step(jsonb,text,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize(body, options)'s transition: svc_summarize's, its options (max_tokens, seed) as jsonb.
 
 CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_ids uuid[], token text)
  RETURNS integer
@@ -3337,3 +3462,19 @@ CREATE AGGREGATE svc_summarize(text,integer) (SFUNC = public.svc__summarize_step
 CREATE AGGREGATE svc_summarize(text,integer,integer) (SFUNC = public.svc__summarize_step, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
 -- grants on svc_summarize(text,integer,integer): (default: PUBLIC may execute)
 -- comment: A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).
+
+CREATE AGGREGATE svc_summarize(text,jsonb) (SFUNC = public.svc__summarize_step, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize(text,jsonb): (default: PUBLIC may execute)
+-- comment: A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).
+
+CREATE AGGREGATE svc_summarize_final(jsonb) (SFUNC = svc__summarize_merge, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize_final(jsonb): (default: PUBLIC may execute)
+-- comment: The summary of stored svc_summarize_partial values, combined in the order given (use ORDER BY inside the call): the summary of all their rows, from their text and partial summaries, never from their rows.
+
+CREATE AGGREGATE svc_summarize_partial(text) (SFUNC = public.svc__summarize_partial_step, STYPE = jsonb, FINALFUNC = svc__summarize_partial, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize_partial(text): (default: PUBLIC may execute)
+-- comment: svc_summarize's state of the group as a value to store (a continuous aggregate's column, a table of partials): its text not yet summarized and the partial summaries of the rest; svc_summarize_final combines stored partials into the summary without reading their rows again.
+
+CREATE AGGREGATE svc_summarize_partial(text,jsonb) (SFUNC = public.svc__summarize_partial_step, STYPE = jsonb, FINALFUNC = svc__summarize_partial, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize_partial(text,jsonb): (default: PUBLIC may execute)
+-- comment: svc_summarize's state of the group as a value to store (a continuous aggregate's column, a table of partials): its text not yet summarized and the partial summaries of the rest; svc_summarize_final combines stored partials into the summary without reading their rows again.

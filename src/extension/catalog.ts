@@ -645,6 +645,29 @@ const DECLARED: readonly SqlFunction[] = [
     }),
   ),
   {
+    name: 'svc__summarize_step', params: [p('state', 'jsonb'), p('body', 'text'), p('options', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE',
+    security: 'DEFINER', grantTo: 'nobody', body: { ts: 'summarizeStepOptions' },
+    comment: "Internal: svc_summarize(body, options)'s transition: svc_summarize's, its options (max_tokens, seed) as jsonb.",
+  },
+  // svc_summarize_partial and svc_summarize_final (continuous aggregates): a group's state as a value to store, and stored ones combined.
+  ...[[], [p('options', 'jsonb')]].map(
+    (rest): SqlFunction => ({
+      name: 'svc__summarize_partial_step', params: [p('state', 'jsonb'), p('body', 'text'), ...rest], returns: 'jsonb', volatility: 'VOLATILE',
+      security: 'DEFINER', grantTo: 'nobody', body: { ts: 'summarizePartialStep' },
+      comment: "Internal: svc_summarize_partial's transition: svc_summarize's, its options as jsonb.",
+    }),
+  ),
+  {
+    name: 'svc__summarize_partial', params: [p('state', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER',
+    grantTo: 'nobody', body: { ts: 'summarizePartial' },
+    comment: "Internal: svc_summarize_partial's final: the group's state as a storable value (NULL for no text).",
+  },
+  {
+    name: 'svc__summarize_merge', params: [p('state', 'jsonb'), p('partial', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER',
+    grantTo: 'nobody', body: { ts: 'summarizeMerge' },
+    comment: "Internal: svc_summarize_final's transition: a stored partial, checked, combined after the state.",
+  },
+  {
     name: 'svc__summarize_combine', params: [p('a', 'jsonb'), p('b', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER',
     grantTo: 'nobody', body: { ts: 'summarizeCombine' }, comment: "Internal: svc_summarize's combine: the rows of a, then those of b.",
   },
@@ -680,7 +703,27 @@ export const FUNCTIONS: readonly SqlFunction[] = DECLARED.map((fn) => ('ts' in f
 const SUMMARIZE_COMMENT =
   "A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), "
   + 'bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).';
-export const AGGREGATES: readonly SqlAggregate[] = [[], [p('max_tokens', 'integer')], [p('max_tokens', 'integer'), p('seed', 'integer')]].map((rest) => ({
-  name: 'svc_summarize', params: [p('body', 'text'), ...rest], sfunc: 'svc__summarize_step', stype: 'jsonb', finalfunc: 'svc__summarize_final',
-  combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: SUMMARIZE_COMMENT,
-}));
+const PARTIAL_COMMENT =
+  "svc_summarize's state of the group as a value to store (a continuous aggregate's column, a table of partials): its text not yet summarized and "
+  + 'the partial summaries of the rest; svc_summarize_final combines stored partials into the summary without reading their rows again.';
+const FINAL_COMMENT =
+  'The summary of stored svc_summarize_partial values, combined in the order given (use ORDER BY inside the call): the summary of all their rows, '
+  + 'from their text and partial summaries, never from their rows.';
+export const AGGREGATES: readonly SqlAggregate[] = [
+  ...[[], [p('max_tokens', 'integer')], [p('max_tokens', 'integer'), p('seed', 'integer')], [p('options', 'jsonb')]].map(
+    (rest): SqlAggregate => ({
+      name: 'svc_summarize', params: [p('body', 'text'), ...rest], sfunc: 'svc__summarize_step', stype: 'jsonb', finalfunc: 'svc__summarize_final',
+      combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: SUMMARIZE_COMMENT,
+    }),
+  ),
+  ...[[], [p('options', 'jsonb')]].map(
+    (rest): SqlAggregate => ({
+      name: 'svc_summarize_partial', params: [p('body', 'text'), ...rest], sfunc: 'svc__summarize_partial_step', stype: 'jsonb',
+      finalfunc: 'svc__summarize_partial', combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: PARTIAL_COMMENT,
+    }),
+  ),
+  {
+    name: 'svc_summarize_final', params: [p('partial', 'jsonb')], sfunc: 'svc__summarize_merge', stype: 'jsonb', finalfunc: 'svc__summarize_final',
+    combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: FINAL_COMMENT,
+  },
+];

@@ -213,7 +213,11 @@ SELECT count(*) AS prompts FROM svc_prompts;
 CREATE TABLE regress_texts (id integer, body text);
 INSERT INTO regress_texts VALUES (1, 'one'), (2, 'two'), (3, NULL);
 SELECT pg_temp.err($$SELECT svc_summarize(body, 0) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize(body, NULL::integer) FROM regress_texts$$);
+-- an untyped NULL or literal cannot tell the integer form from the jsonb one (#56)
 SELECT pg_temp.err($$SELECT svc_summarize(body, NULL) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize(body, '{"max_token": 5}'::jsonb) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize_final('{"format": "other"}'::jsonb)$$);
 SELECT pg_temp.err($$SELECT svc_summarize(body, 16, NULL) FROM regress_texts$$);
 SELECT pg_temp.err($$SELECT svc_summarize(body, 16, id ORDER BY id) FROM regress_texts$$);
 SET svc.summarize_chunk_size = '50';
