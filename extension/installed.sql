@@ -89,8 +89,10 @@ CREATE TABLE svc_prompts (
   version integer NOT NULL,
   template text NOT NULL,
   description text,
+  metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
   variables text[] NOT NULL,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT svc_prompts_metadata CHECK ((jsonb_typeof(metadata) = 'object'::text)),
   CONSTRAINT svc_prompts_name CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'::text)),
   CONSTRAINT svc_prompts_pkey PRIMARY KEY (owner, name, version),
   CONSTRAINT svc_prompts_version_check CHECK ((version > 0))
@@ -1126,7 +1128,7 @@ $function$;
 -- grants on svc__run_model_declare(text,text[]): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_model_declare, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_prompt_create(name text, template text, description text)
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_create(name text, template text, description text, metadata jsonb)
  RETURNS integer
  LANGUAGE plv8
  SECURITY DEFINER
@@ -1139,12 +1141,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_create(name text, template tex
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.promptCreate(name, template, description);
+return svc.api.promptCreate(name, template, description, metadata);
 $function$;
--- grants on svc__run_prompt_create(text,text,text): {svc_owner=X/svc_owner}
+-- grants on svc__run_prompt_create(text,text,text,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_prompt_create, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_prompt_render(name text, variables jsonb, version integer)
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_render(name text, variables jsonb, version integer, strict boolean)
  RETURNS text
  LANGUAGE plv8
  STABLE SECURITY DEFINER
@@ -1157,12 +1159,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_render(name text, variables js
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.promptRender(name, variables, version);
+return svc.api.promptRender(name, variables, version, strict);
 $function$;
--- grants on svc__run_prompt_render(text,jsonb,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_prompt_render(text,jsonb,integer,boolean): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_prompt_render, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_prompt_update(name text, template text, description text)
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_update(name text, template text, description text, metadata jsonb)
  RETURNS integer
  LANGUAGE plv8
  SECURITY DEFINER
@@ -1175,9 +1177,9 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_update(name text, template tex
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.promptUpdate(name, template, description);
+return svc.api.promptUpdate(name, template, description, metadata);
 $function$;
--- grants on svc__run_prompt_update(text,text,text): {svc_owner=X/svc_owner}
+-- grants on svc__run_prompt_update(text,text,text,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_prompt_update, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_queue_limits()
@@ -3077,12 +3079,12 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_model_declare(text,text[]): (default: PUBLIC may execute)
 -- comment: Declare a model name in svc_models, or change the functions it serves (generate, embed, rerank); requests choose it with SET svc.model.
 
-CREATE OR REPLACE FUNCTION public.svc_prompt_create(name text, template text, description text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.svc_prompt_create(name text, template text, description text DEFAULT NULL::text, metadata jsonb DEFAULT NULL::jsonb)
  RETURNS integer
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_prompt_create(text,text,text): (default: PUBLIC may execute)
--- comment: Store a new prompt template of the calling role under name (version 1); the template is checked now. Returns the version.
+-- grants on svc_prompt_create(text,text,text,jsonb): (default: PUBLIC may execute)
+-- comment: Store a new prompt template of the calling role under name (version 1), with a description and metadata (a JSON object, NULL: {}); the template is checked now. Returns the version.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_delete(name text)
  RETURNS integer
@@ -3113,7 +3115,7 @@ $function$;
 -- comment: Remove every version of one of the calling role's prompts; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_get(name text, version integer DEFAULT NULL::integer)
- RETURNS TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamp with time zone)
+ RETURNS TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamp with time zone, metadata jsonb)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -3129,7 +3131,7 @@ BEGIN
     RAISE EXCEPTION 'svc_prompt_get: version must be between 1 and 2147483647 (got %)', svc_prompt_get.version USING ERRCODE = 'invalid_parameter_value';
   END IF;
   RETURN QUERY
-  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at FROM svc_prompts p
+  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at, p.metadata FROM svc_prompts p
   WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_get.name AND (svc_prompt_get.version IS NULL OR p.version = svc_prompt_get.version)
   ORDER BY p.version DESC LIMIT 1;
@@ -3144,14 +3146,14 @@ $function$;
 -- comment: One version of one of the calling role's prompts (version NULL: the latest), with the variables its template reads.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_list()
- RETURNS TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamp with time zone, updated_at timestamp with time zone)
+ RETURNS TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamp with time zone, updated_at timestamp with time zone, metadata jsonb)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
-AS $function$-- The session role's prompts, one row each: its latest version's description and variables.
-SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at
+AS $function$-- The session role's prompts, one row each: its latest version's description, variables and metadata.
+SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at, l.metadata
 FROM (SELECT p.name, count(*)::integer AS versions, min(p.created_at) AS created_at, max(p.version) AS latest
       FROM svc_prompts p
       WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
@@ -3161,22 +3163,50 @@ JOIN svc_prompts l ON l.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = 
 ORDER BY l.name
 $function$;
 -- grants on svc_prompt_list(): (default: PUBLIC may execute)
--- comment: The calling role's prompts: each one's latest version, description and variables, how many versions, when created and last updated.
+-- comment: The calling role's prompts: each one's latest version, description, variables and metadata, how many versions, when created and last updated.
 
-CREATE OR REPLACE FUNCTION public.svc_prompt_render(name text, variables jsonb DEFAULT '{}'::jsonb, version integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION public.svc_prompt_render(name text, variables jsonb DEFAULT '{}'::jsonb, version integer DEFAULT NULL::integer, strict boolean DEFAULT true)
  RETURNS text
  LANGUAGE c
  STABLE
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_prompt_render(text,jsonb,integer): (default: PUBLIC may execute)
--- comment: The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks.
+-- grants on svc_prompt_render(text,jsonb,integer,boolean): (default: PUBLIC may execute)
+-- comment: The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks (strict := false: a missing variable renders nothing, a loop over one runs no turn).
 
-CREATE OR REPLACE FUNCTION public.svc_prompt_update(name text, template text, description text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.svc_prompt_update(name text, template text, description text DEFAULT NULL::text, metadata jsonb DEFAULT NULL::jsonb)
  RETURNS integer
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_prompt_update(text,text,text): (default: PUBLIC may execute)
--- comment: Store the next version of one of the calling role's prompts (description NULL: the latest's). Returns the new version.
+-- grants on svc_prompt_update(text,text,text,jsonb): (default: PUBLIC may execute)
+-- comment: Store the next version of one of the calling role's prompts (description or metadata NULL: the latest's). Returns the new version.
+
+CREATE OR REPLACE FUNCTION public.svc_prompt_versions(name text)
+ RETURNS TABLE(prompt_version integer, is_active boolean, description text, metadata jsonb, variables text[], created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- Every version of one of the session role's prompts, oldest first. is_active marks the version that
+-- svc_prompt_render and svc_prompt_get use when none is named: the latest.
+-- (The session's role, as the submitters name it: this function runs as the extension's owner.)
+BEGIN
+  IF svc_prompt_versions.name IS NULL THEN
+    RAISE EXCEPTION 'svc_prompt_versions: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  RETURN QUERY
+  SELECT p.version, p.version = max(p.version) OVER (), p.description, p.metadata, p.variables, p.created_at FROM svc_prompts p
+  WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
+    AND p.name = svc_prompt_versions.name
+  ORDER BY p.version;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'svc_prompt_versions: name ''%'' is no prompt of yours', svc_prompt_versions.name
+      USING ERRCODE = 'undefined_object', HINT = 'svc_prompt_list() lists your prompts.';
+  END IF;
+END
+$function$;
+-- grants on svc_prompt_versions(text): (default: PUBLIC may execute)
+-- comment: Every version of one of the calling role's prompts, oldest first; is_active marks the one svc_prompt_render and svc_prompt_get use when no version is named (the latest).
 
 CREATE OR REPLACE FUNCTION public.svc_queue_limits()
  RETURNS TABLE(role_name text, max_queue_size bigint, queue_depth bigint, max_pending bigint, pending bigint, max_stored_bytes bigint, stored_bytes bigint)

@@ -365,31 +365,41 @@ const DECLARED: readonly SqlFunction[] = [
   },
   // The prompt registry (README, "Prompt registry"): each role's own named, versioned templates.
   {
-    name: 'svc_prompt_create', params: [p('name', 'text'), p('template', 'text'), p('description', 'text', 'NULL')], returns: 'integer',
-    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'promptCreate' },
-    comment: 'Store a new prompt template of the calling role under name (version 1); the template is checked now. Returns the version.',
+    name: 'svc_prompt_create', params: [p('name', 'text'), p('template', 'text'), p('description', 'text', 'NULL'), p('metadata', 'jsonb', 'NULL')],
+    returns: 'integer', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'promptCreate' },
+    comment: 'Store a new prompt template of the calling role under name (version 1), with a description and metadata (a JSON object, NULL: {}); '
+      + 'the template is checked now. Returns the version.',
   },
   {
-    name: 'svc_prompt_update', params: [p('name', 'text'), p('template', 'text'), p('description', 'text', 'NULL')], returns: 'integer',
-    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'promptUpdate' },
-    comment: "Store the next version of one of the calling role's prompts (description NULL: the latest's). Returns the new version.",
+    name: 'svc_prompt_update', params: [p('name', 'text'), p('template', 'text'), p('description', 'text', 'NULL'), p('metadata', 'jsonb', 'NULL')],
+    returns: 'integer', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'promptUpdate' },
+    comment: "Store the next version of one of the calling role's prompts (description or metadata NULL: the latest's). Returns the new version.",
   },
   {
     name: 'svc_prompt_get', params: [p('name', 'text'), p('version', 'integer', 'NULL')],
-    returns: 'TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamptz)',
+    returns: 'TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamptz, metadata jsonb)',
     volatility: 'STABLE', security: 'DEFINER', body: { language: 'plpgsql' },
     comment: "One version of one of the calling role's prompts (version NULL: the latest), with the variables its template reads.",
   },
   {
     name: 'svc_prompt_list', params: [],
-    returns: 'TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamptz, updated_at timestamptz)',
+    returns:
+      'TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamptz, updated_at timestamptz, metadata jsonb)',
     volatility: 'STABLE', security: 'DEFINER', body: { language: 'sql' },
-    comment: "The calling role's prompts: each one's latest version, description and variables, how many versions, when created and last updated.",
+    comment: "The calling role's prompts: each one's latest version, description, variables and metadata, how many versions, when created and last updated.",
   },
   {
-    name: 'svc_prompt_render', params: [p('name', 'text'), p('variables', 'jsonb', `'{}'`), p('version', 'integer', 'NULL')], returns: 'text',
-    volatility: 'STABLE', security: 'DEFINER', body: { ts: 'promptRender' },
-    comment: "The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks.",
+    name: 'svc_prompt_versions', params: [p('name', 'text')],
+    returns: 'TABLE(prompt_version integer, is_active boolean, description text, metadata jsonb, variables text[], created_at timestamptz)',
+    volatility: 'STABLE', security: 'DEFINER', body: { language: 'plpgsql' },
+    comment: "Every version of one of the calling role's prompts, oldest first; is_active marks the one svc_prompt_render and svc_prompt_get use "
+      + 'when no version is named (the latest).',
+  },
+  {
+    name: 'svc_prompt_render', params: [p('name', 'text'), p('variables', 'jsonb', `'{}'`), p('version', 'integer', 'NULL'), p('strict', 'boolean', 'true')],
+    returns: 'text', volatility: 'STABLE', security: 'DEFINER', body: { ts: 'promptRender' },
+    comment: "The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks "
+      + '(strict := false: a missing variable renders nothing, a loop over one runs no turn).',
   },
   {
     name: 'svc_prompt_delete', params: [p('name', 'text')], returns: 'integer', volatility: 'VOLATILE', security: 'DEFINER', body: { language: 'plpgsql' },

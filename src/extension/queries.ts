@@ -398,22 +398,23 @@ export const QUERIES = {
   // --- the prompt registry (prompts.ts): the session role's own prompts only --------------------
   // Version 1 of a new prompt; no row when the role already has one of that name.
   promptInsertFirst: q(
-    `INSERT INTO svc_prompts (owner, name, version, template, description, variables) VALUES (${SESSION_ROLE_ID}, $1, 1, $2, $3, $4)
+    `INSERT INTO svc_prompts (owner, name, version, template, description, variables, metadata)
+     VALUES (${SESSION_ROLE_ID}, $1, 1, $2, $3, $4, coalesce($5, '{}'))
      ON CONFLICT ON CONSTRAINT svc_prompts_pkey DO NOTHING RETURNING version`,
-    'text', 'text', 'text', 'text[]',
+    'text', 'text', 'text', 'text[]', 'jsonb',
   ),
   // Serializes the updates of one prompt on its first version's row, so each reads the latest version
   // after the one before it committed (read committed: the next statement's snapshot is taken after
   // the lock). A row lock, not an advisory one: no other role can take it (FOR UPDATE needs UPDATE on
   // svc_prompts, and row-level security hides the row).
   promptLock: q(`SELECT p.version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version LIMIT 1 FOR UPDATE`, 'text'),
-  // The next version, its description the latest's unless one is given; no row when there is no such prompt.
+  // The next version, its description and metadata the latest's unless given; no row when there is no such prompt.
   promptInsertNext: q(
-    `INSERT INTO svc_prompts (owner, name, version, template, description, variables)
-     SELECT p.owner, p.name, p.version + 1, $2, coalesce($3, p.description), $4 FROM svc_prompts p
+    `INSERT INTO svc_prompts (owner, name, version, template, description, variables, metadata)
+     SELECT p.owner, p.name, p.version + 1, $2, coalesce($3, p.description), $4, coalesce($5, p.metadata) FROM svc_prompts p
      WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version DESC LIMIT 1
      RETURNING version`,
-    'text', 'text', 'text', 'text[]',
+    'text', 'text', 'text', 'text[]', 'jsonb',
   ),
   // Version $2 of the prompt, or its latest when $2 is NULL.
   promptVersion: q(

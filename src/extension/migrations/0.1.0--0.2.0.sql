@@ -237,6 +237,7 @@ CREATE TABLE svc_prompts (
   version     integer NOT NULL CHECK (version > 0),
   template    text NOT NULL,
   description text,
+  metadata    jsonb NOT NULL DEFAULT '{}' CONSTRAINT svc_prompts_metadata CHECK (jsonb_typeof(metadata) = 'object'),
   variables   text[] NOT NULL,
   created_at  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (owner, name, version)

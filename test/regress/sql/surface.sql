@@ -205,6 +205,17 @@ SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{"who": {"name": "x"},
 SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '[]')$$);
 SELECT pg_temp.err($$SELECT svc_prompt_render('regress', NULL)$$);
 SELECT pg_temp.err($$SELECT svc_prompt_delete('nope')$$);
+-- metadata, versions with is_active, filters and non-strict rendering (#56)
+SELECT svc_prompt_update('regress', '{{ who.name | trim | upper }} {{ topics | join(", ") | default("-") }} {{ who.nick | default("?") | truncate(3) }}', metadata := '{"team": "regress"}');
+SELECT prompt_version, is_active, metadata, variables FROM svc_prompt_versions('regress');
+SELECT svc_prompt_render('regress', '{"who": {"name": " Tom ", "nick": "Tommy"}, "topics": ["a", "b"]}');
+SELECT svc_prompt_render('regress', '{}', strict := false);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{}', strict := NULL)$$);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{"who": {"name": "x"}, "topics": "a"}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_update('regress', '{{ who | title }}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_update('regress', '{{ who | truncate(-1) }}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_update('regress', 'x', metadata := '[]')$$);
+SELECT pg_temp.err($$SELECT * FROM svc_prompt_versions('nope')$$);
 SELECT svc_prompt_delete('regress');
 SELECT count(*) AS prompts FROM svc_prompts;
 
