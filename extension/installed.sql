@@ -537,7 +537,7 @@ $function$;
 -- grants on svc__run_cache_clear(): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_cache_clear, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_cache_evict(older_than interval, unused_for interval, max_hits bigint, keep bigint, order_by text, dry_run boolean)
+CREATE OR REPLACE FUNCTION public.svc__run_cache_evict(older_than interval, unused_for interval, max_hits bigint, keep bigint, target_bytes bigint, order_by text, dry_run boolean)
  RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint, result_preview text)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -547,8 +547,10 @@ CREATE OR REPLACE FUNCTION public.svc__run_cache_evict(older_than interval, unus
 AS $function$-- Removes (or, with dry_run, lists) the cache entries that meet every criterion given: created longer
 -- ago than older_than; not used (looked up with a hit, else since stored) for unused_for; hit at most
 -- max_hits times; not among the `keep` entries used most recently (order_by 'recency') or most often
--- ('frequency', ties by recency). The rows come least valuable first, as the keep order ranks them.
--- A NULL criterion is not applied; with none the call is refused, since svc_cache_clear empties it.
+-- ('frequency', ties by recency); with target_bytes, only as many of those, least valuable first, as
+-- bring the bytes of the whole cache down to target_bytes (none when it is there already). The rows
+-- come least valuable first, as the keep order ranks them. A NULL criterion is not applied; with none
+-- the call is refused, since svc_cache_clear empties it.
 -- Each row shows the start of the cached answer (result_preview, 80 characters): the cache keeps no
 -- prompt, only its request's hash (cache_key), so the answer is what tells one entry from another.
 DECLARE
@@ -558,8 +560,8 @@ BEGIN
     RAISE EXCEPTION 'svc_cache_evict: % must not be NULL', CASE WHEN dry_run IS NULL THEN 'dry_run' ELSE 'order_by' END
       USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  IF older_than IS NULL AND unused_for IS NULL AND max_hits IS NULL AND keep IS NULL THEN
-    RAISE EXCEPTION 'svc_cache_evict: give at least one of older_than, unused_for, max_hits or keep'
+  IF older_than IS NULL AND unused_for IS NULL AND max_hits IS NULL AND keep IS NULL AND target_bytes IS NULL THEN
+    RAISE EXCEPTION 'svc_cache_evict: give at least one of older_than, unused_for, max_hits, keep or target_bytes'
       USING ERRCODE = 'invalid_parameter_value', HINT = 'svc_cache_clear() empties the whole cache.';
   END IF;
   IF older_than < interval '0' OR unused_for < interval '0' THEN
@@ -568,9 +570,10 @@ BEGIN
       CASE WHEN older_than < interval '0' THEN older_than ELSE unused_for END
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF max_hits < 0 OR keep < 0 THEN
+  IF max_hits < 0 OR keep < 0 OR target_bytes < 0 THEN
     RAISE EXCEPTION 'svc_cache_evict: % must be zero or more (got %)',
-      CASE WHEN max_hits < 0 THEN 'max_hits' ELSE 'keep' END, CASE WHEN max_hits < 0 THEN max_hits ELSE keep END
+      CASE WHEN max_hits < 0 THEN 'max_hits' WHEN keep < 0 THEN 'keep' ELSE 'target_bytes' END,
+      CASE WHEN max_hits < 0 THEN max_hits WHEN keep < 0 THEN keep ELSE target_bytes END
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF order_by NOT IN ('recency', 'frequency') THEN
@@ -586,12 +589,18 @@ BEGIN
       row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
                                   c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
     FROM svc_cache c
-  ), chosen AS (
-    SELECT * FROM ranked r
+  ), eligible AS (
+    SELECT r.*,
+      -- The bytes the cache still holds before this entry goes, the less valuable eligible ones gone first.
+      (SELECT sum(a.bytes) FROM ranked a)
+        - coalesce(sum(r.bytes) OVER (ORDER BY r.rank DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS left_before
+    FROM ranked r
     WHERE (older_than IS NULL OR r.created_at < now_at - older_than)
       AND (unused_for IS NULL OR r.last_hit_at < now_at - unused_for)
       AND (max_hits IS NULL OR r.hits <= max_hits)
       AND (keep IS NULL OR r.rank > keep)
+  ), chosen AS (
+    SELECT * FROM eligible e WHERE target_bytes IS NULL OR e.left_before > target_bytes
   ), gone AS (
     DELETE FROM svc_cache c USING chosen e
     WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
@@ -603,8 +612,26 @@ BEGIN
   ORDER BY e.rank DESC;
 END
 $function$;
--- grants on svc__run_cache_evict(interval,interval,bigint,bigint,text,boolean): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- grants on svc__run_cache_evict(interval,interval,bigint,bigint,bigint,text,boolean): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_cache_evict, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_cache_usage()
+ RETURNS TABLE(function_name text, model text, entries bigint, bytes bigint, hits bigint, last_used_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- The cache by function and model, the largest first: how many entries, the bytes they take (each
+-- row as stored, as svc_cache_stats().bytes and svc_cache_evict's bytes count them), their hits and
+-- their latest use (a hit, else when stored). What svc_cache_evict(target_bytes := …) weighs.
+SELECT c.function_name, c.model, count(*), sum(pg_column_size(c.*))::bigint, sum(c.hits)::bigint, max(c.last_hit_at)
+FROM svc_cache c
+GROUP BY c.function_name, c.model
+ORDER BY 4 DESC, 1, 2
+$function$;
+-- grants on svc__run_cache_usage(): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_cache_usage, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_cancel_async(request_id uuid)
  RETURNS boolean
@@ -2730,12 +2757,12 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_cache_clear(): (default: PUBLIC may execute)
 -- comment: Empty the result cache and reset its counters; returns how many entries were removed.
 
-CREATE OR REPLACE FUNCTION public.svc_cache_evict(older_than interval DEFAULT NULL::interval, unused_for interval DEFAULT NULL::interval, max_hits bigint DEFAULT NULL::bigint, keep bigint DEFAULT NULL::bigint, order_by text DEFAULT 'recency'::text, dry_run boolean DEFAULT true)
+CREATE OR REPLACE FUNCTION public.svc_cache_evict(older_than interval DEFAULT NULL::interval, unused_for interval DEFAULT NULL::interval, max_hits bigint DEFAULT NULL::bigint, keep bigint DEFAULT NULL::bigint, target_bytes bigint DEFAULT NULL::bigint, order_by text DEFAULT 'recency'::text, dry_run boolean DEFAULT true)
  RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint, result_preview text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_cache_evict(interval,interval,bigint,bigint,text,boolean): (default: PUBLIC may execute)
--- comment: Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. Least valuable first.
+-- grants on svc_cache_evict(interval,interval,bigint,bigint,bigint,text,boolean): (default: PUBLIC may execute)
+-- comment: Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used, and, with target_bytes, only the least valuable of them needed to bring the cache's bytes down to target_bytes. Least valuable first.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_stats()
  RETURNS TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint, bytes bigint, disk_bytes bigint)
@@ -2760,6 +2787,14 @@ FROM (
 $function$;
 -- grants on svc_cache_stats(): (default: PUBLIC may execute)
 -- comment: Entries in the result cache, hits and misses since the last clear, the size limit (svc.cache_size), the bytes its entries take and the bytes its table, TOAST and index take on disk.
+
+CREATE OR REPLACE FUNCTION public.svc_cache_usage()
+ RETURNS TABLE(function_name text, model text, entries bigint, bytes bigint, hits bigint, last_used_at timestamp with time zone)
+ LANGUAGE c
+ STABLE
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_cache_usage(): (default: PUBLIC may execute)
+-- comment: The result cache by function and model: entries, the bytes they take (svc_cache_stats().bytes, split), their hits and latest use; the largest first.
 
 CREATE OR REPLACE FUNCTION public.svc_cancel_async(request_id uuid)
  RETURNS boolean
@@ -3379,6 +3414,18 @@ ORDER BY v.name
 $function$;
 -- grants on svc_vectorizer_status(): (default: PUBLIC may execute)
 -- comment: The calling role's vectorizers (svc_admin: all): source rows waiting, embedded and failed, chunks written, how long the oldest has waited, the last error.
+
+CREATE OR REPLACE FUNCTION public.svc_version()
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$-- The version of svc installed in this database, as ALTER EXTENSION svc UPDATE left it.
+SELECT e.extversion::text FROM pg_extension e WHERE e.extname = 'svc'
+$function$;
+-- grants on svc_version(): (default: PUBLIC may execute)
+-- comment: The version of svc installed in this database (pg_extension's extversion), e.g. 0.2.0.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text)
  RETURNS text

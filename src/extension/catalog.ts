@@ -359,6 +359,10 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Delete finished (completed, failed, cancelled) requests that finished longer ago than retention, and workers silent that long; returns how many requests.',
   },
   {
+    name: 'svc_version', params: [], returns: 'text', volatility: 'STABLE', security: 'INVOKER', body: { language: 'sql' },
+    comment: "The version of svc installed in this database (pg_extension's extversion), e.g. 0.2.0.",
+  },
+  {
     name: 'svc_settings', params: [], returns: 'TABLE(name text, value text, default_value text, meaning text)',
     volatility: 'STABLE', security: 'INVOKER', body: { language: 'sql', generated: settingsBody() },
     comment: "svc's settings: each one's effective value in this session, its default and what it means.",
@@ -479,13 +483,20 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_cache_evict',
     params: [
       p('older_than', 'interval', 'NULL'), p('unused_for', 'interval', 'NULL'), p('max_hits', 'bigint', 'NULL'), p('keep', 'bigint', 'NULL'),
-      p('order_by', 'text', `'recency'`), p('dry_run', 'boolean', 'true'),
+      p('target_bytes', 'bigint', 'NULL'), p('order_by', 'text', `'recency'`), p('dry_run', 'boolean', 'true'),
     ],
     returns: 'TABLE(cache_key text, model text, function_name text, created_at timestamptz, last_hit_at timestamptz, hits bigint, bytes bigint, result_preview text)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin', body: { language: 'plpgsql' },
     comment: 'Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, '
-      + "not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. "
-      + 'Least valuable first.',
+      + "not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used, "
+      + "and, with target_bytes, only the least valuable of them needed to bring the cache's bytes down to target_bytes. Least valuable first.",
+  },
+  {
+    name: 'svc_cache_usage', params: [],
+    returns: 'TABLE(function_name text, model text, entries bigint, bytes bigint, hits bigint, last_used_at timestamptz)',
+    volatility: 'STABLE', security: 'DEFINER', grantTo: 'svc_admin', body: { language: 'sql' },
+    comment: "The result cache by function and model: entries, the bytes they take (svc_cache_stats().bytes, split), their hits and latest use; "
+      + 'the largest first.',
   },
   {
     name: 'svc_cache_clear', params: [], returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin',

@@ -90,6 +90,7 @@ SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(older_than := '-1 day')$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(unused_for := '-1 second')$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(max_hits := -1)$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := -1)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(target_bytes := -1)$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, order_by := 'size')$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, order_by := NULL)$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, dry_run := NULL)$$);
