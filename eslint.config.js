@@ -69,7 +69,7 @@ export default tseslint.config(
     },
   },
   {
-    // Bundled into the extension script and run by plv8: only the grammar compiler, the vectorizer's chunking, the prompt templates and itself.
+    // Bundled into the extension script and run by plv8: only the grammar compiler, the vectorizer's chunking, the prompt templates, the decoding rules (sampling, stop strings) and itself.
     files: ['src/extension/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -78,7 +78,7 @@ export default tseslint.config(
           patterns: [
             pattern(
               ['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'],
-              'src/extension imports only src/grammar, src/vectorizer and src/prompt',
+              'src/extension imports only src/grammar, src/vectorizer, src/prompt and src/decode',
             ),
             pattern([...NODE_BUILTINS, 'pg', 'node-llama-cpp'], 'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages'),
           ],

@@ -89,8 +89,10 @@ CREATE TABLE svc_prompts (
   version integer NOT NULL,
   template text NOT NULL,
   description text,
+  metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
   variables text[] NOT NULL,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
+  CONSTRAINT svc_prompts_metadata CHECK ((jsonb_typeof(metadata) = 'object'::text)),
   CONSTRAINT svc_prompts_name CHECK ((name ~ '^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$'::text)),
   CONSTRAINT svc_prompts_pkey PRIMARY KEY (owner, name, version),
   CONSTRAINT svc_prompts_version_check CHECK ((version > 0))
@@ -535,7 +537,7 @@ $function$;
 -- grants on svc__run_cache_clear(): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_cache_clear, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_cache_evict(older_than interval, unused_for interval, max_hits bigint, keep bigint, order_by text, dry_run boolean)
+CREATE OR REPLACE FUNCTION public.svc__run_cache_evict(older_than interval, unused_for interval, max_hits bigint, keep bigint, target_bytes bigint, order_by text, dry_run boolean)
  RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint, result_preview text)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -545,8 +547,10 @@ CREATE OR REPLACE FUNCTION public.svc__run_cache_evict(older_than interval, unus
 AS $function$-- Removes (or, with dry_run, lists) the cache entries that meet every criterion given: created longer
 -- ago than older_than; not used (looked up with a hit, else since stored) for unused_for; hit at most
 -- max_hits times; not among the `keep` entries used most recently (order_by 'recency') or most often
--- ('frequency', ties by recency). The rows come least valuable first, as the keep order ranks them.
--- A NULL criterion is not applied; with none the call is refused, since svc_cache_clear empties it.
+-- ('frequency', ties by recency); with target_bytes, only as many of those, least valuable first, as
+-- bring the bytes of the whole cache down to target_bytes (none when it is there already). The rows
+-- come least valuable first, as the keep order ranks them. A NULL criterion is not applied; with none
+-- the call is refused, since svc_cache_clear empties it.
 -- Each row shows the start of the cached answer (result_preview, 80 characters): the cache keeps no
 -- prompt, only its request's hash (cache_key), so the answer is what tells one entry from another.
 DECLARE
@@ -556,8 +560,8 @@ BEGIN
     RAISE EXCEPTION 'svc_cache_evict: % must not be NULL', CASE WHEN dry_run IS NULL THEN 'dry_run' ELSE 'order_by' END
       USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  IF older_than IS NULL AND unused_for IS NULL AND max_hits IS NULL AND keep IS NULL THEN
-    RAISE EXCEPTION 'svc_cache_evict: give at least one of older_than, unused_for, max_hits or keep'
+  IF older_than IS NULL AND unused_for IS NULL AND max_hits IS NULL AND keep IS NULL AND target_bytes IS NULL THEN
+    RAISE EXCEPTION 'svc_cache_evict: give at least one of older_than, unused_for, max_hits, keep or target_bytes'
       USING ERRCODE = 'invalid_parameter_value', HINT = 'svc_cache_clear() empties the whole cache.';
   END IF;
   IF older_than < interval '0' OR unused_for < interval '0' THEN
@@ -566,9 +570,10 @@ BEGIN
       CASE WHEN older_than < interval '0' THEN older_than ELSE unused_for END
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  IF max_hits < 0 OR keep < 0 THEN
+  IF max_hits < 0 OR keep < 0 OR target_bytes < 0 THEN
     RAISE EXCEPTION 'svc_cache_evict: % must be zero or more (got %)',
-      CASE WHEN max_hits < 0 THEN 'max_hits' ELSE 'keep' END, CASE WHEN max_hits < 0 THEN max_hits ELSE keep END
+      CASE WHEN max_hits < 0 THEN 'max_hits' WHEN keep < 0 THEN 'keep' ELSE 'target_bytes' END,
+      CASE WHEN max_hits < 0 THEN max_hits WHEN keep < 0 THEN keep ELSE target_bytes END
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF order_by NOT IN ('recency', 'frequency') THEN
@@ -584,12 +589,18 @@ BEGIN
       row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
                                   c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
     FROM svc_cache c
-  ), chosen AS (
-    SELECT * FROM ranked r
+  ), eligible AS (
+    SELECT r.*,
+      -- The bytes the cache still holds before this entry goes, the less valuable eligible ones gone first.
+      (SELECT sum(a.bytes) FROM ranked a)
+        - coalesce(sum(r.bytes) OVER (ORDER BY r.rank DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS left_before
+    FROM ranked r
     WHERE (older_than IS NULL OR r.created_at < now_at - older_than)
       AND (unused_for IS NULL OR r.last_hit_at < now_at - unused_for)
       AND (max_hits IS NULL OR r.hits <= max_hits)
       AND (keep IS NULL OR r.rank > keep)
+  ), chosen AS (
+    SELECT * FROM eligible e WHERE target_bytes IS NULL OR e.left_before > target_bytes
   ), gone AS (
     DELETE FROM svc_cache c USING chosen e
     WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
@@ -601,8 +612,26 @@ BEGIN
   ORDER BY e.rank DESC;
 END
 $function$;
--- grants on svc__run_cache_evict(interval,interval,bigint,bigint,text,boolean): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- grants on svc__run_cache_evict(interval,interval,bigint,bigint,bigint,text,boolean): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_cache_evict, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_cache_usage()
+ RETURNS TABLE(function_name text, model text, entries bigint, bytes bigint, hits bigint, last_used_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- The cache by function and model, the largest first: how many entries, the bytes they take (each
+-- row as stored, as svc_cache_stats().bytes and svc_cache_evict's bytes count them), their hits and
+-- their latest use (a hit, else when stored). What svc_cache_evict(target_bytes := …) weighs.
+SELECT c.function_name, c.model, count(*), sum(pg_column_size(c.*))::bigint, sum(c.hits)::bigint, max(c.last_hit_at)
+FROM svc_cache c
+GROUP BY c.function_name, c.model
+ORDER BY 4 DESC, 1, 2
+$function$;
+-- grants on svc__run_cache_usage(): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
+-- comment: Internal: the body of svc_cache_usage, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_cancel_async(request_id uuid)
  RETURNS boolean
@@ -651,6 +680,24 @@ END
 $function$;
 -- grants on svc__run_cleanup(interval): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_cleanup, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_deduplicate_facts(facts text[], threshold double precision, use_cache boolean)
+ RETURNS text[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.deduplicateFacts(facts, threshold, use_cache);
+$function$;
+-- grants on svc__run_deduplicate_facts(text[],double precision,boolean): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_deduplicate_facts, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_embed(text_input text, use_cache boolean)
  RETURNS real[]
@@ -725,7 +772,25 @@ $function$;
 -- grants on svc__run_embed_batch_async(text[],boolean,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_embed_batch_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_extract_facts(text_input text, max_facts integer, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
+ RETURNS text[]
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.extractFacts(text_input, max_facts, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
+$function$;
+-- grants on svc__run_extract_facts(text,integer,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc_extract_facts, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -738,12 +803,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens inte
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generate(prompt, max_tokens, use_cache, seed);
+return svc.api.generate(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate(text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate(prompts text[], max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate(prompts text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -757,12 +822,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate(prompts text[], max_tokens i
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateMany(prompts, max_tokens, use_cache, seed);
+return svc.api.generateMany(prompts, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate(text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate(text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_async(prompt text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_async(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -775,12 +840,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_async(prompt text, max_token
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateAsync(prompt, max_tokens, use_cache, seed, priority);
+return svc.api.generateAsync(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_async(text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_async(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_batch_async(prompts text[], max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_batch_async(prompts text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
@@ -793,12 +858,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_batch_async(prompts text[], 
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateBatchAsync(prompts, max_tokens, use_cache, seed, priority);
+return svc.api.generateBatchAsync(prompts, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_batch_async(text[],integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_batch_async(text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_batch_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -811,12 +876,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompt text, choices 
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateChoice(prompt, choices, max_tokens, use_cache, seed);
+return svc.api.generateChoice(prompt, choices, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_choice(text,text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_choice(text,text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_choice, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompts text[], choices text[], max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompts text[], choices text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -830,12 +895,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompts text[], choic
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateChoiceMany(prompts, choices, max_tokens, use_cache, seed);
+return svc.api.generateChoiceMany(prompts, choices, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_choice(text[],text[],integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_choice(text[],text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_choice, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_choice_async(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_choice_async(prompt text, choices text[], max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -848,12 +913,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice_async(prompt text, ch
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateChoiceAsync(prompt, choices, max_tokens, use_cache, seed, priority);
+return svc.api.generateChoiceAsync(prompt, choices, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_choice_async(text,text[],integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_choice_async(text,text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_choice_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -866,12 +931,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema jso
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJson(prompt, schema, max_tokens, use_cache, seed);
+return svc.api.generateJson(prompt, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_json(text,jsonb,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json(text,jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -884,12 +949,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema tex
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonText(prompt, schema, max_tokens, use_cache, seed);
+return svc.api.generateJsonText(prompt, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_json(text,text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema jsonb, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema jsonb, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -903,12 +968,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema 
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonMany(prompts, schema, max_tokens, use_cache, seed);
+return svc.api.generateJsonMany(prompts, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_json(text[],jsonb,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json(text[],jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -922,12 +987,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema 
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonManyText(prompts, schema, max_tokens, use_cache, seed);
+return svc.api.generateJsonManyText(prompts, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_json(text[],text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json(text[],text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema jsonb, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -940,12 +1005,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, sche
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonAsync(prompt, schema, max_tokens, use_cache, seed, priority);
+return svc.api.generateJsonAsync(prompt, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_json_async(text,jsonb,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json_async(text,jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, schema text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -958,12 +1023,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, sche
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateJsonAsyncText(prompt, schema, max_tokens, use_cache, seed, priority);
+return svc.api.generateJsonAsyncText(prompt, schema, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_json_async(text,text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_json_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_json_async, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
@@ -976,12 +1041,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompt text, pattern t
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateRegex(prompt, pattern, max_tokens, use_cache, seed);
+return svc.api.generateRegex(prompt, pattern, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_regex(text,text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_regex(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_regex, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompts text[], pattern text, max_tokens integer, use_cache boolean, seed integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompts text[], pattern text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
@@ -995,12 +1060,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompts text[], patter
  SET "plv8.execution_timeout" TO '65536'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateRegexMany(prompts, pattern, max_tokens, use_cache, seed);
+return svc.api.generateRegexMany(prompts, pattern, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
 $function$;
--- grants on svc__run_generate_regex(text[],text,integer,boolean,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_regex(text[],text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_regex, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_generate_regex_async(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer, priority integer)
+CREATE OR REPLACE FUNCTION public.svc__run_generate_regex_async(prompt text, pattern text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[], priority integer)
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
@@ -1013,9 +1078,9 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex_async(prompt text, pat
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.generateRegexAsync(prompt, pattern, max_tokens, use_cache, seed, priority);
+return svc.api.generateRegexAsync(prompt, pattern, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority);
 $function$;
--- grants on svc__run_generate_regex_async(text,text,integer,boolean,integer,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_generate_regex_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_generate_regex_async, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_get_async_result(request_id uuid, timeout_seconds integer)
@@ -1090,7 +1155,7 @@ $function$;
 -- grants on svc__run_model_declare(text,text[]): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_model_declare, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_prompt_create(name text, template text, description text)
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_create(name text, template text, description text, metadata jsonb)
  RETURNS integer
  LANGUAGE plv8
  SECURITY DEFINER
@@ -1103,12 +1168,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_create(name text, template tex
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.promptCreate(name, template, description);
+return svc.api.promptCreate(name, template, description, metadata);
 $function$;
--- grants on svc__run_prompt_create(text,text,text): {svc_owner=X/svc_owner}
+-- grants on svc__run_prompt_create(text,text,text,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_prompt_create, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_prompt_render(name text, variables jsonb, version integer)
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_render(name text, variables jsonb, version integer, strict boolean)
  RETURNS text
  LANGUAGE plv8
  STABLE SECURITY DEFINER
@@ -1121,12 +1186,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_render(name text, variables js
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.promptRender(name, variables, version);
+return svc.api.promptRender(name, variables, version, strict);
 $function$;
--- grants on svc__run_prompt_render(text,jsonb,integer): {svc_owner=X/svc_owner}
+-- grants on svc__run_prompt_render(text,jsonb,integer,boolean): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_prompt_render, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_prompt_update(name text, template text, description text)
+CREATE OR REPLACE FUNCTION public.svc__run_prompt_update(name text, template text, description text, metadata jsonb)
  RETURNS integer
  LANGUAGE plv8
  SECURITY DEFINER
@@ -1139,9 +1204,9 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_update(name text, template tex
  SET jit TO 'off'
 AS $function$
 const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
-return svc.api.promptUpdate(name, template, description);
+return svc.api.promptUpdate(name, template, description, metadata);
 $function$;
--- grants on svc__run_prompt_update(text,text,text): {svc_owner=X/svc_owner}
+-- grants on svc__run_prompt_update(text,text,text,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc_prompt_update, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_queue_limits()
@@ -1358,6 +1423,43 @@ $function$;
 -- grants on svc__run_set_sync_connection(text): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_set_sync_connection, run by its relay (svc_relay).
 
+CREATE OR REPLACE FUNCTION public.svc__run_stream_next(state jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.streamNext(state);
+$function$;
+-- grants on svc__run_stream_next(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__stream_next, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_stream_start(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.streamStart(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop);
+$function$;
+-- grants on svc__run_stream_start(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__stream_start, run by its relay (svc_relay).
+
 CREATE OR REPLACE FUNCTION public.svc__run_summarize_combine(a jsonb, b jsonb)
  RETURNS jsonb
  LANGUAGE plv8
@@ -1393,6 +1495,78 @@ return svc.api.summarizeFinal(state);
 $function$;
 -- grants on svc__run_summarize_final(jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc__summarize_final, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_merge(state jsonb, partial jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeMerge(state, partial);
+$function$;
+-- grants on svc__run_summarize_merge(jsonb,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_merge, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial(state jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizePartial(state);
+$function$;
+-- grants on svc__run_summarize_partial(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_partial, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial_step(state jsonb, body text)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizePartialStep(state, body);
+$function$;
+-- grants on svc__run_summarize_partial_step(jsonb,text): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_partial_step, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial_step(state jsonb, body text, options jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizePartialStep(state, body, options);
+$function$;
+-- grants on svc__run_summarize_partial_step(jsonb,text,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_partial_step, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text)
  RETURNS jsonb
@@ -1446,6 +1620,24 @@ const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? global
 return svc.api.summarizeStep(state, body, max_tokens, seed);
 $function$;
 -- grants on svc__run_summarize_step(jsonb,text,integer,integer): {svc_owner=X/svc_owner}
+-- comment: Internal: the body of svc__summarize_step, run by its relay (svc_relay).
+
+CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text, options jsonb)
+ RETURNS jsonb
+ LANGUAGE plv8
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET plan_cache_mode TO 'force_generic_plan'
+ SET enable_seqscan TO 'off'
+ SET enable_bitmapscan TO 'off'
+ SET jit TO 'off'
+AS $function$
+const svc = globalThis.__svc && globalThis.__svc.build === "<build id>" ? globalThis.__svc : plv8.find_function('public.svc__bundle')();
+return svc.api.summarizeStepOptions(state, body, options);
+$function$;
+-- grants on svc__run_summarize_step(jsonb,text,jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: the body of svc__summarize_step, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_sync_submit(payload jsonb)
@@ -2023,6 +2215,20 @@ $function$;
 -- grants on svc__setting_interval(text): {svc_owner=X/svc_owner}
 -- comment: Internal: an interval setting of zero or more, or an error naming it.
 
+CREATE OR REPLACE FUNCTION public.svc__stream_next(state jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__stream_next(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_generate_stream's next row: the text the request's worker wrote since the last one, or the rest of its result.
+
+CREATE OR REPLACE FUNCTION public.svc__stream_start(prompt text, max_tokens integer, use_cache boolean, seed integer, temperature double precision, top_k integer, top_p double precision, min_p double precision, stop text[])
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__stream_start(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_generate_stream's first row: the request submitted (as a sync call's, marked stream), or the whole text from the cache.
+
 CREATE OR REPLACE FUNCTION public.svc__summarize_combine(a jsonb, b jsonb)
  RETURNS jsonb
  LANGUAGE c
@@ -2036,6 +2242,34 @@ CREATE OR REPLACE FUNCTION public.svc__summarize_final(state jsonb)
 AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_final(jsonb): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's final: the partial summaries and the text left combined into one summary.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_merge(state jsonb, partial jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_merge(jsonb,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize_final's transition: a stored partial, checked, combined after the state.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_partial(state jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_partial(jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize_partial's final: the group's state as a storable value (NULL for no text).
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_partial_step(state jsonb, body text)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_partial_step(jsonb,text): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize_partial's transition: svc_summarize's, its options as jsonb.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_partial_step(state jsonb, body text, options jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_partial_step(jsonb,text,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize_partial's transition: svc_summarize's, its options as jsonb.
 
 CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text)
  RETURNS jsonb
@@ -2057,6 +2291,13 @@ CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, ma
 AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc__summarize_step(jsonb,text,integer,integer): {svc_owner=X/svc_owner}
 -- comment: Internal: svc_summarize's transition: one row's text taken, each chunk that fills summarized.
+
+CREATE OR REPLACE FUNCTION public.svc__summarize_step(state jsonb, body text, options jsonb)
+ RETURNS jsonb
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc__summarize_step(jsonb,text,jsonb): {svc_owner=X/svc_owner}
+-- comment: Internal: svc_summarize(body, options)'s transition: svc_summarize's, its options (max_tokens, seed) as jsonb.
 
 CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_ids uuid[], token text)
  RETURNS integer
@@ -2516,12 +2757,12 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_cache_clear(): (default: PUBLIC may execute)
 -- comment: Empty the result cache and reset its counters; returns how many entries were removed.
 
-CREATE OR REPLACE FUNCTION public.svc_cache_evict(older_than interval DEFAULT NULL::interval, unused_for interval DEFAULT NULL::interval, max_hits bigint DEFAULT NULL::bigint, keep bigint DEFAULT NULL::bigint, order_by text DEFAULT 'recency'::text, dry_run boolean DEFAULT true)
+CREATE OR REPLACE FUNCTION public.svc_cache_evict(older_than interval DEFAULT NULL::interval, unused_for interval DEFAULT NULL::interval, max_hits bigint DEFAULT NULL::bigint, keep bigint DEFAULT NULL::bigint, target_bytes bigint DEFAULT NULL::bigint, order_by text DEFAULT 'recency'::text, dry_run boolean DEFAULT true)
  RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint, result_preview text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_cache_evict(interval,interval,bigint,bigint,text,boolean): (default: PUBLIC may execute)
--- comment: Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. Least valuable first.
+-- grants on svc_cache_evict(interval,interval,bigint,bigint,bigint,text,boolean): (default: PUBLIC may execute)
+-- comment: Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used, and, with target_bytes, only the least valuable of them needed to bring the cache's bytes down to target_bytes. Least valuable first.
 
 CREATE OR REPLACE FUNCTION public.svc_cache_stats()
  RETURNS TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint, bytes bigint, disk_bytes bigint)
@@ -2546,6 +2787,14 @@ FROM (
 $function$;
 -- grants on svc_cache_stats(): (default: PUBLIC may execute)
 -- comment: Entries in the result cache, hits and misses since the last clear, the size limit (svc.cache_size), the bytes its entries take and the bytes its table, TOAST and index take on disk.
+
+CREATE OR REPLACE FUNCTION public.svc_cache_usage()
+ RETURNS TABLE(function_name text, model text, entries bigint, bytes bigint, hits bigint, last_used_at timestamp with time zone)
+ LANGUAGE c
+ STABLE
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_cache_usage(): (default: PUBLIC may execute)
+-- comment: The result cache by function and model: entries, the bytes they take (svc_cache_stats().bytes, split), their hits and latest use; the largest first.
 
 CREATE OR REPLACE FUNCTION public.svc_cancel_async(request_id uuid)
  RETURNS boolean
@@ -2609,6 +2858,13 @@ AS '$libdir/svc', $function$svc_cosine_distance$function$;
 -- grants on svc_cosine_distance(real[],real[]): (default: PUBLIC may execute)
 -- comment: 1 - cosine similarity of two real[] vectors of one length (pgvector's <=>); NULL for a zero vector.
 
+CREATE OR REPLACE FUNCTION public.svc_deduplicate_facts(facts text[], threshold double precision DEFAULT 0.8, use_cache boolean DEFAULT true)
+ RETURNS text[]
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_deduplicate_facts(text[],double precision,boolean): (default: PUBLIC may execute)
+-- comment: The facts in order, each left out whose embedding (svc_embed's model) has a cosine similarity of threshold or more to one kept before it.
+
 CREATE OR REPLACE FUNCTION public.svc_embed(text_input text, use_cache boolean DEFAULT true)
  RETURNS real[]
  LANGUAGE c
@@ -2637,147 +2893,176 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_embed_batch_async(text[],boolean,integer): (default: PUBLIC may execute)
 -- comment: Queue one embedding per text; returns one request id per text, in order.
 
-CREATE OR REPLACE FUNCTION public.svc_generate(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_extract_facts(text_input text, max_facts integer DEFAULT 10, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
+ RETURNS text[]
+ LANGUAGE c
+AS '$libdir/svc', $function$svc_relay$function$;
+-- grants on svc_extract_facts(text,integer,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
+-- comment: At most max_facts short facts stated in the text, by the model under a JSON Schema (so always a list): each trimmed, blank ones and repeats left out.
+
+CREATE OR REPLACE FUNCTION public.svc_generate(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate(text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate text and return it (waits for a worker on a cache miss).
 
-CREATE OR REPLACE FUNCTION public.svc_generate(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate(text[],integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate(text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate text for each prompt: one row per prompt, in order (ord), with its result or its error.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_async(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_async(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_async(text,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_async(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a text generation; returns its request id at once.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_batch_async(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_batch_async(prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid[]
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_batch_async(text[],integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_batch_async(text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue one generation per prompt; returns one request id per prompt, in order.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_choice(text,text[],integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_choice(text,text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Pick one of the choices and return it.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_choice(prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_choice(text[],text[],integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_choice(text[],text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: One of the choices for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_choice_async(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_choice_async(prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_choice_async(text,text[],integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_choice_async(text,text[],integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to one of the choices.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed)
+AS $function$SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
 $function$;
--- grants on svc_generate_json(text,json,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text,json,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema of type json: its properties in the order written, as the text overload.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json(text,jsonb,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text,jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema and return it.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json(text,text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema given as text (a literal): its properties in the order written.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed)
+AS $function$SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
 $function$;
--- grants on svc_generate_json(text[],json,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text[],json,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: JSON matching the schema (json: its properties in the order written) for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json(text[],jsonb,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text[],jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: JSON matching the schema for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json(text[],text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: JSON matching the schema (text: its properties in the order written) for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE sql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, priority)
+AS $function$SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority)
 $function$;
--- grants on svc_generate_json_async(text,json,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json_async(text,json,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema of type json: its properties in the order written.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json_async(text,jsonb,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json_async(text,jsonb,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_json_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_json_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema given as text (a literal): its properties in the order written.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_regex(text,text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_regex(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate text matching a regular expression and return it.
 
-CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42)
+CREATE OR REPLACE FUNCTION public.svc_generate_regex(prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_regex(text[],text,integer,boolean,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_regex(text[],text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Text matching the pattern for each prompt: one row per prompt, in order (ord).
 
-CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0)
+CREATE OR REPLACE FUNCTION public.svc_generate_regex_async(prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_generate_regex_async(text,text,integer,boolean,integer,integer): (default: PUBLIC may execute)
+-- grants on svc_generate_regex_async(text,text,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to match a regular expression.
+
+CREATE OR REPLACE FUNCTION public.svc_generate_stream(prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
+ RETURNS SETOF text
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+ SET "plv8.execution_timeout" TO '65536'
+AS $function$-- A generation as rows (src/extension/stream.ts): the first row of the recursion submits the request
+-- (or finds the whole text in the cache), each next one waits for the text its worker wrote since.
+-- PostgreSQL evaluates this query a row at a time when the function is called in a SELECT list
+-- (a cursor's FETCH then returns each piece as it is written); in FROM it gathers every row first.
+WITH RECURSIVE s(state) AS (
+  SELECT svc__stream_start(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
+  UNION ALL
+  SELECT svc__stream_next(s.state) FROM s WHERE NOT (s.state ->> 'done')::boolean
+)
+SELECT s.state ->> 'piece' FROM s WHERE coalesce(s.state ->> 'piece', '') <> ''
+$function$;
+-- grants on svc_generate_stream(text,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
+-- comment: svc_generate's text as rows, each what the worker wrote since the last (whole characters), joined exactly svc_generate's result; called in a SELECT list (a cursor fetches each as it comes); cancelling the statement cancels the request.
 
 CREATE OR REPLACE FUNCTION public.svc_get_async_result(request_id uuid, timeout_seconds integer DEFAULT 30)
  RETURNS text
@@ -2829,12 +3114,12 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_model_declare(text,text[]): (default: PUBLIC may execute)
 -- comment: Declare a model name in svc_models, or change the functions it serves (generate, embed, rerank); requests choose it with SET svc.model.
 
-CREATE OR REPLACE FUNCTION public.svc_prompt_create(name text, template text, description text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.svc_prompt_create(name text, template text, description text DEFAULT NULL::text, metadata jsonb DEFAULT NULL::jsonb)
  RETURNS integer
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_prompt_create(text,text,text): (default: PUBLIC may execute)
--- comment: Store a new prompt template of the calling role under name (version 1); the template is checked now. Returns the version.
+-- grants on svc_prompt_create(text,text,text,jsonb): (default: PUBLIC may execute)
+-- comment: Store a new prompt template of the calling role under name (version 1), with a description and metadata (a JSON object, NULL: {}); the template is checked now. Returns the version.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_delete(name text)
  RETURNS integer
@@ -2865,7 +3150,7 @@ $function$;
 -- comment: Remove every version of one of the calling role's prompts; returns how many.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_get(name text, version integer DEFAULT NULL::integer)
- RETURNS TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamp with time zone)
+ RETURNS TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamp with time zone, metadata jsonb)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -2881,7 +3166,7 @@ BEGIN
     RAISE EXCEPTION 'svc_prompt_get: version must be between 1 and 2147483647 (got %)', svc_prompt_get.version USING ERRCODE = 'invalid_parameter_value';
   END IF;
   RETURN QUERY
-  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at FROM svc_prompts p
+  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at, p.metadata FROM svc_prompts p
   WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_get.name AND (svc_prompt_get.version IS NULL OR p.version = svc_prompt_get.version)
   ORDER BY p.version DESC LIMIT 1;
@@ -2896,14 +3181,14 @@ $function$;
 -- comment: One version of one of the calling role's prompts (version NULL: the latest), with the variables its template reads.
 
 CREATE OR REPLACE FUNCTION public.svc_prompt_list()
- RETURNS TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamp with time zone, updated_at timestamp with time zone)
+ RETURNS TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamp with time zone, updated_at timestamp with time zone, metadata jsonb)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
-AS $function$-- The session role's prompts, one row each: its latest version's description and variables.
-SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at
+AS $function$-- The session role's prompts, one row each: its latest version's description, variables and metadata.
+SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at, l.metadata
 FROM (SELECT p.name, count(*)::integer AS versions, min(p.created_at) AS created_at, max(p.version) AS latest
       FROM svc_prompts p
       WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
@@ -2913,22 +3198,50 @@ JOIN svc_prompts l ON l.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = 
 ORDER BY l.name
 $function$;
 -- grants on svc_prompt_list(): (default: PUBLIC may execute)
--- comment: The calling role's prompts: each one's latest version, description and variables, how many versions, when created and last updated.
+-- comment: The calling role's prompts: each one's latest version, description, variables and metadata, how many versions, when created and last updated.
 
-CREATE OR REPLACE FUNCTION public.svc_prompt_render(name text, variables jsonb DEFAULT '{}'::jsonb, version integer DEFAULT NULL::integer)
+CREATE OR REPLACE FUNCTION public.svc_prompt_render(name text, variables jsonb DEFAULT '{}'::jsonb, version integer DEFAULT NULL::integer, strict boolean DEFAULT true)
  RETURNS text
  LANGUAGE c
  STABLE
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_prompt_render(text,jsonb,integer): (default: PUBLIC may execute)
--- comment: The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks.
+-- grants on svc_prompt_render(text,jsonb,integer,boolean): (default: PUBLIC may execute)
+-- comment: The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks (strict := false: a missing variable renders nothing, a loop over one runs no turn).
 
-CREATE OR REPLACE FUNCTION public.svc_prompt_update(name text, template text, description text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.svc_prompt_update(name text, template text, description text DEFAULT NULL::text, metadata jsonb DEFAULT NULL::jsonb)
  RETURNS integer
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_prompt_update(text,text,text): (default: PUBLIC may execute)
--- comment: Store the next version of one of the calling role's prompts (description NULL: the latest's). Returns the new version.
+-- grants on svc_prompt_update(text,text,text,jsonb): (default: PUBLIC may execute)
+-- comment: Store the next version of one of the calling role's prompts (description or metadata NULL: the latest's). Returns the new version.
+
+CREATE OR REPLACE FUNCTION public.svc_prompt_versions(name text)
+ RETURNS TABLE(prompt_version integer, is_active boolean, description text, metadata jsonb, variables text[], created_at timestamp with time zone)
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+ SET "plv8.start_proc" TO ''
+AS $function$-- Every version of one of the session role's prompts, oldest first. is_active marks the version that
+-- svc_prompt_render and svc_prompt_get use when none is named: the latest.
+-- (The session's role, as the submitters name it: this function runs as the extension's owner.)
+BEGIN
+  IF svc_prompt_versions.name IS NULL THEN
+    RAISE EXCEPTION 'svc_prompt_versions: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  RETURN QUERY
+  SELECT p.version, p.version = max(p.version) OVER (), p.description, p.metadata, p.variables, p.created_at FROM svc_prompts p
+  WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
+    AND p.name = svc_prompt_versions.name
+  ORDER BY p.version;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'svc_prompt_versions: name ''%'' is no prompt of yours', svc_prompt_versions.name
+      USING ERRCODE = 'undefined_object', HINT = 'svc_prompt_list() lists your prompts.';
+  END IF;
+END
+$function$;
+-- grants on svc_prompt_versions(text): (default: PUBLIC may execute)
+-- comment: Every version of one of the calling role's prompts, oldest first; is_active marks the one svc_prompt_render and svc_prompt_get use when no version is named (the latest).
 
 CREATE OR REPLACE FUNCTION public.svc_queue_limits()
  RETURNS TABLE(role_name text, max_queue_size bigint, queue_depth bigint, max_pending bigint, pending bigint, max_stored_bytes bigint, stored_bytes bigint)
@@ -3102,6 +3415,18 @@ $function$;
 -- grants on svc_vectorizer_status(): (default: PUBLIC may execute)
 -- comment: The calling role's vectorizers (svc_admin: all): source rows waiting, embedded and failed, chunks written, how long the oldest has waited, the last error.
 
+CREATE OR REPLACE FUNCTION public.svc_version()
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$-- The version of svc installed in this database, as ALTER EXTENSION svc UPDATE left it.
+SELECT e.extversion::text FROM pg_extension e WHERE e.extname = 'svc'
+$function$;
+-- grants on svc_version(): (default: PUBLIC may execute)
+-- comment: The version of svc installed in this database (pg_extension's extversion), e.g. 0.2.0.
+
 CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text)
  RETURNS text
  LANGUAGE c
@@ -3214,3 +3539,19 @@ CREATE AGGREGATE svc_summarize(text,integer) (SFUNC = public.svc__summarize_step
 CREATE AGGREGATE svc_summarize(text,integer,integer) (SFUNC = public.svc__summarize_step, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
 -- grants on svc_summarize(text,integer,integer): (default: PUBLIC may execute)
 -- comment: A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).
+
+CREATE AGGREGATE svc_summarize(text,jsonb) (SFUNC = public.svc__summarize_step, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize(text,jsonb): (default: PUBLIC may execute)
+-- comment: A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).
+
+CREATE AGGREGATE svc_summarize_final(jsonb) (SFUNC = svc__summarize_merge, STYPE = jsonb, FINALFUNC = svc__summarize_final, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize_final(jsonb): (default: PUBLIC may execute)
+-- comment: The summary of stored svc_summarize_partial values, combined in the order given (use ORDER BY inside the call): the summary of all their rows, from their text and partial summaries, never from their rows.
+
+CREATE AGGREGATE svc_summarize_partial(text) (SFUNC = public.svc__summarize_partial_step, STYPE = jsonb, FINALFUNC = svc__summarize_partial, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize_partial(text): (default: PUBLIC may execute)
+-- comment: svc_summarize's state of the group as a value to store (a continuous aggregate's column, a table of partials): its text not yet summarized and the partial summaries of the rest; svc_summarize_final combines stored partials into the summary without reading their rows again.
+
+CREATE AGGREGATE svc_summarize_partial(text,jsonb) (SFUNC = public.svc__summarize_partial_step, STYPE = jsonb, FINALFUNC = svc__summarize_partial, COMBINEFUNC = svc__summarize_combine, PARALLEL = UNSAFE);
+-- grants on svc_summarize_partial(text,jsonb): (default: PUBLIC may execute)
+-- comment: svc_summarize's state of the group as a value to store (a continuous aggregate's column, a table of partials): its text not yet summarized and the partial summaries of the rest; svc_summarize_final combines stored partials into the summary without reading their rows again.

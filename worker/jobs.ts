@@ -9,6 +9,8 @@ import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/con
 import { ChatTemplateError } from '../src/engine/prompt.js';
 import type { OnText } from '../src/engine/text-stream.js';
 import { recordedSchema } from '../src/extension/recorded-schema.js';
+import { SQL_NAMES, samplingProblem, type Sampling } from '../src/decode/sampling.js';
+import { stopMessage, stopProblem } from '../src/decode/stop.js';
 import type { ClaimedJob } from './protocol.js';
 import { runVectorize } from './vectorize.js';
 
@@ -51,6 +53,31 @@ export function promptOptions(p: Record<string, unknown>): { promptFormat: 'chat
   return system === undefined ? { promptFormat: format } : { promptFormat: format, systemPrompt: system };
 }
 
+/**
+ * How a generation job decodes, from its parameters: sampling where it records a temperature (with
+ * top_k, top_p and min_p beside it), stop strings where it records some (src/extension/jobs.ts
+ * decodingOptions). Rows written before svc recorded them have neither and decode greedily, as they did.
+ */
+export function jobDecoding(p: Record<string, unknown>): { sampling?: Sampling; stop?: string[] } {
+  const out: { sampling?: Sampling; stop?: string[] } = {};
+  if (p.temperature !== undefined) {
+    const sampling = { temperature: p.temperature, topK: p.top_k, topP: p.top_p, minP: p.min_p } as Record<keyof Sampling, unknown>;
+    for (const key of Object.keys(SQL_NAMES) as Array<keyof Sampling>) {
+      const problem = samplingProblem(key, sampling[key]);
+      if (problem) throw new PermanentJobError(`parameters.${SQL_NAMES[key]} ${problem}`);
+    }
+    out.sampling = sampling as unknown as Sampling;
+  }
+  if (p.stop !== undefined) {
+    const problem = Array.isArray(p.stop)
+      ? stopProblem(p.stop, 'parameters.stop', 0)
+      : { subject: 'parameters.stop', rule: 'must be an array of strings', overLimit: false };
+    if (problem) throw new PermanentJobError(stopMessage(problem));
+    out.stop = p.stop as string[];
+  }
+  return out;
+}
+
 function cutShort(tokens: number, maxTokens: number, stopReason: string): boolean {
   return stopReason === 'maxTokens' || tokens >= maxTokens;
 }
@@ -81,7 +108,9 @@ async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSign
   switch (job.function_name) {
     case 'generate': {
       const { prompt, max_tokens, seed } = p as unknown as GenerationParameters;
-      const out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...promptOptions(p), signal, onText }).catch(chatTemplateFailure);
+      const out = await engine
+        .generate({ prompt, maxTokens: max_tokens, seed, ...jobDecoding(p), ...promptOptions(p), signal, onText })
+        .catch(chatTemplateFailure);
       return toPgText(out.text);
     }
     case 'generate_json':
@@ -91,7 +120,7 @@ async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSign
       const format = promptOptions(p);
       let out: Awaited<ReturnType<InferenceEngine['generate']>>;
       try {
-        out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...format, grammar: job.grammar, signal, onText });
+        out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...jobDecoding(p), ...format, grammar: job.grammar, signal, onText });
       } catch (error) {
         // The same grammar would be refused on every attempt.
         if (error instanceof GrammarRefusedError) {

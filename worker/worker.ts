@@ -478,9 +478,9 @@ export class Worker {
       const cached = await protocol.cacheGet(this.pool, identity, engine.modelId);
       if (cached !== null) return { result: cached };
     }
-    // Streaming: an async generation's text so far, for svc_get_partial_result (a sync caller waits for the result alone).
+    // Streaming: an async generation's text so far, for svc_get_partial_result, and svc_generate_stream's (a sync caller waits for the result alone).
     const publisher =
-      STREAMED.has(job.function_name) && !job.waited && this.config.progressIntervalMs > 0
+      STREAMED.has(job.function_name) && (!job.waited || (job.parameters as { stream?: unknown }).stream === true) && this.config.progressIntervalMs > 0
         ? new ProgressPublisher(this.pool, job, this.config.progressIntervalMs)
         : undefined;
     let result: string;

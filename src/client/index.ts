@@ -25,6 +25,8 @@ import { ClientError, invalidOptions } from './errors.js';
 import { localEngine, remoteTimeoutMs, resolveModel, type ModelRef } from './local.js';
 import type { ModelPurpose } from '../model/names.js';
 import { remoteGenerate } from './remote.js';
+import { LIBRARY_NAMES, SAMPLING_DEFAULTS, samplingProblem, type Sampling } from '../decode/sampling.js';
+import { stopMessage, stopProblem } from '../decode/stop.js';
 
 export { ClientError, type ClientErrorCode } from './errors.js';
 export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
@@ -48,8 +50,27 @@ export const DEFAULT_RERANK_TASK = 'Given a web search query, retrieve relevant 
 export interface CallOptions {
   /** Most tokens to generate (default 512). A constrained output cut here is an `incomplete-output` error. */
   maxTokens?: number;
-  /** Seed (default 42). Local generation is greedy, so the output does not depend on it; remote providers get it. */
+  /** Seed (default 42) of the draws when `temperature` is above 0 (greedy output does not depend on it); remote providers get it. */
   seed?: number;
+  /**
+   * 0 (the default) decodes greedily; above 0 (at most 2) each token is drawn from the model's
+   * distribution under `seed`, from the candidates topK, topP and minP leave, in llama.cpp's order
+   * (docs/client.md, *Sampling*): the same call and seed give the same bytes. Under a constraint the
+   * draw is among the tokens it allows.
+   */
+  temperature?: number;
+  /** With a temperature: only the k most likely tokens are candidates (default 40; 0: every token). */
+  topK?: number;
+  /** With a temperature: only the most likely tokens whose probabilities add up to topP (default 0.95; 1: all). */
+  topP?: number;
+  /** With a temperature: only tokens at least minP times as likely as the most likely one (default 0.05; 0: all). */
+  minP?: number;
+  /**
+   * The output ends before the first of these strings it contains (at most 16, each 1 to 1000
+   * characters), wherever tokens split it; under a constraint only where the text before it is a
+   * complete output of the constraint (docs/client.md, *Stop strings*). The stop reason is then `stopString`.
+   */
+  stop?: readonly string[];
   /**
    * The model: a model name (stories260K, svc-embed, bge-small-en, …: `svc models list`), a name of
    * configure({ models }) or SVC_MODEL, a GGUF path (or `local:PATH`, `hf:<user>/<repo>/<file>`), or a
@@ -102,7 +123,21 @@ export interface GenerateOptions extends CallOptions, SchemaOptions {
   choices?: readonly string[];
 }
 
-const CALL_KEYS = ['maxTokens', 'seed', 'model', 'unsafeMode', 'signal', 'timeoutMs', 'promptFormat', 'systemPrompt'] as const;
+const CALL_KEYS = [
+  'maxTokens',
+  'seed',
+  'temperature',
+  'topK',
+  'topP',
+  'minP',
+  'stop',
+  'model',
+  'unsafeMode',
+  'signal',
+  'timeoutMs',
+  'promptFormat',
+  'systemPrompt',
+] as const;
 const CONSTRAINT_KEYS = ['schema', 'regex', 'choices'] as const;
 const SCHEMA_KEYS = ['strictSchema', 'openObjects'] as const;
 
@@ -131,6 +166,16 @@ function checkOptions(options: unknown, allowed: readonly string[], fn: string):
   }
   if (seed !== undefined && (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > 0xffffffff)) {
     throw invalidOptions(`${fn}: seed must be an integer from 0 to 4294967295; got ${JSON.stringify(seed)}`);
+  }
+  // The generation functions' sampling options (rerank's topK is its own: how many documents).
+  for (const key of allowed.includes('temperature') ? (Object.keys(LIBRARY_NAMES) as Array<keyof Sampling>) : []) {
+    const problem = o[key] === undefined ? undefined : samplingProblem(key, o[key]);
+    if (problem) throw invalidOptions(`${fn}: ${key} ${problem}`);
+  }
+  if (o.stop !== undefined) {
+    if (!Array.isArray(o.stop)) throw invalidOptions(`${fn}: stop must be an array of strings; got ${JSON.stringify(o.stop)}`);
+    const problem = stopProblem(o.stop, 'stop', 0);
+    if (problem) throw invalidOptions(`${fn}: ${stopMessage(problem)}`);
   }
   if (model !== undefined && (typeof model !== 'string' || model === ''))
     throw invalidOptions(`${fn}: model must be a non-empty string; got ${JSON.stringify(model)}`);
@@ -179,8 +224,16 @@ interface Output {
   stopReason: StopReason;
 }
 
-/** Why a generation ended: the model (or the constraint) ended it, or maxTokens cut it. */
-export type StopReason = 'eogToken' | 'maxTokens';
+/** Why a generation ended: the model (or the constraint) ended it, maxTokens cut it, or a stop string ended it. */
+export type StopReason = 'eogToken' | 'maxTokens' | 'stopString';
+
+/** A call's sampling, its options over the defaults (llama.cpp's); greedy where the temperature is 0. */
+const samplingOf = (options: CallOptions): Sampling => ({
+  temperature: options.temperature ?? SAMPLING_DEFAULTS.temperature,
+  topK: options.topK ?? SAMPLING_DEFAULTS.topK,
+  topP: options.topP ?? SAMPLING_DEFAULTS.topP,
+  minP: options.minP ?? SAMPLING_DEFAULTS.minP,
+});
 
 /**
  * Runs one generation under a constraint (or none) on the chosen model and checks the output.
@@ -200,10 +253,13 @@ async function run(
   // Compile before anything is loaded or sent: a bad constraint fails fast, whatever the model.
   const compiled = constraint ? compile(constraint) : undefined;
 
+  const sampling = samplingOf(options);
+  const stop = options.stop && options.stop.length > 0 ? [...options.stop] : undefined;
   let text: string;
-  let truncated: boolean;
+  let stopReason: StopReason;
   let tokens: number | undefined;
   if (ref.kind === 'remote') {
+    let truncated: boolean;
     ({ text, truncated } = await remoteGenerate({
       provider: ref.provider,
       model: ref.name,
@@ -211,11 +267,14 @@ async function run(
       constraint,
       maxTokens,
       seed,
+      sampling,
+      stop,
       systemPrompt: systemPromptOf(options),
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? remoteTimeoutMs(),
     }));
     if (text !== '') onText?.(text, 0);
+    stopReason = truncated ? 'maxTokens' : 'eogToken';
   } else {
     const engine = await localEngine(ref.path);
     const out = await engine
@@ -223,6 +282,8 @@ async function run(
         prompt,
         maxTokens,
         seed,
+        sampling,
+        stop,
         promptFormat: options.promptFormat ?? DEFAULT_PROMPT_FORMAT,
         systemPrompt: systemPromptOf(options),
         grammar: compiled?.grammar.gbnf,
@@ -234,10 +295,10 @@ async function run(
         throw budgetTooSmall(fn, maxTokens, error) ?? inputRefused(fn, error);
       });
     text = out.text;
-    truncated = out.stopReason === 'maxTokens';
+    stopReason = out.stopReason;
     tokens = out.tokens;
   }
-  const stopReason: StopReason = truncated ? 'maxTokens' : 'eogToken';
+  const truncated = stopReason === 'maxTokens';
   if (!compiled || !constraint) return { text, value: text, tokens, stopReason };
 
   const checked = compiled.check(text);

@@ -5,6 +5,7 @@
 import { HttpUnreachableError, requestJson, serverMessage } from '../engine/http-json.js';
 import type { Constraint, JsonSchema } from './constraint.js';
 import { ClientError, invalidOptions } from './errors.js';
+import { isGreedy, type Sampling } from '../decode/sampling.js';
 
 export interface Provider {
   /** Default API root; `<root>/chat/completions` is called. */
@@ -54,6 +55,10 @@ export interface RemoteRequest {
   constraint?: Constraint;
   maxTokens: number;
   seed: number;
+  /** Greedy where the temperature is 0; the provider gets temperature and top_p (and openrouter top_k and min_p). */
+  sampling?: Sampling;
+  /** The provider's `stop` (its own matching: it ends the output at the first, constraint or not). */
+  stop?: readonly string[];
   /** Sent as the first message, a system message. */
   systemPrompt?: string;
   signal?: AbortSignal;
@@ -127,6 +132,8 @@ export async function remoteGenerate(request: RemoteRequest): Promise<RemoteResu
     temperature: 0,
     seed: request.seed,
     [provider.tokenField]: request.maxTokens,
+    ...remoteSampling(request.provider, request.sampling),
+    ...(request.stop ? { stop: request.stop } : {}),
   };
   let wire: WireSchema | undefined;
   if (request.constraint) {
@@ -186,4 +193,11 @@ export async function remoteGenerate(request: RemoteRequest): Promise<RemoteResu
   }
   if (request.constraint!.kind === 'json') return { text: JSON.stringify(value), truncated };
   return { text: typeof value === 'string' ? value : JSON.stringify(value), truncated };
+}
+
+/** A provider's sampling fields: what OpenAI's chat completions take (temperature, top_p), and openrouter's top_k and min_p. */
+function remoteSampling(provider: string, sampling: Sampling | undefined): Record<string, number> {
+  if (sampling === undefined || isGreedy(sampling)) return {};
+  const common = { temperature: sampling.temperature, top_p: sampling.topP };
+  return provider === 'openrouter' ? { ...common, top_k: sampling.topK, min_p: sampling.minP } : common;
 }

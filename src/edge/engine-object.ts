@@ -11,7 +11,9 @@
 import { Coalescer } from './cache.js';
 import { GENERATE_DEFAULT_MAX_TOKENS, recycleAtBytes, wasmMaxPages } from './config.js';
 import { currentModelTag, fetchModel, ggufProblem } from './engine/model-store.js';
-import { InputLimitError, loadWllamaModel, type LoadedModel } from './engine/wllama.js';
+import { InputLimitError, loadWllamaModel, type EdgeGenerateOptions, type LoadedModel } from './engine/wllama.js';
+import { LIBRARY_NAMES, samplingProblem, type Sampling } from '../decode/sampling.js';
+import { stopMessage, stopProblem } from '../decode/stop.js';
 import { json } from './http.js';
 import { notAGenerator, servable } from '../engine/capabilities.js';
 import { inputProblem } from './text.js';
@@ -147,32 +149,29 @@ export class EngineObject {
           if (unicode) return json({ error: unicode }, 400);
           const maxTokens = params.max_tokens === undefined ? GENERATE_DEFAULT_MAX_TOKENS : Number(params.max_tokens);
           if (!Number.isInteger(maxTokens) || maxTokens < 1) return json({ error: 'max_tokens must be a positive integer' }, 400);
-          // The worker's compiled constraint (src/edge/constraint.ts); none: any text.
-          const grammar = params.grammar;
-          if (grammar !== undefined && (typeof grammar !== 'string' || grammar === '')) return json({ error: 'grammar must be GBNF text' }, 400);
+          const options = generateOptions(params);
+          if (typeof options === 'string') return json({ error: options }, 400);
           if (params.stream !== undefined && typeof params.stream !== 'boolean') return json({ error: 'stream must be a boolean' }, 400);
           const loaded = await this.model(params.model);
           const { model, tag } = loaded;
           const refused = this.cannotGenerate(loaded);
           if (refused) return refused;
-          if (params.stream === true) return this.streamGeneration(loaded, prompt, maxTokens, grammar as string | undefined);
+          if (params.stream === true) return this.streamGeneration(loaded, prompt, maxTokens, options);
           // Diagnostics (bench/divergence.ts; the public worker never sends it): each token with the likeliest at its step.
           if (params.logprobs !== undefined) {
             const logprobs = Number(params.logprobs);
             if (!Number.isInteger(logprobs) || logprobs < 1 || logprobs > 20) return json({ error: 'logprobs must be an integer from 1 to 20' }, 400);
             this.stats.generations++;
-            const out = await model
-              .generate(prompt, maxTokens, { grammar: grammar as string | undefined, logprobs })
-              .finally(() => this.recycleIfGrown(loaded));
+            const out = await model.generate(prompt, maxTokens, { ...options, logprobs }).finally(() => this.recycleIfGrown(loaded));
             return json({ ...out, model: tag });
           }
-          const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}:${grammar ?? ''}`, async () => {
+          const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}:${JSON.stringify(options)}`, async () => {
             this.stats.generations++;
-            return model.generate(prompt, maxTokens, { grammar }).finally(() => this.recycleIfGrown(loaded));
+            return model.generate(prompt, maxTokens, options).finally(() => this.recycleIfGrown(loaded));
           });
           if (joined) this.stats.coalesced++;
-          const out = (await promise) as { text: string; tokens: number };
-          return json({ text: out.text, tokens: out.tokens, model: tag });
+          const out = (await promise) as { text: string; tokens: number; stopped: boolean };
+          return json({ text: out.text, tokens: out.tokens, stopped: out.stopped, model: tag });
         }
         case 'embed': {
           const text = params.text;
@@ -225,20 +224,50 @@ export class EngineObject {
    * then `{"done": true, "text", "tokens", "model"}` with what the call without stream answers, or
    * `{"error", "status"}`. Not coalesced with other calls: each stream gets its own pieces.
    */
-  private streamGeneration(loaded: Loaded, prompt: string, maxTokens: number, grammar: string | undefined): Response {
+  private streamGeneration(loaded: Loaded, prompt: string, maxTokens: number, options: EdgeGenerateOptions): Response {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     const encoder = new TextEncoder();
     const line = (value: unknown) => writer.write(encoder.encode(JSON.stringify(value) + '\n')).catch(() => {}); // a reader gone stops nothing
     this.stats.generations++;
     void loaded.model
-      .generate(prompt, maxTokens, { grammar, onText: (piece) => void line({ text: piece }) })
+      .generate(prompt, maxTokens, options, (piece) => void line({ text: piece }))
       .finally(() => this.recycleIfGrown(loaded))
       .then(
-        (out) => line({ done: true, text: out.text, tokens: out.tokens, cut: out.cut, model: loaded.tag }),
+        (out) => line({ done: true, text: out.text, tokens: out.tokens, cut: out.cut, stopped: out.stopped, model: loaded.tag }),
         (err: unknown) => line(this.failure(err)),
       )
       .finally(() => writer.close().catch(() => {}));
     return new Response(readable, { headers: { 'Content-Type': 'application/x-ndjson' } });
   }
+}
+
+/**
+ * A generation's options as the worker passes them (router.ts, already checked there): `grammar` (the
+ * compiled constraint; none: any text), `seed`, `sampling` ({temperature, topK, topP, minP}) and
+ * `stop`. A message for the 400 when one is malformed.
+ */
+function generateOptions(params: Record<string, unknown>): EdgeGenerateOptions | string {
+  const { grammar, seed, sampling, stop } = params;
+  if (grammar !== undefined && (typeof grammar !== 'string' || grammar === '')) return 'grammar must be GBNF text';
+  if (seed !== undefined && (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > 0xffffffff))
+    return 'seed must be an integer from 0 to 4294967295';
+  if (sampling !== undefined) {
+    if (typeof sampling !== 'object' || sampling === null) return 'sampling must be an object';
+    for (const key of Object.keys(LIBRARY_NAMES) as Array<keyof Sampling>) {
+      const problem = samplingProblem(key, (sampling as Record<string, unknown>)[key]);
+      if (problem) return `sampling.${key} ${problem}`;
+    }
+  }
+  if (stop !== undefined) {
+    if (!Array.isArray(stop)) return 'stop must be an array of strings';
+    const problem = stopProblem(stop, 'stop', 0);
+    if (problem) return stopMessage(problem);
+  }
+  return {
+    ...(grammar !== undefined ? { grammar: grammar as string } : {}),
+    ...(seed !== undefined ? { seed: seed as number } : {}),
+    ...(sampling !== undefined ? { sampling: sampling as Sampling } : {}),
+    ...(stop !== undefined && (stop as string[]).length > 0 ? { stop: stop as string[] } : {}),
+  };
 }

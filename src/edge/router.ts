@@ -19,6 +19,7 @@ import { CACHE_RULES, GENERATE_DEFAULT_MAX_TOKENS, cacheTtl, endpointModel, flag
 import { checkApiKey } from './auth.js';
 import { Coalescer, EmbeddingCache, GenerationCache, constraintKeyId, generationKey } from './cache.js';
 import { CONSTRAINT_FIELDS, readConstraint } from './constraint.js';
+import { OPTION_FIELDS, optionsKey, readOptions, type GenerateOptions } from './options.js';
 import { currentModelTag } from './engine/model-store.js';
 import { HttpError, json, readJsonObject, text } from './http.js';
 import { MetricsBuffer, renderMetrics } from './metrics.js';
@@ -29,7 +30,7 @@ import type { Env, ExecutionContext } from './types.js';
 
 // Per isolate: identical concurrent requests share one computation (SPEC 4.3), keyed like SPEC's
 // coalescing key `<prompt>:<max_tokens>` (embeddings by their text), under the model tag.
-type Generated = { text: string; tokens: number; model: string };
+type Generated = { text: string; tokens: number; model: string; stopped?: boolean };
 const generations = new Coalescer<Generated>();
 const embeddings = new Coalescer<{ embedding: number[]; model: string }>();
 export const metrics = new MetricsBuffer();
@@ -77,20 +78,19 @@ async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext,
   wellFormed('prompt', prompt);
   const maxTokens = parseMaxTokens(body.max_tokens, env);
   const constraint = readConstraint(body);
+  const options = readOptions(body);
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new HttpError(400, 'stream must be a boolean (true answers server-sent events)');
-  const constraintId = constraint ? await constraintKeyId(constraint.key) : null;
+  const constraintId = await requestKeyId(constraint?.key ?? null, optionsKey(options));
   const cache = new GenerationCache(env.CACHE, env.DB);
   const name = endpointModel(env, '/generate');
   const model = await currentModelTag(env, name);
   const requestKey = generationKey(model, prompt, maxTokens, constraintId);
   const hit = await cache.get(requestKey, (p) => ctx.waitUntil(p));
   if (hit) return { response: body.stream === true ? sseCached(hit.text) : json({ text: hit.text, cached: true }), cached: true };
-  const request_ = { name, prompt, maxTokens, constraint, constraintId, cache, apiKey };
+  const request_ = { name, prompt, maxTokens, constraint, constraintId, options, cache, apiKey };
   if (body.stream === true) return { response: await streamGenerate(env, ctx, model, request_), cached: false };
 
-  const { promise, joined } = generations.run(requestKey, () =>
-    callEngine<Generated>(env, name, 'generate', { prompt, max_tokens: maxTokens, model, ...(constraint ? { grammar: constraint.gbnf } : {}) }),
-  );
+  const { promise, joined } = generations.run(requestKey, () => callEngine<Generated>(env, name, 'generate', engineParams(request_, model)));
   const out = await promise;
   checkOutput(request_, out);
   if (!joined) ctx.waitUntil(storeGeneration(env, request_, out));
@@ -103,9 +103,33 @@ interface GenerationRequest {
   prompt: string;
   maxTokens: number;
   constraint: ReturnType<typeof readConstraint>;
+  /** The constraint's and the options' part of the cache key (requestKeyId). */
   constraintId: string | null;
+  options: GenerateOptions;
   cache: GenerationCache;
   apiKey: string | null;
+}
+
+/**
+ * A request's constraint and decoding options in its cache key: the constraint's id as before where
+ * the options are the defaults (so those keys are unchanged), else the SHA-256 of both together.
+ */
+async function requestKeyId(constraintKey: string | null, options: string | null): Promise<string | null> {
+  if (options === null) return constraintKey === null ? null : constraintKeyId(constraintKey);
+  return constraintKeyId(JSON.stringify({ constraint: constraintKey, options }));
+}
+
+/** What the engine object is asked for a request (engine-object.ts generateOptions reads it). */
+function engineParams({ prompt, maxTokens, constraint, options }: GenerationRequest, model: string): Record<string, unknown> {
+  const { sampling, seed, stop } = options;
+  return {
+    prompt,
+    max_tokens: maxTokens,
+    model,
+    ...(constraint ? { grammar: constraint.gbnf } : {}),
+    ...(sampling ? { sampling, seed } : {}),
+    ...(stop ? { stop } : {}),
+  };
 }
 
 /** Checked before it is answered or cached: a constrained output cut off by max_tokens is no answer. */
@@ -117,12 +141,16 @@ function checkOutput({ constraint, maxTokens }: GenerationRequest, out: Generate
 }
 
 /** Caches a checked output, under the model that computed it (the engine may hold a newer upload than the one asked for). */
-function storeGeneration(env: Env, { prompt, maxTokens, constraint, constraintId, cache, apiKey }: GenerationRequest, out: Generated): Promise<void> {
+function storeGeneration(env: Env, { prompt, maxTokens, constraint, constraintId, options, cache, apiKey }: GenerationRequest, out: Generated): Promise<void> {
   const key = generationKey(out.model, prompt, maxTokens, constraintId);
   // SPEC 8 sample rules: identified callers' prompts are "user prompts" (shorter KV life);
   // anonymous ones are "common" and get the deployment's CACHE_TTL.
   const ttl = apiKey ? CACHE_RULES['/generate'].userTtlS : cacheTtl(env);
-  const parameters = { max_tokens: maxTokens, ...(constraint ? { constraint: constraint.key } : {}) };
+  const parameters = {
+    max_tokens: maxTokens,
+    ...(constraint ? { constraint: constraint.key } : {}),
+    ...(optionsKey(options) ? JSON.parse(optionsKey(options)!) : {}),
+  };
   return cache
     .put(key, { prompt, parameters, result: out.text, tokenCount: out.tokens }, ttl)
     .catch((err) => console.error('generation cache write failed:', err));
@@ -135,14 +163,8 @@ function storeGeneration(env: Env, { prompt, maxTokens, constraint, constraintId
  * cached as without stream, and the done event carries the same text.
  */
 async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, request: GenerationRequest): Promise<Response> {
-  const { name, prompt, maxTokens, constraint } = request;
-  const res = await engineCall(env, name, 'generate', {
-    prompt,
-    max_tokens: maxTokens,
-    model,
-    stream: true,
-    ...(constraint ? { grammar: constraint.gbnf } : {}),
-  });
+  const { maxTokens } = request;
+  const res = await engineCall(env, request.name, 'generate', { ...engineParams(request, model), stream: true });
   if (!res.ok || !res.body) {
     const failed = (await res.json().catch(() => ({}))) as { error?: string };
     if (res.status === 400 && failed.error) throw new HttpError(400, failed.error);
@@ -167,10 +189,10 @@ async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, re
           await send({ text: line.text });
           continue;
         }
-        const out: Generated = { text: String(line.text), tokens: Number(line.tokens), model: String(line.model) };
+        const out: Generated = { text: String(line.text), tokens: Number(line.tokens), model: String(line.model), stopped: line.stopped === true };
         checkOutput(request, out);
-        // Cut where the context is full counts as max_tokens, as the library's stopReason (the engine object says so: `cut`).
-        const stop = line.cut === true ? 'max_tokens' : stopReason(out.tokens, maxTokens);
+        // Cut where the context is full counts as max_tokens, as the library's stopReason (the engine object says so: `cut`); a stop string ended it: stop.
+        const stop = out.stopped ? 'stop' : line.cut === true ? 'max_tokens' : stopReason(out.tokens, maxTokens);
         await send({ text: out.text, cached: false, tokens: out.tokens, stop_reason: stop }, 'done');
         await writer.close(); // the reader has its answer; the cache write goes on
         await storeGeneration(env, request, out);
@@ -188,7 +210,7 @@ async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, re
   return new Response(readable, { headers: SSE_HEADERS });
 }
 
-const GENERATE_FIELDS = ['prompt', 'max_tokens', ...CONSTRAINT_FIELDS, 'stream'];
+const GENERATE_FIELDS = ['prompt', 'max_tokens', ...CONSTRAINT_FIELDS, ...OPTION_FIELDS, 'stream'];
 const EMBED_FIELDS = ['text'];
 
 /** A field the endpoint does not know is a 400 naming it: a misspelt `schema` must not pass as plain text. */

@@ -1,4 +1,5 @@
-// Greedy generation under a grammar with our own token masks (src/decode), fed to llama.cpp.
+// Generation under a grammar with our own token masks (src/decode), fed to llama.cpp: greedy, or
+// sampled (a request with a temperature: see sampledPick below, which the rest of this note is not about).
 //
 // Why not node-llama-cpp's LlamaGrammar: llama.cpp masks the whole vocabulary through its grammar
 // whenever the model's first choice is refused, 10-90 ms a step on a 152k vocabulary. And why not a
@@ -24,12 +25,18 @@
 
 import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
 import { TokenMask, type DecodedVocabulary, type Position, type TokenMasker } from '../decode/mask.js';
+import { samplerSeed, type Sampling } from '../decode/sampling.js';
 
 /** How masks are used: 'fast' (the plain argmax first), 'every-step' (a full mask every step, the worst case), 'reference' (every token checked alone every step, no trie, no cache: for tests). */
 export type MaskMode = 'fast' | 'every-step' | 'reference';
 
 export interface ConstrainedOptions {
   seed: number;
+  /**
+   * Sampling (temperature above 0): each step draws from the tokens the grammar allows, through a
+   * sampler of this generation's own configured with the mask's ban (see sampledPick); absent: greedy.
+   */
+  sampling?: Sampling;
   budget: number;
   mode?: MaskMode;
   /** Tokens that end the output besides the model's end-of-generation ones. */
@@ -43,13 +50,16 @@ export interface ConstrainedOptions {
   onMask?: (ms: number, direct: boolean) => void;
   /** Called for each mask computed ahead, while llama.cpp evaluated the token before it (for the bench): its time in ms. */
   onMaskAhead?: (ms: number) => void;
-  /** Called with the tokens each step adds to the output (the grammar's completion at once, where it closes the output): for streaming. */
-  onTokens?: (tokens: readonly Token[]) => void;
+  /**
+   * Called with the tokens each step adds to the output (the grammar's completion at once, where it
+   * closes the output): for streaming, and stop strings: true ends the output there ('stopString').
+   */
+  onTokens?: (tokens: readonly Token[]) => boolean;
 }
 
 export interface ConstrainedOutput {
   tokens: Token[];
-  stopReason: 'eogToken' | 'maxTokens';
+  stopReason: 'eogToken' | 'maxTokens' | 'stopString';
   /** Steps that sampled. */
   steps: number;
   /** The output was closed early with the grammar's shortest completion, to fit maxTokens. */
@@ -245,8 +255,8 @@ function minusInfinities(n: number): Float32Array {
 }
 
 /**
- * Generates on `sequence` (fresh, owned by the caller) from `input`, greedy under the masker's
- * grammar, at most `budget` tokens. When the model's next token would leave too few tokens to
+ * Generates on `sequence` (fresh, owned by the caller) from `input`, greedy (or sampled: options.sampling)
+ * under the masker's grammar, at most `budget` tokens. When the model's next token would leave too few tokens to
  * complete the grammar, the output ends with the grammar's shortest completion instead, so it is
  * complete whenever the budget allows any complete output (else ConstraintBudgetError before
  * anything is decoded).
@@ -360,6 +370,33 @@ export async function generateConstrained(
     }
     return undefined;
   };
+  /**
+   * Sampling: a sampler of this generation's own, so its seeded draws follow this output only (the
+   * pooled samplers serve every generation of the grammar), configured at each step with the
+   * temperature and candidates and the mask's ban: the draw is among the allowed tokens. A mask that
+   * allows one token takes it without a draw. Costlier than the greedy steps (a ban configured every
+   * step, where greedy takes the model's own token when the grammar allows it), and only taken when
+   * the request samples.
+   */
+  const sampledBase = options.sampling
+    ? seq._resolveSamplerConfig({
+        temperature: options.sampling.temperature,
+        topK: options.sampling.topK,
+        topP: options.sampling.topP,
+        minP: options.sampling.minP,
+        seed: samplerSeed(options.seed),
+      })
+    : undefined;
+  let drawing: AddonSampler | undefined;
+  const sampledPick = async (index: number): Promise<number> => {
+    output.steps++;
+    const mask = masker.mask(position);
+    if (mask.only >= 0) return mask.only;
+    drawing ??= new Sampler(internals._model);
+    const ban = mask.banned();
+    drawing.applyConfig({ ...sampledBase, tokenBiasKeys: ban, tokenBiasValues: minusInfinities(ban.length) });
+    return sample(index, drawing);
+  };
   const output: ConstrainedOutput = { tokens: [], stopReason: 'maxTokens', steps: 0, completed: false };
   /** Whether the model's own choice was refused at the step before (it is "fighting" the grammar). */
   let refused = false;
@@ -448,8 +485,8 @@ export async function generateConstrained(
       if (options.signal?.aborted) break;
       const logits: boolean[] = [];
       logits[evalTokens.length - 1] = true;
-      const decoding = seq._decodeTokens(evalTokens, logits, 5, seq._tokenMeter, seq._contextShift, pick, afterBatch);
-      prepareAhead(position);
+      const decoding = seq._decodeTokens(evalTokens, logits, 5, seq._tokenMeter, seq._contextShift, sampledBase ? sampledPick : pick, afterBatch);
+      if (!sampledBase) prepareAhead(position);
       const decoded = await decoding;
       const token = decoded[evalTokens.length - 1] as Token | undefined;
       if (token === undefined || token < 0) throw new Error('llama.cpp sampled no token');
@@ -470,13 +507,16 @@ export async function generateConstrained(
           // The invariant: the current position's completion fits in what is left, this token included.
           const completion = masker.completion(position) as Token[];
           output.tokens.push(...completion);
-          options.onTokens?.(completion);
           output.completed = true;
+          if (options.onTokens?.(completion)) output.stopReason = 'stopString';
           break;
         }
       }
       output.tokens.push(token);
-      options.onTokens?.([token]);
+      if (options.onTokens?.([token])) {
+        output.stopReason = 'stopString';
+        break;
+      }
       position = next;
       // Nothing but end-of-generation is allowed now: that is what the next step would sample, so
       // the output ends here without a forward pass for it ('reference' takes that step, so the
@@ -492,5 +532,6 @@ export async function generateConstrained(
     finished = true;
     plain.dispose();
     ranking?.dispose();
+    drawing?.dispose();
   }
 }

@@ -1,7 +1,8 @@
 // The inference engine: one node-llama-cpp model, loaded once, serving generation (optionally under a
 // GBNF grammar), embeddings and reranking. Concurrent generations run in sequences shared out over
 // one context per `threads` of the cores, so that their decodes use every core. Generation is greedy
-// (temperature 0): the same request gives the same bytes, alone or next to other requests.
+// (temperature 0) unless the request samples (src/decode/sampling.ts): either way the same request and seed give
+// the same bytes, alone or next to other requests.
 //
 // Used by the client library (src/client) and the queue worker (worker/).
 import {
@@ -28,7 +29,9 @@ import { invalidUtf8Tokens, llamaTokenText, pieceBytes } from './token-bytes.js'
 import { Prompter, type PromptFormat, type PromptOptions, type PromptTokens } from './prompt.js';
 import { generateConstrained, releaseMaskSamplers, type MaskMode } from './constrained.js';
 import { TextStream, type OnText } from './text-stream.js';
-import { Automaton, AutomatonLimitError } from '../decode/automaton.js';
+import { isGreedy, samplerSeed, type Sampling } from '../decode/sampling.js';
+import { StopScanner, grammarComplete } from '../decode/stop.js';
+import { Automaton, AutomatonLimitError, DEAD } from '../decode/automaton.js';
 import { DecodedVocabulary, TokenMasker } from '../decode/mask.js';
 import { parseGbnf } from '../grammar/gbnf-parse.js';
 import { ConstraintError } from '../grammar/errors.js';
@@ -74,6 +77,13 @@ export interface GenerateRequest extends PromptOptions {
   seed: number;
   /** GBNF text; the output is constrained to it. */
   grammar?: string | null;
+  /** Sampling under `seed` (src/decode/sampling.ts); absent or temperature 0: greedy. */
+  sampling?: Sampling;
+  /**
+   * The output ends before the first of these it contains (src/decode/stop.ts); under a grammar, only where the
+   * text before it is a complete output of the grammar.
+   */
+  stop?: readonly string[];
   /** Aborts the generation (also while it waits for a free sequence). */
   signal?: AbortSignal;
   /** Aborts the generation after this many milliseconds. */
@@ -100,8 +110,8 @@ export interface GenerateResult {
   text: string;
   /** Tokens generated: those `text` is made of (the end-of-generation token is not counted). */
   tokens: number;
-  /** `eogToken` (the model, or the grammar, ended the output) or `maxTokens` (cut at maxTokens, or where the context is full). */
-  stopReason: 'eogToken' | 'maxTokens';
+  /** `eogToken` (the model, or the grammar, ended the output), `maxTokens` (cut at maxTokens, or where the context is full) or `stopString` (a stop string ended it). */
+  stopReason: 'eogToken' | 'maxTokens' | 'stopString';
   /** How the prompt reached the model (prompt.ts): 'chat' only for a chat request on a model with a chat template. */
   promptFormat: PromptFormat;
   /**
@@ -333,9 +343,9 @@ export class Engine {
   }
 
   /**
-   * Greedy generation, driven token by token on a sequence of its own: it stops at an
-   * end-of-generation token (a complete grammar allows nothing else), at maxTokens, or where the
-   * context is full. The output is the generated tokens' bytes, so a character split across tokens
+   * Generation, greedy or sampled (request.sampling), driven token by token on a sequence of its own:
+   * it stops at an end-of-generation token (a complete grammar allows nothing else), at maxTokens,
+   * where the context is full, or before a stop string (request.stop). The output is the generated tokens' bytes, so a character split across tokens
    * is whole however the generation ends (node-llama-cpp's LlamaCompletion held such a token back
    * and dropped it at the end, and undercounted tokens).
    */
@@ -365,23 +375,47 @@ export class Engine {
     const masker = request.grammar ? this.masker(request.grammar) : null;
     const vocabulary = this.tokenVocabulary();
     const stream = request.onText ? new TextStream(request.onText, vocabulary ? (token) => vocabulary.bytes[token] : null) : undefined;
+    const sampling = isGreedy(request.sampling) ? undefined : request.sampling;
+    const scanner = request.stop?.length
+      ? new StopScanner(request.stop, request.grammar ? this.completeOutput(request.grammar, masker) : undefined)
+      : undefined;
+    /** A token's bytes through the stop strings' scanner (what it no longer holds back goes on to the stream); true once one ended the output. */
+    const scan = (tokens: readonly Token[]): boolean => {
+      for (const token of tokens) {
+        const settled = scanner!.push(this.tokenBytes(token));
+        stream?.pushBytes(1, settled);
+      }
+      return scanner!.stopped;
+    };
+    /** The output's text, and its last bytes to the stream: up to the stop string where one ended it. */
+    const finish = (tokens: readonly Token[]): string => {
+      if (!scanner) {
+        const text = this.decode(tokens);
+        stream?.end(text);
+        return text;
+      }
+      stream?.pushBytes(0, scanner.end());
+      const text = UTF8_DECODER.decode(scanner.output());
+      stream?.end(text);
+      return text;
+    };
     const sequence = await this.acquireSequence(signal);
     try {
       if (masker) {
         const out = await generateConstrained(sequence, this.model, input, masker, {
           seed: request.seed,
+          sampling,
           budget,
           mode: request.maskMode,
           stopTokens: this.extraStopTokens,
           signal,
           onMask: request.onMask,
           onMaskAhead: request.onMaskAhead,
-          onTokens: stream && ((tokens) => stream.push(tokens)),
+          onTokens: scanner ? scan : stream && ((tokens) => (stream.push(tokens), false)),
         });
         if (signal?.aborted) throw aborted();
         const { steps, completed } = out;
-        const text = this.decode(out.tokens);
-        stream?.end(text);
+        const text = finish(out.tokens);
         return {
           text,
           tokens: out.tokens.length,
@@ -393,8 +427,10 @@ export class Engine {
       const generated: Token[] = [];
       let stopReason: GenerateResult['stopReason'] = 'maxTokens';
       const evaluation = sequence.evaluate(input, {
-        temperature: 0,
-        seed: request.seed,
+        // Greedy as always, or llama.cpp's samplers under the request's seed (a sampler of this evaluation's own, so its draws follow this output only).
+        ...(sampling
+          ? { temperature: sampling.temperature, topK: sampling.topK, topP: sampling.topP, minP: sampling.minP, seed: samplerSeed(request.seed) }
+          : { temperature: 0, seed: request.seed }),
         // A fresh state per request: it follows this output's tokens only.
         grammarEvaluationState: grammar ? new LlamaGrammarEvaluationState({ model: this.model, grammar }) : undefined,
         tokenBias: grammar ? this.invalidByteBan() : undefined,
@@ -407,12 +443,16 @@ export class Engine {
           break;
         }
         generated.push(token);
-        stream?.push([token]);
+        if (scanner) {
+          if (scan([token])) {
+            stopReason = 'stopString';
+            break;
+          }
+        } else stream?.push([token]);
         if (generated.length >= budget) break;
       }
       if (signal?.aborted) throw aborted();
-      const text = this.decode(generated);
-      stream?.end(text);
+      const text = finish(generated);
       return { text, tokens: generated.length, stopReason, promptFormat: prompt.format };
     } catch (error) {
       if (signal?.aborted) throw aborted();
@@ -480,6 +520,27 @@ export class Engine {
       this.pieces![token] = piece;
     }
     return piece;
+  }
+
+  /** A token's bytes: as token_to_piece writes them where the vocabulary is modelled, else node-llama-cpp's text of it. */
+  private tokenBytes(token: Token): Uint8Array {
+    return this.pieces && this.tokenTexts ? this.tokenPiece(token) : UTF8_ENCODER.encode(this.model.detokenize([token]));
+  }
+
+  /**
+   * Under a grammar, whether the bytes before a stop string are a complete output of it (src/decode/stop.ts): run
+   * through the masker's automaton, or, where llama.cpp's sampler decodes the grammar, through the
+   * GBNF recognizer (a text it cannot settle within its steps is not complete).
+   */
+  private completeOutput(gbnf: string, masker: TokenMasker | null): (before: Uint8Array) => boolean {
+    if (masker) {
+      const automaton = masker.automaton;
+      return (before) => {
+        const state = automaton.stepText(automaton.initial, UTF8_DECODER.decode(before));
+        return state !== DEAD && automaton.isAccepting(state);
+      };
+    }
+    return grammarComplete(gbnf);
   }
 
   /** The text of generated tokens: their bytes, concatenated, decoded as UTF-8 once (what is not UTF-8 becomes U+FFFD). */

@@ -9,6 +9,11 @@
 //   `temperature: 0` and guided decoding: `structured_outputs: {grammar}` (or `{json}` when the request
 //   carries its JSON Schema); vLLM before 0.12 reads `guided_grammar` / `guided_json` instead.
 //
+// A request that samples (temperature above 0) sends temperature, top_k, top_p, min_p and its seed
+// instead of temperature 0: reproducible as far as the server's own sampler is (llama-server's is
+// seeded; the bytes are its own, not node-llama-cpp's). Stop strings: the server's `stop` where no
+// grammar applies, and svc's rule (src/decode/stop.ts) over the answer either way.
+//
 // Embeddings: POST /v1/embeddings (L2-normalized here, as the local engine's); rerank: POST /v1/rerank.
 // A server without them answers 404/501: a permanent InferenceServerError saying what to enable.
 //
@@ -23,6 +28,8 @@
 import type { Capabilities } from './capabilities.js';
 import { GrammarRefusedError, l2Normalize, type GenerateRequest, type GenerateResult, type RerankResult } from './engine.js';
 import { HttpUnreachableError, displayUrl, requestJson, serverMessage, type JsonResponse } from './http-json.js';
+import { isGreedy, samplerSeed } from '../decode/sampling.js';
+import { cutAtStop, grammarComplete } from '../decode/stop.js';
 
 export type InferenceServerKind = 'llama-server' | 'vllm';
 
@@ -191,7 +198,14 @@ export class ServerEngine implements InferenceEngine {
     const messages: Array<{ role: string; content: string }> = [];
     if (request.systemPrompt) messages.push({ role: 'system', content: request.systemPrompt });
     messages.push({ role: 'user', content: request.prompt });
-    const body: Record<string, unknown> = { temperature: 0, seed: request.seed };
+    const sampling = isGreedy(request.sampling) ? undefined : request.sampling;
+    const body: Record<string, unknown> = sampling
+      ? { temperature: sampling.temperature, top_k: sampling.topK, top_p: sampling.topP, min_p: sampling.minP, seed: samplerSeed(request.seed) }
+      : { temperature: 0, seed: request.seed };
+    // Unconstrained, the server's own stop strings end the output where svc's would (the first one);
+    // under a grammar svc's rule (only where the text before is complete) is applied to the answer below.
+    const stop = request.stop && request.stop.length > 0 ? request.stop : undefined;
+    if (stop && !request.grammar) body.stop = stop;
     if (this.model !== undefined) body.model = this.model;
     let path: string;
     if (this.kind === 'llama-server') {
@@ -220,8 +234,12 @@ export class ServerEngine implements InferenceEngine {
       }
     }
     checkAnswer(answer, url, this.options);
-    const out =
+    let out =
       this.kind === 'llama-server' ? llamaCompletion(answer.payload, url) : chat ? chatCompletion(answer.payload, url) : textCompletion(answer.payload, url);
+    if (stop) {
+      const cut = cutAtStop(out.text, stop, request.grammar ? grammarComplete(request.grammar) : undefined);
+      if (cut.stopped) out = { ...out, text: cut.text, stopReason: 'stopString' };
+    }
     // Streaming: the server's answer comes whole (svc asks for no server-side stream), so its text is one piece.
     if (out.text !== '') request.onText?.(out.text, out.tokens);
     return { ...out, promptFormat: chat ? 'chat' : 'raw' };
@@ -421,7 +439,8 @@ function llamaCompletion(payload: unknown, url: string): Completion {
   const p = payload as { content?: unknown; tokens_predicted?: unknown; stop_type?: unknown; stopped_limit?: unknown; truncated?: unknown };
   if (typeof p?.content !== 'string') throw protocolError(url, 'its completion has no content');
   const limited = p.stop_type === 'limit' || p.stopped_limit === true || p.truncated === true;
-  return { text: p.content, tokens: count(p.tokens_predicted) ?? 0, stopReason: limited ? 'maxTokens' : 'eogToken' };
+  const word = p.stop_type === 'word';
+  return { text: p.content, tokens: count(p.tokens_predicted) ?? 0, stopReason: limited ? 'maxTokens' : word ? 'stopString' : 'eogToken' };
 }
 
 /** An OpenAI completions answer (vLLM's /v1/completions): choices[0].text, finish_reason, usage.completion_tokens. */

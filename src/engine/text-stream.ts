@@ -29,6 +29,17 @@ export class TextStream {
     if (text !== '') this.onText(text, this.tokens);
   }
 
+  /**
+   * `tokens` more generated, and the output's next `bytes` (which need not be theirs: a stop string's
+   * scanner hands on what it no longer holds back, src/decode/stop.ts).
+   */
+  pushBytes(tokens: number, bytes: Uint8Array): void {
+    this.tokens += tokens;
+    if (!this.bytes || bytes.length === 0) return;
+    const text = this.decoder.decode(bytes, { stream: true });
+    if (text !== '') this.onText(text, this.tokens);
+  }
+
   /** The end of the output: what the decoder still holds (a cut character becomes U+FFFD), or the whole text where nothing was streamed. */
   end(finalText: string): void {
     const rest = this.bytes ? this.decoder.decode() : finalText;

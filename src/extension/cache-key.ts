@@ -1,5 +1,5 @@
 // The cache identity of a request: its function and every parameter that changes the output (all of
-// them but use_cache), as canonical JSON — keys sorted at every level, no whitespace — so the
+// them but use_cache and stream), as canonical JSON — keys sorted at every level, no whitespace — so the
 // extension (plv8) and the worker (Node) derive the same text. SQL hashes it (sha256) into the key;
 // the model identity is stored beside it.
 export function canonicalJson(value: unknown): string {
@@ -13,6 +13,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function cacheIdentity(functionName: string, parameters: Record<string, unknown>): string {
-  const { use_cache: _ignored, ...rest } = parameters;
+  // stream (svc_generate_stream's mark) only asks the worker to publish the text as it comes: the same request, the same entry.
+  const { use_cache: _ignored, stream: _streamed, ...rest } = parameters;
   return canonicalJson({ function: functionName, parameters: rest });
 }

@@ -59,7 +59,15 @@ export interface SqlAggregate {
 }
 
 const p = (name: string, type: string, defaultValue?: string): Param => ({ name, type, default: defaultValue });
-const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42')];
+// Seeded sampling and stop strings (src/decode/sampling.ts, src/decode/stop.ts): greedy at temperature 0, the
+// default; top_k, top_p and min_p (llama.cpp's defaults) only matter above it. stop NULL: none.
+const DECODING = [
+  p('temperature', 'double precision', '0'), p('top_k', 'integer', '40'), p('top_p', 'double precision', '0.95'), p('min_p', 'double precision', '0.05'),
+  p('stop', 'text[]', 'NULL'),
+];
+const GENERATION = [p('max_tokens', 'integer', '512'), p('use_cache', 'boolean', 'true'), p('seed', 'integer', '42'), ...DECODING];
+/** The generation arguments passed on, as a generated SQL body passes them. */
+const GENERATION_ARGS = GENERATION.map((param) => param.name).join(', ');
 const PRIORITY = p('priority', 'integer', '0');
 // The svc_models names a worker claims for: one model, 'default', unless it serves several.
 const MODELS = p('models', 'text[]', `'{default}'`);
@@ -115,7 +123,7 @@ const DECLARED: readonly SqlFunction[] = [
   // A schema of type json (a json column keeps its text as written) is the text overload's schema, in the order written.
   {
     name: 'svc_generate_json', params: [p('prompt', 'text'), p('schema', 'json'), ...GENERATION], returns: 'text', volatility: 'VOLATILE', security: 'INVOKER',
-    body: { language: 'sql', generated: 'SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed)' },
+    body: { language: 'sql', generated: `SELECT svc_generate_json(prompt, schema::text, ${GENERATION_ARGS})` },
     comment: 'Generate JSON matching a JSON Schema of type json: its properties in the order written, as the text overload.',
   },
   {
@@ -160,7 +168,7 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_generate_json', params: [p('prompts', 'text[]'), p('schema', 'json'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE', security: 'INVOKER',
-    body: { language: 'sql', generated: 'SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed)' },
+    body: { language: 'sql', generated: `SELECT * FROM svc_generate_json(prompts, schema::text, ${GENERATION_ARGS})` },
     comment: 'JSON matching the schema (json: its properties in the order written) for each prompt: one row per prompt, in order (ord).',
   },
   {
@@ -184,6 +192,24 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Many queries over the same documents: for each query (ord) its documents best first (its first top_k), with their rank and position in documents '
       + '(both from 1), or one row of its error. Scores as svc_rerank gives them.',
   },
+  // Facts (facts.ts): a list of facts under a JSON Schema, and near-repeats merged by embedding similarity.
+  {
+    name: 'svc_extract_facts', params: [p('text_input', 'text'), p('max_facts', 'integer', '10'), ...GENERATION], returns: 'text[]',
+    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'extractFacts' },
+    comment: 'At most max_facts short facts stated in the text, by the model under a JSON Schema (so always a list): each trimmed, blank ones and repeats left out.',
+  },
+  {
+    name: 'svc_deduplicate_facts', params: [p('facts', 'text[]'), p('threshold', 'double precision', '0.8'), p('use_cache', 'boolean', 'true')],
+    returns: 'text[]', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'deduplicateFacts' },
+    comment: "The facts in order, each left out whose embedding (svc_embed's model) has a cosine similarity of threshold or more to one kept before it.",
+  },
+  // A generation as rows, each the text written since the last (stream.ts): in a SELECT list, a row at a time as the worker writes it.
+  {
+    name: 'svc_generate_stream', params: [p('prompt', 'text'), ...GENERATION], returns: 'SETOF text', volatility: 'VOLATILE', security: 'DEFINER',
+    settings: SET_CALL, body: { language: 'sql' },
+    comment: "svc_generate's text as rows, each what the worker wrote since the last (whole characters), joined exactly svc_generate's result; "
+      + 'called in a SELECT list (a cursor fetches each as it comes); cancelling the statement cancels the request.',
+  },
   {
     name: 'svc_generate_async', params: [p('prompt', 'text'), ...GENERATION, PRIORITY], returns: 'uuid',
     volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'generateAsync' },
@@ -206,7 +232,7 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'json'), ...GENERATION, PRIORITY], returns: 'uuid', volatility: 'VOLATILE',
-    security: 'INVOKER', body: { language: 'sql', generated: 'SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, priority)' },
+    security: 'INVOKER', body: { language: 'sql', generated: `SELECT svc_generate_json_async(prompt, schema::text, ${GENERATION_ARGS}, priority)` },
     comment: 'Queue a generation constrained to JSON matching a JSON Schema of type json: its properties in the order written.',
   },
   {
@@ -333,37 +359,51 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Delete finished (completed, failed, cancelled) requests that finished longer ago than retention, and workers silent that long; returns how many requests.',
   },
   {
+    name: 'svc_version', params: [], returns: 'text', volatility: 'STABLE', security: 'INVOKER', body: { language: 'sql' },
+    comment: "The version of svc installed in this database (pg_extension's extversion), e.g. 0.2.0.",
+  },
+  {
     name: 'svc_settings', params: [], returns: 'TABLE(name text, value text, default_value text, meaning text)',
     volatility: 'STABLE', security: 'INVOKER', body: { language: 'sql', generated: settingsBody() },
     comment: "svc's settings: each one's effective value in this session, its default and what it means.",
   },
   // The prompt registry (README, "Prompt registry"): each role's own named, versioned templates.
   {
-    name: 'svc_prompt_create', params: [p('name', 'text'), p('template', 'text'), p('description', 'text', 'NULL')], returns: 'integer',
-    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'promptCreate' },
-    comment: 'Store a new prompt template of the calling role under name (version 1); the template is checked now. Returns the version.',
+    name: 'svc_prompt_create', params: [p('name', 'text'), p('template', 'text'), p('description', 'text', 'NULL'), p('metadata', 'jsonb', 'NULL')],
+    returns: 'integer', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'promptCreate' },
+    comment: 'Store a new prompt template of the calling role under name (version 1), with a description and metadata (a JSON object, NULL: {}); '
+      + 'the template is checked now. Returns the version.',
   },
   {
-    name: 'svc_prompt_update', params: [p('name', 'text'), p('template', 'text'), p('description', 'text', 'NULL')], returns: 'integer',
-    volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'promptUpdate' },
-    comment: "Store the next version of one of the calling role's prompts (description NULL: the latest's). Returns the new version.",
+    name: 'svc_prompt_update', params: [p('name', 'text'), p('template', 'text'), p('description', 'text', 'NULL'), p('metadata', 'jsonb', 'NULL')],
+    returns: 'integer', volatility: 'VOLATILE', security: 'DEFINER', body: { ts: 'promptUpdate' },
+    comment: "Store the next version of one of the calling role's prompts (description or metadata NULL: the latest's). Returns the new version.",
   },
   {
     name: 'svc_prompt_get', params: [p('name', 'text'), p('version', 'integer', 'NULL')],
-    returns: 'TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamptz)',
+    returns: 'TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamptz, metadata jsonb)',
     volatility: 'STABLE', security: 'DEFINER', body: { language: 'plpgsql' },
     comment: "One version of one of the calling role's prompts (version NULL: the latest), with the variables its template reads.",
   },
   {
     name: 'svc_prompt_list', params: [],
-    returns: 'TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamptz, updated_at timestamptz)',
+    returns:
+      'TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamptz, updated_at timestamptz, metadata jsonb)',
     volatility: 'STABLE', security: 'DEFINER', body: { language: 'sql' },
-    comment: "The calling role's prompts: each one's latest version, description and variables, how many versions, when created and last updated.",
+    comment: "The calling role's prompts: each one's latest version, description, variables and metadata, how many versions, when created and last updated.",
   },
   {
-    name: 'svc_prompt_render', params: [p('name', 'text'), p('variables', 'jsonb', `'{}'`), p('version', 'integer', 'NULL')], returns: 'text',
-    volatility: 'STABLE', security: 'DEFINER', body: { ts: 'promptRender' },
-    comment: "The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks.",
+    name: 'svc_prompt_versions', params: [p('name', 'text')],
+    returns: 'TABLE(prompt_version integer, is_active boolean, description text, metadata jsonb, variables text[], created_at timestamptz)',
+    volatility: 'STABLE', security: 'DEFINER', body: { language: 'plpgsql' },
+    comment: "Every version of one of the calling role's prompts, oldest first; is_active marks the one svc_prompt_render and svc_prompt_get use "
+      + 'when no version is named (the latest).',
+  },
+  {
+    name: 'svc_prompt_render', params: [p('name', 'text'), p('variables', 'jsonb', `'{}'`), p('version', 'integer', 'NULL'), p('strict', 'boolean', 'true')],
+    returns: 'text', volatility: 'STABLE', security: 'DEFINER', body: { ts: 'promptRender' },
+    comment: "The text of one of the calling role's prompts (version NULL: the latest) with variables (a JSON object) filled in; an error names a variable it lacks "
+      + '(strict := false: a missing variable renders nothing, a loop over one runs no turn).',
   },
   {
     name: 'svc_prompt_delete', params: [p('name', 'text')], returns: 'integer', volatility: 'VOLATILE', security: 'DEFINER', body: { language: 'plpgsql' },
@@ -443,13 +483,20 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc_cache_evict',
     params: [
       p('older_than', 'interval', 'NULL'), p('unused_for', 'interval', 'NULL'), p('max_hits', 'bigint', 'NULL'), p('keep', 'bigint', 'NULL'),
-      p('order_by', 'text', `'recency'`), p('dry_run', 'boolean', 'true'),
+      p('target_bytes', 'bigint', 'NULL'), p('order_by', 'text', `'recency'`), p('dry_run', 'boolean', 'true'),
     ],
     returns: 'TABLE(cache_key text, model text, function_name text, created_at timestamptz, last_hit_at timestamptz, hits bigint, bytes bigint, result_preview text)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin', body: { language: 'plpgsql' },
     comment: 'Remove (dry_run := false) or list (dry_run, the default) the cache entries that meet every criterion given: created longer ago than older_than, '
-      + "not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used. "
-      + 'Least valuable first.',
+      + "not used for unused_for, hit at most max_hits times, not among the keep most recently ('recency') or most often ('frequency') used, "
+      + "and, with target_bytes, only the least valuable of them needed to bring the cache's bytes down to target_bytes. Least valuable first.",
+  },
+  {
+    name: 'svc_cache_usage', params: [],
+    returns: 'TABLE(function_name text, model text, entries bigint, bytes bigint, hits bigint, last_used_at timestamptz)',
+    volatility: 'STABLE', security: 'DEFINER', grantTo: 'svc_admin', body: { language: 'sql' },
+    comment: "The result cache by function and model: entries, the bytes they take (svc_cache_stats().bytes, split), their hits and latest use; "
+      + 'the largest first.',
   },
   {
     name: 'svc_cache_clear', params: [], returns: 'bigint', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_admin',
@@ -619,12 +666,46 @@ const DECLARED: readonly SqlFunction[] = [
     }),
   ),
   {
+    name: 'svc__summarize_step', params: [p('state', 'jsonb'), p('body', 'text'), p('options', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE',
+    security: 'DEFINER', grantTo: 'nobody', body: { ts: 'summarizeStepOptions' },
+    comment: "Internal: svc_summarize(body, options)'s transition: svc_summarize's, its options (max_tokens, seed) as jsonb.",
+  },
+  // svc_summarize_partial and svc_summarize_final (continuous aggregates): a group's state as a value to store, and stored ones combined.
+  ...[[], [p('options', 'jsonb')]].map(
+    (rest): SqlFunction => ({
+      name: 'svc__summarize_partial_step', params: [p('state', 'jsonb'), p('body', 'text'), ...rest], returns: 'jsonb', volatility: 'VOLATILE',
+      security: 'DEFINER', grantTo: 'nobody', body: { ts: 'summarizePartialStep' },
+      comment: "Internal: svc_summarize_partial's transition: svc_summarize's, its options as jsonb.",
+    }),
+  ),
+  {
+    name: 'svc__summarize_partial', params: [p('state', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER',
+    grantTo: 'nobody', body: { ts: 'summarizePartial' },
+    comment: "Internal: svc_summarize_partial's final: the group's state as a storable value (NULL for no text).",
+  },
+  {
+    name: 'svc__summarize_merge', params: [p('state', 'jsonb'), p('partial', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER',
+    grantTo: 'nobody', body: { ts: 'summarizeMerge' },
+    comment: "Internal: svc_summarize_final's transition: a stored partial, checked, combined after the state.",
+  },
+  {
     name: 'svc__summarize_combine', params: [p('a', 'jsonb'), p('b', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER',
     grantTo: 'nobody', body: { ts: 'summarizeCombine' }, comment: "Internal: svc_summarize's combine: the rows of a, then those of b.",
   },
   {
     name: 'svc__summarize_final', params: [p('state', 'jsonb')], returns: 'text', volatility: 'VOLATILE', security: 'DEFINER',
     grantTo: 'nobody', body: { ts: 'summarizeFinal' }, comment: "Internal: svc_summarize's final: the partial summaries and the text left combined into one summary.",
+  },
+  // svc_generate_stream's steps (stream.ts): run only through it, as svc's owner.
+  {
+    name: 'svc__stream_start', params: [p('prompt', 'text'), ...GENERATION.map(({ name, type }) => p(name, type))], returns: 'jsonb', volatility: 'VOLATILE',
+    security: 'DEFINER', grantTo: 'nobody', body: { ts: 'streamStart' },
+    comment: "Internal: svc_generate_stream's first row: the request submitted (as a sync call's, marked stream), or the whole text from the cache.",
+  },
+  {
+    name: 'svc__stream_next', params: [p('state', 'jsonb')], returns: 'jsonb', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'nobody',
+    settings: SET_CALL, body: { ts: 'streamNext' },
+    comment: "Internal: svc_generate_stream's next row: the text the request's worker wrote since the last one, or the rest of its result.",
   },
   {
     name: 'svc__backoff', params: [p('retry_count', 'integer')], returns: 'interval', volatility: 'STABLE', security: 'INVOKER',
@@ -643,7 +724,27 @@ export const FUNCTIONS: readonly SqlFunction[] = DECLARED.map((fn) => ('ts' in f
 const SUMMARIZE_COMMENT =
   "A summary of the group's texts by the model: chunks of svc.summarize_chunk_size characters summarized, partial summaries combined (map-reduce), "
   + 'bounded in memory and model calls by the text; deterministic for the same rows in the same order (use ORDER BY inside the call).';
-export const AGGREGATES: readonly SqlAggregate[] = [[], [p('max_tokens', 'integer')], [p('max_tokens', 'integer'), p('seed', 'integer')]].map((rest) => ({
-  name: 'svc_summarize', params: [p('body', 'text'), ...rest], sfunc: 'svc__summarize_step', stype: 'jsonb', finalfunc: 'svc__summarize_final',
-  combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: SUMMARIZE_COMMENT,
-}));
+const PARTIAL_COMMENT =
+  "svc_summarize's state of the group as a value to store (a continuous aggregate's column, a table of partials): its text not yet summarized and "
+  + 'the partial summaries of the rest; svc_summarize_final combines stored partials into the summary without reading their rows again.';
+const FINAL_COMMENT =
+  'The summary of stored svc_summarize_partial values, combined in the order given (use ORDER BY inside the call): the summary of all their rows, '
+  + 'from their text and partial summaries, never from their rows.';
+export const AGGREGATES: readonly SqlAggregate[] = [
+  ...[[], [p('max_tokens', 'integer')], [p('max_tokens', 'integer'), p('seed', 'integer')], [p('options', 'jsonb')]].map(
+    (rest): SqlAggregate => ({
+      name: 'svc_summarize', params: [p('body', 'text'), ...rest], sfunc: 'svc__summarize_step', stype: 'jsonb', finalfunc: 'svc__summarize_final',
+      combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: SUMMARIZE_COMMENT,
+    }),
+  ),
+  ...[[], [p('options', 'jsonb')]].map(
+    (rest): SqlAggregate => ({
+      name: 'svc_summarize_partial', params: [p('body', 'text'), ...rest], sfunc: 'svc__summarize_partial_step', stype: 'jsonb',
+      finalfunc: 'svc__summarize_partial', combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: PARTIAL_COMMENT,
+    }),
+  ),
+  {
+    name: 'svc_summarize_final', params: [p('partial', 'jsonb')], sfunc: 'svc__summarize_merge', stype: 'jsonb', finalfunc: 'svc__summarize_final',
+    combinefunc: 'svc__summarize_combine', parallel: 'UNSAFE', comment: FINAL_COMMENT,
+  },
+];

@@ -8,6 +8,8 @@ import * as vectorizer from './vectorizer.js';
 import * as prompts from './prompts.js';
 import * as summarize from './summarize.js';
 import * as quotas from './quotas.js';
+import * as stream from './stream.js';
+import * as facts from './facts.js';
 
 export const api = {
   generate: sync.generate,
@@ -55,4 +57,12 @@ export const api = {
   summarizeStep: summarize.summarizeStep,
   summarizeCombine: summarize.summarizeCombine,
   summarizeFinal: summarize.summarizeFinal,
+  summarizeStepOptions: summarize.summarizeStepOptions,
+  summarizePartialStep: summarize.summarizePartialStep,
+  summarizePartial: summarize.summarizePartial,
+  summarizeMerge: summarize.summarizeMerge,
+  streamStart: stream.streamStart,
+  streamNext: stream.streamNext,
+  extractFacts: facts.extractFacts,
+  deduplicateFacts: facts.deduplicateFacts,
 };

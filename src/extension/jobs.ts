@@ -8,6 +8,7 @@ import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
 import { recordSchemaText } from './recorded-schema.js';
 import { promptSettings, requestModel, schemaSettings, type ModelFunction, type PromptParameters } from './settings.js';
 import type { SchemaCompile } from './constraints.js';
+import { recordedSampling } from '../decode/sampling.js';
 
 export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
 
@@ -29,18 +30,52 @@ export function modelParameters(fn: string, family: ModelFunction, recorded?: st
 }
 
 /**
+ * A generation function's arguments besides its prompt and constraint, as SQL passes them: NULL
+ * arrives as null (an error, but for stop: none); one an internal caller leaves out (undefined) takes
+ * its default (svc_summarize's calls give no sampling).
+ */
+export interface GenerationArgs {
+  maxTokens: unknown;
+  useCache: unknown;
+  seed: unknown;
+  temperature?: unknown;
+  topK?: unknown;
+  topP?: unknown;
+  minP?: unknown;
+  stop?: unknown;
+}
+
+/** A catalog function's generation arguments, in the order catalog.ts's GENERATION declares them. */
+export type GenerationArgList = [maxTokens: unknown, useCache: unknown, seed: unknown, temperature: unknown, topK: unknown, topP: unknown, minP: unknown, stop: unknown];
+
+export const generationArgs = ([maxTokens, useCache, seed, temperature, topK, topP, minP, stop]: GenerationArgList): GenerationArgs => ({
+  maxTokens, useCache, seed, temperature, topK, topP, minP, stop,
+});
+
+/**
+ * How a request decodes, as it records it: the sampling options only when it samples (temperature
+ * above 0; src/decode/sampling.ts recordedSampling) and stop strings only when it has some, so a greedy request
+ * without stop strings keeps the parameters, and cache key, it always had.
+ */
+export function decodingOptions(fn: string, args: GenerationArgs): { temperature?: number; top_k?: number; top_p?: number; min_p?: number; stop?: string[] } {
+  const sampling = v.sampling(fn, { temperature: args.temperature, topK: args.topK, topP: args.topP, minP: args.minP });
+  const stop = v.stopStrings(fn, 'stop', args.stop);
+  return { ...recordedSampling(sampling), ...(stop.length > 0 ? { stop } : {}) };
+}
+
+/**
  * The options every generation request records: its arguments, then how its prompt reaches the model
  * (`prompt_format`, `system_prompt`) and its model: from the session's settings (svc.prompt_format,
  * svc.system_prompt, svc.model), or `prompt` and `model` when the request already carries them
  * (prepareFromParameters).
  */
-export function generationOptions(fn: string, maxTokens: unknown, useCache: unknown, seed: unknown, prompt?: PromptParameters, model?: string | null) {
-  const options = { max_tokens: v.maxTokens(fn, maxTokens), use_cache: v.boolean(fn, 'use_cache', useCache), seed: v.seed(fn, seed) };
-  return { ...options, ...(prompt ?? promptSettings()), ...modelParameters(fn, 'generate', model) };
+export function generationOptions(fn: string, args: GenerationArgs, prompt?: PromptParameters, model?: string | null) {
+  const options = { max_tokens: v.maxTokens(fn, args.maxTokens), use_cache: v.boolean(fn, 'use_cache', args.useCache), seed: v.seed(fn, args.seed) };
+  return { ...options, ...decodingOptions(fn, args), ...(prompt ?? promptSettings()), ...modelParameters(fn, 'generate', model) };
 }
 
-export function prepareGenerate(fn: string, prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, model?: string | null): PreparedJob {
-  const parameters = { prompt: v.text(fn, 'prompt', prompt), ...generationOptions(fn, maxTokens, useCache, seed, format, model) };
+export function prepareGenerate(fn: string, prompt: unknown, args: GenerationArgs, format?: PromptParameters, model?: string | null): PreparedJob {
+  const parameters = { prompt: v.text(fn, 'prompt', prompt), ...generationOptions(fn, args, format, model) };
   return { functionName: 'generate', parameters, grammar: null };
 }
 
@@ -55,9 +90,9 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown, 
  * records them. They change the grammar, so they are parameters (and part of the cache key),
  * recorded only when on, so requests at the defaults keep the parameters (and cache keys) they had.
  */
-export function prepareJson(fn: string, prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, compile?: SchemaCompile, model?: string | null): PreparedJob {
+export function prepareJson(fn: string, prompt: unknown, schema: unknown, args: GenerationArgs, format?: PromptParameters, compile?: SchemaCompile, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
-  const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
+  const options = generationOptions(fn, args, format, model);
   const { value, recorded } = schemaArgument(fn, schema);
   const how = compile ?? schemaSettings();
   const parameters = { prompt: checkedPrompt, schema: recorded, ...options, ...(how.strict ? { strict_schema: true } : {}), ...(how.openObjects ? { open_objects: true } : {}) };
@@ -95,17 +130,17 @@ function schemaArgument(fn: string, schema: unknown): { value: unknown; recorded
   return { value, recorded: recordSchemaText(value) };
 }
 
-export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, model?: string | null): PreparedJob {
+export function prepareRegex(fn: string, prompt: unknown, pattern: unknown, args: GenerationArgs, format?: PromptParameters, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const checkedPattern = v.text(fn, 'pattern', pattern, { maxChars: 100_000 });
-  const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
+  const options = generationOptions(fn, args, format, model);
   return { functionName: 'generate_regex', parameters: { prompt: checkedPrompt, pattern: checkedPattern, ...options }, grammar: regexGrammar(fn, checkedPattern) };
 }
 
-export function prepareChoice(fn: string, prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, format?: PromptParameters, model?: string | null): PreparedJob {
+export function prepareChoice(fn: string, prompt: unknown, choices: unknown, args: GenerationArgs, format?: PromptParameters, model?: string | null): PreparedJob {
   const checkedPrompt = v.text(fn, 'prompt', prompt);
   const checkedChoices = v.textArray(fn, 'choices', choices, { maxItems: LIMITS.choicesMaxItems });
-  const options = generationOptions(fn, maxTokens, useCache, seed, format, model);
+  const options = generationOptions(fn, args, format, model);
   return { functionName: 'generate_choice', parameters: { prompt: checkedPrompt, choices: checkedChoices, ...options }, grammar: choicesGrammar(fn, checkedChoices) };
 }
 
@@ -130,12 +165,18 @@ export function prepareFromParameters(fn: string, functionName: unknown, paramet
   // The prompt format and the model travel with the request: this session may not see the caller's settings.
   const format = () => promptParameters(fn, p.prompt_format, p.system_prompt);
   const model = recordedModel(fn, p.model);
+  // Sampling and stop strings as recorded: absent when the request is greedy or has none (decodingOptions).
+  const args: GenerationArgs = { maxTokens: p.max_tokens, useCache: p.use_cache, seed: p.seed, temperature: p.temperature, topK: p.top_k, topP: p.top_p, minP: p.min_p, stop: p.stop };
   switch (functionName) {
-    case 'generate': return prepareGenerate(fn, p.prompt, p.max_tokens, p.use_cache, p.seed, format(), model);
+    case 'generate': {
+      const job = prepareGenerate(fn, p.prompt, args, format(), model);
+      // svc_generate_stream's mark: the worker publishes its text as it comes (no part of the cache key).
+      return flagParameter(fn, 'stream', p.stream) ? { ...job, parameters: { ...job.parameters, stream: true } } : job;
+    }
     case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache, model);
-    case 'generate_json': return prepareJson(fn, p.prompt, typeof p.schema === 'string' ? new SchemaText(p.schema) : p.schema, p.max_tokens, p.use_cache, p.seed, format(), { strict: flagParameter(fn, 'strict_schema', p.strict_schema), openObjects: flagParameter(fn, 'open_objects', p.open_objects) }, model);
-    case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, p.max_tokens, p.use_cache, p.seed, format(), model);
-    case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, p.max_tokens, p.use_cache, p.seed, format(), model);
+    case 'generate_json': return prepareJson(fn, p.prompt, typeof p.schema === 'string' ? new SchemaText(p.schema) : p.schema, args, format(), { strict: flagParameter(fn, 'strict_schema', p.strict_schema), openObjects: flagParameter(fn, 'open_objects', p.open_objects) }, model);
+    case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, args, format(), model);
+    case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, args, format(), model);
     case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed, model);
     default: throw parameterError(fn, 'function_name', `must be one of generate, embed, generate_json, generate_regex, generate_choice, rerank`);
   }

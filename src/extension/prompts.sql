@@ -2,7 +2,8 @@
 -- role's its own. Part of the generated extension script.
 
 -- One row per version; a role's prompt `name` is the rows of (owner, name), the latest the highest
--- version. `variables` are the names the template reads (src/prompt/template.ts), kept for listing.
+-- version. `metadata` is the caller's own JSON object (tags, an owner, a model: svc reads none of it).
+-- `variables` are the names the template reads (src/prompt/template.ts), kept for listing.
 -- Each role sees its own rows (svc_admin members all); only svc's functions write, for the session's
 -- role, so no role creates, changes or renders another's prompts.
 CREATE TABLE svc_prompts (
@@ -11,6 +12,7 @@ CREATE TABLE svc_prompts (
   version     integer NOT NULL CHECK (version > 0),
   template    text NOT NULL,
   description text,
+  metadata    jsonb NOT NULL DEFAULT '{}' CONSTRAINT svc_prompts_metadata CHECK (jsonb_typeof(metadata) = 'object'),
   variables   text[] NOT NULL,
   created_at  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (owner, name, version)

@@ -17,6 +17,20 @@ function promptName(fn: string, value: unknown): string {
   return name;
 }
 
+/** The caller's metadata: a JSON object of at most promptDescriptionMaxChars characters as JSON, or NULL (create: {}; update: the latest's). */
+function metadata(fn: string, value: unknown): object | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw parameterError(fn, 'metadata', `must be a JSON object (got ${Array.isArray(value) ? 'an array' : `a ${typeof value}`})`);
+  }
+  v.jsonNesting(fn, 'metadata', value, LIMITS.schemaMaxNesting);
+  const json = JSON.stringify(value);
+  if (json.length > LIMITS.promptDescriptionMaxChars) {
+    throw parameterError(fn, 'metadata', `must be at most ${LIMITS.promptDescriptionMaxChars} characters as JSON (got ${json.length})`);
+  }
+  return value;
+}
+
 function description(fn: string, value: unknown): string | null {
   if (value === null || value === undefined) return null;
   return v.text(fn, 'description', value, { allowEmpty: true, maxChars: LIMITS.promptDescriptionMaxChars });
@@ -33,11 +47,11 @@ function template(fn: string, value: unknown): { source: string; parsed: Templat
   }
 }
 
-export function promptCreate(name: unknown, templateText: unknown, descriptionText: unknown): number {
+export function promptCreate(name: unknown, templateText: unknown, descriptionText: unknown, metadataValue: unknown): number {
   const fn = 'svc_prompt_create';
   const n = promptName(fn, name);
   const t = template(fn, templateText);
-  const row = one<{ version: number }>(QUERIES.promptInsertFirst, n, t.source, description(fn, descriptionText), t.parsed.variables);
+  const row = one<{ version: number }>(QUERIES.promptInsertFirst, n, t.source, description(fn, descriptionText), t.parsed.variables, metadata(fn, metadataValue));
   if (!row) {
     const latest = one<{ version: number }>(QUERIES.promptLatestVersion, n)?.version;
     throw new SvcError(SQLSTATE.duplicateObject, `${fn}: you already have a prompt named '${n}' (latest version ${latest})`, {
@@ -47,18 +61,20 @@ export function promptCreate(name: unknown, templateText: unknown, descriptionTe
   return row.version;
 }
 
-export function promptUpdate(name: unknown, templateText: unknown, descriptionText: unknown): number {
+export function promptUpdate(name: unknown, templateText: unknown, descriptionText: unknown, metadataValue: unknown): number {
   const fn = 'svc_prompt_update';
   const n = promptName(fn, name);
   const t = template(fn, templateText);
   const d = description(fn, descriptionText);
+  const m = metadata(fn, metadataValue);
   if (!one(QUERIES.promptLock, n)) throw notFound(fn, n, null);
-  return one<{ version: number }>(QUERIES.promptInsertNext, n, t.source, d, t.parsed.variables)!.version;
+  return one<{ version: number }>(QUERIES.promptInsertNext, n, t.source, d, t.parsed.variables, m)!.version;
 }
 
-export function promptRender(name: unknown, variables: unknown, version: unknown): string {
+export function promptRender(name: unknown, variables: unknown, version: unknown, strict: unknown): string {
   const fn = 'svc_prompt_render';
   const n = promptName(fn, name);
+  if (strict === null || strict === undefined) throw parameterError(fn, 'strict', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
   if (variables === null || variables === undefined) throw parameterError(fn, 'variables', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
   if (typeof variables !== 'object' || Array.isArray(variables)) {
     throw parameterError(fn, 'variables', `must be a JSON object of the template's variables (got ${Array.isArray(variables) ? 'an array' : `a ${typeof variables}`})`);
@@ -68,7 +84,7 @@ export function promptRender(name: unknown, variables: unknown, version: unknown
   const row = one<{ version: number; template: string }>(QUERIES.promptVersion, n, wanted);
   if (!row) throw notFound(fn, n, wanted);
   try {
-    return renderTemplate(parseTemplate(row.template), variables as Parameters<typeof renderTemplate>[1], { maxChars: LIMITS.promptMaxChars });
+    return renderTemplate(parseTemplate(row.template), variables as Parameters<typeof renderTemplate>[1], { maxChars: LIMITS.promptMaxChars, strict: strict === true });
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     const where = `prompt '${n}' version ${row.version}`;

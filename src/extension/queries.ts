@@ -173,6 +173,14 @@ export const QUERIES = {
   ),
 
   sleep: q(`SELECT pg_sleep($1)`, 'float8'),
+  // svc_generate_stream (stream.ts): a request of the session's role and waiter, with the text its
+  // worker last published for the attempt running it.
+  streamState: q(
+    `SELECT q.status, q.result, q.error, CASE q.status WHEN 'processing' THEN p.partial_result END AS partial
+     FROM svc_queue q LEFT JOIN svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
+     WHERE q.request_id = $1 AND q.owner = ${SESSION_ROLE_ID}`,
+    'uuid',
+  ),
   // Whether no session holds request $1's lock exclusively (no worker is running it, or one without
   // the lock): taken shared and given back at once; with the session's lock_timeout, which
   // awaitRequest changes and lockTimeout puts back.
@@ -390,22 +398,23 @@ export const QUERIES = {
   // --- the prompt registry (prompts.ts): the session role's own prompts only --------------------
   // Version 1 of a new prompt; no row when the role already has one of that name.
   promptInsertFirst: q(
-    `INSERT INTO svc_prompts (owner, name, version, template, description, variables) VALUES (${SESSION_ROLE_ID}, $1, 1, $2, $3, $4)
+    `INSERT INTO svc_prompts (owner, name, version, template, description, variables, metadata)
+     VALUES (${SESSION_ROLE_ID}, $1, 1, $2, $3, $4, coalesce($5, '{}'))
      ON CONFLICT ON CONSTRAINT svc_prompts_pkey DO NOTHING RETURNING version`,
-    'text', 'text', 'text', 'text[]',
+    'text', 'text', 'text', 'text[]', 'jsonb',
   ),
   // Serializes the updates of one prompt on its first version's row, so each reads the latest version
   // after the one before it committed (read committed: the next statement's snapshot is taken after
   // the lock). A row lock, not an advisory one: no other role can take it (FOR UPDATE needs UPDATE on
   // svc_prompts, and row-level security hides the row).
   promptLock: q(`SELECT p.version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version LIMIT 1 FOR UPDATE`, 'text'),
-  // The next version, its description the latest's unless one is given; no row when there is no such prompt.
+  // The next version, its description and metadata the latest's unless given; no row when there is no such prompt.
   promptInsertNext: q(
-    `INSERT INTO svc_prompts (owner, name, version, template, description, variables)
-     SELECT p.owner, p.name, p.version + 1, $2, coalesce($3, p.description), $4 FROM svc_prompts p
+    `INSERT INTO svc_prompts (owner, name, version, template, description, variables, metadata)
+     SELECT p.owner, p.name, p.version + 1, $2, coalesce($3, p.description), $4, coalesce($5, p.metadata) FROM svc_prompts p
      WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version DESC LIMIT 1
      RETURNING version`,
-    'text', 'text', 'text', 'text[]',
+    'text', 'text', 'text', 'text[]', 'jsonb',
   ),
   // Version $2 of the prompt, or its latest when $2 is NULL.
   promptVersion: q(

@@ -119,33 +119,46 @@ function submitBatch(fn: string, priority: unknown, functionName: jobs.QueueFunc
   return inOrder(inserted, items.length);
 }
 
-export const generateAsync = (prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
-  submit('svc_generate_async', priority, (fn) => jobs.prepareGenerate(fn, prompt, maxTokens, useCache, seed));
+/** The arguments of an async generation submitter after its prompt and constraint: the generation's, then priority. */
+type AsyncArgs = [...jobs.GenerationArgList, priority: unknown];
+const split = (a: AsyncArgs): [jobs.GenerationArgs, unknown] => [jobs.generationArgs(a.slice(0, 8) as jobs.GenerationArgList), a[8]];
+
+export const generateAsync = (prompt: unknown, ...a: AsyncArgs): string => {
+  const [g, priority] = split(a);
+  return submit('svc_generate_async', priority, (fn) => jobs.prepareGenerate(fn, prompt, g));
+};
 
 export const embedAsync = (textInput: unknown, useCache: unknown, priority: unknown): string =>
   submit('svc_embed_async', priority, (fn) => jobs.prepareEmbed(fn, textInput, useCache));
 
-export const generateJsonAsync = (prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
-  submit('svc_generate_json_async', priority, (fn) => jobs.prepareJson(fn, prompt, schema, maxTokens, useCache, seed));
+export const generateJsonAsync = (prompt: unknown, schema: unknown, ...a: AsyncArgs): string => {
+  const [g, priority] = split(a);
+  return submit('svc_generate_json_async', priority, (fn) => jobs.prepareJson(fn, prompt, schema, g));
+};
 
-export const generateJsonAsyncText = (prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
-  generateJsonAsync(prompt, new jobs.SchemaText(schema), maxTokens, useCache, seed, priority);
+export const generateJsonAsyncText = (prompt: unknown, schema: unknown, ...a: AsyncArgs): string => generateJsonAsync(prompt, new jobs.SchemaText(schema), ...a);
 
-export const generateRegexAsync = (prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
-  submit('svc_generate_regex_async', priority, (fn) => jobs.prepareRegex(fn, prompt, pattern, maxTokens, useCache, seed));
+export const generateRegexAsync = (prompt: unknown, pattern: unknown, ...a: AsyncArgs): string => {
+  const [g, priority] = split(a);
+  return submit('svc_generate_regex_async', priority, (fn) => jobs.prepareRegex(fn, prompt, pattern, g));
+};
 
-export const generateChoiceAsync = (prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
-  submit('svc_generate_choice_async', priority, (fn) => jobs.prepareChoice(fn, prompt, choices, maxTokens, useCache, seed));
+export const generateChoiceAsync = (prompt: unknown, choices: unknown, ...a: AsyncArgs): string => {
+  const [g, priority] = split(a);
+  return submit('svc_generate_choice_async', priority, (fn) => jobs.prepareChoice(fn, prompt, choices, g));
+};
 
 export const rerankAsync = (query: unknown, documents: unknown, task: unknown, useCache: unknown, seed: unknown, priority: unknown): string =>
   submit('svc_rerank_async', priority, (fn) => jobs.prepareRerank(fn, query, documents, task, useCache, seed));
 
-export const generateBatchAsync = (prompts: unknown, maxTokens: unknown, useCache: unknown, seed: unknown, priority: unknown): string[] =>
-  submitBatch('svc_generate_batch_async', priority, 'generate', (fn) => {
+export const generateBatchAsync = (prompts: unknown, ...a: AsyncArgs): string[] => {
+  const [g, priority] = split(a);
+  return submitBatch('svc_generate_batch_async', priority, 'generate', (fn) => {
     const checked = v.textArray(fn, 'prompts', prompts, { maxItems: LIMITS.batchMaxItems });
-    const options = jobs.generationOptions(fn, maxTokens, useCache, seed);
+    const options = jobs.generationOptions(fn, g);
     return { items: checked.map((prompt) => ({ ...options, prompt })) };
   });
+};
 
 export const embedBatchAsync = (texts: unknown, useCache: unknown, priority: unknown): string[] =>
   submitBatch('svc_embed_batch_async', priority, 'embed', (fn) => {

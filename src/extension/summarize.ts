@@ -9,7 +9,8 @@
 // A chunk fits the serving model's context by construction: unless svc.summarize_chunk_size names a
 // size in characters, it is measured in UTF-8 bytes, and no tokenizer svc serves with (byte-level BPE,
 // SentencePiece with byte fallback) makes more tokens of a text than it has bytes, plus a few.
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError, SQLSTATE, parameterError } from './errors.js';
+import { LIMITS } from './limits.js';
 import { integerSetting, servingContext, settingValue } from './settings.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
@@ -78,7 +79,7 @@ export function cutPoint(text: string, size: number, unit: SummaryState['unit'] 
 /** A model call; a prompt over the model's context is refused naming what sized it (svc.summarize_chunk_size). */
 function generate(state: SummaryState, prompt: string): string {
   try {
-    return runOne(FN, jobs.prepareGenerate(FN, prompt, state.max_tokens, true, state.seed)).trim();
+    return runOne(FN, jobs.prepareGenerate(FN, prompt, { maxTokens: state.max_tokens, useCache: true, seed: state.seed })).trim();
   } catch (error) {
     if (error instanceof SvcError && / tokens, over the \d+ a context of /.test(error.message)) {
       const sized = state.unit === 'characters' ? `svc.summarize_chunk_size (${state.chunk} characters)` : `the serving model's context (a chunk of ${state.chunk} bytes)`;
@@ -141,30 +142,57 @@ export function chunkBytes(context: number | null, maxTokens: number, systemProm
   return Math.max(64, tokens - 1 - answer - template - PROMPT_WORDS);
 }
 
-function start(maxTokens: unknown, seed: unknown): SummaryState {
-  const max_tokens = v.maxTokens(FN, given(maxTokens, 512));
+function start(maxTokens: unknown, seed: unknown, fn: string): SummaryState {
+  const max_tokens = v.maxTokens(fn, given(maxTokens, 512));
   const explicit = settingValue('svc.summarize_chunk_size') !== null;
   return {
     chunk: explicit ? integerSetting('svc.summarize_chunk_size', 100) : chunkBytes(servingContext('generate'), max_tokens, settingValue('svc.system_prompt')),
     unit: explicit ? 'characters' : 'bytes',
     max_tokens,
-    seed: v.seed(FN, given(seed, 42)),
+    seed: v.seed(fn, given(seed, 42)),
     text: '',
     parts: [],
     rows: 0,
   };
 }
 
+/** svc_summarize's options given as jsonb (`{"max_tokens": 64, "seed": 7}`): a JSON object of those keys only, each checked as its parameter. */
+export function summaryOptions(fn: string, options: unknown): { maxTokens: unknown; seed: unknown } {
+  if (options === null || options === undefined) throw parameterError(fn, 'options', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  if (typeof options !== 'object' || Array.isArray(options)) throw parameterError(fn, 'options', 'must be a JSON object of max_tokens and seed');
+  const known = ['max_tokens', 'seed'];
+  const unknown = Object.keys(options).find((key) => !known.includes(key));
+  if (unknown !== undefined) throw parameterError(fn, 'options', `has an unknown key "${unknown}" (known: ${known.join(', ')})`);
+  const o = options as Record<string, unknown>;
+  return {
+    maxTokens: o.max_tokens === undefined ? undefined : v.integerInRange(fn, 'options.max_tokens', o.max_tokens, LIMITS.maxTokens.min, LIMITS.maxTokens.max),
+    seed: o.seed === undefined ? undefined : v.integerInRange(fn, 'options.seed', o.seed, -2147483648, 2147483647),
+  };
+}
+
+/** The transition function with options as jsonb (svc_summarize(body, options)). */
+export function summarizeStepOptions(state: SummaryState | null, body: unknown, options: unknown): SummaryState | null {
+  const { maxTokens, seed } = summaryOptions(FN, options);
+  return summarizeStep(state, body, maxTokens, seed);
+}
+
+/** svc_summarize_partial's transition function: svc_summarize's, its options as jsonb (none: the defaults). */
+export function summarizePartialStep(state: SummaryState | null, body: unknown, options?: unknown): SummaryState | null {
+  const fn = 'svc_summarize_partial';
+  const { maxTokens, seed } = options === undefined ? { maxTokens: undefined, seed: undefined } : summaryOptions(fn, options);
+  return summarizeStep(state, body, maxTokens, seed, fn);
+}
+
 /** The transition function: one row. NULL and blank text is skipped; max_tokens and seed must be the same on every row of a group. */
-export function summarizeStep(state: SummaryState | null, body: unknown, maxTokens: unknown, seed: unknown): SummaryState | null {
-  const s = state ?? start(maxTokens, seed);
+export function summarizeStep(state: SummaryState | null, body: unknown, maxTokens: unknown, seed: unknown, fn = FN): SummaryState | null {
+  const s = state ?? start(maxTokens, seed, fn);
   if (state) {
     for (const [name, value, was] of [['max_tokens', given(maxTokens, 512), s.max_tokens], ['seed', given(seed, 42), s.seed]] as const) {
-      if (value !== was) throw new SvcError(SQLSTATE.invalidParameterValue, `${FN}: ${name} must be the same for every row of a group (was ${was}, got ${String(value)})`);
+      if (value !== was) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: ${name} must be the same for every row of a group (was ${was}, got ${String(value)})`);
     }
   }
   if (body === null || body === undefined) return state;
-  const text = v.text(FN, 'body', body, { allowEmpty: true });
+  const text = v.text(fn, 'body', body, { allowEmpty: true });
   if (text.trim() === '') return state;
   take(s, text.trim());
   s.rows++;
@@ -197,4 +225,60 @@ export function summarizeFinal(state: SummaryState | null): string | null {
   // One part is the summary of everything; more are combined, as many as a prompt holds at a time.
   while (s.parts.length > 1) combineOldest(s);
   return s.parts[0];
+}
+
+// Summaries in continuous aggregates (TimescaleDB's, or a table of partials kept by hand): the state of
+// a group as a value to store (svc_summarize_partial), and an aggregate that combines stored partials,
+// in the order given, into the summary (svc_summarize_final). A partial holds less than a chunk of
+// text and the partial summaries of the rest, so combining stored partials never reads their rows
+// again, and the summaries already made come from the state, not from the model.
+
+/** What marks a stored partial, and the version of its shape. */
+const PARTIAL_FORMAT = 'svc_summarize/1';
+
+/** svc_summarize_partial's final function: the group's state as a storable value (NULL for a group of no text). */
+export function summarizePartial(state: SummaryState | null): (SummaryState & { format: string }) | null {
+  if (!state || state.rows === 0) return null;
+  return { format: PARTIAL_FORMAT, ...state };
+}
+
+/** A stored partial, checked field by field: it is a value of the caller's table, and steers model calls. */
+export function storedPartial(fn: string, partial: unknown): SummaryState {
+  const bad = (why: string) => parameterError(fn, 'partial', `is not a partial of svc_summarize_partial (${why})`);
+  if (typeof partial !== 'object' || partial === null || Array.isArray(partial)) throw bad('not a JSON object');
+  const p = partial as Record<string, unknown>;
+  if (p.format !== PARTIAL_FORMAT) throw bad(`its format is ${JSON.stringify(p.format)}, not "${PARTIAL_FORMAT}"`);
+  const extra = Object.keys(p).find((key) => !['format', 'chunk', 'unit', 'max_tokens', 'seed', 'text', 'parts', 'rows'].includes(key));
+  if (extra !== undefined) throw bad(`unknown key "${extra}"`);
+  if (p.unit !== 'characters' && p.unit !== 'bytes') throw bad('unit must be "characters" or "bytes"');
+  if (!Number.isInteger(p.chunk) || (p.chunk as number) < 64 || (p.chunk as number) > LIMITS.promptMaxChars) throw bad(`chunk must be an integer from 64 to ${LIMITS.promptMaxChars}`);
+  if (!Number.isInteger(p.rows) || (p.rows as number) < 1) throw bad('rows must be a positive integer');
+  if (typeof p.text !== 'string' || p.text.length > LIMITS.promptMaxChars) throw bad(`text must be a string of at most ${LIMITS.promptMaxChars} characters`);
+  if (!Array.isArray(p.parts) || p.parts.length > 1000 || !p.parts.every((part) => typeof part === 'string' && part.length <= LIMITS.promptMaxChars)) {
+    throw bad('parts must be an array of at most 1000 strings');
+  }
+  return {
+    chunk: p.chunk as number,
+    unit: p.unit,
+    max_tokens: v.integerInRange(fn, 'partial.max_tokens', p.max_tokens, LIMITS.maxTokens.min, LIMITS.maxTokens.max),
+    seed: v.integerInRange(fn, 'partial.seed', p.seed, -2147483648, 2147483647),
+    text: p.text,
+    parts: [...(p.parts as string[])],
+    rows: p.rows as number,
+  };
+}
+
+/** svc_summarize_final's transition: the partials combined in the order given (NULL ones skipped). */
+export function summarizeMerge(state: SummaryState | null, partial: unknown): SummaryState | null {
+  if (partial === null || partial === undefined) return state;
+  const fn = 'svc_summarize_final';
+  const next = storedPartial(fn, partial);
+  if (state && (state.max_tokens !== next.max_tokens || state.seed !== next.seed)) {
+    throw parameterError(
+      fn,
+      'partial',
+      `must have the max_tokens and seed of the partials before it (max_tokens ${state.max_tokens}, seed ${state.seed}; got max_tokens ${next.max_tokens}, seed ${next.seed})`,
+    );
+  }
+  return summarizeCombine(state, next);
 }

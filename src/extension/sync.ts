@@ -32,7 +32,7 @@ interface Outcome {
 const WINDOW = 1000;
 
 /** Who could serve a request for `model`: the live workers, how many of them serve it, and what that means (`withPending`: how many wait for it). */
-function workersSummary(model: string, withPending = false): { text: string; live: number; serving: number } {
+export function workersSummary(model: string, withPending = false): { text: string; live: number; serving: number } {
   const s = one<{ live: string; serving: string; known: string }>(QUERIES.workersSummary, model)!;
   const live = Number(s.live);
   const serving = Number(s.serving);
@@ -45,7 +45,17 @@ function workersSummary(model: string, withPending = false): { text: string; liv
   return { text, live, serving };
 }
 
-const modelOf = (job: jobs.PreparedJob) => (typeof job.parameters.model === 'string' ? job.parameters.model : 'default');
+/** SV006 when no live worker serves `model` (none running at all, or none of those running serves it): waiting would only time out. */
+export function noLiveWorker(fn: string, model: string, workers = workersSummary(model)): SvcError | null {
+  if (workers.serving > 0) return null;
+  return new SvcError(SQLSTATE.noWorkerForModel, `${fn}: ${workers.text}`, {
+    hint: workers.live === 0
+      ? 'Start a worker (svc-worker), or use the _async functions: their requests wait for one.'
+      : `Start a worker with --model ${model}=PATH, choose another model (SET svc.model), or use the _async functions: their requests wait for a worker of the model.`,
+  });
+}
+
+export const modelOf = (job: jobs.PreparedJob) => (typeof job.parameters.model === 'string' ? job.parameters.model : 'default');
 
 /** Sets the cached answers of the items that allow the cache; returns the indices left to run. */
 function fromCache(items: Item[], outcomes: Outcome[]): number[] {
@@ -81,14 +91,9 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   for (const model of new Set(todo.map((i) => modelOf(items[i] as jobs.PreparedJob)))) summaries.set(model, workersSummary(model));
   todo = todo.filter((i) => {
     const model = modelOf(items[i] as jobs.PreparedJob);
-    const workers = summaries.get(model)!;
-    if (workers.serving > 0) return true;
-    outcomes[i].error = new SvcError(SQLSTATE.noWorkerForModel, `${fn}: ${workers.text}`, {
-      hint: workers.live === 0
-        ? 'Start a worker (svc-worker), or use the _async functions: their requests wait for one.'
-        : `Start a worker with --model ${model}=PATH, choose another model (SET svc.model), or use the _async functions: their requests wait for a worker of the model.`,
-    });
-    return false;
+    const error = noLiveWorker(fn, model, summaries.get(model)!);
+    if (error) outcomes[i].error = error;
+    return error === null;
   });
   if (todo.length === 0) return outcomes;
 
@@ -168,6 +173,9 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   return outcomes;
 }
 
+/** The outcomes of many items (one function, one model each: svc_deduplicate_facts' embeddings), each its result or its error. */
+export const runMany = (fn: string, items: jobs.PreparedJob[]): Outcome[] => runAll(fn, items);
+
 /** The one outcome of a single-input call: its result, or its error raised. */
 export function runOne(fn: string, job: jobs.PreparedJob): string {
   const [outcome] = runAll(fn, [job]);
@@ -200,13 +208,13 @@ function textRows(fn: string, items: Item[]): TextRow[] {
   return runAll(fn, items).map((o, i) => ({ ord: i + 1, result: o.result, error: o.error?.message ?? null }));
 }
 
-export function generate(prompt: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
-  return runOne('svc_generate', jobs.prepareGenerate('svc_generate', prompt, maxTokens, useCache, seed));
+export function generate(prompt: unknown, ...g: jobs.GenerationArgList): string {
+  return runOne('svc_generate', jobs.prepareGenerate('svc_generate', prompt, jobs.generationArgs(g)));
 }
 
-export function generateMany(prompts: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] {
+export function generateMany(prompts: unknown, ...g: jobs.GenerationArgList): TextRow[] {
   const fn = 'svc_generate';
-  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareGenerate(f, p, maxTokens, useCache, seed)));
+  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareGenerate(f, p, jobs.generationArgs(g))));
 }
 
 export function embed(textInput: unknown, useCache: unknown): number[] {
@@ -219,38 +227,37 @@ export function embedMany(texts: unknown, useCache: unknown): Array<{ ord: numbe
   return outcomes.map((o, i) => ({ ord: i + 1, embedding: o.result === null ? null : (JSON.parse(o.result) as number[]), error: o.error?.message ?? null }));
 }
 
-export function generateJson(prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
-  return runOne('svc_generate_json', jobs.prepareJson('svc_generate_json', prompt, schema, maxTokens, useCache, seed));
+export function generateJson(prompt: unknown, schema: unknown, ...g: jobs.GenerationArgList): string {
+  return runOne('svc_generate_json', jobs.prepareJson('svc_generate_json', prompt, schema, jobs.generationArgs(g)));
 }
 
-export function generateJsonMany(prompts: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] {
+export function generateJsonMany(prompts: unknown, schema: unknown, ...g: jobs.GenerationArgList): TextRow[] {
   const fn = 'svc_generate_json';
-  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareJson(f, p, schema, maxTokens, useCache, seed)));
+  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareJson(f, p, schema, jobs.generationArgs(g))));
 }
 
 // The text overloads: the schema as written, its properties' order kept (jobs.SchemaText).
-export const generateJsonText = (prompt: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string =>
-  generateJson(prompt, new jobs.SchemaText(schema), maxTokens, useCache, seed);
+export const generateJsonText = (prompt: unknown, schema: unknown, ...g: jobs.GenerationArgList): string => generateJson(prompt, new jobs.SchemaText(schema), ...g);
 
-export const generateJsonManyText = (prompts: unknown, schema: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] =>
-  generateJsonMany(prompts, new jobs.SchemaText(schema), maxTokens, useCache, seed);
+export const generateJsonManyText = (prompts: unknown, schema: unknown, ...g: jobs.GenerationArgList): TextRow[] =>
+  generateJsonMany(prompts, new jobs.SchemaText(schema), ...g);
 
-export function generateRegex(prompt: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
-  return runOne('svc_generate_regex', jobs.prepareRegex('svc_generate_regex', prompt, pattern, maxTokens, useCache, seed));
+export function generateRegex(prompt: unknown, pattern: unknown, ...g: jobs.GenerationArgList): string {
+  return runOne('svc_generate_regex', jobs.prepareRegex('svc_generate_regex', prompt, pattern, jobs.generationArgs(g)));
 }
 
-export function generateRegexMany(prompts: unknown, pattern: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] {
+export function generateRegexMany(prompts: unknown, pattern: unknown, ...g: jobs.GenerationArgList): TextRow[] {
   const fn = 'svc_generate_regex';
-  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareRegex(f, p, pattern, maxTokens, useCache, seed)));
+  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareRegex(f, p, pattern, jobs.generationArgs(g))));
 }
 
-export function generateChoice(prompt: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): string {
-  return runOne('svc_generate_choice', jobs.prepareChoice('svc_generate_choice', prompt, choices, maxTokens, useCache, seed));
+export function generateChoice(prompt: unknown, choices: unknown, ...g: jobs.GenerationArgList): string {
+  return runOne('svc_generate_choice', jobs.prepareChoice('svc_generate_choice', prompt, choices, jobs.generationArgs(g)));
 }
 
-export function generateChoiceMany(prompts: unknown, choices: unknown, maxTokens: unknown, useCache: unknown, seed: unknown): TextRow[] {
+export function generateChoiceMany(prompts: unknown, choices: unknown, ...g: jobs.GenerationArgList): TextRow[] {
   const fn = 'svc_generate_choice';
-  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareChoice(f, p, choices, maxTokens, useCache, seed)));
+  return textRows(fn, prepareMany(fn, 'prompts', 'prompt', prompts, (f, p) => jobs.prepareChoice(f, p, choices, jobs.generationArgs(g))));
 }
 
 // A rerank result as the worker wrote it: every document, best first, with its position (from 0) in `documents`.

@@ -2,6 +2,8 @@
 // names the function, the parameter and the rule. SQL NULL arrives as null (or undefined).
 import { LIMITS } from './limits.js';
 import { parameterError, SQLSTATE } from './errors.js';
+import { SAMPLING_DEFAULTS, SQL_NAMES, samplingProblem, type Sampling } from '../decode/sampling.js';
+import { stopProblem } from '../decode/stop.js';
 
 const isNull = (v: unknown): v is null | undefined => v === null || v === undefined;
 
@@ -84,4 +86,33 @@ export function jsonNesting(fn: string, name: string, value: unknown, maxDepth: 
     if (depth > maxDepth) throw parameterError(fn, name, `must nest at most ${maxDepth} arrays and objects deep`, {}, SQLSTATE.programLimitExceeded);
     for (const child of Object.values(item as object)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
+}
+
+/**
+ * A request's sampling from its SQL arguments (src/decode/sampling.ts): each given one checked with the rule every
+ * surface words alike; one not given (undefined: an internal caller's) takes its default. NULL is an error.
+ */
+export function sampling(fn: string, given: Partial<Record<keyof Sampling, unknown>>): Sampling {
+  const out = { ...SAMPLING_DEFAULTS } as Record<keyof Sampling, number>;
+  for (const key of Object.keys(SQL_NAMES) as Array<keyof Sampling>) {
+    const value = given[key];
+    if (value === undefined) continue;
+    const name = SQL_NAMES[key];
+    notNull(fn, name, value);
+    const problem = samplingProblem(key, value);
+    if (problem) throw parameterError(fn, name, problem);
+    out[key] = value as number;
+  }
+  return out;
+}
+
+/** Stop strings (src/decode/stop.ts): NULL or none given is none; each one not NULL, not empty, at most 1000 characters, at most 16 of them. */
+export function stopStrings(fn: string, name: string, value: unknown): string[] {
+  if (isNull(value)) return [];
+  if (!Array.isArray(value)) throw parameterError(fn, name, 'must be a text array');
+  const nullAt = value.findIndex(isNull);
+  if (nullAt >= 0) throw parameterError(fn, itemName(name, nullAt), 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  const problem = stopProblem(value, name, 1);
+  if (problem) throw parameterError(fn, problem.subject, problem.rule, {}, problem.overLimit ? SQLSTATE.programLimitExceeded : SQLSTATE.invalidParameterValue);
+  return value as string[];
 }

@@ -9,6 +9,7 @@
 //   {% if vip %}…{% elif not known %}…{% else %}…{% endif %}    false, null, missing, "", 0, [] and {} are false
 //   {% for item in items %}{{ loop.index }}. {{ item }}{% endfor %}   over an array; loop.index from 1, loop.first, loop.last
 //   {# a comment #}    {% raw %}{{ kept as written }}{% endraw %}
+//   {{ name | trim | upper }}  {{ tags | join(", ") }}  {{ title | default("untitled") | truncate(40) }}   filters (FILTERS)
 //
 // A line holding only one {% %} or {# #} tag (and spaces) leaves no line behind, so block tags can
 // sit on lines of their own.
@@ -41,13 +42,40 @@ interface Path {
 
 type Node =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'output'; readonly path: Path }
+  | { readonly kind: 'output'; readonly path: Path; readonly filters: readonly Filter[] }
   | {
       readonly kind: 'if';
       readonly branches: ReadonlyArray<{ readonly test: Path; readonly negate: boolean; readonly body: readonly Node[] }>;
       readonly otherwise: readonly Node[];
     }
   | { readonly kind: 'for'; readonly name: string; readonly list: Path; readonly body: readonly Node[] };
+
+/** A filter of an output tag: `{{ x | name }}` or `{{ x | name(arg) }}`. */
+interface Filter {
+  readonly name: FilterName;
+  readonly arg?: string | number;
+  readonly at: Position;
+}
+
+/**
+ * The filters, each safe on any JSON value: none runs code, reads anything but its input, or makes
+ * more than its input and argument (truncate and length make less). `default` replaces a missing or
+ * null value, which the others pass on untouched; they get the value's text (other JSON as JSON),
+ * join an array.
+ */
+export const FILTERS = {
+  upper: { arg: 'none' },
+  lower: { arg: 'none' },
+  trim: { arg: 'none' },
+  length: { arg: 'none' },
+  default: { arg: 'required' },
+  join: { arg: 'optional string' },
+  truncate: { arg: 'required count' },
+} as const;
+type FilterName = keyof typeof FILTERS;
+
+/** truncate's largest count: the rendered text's own bound. */
+const MAX_TRUNCATE = 1_000_000;
 
 export interface Template {
   readonly nodes: readonly Node[];
@@ -152,6 +180,63 @@ function parsePath(text: string, pos: Position, what: string): Path {
   return { segments, text, at: pos };
 }
 
+/** A filter's argument: a string in double or single quotes (\\, \" and \' escaped) or an integer. */
+function parseArgument(text: string): string | number | undefined {
+  const quoted = /^"((?:[^"\\]|\\.)*)"$|^'((?:[^'\\]|\\.)*)'$/.exec(text);
+  if (quoted) return (quoted[1] ?? quoted[2]).replace(/\\(.)/g, '$1');
+  if (/^-?(?:0|[1-9][0-9]{0,8})$/.test(text)) return Number(text);
+  return undefined;
+}
+
+/** `path | filter | filter(arg)`: the path and its filters, checked now (unknown filter, missing or bad argument). */
+function parseOutput(body: string, pos: Position): { path: Path; filters: Filter[] } {
+  // Split on | outside quotes.
+  const pieces: string[] = [];
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '|') {
+      pieces.push(body.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  pieces.push(body.slice(start).trim());
+  const [pathText, ...filterTexts] = pieces;
+  const path = parsePath(pathText, pos, '{{ }}');
+  const filters = filterTexts.map((text): Filter => {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*(.*?)\s*\))?$/s.exec(text);
+    const names = Object.keys(FILTERS).join(', ');
+    if (!m) throw new TemplateError('syntax', `filter '${text}' at ${at(pos)} must read name or name(argument) (filters: ${names})`);
+    const name = m[1];
+    if (!Object.prototype.hasOwnProperty.call(FILTERS, name)) throw new TemplateError('syntax', `unknown filter '${name}' at ${at(pos)} (filters: ${names})`);
+    const rule = FILTERS[name as FilterName].arg;
+    const given = m[2] !== undefined && m[2] !== '';
+    if (rule === 'none') {
+      if (m[2] !== undefined) throw new TemplateError('syntax', `filter '${name}' at ${at(pos)} takes no argument`);
+      return { name: name as FilterName, at: pos };
+    }
+    if (!given) {
+      if (rule === 'optional string') return { name: name as FilterName, at: pos };
+      throw new TemplateError('syntax', `filter '${name}' at ${at(pos)} needs an argument: ${name}(${rule === 'required count' ? '40' : '"text"'})`);
+    }
+    const arg = parseArgument(m[2]);
+    if (arg === undefined)
+      throw new TemplateError('syntax', `filter '${name}' at ${at(pos)}: its argument must be a quoted string or an integer (got '${m[2]}')`);
+    if (rule === 'optional string' && typeof arg !== 'string')
+      throw new TemplateError('syntax', `filter '${name}' at ${at(pos)}: its argument must be a quoted string (got ${arg})`);
+    if (rule === 'required count' && (typeof arg !== 'number' || arg < 0 || arg > MAX_TRUNCATE)) {
+      throw new TemplateError('syntax', `filter '${name}' at ${at(pos)}: its argument must be an integer from 0 to ${MAX_TRUNCATE} (got ${m[2]})`);
+    }
+    return { name: name as FilterName, arg, at: pos };
+  });
+  return { path, filters };
+}
+
 function parseTest(expr: string, pos: Position, tag: string): { test: Path; negate: boolean } {
   const m = /^not\s+(.*)$/.exec(expr);
   return { test: parsePath(m ? m[1].trim() : expr, pos, `{% ${tag} %}`), negate: m !== null };
@@ -190,9 +275,9 @@ export function parseTemplate(source: string): Template {
     }
     if (token.kind === 'comment') continue;
     if (token.kind === 'output') {
-      const path = parsePath(token.body, token.at, '{{ }}');
+      const { path, filters } = parseOutput(token.body, token.at);
       use(path, locals());
-      top().nodes.push({ kind: 'output', path });
+      top().nodes.push({ kind: 'output', path, filters });
       continue;
     }
     const [word, ...rest] = token.body.split(/\s+/);
@@ -295,12 +380,31 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify
 
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
 
+/** The first `n` characters (code points) of `s`. */
+function firstCharacters(s: string, n: number): string {
+  let units = 0;
+  for (let count = 0; count < n && units < s.length; count++) {
+    const c = s.charCodeAt(units);
+    units += c >= 0xd800 && c <= 0xdbff && units + 1 < s.length ? 2 : 1;
+  }
+  return s.slice(0, units);
+}
+
+/** The length of `s` in characters (code points). */
+const characters = (s: string): number => s.length - (s.match(/[\ud800-\udbff][\udc00-\udfff]/g)?.length ?? 0);
+
 /**
  * The template rendered with `variables` (a JSON object). Throws a TemplateError naming the variable:
- * 'missing-variable' for {{ x }} or {% for … in x %} when x is missing or null, 'not-a-list' when a
- * loop's x is not an array, 'too-large' past maxChars characters of output or maxSteps nodes and loop turns.
+ * 'missing-variable' for {{ x }} or {% for … in x %} when x is missing or null (unless strict is
+ * false: then {{ x }} renders nothing and the loop runs no turn), 'not-a-list' when a loop's x (or
+ * join's input) is not an array, 'too-large' past maxChars characters of output or maxSteps nodes and
+ * loop turns.
  */
-export function renderTemplate(template: Template, variables: Json, { maxChars = 1_000_000, maxSteps = 10_000_000 } = {}): string {
+export function renderTemplate(
+  template: Template,
+  variables: Json,
+  { maxChars = 1_000_000, maxSteps = 10_000_000, strict = true }: { maxChars?: number; maxSteps?: number; strict?: boolean } = {},
+): string {
   const out: string[] = [];
   let length = 0;
   // Loops inside loops with little or no output could otherwise run for as long as the statement may.
@@ -321,8 +425,19 @@ export function renderTemplate(template: Template, variables: Json, { maxChars =
           emit(node.text);
           break;
         case 'output': {
-          const v = lookup(node.path, variables, scope);
-          if (v === undefined || v === null) throw missing(node.path, v);
+          let v = lookup(node.path, variables, scope);
+          for (const filter of node.filters) {
+            if (filter.name === 'default') {
+              if (v === undefined || v === null) v = filter.arg;
+              continue;
+            }
+            // A missing or null value passes through the other filters, for a default after them.
+            if (v !== undefined && v !== null) v = applyFilter(filter, v, node.path);
+          }
+          if (v === undefined || v === null) {
+            if (strict) throw missing(node.path, v);
+            break;
+          }
           emit(text(v));
           break;
         }
@@ -333,6 +448,7 @@ export function renderTemplate(template: Template, variables: Json, { maxChars =
         }
         case 'for': {
           const list = lookup(node.list, variables, scope);
+          if ((list === undefined || list === null) && !strict) break;
           if (list === undefined || list === null) throw missing(node.list, list);
           if (!Array.isArray(list)) {
             throw new TemplateError(
@@ -353,6 +469,28 @@ export function renderTemplate(template: Template, variables: Json, { maxChars =
   };
   run(template.nodes, []);
   return out.join('');
+}
+
+function applyFilter(filter: Filter, v: unknown, path: Path): unknown {
+  switch (filter.name) {
+    case 'upper':
+      return text(v).toUpperCase();
+    case 'lower':
+      return text(v).toLowerCase();
+    case 'trim':
+      return text(v).trim();
+    case 'length':
+      return Array.isArray(v) ? v.length : typeof v === 'object' && v !== null ? Object.keys(v).length : characters(text(v));
+    case 'truncate':
+      return firstCharacters(text(v), filter.arg as number);
+    case 'join':
+      if (!Array.isArray(v)) {
+        throw new TemplateError('not-a-list', `'${path.text}' must be an array to join (is ${kindOf(v)}; filter join at ${at(filter.at)})`, path.text);
+      }
+      return v.map(text).join((filter.arg as string | undefined) ?? '');
+    case 'default':
+      return v;
+  }
 }
 
 function missing(path: Path, value: unknown): TemplateError {

@@ -15,6 +15,7 @@ import {
   generateFormat,
   generateJson,
   generateRegex,
+  generateStream,
   loadModel,
   rerank,
   resolveModel,
@@ -71,11 +72,47 @@ describe('generate', () => {
     expect(typeof plain).toBe('string');
   });
 
-  test('deterministic: the same call gives the same result; seed is accepted (greedy decoding ignores it)', async () => {
+  test('deterministic: the same call gives the same result; seed is accepted (greedy decoding, the default, ignores it)', async () => {
     const first = await generate('Person:', { schema: Person, seed: 42 });
     expect(await generate('Person:', { schema: Person })).toBe(first);
     expect(await generate('Person:', { schema: Person, seed: 7 })).toBe(first);
     expect(await generate('Hello', { maxTokens: 12 })).toBe(await generate('Hello', { maxTokens: 12 }));
+  });
+
+  test('sampling: temperature above 0 draws under the seed (the same call, the same bytes; another seed, others), inside a constraint; stop strings end the output', async () => {
+    const sampled = (seed: number) => generate('Hello', { maxTokens: 24, seed, temperature: 1.5, topK: 0, topP: 1, minP: 0 });
+    const a = await sampled(1);
+    expect(await sampled(1)).toBe(a);
+    expect(new Set([a, await sampled(2), await sampled(3)]).size).toBe(3);
+    for (const seed of [1, 2, 3]) expect(await generateRegex('x', '[a-z]{3}-[0-9]{2}', { seed, temperature: 2, topK: 0 })).toMatch(/^[a-z]{3}-[0-9]{2}$/);
+    const person = await generateJson('Person:', Person, { seed: 5, temperature: 2, topK: 0 });
+    expect(Person.parse(person)).toEqual(person);
+    // Stop strings: the output ends before the first one; the stream's done event says why.
+    const greedy = await generate('Hello', { maxTokens: 40 });
+    // Two printable ASCII characters past the start (U+FFFD stands for bytes that are not UTF-8: no stop string is them).
+    const at = [...greedy.matchAll(/[!-~]{2}/g)].find((m) => m.index! >= 3)!.index!;
+    const stop = greedy.slice(at, at + 2);
+    expect(await generate('Hello', { maxTokens: 40, stop: [stop] })).toBe(greedy.slice(0, greedy.indexOf(stop)));
+    const events = [];
+    for await (const event of generateStream('Hello', { maxTokens: 40, stop: [stop] })) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: 'done', result: greedy.slice(0, greedy.indexOf(stop)), stopReason: 'stopString' });
+  });
+
+  test('sampling options and stop strings are checked, each error naming the option and its rule', async () => {
+    const cases: Array<[object, string]> = [
+      [{ temperature: 3 }, 'generate: temperature must be a number from 0 to 2 (got 3)'],
+      [{ temperature: -1 }, 'generate: temperature must be a number from 0 to 2 (got -1)'],
+      [{ topK: 1.5 }, 'generate: topK must be an integer from 0 (every token) to 2147483647 (got 1.5)'],
+      [{ topP: 0 }, 'generate: topP must be a number above 0 and at most 1 (got 0)'],
+      [{ minP: 1 }, 'generate: minP must be a number from 0 to below 1 (got 1)'],
+      [{ stop: 'x' }, 'generate: stop must be an array of strings; got "x"'],
+      [{ stop: ['a', ''] }, 'generate: stop[1] must not be empty'],
+      [{ stop: ['x'.repeat(1001)] }, 'generate: stop[0] must be at most 1000 characters (got 1001)'],
+    ];
+    for (const [options, message] of cases) expect(await code(generate('x', options as never))).toMatchObject({ code: 'invalid-options', message });
+    expect(await code(generateChoice('x', ['a'], { temperature: Number.NaN }))).toMatchObject({
+      message: 'generateChoice: temperature must be a number from 0 to 2 (got NaN)',
+    });
   });
 
   test('two constraints at once are a clear error', async () => {

@@ -478,8 +478,11 @@ describe('constraints: schema, regex, choices (the library compiler and its chec
 
   test('bad constraints and unknown fields are 400s naming them; nothing computed or cached', async () => {
     const cases: [unknown, RegExp][] = [
-      [{ prompt: 'x', shema: SCHEMA }, /^unknown field "shema": \/generate takes prompt, max_tokens, schema, regex, choices, stream$/],
-      [{ prompt: 'x', temperature: 0.7, top_p: 1 }, /^unknown fields "temperature", "top_p"/],
+      [
+        { prompt: 'x', shema: SCHEMA },
+        /^unknown field "shema": \/generate takes prompt, max_tokens, schema, regex, choices, seed, temperature, top_k, top_p, min_p, stop, stream$/,
+      ],
+      [{ prompt: 'x', temperature: 0.7, topP: 1, eos_string: 'x' }, /^unknown fields "topP", "eos_string"/],
       [{ prompt: 'x', schema: SCHEMA, regex: 'a' }, /^give at most one of schema, regex or choices; got schema and regex$/],
       [{ prompt: 'x', schema: { type: 'object', properties: { a: { type: 'nope' } } } }, /^schema is not a usable constraint: /],
       [{ prompt: 'x', schema: [1] }, /^schema must be a JSON Schema object/],

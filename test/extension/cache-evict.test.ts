@@ -98,10 +98,56 @@ test('by least-recent use, least-frequent use and how many to keep; criteria com
   expect((await su.query('SELECT hits::int FROM svc_cache ORDER BY hits')).rows.map((r) => r.hits)).toEqual([5, 9]);
 });
 
+test('to a target size: the least valuable entries that bring the bytes down to target_bytes, within the other criteria', async () => {
+  await fill();
+  const sizes = Object.fromEntries((await admin.query(`SELECT cache_key, bytes::int FROM svc_cache_evict(keep := 0)`)).rows.map((r) => [r.cache_key, r.bytes]));
+  const size = async (id: string) => sizes[await keyOf(id)] as number;
+  const total = (await stats()).bytes;
+  // Recency order, least valuable first: a, c, d, b, e.
+  expect(ids(await evict(`target_bytes := ${total}`))).toEqual([]); // there already
+  expect(ids(await evict(`target_bytes := ${total - 1}`))).toEqual(['a']);
+  expect(ids(await evict(`target_bytes := ${total - (await size('a'))}`))).toEqual(['a']);
+  expect(ids(await evict(`target_bytes := ${total - (await size('a')) - 1}`))).toEqual(['a', 'c']);
+  expect(ids(await evict(`target_bytes := 0`))).toEqual(['a', 'c', 'd', 'b', 'e']);
+  // With other criteria, only entries that meet them go, however far from the target that leaves the cache.
+  expect(ids(await evict(`target_bytes := 0, max_hits := 1`))).toEqual(['a', 'c']);
+  expect(ids(await evict(`target_bytes := ${total - 1}, order_by := 'frequency'`))).toEqual(['a']);
+  // The real run leaves the cache at or under the target.
+  const target = total - (await size('a')) - (await size('c')) - 1;
+  const gone = await evict(`target_bytes := ${target}, dry_run := false`);
+  expect(ids(gone)).toEqual(['a', 'c', 'd']);
+  expect((await stats()).bytes).toBeLessThanOrEqual(target);
+  expect((await stats()).bytes).toBe(total - gone.reduce((sum, r) => sum + r.bytes, 0));
+});
+
+test('svc_cache_usage: entries, bytes and hits by function and model, for svc_admin members', async () => {
+  await fill();
+  await worker.query(`SELECT svc_worker_cache_put('f', 'other', 'embed', 'xyz')`);
+  await worker.query(`SELECT svc_worker_cache_get('f', 'other')`);
+  const rows = (await admin.query(`SELECT function_name, model, entries::int, bytes::int, hits::int, last_used_at IS NOT NULL AS used FROM svc_cache_usage()`)).rows;
+  const s = await stats();
+  expect(rows).toEqual([
+    { function_name: 'generate', model: 'm', entries: 5, bytes: expect.any(Number), hits: 17, used: true },
+    { function_name: 'embed', model: 'other', entries: 1, bytes: expect.any(Number), hits: 1, used: true },
+  ]);
+  expect(rows[0].bytes + rows[1].bytes).toBe(s.bytes);
+  await expect(alice.query(`SELECT * FROM svc_cache_usage()`)).rejects.toMatchObject({
+    code: '42501',
+    message: 'svc_cache_usage: permission denied: only members of svc_admin may run it',
+  });
+});
+
+test('svc_version() is the installed version, to any role', async () => {
+  const installed = (await su.query(`SELECT extversion FROM pg_extension WHERE extname = 'svc'`)).rows[0].extversion;
+  expect((await alice.query(`SELECT svc_version() AS v`)).rows[0].v).toBe(installed);
+  expect(installed).toMatch(/^\d+\.\d+\.\d+$/);
+});
+
 test('each bad argument is refused with its name and rule, and nothing is removed', async () => {
   await fill();
   const cases: Array<[string, string, RegExp]> = [
-    ['', '22023', /svc_cache_evict: give at least one of older_than, unused_for, max_hits or keep/],
+    ['', '22023', /svc_cache_evict: give at least one of older_than, unused_for, max_hits, keep or target_bytes/],
+    [`target_bytes := -1, dry_run := false`, '22023', /svc_cache_evict: target_bytes must be zero or more \(got -1\)/],
     [`older_than := NULL, dry_run := false`, '22023', /give at least one/],
     [`older_than := '-1 day', dry_run := false`, '22023', /svc_cache_evict: older_than must be an interval of zero or more \(got -1 days\)/],
     [`unused_for := '-1 s', dry_run := false`, '22023', /svc_cache_evict: unused_for must be an interval of zero or more/],

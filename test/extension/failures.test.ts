@@ -149,6 +149,7 @@ describe('arguments', () => {
   const SAMPLE: Record<string, string> = {
     text: `'x'`, integer: '1', bigint: '1', boolean: 'true', jsonb: `'{"type":"integer"}'::jsonb`, json: `'{"type":"integer"}'::json`, 'text[]': `ARRAY['a']`,
     uuid: 'gen_random_uuid()', 'uuid[]': 'ARRAY[gen_random_uuid()]', interval: `'1 day'`, regclass: `'pg_class'`, 'real[]': `ARRAY[1]::real[]`,
+    'double precision': '0.5',
   };
   const PUBLIC = FUNCTIONS.filter((fn) => !fn.name.startsWith('svc__') && !fn.name.startsWith('svc_worker_') && fn.grantTo !== 'svc_worker');
   // Overloads (the set-based forms) are told apart by their parameters' names.

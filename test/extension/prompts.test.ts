@@ -150,3 +150,64 @@ test('concurrent updates of one prompt take successive versions', async () => {
   expect((await alice.query(`SELECT variables FROM svc_prompt_get('greet')`)).rows[0].variables).toEqual(['b']);
   expect((await alice.query(`SELECT description FROM svc_prompt_get('greet')`)).rows[0].description).toBe('a bedtime story');
 });
+
+test('metadata (a JSON object, kept by updates unless given), every version listed with is_active, non-strict rendering and filters', async () => {
+  const create = `SELECT svc_prompt_create('tagged', 'Dear {{ who | trim | upper }}, {{ topics | join(", ") | default("nothing") }}.', metadata := '{"team": "kids", "tags": ["bedtime"]}')`;
+  expect((await alice.query(create)).rows[0].svc_prompt_create).toBe(1);
+  expect((await alice.query(`SELECT svc_prompt_update('tagged', 'Hi {{ who | lower }}{{ note | default("") | truncate(5) }} ({{ topics | length }})') AS v`)).rows[0].v).toBe(2);
+  expect((await alice.query(`SELECT svc_prompt_update('tagged', 'v3 {{ who }}', metadata := '{"team": "ops"}') AS v`)).rows[0].v).toBe(3);
+  const versions = (await alice.query(`SELECT prompt_version, is_active, metadata, variables FROM svc_prompt_versions('tagged')`)).rows;
+  expect(versions).toEqual([
+    { prompt_version: 1, is_active: false, metadata: { team: 'kids', tags: ['bedtime'] }, variables: ['who', 'topics'] },
+    { prompt_version: 2, is_active: false, metadata: { team: 'kids', tags: ['bedtime'] }, variables: ['who', 'note', 'topics'] },
+    { prompt_version: 3, is_active: true, metadata: { team: 'ops' }, variables: ['who'] },
+  ]);
+  expect((await alice.query(`SELECT metadata FROM svc_prompt_get('tagged', 1)`)).rows[0].metadata).toEqual({ team: 'kids', tags: ['bedtime'] });
+  expect((await alice.query(`SELECT metadata FROM svc_prompt_list() WHERE prompt_name = 'tagged'`)).rows[0].metadata).toEqual({ team: 'ops' });
+  // A prompt made without metadata has {}.
+  await alice.query(`SELECT svc_prompt_create('plain', 'x')`);
+  expect((await alice.query(`SELECT metadata FROM svc_prompt_get('plain')`)).rows[0].metadata).toEqual({});
+  await alice.query(`SELECT svc_prompt_delete('plain')`);
+
+  const render = async (args: string) => (await alice.query(`SELECT svc_prompt_render('tagged', ${args}) AS t`)).rows[0].t as string;
+  expect(await render(`'{"who": "  Lily ", "topics": ["a ball", "a dog"]}', version := 1`)).toBe('Dear LILY, a ball, a dog.');
+  expect(await render(`'{"who": "Tom", "topics": null}', version := 1`)).toBe('Dear TOM, nothing.');
+  expect(await render(`'{"who": "ÉVA", "note": " – très bien", "topics": ["x", "y", "z"]}', version := 2`)).toBe('Hi éva – tr (3)');
+  // Strict (the default): a missing variable is an error naming it; strict := false renders it empty.
+  expect(await failure(alice, `SELECT svc_prompt_render('tagged', '{}', version := 2)`)).toMatchObject({
+    code: '22023',
+    message: "svc_prompt_render: variables must give what prompt 'tagged' version 2 reads: 'who' is missing (used at line 1, column 4)",
+  });
+  expect(await render(`'{}', version := 2, strict := false`)).toBe('Hi  ()');
+  expect(await render(`'{"who": "Tom"}', strict := false`)).toBe('v3 Tom');
+  const cases: Array<[string, string, string]> = [
+    [`SELECT svc_prompt_render('tagged', '{}', strict := NULL)`, '22004', 'svc_prompt_render: strict must not be NULL'],
+    [
+      `SELECT svc_prompt_render('tagged', '{"who": "x", "topics": "a"}', version := 1)`,
+      '22023',
+      "svc_prompt_render: variables must give what prompt 'tagged' version 1 reads: 'topics' must be an array to join (is a string; filter join at line 1, column 32)",
+    ],
+    [
+      `SELECT svc_prompt_update('tagged', '{{ who | title }}')`,
+      '22023',
+      "svc_prompt_update: template is not a valid template: unknown filter 'title' at line 1, column 1 (filters: upper, lower, trim, length, default, join, truncate)",
+    ],
+    [
+      `SELECT svc_prompt_update('tagged', '{{ who | truncate }}')`,
+      '22023',
+      "svc_prompt_update: template is not a valid template: filter 'truncate' at line 1, column 1 needs an argument: truncate(40)",
+    ],
+    [`SELECT svc_prompt_update('tagged', 'x', metadata := '[1]')`, '22023', 'svc_prompt_update: metadata must be a JSON object (got an array)'],
+    [
+      `SELECT svc_prompt_create('m', 'x', metadata := jsonb_build_object('a', repeat('b', 10000)))`,
+      '22023',
+      'svc_prompt_create: metadata must be at most 10000 characters as JSON (got 10008)',
+    ],
+    [`SELECT * FROM svc_prompt_versions('nope')`, '42704', "svc_prompt_versions: name 'nope' is no prompt of yours"],
+    [`SELECT * FROM svc_prompt_versions(NULL)`, '22004', 'svc_prompt_versions: name must not be NULL'],
+  ];
+  for (const [sql, code, message] of cases) expect({ sql, ...(await failure(alice, sql)) }).toMatchObject({ sql, code, message });
+  // Another role's prompt of that name is not found.
+  expect(await failure(bob, `SELECT * FROM svc_prompt_versions('tagged')`)).toMatchObject({ code: '42704' });
+  await alice.query(`SELECT svc_prompt_delete('tagged')`);
+});

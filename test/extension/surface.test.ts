@@ -12,20 +12,22 @@ beforeEach(async () => {
   await db.query('DELETE FROM svc_queue');
 });
 
+// Every generating function: SPEC's parameters, then seeded sampling and stop strings (#56; DECODING in
+// catalog.ts), before priority, which SPEC puts last.
 const SIGNATURES: Record<string, string> = {
-  svc_generate: 'prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
+  svc_generate: 'prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[]',
   svc_embed: 'text_input text, use_cache boolean DEFAULT true',
-  svc_generate_json: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
-  svc_generate_regex: 'prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
-  svc_generate_choice: 'prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
+  svc_generate_json: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[]',
+  svc_generate_regex: 'prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[]',
+  svc_generate_choice: 'prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[]',
   // DESIGN's five parameters, then top_k (#37), last so that positional calls of the five keep working.
   svc_rerank: "query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer",
-  svc_generate_async: 'prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
+  svc_generate_async: 'prompt text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0',
   svc_embed_async: 'text_input text, use_cache boolean DEFAULT true, priority integer DEFAULT 0',
-  svc_generate_json_async: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
-  svc_generate_regex_async: 'prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
-  svc_generate_choice_async: 'prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
-  svc_generate_batch_async: 'prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0',
+  svc_generate_json_async: 'prompt text, schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0',
+  svc_generate_regex_async: 'prompt text, pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0',
+  svc_generate_choice_async: 'prompt text, choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0',
+  svc_generate_batch_async: 'prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0',
   svc_embed_batch_async: 'texts text[], use_cache boolean DEFAULT true, priority integer DEFAULT 0',
   svc_rerank_async: "query text, documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, priority integer DEFAULT 0",
   svc_check_async: 'request_id uuid',
@@ -38,11 +40,11 @@ const SIGNATURES: Record<string, string> = {
 
 // The set-based overloads of the sync functions (an array first) are svc's own, beside the spec's.
 const SET_BASED: Record<string, string> = {
-  svc_generate: 'prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
+  svc_generate: 'prompts text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[]',
   svc_embed: 'texts text[], use_cache boolean DEFAULT true',
-  svc_generate_json: 'prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
-  svc_generate_regex: 'prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
-  svc_generate_choice: 'prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42',
+  svc_generate_json: 'prompts text[], schema jsonb, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[]',
+  svc_generate_regex: 'prompts text[], pattern text, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[]',
+  svc_generate_choice: 'prompts text[], choices text[], max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[]',
   svc_rerank: "queries text[], documents text[], task text DEFAULT 'Given a web search query, retrieve relevant passages that answer the query'::text, use_cache boolean DEFAULT true, seed integer DEFAULT 42, top_k integer DEFAULT NULL::integer",
 };
 
@@ -104,6 +106,27 @@ test('svc_generate_async stores the defaults and returns a pending request id', 
 test('named notation sets any parameter', async () => {
   const { rows } = await db.query(`SELECT svc_generate_async(prompt := 'Hi', seed := 7, priority := 5, max_tokens := 16, use_cache := false) AS id`);
   expect(await job(rows[0].id)).toMatchObject({ parameters: { prompt: 'Hi', max_tokens: 16, use_cache: false, seed: 7 }, priority: 5 });
+});
+
+test('sampling and stop strings are recorded only where they change the output (the cache key of a greedy request is unchanged)', async () => {
+  const stored = async (call: string) => (await job((await db.query(`SELECT ${call} AS id`)).rows[0].id)).parameters;
+  const greedy = { prompt: 'Hi', max_tokens: 512, use_cache: true, seed: 42, prompt_format: 'chat' };
+  // Temperature 0 is greedy: top_k, top_p and min_p change nothing then, and are not recorded.
+  expect(await stored(`svc_generate_async('Hi', top_k := 5, top_p := 0.5, min_p := 0.2, stop := ARRAY[]::text[])`)).toEqual(greedy);
+  expect(await stored(`svc_generate_async('Hi', temperature := 0.7)`)).toEqual({ ...greedy, temperature: 0.7, top_k: 40, top_p: 0.95, min_p: 0.05 });
+  expect(await stored(`svc_generate_async('Hi', temperature := 1.5, top_k := 0, top_p := 1, min_p := 0, stop := ARRAY['.', E'\n'])`)).toEqual({
+    ...greedy, temperature: 1.5, top_k: 0, top_p: 1, min_p: 0, stop: ['.', '\n'],
+  });
+  // Every generating submitter takes them, by name and before priority (SPEC's last parameter).
+  expect(await stored(`svc_generate_regex_async('Hi', '[a-z]+', 8, true, 7, 0.5, 10, 0.9, 0.1, ARRAY['x'], 3)`)).toMatchObject({
+    max_tokens: 8, seed: 7, temperature: 0.5, top_k: 10, top_p: 0.9, min_p: 0.1, stop: ['x'],
+  });
+  expect((await db.query(`SELECT priority FROM svc_queue ORDER BY created_at DESC LIMIT 1`)).rows[0].priority).toBe(3);
+  const ids = (await db.query(`SELECT svc_generate_batch_async(ARRAY['a', 'b'], temperature := 0.3, stop := ARRAY['!']) AS ids`)).rows[0].ids;
+  for (const id of ids) expect((await job(id)).parameters).toMatchObject({ temperature: 0.3, stop: ['!'] });
+  expect(await stored(`svc_generate_json_async('Hi', '{"type":"integer"}', temperature := 0.9)`)).toMatchObject({ temperature: 0.9 });
+  expect(await stored(`svc_generate_json_async('Hi', '{"type":"integer"}'::json, temperature := 0.9, stop := ARRAY['1'])`)).toMatchObject({ temperature: 0.9, stop: ['1'] });
+  expect(await stored(`svc_generate_choice_async('Hi', ARRAY['a', 'b'], min_p := 0.5, temperature := 2)`)).toMatchObject({ temperature: 2, min_p: 0.5 });
 });
 
 test('svc_embed_async stores text_input', async () => {
@@ -169,6 +192,19 @@ describe('validation at the call', () => {
     ['empty embed batch', `SELECT svc_embed_batch_async(ARRAY[]::text[])`, /svc_embed_batch_async: texts must not be empty/],
     ['rerank without documents', `SELECT svc_rerank_async('q', ARRAY[]::text[])`, /svc_rerank_async: documents must not be empty/],
     ['rerank with an empty query', `SELECT svc_rerank_async('', ARRAY['d'])`, /svc_rerank_async: query must not be empty/],
+    ['temperature below 0', `SELECT svc_generate_async('x', temperature := -0.1)`, /svc_generate_async: temperature must be a number from 0 to 2 \(got -0.1\)/],
+    ['temperature above 2', `SELECT svc_generate_async('x', temperature := 2.5)`, /temperature must be a number from 0 to 2 \(got 2.5\)/],
+    ['temperature NaN', `SELECT svc_generate_async('x', temperature := 'NaN')`, /temperature must be a number from 0 to 2 \(got NaN\)/],
+    ['NULL temperature', `SELECT svc_generate_async('x', temperature := NULL)`, /svc_generate_async: temperature must not be NULL/],
+    ['negative top_k', `SELECT svc_generate_json_async('x', '{}', top_k := -1)`, /svc_generate_json_async: top_k must be an integer from 0 \(every token\) to 2147483647 \(got -1\)/],
+    ['top_p of 0', `SELECT svc_generate_regex_async('x', 'a', top_p := 0)`, /svc_generate_regex_async: top_p must be a number above 0 and at most 1 \(got 0\)/],
+    ['top_p above 1', `SELECT svc_generate_async('x', top_p := 1.5)`, /top_p must be a number above 0 and at most 1 \(got 1.5\)/],
+    ['min_p of 1', `SELECT svc_generate_choice_async('x', ARRAY['a'], min_p := 1)`, /svc_generate_choice_async: min_p must be a number from 0 to below 1 \(got 1\)/],
+    ['options checked at temperature 0 too', `SELECT svc_generate_async('x', top_k := -5)`, /top_k must be an integer from 0/],
+    ['an empty stop string', `SELECT svc_generate_async('x', stop := ARRAY['a', ''])`, /svc_generate_async: stop\[2\] must not be empty/],
+    ['a NULL stop string', `SELECT svc_generate_batch_async(ARRAY['x'], stop := ARRAY[NULL]::text[])`, /svc_generate_batch_async: stop\[1\] must not be NULL/],
+    ['too many stop strings', `SELECT svc_generate_async('x', stop := array_fill('s'::text, ARRAY[17]))`, /stop must have at most 16 strings \(got 17\)/],
+    ['a stop string too long', `SELECT svc_generate_async('x', stop := ARRAY[repeat('s', 1001)])`, /stop\[1\] must be at most 1000 characters \(got 1001\)/],
   ];
   test.each(cases)('%s is rejected and nothing is enqueued', async (_label, sql, message) => {
     await expect(db.query(sql)).rejects.toThrow(message);
@@ -188,6 +224,8 @@ describe('validation at the call', () => {
   test('errors carry an SQLSTATE', async () => {
     await expect(db.query(`SELECT svc_generate_async('x', max_tokens := 0)`)).rejects.toMatchObject({ code: '22023' });
     await expect(db.query(`SELECT svc_generate_async(NULL)`)).rejects.toMatchObject({ code: '22004' });
+    await expect(db.query(`SELECT svc_generate_async('x', temperature := 3)`)).rejects.toMatchObject({ code: '22023' });
+    await expect(db.query(`SELECT svc_generate_async('x', stop := ARRAY[repeat('s', 1001)])`)).rejects.toMatchObject({ code: '54000' });
   });
 });
 

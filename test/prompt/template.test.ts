@@ -144,3 +144,53 @@ test('output is bounded: a loop that would pass maxChars stops with too-large', 
   });
   expect(renderTemplate(silent, { xs: xs.slice(0, 40) }, { maxSteps: 100_000 })).toBe('');
 });
+
+describe('filters', () => {
+  test('upper, lower, trim, join, length, truncate on strings, arrays, objects and other JSON', () => {
+    const vars = { name: '  Zoé ', tags: ['a', 1, true, null], o: { a: 1, b: 2 }, n: 42, emoji: '😀😀😀' };
+    expect(render('{{ name | trim | upper }}|{{ name | lower }}|{{ tags | join(", ") }}|{{ tags | join }}', vars)).toBe(
+      'ZOÉ|  zoé |a, 1, true, null|a1truenull',
+    );
+    expect(render('{{ tags | length }} {{ o | length }} {{ name | length }} {{ emoji | length }} {{ n | length }}', vars)).toBe('4 2 6 3 2');
+    expect(render('{{ name | trim | truncate(2) }}|{{ emoji | truncate(2) }}|{{ o | truncate(5) }}|{{ name | truncate(0) }}', vars)).toBe('Zo|😀😀|{"a":|');
+    expect(render(`{{ tags | join(" \\"|\\" ") }}|{{ tags | join(' - ') }}`, vars)).toBe('a "|" 1 "|" true "|" null|a - 1 - true - null');
+  });
+
+  test('default replaces a missing or null value, which the other filters pass on; without one it is an error, or empty when not strict', () => {
+    expect(render('{{ x | default("n/a") }} {{ y | default(7) }} {{ z | upper | default("none") | upper }}', { y: null })).toBe('n/a 7 NONE');
+    expect(render('{{ x | default("n/a") }}', { x: 'here' })).toBe('here');
+    expect(failure(() => render('{{ x | upper }}'))).toMatchObject({
+      code: 'missing-variable',
+      message: "'x' is missing (used at line 1, column 1)",
+      variable: 'x',
+    });
+    const t = parseTemplate('[{{ x | upper }}][{{ a.b }}]{% for i in xs %}{{ i }}{% endfor %}{% if y %}y{% endif %}.');
+    expect(renderTemplate(t, {}, { strict: false })).toBe('[][].');
+    // Not strict renders what is missing as nothing; a value of the wrong kind is still an error.
+    expect(failure(() => renderTemplate(t, { xs: 'no' }, { strict: false }))).toMatchObject({ code: 'not-a-list' });
+    expect(failure(() => render('{{ s | join(",") }}', { s: 'ab' }))).toMatchObject({
+      code: 'not-a-list',
+      message: "'s' must be an array to join (is a string; filter join at line 1, column 1)",
+    });
+  });
+
+  const refused: Array<[string, string]> = [
+    ['{{ a | title }}', "unknown filter 'title' at line 1, column 1 (filters: upper, lower, trim, length, default, join, truncate)"],
+    ['{{ a | constructor }}', "unknown filter 'constructor' at line 1, column 1 (filters: upper, lower, trim, length, default, join, truncate)"],
+    ['{{ a | upper(1) }}', "filter 'upper' at line 1, column 1 takes no argument"],
+    ['{{ a | truncate }}', "filter 'truncate' at line 1, column 1 needs an argument: truncate(40)"],
+    ['{{ a | truncate(-1) }}', "filter 'truncate' at line 1, column 1: its argument must be an integer from 0 to 1000000 (got -1)"],
+    ['{{ a | truncate("3") }}', 'filter \'truncate\' at line 1, column 1: its argument must be an integer from 0 to 1000000 (got "3")'],
+    ['{{ a | default }}', 'filter \'default\' at line 1, column 1 needs an argument: default("text")'],
+    ['{{ a | default(b) }}', "filter 'default' at line 1, column 1: its argument must be a quoted string or an integer (got 'b')"],
+    ['{{ a | join(1) }}', "filter 'join' at line 1, column 1: its argument must be a quoted string (got 1)"],
+    ['{{ a | }}', "filter '' at line 1, column 1 must read name or name(argument) (filters: upper, lower, trim, length, default, join, truncate)"],
+  ];
+  test.each(refused)('refused when stored: %j', (source, message) => {
+    expect(failure(() => parseTemplate(source))).toMatchObject({ code: 'syntax', message });
+  });
+
+  test('the variables of filtered outputs are read as any others', () => {
+    expect(parseTemplate('{{ a | default("x") }}{{ b.c | upper }}{{ a | join("|") }}').variables).toEqual(['a', 'b']);
+  });
+});

@@ -142,7 +142,7 @@ test('bad arguments and settings are refused naming them, enqueueing nothing; th
   const before = await generations();
   const cases: Array<[string, string, string]> = [
     [`SELECT svc_summarize(body, 0) FROM docs`, '22023', 'svc_summarize: max_tokens must be between 1 and 32768 (got 0)'],
-    [`SELECT svc_summarize(body, NULL) FROM docs`, '22004', 'svc_summarize: max_tokens must not be NULL'],
+    [`SELECT svc_summarize(body, NULL::integer) FROM docs`, '22004', 'svc_summarize: max_tokens must not be NULL'],
     [`SELECT svc_summarize(body, 16, NULL) FROM docs`, '22004', 'svc_summarize: seed must not be NULL'],
     [
       `SELECT svc_summarize(body, CASE WHEN id < 3 THEN 16 ELSE 17 END ORDER BY id) FROM docs WHERE category = 'long'`,

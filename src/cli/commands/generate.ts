@@ -7,7 +7,7 @@ import { CONSTRAINT_OPTIONS, givenConstraints, parseChoicesFlag, readSchema, Usa
 const HELP = `Usage: svc generate ["PROMPT"] [--schema FILE|- | --regex R | --choices a,b,c | --type T] [options]
 
 Generate text for PROMPT (read from stdin when not given). Output is deterministic: the same call
-gives the same result.
+gives the same result (greedy by default; with --temperature, drawn under --seed).
 
 Constraints (at most one):
   --schema FILE|-     JSON Schema from a file (or stdin with -); prints <json-output>JSON</json-output>
@@ -22,7 +22,13 @@ Options:
   --raw               send the prompt as it is, not as the user turn of the model's chat template
                       (the default where the model has one; a model without a template runs raw)
   --max-tokens N      most tokens to generate (default 512)
-  --seed N            seed (default 42)
+  --seed N            seed of the draws with --temperature (default 42)
+  --temperature T     0 (default: greedy) to 2: draw each token from the model's distribution
+  --top-k K           with --temperature: the K most likely tokens are candidates (default 40; 0: all)
+  --top-p P           with --temperature: the most likely tokens up to probability P (default 0.95)
+  --min-p P           with --temperature: tokens at least P times the most likely (default 0.05)
+  --stop S            end the output before the first S it contains (repeat for more; under a
+                      constraint only where the text before S is a complete output)
   --timeout S         give up after S seconds
   --unsafe            allow a remote model (<provider>:<name>): the prompt leaves this machine
   --json              print {"text", "value"} as JSON instead of the text
@@ -38,6 +44,11 @@ export function run(args: string[]): Promise<number> {
     ...CONSTRAINT_OPTIONS,
     'max-tokens': { type: 'string' },
     seed: { type: 'string' },
+    temperature: { type: 'string' },
+    'top-k': { type: 'string' },
+    'top-p': { type: 'string' },
+    'min-p': { type: 'string' },
+    stop: { type: 'string', multiple: true },
     timeout: { type: 'string' },
     unsafe: { type: 'boolean' },
     json: { type: 'boolean' },
@@ -64,6 +75,11 @@ export function run(args: string[]): Promise<number> {
     const options: GenerateOptions = {
       maxTokens: positiveInteger('max-tokens', values['max-tokens']),
       seed: positiveInteger('seed', values.seed, 0),
+      temperature: numberFlag('temperature', values.temperature),
+      topK: positiveInteger('top-k', values['top-k'], 0),
+      topP: numberFlag('top-p', values['top-p']),
+      minP: numberFlag('min-p', values['min-p']),
+      stop: values.stop,
       model: values.model,
       unsafeMode: values.unsafe ? true : undefined,
       timeoutMs: timeout === undefined ? undefined : timeout * 1000,
@@ -108,4 +124,12 @@ export function run(args: string[]): Promise<number> {
     }
     process.stdout.write(values.json ? JSON.stringify({ text, value }) + '\n' : text + '\n');
   });
+}
+
+/** A number flag, as given (the library checks its range and names the option). */
+function numberFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${flag} must be a number; got '${value}'`);
+  return n;
 }

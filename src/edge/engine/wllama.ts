@@ -17,6 +17,10 @@ import { edgeCapabilities } from './capabilities.js';
 import { readGgufMeta } from '../../model/gguf.js';
 import type { Capabilities } from '../../engine/capabilities.js';
 import { modelFile, type ModelFile } from './model-file.js';
+import { isGreedy, samplerSeed, type Sampling } from '../../decode/sampling.js';
+import { StopScanner, grammarComplete } from '../../decode/stop.js';
+
+const ENCODER = new TextEncoder();
 
 // wllama's .d.ts files use extensionless relative re-exports, which NodeNext resolution cannot
 // follow; this is the part of its API used here.
@@ -34,8 +38,22 @@ const Wllama = (
   }
 ).Wllama;
 
-/** Sampling is fixed by SPEC 1.1: temperature 0 and seed 42. */
+/** SPEC 1.1: the edge generates with temperature 0 and seed 42 unless a request says otherwise (src/decode/sampling.ts). */
 export const ENGINE_SEED = 42;
+
+/** A generation's options besides its prompt and max_tokens. */
+export interface EdgeGenerateOptions {
+  /** GBNF the output follows (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given. */
+  grammar?: string;
+  /** The draw's seed (default ENGINE_SEED); greedy output does not depend on it. */
+  seed?: number;
+  /** Sampling (temperature above 0); absent: greedy. */
+  sampling?: Sampling;
+  /** Stop strings, applied as the library's engine applies them (src/decode/stop.ts): the output ends before the first one. */
+  stop?: readonly string[];
+  /** Diagnostics (bench/divergence.ts): each generated token with this many likeliest at its step, in the result's `steps`. */
+  logprobs?: number;
+}
 
 /**
  * Generation is unconstrained text, expressed as a grammar over Unicode code points: any character
@@ -193,8 +211,8 @@ export interface LoadedModel {
   /** What the model serves (an embedding model does not generate), by the library's rules. */
   capabilities: Capabilities;
   /**
-   * Greedy (temperature 0, seed 42) completion; `tokens` is the number of generated tokens.
-   * `grammar`: GBNF the output follows (a constraint compiled by src/grammar); TEXT_GRAMMAR when not given.
+   * A completion: greedy (temperature 0) unless options.sampling says otherwise; `tokens` is the number
+   * of generated tokens, `stopped` whether a stop string ended it (options: EdgeGenerateOptions).
    * `onText` (streaming): the text as it comes, at whole characters, joined exactly the result's text;
    * nothing of a prompt that leaves too little context for max_tokens (that is the 400 at the end).
    * `logprobs` (diagnostics: bench/divergence.ts): each generated token with the `logprobs` likeliest
@@ -203,8 +221,9 @@ export interface LoadedModel {
   generate(
     prompt: string,
     maxTokens: number,
-    options?: { grammar?: string; onText?: (piece: string) => void; logprobs?: number },
-  ): Promise<{ text: string; tokens: number; cut: boolean; steps?: TokenStep[] }>;
+    options?: EdgeGenerateOptions,
+    onText?: (piece: string) => void,
+  ): Promise<{ text: string; tokens: number; cut: boolean; stopped: boolean; steps?: TokenStep[] }>;
   embed(text: string): Promise<number[]>;
   /** Bytes of the wasm memory now (it only grows; a replaced instance's is reused by the next). */
   memoryBytes(): number;
@@ -266,7 +285,7 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
           n_threads: 1,
           n_gpu_layers: 0,
           ...ENGINE_CONTEXT,
-          seed: ENGINE_SEED,
+          // No seed here: wllama would put it over every request's own (createCompletion's seed).
           embeddings: true,
           // The GGUF's own pooling, as the library and the worker (node-llama-cpp) embed: one vector per (model, text) on every surface.
           pooling_type: pooling,
@@ -303,7 +322,9 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
     memoryBytes: () => memory.buffer.byteLength,
     heapBytes: () => writtenBytes(memory),
     close: () => serialize(release),
-    generate(prompt, maxTokens, { grammar = TEXT_GRAMMAR, onText, logprobs } = {}) {
+    generate(prompt, maxTokens, options = {}, onText) {
+      const grammar = options.grammar ?? TEXT_GRAMMAR;
+      const sampling = isGreedy(options.sampling) ? undefined : options.sampling;
       return serialize(async () => {
         // Streamed, because llama.cpp's server then holds back an unfinished UTF-8 sequence (one
         // cut by max_tokens) instead of putting it into a JSON string: wllama serializes results
@@ -313,6 +334,19 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
         let usage: { completion_tokens?: number; prompt_tokens?: number } | undefined;
         let promptTokens: number | undefined;
         const steps: TokenStep[] = [];
+        /** Tokens generated so far, as the server counts them (timings_per_token): the count where a stop string ended the stream. */
+        let predicted: number | undefined;
+        // Stop strings as the library's engine applies them (src/decode/stop.ts), on the text as it comes: what
+        // may still begin one is held back; once one is found the completion is aborted.
+        const scanner = options.stop?.length ? new StopScanner(options.stop, options.grammar ? grammarComplete(options.grammar) : undefined) : undefined;
+        const stopped = new AbortController();
+        const decoder = new TextDecoder();
+        const take = (piece: string): string => {
+          if (!scanner) return piece;
+          const settled = decoder.decode(scanner.push(ENCODER.encode(piece)), { stream: true });
+          if (scanner.stopped) stopped.abort();
+          return settled;
+        };
         /** Streaming: how much of `text` was handed on (a prompt over the context is refused before any piece). */
         let sent = 0;
         const handOn = () => {
@@ -320,13 +354,38 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
           onText(text.slice(sent));
           sent = text.length;
         };
+        const finish = () => {
+          // One rule with the library and the worker: a prompt must leave room for an output token
+          // (llama.cpp's server refuses one that does not, above), and the output ends at max_tokens
+          // or where the context is full, as llama.cpp's server ends it.
+          promptTokens = usage?.prompt_tokens ?? promptTokens;
+          if (promptTokens === undefined) throw new Error('llama.cpp reported no prompt token count');
+          if (promptTokens >= contextTokens) throw inputLimit('prompt', promptTokens, limits);
+          // What the stop strings' scanner still holds (no stop string followed it).
+          if (scanner) text += decoder.decode(scanner.end()) + decoder.decode();
+          handOn();
+          const tokens = usage?.completion_tokens ?? predicted ?? chunks;
+          const diagnostics = options.logprobs ? { steps } : {};
+          if (scanner?.stopped) return { text, tokens, cut: false, stopped: true, ...diagnostics };
+          // Cut at max_tokens or where the context is full: the engine's stop reason 'maxTokens' either way.
+          return { text, tokens, cut: tokens >= maxTokens || promptTokens + tokens >= contextTokens, stopped: false, ...diagnostics };
+        };
         try {
           await w.createCompletion({
             prompt: promptText(prompt),
             max_tokens: maxTokens,
-            temperature: 0,
-            top_k: 1,
-            seed: ENGINE_SEED,
+            // Greedy as always, or llama.cpp's samplers in the order the library's engine runs them
+            // (node-llama-cpp's chain: top-k, top-p, min-p, temperature, then the seeded draw).
+            ...(sampling
+              ? {
+                  temperature: sampling.temperature,
+                  top_k: sampling.topK,
+                  top_p: sampling.topP,
+                  min_p: sampling.minP,
+                  samplers: ['top_k', 'top_p', 'min_p', 'temperature'],
+                  seed: samplerSeed(options.seed ?? ENGINE_SEED),
+                }
+              : { temperature: 0, top_k: 1, seed: ENGINE_SEED }),
             grammar,
             // Every prompt is evaluated from scratch, so what ran before cannot change the bytes.
             cache_prompt: false,
@@ -334,19 +393,22 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
             // the stream ends early (see the catch below).
             timings_per_token: true,
             stream: true,
-            ...(logprobs ? { n_probs: logprobs } : {}),
+            ...(options.logprobs ? { n_probs: options.logprobs } : {}),
+            abortSignal: stopped.signal,
             onData: (chunk: {
               choices?: { text?: string; logprobs?: { content?: Array<{ id: number; top_logprobs?: Array<{ id: number; logprob: number }> }> } }[];
               content?: string;
               usage?: { completion_tokens?: number; prompt_tokens?: number };
-              timings?: { prompt_n?: number };
+              timings?: { prompt_n?: number; predicted_n?: number };
             }) => {
+              if (stopped.signal.aborted) return;
               if (chunk.timings?.prompt_n !== undefined) promptTokens = chunk.timings.prompt_n;
               for (const step of chunk.choices?.[0]?.logprobs?.content ?? [])
                 steps.push({ id: step.id, top: (step.top_logprobs ?? []).map(({ id, logprob }) => ({ id, logprob })) });
+              if (chunk.timings?.predicted_n !== undefined) predicted = chunk.timings.predicted_n;
               const piece = chunk.choices?.[0]?.text ?? chunk.content ?? '';
               if (piece) chunks++;
-              text += piece;
+              text += take(piece);
               if (chunk.usage) usage = chunk.usage;
               handOn();
             },
@@ -354,22 +416,14 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
         } catch (err) {
           const limit = limitError(err, 'prompt', limits);
           if (limit) throw limit;
+          // Aborted here, once a stop string ended the output: the answer is the text before it.
+          if (stopped.signal.aborted) return finish();
           // The one serialization failure left (an overlong UTF-8 sequence the grammar admitted):
           // llama.cpp cannot put that chunk into JSON. The text up to it is valid and the failure
           // is deterministic, so the answer is the text before the invalid sequence.
           if (!/type_error\.316/.test(messageOf(err))) throw err;
         }
-        // One rule with the library and the worker: a prompt must leave room for an output token
-        // (llama.cpp's server refuses one that does not, above), and the output ends at max_tokens
-        // or where the context is full, as llama.cpp's server ends it.
-        promptTokens = usage?.prompt_tokens ?? promptTokens;
-        if (promptTokens === undefined) throw new Error('llama.cpp reported no prompt token count');
-        if (promptTokens >= contextTokens) throw inputLimit('prompt', promptTokens, limits);
-        handOn();
-        const tokens = usage?.completion_tokens ?? chunks;
-        // Cut at max_tokens or where the context is full: the engine's stop reason 'maxTokens' either way.
-        const cut = tokens >= maxTokens || promptTokens + tokens >= contextTokens;
-        return logprobs ? { text, tokens, cut, steps } : { text, tokens, cut };
+        return finish();
       });
     },
     embed(text) {

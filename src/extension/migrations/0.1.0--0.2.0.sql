@@ -112,6 +112,14 @@ DROP FUNCTION svc_cleanup(interval);
 DROP FUNCTION svc_worker_complete(uuid, integer, text);
 DROP FUNCTION svc_worker_fail(uuid, integer, text, integer);
 DROP FUNCTION svc_worker_renew(text, uuid[], double precision);
+-- The generation submitters gained seeded sampling and stop strings (temperature, top_k, top_p, min_p,
+-- stop) before priority, which stays last: the 0.2.0 forms are created below, these must not stay
+-- beside them as overloads.
+DROP FUNCTION svc_generate_async(text, integer, boolean, integer, integer);
+DROP FUNCTION svc_generate_json_async(text, jsonb, integer, boolean, integer, integer);
+DROP FUNCTION svc_generate_regex_async(text, text, integer, boolean, integer, integer);
+DROP FUNCTION svc_generate_choice_async(text, text[], integer, boolean, integer, integer);
+DROP FUNCTION svc_generate_batch_async(text[], integer, boolean, integer, integer);
 
 -- svc_owner (as schema.sql defines it in 0.2.0): the owner of svc's tables and of all its functions but those docs/security.md lists as
 -- the superuser's ("Who owns svc's objects"), so that what runs with svc's owner's rights has svc's
@@ -229,6 +237,7 @@ CREATE TABLE svc_prompts (
   version     integer NOT NULL CHECK (version > 0),
   template    text NOT NULL,
   description text,
+  metadata    jsonb NOT NULL DEFAULT '{}' CONSTRAINT svc_prompts_metadata CHECK (jsonb_typeof(metadata) = 'object'),
   variables   text[] NOT NULL,
   created_at  timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (owner, name, version)

@@ -1,5 +1,5 @@
--- The session role's prompts, one row each: its latest version's description and variables.
-SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at
+-- The session role's prompts, one row each: its latest version's description, variables and metadata.
+SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at, l.metadata
 FROM (SELECT p.name, count(*)::integer AS versions, min(p.created_at) AS created_at, max(p.version) AS latest
       FROM svc_prompts p
       WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))

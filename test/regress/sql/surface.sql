@@ -33,6 +33,8 @@ RESET client_min_messages;
 -- 22004: an explicit NULL is never a default
 SELECT pg_temp.err($$SELECT svc_generate_async(NULL)$$);
 SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := NULL)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', temperature := NULL)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', stop := ARRAY['a', NULL])$$);
 SELECT pg_temp.err($$SELECT svc_generate_json_async('x', NULL)$$);
 SELECT pg_temp.err($$SELECT svc_generate_choice_async('x', ARRAY['a', NULL])$$);
 SELECT pg_temp.err($$SELECT svc_embed_batch_async(ARRAY['a', NULL])$$);
@@ -43,6 +45,13 @@ SELECT pg_temp.err($$SELECT svc_cleanup(NULL)$$);
 SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := 0)$$);
 SELECT pg_temp.err($$SELECT svc_generate_async('x', priority := 101)$$);
 SELECT pg_temp.err($$SELECT svc_generate_async('x', max_tokens := 32769)$$);
+-- seeded sampling and stop strings (#56): each option's rule
+SELECT pg_temp.err($$SELECT svc_generate_async('x', temperature := 2.5)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', top_k := -1)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', top_p := 0)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', min_p := 1)$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', stop := ARRAY[''])$$);
+SELECT pg_temp.err($$SELECT svc_generate_async('x', stop := array_fill('s'::text, ARRAY[17]))$$);
 SELECT pg_temp.err($$SELECT svc_generate_json_async('x', '{"type":"foo"}')$$);
 SELECT pg_temp.err($$SELECT svc_generate_json_async('x', '{"type":"string","minLength":3,"maxLength":2}')$$);
 SELECT pg_temp.err($$SELECT svc_generate_regex_async('x', 'a(b')$$);
@@ -81,6 +90,7 @@ SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(older_than := '-1 day')$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(unused_for := '-1 second')$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(max_hits := -1)$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := -1)$$);
+SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(target_bytes := -1)$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, order_by := 'size')$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, order_by := NULL)$$);
 SELECT pg_temp.err($$SELECT * FROM svc_cache_evict(keep := 1, dry_run := NULL)$$);
@@ -196,6 +206,17 @@ SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{"who": {"name": "x"},
 SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '[]')$$);
 SELECT pg_temp.err($$SELECT svc_prompt_render('regress', NULL)$$);
 SELECT pg_temp.err($$SELECT svc_prompt_delete('nope')$$);
+-- metadata, versions with is_active, filters and non-strict rendering (#56)
+SELECT svc_prompt_update('regress', '{{ who.name | trim | upper }} {{ topics | join(", ") | default("-") }} {{ who.nick | default("?") | truncate(3) }}', metadata := '{"team": "regress"}');
+SELECT prompt_version, is_active, metadata, variables FROM svc_prompt_versions('regress');
+SELECT svc_prompt_render('regress', '{"who": {"name": " Tom ", "nick": "Tommy"}, "topics": ["a", "b"]}');
+SELECT svc_prompt_render('regress', '{}', strict := false);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{}', strict := NULL)$$);
+SELECT pg_temp.err($$SELECT svc_prompt_render('regress', '{"who": {"name": "x"}, "topics": "a"}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_update('regress', '{{ who | title }}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_update('regress', '{{ who | truncate(-1) }}')$$);
+SELECT pg_temp.err($$SELECT svc_prompt_update('regress', 'x', metadata := '[]')$$);
+SELECT pg_temp.err($$SELECT * FROM svc_prompt_versions('nope')$$);
 SELECT svc_prompt_delete('regress');
 SELECT count(*) AS prompts FROM svc_prompts;
 
@@ -204,7 +225,11 @@ SELECT count(*) AS prompts FROM svc_prompts;
 CREATE TABLE regress_texts (id integer, body text);
 INSERT INTO regress_texts VALUES (1, 'one'), (2, 'two'), (3, NULL);
 SELECT pg_temp.err($$SELECT svc_summarize(body, 0) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize(body, NULL::integer) FROM regress_texts$$);
+-- an untyped NULL or literal cannot tell the integer form from the jsonb one (#56)
 SELECT pg_temp.err($$SELECT svc_summarize(body, NULL) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize(body, '{"max_token": 5}'::jsonb) FROM regress_texts$$);
+SELECT pg_temp.err($$SELECT svc_summarize_final('{"format": "other"}'::jsonb)$$);
 SELECT pg_temp.err($$SELECT svc_summarize(body, 16, NULL) FROM regress_texts$$);
 SELECT pg_temp.err($$SELECT svc_summarize(body, 16, id ORDER BY id) FROM regress_texts$$);
 SET svc.summarize_chunk_size = '50';
