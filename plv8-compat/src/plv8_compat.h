@@ -254,6 +254,30 @@ void		terminate_now(v8::Isolate *isolate);
 /* watchdog.cc */
 void		watchdog_enter(v8::Isolate *isolate);
 void		watchdog_leave(v8::Isolate *isolate);
+/*
+ * What runs from here on while JS is on the stack: PostgreSQL (a plv8.* callback,
+ * where PostgreSQL and not the watchdog handles a pending cancel) or JS again
+ * (a function the callback calls).  False when no JS runs: nothing to pop.
+ */
+bool		watchdog_push(bool postgres);
+void		watchdog_pop(void);
+
+/* watchdog_push for a scope. */
+class WatchdogScope
+{
+  public:
+	explicit WatchdogScope(bool postgres) : pushed_(watchdog_push(postgres)) {}
+	~WatchdogScope()
+	{
+		if (pushed_)
+			watchdog_pop();
+	}
+	WatchdogScope(const WatchdogScope &) = delete;
+	WatchdogScope &operator=(const WatchdogScope &) = delete;
+
+  private:
+	bool		pushed_;
+};
 /* Why the watchdog terminated JS: 0 none, 1 interrupt pending, 2 execution timeout. */
 int			watchdog_take_reason(void);
 

@@ -61,6 +61,8 @@ guarded(const FunctionCallbackInfo<Value> &args)
 		tmp = (*cb_cxts)[depth];
 		cb_depth = depth + 1;
 		MemoryContextSwitchTo(tmp);
+		WatchdogScope in_postgres(true);
+
 		F(args);
 	}
 	catch (PgError &e)
@@ -670,8 +672,14 @@ plv8_subtransaction(const FunctionCallbackInfo<Value> &args)
 
 	{
 		TryCatch	tc(isolate);
+		bool		called;
 
-		if (!args[0].As<Function>()->Call(context, context->Global(), 0, nullptr).ToLocal(&r))
+		{
+			WatchdogScope in_js(false);
+
+			called = args[0].As<Function>()->Call(context, context->Global(), 0, nullptr).ToLocal(&r);
+		}
+		if (!called)
 		{
 			/* undo the work, then let the exception continue */
 			sx.rollback();

@@ -21,6 +21,16 @@ using clk = std::chrono::steady_clock;
 static std::mutex *mu;
 static std::condition_variable *cv;
 static std::vector<v8::Isolate *> *active;	/* isolates with JS on the stack */
+/*
+ * What runs on top, one entry a level: false while JS runs, true while JS has
+ * called into PostgreSQL (a plv8.* callback: SPI, a lock wait).  There
+ * PostgreSQL handles a pending cancel itself, as the error of the statement
+ * (a lock_timeout's 55P03, a statement_timeout's), which reaches JS as an
+ * exception it may catch; terminating JS as well would turn that error into
+ * "canceling statement due to user request".  The lock_timeout that ends each
+ * of svc's waits on a worker's lock (1 s) raced the watchdog that way.
+ */
+static std::vector<bool> *in_postgres;
 static clk::time_point started;
 static bool sleeping;
 static bool fired;
@@ -52,7 +62,7 @@ watchdog_main()
 				int			r = 0;
 
 				idle_ticks = 0;
-				if (QueryCancelPending || ProcDiePending)
+				if ((QueryCancelPending || ProcDiePending) && !in_postgres->back())
 					r = 1;
 				else if (plv8_execution_timeout_s > 0 &&
 						 clk::now() - started > std::chrono::seconds(plv8_execution_timeout_s))
@@ -80,6 +90,8 @@ watchdog_start()
 	cv = new std::condition_variable();
 	active = new std::vector<v8::Isolate *>();
 	active->reserve(16);
+	in_postgres = new std::vector<bool>();
+	in_postgres->reserve(32);
 	/* signals belong to the backend's main thread only */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -103,6 +115,7 @@ watchdog_enter(v8::Isolate *isolate)
 		reason = 0;
 	}
 	active->push_back(isolate);
+	in_postgres->push_back(false);
 	if (sleeping)
 		cv->notify_one();
 }
@@ -114,6 +127,28 @@ watchdog_leave(v8::Isolate *isolate)
 
 	(void) isolate;
 	active->pop_back();
+	in_postgres->pop_back();
+}
+
+bool
+watchdog_push(bool postgres)
+{
+	if (!mu)
+		return false;
+	std::lock_guard<std::mutex> lk(*mu);
+
+	if (active->empty())
+		return false;
+	in_postgres->push_back(postgres);
+	return true;
+}
+
+void
+watchdog_pop(void)
+{
+	std::lock_guard<std::mutex> lk(*mu);
+
+	in_postgres->pop_back();
 }
 
 int
