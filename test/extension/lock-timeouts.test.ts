@@ -4,7 +4,8 @@
 // JS when a cancel is pending, saw the timeout's pending cancel while PostgreSQL was handling it and
 // turned it into "canceling statement due to user request" (a set-based svc_generate on a 512-wide
 // model failed so after 30 s). Now it leaves a pending cancel to PostgreSQL while JS is in a plv8.*
-// call. A real cancel still stops JS, in a call and out of it.
+// call. A real cancel still stops JS, in a call and out of it (plv8-compat's watchdog: the genuine plv8
+// leaves a loop of pure JS to plv8.execution_timeout).
 import type pg from 'pg';
 import { useSvc } from '../helpers/svc.js';
 
@@ -42,7 +43,7 @@ test(`${TIMEOUTS} lock timeouts caught in JS in each of ${SESSIONS} sessions at 
   }
 });
 
-test('statement_timeout still stops JS: waiting in a plv8.execute, and looping inside plv8.subtransaction', async () => {
+test('plv8-compat: statement_timeout still stops JS, waiting in a plv8.execute and looping inside plv8.subtransaction', async () => {
   await su.query(`SET statement_timeout = '300ms'`);
   try {
     await expect(su.query(`SELECT lock_timeouts(1000000)`)).rejects.toMatchObject({ code: '57014' });
