@@ -14,7 +14,7 @@
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { STORIES_MODEL } from '../scripts/real-models.js';
-import { spawnWorker } from '../scripts/worker-process.js';
+import { spawnWorker, workerRunning } from '../scripts/worker-process.js';
 import { Engine } from '../src/engine/engine.js';
 import { load, median } from './stats.js';
 
@@ -31,7 +31,7 @@ function summary(values: number[]): string {
 }
 
 async function waitForWorker(db: pg.Client): Promise<void> {
-  while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+  await workerRunning(db);
 }
 
 const cluster = await startCluster();

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { STORIES_MODEL } from '../scripts/real-models.js';
-import { spawnWorker } from '../scripts/worker-process.js';
+import { spawnWorker, workerRunning } from '../scripts/worker-process.js';
 import { searchQuery } from '../src/extension/vectorizer-sql.js';
 import { load } from './stats.js';
 
@@ -69,7 +69,7 @@ try {
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       });
-    while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+    await workerRunning(db);
 
     const dims = Number((await db.query(`SELECT cardinality(svc_embed('x')) AS n`)).rows[0].n);
     // real[] first: svc_vectorize takes vector(n) only where pgvector is there when it is declared.

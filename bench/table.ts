@@ -20,7 +20,7 @@ import { basename } from 'node:path';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { EMBED_MODEL, STORIES_MODEL, realVocabModel, type RealVocab } from '../scripts/real-models.js';
-import { spawnWorker } from '../scripts/worker-process.js';
+import { spawnWorker, workerRunning } from '../scripts/worker-process.js';
 import { Engine } from '../src/engine/engine.js';
 import { compileChoices, compileJsonSchema } from '../src/grammar/index.js';
 import { load } from './stats.js';
@@ -87,7 +87,7 @@ function libraryCall(engine: Engine, kind: Kind, prompt: string): Promise<unknow
 }
 
 async function waitForWorker(db: pg.Client): Promise<void> {
-  while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+  await workerRunning(db);
 }
 
 async function benchModel(name: string, model: string): Promise<void> {

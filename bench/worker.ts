@@ -7,7 +7,7 @@ import { loadavg } from 'node:os';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { STORIES_MODEL } from '../scripts/real-models.js';
-import { spawnWorker } from '../scripts/worker-process.js';
+import { spawnWorker, workerRunning } from '../scripts/worker-process.js';
 import { Engine } from '../src/engine/engine.js';
 
 const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
@@ -52,7 +52,7 @@ function startWorker(concurrency: number) {
   };
 }
 async function waitForWorker() {
-  while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) await new Promise((r) => setTimeout(r, 50));
+  await workerRunning(db);
 }
 
 try {

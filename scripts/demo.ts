@@ -8,7 +8,7 @@ import { cachedModelFile } from '../src/model/fetch.js';
 import { recommendedModel } from '../src/model/recommended.js';
 import { startCluster } from './cluster.js';
 import { EMBED_MODEL, STORIES_MODEL } from './real-models.js';
-import { spawnWorker } from './worker-process.js';
+import { spawnWorker, workerRunning } from './worker-process.js';
 
 /** A recommended model's cached file, else the offline default; and a line saying which. */
 function pick(role: string, name: string, fallback: string, what: string): { path: string; line: string } {
@@ -52,11 +52,13 @@ try {
   console.log(`throwaway PostgreSQL 15 at ${cluster.host}, port ${cluster.port}\n${generator.line}\n${embedder.line}\n${reranker.line}`);
   await db.query('CREATE EXTENSION svc CASCADE');
   await db.query('CREATE ROLE svc_demo_worker LOGIN IN ROLE svc_worker');
+  // A call with no live worker fails at once (SV006): wait until this one has loaded its models.
+  await workerRunning(db, worker);
   // This session's embeddings and rankings go to the embedding and ranking models (svc_models names).
   // The embedder is named embed, which serves svc_embed, svc_rerank and vectorizers with no setting (docs/models.md); a reranker of its own is named.
   if (reranker.path !== embedder.path) await db.query(`SET svc.rerank_model = 'rerank'`);
 
-  await show('plain generation: the model continues a story (waits for the worker)', `SELECT svc_generate('Once upon a time', max_tokens := 48)`);
+  await show('plain generation: the model continues a story', `SELECT svc_generate('Once upon a time', max_tokens := 48)`);
   await show('a JSON-Schema-constrained generation: a character of the story', `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
   await show('the same call again: served from the cache, same bytes', `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
   await show(

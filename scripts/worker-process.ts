@@ -29,3 +29,21 @@ export function spawnWorker(cluster: Cluster, o: WorkerProcessOptions): ChildPro
   if (o.threads !== undefined) args.push('--threads', String(o.threads));
   return spawn(process.execPath, args, { env: { ...process.env, ...o.env }, stdio: o.stdio ?? ['ignore', 'ignore', 'pipe'] });
 }
+
+/**
+ * Resolves once a worker says it is `running` (its models loaded: svc_worker_status), so that the
+ * first call finds one live; rejects if `worker` exits first. The extension must exist.
+ */
+export async function workerRunning(db: { query(sql: string): Promise<{ rows: unknown[] }> }, worker?: ChildProcess): Promise<void> {
+  let exited: number | null | undefined;
+  const onExit = (code: number | null) => (exited = code);
+  worker?.once('exit', onExit);
+  try {
+    while ((await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length === 0) {
+      if (exited !== undefined) throw new Error(`svc-worker exited (${exited}) before it was running`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    worker?.off('exit', onExit);
+  }
+}
