@@ -419,17 +419,18 @@ const DECLARED: readonly SqlFunction[] = [
       + 'As its transaction\'s first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.',
   },
   {
-    name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text')], returns: 'boolean',
+    name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text'), p('stop_reason', 'text', 'NULL')],
+    returns: 'boolean',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
-    comment: 'Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.',
+    comment: 'Worker protocol: store a result (and how a generation ended: end, max_tokens, stop or context); false (refused) unless the job is still processing under this attempt.',
   },
   {
     name: 'svc_worker_complete_and_claim',
     params: [p('complete_request_ids', 'uuid[]'), p('complete_attempts', 'integer[]'), p('results', 'text[]'), p('worker_id', 'text'),
-      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL'), MODELS],
+      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL'), MODELS, p('stop_reasons', 'text[]', 'NULL')],
     returns: 'TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
-    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs '
+    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason) given, then svc_worker_claim of up to claim_jobs jobs '
       + '(default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused '
       + '(as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.',
   },
@@ -503,21 +504,22 @@ const DECLARED: readonly SqlFunction[] = [
     body: { language: 'sql' }, comment: 'Empty the result cache and reset its counters; returns how many entries were removed.',
   },
   {
-    name: 'svc_worker_cache_get', params: [p('identity', 'text'), p('model', 'text')], returns: 'text',
+    name: 'svc_worker_cache_get', params: [p('identity', 'text'), p('model', 'text')], returns: 'TABLE(result text, stop_reason text)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
-    comment: 'Worker protocol: the cached result for a request identity and model, or NULL (counted as a hit or a miss).',
+    comment: 'Worker protocol: the cached result (and stop reason) for a request identity and model, or NULLs (counted as a hit or a miss).',
   },
   {
-    name: 'svc_worker_cache_put', params: [p('identity', 'text'), p('model', 'text'), p('function_name', 'text'), p('result', 'text')], returns: 'void',
+    name: 'svc_worker_cache_put', params: [p('identity', 'text'), p('model', 'text'), p('function_name', 'text'), p('result', 'text'), p('stop_reason', 'text', 'NULL')],
+    returns: 'void',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
     comment: 'Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.',
   },
   {
     name: 'svc_worker_complete_cached',
     params: [p('request_ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]'), p('cache_identities', 'text[]'), p('cache_models', 'text[]'),
-      p('function_names', 'text[]')],
+      p('function_names', 'text[]'), p('stop_reasons', 'text[]', 'NULL')],
     returns: 'uuid[]', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
-    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result), and svc_worker_cache_put of each result whose '
+    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason), and svc_worker_cache_put of each result whose '
       + 'cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.',
   },
   {
@@ -623,7 +625,7 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Internal: the claim of svc_worker_claim and svc_worker_complete_and_claim (abandoned sync requests, expired leases, then pending jobs).',
   },
   {
-    name: 'svc__complete', params: [p('ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]')], returns: 'uuid[]',
+    name: 'svc__complete', params: [p('ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]'), p('stop_reasons', 'text[]')], returns: 'uuid[]',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: 'Internal: the completion of svc_worker_complete and svc_worker_complete_and_claim; returns the ids whose completion was refused.',
   },

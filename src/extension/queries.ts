@@ -203,11 +203,11 @@ export const QUERIES = {
   // --- the result cache -----------------------------------------------------------------------
   // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
   // $2: the request's model name; the cache keeps answers under the identity of its file.
-  cacheGet: q(`SELECT svc_worker_cache_get($1, svc__model_identity($2)) AS result`, 'text', 'text'),
+  cacheGet: q(`SELECT result FROM svc_worker_cache_get($1, svc__model_identity($2))`, 'text', 'text'),
   // The same for many requests ($1 identities, $2 model names), a row per hit with its 1-based position.
   cacheGetMany: q(
     `SELECT t.ord, r.result FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(identity, model, ord),
-       LATERAL (SELECT svc_worker_cache_get(t.identity, svc__model_identity(t.model)) AS result) r
+       LATERAL svc_worker_cache_get(t.identity, svc__model_identity(t.model)) r
      WHERE r.result IS NOT NULL`,
     'text[]', 'text[]',
   ),
