@@ -31,8 +31,9 @@ import { generateConstrained, releaseMaskSamplers, type MaskMode } from './const
 import { TextStream, type OnText } from './text-stream.js';
 import { isGreedy, samplerSeed, type Sampling } from '../decode/sampling.js';
 import { StopScanner, grammarComplete } from '../decode/stop.js';
-import { Automaton, AutomatonLimitError, DEAD } from '../decode/automaton.js';
-import { DecodedVocabulary, TokenMasker } from '../decode/mask.js';
+import { Automaton, AutomatonLimitError, DEAD } from '../automaton/automaton.js';
+import { TokenMasker } from '../decode/mask.js';
+import { DecodedVocabulary } from '../decode/vocabulary.js';
 import { parseGbnf } from '../grammar/gbnf-parse.js';
 import { ConstraintError } from '../grammar/errors.js';
 
