@@ -37,7 +37,7 @@ PG_CFLAGS = -ffp-contract=off
 
 # pg_regress suite of svc's SQL surface (test/regress/sql, expected/): `make installcheck` against a
 # running server runs it after plv8-compat's.
-REGRESS = surface
+REGRESS = surface errors_arguments errors_queue errors_prompts errors_summarize errors_vectorizers errors_streaming
 REGRESS_OPTS = --inputdir=test/regress --outputdir=.tmp/regress
 REGRESS_PREP = .tmp/regress
 
