@@ -2366,14 +2366,14 @@ BEGIN
     RETURN QUERY SELECT t.r FROM dblink('svc_sync', statement) AS t(r text);
     RETURN;
   ELSIF action IS NULL OR action NOT IN ('connect', 'run_once', 'describe') THEN
-    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
   END IF;
   IF target IS NULL OR jsonb_typeof(target) <> 'object' THEN
-    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'svc__sync_dblink: target must be a JSON object';
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'svc__sync_dblink: target must be a JSON object';
   END IF;
   FOR given IN SELECT e.key, jsonb_typeof(e.value) AS type FROM jsonb_each(target) e LOOP
     IF given.key NOT IN ('host', 'hostaddr', 'port', 'password', 'connect_timeout', 'sslmode', 'channel_binding') OR given.type <> 'string' THEN
-      RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = format('svc__sync_dblink: the target may not set %I (or set it to a %s)', given.key, given.type);
+      RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = format('svc__sync_dblink: the target may not set %I (or set it to a %s)', given.key, given.type);
     END IF;
   END LOOP;
   -- This server's first unix socket and port unless the target says otherwise; then svc's own.
@@ -2522,7 +2522,7 @@ BEGIN
     WHERE d.refclassid IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass, 'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_collation'::regclass)
   ) x LIMIT 1;
   IF found IS NOT NULL THEN
-    RAISE EXCEPTION USING ERRCODE = '55000',
+    RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
       MESSAGE = format('%s: svc''s table %s, which svc did not make', caller, found),
       DETAIL = 'svc_owner owns svc''s tables; what it attaches to one would run as the superuser whose function writes it.',
       HINT = 'A superuser removes it (and finds out how it came there).';
@@ -2648,7 +2648,7 @@ BEGIN
   END IF;
   EXECUTE format('LOCK TABLE ONLY %s IN ROW EXCLUSIVE MODE', rel);
   IF to_regclass(rel) IS DISTINCT FROM destination THEN
-    RAISE EXCEPTION 'the destination of a vectorizer was replaced while svc wrote it (%)', rel USING ERRCODE = '55000';
+    RAISE EXCEPTION 'the destination of a vectorizer was replaced while svc wrote it (%)', rel USING ERRCODE = 'object_not_in_prerequisite_state';
   END IF;
   RETURN rel;
 END
@@ -2688,7 +2688,7 @@ BEGIN
     WHERE jsonb_typeof(t.item) <> 'object' OR jsonb_typeof(t.item->'key') IS DISTINCT FROM 'object' OR jsonb_typeof(t.item->'fields') IS DISTINCT FROM 'object'
       OR coalesce(jsonb_typeof(t.item->'text'), 'missing') NOT IN ('string', 'null')
   ) THEN
-    RAISE EXCEPTION 'vectorizer %: items must be an array of {key: object, text: string or null, fields: object}', v.name USING ERRCODE = '22023';
+    RAISE EXCEPTION 'vectorizer %: items must be an array of {key: object, text: string or null, fields: object}', v.name USING ERRCODE = 'invalid_parameter_value';
   END IF;
   WITH given AS (
     SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)

@@ -73,7 +73,7 @@ const SETTINGS_CLAUSE = `SET search_path = pg_catalog, pg_temp SET standard_conf
 function proxyOnly(v: VectorizerShape, fn: string): string {
   const message = `${fn} must run as ${v.proxy}, its owner (SECURITY DEFINER): it was altered`;
   return `IF current_user OPERATOR(pg_catalog.<>) ${quoteLiteral(v.proxy)}::pg_catalog.name THEN
-    RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = ${quoteLiteral(message)};
+    RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = ${quoteLiteral(message)};
   END IF;`;
 }
 
