@@ -1,5 +1,5 @@
 -- svc 0.2.0 as CREATE EXTENSION svc installs it, read back from the catalogs by scripts/dump-schema.ts
--- (the body of svc__bundle, the TypeScript bundle, left out). Generated: do not edit.
+-- (the body of svc__bundle, the TypeScript bundle: extension/bundle.js). Generated: do not edit.
 
 ROLE svc_admin NOLOGIN;
 ROLE svc_owner NOLOGIN;
