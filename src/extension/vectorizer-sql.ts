@@ -241,8 +241,9 @@ const aliasedKeyObject = (v: { keys: readonly { name: string }[] }, table: strin
  * out is at least as far as the largest bound kept, so they decide the answer when at least k rows
  * have a kept chunk nearer than it: every chunk that near is kept, so those rows' nearest chunks are,
  * and any other row is farther than the k-th. Otherwise (rows of many near chunks, ties at the edge)
- * every chunk's exact distance is taken. The query's text becomes a real[] once (q, read through
- * scalar subqueries: parameters of the scan, where a join with q was a node per chunk), rows are told
+ * every chunk's exact distance is taken. It runs in one process (the bound is PARALLEL UNSAFE: see
+ * catalog.ts). The query's text becomes a real[] once (q, read through scalar subqueries: parameters
+ * of the scan, where a join with q was a node per chunk), rows are told
  * apart by their key columns (aliased, whatever they are called), and the key is built as jsonb only
  * for the k nearest and those tied with the k-th (WITH TIES). 100,000 chunks of 64 dimensions: as fast
  * as pgvector's exact scan of them, ~22 ms, where ordering every chunk by its exact distance took
