@@ -15343,18 +15343,20 @@ ${SETTINGS_CLAUSE} SET plv8.start_proc = '' AS ${dollarQuote(body, "gate")}`;
   var keyColumns = (v, table) => v.keys.map((k, i) => `${table}.${quoteIdent(k.name)} AS ${keyAlias(i)}`).join(", ");
   var aliasedKeyObject = (v, table) => `pg_catalog.jsonb_build_object(${v.keys.map((k, i) => `${quoteLiteral(k.name)}, ${table}.${keyAlias(i)}`).join(", ")})`;
   function exactScanQuery(v) {
-    const distance = `${qualified(v.svcSchema, "svc_cosine_distance")}(d.embedding, q.embedding)`;
+    const query = "(SELECT q.embedding FROM q)";
+    const distance = `${qualified(v.svcSchema, "svc_cosine_distance")}(d.embedding, ${query})`;
+    const bound = `${qualified(v.svcSchema, "svc__cosine_distance_lower_bound")}(d.embedding, ${query})`;
     const aliases = (table) => v.keys.map((_, i) => `${table}.${keyAlias(i)}`).join(", ");
-    const scan = `SELECT ${keyColumns(v, "d")}, d.chunk_index, d.chunk, ${distance} AS distance
-    FROM ${v.destination} d, q`;
+    const exact = `SELECT ${keyColumns(v, "d")}, d.chunk_index, d.chunk, ${distance} AS distance FROM ${v.destination} d`;
     const key = aliasedKeyObject(v, "t");
     return `WITH q AS (SELECT translate($1::text, '[]', '{}')::real[] AS embedding),
-near AS (${scan} ORDER BY distance LIMIT $2::integer * 10),
-enough AS (SELECT count(DISTINCT ROW(${aliases("n")})) FILTER (WHERE n.distance < (SELECT max(m.distance) FROM near m)) >= $2::integer AS yes FROM near n),
+bounds AS (SELECT d.ctid AS svc_ctid, ${bound} AS bound FROM ${v.destination} d ORDER BY bound LIMIT $2::integer * 10),
+near AS (${exact} WHERE d.ctid OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT b.svc_ctid FROM bounds b))),
+enough AS (SELECT count(DISTINCT ROW(${aliases("n")})) FILTER (WHERE n.distance < (SELECT max(b.bound) FROM bounds b)) >= $2::integer AS yes FROM near n),
 candidates AS (
   SELECT n.* FROM near n WHERE (SELECT e.yes FROM enough e)
   UNION ALL
-  ${scan} WHERE NOT (SELECT e.yes FROM enough e)
+  ${exact} WHERE NOT (SELECT e.yes FROM enough e)
 )
 SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
   SELECT b.* FROM (

@@ -489,6 +489,14 @@ $function$;
 -- grants on svc__completed_payload(uuid,text,text): {svc_owner=X/svc_owner}
 -- comment: Internal: the svc_completed notification payload of a request.
 
+CREATE OR REPLACE FUNCTION public.svc__cosine_distance_lower_bound(a real[], b real[])
+ RETURNS double precision
+ LANGUAGE c
+ IMMUTABLE
+AS '$libdir/svc', $function$svc_cosine_distance_lower_bound$function$;
+-- grants on svc__cosine_distance_lower_bound(real[],real[]): (default: PUBLIC may execute)
+-- comment: At most svc_cosine_distance(a, b), and within (cardinality(a) + 8) * 2e-15 of it (the same sums, added in an order that runs faster); svc_search's exact scan orders chunks by it.
+
 CREATE OR REPLACE FUNCTION public.svc__model_identity(name text)
  RETURNS text
  LANGUAGE sql

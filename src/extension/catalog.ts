@@ -342,6 +342,15 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "1 - cosine similarity of two real[] vectors of one length (pgvector's <=>); NULL for a zero vector.",
   },
   {
+    // PUBLIC: svc_search (SECURITY INVOKER) orders a real[] destination's chunks by it as its caller (docs/security.md).
+    // PARALLEL UNSAFE on purpose, so that the statement it is in runs in one process: svc_search runs it
+    // from plv8, and a parallel worker loads every library its leader has loaded (plv8-compat's libnode),
+    // which took longer than the whole scan (bench/search.ts: 150 ms against 36 serial).
+    name: 'svc__cosine_distance_lower_bound', params: [p('a', 'real[]'), p('b', 'real[]')], returns: 'double precision',
+    volatility: 'IMMUTABLE', security: 'INVOKER', body: { c: 'svc_cosine_distance_lower_bound' },
+    comment: "At most svc_cosine_distance(a, b), and within (cardinality(a) + 8) * 2e-15 of it (the same sums, added in an order that runs faster); svc_search's exact scan orders chunks by it.",
+  },
+  {
     name: 'svc_worker_status', params: [],
     returns: 'TABLE(worker_id text, host text, pid integer, state text, started_at timestamptz, last_heartbeat timestamptz, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text, models text[])',
     volatility: 'VOLATILE', security: 'INVOKER', body: { language: 'sql' },
