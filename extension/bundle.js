@@ -7749,13 +7749,15 @@ var __svc_exports = (() => {
     return Array.isArray(result) ? result : [];
   }
 
+  // src/queue/locks.ts
+  var SYNC_WAITER_LOCK = 1937138551;
+  var REQUEST_LOCK = 1937138546;
+  var requestLockKeys = (id) => `${REQUEST_LOCK}, pg_catalog.hashtext(${id}::text)`;
+
   // src/extension/queries.ts
   var q = (sql, ...types) => ({ sql, types });
   var SESSION_ROLE = `(CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)`;
   var SESSION_ROLE_ID = `(SELECT r.oid FROM pg_roles r WHERE r.rolname = ${SESSION_ROLE})`;
-  var SYNC_WAITER_LOCK = 1937138551;
-  var REQUEST_LOCK = 1937138546;
-  var requestLockKeys = (id) => `${REQUEST_LOCK}, pg_catalog.hashtext(${id}::text)`;
   var REQUEST_KEY = requestLockKeys("$1");
   var LIMIT_COLUMNS = (role) => `(SELECT c.value FROM svc_config c WHERE c.name = 'queue_limits') AS queue_limits,
    (SELECT jsonb_build_object('max_pending', l.max_pending, 'max_stored_bytes', l.max_stored_bytes) FROM svc_role_limits l WHERE l.role_name = ${role}) AS role_limits`;

@@ -300,8 +300,8 @@ AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and
 --    lock is tried once per waiting session, not once per request (a set-based call has up to
 --    1,000 requests waiting under one key): the keys are read from svc_queue_waiter_idx by a loose
 --    index scan (the next key above the last, one index descent each). The statuses are compared with
---    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
---    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`. Rows
+--    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw'
+--    (svc__sync_waiter_lock_key(), from SYNC_WAITER_LOCK in src/queue/locks.ts), the second the waiting session's, stored in `waiter`. Rows
 --    locked by another transaction are skipped, as in every statement of the worker protocol: it
 --    never waits on a lock a role's open transaction may hold (see svc__complete.sql).
 -- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
@@ -346,7 +346,7 @@ BEGIN
       error = 'cancelled: its synchronous caller stopped waiting'
     WHERE w.request_id = ANY (ARRAY(
       SELECT l.request_id FROM svc_queue l
-      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
+      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), k.waiter))
         AND (l.status = pending_ OR l.status = processing_)
       FOR UPDATE SKIP LOCKED))
     RETURNING w.request_id, w.worker_id
@@ -2142,7 +2142,7 @@ BEGIN
     WHERE l.request_id = ANY ($2)
       -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
       -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
-      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, l.waiter) ELSE false END
+      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), l.waiter) ELSE false END
     FOR UPDATE SKIP LOCKED));
   RETURN ARRAY(
     SELECT given.id FROM unnest($2) AS given(id)
@@ -2455,13 +2455,24 @@ $function$;
 -- grants on svc__sync_token_key(text): {svc_owner=X/svc_owner}
 -- comment: Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).
 
+CREATE OR REPLACE FUNCTION public.svc__sync_waiter_lock_key()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$SELECT 1937138551
+$function$;
+-- grants on svc__sync_waiter_lock_key(): {svc_owner=X/svc_owner}
+-- comment: Internal: the first key of the advisory lock a sync call holds while it waits ('svcw'; the second is its waiter key).
+
 CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, token text, owner oid)
  RETURNS boolean
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Whether backend `backend_pid`, connected to this database, waits for a sync call: it holds the waiter
--- lock `waiter` (SYNC_WAITER_LOCK in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key
+-- lock `waiter` (svc__sync_waiter_lock_key(), 'svcw', and the session's key; a two-key
 -- advisory lock shows as objsubid 2, its keys as unsigned classid and objid) and the lock of `token`
 -- (svc__sync_token_key: one bigint key, objsubid 1, its high and low 32 bits as classid and objid),
 -- and its login role may act as the role of oid `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
@@ -2475,7 +2486,7 @@ BEGIN
   IF backend_pid IS NULL OR waiter IS NULL OR token IS NULL OR owner IS NULL OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
-      AND l.objsubid = 2 AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+      AND l.objsubid = 2 AND l.classid = svc__sync_waiter_lock_key()::oid AND l.objid = (waiter::bigint & 4294967295)::oid
   ) OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db

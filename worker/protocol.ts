@@ -1,7 +1,7 @@
 // The worker side of svc's queue protocol: typed calls of the svc_worker_* SQL functions. The
 // connection's role must be a member of svc_worker. Used by the worker, the test claimer and bench/.
 import type pg from 'pg';
-import { requestLockKeys } from '../src/extension/queries.js';
+import { requestLockKeys } from '../src/queue/locks.js';
 import type { StopReasonName } from '../src/engine/outcomes.js';
 
 export interface ClaimedJob {

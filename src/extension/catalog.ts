@@ -5,6 +5,7 @@
 import { SETTINGS } from './settings-catalog.js';
 import type { api } from './index.js';
 import { quoteLiteral as literal } from './sql-text.js';
+import { SYNC_WAITER_LOCK } from '../queue/locks.js';
 
 export interface Param {
   readonly name: string;
@@ -586,6 +587,12 @@ const DECLARED: readonly SqlFunction[] = [
     name: 'svc__tables_as_made', params: [p('caller', 'text')], returns: 'void', volatility: 'VOLATILE', security: 'INVOKER', owner: 'superuser',
     grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: "Internal: refuses, naming it, anything svc did not make on the svc_owner tables the superuser's functions write (a trigger, a rule, a default, ...).",
+  },
+  {
+    // The queue's lock keys, generated from their one definition (src/queue/locks.ts); immutable, so a call folds to the constant.
+    name: 'svc__sync_waiter_lock_key', params: [], returns: 'integer', volatility: 'IMMUTABLE', security: 'INVOKER', grantTo: 'nobody',
+    body: { language: 'sql', generated: `SELECT ${SYNC_WAITER_LOCK}` },
+    comment: "Internal: the first key of the advisory lock a sync call holds while it waits ('svcw'; the second is its waiter key).",
   },
   {
     name: 'svc__sync_token_key', params: [p('token', 'text')], returns: 'bigint', volatility: 'IMMUTABLE', security: 'INVOKER', grantTo: 'nobody',

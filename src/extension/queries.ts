@@ -1,6 +1,7 @@
 // Every SQL statement svc's plv8 functions run, in one place (the bodies of the SQL and PL/pgSQL
 // functions are in src/extension/sql/). `$n` parameters only: no statement is ever built from input
 // strings. Statements name their parameter types so plans are prepared once per session.
+import { SYNC_WAITER_LOCK, requestLockKeys } from '../queue/locks.js';
 
 export interface Query {
   readonly sql: string;
@@ -22,24 +23,6 @@ const SESSION_ROLE = `(CASE current_setting('role') WHEN 'none' THEN session_use
  */
 const SESSION_ROLE_ID = `(SELECT r.oid FROM pg_roles r WHERE r.rolname = ${SESSION_ROLE})`;
 
-/**
- * The first key of the advisory locks (two-key form) that synchronous calls hold while they wait,
- * 'svcw'; the second key is the session's, stored in the request's `waiter` column. Transaction
- * locks: a cancel, a timeout, an error or a lost connection ends the transaction and frees the lock,
- * and the next claim then cancels the request instead of running it for nobody (sql/svc__claim.sql,
- * which spells this key as 1937138551).
- */
-export const SYNC_WAITER_LOCK = 0x73766377;
-
-/**
- * The first key of the advisory locks (two-key form) a worker holds on each request it has claimed,
- * 'svcr', from the claim's commit until the request's outcome has committed (worker/request-locks.ts);
- * the second key is hashtext of the request id. A waiting call waits on it (shared) to be woken when
- * the worker lets go, instead of polling (results.ts waitForWorker).
- */
-export const REQUEST_LOCK = 0x73766372;
-/** The two keys of a request's lock; `id`: an SQL expression of the request id (uuid). */
-export const requestLockKeys = (id: string) => `${REQUEST_LOCK}, pg_catalog.hashtext(${id}::text)`;
 const REQUEST_KEY = requestLockKeys('$1');
 
 // The limits that bind role `role` (an SQL expression of its oid): the ceiling and defaults an

@@ -72,7 +72,7 @@ const LOCK_WAIT_MAX_MS = 1000;
 
 /**
  * Instead of a pause: when a worker is running the first request waited for, waits for the lock the
- * worker holds on it until its outcome has committed (queries.ts REQUEST_LOCK), so the call wakes as
+ * worker holds on it until its outcome has committed (src/queue/locks.ts REQUEST_LOCK), so the call wakes as
  * the answer lands rather than at its next poll. False when no session holds that lock (the request
  * is not claimed yet, or its worker takes no lock or is gone): the caller then polls. The lock is
  * asked about rather than the request's state, which the caller may not have read since the claim.

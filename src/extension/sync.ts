@@ -7,7 +7,7 @@
 // Nothing is left queued for nobody: settings are checked before anything is enqueued; a wait that
 // times out or fails cancels what is still pending; and a caller that stops waiting for a reason its
 // JavaScript cannot catch (a statement cancel or timeout, a lost connection) frees the waiter lock it
-// holds, so the next claim cancels its requests that have not started (SYNC_WAITER_LOCK in queries.ts).
+// holds, so the next claim cancels its requests that have not started (SYNC_WAITER_LOCK in src/queue/locks.ts).
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { SvcError } from './errors.js';
