@@ -8,6 +8,8 @@ export interface WorkerProcessOptions {
   role: string;
   model: string;
   threads?: number;
+  /** --worker-id (default: the worker's host:pid:random), so that a caller can tell its workers apart in svc_workers and svc_queue. */
+  workerId?: string;
   env?: Record<string, string>;
   stdio?: StdioOptions;
 }
@@ -27,6 +29,7 @@ export function spawnWorker(cluster: Cluster, o: WorkerProcessOptions): ChildPro
     o.role,
   ];
   if (o.threads !== undefined) args.push('--threads', String(o.threads));
+  if (o.workerId !== undefined) args.push('--worker-id', o.workerId);
   return spawn(process.execPath, args, { env: { ...process.env, ...o.env }, stdio: o.stdio ?? ['ignore', 'ignore', 'pipe'] });
 }
 
