@@ -44,6 +44,17 @@ const RETENTION_BATCHES = 20;
 const COMPLETION_HOLD_MS = 2;
 const COMPLETION_HOLD_UP_TO = 16;
 
+/**
+ * A refused completion or failure is written again after each of these pauses before it counts as
+ * refused. The write never waits for a row lock (svc__complete.sql), so a row that another statement
+ * holds for a moment refuses it too: the worker's own lease renewal (svc_worker_renew locks the rows it
+ * renews, over another connection of the pool), a claim's expired-lease sweep that locked a row it
+ * then found renewed. Refused once and left, the request stayed processing until its lease expired
+ * and then ran again, a second time (#55: 1-10 requests in a set-based call of 10,000). A refusal
+ * for good (the lease lost, the request cancelled) is refused again, at the cost of these statements.
+ */
+const REFUSED_RETRY_MS = [10, 40, 160, 640];
+
 /** How often the worker asks which of the jobs it holds it must let go (svc_worker_released). */
 const RELEASE_CHECK_MS = 1000;
 
@@ -504,7 +515,7 @@ export class Worker {
       try {
         if ('result' in outcome) {
           // A vectorize job's completion waits on locks a role's transactions may hold: alone, under timeouts (completeVectorize).
-          const stored =
+          let stored =
             job.function_name === 'vectorize'
               ? await completeVectorize(this.pool, job, outcome.result).catch((error: unknown) => {
                   if (error instanceof VectorizeWriteTimeout) outcome = { error };
@@ -513,6 +524,13 @@ export class Worker {
               : attempt === 0
                 ? await this.completions.complete(job, outcome.result, outcome.cache, outcome.stopReason)
                 : !(await protocol.completeCached(this.pool, [{ job, ...outcome }])).has(job.request_id);
+          // (A vectorize job's completion waits for its locks instead: completeVectorize.)
+          for (const ms of job.function_name === 'vectorize' ? [] : REFUSED_RETRY_MS) {
+            if (stored || this.abandon.signal.aborted) break;
+            log('debug', 'completion refused; writing it again', { requestId: job.request_id, attempt: job.attempt, afterMs: ms });
+            await sleep(ms, this.abandon.signal);
+            stored = !(await protocol.completeCached(this.pool, [{ job, ...(outcome as Ran) }])).has(job.request_id);
+          }
           this.reached();
           this.jobsDone++;
           log(
@@ -527,7 +545,12 @@ export class Worker {
         } else {
           const permanent = outcome.error instanceof PermanentJobError;
           const message = toPgText(outcome.error instanceof Error ? outcome.error.message : String(outcome.error));
-          const status = await protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
+          let status = await protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
+          for (const ms of REFUSED_RETRY_MS) {
+            if (status !== null || this.abandon.signal.aborted) break;
+            await sleep(ms, this.abandon.signal);
+            status = await protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
+          }
           this.reached();
           if (status === 'pending') this.heardOfWork(); // its retry is work no notification announces
           this.jobsFailed++;

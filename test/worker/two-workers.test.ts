@@ -114,3 +114,41 @@ test('each request is run and completed once, by one of the two workers, and bot
     `together: ${together.filter((id) => row.get(id)!.worker_id === ids.get(a)).length} by one worker, ${together.filter((id) => row.get(id)!.worker_id === ids.get(b)).length} by the other`,
   );
 }, 180_000);
+
+test('a completion refused while another statement holds its row for a moment is written again: the request runs once', async () => {
+  // What a lease renewal does to a row for a moment (svc_worker_renew locks the rows it renews), held
+  // here until the worker has been refused: its completion never waits for a row lock.
+  const locker = await svc().connect();
+  let id: string | undefined;
+  for (let tries = 0; id === undefined && tries < 10; tries++) {
+    // A generation long enough to be caught running (the test model rarely ends one early).
+    const { rows } = await alice.query(`SELECT svc_generate_async($1, max_tokens := 1500, use_cache := false) AS id`, [`held ${tries}`]);
+    const candidate: string = rows[0].id;
+    await eventually(
+      'the request to be claimed',
+      async () => (await su.query(`SELECT status <> 'pending' AS claimed FROM svc_queue WHERE request_id = $1`, [candidate])).rows[0].claimed,
+    );
+    await locker.query('BEGIN');
+    const { rows: held } = await locker.query(`SELECT status FROM svc_queue WHERE request_id = $1 FOR UPDATE`, [candidate]);
+    if (held[0].status === 'processing') id = candidate;
+    else await locker.query('ROLLBACK'); // finished before it was caught: another
+  }
+  expect(id).toBeDefined();
+  // Refused once (the worker then writes it again; before #55 it gave the request up to its lease).
+  const refused = () =>
+    [a, b].some((w) =>
+      w.logs.some((line) => line.includes(id!) && (line.includes('"completion refused; writing it again"') || line.includes('"completion refused: '))),
+    );
+  await eventually('the completion to be refused', async () => refused(), 60_000);
+  await locker.query('COMMIT');
+  // (Given up, it would run again once its lease of 30 s expired.)
+  await eventually(
+    'the request to complete',
+    async () => (await su.query(`SELECT status = 'completed' AS done FROM svc_queue WHERE request_id = $1`, [id])).rows[0].done,
+    90_000,
+  );
+  const { rows } = await su.query(`SELECT attempt, retry_count FROM svc_queue WHERE request_id = $1`, [id]);
+  expect(rows[0]).toEqual({ attempt: 1, retry_count: 0 });
+  expect([...logged(a, 'job started'), ...logged(b, 'job started')].filter((r) => r === id)).toHaveLength(1);
+  expect([...logged(a, 'job completed'), ...logged(b, 'job completed')].filter((r) => r === id)).toHaveLength(1);
+}, 180_000);
