@@ -7911,8 +7911,12 @@ var __svc_exports = (() => {
       "text"
     ),
     lockTimeout: q(`SELECT pg_catalog.set_config('lock_timeout', $1, true) AS value`, "text"),
-    // A sync call's requests not finished yet: those that keep its waiter key (svc_queue_waiter_idx).
-    waiterUnfinished: q(`SELECT count(*) AS n FROM svc_queue WHERE waiter = $1`, "integer"),
+    // A sync call's requests that keep its waiter key (svc_queue_waiter_idx): those not finished yet
+    // (completing, failing for good and cancelling clear it), with their status alone.
+    waiterStates: q(
+      `SELECT request_id, status, submitted_xact = pg_current_xact_id_if_assigned() AS uncommitted FROM svc_queue WHERE waiter = $1`,
+      "integer"
+    ),
     // --- the result cache -----------------------------------------------------------------------
     // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
     // $2: the request's model name; the cache keeps answers under the identity of its file.
@@ -14586,14 +14590,9 @@ var __svc_exports = (() => {
     const states = /* @__PURE__ */ new Map();
     let waiting = [...ids];
     let pause = 5e-4;
-    let mustRead = true;
     for (; ; ) {
-      const probed = options.mayHaveChanged?.() ?? true;
-      if (mustRead || probed) {
-        const fresh = read(waiting);
-        for (const id of waiting) states.set(id, fresh.get(id));
-        mustRead = false;
-      }
+      const fresh = read(waiting);
+      for (const id of waiting) states.set(id, fresh.get(id));
       const before = waiting.length;
       waiting = waiting.filter((id) => !settled(states.get(id)));
       if (waiting.length < before && options.deadlineMovesOnProgress) deadline = Date.now() + timeoutSeconds * 1e3;
@@ -14601,7 +14600,6 @@ var __svc_exports = (() => {
       if (more.length > 0) {
         waiting.push(...more);
         pause = 5e-4;
-        mustRead = true;
         continue;
       }
       if (waiting.length === 0) return states;
@@ -14952,20 +14950,12 @@ var __svc_exports = (() => {
       }
     };
     const local = ctx.isolation === "read committed";
-    const read = local ? readStates : (ids) => readRemote(session, waiter, ids);
-    let unfinished = -1;
-    const mayHaveChanged = () => {
-      const now = Number(one(QUERIES.waiterUnfinished, waiter.key).n);
-      const changed = now !== unfinished;
-      unfinished = now;
-      return changed;
-    };
+    const read = local ? (ids) => readUnderWaiter(waiter.key, ids) : (ids) => readRemote(session, waiter, ids);
     let states;
     try {
       states = awaitAll(submitMore(0), timeout, 0.02, read, {
         onPoll: (waiting) => submitMore(waiting.length),
-        deadlineMovesOnProgress: true,
-        mayHaveChanged: local ? mayHaveChanged : void 0
+        deadlineMovesOnProgress: true
       });
     } catch (error) {
       cancelRemoteQuietly(session, waiter, [...itemOf.keys()]);
@@ -14992,6 +14982,15 @@ var __svc_exports = (() => {
     }
     cancelRemoteQuietly(session, waiter, stillWaiting);
     return outcomes;
+  }
+  function readUnderWaiter(key, ids) {
+    const states = /* @__PURE__ */ new Map();
+    for (const s of rows(QUERIES.waiterStates, key)) {
+      if (s.status === "pending" || s.status === "processing") states.set(s.request_id, { status: s.status, result: null, error: null, uncommitted: s.uncommitted === true });
+    }
+    const finished = ids.filter((id) => !states.has(id));
+    if (finished.length > 0) for (const [id, state] of readStates(finished)) states.set(id, state);
+    return states;
   }
   var runMany = (fn, items) => runAll(fn, items);
   function runOne(fn, job) {

@@ -180,8 +180,12 @@ export const QUERIES = {
     'text',
   ),
   lockTimeout: q(`SELECT pg_catalog.set_config('lock_timeout', $1, true) AS value`, 'text'),
-  // A sync call's requests not finished yet: those that keep its waiter key (svc_queue_waiter_idx).
-  waiterUnfinished: q(`SELECT count(*) AS n FROM svc_queue WHERE waiter = $1`, 'integer'),
+  // A sync call's requests that keep its waiter key (svc_queue_waiter_idx): those not finished yet
+  // (completing, failing for good and cancelling clear it), with their status alone.
+  waiterStates: q(
+    `SELECT request_id, status, submitted_xact = pg_current_xact_id_if_assigned() AS uncommitted FROM svc_queue WHERE waiter = $1`,
+    'integer',
+  ),
 
   // --- the result cache -----------------------------------------------------------------------
   // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).

@@ -18,8 +18,6 @@ export interface AwaitOptions {
   onPoll?: (waiting: readonly string[]) => readonly string[];
   /** The timeout runs from the last request that settled, not from the start (a set call goes on while answers come). */
   deadlineMovesOnProgress?: boolean;
-  /** A cheap probe: false when none of the requests can have settled since the last read, which is then skipped. */
-  mayHaveChanged?: () => boolean;
 }
 
 /**
@@ -35,15 +33,9 @@ export function awaitAll(ids: readonly string[], timeoutSeconds: number, maxPaus
   // Short pauses first (0.5 ms, growing by 15% a poll: a poll at ~10 ms after 10 polls, ~45 ms after
   // 20), so that an answer of a few milliseconds is seen within a millisecond or two of it.
   let pause = 0.0005;
-  // The first read, and the first after more ids were added, always happen (an id never read would count as unknown).
-  let mustRead = true;
   for (;;) {
-    const probed = options.mayHaveChanged?.() ?? true; // always called, so the probe's count follows every poll
-    if (mustRead || probed) {
-      const fresh = read(waiting);
-      for (const id of waiting) states.set(id, fresh.get(id));
-      mustRead = false;
-    }
+    const fresh = read(waiting);
+    for (const id of waiting) states.set(id, fresh.get(id));
     const before = waiting.length;
     waiting = waiting.filter((id) => !settled(states.get(id)));
     if (waiting.length < before && options.deadlineMovesOnProgress) deadline = Date.now() + timeoutSeconds * 1000;
@@ -51,7 +43,6 @@ export function awaitAll(ids: readonly string[], timeoutSeconds: number, maxPaus
     if (more.length > 0) {
       waiting.push(...more);
       pause = 0.0005;
-      mustRead = true;
       continue;
     }
     if (waiting.length === 0) return states;
