@@ -43,6 +43,14 @@ const RETENTION_BATCHES = 20;
 /** How long a result waits for others still running to be written with it, at most, and for how many. */
 const COMPLETION_HOLD_MS = 2;
 const COMPLETION_HOLD_UP_TO = 16;
+/**
+ * How long while jobs claimed ahead wait too (a batch being worked through: a set-based call, a
+ * backfill): long enough for the next job or two of a one-slot worker to join (a few ms each on a small
+ * model), so that a worker at SVC_WORKER_CONCURRENCY=1 writes several results a call instead of one
+ * (each call costs a statement, a commit, an unlock and a wake-up of the waiting caller). No caller
+ * waits on one result alone then: the batch's caller waits for all of them.
+ */
+const COMPLETION_HOLD_BATCH_MS = 8;
 
 /**
  * A refused completion or failure is written again after each of these pauses before it counts as
@@ -117,10 +125,14 @@ export class Worker {
     private readonly engines: ReadonlyMap<string, InferenceEngine>,
   ) {
     this.models = [...engines.keys()];
-    // Results wait a little for others still running to share their call (completions.ts Hold).
+    // Results wait a little for others still running to share their call (completions.ts Hold), and a
+    // little longer while jobs claimed ahead wait (the backlog array is only ever changed in place).
+    const backlog = this.backlog;
     this.completions = new CompletionBatcher([pool], Infinity, {
       more: () => this.running.size > 0,
-      ms: COMPLETION_HOLD_MS,
+      get ms() {
+        return backlog.length > 0 ? COMPLETION_HOLD_BATCH_MS : COMPLETION_HOLD_MS;
+      },
       upTo: COMPLETION_HOLD_UP_TO,
     });
     this.locks = new RequestLocks(config.db);
