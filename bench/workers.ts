@@ -31,6 +31,8 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const ROUND = Math.min(ROWS, Number(process.env.BENCH_ROUND ?? 1000));
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
+/** SVC_WORKER_PREFETCH of each worker (unset: the worker's default, 4). */
+const PREFETCH = process.env.BENCH_PREFETCH;
 const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
 const KINDS = (process.env.BENCH_KINDS ?? 'embed,choice').split(',') as Kind[];
 
@@ -90,7 +92,7 @@ async function startWorker(cluster: Cluster, db: pg.Client, name: string, id: st
     // Its log goes to a file, read once at the end: read as it comes, each job's line would cost this
     // process CPU on the cores the workers share.
     stdio: ['ignore', 'ignore', logFd],
-    env: { SVC_WORKER_CONCURRENCY: String(CONCURRENCY), SVC_WORKER_CONTEXT_SIZE: '512' },
+    env: { SVC_WORKER_CONCURRENCY: String(CONCURRENCY), SVC_WORKER_CONTEXT_SIZE: '512', ...(PREFETCH !== undefined ? { SVC_WORKER_PREFETCH: PREFETCH } : {}) },
   });
   for (;;) {
     const { rows } = await db.query(`SELECT 1 FROM svc_workers WHERE worker_id = $1 AND state = 'running'`, [id]);
@@ -134,7 +136,7 @@ try {
     workers.push(await startWorker(cluster, db, name, id));
   const workersOf = { solo: workers.slice(0, 1), pair: workers.slice(1) };
   console.log(
-    `\n### ${ROWS} rows in set-based calls of ${ROUND}, one worker against two (each ${THREADS} thread(s), concurrency ${CONCURRENCY}), interleaved; load ${load()}\n`,
+    `\n### ${ROWS} rows in set-based calls of ${ROUND}, one worker against two (each ${THREADS} thread(s), concurrency ${CONCURRENCY}, prefetch ${PREFETCH ?? 'default'}), interleaved; load ${load()}\n`,
   );
   console.log(
     '| kind | one worker rows/s | two workers rows/s | two / one | rows each of the two ran | every request completed once | CPU ms a row, one: worker / caller / rest of PostgreSQL | two: workers / caller / rest | load after |',

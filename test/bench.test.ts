@@ -24,6 +24,7 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
   ['bench/search.ts', ['--chunks', '300', '--repeats', '3'], {}],
   ['bench/table.ts', [], { BENCH_ROWS: '20', BENCH_PER_ROW: '5', BENCH_ROUND: '10', BENCH_MODELS: 'stories', BENCH_TOKENS: '4' }],
   ['bench/queue-miss.ts', [], { BENCH_CALLS: '10' }],
+  ['bench/workers.ts', [], { BENCH_ROWS: '40', BENCH_ROUND: '20' }],
   ['bench/divergence.ts', ['--model', 'stories', '--prompts', '3', '--max-tokens', '16'], {}],
 ];
 
