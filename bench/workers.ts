@@ -97,7 +97,14 @@ async function startWorker(cluster: Cluster, db: pg.Client, name: string, id: st
   for (;;) {
     const { rows } = await db.query(`SELECT 1 FROM svc_workers WHERE worker_id = $1 AND state = 'running'`, [id]);
     if (rows.length > 0) break;
-    if (child.exitCode !== null) throw new Error(`worker ${id} exited (${child.exitCode}) before it was running`);
+    if (child.exitCode !== null) {
+      const log = readFileSync(join(logs, `${id}.log`), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(-5)
+        .join('\n');
+      throw new Error(`worker ${id} exited (${child.exitCode}) before it was running:\n${log}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
