@@ -326,7 +326,7 @@ export class Engine {
 
   /** The embedding contexts made so far (concurrent embed calls make more, up to the engine's embeddingContexts). */
   get embeddingContextsMade(): number {
-    return this.embeddings?.contexts ?? 0;
+    return (this.native?.pool.contexts ?? 0) + (this.embeddings?.contexts ?? 0);
   }
 
   /** Whether `rerank` uses the model's ranking head (else embedding similarity). */

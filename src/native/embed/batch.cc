@@ -4,9 +4,9 @@
 // reads back sequence 0 only; this addon
 // - puts several sequences in one llama_decode and reads every sequence's vector back, where that
 //   gives each vector the same bytes as decoding it alone: decoders with a KV cache of one stream per
-//   sequence (kv_unified = false), each sequence of at least 2 tokens (a 1-token batch takes
-//   llama.cpp's matrix-vector kernels, whose sums round differently), as many as fit one
-//   micro-batch of the context's size;
+//   sequence (kv_unified = false), sequences of the same length (see execute) and of at least 2
+//   tokens (a 1-token batch takes llama.cpp's matrix-vector kernels, whose sums round
+//   differently), as many as fit one micro-batch of the context's size;
 // - decodes encoders (no KV cache: BERT, svc-embed) one sequence per llama_decode, still all in
 //   one call: their attention spans the whole batch, so packed sequences cost quadratically more
 //   and their softmax and pooling sums round differently (docs/benchmarks.md, *Batched embeddings*).
@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -272,23 +273,26 @@ void execute(napi_env, void *data) {
   Job *job = static_cast<Job *>(data);
   Context *c = job->c;
   job->vectors.resize(job->tokens.size());
-  std::vector<size_t> group;
-  size_t groupTokens = 0;
+  // Sequences of one length share a decode. llama.cpp splits a batch over per-sequence KV streams
+  // into micro-batches that take the same number of tokens from each sequence: sequences of
+  // different lengths would have their tails decoded in later, smaller micro-batches (down to one
+  // token: other kernels), and their vectors would not be the bytes of the sequence alone.
+  std::map<size_t, std::vector<size_t>> byLength;
   for (size_t i = 0; i < job->tokens.size(); i++) {
     const size_t n = job->tokens[i].size();
     if (!c->packs || n < 2) {
       if (!decodeGroup(job, {i})) return;
-      continue;
+    } else {
+      byLength[n].push_back(i);
     }
-    if (!group.empty() && (group.size() == c->sequences || groupTokens + n > c->batchTokens)) {
-      if (!decodeGroup(job, group)) return;
-      group.clear();
-      groupTokens = 0;
-    }
-    group.push_back(i);
-    groupTokens += n;
   }
-  if (!group.empty()) decodeGroup(job, group);
+  for (const auto &[n, indices] : byLength) {
+    const size_t most = std::max<size_t>(1, std::min<size_t>(c->sequences, c->batchTokens / n));
+    for (size_t start = 0; start < indices.size(); start += most) {
+      const std::vector<size_t> group(indices.begin() + start, indices.begin() + std::min(indices.size(), start + most));
+      if (!decodeGroup(job, group)) return;
+    }
+  }
 }
 
 void complete(napi_env env, napi_status status, void *data) {
