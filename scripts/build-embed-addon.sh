@@ -2,9 +2,10 @@
 # svc's embedding addon (src/native/embed/batch.cc) -> build/embed/svc_embed.node: N-API (C), compiled
 # against the llama.h of the llama.cpp source node-llama-cpp ships (its gitRelease.bundle) and linked
 # to the prebuilt libllama/libggml node-llama-cpp loads, so the process holds one llama.cpp. One
-# translation unit, ~15 s on one core. Optional: where it cannot be built (no prebuilt CPU binaries
+# translation unit, ~4 s on this 2-core machine. Optional: where it cannot be built (no prebuilt CPU binaries
 # for this platform, no compiler) the engine embeds through node-llama-cpp alone, with the same
-# bytes. Rebuilt only when its inputs changed.
+# bytes. Rebuilt only when its inputs changed; the headers stay in build/embed/include (for
+# bench/embed-pack.cc).
 #
 #   scripts/build-embed-addon.sh        (run by scripts/setup.sh)
 set -euo pipefail
@@ -39,6 +40,5 @@ rm -rf "$out/llama.git"
 nice g++ -O2 -std=c++17 -fPIC -shared -Wall -DNAPI_VERSION=8 -DNODE_GYP_MODULE_NAME=svc_embed \
   -I"$napi" -I"$out/include/include" -I"$out/include/ggml/include" src/native/embed/batch.cc \
   -L"$bins" -l:"$libllama" -l:"$libggml" -l:libggml-base.so -Wl,-rpath,"$bins" -o "$out/svc_embed.node.tmp"
-rm -rf "$out/include"
 mv "$out/svc_embed.node.tmp" "$out/svc_embed.node"
 echo "$want" >"$out/.built"

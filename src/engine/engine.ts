@@ -664,7 +664,8 @@ export class Engine {
       if (t.length >= this.contextSize) throw new ContextExceededError(what, t.length, this.contextSize, this.contextSize - 1);
       return t;
     });
-    const todo = tokens.flatMap((t, i) => (t.length > 0 ? [i] : []));
+    // By token count: a decoder packs only texts of one count in a decode (batch.cc), so those go to one call.
+    const todo = tokens.flatMap((t, i) => (t.length > 0 ? [i] : [])).sort((a, b) => tokens[a].length - tokens[b].length);
     // As many groups as contexts (each context a core's worth), of at most 64 texts: a job's texts keep every core busy.
     const size = Math.min(64, Math.max(1, Math.ceil(todo.length / pool.size)));
     const groups = Array.from({ length: Math.ceil(todo.length / size) }, (_, g) => todo.slice(g * size, (g + 1) * size));
