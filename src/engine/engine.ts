@@ -133,6 +133,8 @@ import { ContextExceededError, GenerationAbortedError, GrammarRefusedError, Mode
 import { tokensOverLimit, tokensUpTo } from './input-bound.js';
 
 const GRAMMAR_CACHE_SIZE = 256;
+/** Texts per call into svc's embedding addon: twice a decoder's default embeddingSequences, and few enough that the contexts share a job's texts evenly. */
+const EMBED_GROUP = 8;
 /** Token maskers (src/decode) kept per engine: each holds its grammar's automaton and up to 16 MiB of cached masks (the vocabulary's trie is shared). */
 const MASKER_CACHE_SIZE = 8;
 
@@ -666,8 +668,10 @@ export class Engine {
     });
     // By token count: a decoder packs only texts of one count in a decode (batch.cc), so those go to one call.
     const todo = tokens.flatMap((t, i) => (t.length > 0 ? [i] : [])).sort((a, b) => tokens[a].length - tokens[b].length);
-    // As many groups as contexts (each context a core's worth), of at most 64 texts: a job's texts keep every core busy.
-    const size = Math.min(64, Math.max(1, Math.ceil(todo.length / pool.size)));
+    // Groups of EMBED_GROUP texts, taken by the contexts as each one frees: one group per context
+    // (64 texts in three groups of 22) left a job waiting on whichever context the machine's load
+    // held back, and the backfill was slower than node-llama-cpp's one text per call.
+    const size = EMBED_GROUP;
     const groups = Array.from({ length: Math.ceil(todo.length / size) }, (_, g) => todo.slice(g * size, (g + 1) * size));
     const vectors: Array<number[] | null> = texts.map(() => null);
     let next = 0;

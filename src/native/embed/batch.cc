@@ -48,19 +48,42 @@ napi_value throwError(napi_env env, const std::string &message) {
   return nullptr;
 }
 
+// llama.cpp's objects are freed when JavaScript asks (freeModel / freeContext, the engine's dispose)
+// and nothing uses them any more: a context in the middle of a call is freed when the call ends, a
+// model when its last context is.
 struct Model {
   llama_model *model = nullptr;
+  uint32_t contexts = 0; // contexts not yet freed
+  bool released = false; // freeModel was called
 };
+
+void releaseModelIfUnused(Model *m) {
+  if (m->released && m->contexts == 0 && m->model) {
+    llama_model_free(m->model);
+    m->model = nullptr;
+  }
+}
 
 struct Context {
   llama_context *ctx = nullptr;
+  Model *owner = nullptr;
   const llama_model *model = nullptr;
+  bool released = false; // freeContext was called
   uint32_t sequences = 1;   // sequences one decode may hold
   uint32_t batchTokens = 0; // tokens one decode may hold (one micro-batch)
   int32_t embd = 0;
   bool packs = false;       // whether sequences share a decode (see the header)
   bool busy = false;
 };
+
+void releaseContextIfIdle(Context *c) {
+  if (c->released && !c->busy && c->ctx) {
+    llama_free(c->ctx);
+    c->ctx = nullptr;
+    c->owner->contexts--;
+    releaseModelIfUnused(c->owner);
+  }
+}
 
 // The directory of the libllama this process loaded, for ggml's CPU backends when nothing loaded
 // them yet (node-llama-cpp loads them first in svc; a standalone use of the addon would not).
@@ -88,11 +111,12 @@ T *unwrap(napi_env env, napi_value value) {
   return static_cast<T *>(data);
 }
 
-// A handle collected by JavaScript's GC frees its struct; llama.cpp's objects are freed by
-// freeModel / freeContext (the engine's dispose), in order: a context before its model.
+// A handle collected by JavaScript's GC frees its struct once llama.cpp's object is freed (a
+// context's struct is referenced by its running call, which holds the handle alive through the
+// promise's work; a model's by its contexts).
 void finalizeModel(napi_env, void *data, void *) {
   Model *m = static_cast<Model *>(data);
-  if (!m->model) delete m;
+  if (!m->model && m->contexts == 0) delete m;
 }
 void finalizeContext(napi_env, void *data, void *) {
   Context *c = static_cast<Context *>(data);
@@ -123,9 +147,9 @@ napi_value freeModel(napi_env env, napi_callback_info cb) {
   napi_value argv[1];
   CHECK(napi_get_cb_info(env, cb, &argc, argv, nullptr, nullptr));
   Model *m = unwrap<Model>(env, argv[0]);
-  if (m && m->model) {
-    llama_model_free(m->model);
-    m->model = nullptr;
+  if (m) {
+    m->released = true;
+    releaseModelIfUnused(m);
   }
   return nullptr;
 }
@@ -137,7 +161,7 @@ napi_value createContext(napi_env env, napi_callback_info cb) {
   napi_value argv[2];
   CHECK(napi_get_cb_info(env, cb, &argc, argv, nullptr, nullptr));
   Model *m = unwrap<Model>(env, argv[0]);
-  if (!m || !m->model) return throwError(env, "svc embed addon: the model is freed");
+  if (!m || !m->model || m->released) return throwError(env, "svc embed addon: the model is freed");
   uint32_t threads = 1, contextSize = 0, sequences = 1;
   if (!getUint32(env, argv[1], "threads", threads) || !getUint32(env, argv[1], "contextSize", contextSize) ||
       !getUint32(env, argv[1], "sequences", sequences) || threads < 1 || contextSize < 1 || sequences < 1)
@@ -177,7 +201,9 @@ napi_value createContext(napi_env env, napi_callback_info cb) {
   }
   auto *c = new Context();
   c->ctx = ctx;
+  c->owner = m;
   c->model = m->model;
+  m->contexts++;
   c->sequences = packs ? sequences : 1;
   c->batchTokens = params.n_ubatch;
   c->embd = llama_model_n_embd_out(m->model);
@@ -192,9 +218,9 @@ napi_value freeContext(napi_env env, napi_callback_info cb) {
   napi_value argv[1];
   CHECK(napi_get_cb_info(env, cb, &argc, argv, nullptr, nullptr));
   Context *c = unwrap<Context>(env, argv[0]);
-  if (c && c->ctx && !c->busy) {
-    llama_free(c->ctx);
-    c->ctx = nullptr;
+  if (c) {
+    c->released = true;
+    releaseContextIfIdle(c);
   }
   return nullptr;
 }
@@ -298,6 +324,7 @@ void execute(napi_env, void *data) {
 void complete(napi_env env, napi_status status, void *data) {
   Job *job = static_cast<Job *>(data);
   job->c->busy = false;
+  releaseContextIfIdle(job->c); // freed by the engine while this call ran
   napi_value result = nullptr;
   if (status != napi_ok && job->error.empty()) job->error = "the embedding work was cancelled";
   if (job->error.empty()) {
@@ -331,7 +358,7 @@ napi_value embed(napi_env env, napi_callback_info cb) {
   napi_value argv[2];
   CHECK(napi_get_cb_info(env, cb, &argc, argv, nullptr, nullptr));
   Context *c = unwrap<Context>(env, argv[0]);
-  if (!c || !c->ctx) return throwError(env, "svc embed addon: the context is freed");
+  if (!c || !c->ctx || c->released) return throwError(env, "svc embed addon: the context is freed");
   if (c->busy) return throwError(env, "svc embed addon: the context is busy (one call at a time)");
   uint32_t count = 0;
   CHECK(napi_get_array_length(env, argv[1], &count));
