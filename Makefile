@@ -37,7 +37,7 @@ PG_CFLAGS = -ffp-contract=off
 
 # pg_regress suite of svc's SQL surface (test/regress/sql, expected/): `make installcheck` against a
 # running server runs it after plv8-compat's.
-REGRESS = surface
+REGRESS = surface errors_arguments errors_queue errors_prompts errors_summarize errors_vectorizers errors_streaming
 REGRESS_OPTS = --inputdir=test/regress --outputdir=.tmp/regress
 REGRESS_PREP = .tmp/regress
 
@@ -66,7 +66,7 @@ $(NATIVE_BUILT_FOR): FORCE
 	@mkdir -p $(dir $@) && echo '$(NATIVE_PG)' | cmp -s - $@ || echo '$(NATIVE_PG)' > $@
 .PHONY: FORCE
 
-$(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/sql/*.sql src/extension/migrations/*.sql src/grammar/*.ts src/vectorizer/*.ts src/prompt/*.ts src/decode/sampling.ts src/decode/stop.ts)
+$(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/sql/*.sql src/extension/migrations/*.sql src/automaton/*.ts src/grammar/*.ts src/vectorizer/*.ts src/prompt/*.ts src/decode/sampling.ts src/decode/stop.ts)
 	node_modules/.bin/tsx scripts/build-extension.ts
 
 plv8-compat:

@@ -32,7 +32,24 @@ export default tseslint.config(
               ['../client/*', '../cli/*', '../engine/*', '../extension/*', '../edge/*', '../model/*', '../../worker/*'],
               'src/grammar imports nothing of the surfaces',
             ),
+            // Decoding builds on the compiler (stop strings recognize its GBNF): the arrow runs one way.
+            pattern(['../decode/*'], 'src/grammar imports nothing of src/decode: what both need lives in src/automaton'),
             pattern(NODE_BUILTINS, 'src/grammar runs inside PostgreSQL (plv8) and workerd: no Node APIs'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Expressions over code points and their automaton: below both the compiler and the decoder.
+    files: ['src/automaton/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(['../*'], 'src/automaton imports nothing outside itself'),
+            pattern(NODE_BUILTINS, 'src/automaton runs inside PostgreSQL (plv8) and workerd: no Node APIs'),
           ],
         },
       ],

@@ -4,7 +4,7 @@
 // the median of BENCH_ROUNDS such pairs; llama.cpp
 // applies the grammar to every candidate token, so its cost is the vocabulary times the parse
 // stacks alive). The cases: the hostile shapes the issue names, and JSONSchemaBench's 20 schemas
-// whose grammars keep the most parse stacks alive (svc's automaton, src/decode/automaton.ts, counts
+// whose grammars keep the most parse stacks alive (svc's automaton, src/automaton/automaton.ts, counts
 // llama.cpp's stacks) while their valid instances are read. Target: none over 50 ms a token.
 //
 // Each case runs in a process of its own, stopped after BENCH_CASE_SECONDS (a grammar that stalls
@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { cpus, tmpdir } from 'node:os';
 import { getLlama, LlamaGrammar, LlamaGrammarEvaluationState, LlamaLogLevel } from 'node-llama-cpp';
 import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
-import { Automaton, AutomatonLimitError, DEAD } from '../src/decode/automaton.js';
+import { Automaton, AutomatonLimitError, DEAD } from '../src/automaton/automaton.js';
 import { ConstraintError, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
 import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
 import { load, median } from './stats.js';

@@ -22,7 +22,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
-import { Automaton, AutomatonLimitError, DEAD } from '../src/decode/automaton.js';
+import { Automaton, AutomatonLimitError, DEAD } from '../src/automaton/automaton.js';
 import { ConstraintError, compileJsonSchema, recognizeGbnf } from '../src/grammar/index.js';
 import type { CompiledJsonSchema, Grammar } from '../src/grammar/index.js';
 import { createSchemaValidator } from '../src/grammar/validator.js';

@@ -1,5 +1,5 @@
 -- svc 0.2.0 as CREATE EXTENSION svc installs it, read back from the catalogs by scripts/dump-schema.ts
--- (the body of svc__bundle, the TypeScript bundle, left out). Generated: do not edit.
+-- (the body of svc__bundle, the TypeScript bundle: extension/bundle.js). Generated: do not edit.
 
 ROLE svc_admin NOLOGIN;
 ROLE svc_owner NOLOGIN;
@@ -22,7 +22,9 @@ CREATE TABLE svc_cache (
   created_at timestamp with time zone NOT NULL DEFAULT clock_timestamp(),
   last_hit_at timestamp with time zone NOT NULL DEFAULT clock_timestamp(),
   hits bigint NOT NULL DEFAULT 0,
-  CONSTRAINT svc_cache_pkey PRIMARY KEY (cache_key, model)
+  stop_reason text,
+  CONSTRAINT svc_cache_pkey PRIMARY KEY (cache_key, model),
+  CONSTRAINT svc_cache_stop_reason_check CHECK ((stop_reason = ANY (ARRAY['end'::text, 'max_tokens'::text, 'stop'::text, 'context'::text])))
 );
 CREATE UNIQUE INDEX svc_cache_pkey ON public.svc_cache USING btree (cache_key, model);
 -- grants on svc_cache: (owner only)
@@ -130,12 +132,14 @@ CREATE TABLE svc_queue (
   submitted_xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
   waiter integer,
   model text NOT NULL DEFAULT COALESCE((parameters ->> 'model'::text), 'default'::text),
+  stop_reason text,
   sync_token bytea,
   stored_bytes integer,
   documents_id uuid,
   CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text, 'vectorize'::text]))),
   CONSTRAINT svc_queue_pkey PRIMARY KEY (request_id),
-  CONSTRAINT svc_queue_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'cancelled'::text])))
+  CONSTRAINT svc_queue_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
+  CONSTRAINT svc_queue_stop_reason_check CHECK ((stop_reason = ANY (ARRAY['end'::text, 'max_tokens'::text, 'stop'::text, 'context'::text])))
 );
 CREATE INDEX svc_queue_active_idx ON public.svc_queue USING btree (seq) WHERE ((status = ANY (ARRAY['pending'::text, 'processing'::text])) AND (seq > 0));
 CREATE INDEX svc_queue_claim_idx ON public.svc_queue USING btree (model, priority DESC, seq) WHERE (status = 'pending'::text);
@@ -296,8 +300,8 @@ AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and
 --    lock is tried once per waiting session, not once per request (a set-based call has up to
 --    1,000 requests waiting under one key): the keys are read from svc_queue_waiter_idx by a loose
 --    index scan (the next key above the last, one index descent each). The statuses are compared with
---    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
---    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`. Rows
+--    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw'
+--    (svc__sync_waiter_lock_key(), from SYNC_WAITER_LOCK in src/queue/locks.ts), the second the waiting session's, stored in `waiter`. Rows
 --    locked by another transaction are skipped, as in every statement of the worker protocol: it
 --    never waits on a lock a role's open transaction may hold (see svc__complete.sql).
 -- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
@@ -342,7 +346,7 @@ BEGIN
       error = 'cancelled: its synchronous caller stopped waiting'
     WHERE w.request_id = ANY (ARRAY(
       SELECT l.request_id FROM svc_queue l
-      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
+      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), k.waiter))
         AND (l.status = pending_ OR l.status = processing_)
       FOR UPDATE SKIP LOCKED))
     RETURNING w.request_id, w.worker_id
@@ -415,13 +419,14 @@ $function$;
 -- grants on svc__claim(text,integer,double precision,integer,boolean,text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the claim of svc_worker_claim and svc_worker_complete_and_claim (abandoned sync requests, expired leases, then pending jobs).
 
-CREATE OR REPLACE FUNCTION public.svc__complete(ids uuid[], attempts integer[], results text[])
+CREATE OR REPLACE FUNCTION public.svc__complete(ids uuid[], attempts integer[], results text[], stop_reasons text[])
  RETURNS uuid[]
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The completion shared by svc_worker_complete and svc_worker_complete_and_claim: store the results
--- of the listed attempts and announce each on svc_completed; returns the ids whose completion was
+-- of the listed attempts (and how each generation ended: stop_reasons, NULL for none) and announce
+-- each on svc_completed; returns the ids whose completion was
 -- refused. An attempt that is no longer processing under that number (its lease expired and the job
 -- was taken again, or it was already completed) matches nothing and is refused. The arrays are
 -- matched by position; `= ANY (ids)` keeps the lookup on the primary key whatever plan is chosen.
@@ -450,6 +455,7 @@ BEGIN
       result = CASE WHEN q.function_name = 'vectorize'
         THEN svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
         ELSE results[array_position(ids, q.request_id)] END,
+      stop_reason = stop_reasons[array_position(ids, q.request_id)],
       completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
     WHERE q.request_id = ANY (ARRAY(
         SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY (ids) AND l.status = processing_
@@ -465,7 +471,7 @@ BEGIN
   RETURN ARRAY(SELECT given.id FROM unnest(ids) AS given(id) WHERE NOT given.id = ANY (coalesce(stored, '{}')));
 END
 $function$;
--- grants on svc__complete(uuid[],integer[],text[]): {svc_owner=X/svc_owner}
+-- grants on svc__complete(uuid[],integer[],text[],text[]): {svc_owner=X/svc_owner}
 -- comment: Internal: the completion of svc_worker_complete and svc_worker_complete_and_claim; returns the ids whose completion was refused.
 
 CREATE OR REPLACE FUNCTION public.svc__completed_payload(request_id uuid, function_name text, status text)
@@ -482,6 +488,14 @@ SELECT json_build_object('request_id', $1,
 $function$;
 -- grants on svc__completed_payload(uuid,text,text): {svc_owner=X/svc_owner}
 -- comment: Internal: the svc_completed notification payload of a request.
+
+CREATE OR REPLACE FUNCTION public.svc__cosine_distance_lower_bound(a real[], b real[])
+ RETURNS double precision
+ LANGUAGE c
+ IMMUTABLE
+AS '$libdir/svc', $function$svc_cosine_distance_lower_bound$function$;
+-- grants on svc__cosine_distance_lower_bound(real[],real[]): (default: PUBLIC may execute)
+-- comment: At most svc_cosine_distance(a, b), and within (cardinality(a) + 8) * 2e-15 of it (the same sums, added in an order that runs faster); svc_search's exact scan orders chunks by it.
 
 CREATE OR REPLACE FUNCTION public.svc__model_identity(name text)
  RETURNS text
@@ -1714,7 +1728,7 @@ $function$;
 -- comment: Internal: the body of svc_vectorizer_embed, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_worker_cache_get(identity text, model text)
- RETURNS text
+ RETURNS TABLE(result text, stop_reason text)
  LANGUAGE sql
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -1725,7 +1739,7 @@ AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (s
 -- holds its row until that commits, and no other caller, sync session or worker waits for that; the
 -- answer is read all the same.
 WITH entry AS (
-  SELECT c.result FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2
+  SELECT c.result, c.stop_reason FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2
 ), bump AS (
   UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
   WHERE (cache_key, model) IN (
@@ -1733,13 +1747,14 @@ WITH entry AS (
     FOR UPDATE SKIP LOCKED)
   RETURNING 1
 )
-SELECT result FROM (SELECT (SELECT result FROM entry) AS result, (SELECT count(*) FROM bump) AS bumped) AS r
+SELECT result, stop_reason FROM (
+  SELECT (SELECT result FROM entry) AS result, (SELECT stop_reason FROM entry) AS stop_reason, (SELECT count(*) FROM bump) AS bumped) AS r
 WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0
 $function$;
 -- grants on svc__run_worker_cache_get(text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_cache_get, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_worker_cache_put(identity text, model text, function_name text, result text)
+CREATE OR REPLACE FUNCTION public.svc__run_worker_cache_put(identity text, model text, function_name text, result text, stop_reason text)
  RETURNS void
  LANGUAGE sql
  SECURITY DEFINER
@@ -1749,14 +1764,14 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_cache_put(identity text, model
 AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size. An entry there already is not
 -- inserted at all: ON CONFLICT alone would wait for a transaction whose hit bumped it (a role's,
 -- left open); only workers insert entries, so no role's transaction holds one that is missing.
-INSERT INTO svc_cache (cache_key, model, function_name, result)
-SELECT encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4
+INSERT INTO svc_cache (cache_key, model, function_name, result, stop_reason)
+SELECT encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4, $5
 WHERE NOT EXISTS (SELECT FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2)
 ON CONFLICT (cache_key, model) DO NOTHING;
 
 SELECT svc__cache_trim();
 $function$;
--- grants on svc__run_worker_cache_put(text,text,text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- grants on svc__run_worker_cache_put(text,text,text,text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_cache_put, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_worker_claim(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer, models text[])
@@ -1856,7 +1871,7 @@ $function$;
 -- grants on svc__run_worker_cleanup(integer): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_cleanup, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_worker_complete(request_id uuid, attempt integer, result text)
+CREATE OR REPLACE FUNCTION public.svc__run_worker_complete(request_id uuid, attempt integer, result text, stop_reason text)
  RETURNS boolean
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1870,13 +1885,13 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_complete(request_id uuid, atte
 AS $function$-- A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
 -- job was claimed again) matches nothing and is refused (false).
 BEGIN
-  RETURN cardinality(svc__complete(ARRAY[$1], ARRAY[$2], ARRAY[$3])) = 0;
+  RETURN cardinality(svc__complete(ARRAY[$1], ARRAY[$2], ARRAY[$3], ARRAY[$4])) = 0;
 END
 $function$;
--- grants on svc__run_worker_complete(uuid,integer,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- grants on svc__run_worker_complete(uuid,integer,text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_complete, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer, claim_jobs integer, models text[])
+CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer, claim_jobs integer, models text[], stop_reasons text[])
  RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1900,8 +1915,9 @@ DECLARE
   dropped uuid[];
   wanted integer := coalesce($7, cardinality($1));
 BEGIN
-  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
-    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts and results must be arrays of the same length'
+  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3)
+    OR cardinality($1) <> coalesce(cardinality($9), cardinality($1)) THEN
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts, results and stop_reasons (unless NULL) must be arrays of the same length'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF array_position($1, NULL) IS NOT NULL OR array_position($2, NULL) IS NOT NULL THEN
@@ -1911,7 +1927,7 @@ BEGIN
   IF wanted < 0 THEN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  dropped := svc__complete($1, $2, $3);
+  dropped := svc__complete($1, $2, $3, $9);
   IF wanted > 0 THEN
     RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false, $8) c;
     IF FOUND THEN
@@ -1922,10 +1938,10 @@ BEGIN
   RETURN NEXT;
 END
 $function$;
--- grants on svc__run_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- grants on svc__run_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_complete_and_claim, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[])
+CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[], stop_reasons text[])
  RETURNS uuid[]
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1949,18 +1965,18 @@ DECLARE
 BEGIN
   IF request_ids IS NULL OR attempts IS NULL OR results IS NULL OR cache_identities IS NULL OR cache_models IS NULL OR function_names IS NULL
     OR cardinality(attempts) <> n OR cardinality(results) <> n OR cardinality(cache_identities) <> n
-    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n THEN
-    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models and function_names must be arrays of the same length'
+    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n OR coalesce(cardinality(stop_reasons), n) <> n THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models, function_names and stop_reasons (unless NULL) must be arrays of the same length'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  refused := svc__complete(request_ids, attempts, results);
+  refused := svc__complete(request_ids, attempts, results, stop_reasons);
   IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
-    INSERT INTO svc_cache (cache_key, model, function_name, result)
-    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result
-    FROM unnest(cache_identities, cache_models, function_names, results) AS c(identity, model, function_name, result)
+    INSERT INTO svc_cache (cache_key, model, function_name, result, stop_reason)
+    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result, stop_reasons[c.i]
+    FROM unnest(cache_identities, cache_models, function_names, results) WITH ORDINALITY AS c(identity, model, function_name, result, i)
     WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
       -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
       AND NOT EXISTS (SELECT FROM svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
@@ -1970,7 +1986,7 @@ BEGIN
   RETURN refused;
 END
 $function$;
--- grants on svc__run_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- grants on svc__run_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_complete_cached, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_worker_fail(request_id uuid, attempt integer, error text, max_retries integer)
@@ -2126,7 +2142,7 @@ BEGIN
     WHERE l.request_id = ANY ($2)
       -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
       -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
-      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, l.waiter) ELSE false END
+      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), l.waiter) ELSE false END
     FOR UPDATE SKIP LOCKED));
   RETURN ARRAY(
     SELECT given.id FROM unnest($2) AS given(id)
@@ -2358,14 +2374,14 @@ BEGIN
     RETURN QUERY SELECT t.r FROM dblink('svc_sync', statement) AS t(r text);
     RETURN;
   ELSIF action IS NULL OR action NOT IN ('connect', 'run_once', 'describe') THEN
-    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
   END IF;
   IF target IS NULL OR jsonb_typeof(target) <> 'object' THEN
-    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'svc__sync_dblink: target must be a JSON object';
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'svc__sync_dblink: target must be a JSON object';
   END IF;
   FOR given IN SELECT e.key, jsonb_typeof(e.value) AS type FROM jsonb_each(target) e LOOP
     IF given.key NOT IN ('host', 'hostaddr', 'port', 'password', 'connect_timeout', 'sslmode', 'channel_binding') OR given.type <> 'string' THEN
-      RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = format('svc__sync_dblink: the target may not set %I (or set it to a %s)', given.key, given.type);
+      RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = format('svc__sync_dblink: the target may not set %I (or set it to a %s)', given.key, given.type);
     END IF;
   END LOOP;
   -- This server's first unix socket and port unless the target says otherwise; then svc's own.
@@ -2439,13 +2455,24 @@ $function$;
 -- grants on svc__sync_token_key(text): {svc_owner=X/svc_owner}
 -- comment: Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).
 
+CREATE OR REPLACE FUNCTION public.svc__sync_waiter_lock_key()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET standard_conforming_strings TO 'on'
+AS $function$SELECT 1937138551
+$function$;
+-- grants on svc__sync_waiter_lock_key(): {svc_owner=X/svc_owner}
+-- comment: Internal: the first key of the advisory lock a sync call holds while it waits ('svcw'; the second is its waiter key).
+
 CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, token text, owner oid)
  RETURNS boolean
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Whether backend `backend_pid`, connected to this database, waits for a sync call: it holds the waiter
--- lock `waiter` (SYNC_WAITER_LOCK in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key
+-- lock `waiter` (svc__sync_waiter_lock_key(), 'svcw', and the session's key; a two-key
 -- advisory lock shows as objsubid 2, its keys as unsigned classid and objid) and the lock of `token`
 -- (svc__sync_token_key: one bigint key, objsubid 1, its high and low 32 bits as classid and objid),
 -- and its login role may act as the role of oid `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
@@ -2459,7 +2486,7 @@ BEGIN
   IF backend_pid IS NULL OR waiter IS NULL OR token IS NULL OR owner IS NULL OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
-      AND l.objsubid = 2 AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+      AND l.objsubid = 2 AND l.classid = svc__sync_waiter_lock_key()::oid AND l.objid = (waiter::bigint & 4294967295)::oid
   ) OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
@@ -2514,7 +2541,7 @@ BEGIN
     WHERE d.refclassid IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass, 'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_collation'::regclass)
   ) x LIMIT 1;
   IF found IS NOT NULL THEN
-    RAISE EXCEPTION USING ERRCODE = '55000',
+    RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
       MESSAGE = format('%s: svc''s table %s, which svc did not make', caller, found),
       DETAIL = 'svc_owner owns svc''s tables; what it attaches to one would run as the superuser whose function writes it.',
       HINT = 'A superuser removes it (and finds out how it came there).';
@@ -2640,7 +2667,7 @@ BEGIN
   END IF;
   EXECUTE format('LOCK TABLE ONLY %s IN ROW EXCLUSIVE MODE', rel);
   IF to_regclass(rel) IS DISTINCT FROM destination THEN
-    RAISE EXCEPTION 'the destination of a vectorizer was replaced while svc wrote it (%)', rel USING ERRCODE = '55000';
+    RAISE EXCEPTION 'the destination of a vectorizer was replaced while svc wrote it (%)', rel USING ERRCODE = 'object_not_in_prerequisite_state';
   END IF;
   RETURN rel;
 END
@@ -2680,7 +2707,7 @@ BEGIN
     WHERE jsonb_typeof(t.item) <> 'object' OR jsonb_typeof(t.item->'key') IS DISTINCT FROM 'object' OR jsonb_typeof(t.item->'fields') IS DISTINCT FROM 'object'
       OR coalesce(jsonb_typeof(t.item->'text'), 'missing') NOT IN ('string', 'null')
   ) THEN
-    RAISE EXCEPTION 'vectorizer %: items must be an array of {key: object, text: string or null, fields: object}', v.name USING ERRCODE = '22023';
+    RAISE EXCEPTION 'vectorizer %: items must be an array of {key: object, text: string or null, fields: object}', v.name USING ERRCODE = 'invalid_parameter_value';
   END IF;
   WITH given AS (
     SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)
@@ -3428,17 +3455,17 @@ $function$;
 -- comment: The version of svc installed in this database (pg_extension's extversion), e.g. 0.2.0.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_cache_get(identity text, model text)
- RETURNS text
+ RETURNS TABLE(result text, stop_reason text)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_worker_cache_get(text,text): (default: PUBLIC may execute)
--- comment: Worker protocol: the cached result for a request identity and model, or NULL (counted as a hit or a miss).
+-- comment: Worker protocol: the cached result (and stop reason) for a request identity and model, or NULLs (counted as a hit or a miss).
 
-CREATE OR REPLACE FUNCTION public.svc_worker_cache_put(identity text, model text, function_name text, result text)
+CREATE OR REPLACE FUNCTION public.svc_worker_cache_put(identity text, model text, function_name text, result text, stop_reason text DEFAULT NULL::text)
  RETURNS void
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_worker_cache_put(text,text,text,text): (default: PUBLIC may execute)
+-- grants on svc_worker_cache_put(text,text,text,text,text): (default: PUBLIC may execute)
 -- comment: Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_claim(worker_id text, max_jobs integer, lease_seconds double precision, max_retries integer DEFAULT 3, models text[] DEFAULT '{default}'::text[])
@@ -3455,26 +3482,26 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_worker_cleanup(integer): (default: PUBLIC may execute)
 -- comment: Worker protocol: delete up to max_rows requests finished longer ago than svc.retention, oldest first; returns how many.
 
-CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt integer, result text)
+CREATE OR REPLACE FUNCTION public.svc_worker_complete(request_id uuid, attempt integer, result text, stop_reason text DEFAULT NULL::text)
  RETURNS boolean
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_worker_complete(uuid,integer,text): (default: PUBLIC may execute)
--- comment: Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.
+-- grants on svc_worker_complete(uuid,integer,text,text): (default: PUBLIC may execute)
+-- comment: Worker protocol: store a result (and how a generation ended: end, max_tokens, stop or context); false (refused) unless the job is still processing under this attempt.
 
-CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer DEFAULT 3, claim_jobs integer DEFAULT NULL::integer, models text[] DEFAULT '{default}'::text[])
+CREATE OR REPLACE FUNCTION public.svc_worker_complete_and_claim(complete_request_ids uuid[], complete_attempts integer[], results text[], worker_id text, lease_seconds double precision, max_retries integer DEFAULT 3, claim_jobs integer DEFAULT NULL::integer, models text[] DEFAULT '{default}'::text[], stop_reasons text[] DEFAULT NULL::text[])
  RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[]): (default: PUBLIC may execute)
--- comment: Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs (default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused (as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.
+-- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[],text[]): (default: PUBLIC may execute)
+-- comment: Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason) given, then svc_worker_claim of up to claim_jobs jobs (default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused (as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.
 
-CREATE OR REPLACE FUNCTION public.svc_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[])
+CREATE OR REPLACE FUNCTION public.svc_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[], stop_reasons text[] DEFAULT NULL::text[])
  RETURNS uuid[]
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[]): (default: PUBLIC may execute)
--- comment: Worker protocol: svc_worker_complete of each (request, attempt, result), and svc_worker_cache_put of each result whose cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.
+-- grants on svc_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[],text[]): (default: PUBLIC may execute)
+-- comment: Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason), and svc_worker_cache_put of each result whose cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_fail(request_id uuid, attempt integer, error text, max_retries integer DEFAULT 3)
  RETURNS text

@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGGREGATES, FUNCTIONS, type SqlAggregate, type SqlFunction } from '../src/extension/catalog.js';
 import { api } from '../src/extension/index.js';
+import { SQLSTATE } from '../src/extension/sqlstate.js';
+import { routineNames } from './lint-sql.js';
 // The one quoting module of svc's SQL (as format('%I') and format('%L'); dollar-quote tags that occur nowhere in the body).
 import { dollarQuote, quoteIdent, quoteLiteral as sqlLiteral } from '../src/extension/sql-text.js';
 
@@ -30,8 +32,8 @@ async function bundle(): Promise<string> {
     platform: 'neutral',
     mainFields: ['module', 'main'],
     target: 'es2021',
-    minifySyntax: true,
-    minifyIdentifiers: true,
+    // Not minified: the code that runs as svc_owner keeps its names and reads as written
+    // (extension/bundle.js, committed by scripts/dump-schema.ts, is this text).
     legalComments: 'none',
     logLevel: 'silent',
   });
@@ -107,8 +109,16 @@ function emitted(fn: SqlFunction): SqlFunction[] {
 /** Every function the script creates, relays and bodies included, in the catalog's order. */
 export const EMITTED: readonly SqlFunction[] = FUNCTIONS.flatMap(emitted);
 
-function functionSql(fn: SqlFunction, buildId: string): string {
-  const head = `CREATE OR REPLACE FUNCTION ${quoteIdent(fn.name)}(${signature(fn, true)})\nRETURNS ${fn.returns}`;
+/**
+ * Whether a script may replace a function or aggregate of this name: an upgrade, those the version it
+ * upgrades from made; the install script, none (it creates each outright, so it fails where a role
+ * made one of that name first instead of taking it over; scripts/lint-sql.ts checks both).
+ */
+type Replaceable = (name: string) => boolean;
+const createOrReplace = (replaceable: Replaceable, name: string) => (replaceable(name) ? 'CREATE OR REPLACE' : 'CREATE');
+
+function functionSql(fn: SqlFunction, buildId: string, replaceable: Replaceable): string {
+  const head = `${createOrReplace(replaceable, fn.name)} FUNCTION ${quoteIdent(fn.name)}(${signature(fn, true)})\nRETURNS ${fn.returns}`;
   const settings = Object.entries(fn.settings ?? {})
     .map(([name, value]) => ` SET ${name} = ${sqlLiteral(value)}`)
     .join('');
@@ -141,8 +151,8 @@ return svc.api.${fn.body.ts}(${args});
   return `${head}\n${body};\n${grants}${comment}`;
 }
 
-/** An aggregate over catalog functions, after them (CREATE OR REPLACE, so an upgrade re-creates it as it does functions). */
-function aggregateSql(agg: SqlAggregate): string {
+/** An aggregate over catalog functions, after them (an upgrade re-creates it as it does functions). */
+function aggregateSql(agg: SqlAggregate, replaceable: Replaceable): string {
   const sigTypes = agg.params.map((param) => param.type).join(', ');
   const options = [
     `SFUNC = ${quoteIdent(agg.sfunc)}`,
@@ -152,7 +162,7 @@ function aggregateSql(agg: SqlAggregate): string {
     `PARALLEL = ${agg.parallel}`,
   ];
   return (
-    `CREATE OR REPLACE AGGREGATE ${quoteIdent(agg.name)}(${signature(agg, false)}) (\n  ${options.join(',\n  ')}\n);\n` +
+    `${createOrReplace(replaceable, agg.name)} AGGREGATE ${quoteIdent(agg.name)}(${signature(agg, false)}) (\n  ${options.join(',\n  ')}\n);\n` +
     `COMMENT ON AGGREGATE ${quoteIdent(agg.name)}(${sigTypes}) IS ${sqlLiteral(agg.comment)};\n`
   );
 }
@@ -179,6 +189,19 @@ function quoteIdentJs(name: string): string {
   return name;
 }
 
+/**
+ * One spelling of each SQLSTATE: an SQL or PL/pgSQL body raises a condition by the name the table
+ * (src/extension/sqlstate.ts) gives it, never by a number or a name the table lacks. PostgreSQL knows
+ * its own names; svc's (class SV) are written here as their codes.
+ */
+export function spellErrcodes(sql: string): string {
+  return sql.replace(/(ERRCODE\s*=\s*')([^']*)'/g, (_, head: string, name: string) => {
+    if (!Object.hasOwn(SQLSTATE, name))
+      throw new Error(`an SQL body raises ERRCODE '${name}': name a condition of src/extension/sqlstate.ts (add it there if it is new)`);
+    return `${head}${name.startsWith('svc_') ? SQLSTATE[name as keyof typeof SQLSTATE] : name}'`;
+  });
+}
+
 const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql', 'sync.sql', 'limits.sql', 'vectorizer.sql', 'prompts.sql', 'progress.sql'];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');
 
@@ -188,28 +211,32 @@ export async function emitExtension(): Promise<{ written: string[]; buildId: str
   const code = await bundle();
   const buildId = createHash('sha256').update(code).digest('hex').slice(0, 16);
   const loader = `${code}\nglobalThis.__svc = { build: ${JSON.stringify(buildId)}, api: __svc_exports.api };\nreturn globalThis.__svc;\n`;
-  const functions = [
+  const functions = (replaceable: Replaceable) => [
     `-- The TypeScript bundle, installed into the session's plv8 context on first use of any svc function\n` +
       `-- (and again when a newer build is deployed: the stubs compare build ids).\n` +
-      `CREATE OR REPLACE FUNCTION svc__bundle() RETURNS void LANGUAGE plv8 VOLATILE ${PINNED}\nAS ${dollarQuote(loader, 'svc_bundle')};\n`,
-    ...EMITTED.map((fn) => functionSql(fn, buildId)),
-    ...AGGREGATES.map(aggregateSql),
+      `${createOrReplace(replaceable, 'svc__bundle')} FUNCTION svc__bundle() RETURNS void LANGUAGE plv8 VOLATILE ${PINNED}\nAS ${dollarQuote(loader, 'svc_bundle')};\n`,
+    ...EMITTED.map((fn) => functionSql(fn, buildId, replaceable)),
+    ...AGGREGATES.map((agg) => aggregateSql(agg, replaceable)),
     ownershipSql(),
   ];
   const header = (what: string) => [
     `-- svc ${what}: generated by scripts/build-extension.ts from src/extension (build ${buildId}). Do not edit.`,
     `\\echo Use "${what.includes('--') ? 'ALTER EXTENSION svc UPDATE' : 'CREATE EXTENSION svc'}" to load this file. \\quit`,
   ];
-  const outputs: Array<[string, string[]]> = [[`svc--${version}.sql`, [...header(version), ...SCHEMA_FILES.map(source), ...functions]]];
+  const outputs: Array<[string, string[]]> = [[`svc--${version}.sql`, [...header(version), ...SCHEMA_FILES.map(source), ...functions(() => false)]]];
   for (const file of readdirSync(join(root, 'src/extension/migrations')).sort()) {
     const match = /^(.+)--(.+)\.sql$/.exec(file);
     if (!match || match[2] !== version) continue;
-    outputs.push([`svc--${match[1]}--${version}.sql`, [...header(`${match[1]}--${version}`), source(join('migrations', file)), ...functions]]);
+    const previous = await routineNames(readFileSync(join(root, 'extension/releases', `svc--${match[1]}.sql`), 'utf8'));
+    outputs.push([
+      `svc--${match[1]}--${version}.sql`,
+      [...header(`${match[1]}--${version}`), source(join('migrations', file)), ...functions((name) => previous.has(name))],
+    ]);
   }
   mkdirSync(join(root, 'extension'), { recursive: true });
   const written = outputs.map(([name, parts]) => {
     const path = join(root, 'extension', name);
-    writeFileSync(path, parts.join('\n'));
+    writeFileSync(path, spellErrcodes(parts.join('\n')));
     return path;
   });
   return { written, buildId, bundleBytes: Buffer.byteLength(code) };

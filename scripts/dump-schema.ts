@@ -1,9 +1,10 @@
 // Writes extension/installed.sql: what `CREATE EXTENSION svc` leaves in a database, read back from
 // the catalogs of a throwaway cluster (tables with their columns, constraints, indexes, row-level
 // security and grants; views; sequences; every function as pg_get_functiondef prints it, with its
-// grants and comment; the roles). Only the body of svc__bundle, the minified TypeScript bundle, is
-// left out. The file is committed so that a review of a change shows what it does to the database;
-// test/extension/installed-schema.test.ts fails when it is stale.
+// grants and comment; the roles). The body of svc__bundle, the TypeScript bundle every JavaScript
+// function runs (esbuild's output, names kept, not minified), goes to extension/bundle.js beside it.
+// Both are committed so that a review of a change shows what it does to the database;
+// test/extension/installed-schema.test.ts fails when either is stale.
 //
 // Usage: npx tsx scripts/dump-schema.ts   (after the extension is built and installed: npm run setup)
 import { writeFileSync } from 'node:fs';
@@ -13,6 +14,19 @@ import type pg from 'pg';
 import { startCluster } from './cluster.js';
 
 export const INSTALLED_SCHEMA = join(dirname(fileURLToPath(import.meta.url)), '..', 'extension/installed.sql');
+export const INSTALLED_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), '..', 'extension/bundle.js');
+
+/**
+ * The JavaScript of svc__bundle as installed: what every catalog function with a TypeScript body
+ * runs (its stub calls `globalThis.__svc.api.<name>`, the function of that name here). The build id
+ * (a hash of the code) is left out, as in installed.sql.
+ */
+export async function dumpBundle(client: pg.Client): Promise<string> {
+  const found = await rows<{ prosrc: string }>(client, `SELECT prosrc FROM pg_proc WHERE proname = 'svc__bundle'`);
+  if (found.length !== 1) throw new Error('svc__bundle is not installed in this database');
+  const code = found[0].prosrc.replace(/build: "[0-9a-f]{16}"/, 'build: "<build id>"');
+  return `// svc__bundle's body as CREATE EXTENSION svc installs it (scripts/dump-schema.ts). Generated: do not edit.\n${code}`;
+}
 
 const RELATIONS = `
   SELECT c.oid, c.relname, c.relkind::text, c.relrowsecurity, c.relforcerowsecurity, c.relacl::text AS acl
@@ -53,7 +67,7 @@ export async function dumpSchema(client: pg.Client): Promise<string> {
   const version = (await rows<{ extversion: string }>(client, `SELECT extversion FROM pg_extension WHERE extname = 'svc'`))[0]?.extversion;
   if (!version) throw new Error('svc is not installed in this database');
   out.push(`-- svc ${version} as CREATE EXTENSION svc installs it, read back from the catalogs by scripts/dump-schema.ts`);
-  out.push('-- (the body of svc__bundle, the TypeScript bundle, left out). Generated: do not edit.', '');
+  out.push('-- (the body of svc__bundle, the TypeScript bundle: extension/bundle.js). Generated: do not edit.', '');
 
   for (const role of await rows<{ rolname: string; rolcanlogin: boolean }>(
     client,
@@ -153,8 +167,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const client = await cluster.connect();
     await client.query('CREATE EXTENSION svc CASCADE');
     writeFileSync(INSTALLED_SCHEMA, await dumpSchema(client));
+    writeFileSync(INSTALLED_BUNDLE, await dumpBundle(client));
     await client.end();
-    console.error(`wrote ${INSTALLED_SCHEMA}`);
+    console.error(`wrote ${INSTALLED_SCHEMA} and ${INSTALLED_BUNDLE}`);
   } finally {
     await cluster.stop();
   }

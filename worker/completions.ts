@@ -50,13 +50,13 @@ export class CompletionBatcher {
   }
 
   /**
-   * Stores the job's result (and its cache entry, when given): true once stored, false when refused
+   * Stores the job's result (its cache entry, and how a generation ended, when given): true once stored, false when refused
    * (the job is no longer this attempt's to complete). Rejects when the call fails.
    */
-  complete(job: protocol.Completion['job'], result: string, cache?: protocol.CacheEntry): Promise<boolean> {
+  complete(job: protocol.Completion['job'], result: string, cache?: protocol.CacheEntry, stopReason?: protocol.Completion['stopReason']): Promise<boolean> {
     return new Promise((resolve, reject) => {
       if (this.waiting.length === 0) this.oldest = performance.now();
-      this.waiting.push({ completion: { job, result, cache }, resolve, reject });
+      this.waiting.push({ completion: { job, result, cache, stopReason }, resolve, reject });
       this.schedule();
     });
   }

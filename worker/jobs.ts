@@ -4,6 +4,7 @@
 // once instead of retrying the same bytes.
 import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
 import { ContextExceededError, GrammarRefusedError, ModelRoleError, NothingToEmbedError } from '../src/engine/engine.js';
+import { STOP_REASON_NAMES, type StopReasonName } from '../src/engine/outcomes.js';
 import { InferenceServerError, type InferenceEngine } from '../src/engine/server-engine.js';
 import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/constrained.js';
 import { ChatTemplateError } from '../src/engine/prompt.js';
@@ -79,7 +80,13 @@ export function jobDecoding(p: Record<string, unknown>): { sampling?: Sampling; 
 }
 
 function cutShort(tokens: number, maxTokens: number, stopReason: string): boolean {
-  return stopReason === 'maxTokens' || tokens >= maxTokens;
+  return stopReason === 'maxTokens' || stopReason === 'context' || tokens >= maxTokens;
+}
+
+/** What a job stores: its result text, and for a generation how it ended (svc_queue.stop_reason). */
+export interface JobResult {
+  result: string;
+  stopReason?: StopReasonName;
 }
 
 /** A template the model carries but node-llama-cpp cannot render fails every attempt alike. */
@@ -89,7 +96,7 @@ function chatTemplateFailure(error: unknown): never {
 }
 
 /** `onText`: streaming, the output's text as it comes (generation jobs; an inference server hands it on at the end). */
-export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal, onText?: OnText): Promise<string> {
+export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal, onText?: OnText): Promise<JobResult> {
   try {
     return await runOn(engine, job, signal, onText);
   } catch (error) {
@@ -103,7 +110,7 @@ export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: A
   }
 }
 
-async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal, onText?: OnText): Promise<string> {
+async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal, onText?: OnText): Promise<JobResult> {
   const p = job.parameters as Record<string, unknown>;
   switch (job.function_name) {
     case 'generate': {
@@ -111,7 +118,7 @@ async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSign
       const out = await engine
         .generate({ prompt, maxTokens: max_tokens, seed, ...jobDecoding(p), ...promptOptions(p), signal, onText })
         .catch(chatTemplateFailure);
-      return toPgText(out.text);
+      return { result: toPgText(out.text), stopReason: STOP_REASON_NAMES[out.stopReason] };
     }
     case 'generate_json':
     case 'generate_regex':
@@ -132,17 +139,17 @@ async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSign
         if (error instanceof ConstraintBudgetError || error instanceof ConstraintDeadEndError) throw new PermanentJobError(error.message);
         return chatTemplateFailure(error);
       }
-      checkConstrained(job, out.text, cutShort(out.tokens, max_tokens, out.stopReason));
-      return toPgText(out.text);
+      checkConstrained(job, out.text, out.stopReason, cutShort(out.tokens, max_tokens, out.stopReason));
+      return { result: toPgText(out.text), stopReason: STOP_REASON_NAMES[out.stopReason] };
     }
     case 'embed':
-      return vectorLiteral(await engine.embed(String(p.text_input)));
+      return { result: vectorLiteral(await engine.embed(String(p.text_input))) };
     case 'rerank': {
       const ranked = await engine.rerank(String(p.query), p.documents as string[], String(p.task));
-      return JSON.stringify(ranked);
+      return { result: JSON.stringify(ranked) };
     }
     case 'vectorize':
-      return runVectorize(engine, p, signal);
+      return { result: await runVectorize(engine, p, signal) };
     default:
       throw new PermanentJobError(`unknown function ${String(job.function_name)}`);
   }
@@ -233,12 +240,14 @@ export function checkJobGrammar(job: Pick<ClaimedJob, 'function_name' | 'paramet
     );
 }
 
-function checkConstrained(job: ClaimedJob, text: string, truncated: boolean): void {
+function checkConstrained(job: ClaimedJob, text: string, stopReason: string, truncated: boolean): void {
   const problem = jobConstraint(job).problem(text);
   if (problem !== undefined) {
-    const why = truncated
-      ? `generation stopped at max_tokens (${String((job.parameters as Record<string, unknown>).max_tokens)}) before the constraint was satisfied`
-      : problem;
+    const why = !truncated
+      ? problem
+      : stopReason === 'context'
+        ? "generation stopped where the model's context was full, before max_tokens and before the constraint was satisfied (shorten the prompt, or serve a model with a longer context)"
+        : `generation stopped at max_tokens (${String((job.parameters as Record<string, unknown>).max_tokens)}) before the constraint was satisfied`;
     throw new PermanentJobError(`the output breaks its constraint: ${why}`);
   }
 }

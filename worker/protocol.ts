@@ -1,7 +1,8 @@
 // The worker side of svc's queue protocol: typed calls of the svc_worker_* SQL functions. The
 // connection's role must be a member of svc_worker. Used by the worker, the test claimer and bench/.
 import type pg from 'pg';
-import { requestLockKeys } from '../src/extension/queries.js';
+import { requestLockKeys } from '../src/queue/locks.js';
+import type { StopReasonName } from '../src/engine/outcomes.js';
 
 export interface ClaimedJob {
   request_id: string;
@@ -55,14 +56,21 @@ export async function unlockRequests(db: Queryable, requestIds: readonly string[
 }
 
 /** True when stored; false when refused (the job is no longer this attempt's to complete). */
-export async function complete(db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, result: string): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>('SELECT svc_worker_complete($1, $2, $3) AS ok', [job.request_id, job.attempt, result]);
+export async function complete(
+  db: Queryable,
+  job: Pick<ClaimedJob, 'request_id' | 'attempt'>,
+  result: string,
+  stopReason: StopReasonName | null = null,
+): Promise<boolean> {
+  const { rows } = await db.query<{ ok: boolean }>('SELECT svc_worker_complete($1, $2, $3, $4) AS ok', [job.request_id, job.attempt, result, stopReason]);
   return rows[0].ok;
 }
 
 export interface Completion {
   job: Pick<ClaimedJob, 'request_id' | 'attempt'>;
   result: string;
+  /** How a generation ended (svc_queue.stop_reason); none for the other functions. */
+  stopReason?: StopReasonName;
 }
 
 export interface CompleteAndClaimResult {
@@ -83,7 +91,7 @@ export async function completeAndClaim(
 ): Promise<CompleteAndClaimResult> {
   const { rows } = await db.query<ClaimedJob & { refused: string[] }>({
     name: 'svc_worker_complete_and_claim',
-    text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4, $5, $6, $7, $8)',
+    text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4, $5, $6, $7, $8, $9::text[])',
     values: [
       completions.map((c) => c.job.request_id),
       completions.map((c) => c.job.attempt),
@@ -93,6 +101,7 @@ export async function completeAndClaim(
       o.maxRetries,
       o.claimJobs ?? null,
       o.models ?? ['default'],
+      completions.map((c) => c.stopReason ?? null),
     ],
   });
   const jobs: ClaimedJob[] = [];
@@ -115,7 +124,7 @@ export interface CacheEntry {
 export async function completeCached(db: Queryable, completions: ReadonlyArray<Completion & { cache?: CacheEntry }>): Promise<Set<string>> {
   const { rows } = await db.query<{ refused: string[] }>({
     name: 'svc_worker_complete_cached',
-    text: 'SELECT svc_worker_complete_cached($1::uuid[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[]) AS refused',
+    text: 'SELECT svc_worker_complete_cached($1::uuid[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS refused',
     values: [
       completions.map((c) => c.job.request_id),
       completions.map((c) => c.job.attempt),
@@ -123,6 +132,7 @@ export async function completeCached(db: Queryable, completions: ReadonlyArray<C
       completions.map((c) => c.cache?.identity ?? null),
       completions.map((c) => c.cache?.model ?? null),
       completions.map((c) => c.cache?.functionName ?? null),
+      completions.map((c) => c.stopReason ?? null),
     ],
   });
   return new Set(rows[0].refused);
@@ -216,14 +226,26 @@ export const CANCEL_CHANNEL = 'svc_cancel';
 /** Streaming: {"request_id","tokens"} each time a running request's partial text is written (svc_worker_progress). */
 export const PROGRESS_CHANNEL = 'svc_progress';
 
-/** The cached result for a request identity (src/extension/cache-key.ts) under `model`, or null. */
-export async function cacheGet(db: Queryable, identity: string, model: string): Promise<string | null> {
-  const { rows } = await db.query<{ result: string | null }>('SELECT svc_worker_cache_get($1, $2) AS result', [identity, model]);
-  return rows[0].result;
+/** The cached result (and how it ended, for a generation) of a request identity (src/extension/cache-key.ts) under `model`, or null. */
+export async function cacheGet(db: Queryable, identity: string, model: string): Promise<{ result: string; stopReason?: StopReasonName } | null> {
+  const { rows } = await db.query<{ result: string | null; stop_reason: StopReasonName | null }>('SELECT * FROM svc_worker_cache_get($1, $2)', [
+    identity,
+    model,
+  ]);
+  const { result, stop_reason } = rows[0];
+  if (result === null) return null;
+  return stop_reason === null ? { result } : { result, stopReason: stop_reason };
 }
 
-export async function cachePut(db: Queryable, identity: string, model: string, functionName: string, result: string): Promise<void> {
-  await db.query('SELECT svc_worker_cache_put($1, $2, $3, $4)', [identity, model, functionName, result]);
+export async function cachePut(
+  db: Queryable,
+  identity: string,
+  model: string,
+  functionName: string,
+  result: string,
+  stopReason: StopReasonName | null = null,
+): Promise<void> {
+  await db.query('SELECT svc_worker_cache_put($1, $2, $3, $4, $5)', [identity, model, functionName, result, stopReason]);
 }
 
 /** Deletes up to `maxRows` requests finished longer ago than svc.retention; returns how many (svc_worker_cleanup). */

@@ -1,4 +1,4 @@
-// The locks that wake waiting calls without polling (src/extension/queries.ts REQUEST_LOCK): the
+// The locks that wake waiting calls without polling (src/queue/locks.ts REQUEST_LOCK): the
 // worker claims over a connection of its own, and the claim's statement takes an advisory lock on each
 // request it claims, before the claim commits; each is let go once the request's outcome has committed,
 // or the worker lets the request go without one. A call waiting for a running request waits on its

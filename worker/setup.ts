@@ -4,6 +4,7 @@
 import pg from 'pg';
 import { ConfigError } from './config.js';
 import { EXTENSION_VERSIONS, VERSION } from '../src/version.js';
+import { SQLSTATE } from '../src/extension/sqlstate.js';
 
 type Queryable = Pick<pg.Client, 'query'>;
 
@@ -29,8 +30,9 @@ export function isUnreachable(error: unknown): boolean {
 export function connectionConfigError(error: unknown, db: { database?: string; user?: string }): ConfigError | undefined {
   const code = sqlState(error);
   const message = (error as Error).message;
-  if (code === '3D000') return new ConfigError(`${message}: point the worker at the database that has the svc extension (--db-name or PGDATABASE)`);
-  if (code === '28000' || code === '28P01') {
+  if (code === SQLSTATE.invalid_catalog_name)
+    return new ConfigError(`${message}: point the worker at the database that has the svc extension (--db-name or PGDATABASE)`);
+  if (code === SQLSTATE.invalid_authorization_specification || code === SQLSTATE.invalid_password) {
     return new ConfigError(
       `cannot connect as role "${db.user ?? '(PGUSER / the OS user)'}": ${message}. ` +
         `The worker's role needs LOGIN and membership in svc_worker (CREATE ROLE <role> LOGIN IN ROLE svc_worker), ` +
@@ -51,7 +53,13 @@ export function connectionConfigError(error: unknown, db: { database?: string; u
 export const WORKER_SESSION = ['-c lock_timeout=5s -c statement_timeout=60s', process.env.PGOPTIONS].filter(Boolean).join(' ');
 
 /** SQLSTATEs of a claim that may mean the extension is gone or the role lost svc_worker. */
-export const SETUP_SQLSTATES: ReadonlySet<string> = new Set(['42883', '42501', '42P01', '3F000', '42704']);
+export const SETUP_SQLSTATES: ReadonlySet<string> = new Set<string>([
+  SQLSTATE.undefined_function,
+  SQLSTATE.insufficient_privilege,
+  SQLSTATE.undefined_table,
+  SQLSTATE.invalid_schema_name,
+  SQLSTATE.undefined_object,
+]);
 
 /**
  * Throws a ConfigError unless the svc extension is installed in the connected database, at a version

@@ -9,6 +9,7 @@ import type { InferenceEngine } from '../src/engine/server-engine.js';
 import { PermanentJobError } from './jobs.js';
 import * as protocol from './protocol.js';
 import type pg from 'pg';
+import { SQLSTATE } from '../src/extension/sqlstate.js';
 
 interface Item {
   text: string | null;
@@ -113,7 +114,7 @@ export async function completeVectorize(pool: pg.Pool, job: Pick<protocol.Claime
     } catch (error) {
       await client.query('ROLLBACK').catch((e: unknown) => (broken = e));
       const code = (error as { code?: string }).code;
-      if (code === '55P03' || code === '57014') {
+      if (code === SQLSTATE.lock_not_available || code === SQLSTATE.query_canceled) {
         throw new VectorizeWriteTimeout(
           `could not write the chunks within the vectorizer's timeouts (lock ${VECTORIZE_LOCK_TIMEOUT}, write ${VECTORIZE_STATEMENT_TIMEOUT}): ${(error as Error).message}`,
         );

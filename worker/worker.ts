@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import type { InferenceEngine } from '../src/engine/server-engine.js';
 import type { WorkerConfig } from './config.js';
 import { errorFields, log } from './log.js';
-import { PermanentJobError, checkJobGrammar, runJob, toPgText } from './jobs.js';
+import { PermanentJobError, checkJobGrammar, runJob, toPgText, type JobResult } from './jobs.js';
 import * as protocol from './protocol.js';
 import { CompletionBatcher } from './completions.js';
 import { ProgressPublisher, STREAMED } from './progress.js';
@@ -56,9 +56,8 @@ interface Running {
   released: boolean;
 }
 
-/** A job's result, and its cache entry when its request allows the cache (written with the completion). */
-interface Ran {
-  result: string;
+/** A job's result (and how a generation ended), and its cache entry when its request allows the cache (written with the completion). */
+interface Ran extends JobResult {
   cache?: protocol.CacheEntry;
 }
 
@@ -476,23 +475,23 @@ export class Worker {
     // A synchronous call's request is not looked up again: its caller did, just before submitting it.
     if (identity !== null && !job.waited) {
       const cached = await protocol.cacheGet(this.pool, identity, engine.modelId);
-      if (cached !== null) return { result: cached };
+      if (cached !== null) return cached;
     }
     // Streaming: an async generation's text so far, for svc_get_partial_result, and svc_generate_stream's (a sync caller waits for the result alone).
     const publisher =
       STREAMED.has(job.function_name) && (!job.waited || (job.parameters as { stream?: unknown }).stream === true) && this.config.progressIntervalMs > 0
         ? new ProgressPublisher(this.pool, job, this.config.progressIntervalMs)
         : undefined;
-    let result: string;
+    let ran: JobResult;
     try {
-      result = await runJob(engine, job, signal, publisher?.onText);
+      ran = await runJob(engine, job, signal, publisher?.onText);
     } finally {
       await publisher?.close();
     }
     // A job stopped (timed out or released) writes nothing, to the cache either, whatever its engine call returned.
     signal.throwIfAborted();
     // Stored with the completion, in one statement: when a caller has its answer, the next identical request finds it cached.
-    return identity !== null ? { result, cache: { identity, model: engine.modelId, functionName: job.function_name } } : { result };
+    return identity !== null ? { ...ran, cache: { identity, model: engine.modelId, functionName: job.function_name } } : ran;
   }
 
   /**
@@ -512,8 +511,8 @@ export class Worker {
                   throw error;
                 })
               : attempt === 0
-                ? await this.completions.complete(job, outcome.result, outcome.cache)
-                : !(await protocol.completeCached(this.pool, [{ job, result: outcome.result, cache: outcome.cache }])).has(job.request_id);
+                ? await this.completions.complete(job, outcome.result, outcome.cache, outcome.stopReason)
+                : !(await protocol.completeCached(this.pool, [{ job, ...outcome }])).has(job.request_id);
           this.reached();
           this.jobsDone++;
           log(

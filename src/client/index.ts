@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { ConstraintError } from '../grammar/index.js';
 import { ContextExceededError, NothingToEmbedError, type RerankResult } from '../engine/outcomes.js';
 import { ModelRoleError, servable } from '../engine/capabilities.js';
-import type { PromptFormat } from '../engine/outcomes.js';
+import type { PromptFormat, StopReason } from '../engine/outcomes.js';
 import {
   choicesConstraint,
   compile,
@@ -31,7 +31,7 @@ import { stopMessage, stopProblem } from '../decode/stop.js';
 export { ClientError, type ClientErrorCode } from './errors.js';
 export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
 export { ContextExceededError, GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/outcomes.js';
-export { ChatTemplateError, type PromptFormat } from '../engine/outcomes.js';
+export { ChatTemplateError, type PromptFormat, type StopReason } from '../engine/outcomes.js';
 export { configure, unloadModels, resolveModel, DEFAULT_REMOTE_TIMEOUT_MS, type LocalSettings, type ModelRef } from './local.js';
 export { DEFAULT_MODELS, MODEL_NAMES, type ModelPurpose } from '../model/names.js';
 export { PROVIDERS, type Provider } from './remote.js';
@@ -224,9 +224,6 @@ interface Output {
   stopReason: StopReason;
 }
 
-/** Why a generation ended: the model (or the constraint) ended it, maxTokens cut it, or a stop string ended it. */
-export type StopReason = 'eogToken' | 'maxTokens' | 'stopString';
-
 /** A call's sampling, its options over the defaults (llama.cpp's); greedy where the temperature is 0. */
 const samplingOf = (options: CallOptions): Sampling => ({
   temperature: options.temperature ?? SAMPLING_DEFAULTS.temperature,
@@ -298,17 +295,16 @@ async function run(
     stopReason = out.stopReason;
     tokens = out.tokens;
   }
-  const truncated = stopReason === 'maxTokens';
   if (!compiled || !constraint) return { text, value: text, tokens, stopReason };
 
   const checked = compiled.check(text);
   if (!checked.ok) {
-    if (truncated) {
-      throw new ClientError(
-        'incomplete-output',
-        `${fn}: output was cut at maxTokens (${maxTokens}) before the constraint was satisfied; raise maxTokens. Partial output: ${preview(text)}`,
-        { output: text },
-      );
+    if (stopReason === 'maxTokens' || stopReason === 'context') {
+      const where =
+        stopReason === 'context'
+          ? "where the model's context was full, before maxTokens, before the constraint was satisfied; shorten the prompt or use a model with a longer context"
+          : `at maxTokens (${maxTokens}) before the constraint was satisfied; raise maxTokens`;
+      throw new ClientError('incomplete-output', `${fn}: output was cut ${where}. Partial output: ${preview(text)}`, { output: text });
     }
     throw new ClientError('validation-failed', `${fn}: ${checked.error.message}`, { cause: checked.error, output: text });
   }

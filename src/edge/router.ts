@@ -191,8 +191,8 @@ async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, re
         }
         const out: Generated = { text: String(line.text), tokens: Number(line.tokens), model: String(line.model), stopped: line.stopped === true };
         checkOutput(request, out);
-        // Cut where the context is full counts as max_tokens, as the library's stopReason (the engine object says so: `cut`); a stop string ended it: stop.
-        const stop = out.stopped ? 'stop' : line.cut === true ? 'max_tokens' : stopReason(out.tokens, maxTokens);
+        // Cut where the context is full before max_tokens: context, as the library's stopReason (the engine object says so: `cut`); a stop string ended it: stop.
+        const stop = out.stopped ? 'stop' : line.cut === true && out.tokens < maxTokens ? 'context' : stopReason(out.tokens, maxTokens);
         await send({ text: out.text, cached: false, tokens: out.tokens, stop_reason: stop }, 'done');
         await writer.close(); // the reader has its answer; the cache write goes on
         await storeGeneration(env, request, out);

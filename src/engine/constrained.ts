@@ -24,7 +24,9 @@
 // of every token at every step, so a change there shows.
 
 import type { LlamaContextSequence, LlamaModel, Token } from 'node-llama-cpp';
-import { TokenMask, type DecodedVocabulary, type Position, type TokenMasker } from '../decode/mask.js';
+import type { Position, TokenMasker } from '../decode/mask.js';
+import { TokenMask } from '../decode/token-mask.js';
+import type { DecodedVocabulary } from '../decode/vocabulary.js';
 import { samplerSeed, type Sampling } from '../decode/sampling.js';
 
 /** How masks are used: 'fast' (the plain argmax first), 'every-step' (a full mask every step, the worst case), 'reference' (every token checked alone every step, no trie, no cache: for tests). */

@@ -32,8 +32,9 @@ import { generateConstrained, releaseMaskSamplers, type MaskMode } from './const
 import { TextStream, type OnText } from './text-stream.js';
 import { isGreedy, samplerSeed, type Sampling } from '../decode/sampling.js';
 import { StopScanner, grammarComplete } from '../decode/stop.js';
-import { Automaton, AutomatonLimitError, DEAD } from '../decode/automaton.js';
-import { DecodedVocabulary, TokenMasker } from '../decode/mask.js';
+import { Automaton, AutomatonLimitError, DEAD } from '../automaton/automaton.js';
+import { TokenMasker } from '../decode/mask.js';
+import { DecodedVocabulary } from '../decode/vocabulary.js';
 import { parseGbnf } from '../grammar/gbnf-parse.js';
 import { ConstraintError } from '../grammar/errors.js';
 
@@ -117,8 +118,8 @@ export interface GenerateResult {
   text: string;
   /** Tokens generated: those `text` is made of (the end-of-generation token is not counted). */
   tokens: number;
-  /** `eogToken` (the model, or the grammar, ended the output), `maxTokens` (cut at maxTokens, or where the context is full) or `stopString` (a stop string ended it). */
-  stopReason: 'eogToken' | 'maxTokens' | 'stopString';
+  /** `eogToken` (the model, or the grammar, ended the output), `maxTokens` (cut at maxTokens), `context` (cut where the context is full, before maxTokens) or `stopString` (a stop string ended it). */
+  stopReason: StopReason;
   /** How the prompt reached the model (prompt.ts): 'chat' only for a chat request on a model with a chat template. */
   promptFormat: PromptFormat;
   /**
@@ -128,8 +129,25 @@ export interface GenerateResult {
   constrained?: { steps: number; completed: boolean; tokens: readonly Token[] };
 }
 
-export { ContextExceededError, GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
-import { ContextExceededError, GenerationAbortedError, GrammarRefusedError, ModelLoadError, NothingToEmbedError, type RerankResult } from './outcomes.js';
+export {
+  ContextExceededError,
+  GenerationAbortedError,
+  GrammarRefusedError,
+  ModelLoadError,
+  NothingToEmbedError,
+  type RerankResult,
+  type StopReason,
+} from './outcomes.js';
+import {
+  ContextExceededError,
+  GenerationAbortedError,
+  GrammarRefusedError,
+  ModelLoadError,
+  NothingToEmbedError,
+  budgetStopReason,
+  type RerankResult,
+  type StopReason,
+} from './outcomes.js';
 import { tokensOverLimit, tokensUpTo } from './input-bound.js';
 
 const GRAMMAR_CACHE_SIZE = 256;
@@ -436,13 +454,13 @@ export class Engine {
         return {
           text,
           tokens: out.tokens.length,
-          stopReason: out.stopReason,
+          stopReason: out.stopReason === 'maxTokens' ? budgetStopReason(budget, request.maxTokens) : out.stopReason,
           promptFormat: prompt.format,
           constrained: { steps, completed, tokens: out.tokens },
         };
       }
       const generated: Token[] = [];
-      let stopReason: GenerateResult['stopReason'] = 'maxTokens';
+      let stopReason = budgetStopReason(budget, request.maxTokens);
       const evaluation = sequence.evaluate(input, {
         // Greedy as always, or llama.cpp's samplers under the request's seed (a sampler of this evaluation's own, so its draws follow this output only).
         ...(sampling

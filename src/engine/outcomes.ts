@@ -5,6 +5,26 @@
 /** How a generation prompt reaches the model: the user turn of its chat template, or as is. */
 export type PromptFormat = 'chat' | 'raw';
 
+/**
+ * Why a generation ended: the model (or its constraint) ended it (`eogToken`), maxTokens cut it
+ * (`maxTokens`), a stop string ended it (`stopString`), or the context filled before maxTokens
+ * (`context`: the prompt left fewer than maxTokens tokens of the model's context).
+ */
+export type StopReason = 'eogToken' | 'maxTokens' | 'stopString' | 'context';
+
+/** How SQL (svc_queue.stop_reason) and HTTP (the edge's `stop_reason`) name a StopReason. */
+export const STOP_REASON_NAMES = { eogToken: 'end', maxTokens: 'max_tokens', stopString: 'stop', context: 'context' } as const satisfies Record<
+  StopReason,
+  string
+>;
+export type StopReasonName = (typeof STOP_REASON_NAMES)[StopReason];
+
+/**
+ * The stop reason of an output that ran to its token budget: `context` where the context, not
+ * maxTokens, set that budget.
+ */
+export const budgetStopReason = (budget: number, maxTokens: number): StopReason => (budget < maxTokens ? 'context' : 'maxTokens');
+
 export interface RerankResult {
   index: number;
   document: string;

@@ -238,6 +238,9 @@ export class ServerEngine implements InferenceEngine {
     checkAnswer(answer, url, this.options);
     let out =
       this.kind === 'llama-server' ? llamaCompletion(answer.payload, url) : chat ? chatCompletion(answer.payload, url) : textCompletion(answer.payload, url);
+    // A server stops at its context's end as at the limit ('length', stop_type 'limit'): fewer tokens than
+    // maxTokens tell them apart (a server that gives no count reports 0, and keeps maxTokens).
+    if (out.stopReason === 'maxTokens' && out.tokens > 0 && out.tokens < request.maxTokens) out = { ...out, stopReason: 'context' };
     if (stop) {
       const cut = cutAtStop(out.text, stop, request.grammar ? grammarComplete(request.grammar) : undefined);
       if (cut.stopped) out = { ...out, text: cut.text, stopReason: 'stopString' };

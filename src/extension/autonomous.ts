@@ -12,7 +12,8 @@
 // that dblink closes when the statement ends, whatever ends it.
 import { one, rows } from './db.js';
 import { QUERIES, REMOTE } from './queries.js';
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import { SYNC_ROLE, parseConninfo, type SyncTarget } from './conninfo.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
@@ -94,7 +95,7 @@ function connectKept(fn: string, target: SyncTarget): void {
     dblink('connect', target, null, null);
   } catch (error) {
     // A connection named svc_sync this context did not know of (its state was reset): replace it.
-    if ((error as { sqlerrcode?: string }).sqlerrcode !== '42710') throw connectionError(fn, error);
+    if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.duplicate_object) throw connectionError(fn, error);
     dblink('disconnect', null, null, null);
     try { dblink('connect', target, null, null); } catch (again) { throw connectionError(fn, again); }
   }
@@ -103,7 +104,7 @@ function connectKept(fn: string, target: SyncTarget): void {
 
 function connectionError(fn: string, error: unknown): SvcError {
   const e = error as { message?: string; detail?: string };
-  return new SvcError(SQLSTATE.syncConnection, `${fn}: the autonomous session could not log in as ${SYNC_ROLE}: ${(e.detail ?? e.message ?? String(error)).trim()}`, {
+  return new SvcError(SQLSTATE.sqlclient_unable_to_establish_sqlconnection, `${fn}: the autonomous session could not log in as ${SYNC_ROLE}: ${(e.detail ?? e.message ?? String(error)).trim()}`, {
     hint: `pg_hba.conf must let this server log in as ${SYNC_ROLE} (e.g. "local all ${SYNC_ROLE} peer map=${SYNC_ROLE}" with pg_ident.conf "${SYNC_ROLE} postgres ${SYNC_ROLE}"), `
       + 'or an administrator sets where it connects with svc_set_sync_connection(); see docs/security.md. The _async functions need no autonomous session.',
   });
@@ -112,9 +113,9 @@ function connectionError(fn: string, error: unknown): SvcError {
 /** The session this call enqueues through: the kept connection, (re)opened when needed, or a one-shot one. */
 export function openSession(fn: string, ctx: SyncContext): Session {
   const role = one<{ powerless: boolean }>(QUERIES.syncRole, SYNC_ROLE);
-  if (!role) throw new SvcError(SQLSTATE.syncConnection, `${fn}: role ${SYNC_ROLE} does not exist`, { hint: 'Reinstall svc (DROP EXTENSION svc; CREATE EXTENSION svc) to create it.' });
+  if (!role) throw new SvcError(SQLSTATE.sqlclient_unable_to_establish_sqlconnection, `${fn}: role ${SYNC_ROLE} does not exist`, { hint: 'Reinstall svc (DROP EXTENSION svc; CREATE EXTENSION svc) to create it.' });
   if (!role.powerless) {
-    throw new SvcError(SQLSTATE.syncConnection, `${fn}: role ${SYNC_ROLE} must be a LOGIN role with no other attribute and no membership`, {
+    throw new SvcError(SQLSTATE.sqlclient_unable_to_establish_sqlconnection, `${fn}: role ${SYNC_ROLE} must be a LOGIN role with no other attribute and no membership`, {
       detail: 'The synchronous functions\' autonomous session logs in as it; it must not be able to do more than svc grants it.',
       hint: `ALTER ROLE ${SYNC_ROLE} NOSUPERUSER NOCREATEROLE NOCREATEDB NOREPLICATION NOBYPASSRLS, and revoke its memberships.`,
     });
@@ -191,17 +192,17 @@ export function cancelRemoteQuietly(session: Session, waiter: Waiter, ids: reado
 export function syncSubmit(payload: unknown): string[] {
   const { caller, function_name, requests, owner_id: ownerId, pid, waiter, token, max_queue_size } = (payload ?? {}) as Record<string, unknown>;
   const fn = typeof caller === 'string' && /^svc_[a-z_]+$/.test(caller) ? caller : 'svc__sync_submit';
-  if (typeof ownerId !== 'string' || !/^[1-9][0-9]{0,9}$/.test(ownerId)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.owner_id must be a role's oid`);
-  if (typeof token !== 'string' || !/^[0-9a-f]{64}$/.test(token)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.token must be 64 hexadecimal digits`);
+  if (typeof ownerId !== 'string' || !/^[1-9][0-9]{0,9}$/.test(ownerId)) throw new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: payload.owner_id must be a role's oid`);
+  if (typeof token !== 'string' || !/^[0-9a-f]{64}$/.test(token)) throw new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: payload.token must be 64 hexadecimal digits`);
   for (const [name, value] of [['pid', pid], ['waiter', waiter], ['max_queue_size', max_queue_size]] as const) {
-    if (!Number.isInteger(value)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.${name} must be an integer`);
+    if (!Number.isInteger(value)) throw new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: payload.${name} must be an integer`);
   }
   if (!one<{ ok: boolean }>(QUERIES.syncWaiterMayActAs, pid, waiter, token, ownerId)?.ok) {
-    throw new SvcError(SQLSTATE.insufficientPrivilege, `${fn}: no backend ${String(pid)} of this database waits with lock ${String(waiter)} and this token as a role that may act as role oid ${ownerId}`);
+    throw new SvcError(SQLSTATE.insufficient_privilege, `${fn}: no backend ${String(pid)} of this database waits with lock ${String(waiter)} and this token as a role that may act as role oid ${ownerId}`);
   }
-  if (!Array.isArray(requests) || requests.length === 0) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.requests must be a non-empty array`);
+  if (!Array.isArray(requests) || requests.length === 0) throw new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: payload.requests must be a non-empty array`);
   const prepared = requests.map((parameters) => jobs.prepareFromParameters(fn, function_name, parameters));
-  if (prepared.some((job) => job.grammar !== prepared[0].grammar)) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: payload.requests must share one constraint`);
+  if (prepared.some((job) => job.grammar !== prepared[0].grammar)) throw new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: payload.requests must share one constraint`);
   return enqueueForWaiter(fn, prepared[0].functionName, prepared.map((job) => job.parameters), prepared[0].grammar, SYNC_PRIORITY, {
     ownerId,
     waiter: waiter as number,

@@ -10,6 +10,7 @@ CREATE TABLE svc_cache (
   created_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
   last_hit_at   timestamptz NOT NULL DEFAULT clock_timestamp(),
   hits          bigint NOT NULL DEFAULT 0,
+  stop_reason   text CHECK (stop_reason IN ('end', 'max_tokens', 'stop', 'context')), -- a generation's, as svc_queue.stop_reason
   PRIMARY KEY (cache_key, model)
 );
 -- Counters outside transactions: a lookup counts even when its transaction rolls back.

@@ -5,6 +5,7 @@
 import { SETTINGS } from './settings-catalog.js';
 import type { api } from './index.js';
 import { quoteLiteral as literal } from './sql-text.js';
+import { SYNC_WAITER_LOCK } from '../queue/locks.js';
 
 export interface Param {
   readonly name: string;
@@ -342,6 +343,15 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "1 - cosine similarity of two real[] vectors of one length (pgvector's <=>); NULL for a zero vector.",
   },
   {
+    // PUBLIC: svc_search (SECURITY INVOKER) orders a real[] destination's chunks by it as its caller (docs/security.md).
+    // PARALLEL UNSAFE on purpose, so that the statement it is in runs in one process: svc_search runs it
+    // from plv8, and a parallel worker loads every library its leader has loaded (plv8-compat's libnode),
+    // which took longer than the whole scan (bench/search.ts: 150 ms against 36 serial).
+    name: 'svc__cosine_distance_lower_bound', params: [p('a', 'real[]'), p('b', 'real[]')], returns: 'double precision',
+    volatility: 'IMMUTABLE', security: 'INVOKER', body: { c: 'svc_cosine_distance_lower_bound' },
+    comment: "At most svc_cosine_distance(a, b), and within (cardinality(a) + 8) * 2e-15 of it (the same sums, added in an order that runs faster); svc_search's exact scan orders chunks by it.",
+  },
+  {
     name: 'svc_worker_status', params: [],
     returns: 'TABLE(worker_id text, host text, pid integer, state text, started_at timestamptz, last_heartbeat timestamptz, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text, models text[])',
     volatility: 'VOLATILE', security: 'INVOKER', body: { language: 'sql' },
@@ -419,17 +429,18 @@ const DECLARED: readonly SqlFunction[] = [
       + 'As its transaction\'s first write it commits without waiting for the disk (synchronous_commit off): a claim lost in a crash is claimed again.',
   },
   {
-    name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text')], returns: 'boolean',
+    name: 'svc_worker_complete', params: [p('request_id', 'uuid'), p('attempt', 'integer'), p('result', 'text'), p('stop_reason', 'text', 'NULL')],
+    returns: 'boolean',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
-    comment: 'Worker protocol: store a result; false (refused) unless the job is still processing under this attempt.',
+    comment: 'Worker protocol: store a result (and how a generation ended: end, max_tokens, stop or context); false (refused) unless the job is still processing under this attempt.',
   },
   {
     name: 'svc_worker_complete_and_claim',
     params: [p('complete_request_ids', 'uuid[]'), p('complete_attempts', 'integer[]'), p('results', 'text[]'), p('worker_id', 'text'),
-      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL'), MODELS],
+      p('lease_seconds', 'double precision'), p('max_retries', 'integer', '3'), p('claim_jobs', 'integer', 'NULL'), MODELS, p('stop_reasons', 'text[]', 'NULL')],
     returns: 'TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
-    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result) given, then svc_worker_claim of up to claim_jobs jobs '
+    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason) given, then svc_worker_claim of up to claim_jobs jobs '
       + '(default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused '
       + '(as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.',
   },
@@ -503,21 +514,22 @@ const DECLARED: readonly SqlFunction[] = [
     body: { language: 'sql' }, comment: 'Empty the result cache and reset its counters; returns how many entries were removed.',
   },
   {
-    name: 'svc_worker_cache_get', params: [p('identity', 'text'), p('model', 'text')], returns: 'text',
+    name: 'svc_worker_cache_get', params: [p('identity', 'text'), p('model', 'text')], returns: 'TABLE(result text, stop_reason text)',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
-    comment: 'Worker protocol: the cached result for a request identity and model, or NULL (counted as a hit or a miss).',
+    comment: 'Worker protocol: the cached result (and stop reason) for a request identity and model, or NULLs (counted as a hit or a miss).',
   },
   {
-    name: 'svc_worker_cache_put', params: [p('identity', 'text'), p('model', 'text'), p('function_name', 'text'), p('result', 'text')], returns: 'void',
+    name: 'svc_worker_cache_put', params: [p('identity', 'text'), p('model', 'text'), p('function_name', 'text'), p('result', 'text'), p('stop_reason', 'text', 'NULL')],
+    returns: 'void',
     volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', body: { language: 'sql' },
     comment: 'Worker protocol: store a result in the cache, evicting the least used entries beyond svc.cache_size.',
   },
   {
     name: 'svc_worker_complete_cached',
     params: [p('request_ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]'), p('cache_identities', 'text[]'), p('cache_models', 'text[]'),
-      p('function_names', 'text[]')],
+      p('function_names', 'text[]'), p('stop_reasons', 'text[]', 'NULL')],
     returns: 'uuid[]', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
-    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result), and svc_worker_cache_put of each result whose '
+    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason), and svc_worker_cache_put of each result whose '
       + 'cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.',
   },
   {
@@ -577,6 +589,12 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "Internal: refuses, naming it, anything svc did not make on the svc_owner tables the superuser's functions write (a trigger, a rule, a default, ...).",
   },
   {
+    // The queue's lock keys, generated from their one definition (src/queue/locks.ts); immutable, so a call folds to the constant.
+    name: 'svc__sync_waiter_lock_key', params: [], returns: 'integer', volatility: 'IMMUTABLE', security: 'INVOKER', grantTo: 'nobody',
+    body: { language: 'sql', generated: `SELECT ${SYNC_WAITER_LOCK}` },
+    comment: "Internal: the first key of the advisory lock a sync call holds while it waits ('svcw'; the second is its waiter key).",
+  },
+  {
     name: 'svc__sync_token_key', params: [p('token', 'text')], returns: 'bigint', volatility: 'IMMUTABLE', security: 'INVOKER', grantTo: 'nobody',
     body: { language: 'sql' }, comment: "Internal: the advisory lock key of a sync call's token (the first 64 bits of its SHA-256).",
   },
@@ -623,7 +641,7 @@ const DECLARED: readonly SqlFunction[] = [
     comment: 'Internal: the claim of svc_worker_claim and svc_worker_complete_and_claim (abandoned sync requests, expired leases, then pending jobs).',
   },
   {
-    name: 'svc__complete', params: [p('ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]')], returns: 'uuid[]',
+    name: 'svc__complete', params: [p('ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]'), p('stop_reasons', 'text[]')], returns: 'uuid[]',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'plpgsql' },
     comment: 'Internal: the completion of svc_worker_complete and svc_worker_complete_and_claim; returns the ids whose completion was refused.',
   },

@@ -3,7 +3,8 @@
 // in as (SYNC_ROLE, which can do nothing but act for a waiting call), the database (this one) and the
 // session's options: sql/svc__sync_dblink.sql builds the connection string, taking these keywords only.
 // Pure functions: parsing follows libpq's keyword/value syntax, so what is checked here is what libpq reads.
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 
 /** The role the autonomous session logs in as; created by the extension script. */
 export const SYNC_ROLE = 'svc_sync';
@@ -21,7 +22,7 @@ const FIXED = ['user', 'dbname', 'options', 'application_name'];
 
 /** A libpq keyword/value connection string as keyword → value; an error names the keyword and the rule. */
 export function parseConninfo(fn: string, text: string): SyncTarget {
-  const bad = (rule: string) => new SvcError(SQLSTATE.invalidParameterValue, `${fn}: conninfo ${rule}`, {
+  const bad = (rule: string) => new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: conninfo ${rule}`, {
     hint: `Give keyword=value pairs of ${TARGET_KEYWORDS.join(', ')} (e.g. 'host=/var/run/postgresql port=5432'); svc sets user, dbname and options itself.`,
   });
   if (/^\s*postgres(ql)?:\/\//i.test(text)) throw bad('must be keyword=value pairs, not a URI');

@@ -1,7 +1,8 @@
 // Constraints compiled to GBNF at submission, with errors reported against the SQL parameter that
 // carried the constraint. The compiler itself is src/grammar/, shared with the library and the edge.
 import { compileChoices, compileJsonSchema, compileRegex, ConstraintError } from '../grammar/index.js';
-import { parameterError, SQLSTATE } from './errors.js';
+import { parameterError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 
 // The last grammars compiled in this session, by constraint: a table labelled row by row, or a set
 // call checked again in the autonomous session, compiles each constraint once. Errors are not kept.
@@ -37,7 +38,7 @@ export interface SchemaCompile {
 }
 
 export function schemaGrammar(fn: string, schema: unknown, how: SchemaCompile): string {
-  if (schema === null || schema === undefined) throw parameterError(fn, 'schema', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  if (schema === null || schema === undefined) throw parameterError(fn, 'schema', 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
   try {
     return memoized(`schema\u0000${how.strict}\u0000${how.openObjects}\u0000${JSON.stringify(schema)}`, () =>
       compileJsonSchema(schema, { strict: how.strict, additionalProperties: how.openObjects }).gbnf,

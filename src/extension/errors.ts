@@ -3,35 +3,7 @@
 // plv8 reads `code` as PostgreSQL's packed integer (MAKE_SQLSTATE), plv8-compat reads the 5-character
 // `sqlerrcode` (as both handlers name the SQLSTATE of an SPI error they throw into JavaScript).
 
-// svc's own conditions have codes of class SV, which PL/pgSQL's WHEN OTHERS catches (it deliberately
-// does not catch 57014 query_canceled, which stays the code of a real statement cancel).
-export const SQLSTATE = {
-  invalidParameterValue: '22023',
-  invalidTextRepresentation: '22P02',
-  nullValueNotAllowed: '22004',
-  programLimitExceeded: '54000',
-  queueFull: '53400',
-  insufficientPrivilege: '42501',
-  undefinedTable: '42P01',
-  undefinedColumn: '42703',
-  undefinedObject: '42704',
-  duplicateObject: '42710',
-  duplicateTable: '42P07',
-  wrongObjectType: '42809',
-  datatypeMismatch: '42804',
-  invalidName: '42602',
-  invalidSchemaName: '3F000',
-  objectNotInPrerequisiteState: '55000',
-  lockNotAvailable: '55P03',
-  featureNotSupported: '0A000',
-  syncConnection: '08001',
-  requestFailed: 'SV001',
-  requestCancelled: 'SV002',
-  timedOut: 'SV003',
-  unknownRequest: 'SV004',
-  notCommitted: 'SV005',
-  noWorkerForModel: 'SV006',
-} as const;
+import { SQLSTATE } from './sqlstate.js'; // the codes, by name
 
 /** PostgreSQL's MAKE_SQLSTATE: six bits per character, the first character lowest ('22023' -> 50856066). */
 export function packSqlState(sqlstate: string): number {
@@ -58,6 +30,6 @@ export class SvcError extends Error {
 }
 
 /** An error about one parameter of one SQL function: "svc_generate_async: max_tokens must be ...". */
-export function parameterError(fn: string, parameter: string, rule: string, extra: { detail?: string; hint?: string } = {}, code: string = SQLSTATE.invalidParameterValue): SvcError {
+export function parameterError(fn: string, parameter: string, rule: string, extra: { detail?: string; hint?: string } = {}, code: string = SQLSTATE.invalid_parameter_value): SvcError {
   return new SvcError(code, `${fn}: ${parameter} ${rule}`, extra);
 }

@@ -3,7 +3,8 @@
 // svc_deduplicate_facts keeps the first of each group of facts whose embeddings (the default
 // embedder's, as svc_embed's) are at least `threshold` alike. Both run as sync calls (sync.ts), so
 // their model calls are the caller's requests, cached and counted as such.
-import { SvcError, SQLSTATE, parameterError } from './errors.js';
+import { SvcError, parameterError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
 import { runMany, runOne } from './sync.js';
@@ -48,7 +49,7 @@ const similarity = (a: readonly number[], b: readonly number[]): number => a.red
  */
 export function deduplicateFacts(facts: unknown, threshold: unknown, useCache: unknown): string[] {
   const list = v.array(DEDUPLICATE, 'facts', facts, { maxItems: FACTS_LIMITS.deduplicateMaxItems, allowEmpty: true }).map((f, i) => v.textItem(DEDUPLICATE, v.itemName('facts', i), f));
-  if (threshold === null || threshold === undefined) throw parameterError(DEDUPLICATE, 'threshold', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  if (threshold === null || threshold === undefined) throw parameterError(DEDUPLICATE, 'threshold', 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw parameterError(DEDUPLICATE, 'threshold', `must be a cosine similarity from 0 to 1 (got ${String(threshold)})`);
   const cache = v.boolean(DEDUPLICATE, 'use_cache', useCache);
   if (list.length < 2) return list;

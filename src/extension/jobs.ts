@@ -2,7 +2,8 @@
 // constraint, and returns the queue row to write. The async submitters and the sync functions share
 // them, so both reject the same input with the same messages.
 import { LIMITS } from './limits.js';
-import { parameterError, SQLSTATE } from './errors.js';
+import { parameterError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import * as v from './validate.js';
 import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
 import { recordSchemaText } from './recorded-schema.js';
@@ -124,7 +125,7 @@ function schemaArgument(fn: string, schema: unknown): { value: unknown; recorded
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw parameterError(fn, 'schema', `must be JSON text: ${error instanceof Error ? error.message : String(error)}`, {}, SQLSTATE.invalidTextRepresentation);
+    throw parameterError(fn, 'schema', `must be JSON text: ${error instanceof Error ? error.message : String(error)}`, {}, SQLSTATE.invalid_text_representation);
   }
   v.jsonNesting(fn, 'schema', value, LIMITS.schemaMaxNesting);
   return { value, recorded: recordSchemaText(value) };

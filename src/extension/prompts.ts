@@ -5,7 +5,8 @@
 import { one } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
-import { parameterError, SvcError, SQLSTATE } from './errors.js';
+import { parameterError, SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import * as v from './validate.js';
 import { parseTemplate, renderTemplate, TemplateError, type Template } from '../prompt/template.js';
 
@@ -54,7 +55,7 @@ export function promptCreate(name: unknown, templateText: unknown, descriptionTe
   const row = one<{ version: number }>(QUERIES.promptInsertFirst, n, t.source, description(fn, descriptionText), t.parsed.variables, metadata(fn, metadataValue));
   if (!row) {
     const latest = one<{ version: number }>(QUERIES.promptLatestVersion, n)?.version;
-    throw new SvcError(SQLSTATE.duplicateObject, `${fn}: you already have a prompt named '${n}' (latest version ${latest})`, {
+    throw new SvcError(SQLSTATE.duplicate_object, `${fn}: you already have a prompt named '${n}' (latest version ${latest})`, {
       hint: 'svc_prompt_update(name, template) makes its next version.',
     });
   }
@@ -74,8 +75,8 @@ export function promptUpdate(name: unknown, templateText: unknown, descriptionTe
 export function promptRender(name: unknown, variables: unknown, version: unknown, strict: unknown): string {
   const fn = 'svc_prompt_render';
   const n = promptName(fn, name);
-  if (strict === null || strict === undefined) throw parameterError(fn, 'strict', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
-  if (variables === null || variables === undefined) throw parameterError(fn, 'variables', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  if (strict === null || strict === undefined) throw parameterError(fn, 'strict', 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
+  if (variables === null || variables === undefined) throw parameterError(fn, 'variables', 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
   if (typeof variables !== 'object' || Array.isArray(variables)) {
     throw parameterError(fn, 'variables', `must be a JSON object of the template's variables (got ${Array.isArray(variables) ? 'an array' : `a ${typeof variables}`})`);
   }
@@ -88,11 +89,11 @@ export function promptRender(name: unknown, variables: unknown, version: unknown
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     const where = `prompt '${n}' version ${row.version}`;
-    if (error.code === 'too-large') throw new SvcError(SQLSTATE.programLimitExceeded, `${fn}: ${where}: ${error.message}`);
+    if (error.code === 'too-large') throw new SvcError(SQLSTATE.program_limit_exceeded, `${fn}: ${where}: ${error.message}`);
     throw parameterError(fn, 'variables', `must give what ${where} reads: ${error.message}`);
   }
 }
 
 function notFound(fn: string, name: string, version: number | null): SvcError {
-  return parameterError(fn, 'name', `'${name}' is no prompt of yours${version === null ? '' : ` with a version ${version}`}`, { hint: 'svc_prompt_list() lists your prompts.' }, SQLSTATE.undefinedObject);
+  return parameterError(fn, 'name', `'${name}' is no prompt of yours${version === null ? '' : ` with a version ${version}`}`, { hint: 'svc_prompt_list() lists your prompts.' }, SQLSTATE.undefined_object);
 }

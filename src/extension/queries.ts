@@ -1,6 +1,7 @@
 // Every SQL statement svc's plv8 functions run, in one place (the bodies of the SQL and PL/pgSQL
 // functions are in src/extension/sql/). `$n` parameters only: no statement is ever built from input
 // strings. Statements name their parameter types so plans are prepared once per session.
+import { SYNC_WAITER_LOCK, requestLockKeys } from '../queue/locks.js';
 
 export interface Query {
   readonly sql: string;
@@ -22,24 +23,6 @@ const SESSION_ROLE = `(CASE current_setting('role') WHEN 'none' THEN session_use
  */
 const SESSION_ROLE_ID = `(SELECT r.oid FROM pg_roles r WHERE r.rolname = ${SESSION_ROLE})`;
 
-/**
- * The first key of the advisory locks (two-key form) that synchronous calls hold while they wait,
- * 'svcw'; the second key is the session's, stored in the request's `waiter` column. Transaction
- * locks: a cancel, a timeout, an error or a lost connection ends the transaction and frees the lock,
- * and the next claim then cancels the request instead of running it for nobody (sql/svc__claim.sql,
- * which spells this key as 1937138551).
- */
-export const SYNC_WAITER_LOCK = 0x73766377;
-
-/**
- * The first key of the advisory locks (two-key form) a worker holds on each request it has claimed,
- * 'svcr', from the claim's commit until the request's outcome has committed (worker/request-locks.ts);
- * the second key is hashtext of the request id. A waiting call waits on it (shared) to be woken when
- * the worker lets go, instead of polling (results.ts waitForWorker).
- */
-export const REQUEST_LOCK = 0x73766372;
-/** The two keys of a request's lock; `id`: an SQL expression of the request id (uuid). */
-export const requestLockKeys = (id: string) => `${REQUEST_LOCK}, pg_catalog.hashtext(${id}::text)`;
 const REQUEST_KEY = requestLockKeys('$1');
 
 // The limits that bind role `role` (an SQL expression of its oid): the ceiling and defaults an
@@ -203,11 +186,11 @@ export const QUERIES = {
   // --- the result cache -----------------------------------------------------------------------
   // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
   // $2: the request's model name; the cache keeps answers under the identity of its file.
-  cacheGet: q(`SELECT svc_worker_cache_get($1, svc__model_identity($2)) AS result`, 'text', 'text'),
+  cacheGet: q(`SELECT result FROM svc_worker_cache_get($1, svc__model_identity($2))`, 'text', 'text'),
   // The same for many requests ($1 identities, $2 model names), a row per hit with its 1-based position.
   cacheGetMany: q(
     `SELECT t.ord, r.result FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(identity, model, ord),
-       LATERAL (SELECT svc_worker_cache_get(t.identity, svc__model_identity(t.model)) AS result) r
+       LATERAL svc_worker_cache_get(t.identity, svc__model_identity(t.model)) r
      WHERE r.result IS NOT NULL`,
     'text[]', 'text[]',
   ),

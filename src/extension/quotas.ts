@@ -6,7 +6,8 @@
 import { one } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
-import { SvcError, SQLSTATE, parameterError } from './errors.js';
+import { SvcError, parameterError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import * as v from './validate.js';
 import { integerSetting } from './settings.js';
 
@@ -93,11 +94,11 @@ export function checkRoleQuota(fn: string, role: Role, limits: Limits, added: nu
   if (exact.pending > limits.maxPending) {
     const before = exact.pending - added;
     const fits = Math.max(0, limits.maxPending - before);
-    throw new SvcError(SQLSTATE.queueFull,
+    throw new SvcError(SQLSTATE.configuration_limit_exceeded,
       `${fn}: role "${role.name}" has reached its quota of requests (${before} pending or processing, max_pending = ${limits.maxPending}${added > 1 ? `; ${added} submitted, ${fits} would fit` : ''})`,
       { hint });
   }
-  throw new SvcError(SQLSTATE.queueFull,
+  throw new SvcError(SQLSTATE.configuration_limit_exceeded,
     `${fn}: role "${role.name}" has reached its quota of stored bytes (its requests pending or processing would store ${exact.bytes} bytes with this call's, max_stored_bytes = ${limits.maxStoredBytes})`,
     { hint });
 }
@@ -150,7 +151,7 @@ export function setRoleLimits(roleName: unknown, maxPending: unknown, maxStoredB
   }
   const role = v.text(fn, 'role_name', roleName, { maxChars: 63 });
   const id = one<{ id: string }>(QUERIES.roleId, role)?.id;
-  if (id === undefined) throw parameterError(fn, 'role_name', `must name an existing role (there is no role "${role}")`, {}, SQLSTATE.undefinedObject);
+  if (id === undefined) throw parameterError(fn, 'role_name', `must name an existing role (there is no role "${role}")`, {}, SQLSTATE.undefined_object);
   if (pending === null && bytes === null) one(QUERIES.roleLimitsDelete, id);
   else one(QUERIES.roleLimitsPut, id, pending, bytes);
 }

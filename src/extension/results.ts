@@ -2,7 +2,8 @@
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import * as v from './validate.js';
 
 export interface JobState { status: string; result: string | null; error: string | null; uncommitted?: boolean }
@@ -71,7 +72,7 @@ const LOCK_WAIT_MAX_MS = 1000;
 
 /**
  * Instead of a pause: when a worker is running the first request waited for, waits for the lock the
- * worker holds on it until its outcome has committed (queries.ts REQUEST_LOCK), so the call wakes as
+ * worker holds on it until its outcome has committed (src/queue/locks.ts REQUEST_LOCK), so the call wakes as
  * the answer lands rather than at its next poll. False when no session holds that lock (the request
  * is not claimed yet, or its worker takes no lock or is gone): the caller then polls. The lock is
  * asked about rather than the request's state, which the caller may not have read since the claim.
@@ -83,7 +84,7 @@ function waitForWorker(waiting: readonly string[], leftMs: number): boolean {
   try {
     one(QUERIES.awaitRequest, first, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
   } catch (error) {
-    if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.lockNotAvailable) throw error;
+    if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.lock_not_available) throw error;
   } finally {
     one(QUERIES.lockTimeout, probe.lock_timeout);
   }
@@ -92,17 +93,17 @@ function waitForWorker(waiting: readonly string[], leftMs: number): boolean {
 
 /** The error a settled or timed-out state stands for; null when it completed. */
 export function stateError(fn: string, id: string, state: JobState | undefined, timedOut: () => SvcError): SvcError | null {
-  if (state === undefined) return new SvcError(SQLSTATE.unknownRequest, `${fn}: request ${id} does not exist or is not visible to the current role`);
+  if (state === undefined) return new SvcError(SQLSTATE.svc_unknown_request, `${fn}: request ${id} does not exist or is not visible to the current role`);
   switch (state.status) {
     case 'completed':
       return null;
     case 'failed':
-      return new SvcError(SQLSTATE.requestFailed, `${fn}: request ${id} failed: ${state.error ?? 'no error text'}`);
+      return new SvcError(SQLSTATE.svc_request_failed, `${fn}: request ${id} failed: ${state.error ?? 'no error text'}`);
     case 'cancelled':
-      return new SvcError(SQLSTATE.requestCancelled, `${fn}: request ${id} was cancelled`);
+      return new SvcError(SQLSTATE.svc_request_cancelled, `${fn}: request ${id} was cancelled`);
   }
   if (state.uncommitted) {
-    return new SvcError(SQLSTATE.notCommitted, `${fn}: request ${id} was submitted in this transaction, which has not committed yet: no worker can see it`, {
+    return new SvcError(SQLSTATE.svc_not_committed, `${fn}: request ${id} was submitted in this transaction, which has not committed yet: no worker can see it`, {
       hint: 'Commit the transaction that submitted the request, then wait for its result.',
     });
   }
@@ -120,7 +121,7 @@ export function getAsyncResult(requestId: unknown, timeoutSeconds: unknown): str
   const id = v.uuid(fn, 'request_id', requestId);
   const timeout = v.integerInRange(fn, 'timeout_seconds', timeoutSeconds, 0, LIMITS.timeoutSecondsMax);
   const state = awaitAll([id], timeout, 0.05, readStates).get(id);
-  const error = stateError(fn, id, state, () => new SvcError(SQLSTATE.timedOut, `${fn}: timed out after ${timeout} s: request ${id} is still ${state?.status}`, {
+  const error = stateError(fn, id, state, () => new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out after ${timeout} s: request ${id} is still ${state?.status}`, {
     hint: 'Call svc_get_async_result again later, or check svc_worker_status() for running workers.',
   }));
   if (error) throw error;
@@ -150,7 +151,7 @@ export function getAsyncResults(requestIds: unknown, timeoutSeconds: unknown): R
   return ids.map((id, i) => {
     if (id === null) return { ord: i + 1, request_id: null, status: null, result: null, error: `${fn}: request_ids[${i + 1}] is NULL` };
     const state = states.get(id);
-    const error = stateError(fn, id, state, () => new SvcError(SQLSTATE.timedOut, `${fn}: timed out after ${timeout} s: request ${id} is still ${state?.status}`));
+    const error = stateError(fn, id, state, () => new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out after ${timeout} s: request ${id} is still ${state?.status}`));
     return { ord: i + 1, request_id: id, status: state?.status ?? null, result: error ? null : state!.result, error: error?.message ?? null };
   });
 }

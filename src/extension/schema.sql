@@ -61,7 +61,10 @@ CREATE TABLE svc_queue (
   waiter           integer, -- a synchronous call's advisory lock, held while it waits (SYNC_WAITER_LOCK in queries.ts)
   -- The model that serves the request (svc_models): recorded in its parameters when it is not
   -- 'default', so it is part of the cache key; a column for the claim's index.
-  model            text NOT NULL GENERATED ALWAYS AS (coalesce(parameters->>'model', 'default')) STORED
+  model            text NOT NULL GENERATED ALWAYS AS (coalesce(parameters->>'model', 'default')) STORED,
+  -- How a generation ended (docs/sql.md, "How an output ended"): end, max_tokens, stop, or context
+  -- (cut where the model's context was full, before max_tokens). NULL for other functions.
+  stop_reason      text CHECK (stop_reason IN ('end', 'max_tokens', 'stop', 'context'))
 );
 
 -- The claim order (priority first, then age) of each model's pending rows, and expired-lease sweeps.

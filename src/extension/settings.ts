@@ -2,7 +2,8 @@
 // documented defaults. Unset or empty means the default; a malformed value is an error naming it.
 import { one } from './db.js';
 import { QUERIES } from './queries.js';
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import { SETTINGS, type SettingName } from './settings-catalog.js';
 import { LIMITS } from './limits.js';
 import { quoteLiteral } from './sql-text.js';
@@ -22,7 +23,7 @@ export function integerSetting(name: 'svc.max_queue_size' | 'svc.worker_concurre
   if (value === null) return Number(SETTINGS[name].default);
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) {
-    throw new SvcError(SQLSTATE.invalidParameterValue, `setting ${name} must be an integer of at least ${min} (is "${value}")`);
+    throw new SvcError(SQLSTATE.invalid_parameter_value, `setting ${name} must be an integer of at least ${min} (is "${value}")`);
   }
   return n;
 }
@@ -37,7 +38,7 @@ export function intervalSetting(name: 'svc.sync_timeout' | 'svc.worker_poll_inte
     seconds = undefined;
   }
   if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) {
-    throw new SvcError(SQLSTATE.invalidParameterValue, `setting ${name} must be a positive interval such as '60s' (is "${value}")`);
+    throw new SvcError(SQLSTATE.invalid_parameter_value, `setting ${name} must be a positive interval such as '60s' (is "${value}")`);
   }
   return seconds;
 }
@@ -47,7 +48,7 @@ function onOffSetting(name: 'svc.strict_schema' | 'svc.open_objects'): boolean {
   const lower = (raw(name) ?? SETTINGS[name].default).toLowerCase();
   if (lower === 'on' || lower === 'true') return true;
   if (lower === 'off' || lower === 'false') return false;
-  throw new SvcError(SQLSTATE.invalidParameterValue, `setting ${name} must be 'on' or 'off' (is "${raw(name)}")`);
+  throw new SvcError(SQLSTATE.invalid_parameter_value, `setting ${name} must be 'on' or 'off' (is "${raw(name)}")`);
 }
 
 /** How this session compiles JSON Schemas: svc.strict_schema (unknown keywords and formats are errors) and svc.open_objects. */
@@ -70,13 +71,13 @@ export function promptSettings(): PromptParameters {
   const row = one<{ prompt_format: string | null; system_prompt: string | null }>(QUERIES.promptSettings)!;
   const format = normalized(row.prompt_format)?.toLowerCase() ?? SETTINGS['svc.prompt_format'].default;
   if (format !== 'chat' && format !== 'raw') {
-    throw new SvcError(SQLSTATE.invalidParameterValue, `setting svc.prompt_format must be 'chat' or 'raw' (is "${row.prompt_format}")`);
+    throw new SvcError(SQLSTATE.invalid_parameter_value, `setting svc.prompt_format must be 'chat' or 'raw' (is "${row.prompt_format}")`);
   }
   // The system prompt is used as written (not trimmed); empty or only whitespace means none.
   const system = row.system_prompt;
   if (format === 'raw' || system === null || system.trim() === '') return { prompt_format: format };
   if (system.length > LIMITS.promptMaxChars) {
-    throw new SvcError(SQLSTATE.programLimitExceeded, `setting svc.system_prompt must be at most ${LIMITS.promptMaxChars} characters (is ${system.length})`);
+    throw new SvcError(SQLSTATE.program_limit_exceeded, `setting svc.system_prompt must be at most ${LIMITS.promptMaxChars} characters (is ${system.length})`);
   }
   return { prompt_format: format, system_prompt: system };
 }
@@ -115,12 +116,12 @@ function chosenModel(family: ModelFunction, recorded: string | null | undefined)
 export function requestModel(fn: string, family: ModelFunction, recorded?: string | null): string {
   const { name, source, serves } = chosenModel(family, recorded);
   if (serves === null) {
-    throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${name}" (${source}) is not declared in svc_models`, {
+    throw new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: model "${name}" (${source}) is not declared in svc_models`, {
       hint: `Start a worker with --model ${name}=PATH, or declare it: SELECT svc_model_declare(${quoteLiteral(name)}).`,
     });
   }
   if (!serves.includes(family)) {
-    throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: model "${name}" (${source}) does not serve ${family} (it serves ${serves.join(', ')})`);
+    throw new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: model "${name}" (${source}) does not serve ${family} (it serves ${serves.join(', ')})`);
   }
   return name;
 }

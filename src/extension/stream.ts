@@ -8,7 +8,8 @@
 // result, from the cache or into it.
 import { one } from './db.js';
 import { QUERIES } from './queries.js';
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import { intervalSetting } from './settings.js';
 import { sessionQueueBound } from './quotas.js';
 import { cacheIdentity } from './cache-key.js';
@@ -42,7 +43,7 @@ export function streamStart(prompt: unknown, ...g: jobs.GenerationArgList): Stre
   const ctx = syncContext();
   // Under REPEATABLE READ and SERIALIZABLE the transaction's snapshot would never show the text as it comes.
   if (ctx.isolation !== 'read committed') {
-    throw new SvcError(SQLSTATE.featureNotSupported, `${FN}: runs under READ COMMITTED only (this transaction is ${ctx.isolation.toUpperCase()}, whose snapshot never shows the text as it comes)`, {
+    throw new SvcError(SQLSTATE.feature_not_supported, `${FN}: runs under READ COMMITTED only (this transaction is ${ctx.isolation.toUpperCase()}, whose snapshot never shows the text as it comes)`, {
       hint: 'Call it in a READ COMMITTED transaction, or svc_generate for the whole text.',
     });
   }
@@ -95,13 +96,13 @@ function waitForText(state: StreamState, id: string): StreamState {
     const left = deadline - Date.now();
     if (row === undefined || row.status === 'failed' || row.status === 'cancelled' || left <= 0) {
       const error = stateError(FN, id, row && { status: row.status, result: row.result, error: row.error }, () =>
-        new SvcError(SQLSTATE.timedOut, `${FN}: timed out: no new text within ${timeout} s (svc.sync_timeout); ${workersSummary(submitted.get(id)?.model ?? 'default', true).text}`, {
+        new SvcError(SQLSTATE.svc_timed_out, `${FN}: timed out: no new text within ${timeout} s (svc.sync_timeout); ${workersSummary(submitted.get(id)?.model ?? 'default', true).text}`, {
           detail: `request ${id} was ${row?.status}; it is cancelled (a worker running it stops)`,
           hint: 'Start a worker (svc-worker), or raise svc.sync_timeout.',
         }),
       );
       const via = submitted.get(id);
-      if (error?.sqlerrcode === SQLSTATE.timedOut && via) cancelRemoteQuietly(via.session, via.waiter, [id]);
+      if (error?.sqlerrcode === SQLSTATE.svc_timed_out && via) cancelRemoteQuietly(via.session, via.waiter, [id]);
       throw error;
     }
     one(QUERIES.sleep, Math.min(pause, left / 1000));

@@ -4,7 +4,8 @@
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import { checkRoleQuota, effectiveLimits, sessionQueueBound, type LimitColumns, type Limits } from './quotas.js';
 import * as v from './validate.js';
 import * as jobs from './jobs.js';
@@ -48,7 +49,7 @@ function checkCapacity(fn: string, capacity: Capacity, limits: Limits, adding: n
   const depth = counted.depth - inserted;
   if (depth + adding > max) {
     const fits = Math.max(0, max - depth);
-    throw new SvcError(SQLSTATE.queueFull, `${fn}: the queue is full (${depth} requests pending or processing, ${named} = ${max}${adding > 1 ? `; ${adding} submitted, ${fits} would fit` : ''})`, {
+    throw new SvcError(SQLSTATE.configuration_limit_exceeded, `${fn}: the queue is full (${depth} requests pending or processing, ${named} = ${max}${adding > 1 ? `; ${adding} submitted, ${fits} would fit` : ''})`, {
       hint: named === 'svc.max_queue_size'
         ? 'Wait for workers to drain the queue, cancel requests, or raise svc.max_queue_size.'
         : 'Wait for workers to drain the queue or cancel requests; an svc_admin member sets the limit (svc_set_queue_limits).',

@@ -9,7 +9,8 @@
 // A chunk fits the serving model's context by construction: unless svc.summarize_chunk_size names a
 // size in characters, it is measured in UTF-8 bytes, and no tokenizer svc serves with (byte-level BPE,
 // SentencePiece with byte fallback) makes more tokens of a text than it has bytes, plus a few.
-import { SvcError, SQLSTATE, parameterError } from './errors.js';
+import { SvcError, parameterError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import { LIMITS } from './limits.js';
 import { integerSetting, servingContext, settingValue } from './settings.js';
 import * as jobs from './jobs.js';
@@ -158,7 +159,7 @@ function start(maxTokens: unknown, seed: unknown, fn: string): SummaryState {
 
 /** svc_summarize's options given as jsonb (`{"max_tokens": 64, "seed": 7}`): a JSON object of those keys only, each checked as its parameter. */
 export function summaryOptions(fn: string, options: unknown): { maxTokens: unknown; seed: unknown } {
-  if (options === null || options === undefined) throw parameterError(fn, 'options', 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  if (options === null || options === undefined) throw parameterError(fn, 'options', 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
   if (typeof options !== 'object' || Array.isArray(options)) throw parameterError(fn, 'options', 'must be a JSON object of max_tokens and seed');
   const known = ['max_tokens', 'seed'];
   const unknown = Object.keys(options).find((key) => !known.includes(key));
@@ -188,7 +189,7 @@ export function summarizeStep(state: SummaryState | null, body: unknown, maxToke
   const s = state ?? start(maxTokens, seed, fn);
   if (state) {
     for (const [name, value, was] of [['max_tokens', given(maxTokens, 512), s.max_tokens], ['seed', given(seed, 42), s.seed]] as const) {
-      if (value !== was) throw new SvcError(SQLSTATE.invalidParameterValue, `${fn}: ${name} must be the same for every row of a group (was ${was}, got ${String(value)})`);
+      if (value !== was) throw new SvcError(SQLSTATE.invalid_parameter_value, `${fn}: ${name} must be the same for every row of a group (was ${was}, got ${String(value)})`);
     }
   }
   if (body === null || body === undefined) return state;
@@ -203,7 +204,7 @@ export function summarizeStep(state: SummaryState | null, body: unknown, maxToke
 export function summarizeCombine(a: SummaryState | null, b: SummaryState | null): SummaryState | null {
   if (!a || !b) return a ?? b;
   if (a.max_tokens !== b.max_tokens || a.seed !== b.seed) {
-    throw new SvcError(SQLSTATE.invalidParameterValue, `${FN}: max_tokens and seed must be the same for every row of a group`);
+    throw new SvcError(SQLSTATE.invalid_parameter_value, `${FN}: max_tokens and seed must be the same for every row of a group`);
   }
   const s: SummaryState = { ...a, parts: [...a.parts], rows: a.rows + b.rows };
   // b's summaries follow a's text: summarize that first so the order of the rows is kept.

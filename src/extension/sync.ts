@@ -7,10 +7,11 @@
 // Nothing is left queued for nobody: settings are checked before anything is enqueued; a wait that
 // times out or fails cancels what is still pending; and a caller that stops waiting for a reason its
 // JavaScript cannot catch (a statement cancel or timeout, a lost connection) frees the waiter lock it
-// holds, so the next claim cancels its requests that have not started (SYNC_WAITER_LOCK in queries.ts).
+// holds, so the next claim cancels its requests that have not started (SYNC_WAITER_LOCK in src/queue/locks.ts).
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
-import { SvcError, SQLSTATE } from './errors.js';
+import { SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import { LIMITS } from './limits.js';
 import { intervalSetting } from './settings.js';
 import { sessionQueueBound } from './quotas.js';
@@ -48,7 +49,7 @@ export function workersSummary(model: string, withPending = false): { text: stri
 /** SV006 when no live worker serves `model` (none running at all, or none of those running serves it): waiting would only time out. */
 export function noLiveWorker(fn: string, model: string, workers = workersSummary(model)): SvcError | null {
   if (workers.serving > 0) return null;
-  return new SvcError(SQLSTATE.noWorkerForModel, `${fn}: ${workers.text}`, {
+  return new SvcError(SQLSTATE.svc_no_worker_for_model, `${fn}: ${workers.text}`, {
     hint: workers.live === 0
       ? 'Start a worker (svc-worker), or use the _async functions: their requests wait for one.'
       : `Start a worker with --model ${model}=PATH, choose another model (SET svc.model), or use the _async functions: their requests wait for a worker of the model.`,
@@ -119,7 +120,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
         window = Math.min(WINDOW, window * 2);
         return ids;
       } catch (error) {
-        if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.queueFull || (batch.length === 1 && inQueue === 0)) throw error;
+        if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.configuration_limit_exceeded || (batch.length === 1 && inQueue === 0)) throw error;
         window = Math.max(1, Math.floor(batch.length / 2));
         if (inQueue > 0) return [];
       }
@@ -154,7 +155,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   let summary: string | undefined;
   const timedOut = (id: string, status: string) => {
     summary ??= workersSummary(modelOf(items[itemOf.get(id)!] as jobs.PreparedJob), true).text;
-    return new SvcError(SQLSTATE.timedOut, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${summary}`, {
+    return new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${summary}`, {
       detail: `request ${id} was ${status}; it is cancelled (a worker running it stops)`,
       hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
     });
@@ -162,12 +163,12 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   for (const [id, i] of itemOf) {
     const state = states.get(id);
     const error = stateError(fn, id, state, () => timedOut(id, state!.status));
-    if (error?.sqlerrcode === SQLSTATE.timedOut) stillWaiting.push(id);
+    if (error?.sqlerrcode === SQLSTATE.svc_timed_out) stillWaiting.push(id);
     if (error) outcomes[i].error = error;
     else outcomes[i].result = state!.result ?? '';
   }
   for (const i of todo.slice(next)) {
-    outcomes[i].error = new SvcError(SQLSTATE.timedOut, `${fn}: timed out before this input was submitted: no result within ${timeout} s (svc.sync_timeout)`);
+    outcomes[i].error = new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out before this input was submitted: no result within ${timeout} s (svc.sync_timeout)`);
   }
   cancelRemoteQuietly(session, waiter, stillWaiting);
   return outcomes;

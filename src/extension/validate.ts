@@ -1,14 +1,15 @@
 // Validation of SQL arguments: pure functions that return the checked value or throw a SvcError that
 // names the function, the parameter and the rule. SQL NULL arrives as null (or undefined).
 import { LIMITS } from './limits.js';
-import { parameterError, SQLSTATE } from './errors.js';
+import { parameterError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import { SAMPLING_DEFAULTS, SQL_NAMES, samplingProblem, type Sampling } from '../decode/sampling.js';
 import { stopProblem } from '../decode/stop.js';
 
 const isNull = (v: unknown): v is null | undefined => v === null || v === undefined;
 
 function notNull<T>(fn: string, name: string, value: T | null | undefined): T {
-  if (isNull(value)) throw parameterError(fn, name, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  if (isNull(value)) throw parameterError(fn, name, 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
   return value;
 }
 
@@ -16,7 +17,7 @@ export function text(fn: string, name: string, value: unknown, { allowEmpty = fa
   const v = notNull(fn, name, value);
   if (typeof v !== 'string') throw parameterError(fn, name, 'must be text');
   if (!allowEmpty && v.trim() === '') throw parameterError(fn, name, 'must not be empty');
-  if (v.length > maxChars) throw parameterError(fn, name, `must be at most ${maxChars} characters (got ${v.length})`, {}, SQLSTATE.programLimitExceeded);
+  if (v.length > maxChars) throw parameterError(fn, name, `must be at most ${maxChars} characters (got ${v.length})`, {}, SQLSTATE.program_limit_exceeded);
   return v;
 }
 
@@ -54,7 +55,7 @@ export function array(fn: string, name: string, value: unknown, { maxItems, allo
   const v = notNull(fn, name, value);
   if (!Array.isArray(v)) throw parameterError(fn, name, 'must be an array');
   if (v.length === 0 && !allowEmpty) throw parameterError(fn, name, 'must not be empty');
-  if (v.length > maxItems) throw parameterError(fn, name, `must have at most ${maxItems} items (got ${v.length})`, {}, SQLSTATE.programLimitExceeded);
+  if (v.length > maxItems) throw parameterError(fn, name, `must have at most ${maxItems} items (got ${v.length})`, {}, SQLSTATE.program_limit_exceeded);
   return v;
 }
 
@@ -70,7 +71,7 @@ export function textArray(fn: string, name: string, value: unknown, { maxItems }
 
 /** One item of a text array: not NULL, then as text(). */
 export function textItem(fn: string, label: string, item: unknown): string {
-  if (isNull(item)) throw parameterError(fn, label, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  if (isNull(item)) throw parameterError(fn, label, 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
   return text(fn, label, item);
 }
 
@@ -83,7 +84,7 @@ export function jsonNesting(fn: string, name: string, value: unknown, maxDepth: 
   while (stack.length > 0) {
     const [item, depth] = stack.pop()!;
     if (item === null || typeof item !== 'object') continue;
-    if (depth > maxDepth) throw parameterError(fn, name, `must nest at most ${maxDepth} arrays and objects deep`, {}, SQLSTATE.programLimitExceeded);
+    if (depth > maxDepth) throw parameterError(fn, name, `must nest at most ${maxDepth} arrays and objects deep`, {}, SQLSTATE.program_limit_exceeded);
     for (const child of Object.values(item as object)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
 }
@@ -111,8 +112,8 @@ export function stopStrings(fn: string, name: string, value: unknown): string[] 
   if (isNull(value)) return [];
   if (!Array.isArray(value)) throw parameterError(fn, name, 'must be a text array');
   const nullAt = value.findIndex(isNull);
-  if (nullAt >= 0) throw parameterError(fn, itemName(name, nullAt), 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+  if (nullAt >= 0) throw parameterError(fn, itemName(name, nullAt), 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
   const problem = stopProblem(value, name, 1);
-  if (problem) throw parameterError(fn, problem.subject, problem.rule, {}, problem.overLimit ? SQLSTATE.programLimitExceeded : SQLSTATE.invalidParameterValue);
+  if (problem) throw parameterError(fn, problem.subject, problem.rule, {}, problem.overLimit ? SQLSTATE.program_limit_exceeded : SQLSTATE.invalid_parameter_value);
   return value as string[];
 }

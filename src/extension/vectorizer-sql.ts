@@ -73,7 +73,7 @@ const SETTINGS_CLAUSE = `SET search_path = pg_catalog, pg_temp SET standard_conf
 function proxyOnly(v: VectorizerShape, fn: string): string {
   const message = `${fn} must run as ${v.proxy}, its owner (SECURITY DEFINER): it was altered`;
   return `IF current_user OPERATOR(pg_catalog.<>) ${quoteLiteral(v.proxy)}::pg_catalog.name THEN
-    RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = ${quoteLiteral(message)};
+    RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = ${quoteLiteral(message)};
   END IF;`;
 }
 
@@ -233,30 +233,37 @@ const aliasedKeyObject = (v: { keys: readonly { name: string }[] }, table: strin
 
 /**
  * svc_search over real[]: the k nearest rows by their nearest chunk, exact, in the order of the form
- * with pgvector's (distance, then the key as jsonb). Per chunk only what pgvector's exact scan does:
- * svc_cosine_distance (C, src/native) and a bounded sort. The k × 10 nearest chunks (a top-N sort)
- * decide it when at least k rows have a chunk nearer than the farthest of them: every chunk nearer
- * than that is among them, so those rows' nearest chunks are, and any other row is farther than the
- * k-th. Otherwise (rows of many near chunks, ties at the edge) every chunk is taken. The query's text
- * becomes a real[] once (q: a CTE read by both; pulled up into the scan, the cast ran per chunk),
- * rows are told apart by their key columns (aliased, whatever they are called), and the key is built
- * as jsonb only for the k nearest and those tied with the k-th (WITH TIES). 100,000 chunks of 64
- * dimensions: ~36 ms where pgvector's exact scan takes ~90 and the form that sorted every chunk by its
- * jsonb key with the cast per chunk ~860 (bench/search.ts).
+ * with pgvector's (distance, then the key as jsonb). Two phases. The scan orders every chunk by
+ * svc__cosine_distance_lower_bound (C, src/native: the distance's sums in another order, as cheap as
+ * pgvector's <=>, at most the distance and within ~1e-13 of it) and keeps the k × 10 least (a bounded
+ * sort of each chunk's ctid and bound alone); those chunks are read again by ctid (a TID scan) and
+ * their exact distances taken (svc_cosine_distance, whose values svc_search returns). Every chunk left
+ * out is at least as far as the largest bound kept, so they decide the answer when at least k rows
+ * have a kept chunk nearer than it: every chunk that near is kept, so those rows' nearest chunks are,
+ * and any other row is farther than the k-th. Otherwise (rows of many near chunks, ties at the edge)
+ * every chunk's exact distance is taken. It runs in one process (the bound is PARALLEL UNSAFE: see
+ * catalog.ts). The query's text becomes a real[] once (q, read through scalar subqueries: parameters
+ * of the scan, where a join with q was a node per chunk), rows are told
+ * apart by their key columns (aliased, whatever they are called), and the key is built as jsonb only
+ * for the k nearest and those tied with the k-th (WITH TIES). 100,000 chunks of 64 dimensions: as fast
+ * as pgvector's exact scan of them, ~22 ms, where ordering every chunk by its exact distance took
+ * 1.2–1.5× that and the form that sorted every chunk by its jsonb key ~860 ms (bench/search.ts).
  */
 function exactScanQuery(v: { destination: string; svcSchema: string; keys: readonly { name: string }[] }): string {
-  const distance = `${qualified(v.svcSchema, 'svc_cosine_distance')}(d.embedding, q.embedding)`;
+  const query = '(SELECT q.embedding FROM q)';
+  const distance = `${qualified(v.svcSchema, 'svc_cosine_distance')}(d.embedding, ${query})`;
+  const bound = `${qualified(v.svcSchema, 'svc__cosine_distance_lower_bound')}(d.embedding, ${query})`;
   const aliases = (table: string) => v.keys.map((_, i) => `${table}.${keyAlias(i)}`).join(', ');
-  const scan = `SELECT ${keyColumns(v, 'd')}, d.chunk_index, d.chunk, ${distance} AS distance
-    FROM ${v.destination} d, q`;
+  const exact = `SELECT ${keyColumns(v, 'd')}, d.chunk_index, d.chunk, ${distance} AS distance FROM ${v.destination} d`;
   const key = aliasedKeyObject(v, 't');
   return `WITH q AS (SELECT translate($1::text, '[]', '{}')::real[] AS embedding),
-near AS (${scan} ORDER BY distance LIMIT $2::integer * 10),
-enough AS (SELECT count(DISTINCT ROW(${aliases('n')})) FILTER (WHERE n.distance < (SELECT max(m.distance) FROM near m)) >= $2::integer AS yes FROM near n),
+bounds AS (SELECT d.ctid AS svc_ctid, ${bound} AS bound FROM ${v.destination} d ORDER BY bound LIMIT $2::integer * 10),
+near AS (${exact} WHERE d.ctid OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT b.svc_ctid FROM bounds b))),
+enough AS (SELECT count(DISTINCT ROW(${aliases('n')})) FILTER (WHERE n.distance < (SELECT max(b.bound) FROM bounds b)) >= $2::integer AS yes FROM near n),
 candidates AS (
   SELECT n.* FROM near n WHERE (SELECT e.yes FROM enough e)
   UNION ALL
-  ${scan} WHERE NOT (SELECT e.yes FROM enough e)
+  ${exact} WHERE NOT (SELECT e.yes FROM enough e)
 )
 SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
   SELECT b.* FROM (

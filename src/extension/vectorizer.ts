@@ -9,7 +9,8 @@
 // it evaluates nothing of the role's types (docs/security.md). docs/vectorizer.md.
 import { one, rows, run } from './db.js';
 import { QUERIES } from './queries.js';
-import { parameterError, SvcError, SQLSTATE } from './errors.js';
+import { parameterError, SvcError } from './errors.js';
+import { SQLSTATE } from './sqlstate.js';
 import * as v from './validate.js';
 import { declarationProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
 import { MAX_RENDERED_CHARS, renderedLengthWithoutFields, templateFields, templateProblem } from '../vectorizer/template.js';
@@ -58,7 +59,7 @@ function checkedName(fn: string, name: unknown): string {
 
 function checkedChunking(fn: string, by: unknown, size: unknown, overlap: unknown, separators: unknown): Chunking {
   const list = v.array(fn, 'separators', separators, { maxItems: MAX_SEPARATORS, allowEmpty: true }).map((item, i) => {
-    if (typeof item !== 'string') throw parameterError(fn, v.itemName('separators', i), 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+    if (typeof item !== 'string') throw parameterError(fn, v.itemName('separators', i), 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
     return item;
   });
   const chunking = { by: v.text(fn, 'chunk_by', by), size: v.integerInRange(fn, 'chunk_size', size, 1, MAX_CHUNK_SIZE), overlap: v.integerInRange(fn, 'chunk_overlap', overlap, 0, MAX_CHUNK_SIZE - 1), separators: list };
@@ -96,30 +97,30 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   // Every argument but model, destination and dimensions (whose NULL means the default) is needed: a NULL is the first error.
   const given = { source, column_name: columnName, name, chunk_by: chunkBy, chunk_size: chunkSize, chunk_overlap: chunkOverlap, separators, format, batch_size: batchSize, index };
   for (const [parameter, value] of Object.entries(given)) {
-    if (value === null || value === undefined) throw parameterError(fn, parameter, 'must not be NULL', {}, SQLSTATE.nullValueNotAllowed);
+    if (value === null || value === undefined) throw parameterError(fn, parameter, 'must not be NULL', {}, SQLSTATE.null_value_not_allowed);
   }
   const relation = one<Relation>(QUERIES.relation, String(source));
-  if (!relation) throw parameterError(fn, 'source', `names no relation (${String(source)})`, {}, SQLSTATE.undefinedTable);
+  if (!relation) throw parameterError(fn, 'source', `names no relation (${String(source)})`, {}, SQLSTATE.undefined_table);
   const sourceOid = relation.oid;
   const sourceName = qualified(relation.schema, relation.name);
-  if (relation.kind !== 'r') throw parameterError(fn, 'source', `must be an ordinary table (${sourceName} is ${relationKind(relation.kind)})`, {}, SQLSTATE.wrongObjectType);
+  if (relation.kind !== 'r') throw parameterError(fn, 'source', `must be an ordinary table (${sourceName} is ${relationKind(relation.kind)})`, {}, SQLSTATE.wrong_object_type);
 
   const column = v.text(fn, 'column_name', columnName);
   const columns = new Map(rows<Column>(QUERIES.tableColumns, sourceOid).map((c) => [c.name, c]));
   const embedded = columns.get(column);
-  if (!embedded) throw parameterError(fn, 'column_name', `"${column}" is no column of ${sourceName}`, {}, SQLSTATE.undefinedColumn);
-  if (embedded.category !== 'S') throw parameterError(fn, 'column_name', `must be a text column ("${column}" is ${embedded.type})`, {}, SQLSTATE.datatypeMismatch);
+  if (!embedded) throw parameterError(fn, 'column_name', `"${column}" is no column of ${sourceName}`, {}, SQLSTATE.undefined_column);
+  if (embedded.category !== 'S') throw parameterError(fn, 'column_name', `must be a text column ("${column}" is ${embedded.type})`, {}, SQLSTATE.datatype_mismatch);
   const keys = rows<KeyColumn & { trusted: boolean }>(QUERIES.primaryKey, sourceOid);
-  if (keys.length === 0) throw parameterError(fn, 'source', `must have a primary key (${sourceName} has none): chunks are kept per source row`, {}, SQLSTATE.objectNotInPrerequisiteState);
+  if (keys.length === 0) throw parameterError(fn, 'source', `must have a primary key (${sourceName} has none): chunks are kept per source row`, {}, SQLSTATE.object_not_in_prerequisite_state);
   // The destination is written by svc and the worker: no function of a role's may run there (docs/security.md).
   const untrusted = keys.find((k) => !k.trusted);
   if (untrusted) {
     throw parameterError(fn, 'source', `has a primary key column "${untrusted.name}" of type ${untrusted.type}: a vectorizer's key columns must be of base types or enums `
-      + `(or domains over them, stored as their base type), whose input and comparison run no role's function`, {}, SQLSTATE.featureNotSupported);
+      + `(or domains over them, stored as their base type), whose input and comparison run no role's function`, {}, SQLSTATE.feature_not_supported);
   }
-  if (keys.length > MAX_COLUMNS) throw parameterError(fn, 'source', `must have a primary key of at most ${MAX_COLUMNS} columns (has ${keys.length})`, {}, SQLSTATE.programLimitExceeded);
+  if (keys.length > MAX_COLUMNS) throw parameterError(fn, 'source', `must have a primary key of at most ${MAX_COLUMNS} columns (has ${keys.length})`, {}, SQLSTATE.program_limit_exceeded);
   const clash = keys.find((k) => (DESTINATION_COLUMNS as readonly string[]).includes(k.name));
-  if (clash) throw parameterError(fn, 'source', `has a primary key column named "${clash.name}", which the destination uses for itself (chunk_index, chunk, embedding)`, {}, SQLSTATE.objectNotInPrerequisiteState);
+  if (clash) throw parameterError(fn, 'source', `has a primary key column named "${clash.name}", which the destination uses for itself (chunk_index, chunk, embedding)`, {}, SQLSTATE.object_not_in_prerequisite_state);
 
   const vectorizerName = checkedName(fn, name);
   const template = v.text(fn, 'format', format);
@@ -127,9 +128,9 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   if (templateError) throw parameterError(fn, 'format', templateError);
   const fields = templateFields(template);
   // Each row's key and format columns are built with jsonb_build_object, which takes 100 arguments (50 pairs).
-  if (fields.length > MAX_COLUMNS) throw parameterError(fn, 'format', `may refer to at most ${MAX_COLUMNS} columns (refers to ${fields.length})`, {}, SQLSTATE.programLimitExceeded);
+  if (fields.length > MAX_COLUMNS) throw parameterError(fn, 'format', `may refer to at most ${MAX_COLUMNS} columns (refers to ${fields.length})`, {}, SQLSTATE.program_limit_exceeded);
   const missing = fields.find((f) => !columns.has(f));
-  if (missing !== undefined) throw parameterError(fn, 'format', `refers to $${missing}, which is no column of ${sourceName}`, {}, SQLSTATE.undefinedColumn);
+  if (missing !== undefined) throw parameterError(fn, 'format', `refers to $${missing}, which is no column of ${sourceName}`, {}, SQLSTATE.undefined_column);
 
   const chunking = checkedChunking(fn, chunkBy, chunkSize, chunkOverlap, separators);
   // What the format makes of a chunk of chunk_size characters, columns aside, must be embeddable at all (the worker checks each row's).
@@ -159,9 +160,9 @@ function declaration(source: unknown, columnName: unknown, name: unknown, model:
   const embeddingType = vectorSchema === null ? 'real[]' : `${qualified(vectorSchema, 'vector')}${dims === null ? '' : `(${dims})`}`;
   const role = sessionRole();
   checkPrivileges(fn, role.role, relation, [...new Set([...keys.map((k) => k.name), column, ...fields])], target.schema);
-  if (one(QUERIES.vectorizerExists, vectorizerName)) throw parameterError(fn, 'name', `"${vectorizerName}" is taken: a vectorizer of that name exists`, {}, SQLSTATE.duplicateObject);
+  if (one(QUERIES.vectorizerExists, vectorizerName)) throw parameterError(fn, 'name', `"${vectorizerName}" is taken: a vectorizer of that name exists`, {}, SQLSTATE.duplicate_object);
   if (one(QUERIES.relationByName, target.schema, target.name)) {
-    throw parameterError(fn, 'destination', `${qualified(target.schema, target.name)} exists: svc creates the destination (drop it, or name another)`, {}, SQLSTATE.duplicateTable);
+    throw parameterError(fn, 'destination', `${qualified(target.schema, target.name)} exists: svc creates the destination (drop it, or name another)`, {}, SQLSTATE.duplicate_table);
   }
   return {
     name: vectorizerName, role, source: relation, column, keys: keys.map(({ name, type, storage }) => ({ name, type, storage })), fields, format: template, chunking, model: modelName, destination: target,
@@ -180,11 +181,11 @@ function destinationName(fn: string, destination: unknown, sourceSchema: string,
   try {
     parts = one<{ parts: string[] }>(QUERIES.parseIdent, text)!.parts;
   } catch {
-    throw parameterError(fn, 'destination', `must be a table name, optionally schema-qualified (got "${text}")`, {}, SQLSTATE.invalidName);
+    throw parameterError(fn, 'destination', `must be a table name, optionally schema-qualified (got "${text}")`, {}, SQLSTATE.invalid_name);
   }
-  if (parts.length > 2) throw parameterError(fn, 'destination', `must be a table name, optionally schema-qualified (got "${text}")`, {}, SQLSTATE.invalidName);
+  if (parts.length > 2) throw parameterError(fn, 'destination', `must be a table name, optionally schema-qualified (got "${text}")`, {}, SQLSTATE.invalid_name);
   if (parts.length === 1) return { schema: sourceSchema, name: parts[0] };
-  if (!one(QUERIES.schemaExists, parts[0])) throw parameterError(fn, 'destination', `names a schema that does not exist ("${parts[0]}")`, {}, SQLSTATE.invalidSchemaName);
+  if (!one(QUERIES.schemaExists, parts[0])) throw parameterError(fn, 'destination', `names a schema that does not exist ("${parts[0]}")`, {}, SQLSTATE.invalid_schema_name);
   return { schema: parts[0], name: parts[1] };
 }
 
@@ -197,11 +198,11 @@ function destinationName(fn: string, destination: unknown, sourceSchema: string,
 function checkPrivileges(fn: string, role: string, source: Relation, columns: string[], destinationSchema: string): void {
   const denied = one<{ select: string | null; trigger: boolean; create: boolean; usage: boolean }>(QUERIES.vectorizerPrivileges, role, source.oid, columns, destinationSchema)!;
   const table = qualified(source.schema, source.name);
-  if (denied.select !== null) throw parameterError(fn, 'source', `must be readable by role ${role}: it may not read column "${denied.select}" of ${table}`, {}, SQLSTATE.insufficientPrivilege);
-  if (!denied.trigger) throw parameterError(fn, 'source', `must allow role ${role} to create triggers on ${table} (the TRIGGER privilege): its changes are queued by triggers`, {}, SQLSTATE.insufficientPrivilege);
-  if (!denied.create || !denied.usage) throw parameterError(fn, 'destination', `must be in a schema where role ${role} may create tables ("${destinationSchema}")`, {}, SQLSTATE.insufficientPrivilege);
+  if (denied.select !== null) throw parameterError(fn, 'source', `must be readable by role ${role}: it may not read column "${denied.select}" of ${table}`, {}, SQLSTATE.insufficient_privilege);
+  if (!denied.trigger) throw parameterError(fn, 'source', `must allow role ${role} to create triggers on ${table} (the TRIGGER privilege): its changes are queued by triggers`, {}, SQLSTATE.insufficient_privilege);
+  if (!denied.create || !denied.usage) throw parameterError(fn, 'destination', `must be in a schema where role ${role} may create tables ("${destinationSchema}")`, {}, SQLSTATE.insufficient_privilege);
   if (source.row_security && (!source.owner_is_role || source.force_row_security)) {
-    throw parameterError(fn, 'source', `has row-level security that applies to role ${role}: a vectorizer sees every row written, which its policies would hide`, {}, SQLSTATE.featureNotSupported);
+    throw parameterError(fn, 'source', `has row-level security that applies to role ${role}: a vectorizer sees every row written, which its policies would hide`, {}, SQLSTATE.feature_not_supported);
   }
 }
 
@@ -226,7 +227,7 @@ export function vectorize(source: unknown, columnName: unknown, name: unknown, m
   }
   // The proxy's functions stay as svc wrote them only while it may not create in svc's schema.
   if (one<{ may: boolean }>(QUERIES.mayCreateIn, proxy, svcSchema, d.role.role)?.may) {
-    throw parameterError('svc_vectorize', 'source', `cannot be vectorized for role ${d.role.role}: it may create objects in svc's schema "${svcSchema}", where svc keeps the functions that run as it`, {}, SQLSTATE.insufficientPrivilege);
+    throw parameterError('svc_vectorize', 'source', `cannot be vectorized for role ${d.role.role}: it may create objects in svc's schema "${svcSchema}", where svc keeps the functions that run as it`, {}, SQLSTATE.insufficient_privilege);
   }
   const target = qualified(d.destination.schema, d.destination.name);
   // The id names the generated functions; the destination is created first so the catalog row can name it.
@@ -286,7 +287,7 @@ interface Vectorizer {
 function ownVectorizer(fn: string, name: unknown, query = QUERIES.vectorizerOfSession): Vectorizer {
   const n = v.text(fn, 'name', name);
   const found = one<Vectorizer>(query, n);
-  if (!found) throw parameterError(fn, 'name', `"${n}" is no vectorizer of role ${sessionRole().role}`, {}, SQLSTATE.undefinedObject);
+  if (!found) throw parameterError(fn, 'name', `"${n}" is no vectorizer of role ${sessionRole().role}`, {}, SQLSTATE.undefined_object);
   return found;
 }
 
@@ -350,8 +351,8 @@ export function search(name: unknown, query: unknown, k: unknown): Array<Record<
   v.text(fn, 'query', query);
   const count = v.integerInRange(fn, 'k', k, 1, SEARCH_MAX_K);
   const vz = one<Vectorizer>(QUERIES.vectorizerForSearch, n);
-  if (!vz) throw parameterError(fn, 'name', `"${n}" is no vectorizer of role ${sessionRole().role}`, {}, SQLSTATE.undefinedObject);
-  if (vz.destination === null) throw new SvcError(SQLSTATE.undefinedTable, `${fn}: the destination of vectorizer "${n}" no longer exists`);
+  if (!vz) throw parameterError(fn, 'name', `"${n}" is no vectorizer of role ${sessionRole().role}`, {}, SQLSTATE.undefined_object);
+  if (vz.destination === null) throw new SvcError(SQLSTATE.undefined_table, `${fn}: the destination of vectorizer "${n}" no longer exists`);
   const embedding = one<{ embedding: number[] }>(QUERIES.vectorizerEmbedding, n, query)!.embedding;
   const sql = searchQuery({
     destination: vz.destination, svcSchema: extensionSchema('svc')!, keys: vz.key_columns.map((name) => ({ name })),

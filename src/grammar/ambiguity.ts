@@ -1,14 +1,14 @@
 // A regex whose grammar llama.cpp would read in many ways at once: llama.cpp keeps a parse stack
 // per way and tests every candidate token against each, so `^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$`
 // (61 grammar characters) did not produce one token in 60 s on a 151,936-token vocabulary. The
-// token masker's automaton (src/decode/automaton.ts) counts llama.cpp's stacks; explored breadth
+// token masker's automaton (src/automaton/automaton.ts) counts llama.cpp's stacks; explored breadth
 // first from the start over its first MAX_EXPLORED states, a regex that keeps more than
 // MAX_PARSES alive is written as its deterministic automaton (dfa.ts, one stack) where that is small
 // enough, and refused otherwise.
 
-import { Automaton, AutomatonLimitError, DEAD } from '../decode/automaton.js';
+import { Automaton, AutomatonLimitError, DEAD } from '../automaton/automaton.js';
 import { ConstraintError } from './errors.js';
-import type { CharRanges, Expr, Grammar } from './expr.js';
+import type { CharRanges, Expr, Grammar } from '../automaton/expr.js';
 import type { DfaBudget } from './dfa.js';
 import { dfaIsEmpty, dfaOfExpr, dfaRules } from './dfa.js';
 import type { GrammarBuilder } from './grammar-builder.js';

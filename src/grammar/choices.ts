@@ -1,8 +1,8 @@
 // A list of strings to a grammar matching exactly one entry.
 
 import { ConstraintError } from './errors.js';
-import type { Grammar } from './expr.js';
-import { literal } from './expr.js';
+import type { Grammar } from '../automaton/expr.js';
+import { literal } from '../automaton/expr.js';
 import { factorAlternatives } from './factor.js';
 import { GrammarBuilder } from './grammar-builder.js';
 

@@ -1,16 +1,16 @@
 // Explicit deterministic automata over code points, for what a grammar of nested rules cannot say
 // directly: the intersection of several patterns, formats and a length (JSON Schema applies them
 // all), and a number's range together with its multipleOf. A regex's automaton is read off the
-// token masker's lazily built one (src/decode/automaton.ts), products are explored breadth first
+// token masker's lazily built one (src/automaton/automaton.ts), products are explored breadth first
 // from the start, and the result is written back as rules: one per state that several states lead
 // to, the others inline. Such a grammar is deterministic, so llama.cpp keeps one parse stack.
 // Every state built counts in the compile's work bound, and past `maxStates` the caller is told
 // (undefined) and keeps an approximation, listed, for the validator.
 
-import { Automaton, AutomatonLimitError, DEAD } from '../decode/automaton.js';
-import type { CharRanges, Expr } from './expr.js';
+import { Automaton, AutomatonLimitError, DEAD } from '../automaton/automaton.js';
+import type { CharRanges, Expr } from '../automaton/expr.js';
 import type { GrammarBuilder } from './grammar-builder.js';
-import { EMPTY, altOf, charClass, literal, normalizeRanges, optional, seqOf } from './expr.js';
+import { EMPTY, altOf, charClass, literal, normalizeRanges, optional, seqOf } from '../automaton/expr.js';
 
 export interface Dfa {
   /** Class boundaries: class c holds [bounds[c], bounds[c + 1] - 1] (the last up to U+10FFFF). */

@@ -5,8 +5,8 @@
 // one stack. Only groups of more than FACTOR_GROUP alternatives are merged, so small alternations
 // (and the golden grammars) read as written.
 
-import type { Expr } from './expr.js';
-import { EMPTY, altOf, literal, seqOf } from './expr.js';
+import type { Expr } from '../automaton/expr.js';
+import { EMPTY, altOf, literal, seqOf } from '../automaton/expr.js';
 
 /** Alternatives sharing a first character are merged when there are more than this many. */
 export const FACTOR_GROUP = 8;

@@ -2,8 +2,8 @@
 // rejects it), and at least one finite string in the language (else generation could never stop).
 
 import { ConstraintError } from './errors.js';
-import type { Expr, Grammar } from './expr.js';
-import { isNullable, nullableRules } from './expr.js';
+import type { Expr, Grammar } from '../automaton/expr.js';
+import { isNullable, nullableRules } from '../automaton/expr.js';
 import { checkDepth, forEachRef } from './grammar-builder.js';
 import { derivationHeights } from './gbnf-run.js';
 

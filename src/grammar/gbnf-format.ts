@@ -7,8 +7,8 @@
 //  * every non-ASCII or special character is escaped, so the text is plain ASCII.
 
 import { ConstraintError } from './errors.js';
-import type { CharRanges, Expr, Grammar } from './expr.js';
-import { EMPTY, alt, repeat, seq } from './expr.js';
+import type { CharRanges, Expr, Grammar } from '../automaton/expr.js';
+import { EMPTY, alt, repeat, seq } from '../automaton/expr.js';
 
 /** Largest repetition bound llama.cpp honours; larger ones silently become unbounded. */
 export const LLAMA_MAX_REPETITION = 2000;

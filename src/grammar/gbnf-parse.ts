@@ -2,8 +2,8 @@
 // llama.cpp, and to feed the sampler and recognizer that prove the compilers sound.
 
 import { ConstraintError } from './errors.js';
-import type { Expr, Grammar } from './expr.js';
-import { MAX_EXPR_DEPTH, altOf, charClass, literal, normalizeRanges, ref, repeat, seqOf } from './expr.js';
+import type { Expr, Grammar } from '../automaton/expr.js';
+import { MAX_EXPR_DEPTH, altOf, charClass, literal, normalizeRanges, ref, repeat, seqOf } from '../automaton/expr.js';
 
 const isWordChar = (ch: string) => /[a-zA-Z0-9-]/.test(ch);
 

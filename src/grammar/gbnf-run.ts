@@ -3,8 +3,8 @@
 // let the tests prove the compilers sound and complete, inside any JS runtime.
 
 import { ConstraintError } from './errors.js';
-import type { CharRanges, Expr, Grammar } from './expr.js';
-import { classMembers, codePointsOf, rangesContain } from './expr.js';
+import type { CharRanges, Expr, Grammar } from '../automaton/expr.js';
+import { classMembers, codePointsOf, rangesContain } from '../automaton/expr.js';
 
 // ---- recognizer -------------------------------------------------------------------------------
 

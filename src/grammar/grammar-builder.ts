@@ -2,8 +2,8 @@
 // distinct body; the characters of the rules that can reach the grammar counted as they are made.
 
 import { ConstraintError } from './errors.js';
-import type { Expr, Grammar } from './expr.js';
-import { MAX_EXPR_DEPTH, exprDepth } from './expr.js';
+import type { Expr, Grammar } from '../automaton/expr.js';
+import { MAX_EXPR_DEPTH, exprDepth } from '../automaton/expr.js';
 import type { GrammarLimits } from './gbnf-format.js';
 import { DEFAULT_LIMITS, checkBodySize, formatRuleBody } from './gbnf-format.js';
 

@@ -2,7 +2,7 @@
 // module runs in PostgreSQL (plv8 bundle), the Node library and the edge worker.
 
 import { ConstraintError } from './errors.js';
-import type { Grammar } from './expr.js';
+import type { Grammar } from '../automaton/expr.js';
 import type { GrammarLimits } from './gbnf-format.js';
 import { DEFAULT_LIMITS, checkExpandedSize, checkGrammarChars, formatGrammar } from './gbnf-format.js';
 import { GrammarBuilder } from './grammar-builder.js';
@@ -25,7 +25,7 @@ import { createSchemaValidator } from './validator.js';
 
 export { ConstraintError, pointerChild } from './errors.js';
 export type { ConstraintErrorCode, ConstraintErrorContext } from './errors.js';
-export type { Expr, Grammar, CharRanges } from './expr.js';
+export type { Expr, Grammar, CharRanges } from '../automaton/expr.js';
 export type { GrammarLimits } from './gbnf-format.js';
 export { DEFAULT_LIMITS, LLAMA_MAX_REPETITION, formatGrammar as formatGbnf } from './gbnf-format.js';
 export { parseGbnf } from './gbnf-parse.js';

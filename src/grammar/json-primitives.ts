@@ -1,8 +1,8 @@
 // The JSON building blocks every front end shares: compact (no whitespace) numbers, strings,
 // literals and the "any JSON value" rules.
 
-import type { Expr } from './expr.js';
-import { alt, charClass, literal, normalizeRanges, optional, ref, repeat, seq } from './expr.js';
+import type { Expr } from '../automaton/expr.js';
+import { alt, charClass, literal, normalizeRanges, optional, ref, repeat, seq } from '../automaton/expr.js';
 import type { GrammarBuilder } from './grammar-builder.js';
 
 /** Integers without explicit bounds have at most this many digits, so they stay exact in JS. */

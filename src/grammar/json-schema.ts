@@ -8,7 +8,7 @@
 // validator (recorded in `approximations`), an annotation, or an error: never dropped.
 
 import { ConstraintError } from './errors.js';
-import type { Grammar } from './expr.js';
+import type { Grammar } from '../automaton/expr.js';
 import type { GrammarLimits } from './gbnf-format.js';
 import { DEFAULT_LIMITS } from './gbnf-format.js';
 import { GrammarBuilder } from './grammar-builder.js';

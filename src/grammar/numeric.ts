@@ -9,8 +9,8 @@
 // (the largest such decimal below it), since a decimal of at most 15 significant digits that is not
 // the bound's own spelling never rounds to the bound's double.
 
-import type { Expr } from './expr.js';
-import { EMPTY, altOf, charClass, literal, optional, repeat, seq } from './expr.js';
+import type { Expr } from '../automaton/expr.js';
+import { EMPTY, altOf, charClass, literal, optional, repeat, seq } from '../automaton/expr.js';
 
 /** The largest number of fraction digits a bounded number is written with. */
 export const MAX_FRACTION_DIGITS = 16;

@@ -1,5 +1,5 @@
 // Property names against patternProperties patterns, without a backtracking RegExp: whether a name
-// matches a pattern is decided by the token masker's automaton (src/decode/automaton.ts, a lazily
+// matches a pattern is decided by the token masker's automaton (src/automaton/automaton.ts, a lazily
 // built DFA over the regex's grammar, linear in the name), and the keys a pattern writes exclude
 // the names the object declares (a declared name is written and validated with its own schema
 // only), built from derivatives of the regex along the declared names' trie.
@@ -7,9 +7,9 @@
 // A JS RegExp here took 9.5 s for `^(a+)+$` against 28 a's and `!` (issue #43); writing `{"id":12}`
 // under `^[a-z]+$` where `id` is declared a hex string was allowed (issue #48).
 
-import { Automaton, AutomatonLimitError, DEAD } from '../decode/automaton.js';
+import { Automaton, AutomatonLimitError, DEAD } from '../automaton/automaton.js';
 import { ConstraintError } from './errors.js';
-import type { CharRanges, Expr } from './expr.js';
+import type { CharRanges, Expr } from '../automaton/expr.js';
 import {
   EMPTY,
   GENERATABLE,
@@ -24,7 +24,7 @@ import {
   rangesContain,
   repeat,
   seqOf,
-} from './expr.js';
+} from '../automaton/expr.js';
 import { regexToExpr, toJsonStringContent } from './regex.js';
 
 /** A pattern's code point expression as JSON Schema reads it (searched, unanchored), or undefined where the regex compiler cannot express it. */

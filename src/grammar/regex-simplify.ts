@@ -6,8 +6,8 @@
 // repetition, and a repetition of such a repetition one repetition where the counts it allows are
 // contiguous: `(a{1,50}){0,50}` is `a{0,2500}`.
 
-import type { Expr } from './expr.js';
-import { charClass, normalizeRanges, repeat, seqOf } from './expr.js';
+import type { Expr } from '../automaton/expr.js';
+import { charClass, normalizeRanges, repeat, seqOf } from '../automaton/expr.js';
 import { factorAlternatives } from './factor.js';
 
 const keys = new WeakMap<Expr, string>();

@@ -3,7 +3,7 @@
 // grammar always matches whole strings: anchors are accepted at the ends only.
 
 import { ConstraintError } from './errors.js';
-import type { CharRanges, Expr } from './expr.js';
+import type { CharRanges, Expr } from '../automaton/expr.js';
 import {
   EMPTY,
   GENERATABLE,
@@ -19,7 +19,7 @@ import {
   repeat,
   seq,
   seqOf,
-} from './expr.js';
+} from '../automaton/expr.js';
 import type { ClassEscape, ClassItem, RegexNode } from './regex-parse.js';
 import { parseRegex } from './regex-parse.js';
 import { simplifyRegex } from './regex-simplify.js';

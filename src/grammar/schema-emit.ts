@@ -9,8 +9,8 @@
 // objects and tuples, any type) for judging enum values (issue #48).
 
 import { ConstraintError } from './errors.js';
-import type { Expr, Grammar } from './expr.js';
-import { EMPTY, altOf, literal, optional, ref, repeat, seq } from './expr.js';
+import type { Expr, Grammar } from '../automaton/expr.js';
+import { EMPTY, altOf, literal, optional, ref, repeat, seq } from '../automaton/expr.js';
 import type { DfaBudget } from './dfa.js';
 import type { GrammarBuilder } from './grammar-builder.js';
 import type { JsonRules } from './json-primitives.js';

@@ -4,8 +4,8 @@
 // minProperties/maxProperties in states that keep the grammar linear.
 
 import { ConstraintError, pointerChild } from './errors.js';
-import type { Expr } from './expr.js';
-import { EMPTY, GENERATABLE, alt, altOf, charClass, literal, normalizeRanges, optional, rangesContain, repeat, seq } from './expr.js';
+import type { Expr } from '../automaton/expr.js';
+import { EMPTY, GENERATABLE, alt, altOf, charClass, literal, normalizeRanges, optional, rangesContain, repeat, seq } from '../automaton/expr.js';
 import type { Dfa, DfaBudget } from './dfa.js';
 import { classBoundsOf, dfaIsEmpty, dfaOfExpr, dfaRules, intersectDfas, rangesExpr } from './dfa.js';
 import type { GrammarBuilder } from './grammar-builder.js';

@@ -4,9 +4,9 @@
 // too large, one of them is kept exactly and the others are listed for the validator.
 
 import { ConstraintError, pointerChild } from './errors.js';
-import type { CharRanges, Expr } from './expr.js';
+import type { CharRanges, Expr } from '../automaton/expr.js';
 import { unambiguous } from './ambiguity.js';
-import { GENERATABLE, lengthBounds, literal, repeat, seq } from './expr.js';
+import { GENERATABLE, lengthBounds, literal, repeat, seq } from '../automaton/expr.js';
 import type { Dfa, DfaBudget } from './dfa.js';
 import { dfaIsEmpty, dfaOfExpr, dfaOfSteps, dfaRules, intersectDfas, lengthDfa, rangesExpr } from './dfa.js';
 import { FORMAT_PATTERNS, NUMBER_FORMATS, VALIDATED_FORMATS } from './formats.js';

@@ -3,7 +3,7 @@
 // (quoted, escaped), so the output has a clear end and parses unambiguously.
 
 import { ConstraintError } from './errors.js';
-import type { Grammar } from './expr.js';
+import type { Grammar } from '../automaton/expr.js';
 import { GrammarBuilder } from './grammar-builder.js';
 import { JsonRules } from './json-primitives.js';
 

@@ -1,4 +1,4 @@
-// The incremental recognizer (src/decode/automaton.ts) and the token masker (src/decode/mask.ts),
+// The incremental recognizer (src/automaton/automaton.ts) and the token masker (src/decode/mask.ts),
 // property-tested against the memoised recognizer of src/grammar (recognizeGbnf), over the schema
 // corpus, the regexes and the choice lists: the same strings are accepted, every prefix of an
 // accepted string stays alive, a live prefix plus its shortest completion is accepted, a state is
@@ -6,8 +6,10 @@
 // vocabulary of tokens that cross grammar boundaries (`",`, `"}`, `":"`) and split characters into
 // UTF-8 pieces, the trie mask equals the token-by-token mask, an allowed token leads to a valid
 // completion, and the next piece of a valid string is always allowed. Seeded, so runs repeat.
-import { Automaton, DEAD } from '../../src/decode/automaton.js';
-import { DecodedVocabulary, TokenMask, TokenMasker, type Position } from '../../src/decode/mask.js';
+import { Automaton, DEAD } from '../../src/automaton/automaton.js';
+import { TokenMasker, type Position } from '../../src/decode/mask.js';
+import { TokenMask } from '../../src/decode/token-mask.js';
+import { DecodedVocabulary } from '../../src/decode/vocabulary.js';
 import { decodeLlama } from '../../src/decode/utf8.js';
 import { compileChoices, compileJsonSchema, compileRegex, parseGbnf, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
 import type { Grammar } from '../../src/grammar/index.js';

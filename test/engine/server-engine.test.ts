@@ -185,6 +185,8 @@ describe('llama-server', () => {
     });
     expect(pieces).toEqual([['Once upon', 3]]);
     expect(posts()[2].body).not.toHaveProperty('stream');
+    // The server stops at its context's end as at the limit: fewer tokens than maxTokens say which.
+    expect(await engine.generate({ prompt: 'x', maxTokens: 5, seed: 42 })).toMatchObject({ stopReason: 'context', tokens: 3 });
   });
 
   test('chat generation: the template rendered by POST /apply-template, then /completion under the grammar', async () => {
@@ -437,7 +439,7 @@ describe("the worker's job runner on a server engine", () => {
     // runJob is typed with Engine; it calls only what InferenceEngine has.
     const engine = (await ServerEngine.connect({ kind: 'vllm', url: base })) as unknown as Engine;
     output = { text: '{"name":"Tom","age":9}', tokens: 11, limited: false };
-    expect(await runJob(engine, job({ schema: SCHEMA }), new AbortController().signal)).toBe('{"name":"Tom","age":9}');
+    expect(await runJob(engine, job({ schema: SCHEMA }), new AbortController().signal)).toEqual({ result: '{"name":"Tom","age":9}', stopReason: 'end' });
     expect(posts()[0].body.structured_outputs).toEqual({ grammar: GBNF });
 
     output = { text: '{"name":"Max","age":9}', tokens: 11, limited: false };

@@ -218,7 +218,7 @@ describe('the cache', () => {
     await beat('w', { default: 'file-a', writer: 'file-w' }, 'file-a');
     // An answer stored by the default model's worker is not one of writer's, even for equal parameters.
     await protocol.cachePut(worker, cacheIdentity('generate', base), 'file-a', 'generate', 'from default');
-    const lookup = (model: string) => db.query(`SELECT svc_worker_cache_get($1, svc__model_identity($2)) AS result`, [cacheIdentity('generate', base), model]);
+    const lookup = (model: string) => db.query(`SELECT result FROM svc_worker_cache_get($1, svc__model_identity($2))`, [cacheIdentity('generate', base), model]);
     expect((await lookup('default')).rows[0].result).toBe('from default');
     expect((await lookup('writer')).rows[0].result).toBeNull();
     // A new file under the name 'default' does not serve the old file's answers.

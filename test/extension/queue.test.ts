@@ -65,6 +65,25 @@ test('complete stores the result once; a second completion is refused', async ()
   expect(r.completed_at).toBeInstanceOf(Date);
 });
 
+test('a completion records how a generation ended (stop_reason); a reason outside the four is refused, leaving the job as it was', async () => {
+  const [a, b, c] = [await submit('a'), await submit('b'), await submit('c')];
+  const [ja, jb, jc] = await protocol.claim(worker, opts('w1'));
+  const refusal = await protocol.complete(worker, ja, 'the answer', 'cut' as 'context').catch((e: unknown) => e as { code: string; constraint: string });
+  expect(refusal).toMatchObject({ code: '23514', constraint: 'svc_queue_stop_reason_check' });
+  expect(await row(a)).toMatchObject({ status: 'processing', result: null, stop_reason: null });
+  expect(await protocol.complete(worker, ja, 'the answer', 'context')).toBe(true);
+  expect(await protocol.completeCached(worker, [{ job: jb, result: 'b', stopReason: 'stop' }, { job: jc, result: 'c' }])).toEqual(new Set());
+  expect([await row(a), await row(b), await row(c)].map((r) => [r.status, r.stop_reason])).toEqual([
+    ['completed', 'context'],
+    ['completed', 'stop'],
+    ['completed', null],
+  ]);
+  const mismatch = await worker
+    .query(`SELECT svc_worker_complete_cached(ARRAY[$1::uuid], ARRAY[1], ARRAY['x'], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['end', 'end'])`, [a])
+    .catch((e: unknown) => e as { code: string; message: string });
+  expect(mismatch).toMatchObject({ code: '22023', message: expect.stringMatching(/stop_reasons \(unless NULL\) must be arrays of the same length/) });
+});
+
 test('an expired lease is taken again; the late completion of the first worker is refused', async () => {
   const { id, first, second } = await leaseTakenOver('slow job');
   expect(second.request_id).toBe(id);
@@ -154,7 +173,7 @@ describe('svc_worker_complete_and_claim', () => {
   test('rejects arrays of different lengths, NULL arrays or ids, and a negative claim_jobs, changing nothing', async () => {
     const id = await submit('kept');
     const [job] = await protocol.claim(worker, opts('w1', 1));
-    const lengths = /complete_request_ids, complete_attempts and results must be arrays of the same length/;
+    const lengths = /complete_request_ids, complete_attempts, results and stop_reasons \(unless NULL\) must be arrays of the same length/;
     await expect(call([id], [1, 2], ['r'])).rejects.toThrow(lengths);
     await expect(call([id], [1], [])).rejects.toThrow(lengths);
     await expect(call(null, [1], ['r'])).rejects.toThrow(lengths);

@@ -1,5 +1,5 @@
 // svc's pg_regress suite (test/regress/sql, expected/): `make svc-installcheck` against a throwaway
-// cluster, as `make installcheck` runs it against a user's server. It pins \df svc_* and every
+// cluster, as `make installcheck` runs it against a user's server. It pins \df svc_* (surface) and every
 // documented error (SQLSTATE, message, detail, hint).
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -31,6 +31,10 @@ beforeAll(async () => {
   await alice.query(`CREATE TABLE app.many (id integer, chunk_index integer, chunk text, embedding real[], PRIMARY KEY (id, chunk_index));
     INSERT INTO app.many SELECT i, j, i || '/' || j, ARRAY[cos(i * 0.1) + j * 1e-4, sin(i * 0.1), 0.5]::real[]
       FROM generate_series(1, 60) i, generate_series(0, 39) j`);
+  // Near ties finer than the lower bound's margin: 300 rows a hair apart (their distances within 2e-15, some equal) among 200 random ones.
+  await alice.query(`CREATE TABLE app.hair (id integer, chunk_index integer, chunk text, embedding real[], PRIMARY KEY (id, chunk_index));
+    INSERT INTO app.hair SELECT i, 0, i::text, CASE WHEN i <= 300 THEN ARRAY[0.3, -0.2, 0.5, 0.1, i * 1e-10]
+      ELSE (SELECT array_agg(random() - 0.5) FROM generate_series(1, 5) WHERE i > 0) END::real[] FROM generate_series(1, 500) i`);
   // A composite key whose columns are named like the statement's own (distance, key), text before integer.
   await alice.query(`CREATE TABLE app.two ("distance" text, "key" integer, chunk_index integer, chunk text, embedding real[], PRIMARY KEY ("distance", "key", chunk_index));
     INSERT INTO app.two SELECT chr(65 + i % 5) || i, i % 3, j, i || '/' || j, (SELECT array_agg(round((random() - 0.5) * 4)) FROM generate_series(1, 3) WHERE i * j >= 0)::real[]
@@ -64,12 +68,12 @@ test.each([1, 7, 40, 1000])('a composite key named like the statement\'s columns
   expect(got).toHaveLength(Math.min(k, 300));
 });
 
-// Which way the statement went: the k × 10 nearest chunks alone, or every chunk (the second branch of the Append).
+// Which way the statement went: the k × 10 chunks of the least bounds alone, or every chunk's exact distance (the second branch of the Append).
 async function scannedAll(sql: string, probe: string, k: number): Promise<boolean> {
   await alice.query(`PREPARE w(text, integer) AS ${sql}`);
   try {
     const plan = (await alice.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE w('${probe}', ${k})`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-    const everyChunk = /One-Time Filter: \(NOT[^\n]*\n(?:[^\n]*\n)*?\s*->  Nested Loop \(([^)]*)\)/.exec(plan);
+    const everyChunk = /One-Time Filter: \(NOT[^\n]*\n(?:[^\n]*\n)*?\s*->  Seq Scan on \w+ d \(([^)]*)\)/.exec(plan);
     if (!everyChunk) throw new Error(`no second branch in\n${plan}`);
     return everyChunk[1] !== 'never executed';
   } finally {
@@ -77,7 +81,7 @@ async function scannedAll(sql: string, probe: string, k: number): Promise<boolea
   }
 }
 
-test('the k × 10 nearest chunks decide it where they hold k rows; every chunk is read where they do not', async () => {
+test('the k × 10 chunks of the least bounds decide it where they hold k rows; every chunk is read where they do not', async () => {
   const one = searchQuery({ destination: 'app.one', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
   expect(await scannedAll(one, '[0.1,-0.2,0.3,0.4]', 10)).toBe(false);
   expect(await scannedAll(one, '[0.1,-0.2,0.3,0.4]', 1000)).toBe(true); // more than the table holds
@@ -90,20 +94,58 @@ test('the k × 10 nearest chunks decide it where they hold k rows; every chunk i
   }
 });
 
-test('the query vector is read once, not per chunk; a length that differs is the distance\'s error', async () => {
+test('near ties finer than the lower bound\'s margin across the k × 10 kept: every chunk is read, the rows and order of the plain form', async () => {
+  const sql = searchQuery({ destination: 'app.hair', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
+  const distances = (await alice.query(`SELECT DISTINCT svc_cosine_distance(embedding, '{0.3,-0.2,0.5,0.1,0}') AS d FROM app.hair WHERE id <= 300`)).rows;
+  expect(distances.length).toBeGreaterThan(1); // not all tied: a few ulps apart
+  // Up to k = 29 the k × 10 kept cut through the 300, none nearer than the largest bound kept by the margin; at 31 they hold all 300.
+  for (const k of [1, 5, 29, 31]) {
+    expect([k, await scannedAll(sql, '[0.3,-0.2,0.5,0.1,0]', k)]).toEqual([k, k < 30]);
+    const got = (await alice.query(sql, ['[0.3,-0.2,0.5,0.1,0]', k])).rows;
+    expect(got).toEqual((await alice.query(reference('app.hair', ['id']), ['[0.3,-0.2,0.5,0.1,0]', k])).rows);
+    expect(got).toHaveLength(k);
+  }
+});
+
+test('the query vector is read once, not per chunk; one bounded scan of ctids and bounds; a length that differs is the error of both functions', async () => {
   const sql = searchQuery({ destination: 'app.one', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
-  // As svc_search runs it: one generic plan. The scans hand the distance each chunk's own columns; the
-  // cast of the query's text is a one-row CTE beside them (pulled up into a scan, it ran per chunk).
+  // As svc_search runs it: one generic plan. The cast of the query's text is a one-row CTE, read by each
+  // distance through an InitPlan's parameter (pulled up into a scan, it ran per chunk; joined, it was a node per chunk).
   await alice.query(`SET plan_cache_mode = force_generic_plan; PREPARE s(text, integer) AS ${sql}`);
   const plan = (await alice.query(`EXPLAIN (VERBOSE) EXECUTE s('[1,2,3,4]', 5)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-  expect(plan.match(/Seq Scan on app\.one d\w*[^\n]*\n\s*Output: [^\n]*/g)?.map((scan) => scan.split('Output: ')[1])).toEqual([
-    'd_1.id, d_1.chunk_index, d_1.chunk, d_1.embedding',
-    'd.id, d.chunk_index, d.chunk, d.embedding',
-  ]);
+  expect(plan.match(/translate\(/g)).toHaveLength(1);
   expect(plan).toMatch(/CTE q\n\s*->  Result[^\n]*\n\s*Output: \(translate\(\$1, '\[\]'::text, '\{\}'::text\)\)::real\[\]$/m);
+  const calls = [...plan.matchAll(/(svc_cosine_distance|svc__cosine_distance_lower_bound)\((d\w*)\.embedding, \$(\d+)\)/g)];
+  expect(new Set(calls.map((c) => c[1]))).toEqual(new Set(['svc_cosine_distance', 'svc__cosine_distance_lower_bound']));
+  for (const [call, , , param] of calls) expect([call, plan]).toEqual([call, expect.stringMatching(new RegExp(`InitPlan \\d+ \\(returns \\$${param}\\)\\n\\s*->  CTE Scan on q`))]);
+  // Every chunk is read by one scan that hands its bounded sort the ctid and the bound alone; the kept chunks by ctid.
+  const scans = plan.match(/(?:Parallel )?Seq Scan on app\.one d\w*[^\n]*\n\s*Output: [^\n]*/g)?.map((scan) => scan.split('Output: ')[1]);
+  expect(scans?.[0]).toMatch(/^d_1\.ctid, svc__cosine_distance_lower_bound\(d_1\.embedding, \$\d+\)$/);
+  expect(scans?.[1]).toBe('d.id, d.chunk_index, d.chunk, d.embedding'); // every chunk's exact distance, where the bounds' chunks do not decide
+  expect(scans).toHaveLength(2);
+  expect(plan).toMatch(/Tid Scan on app\.one d_2[^\n]*\n\s*Output: d_2\.id, d_2\.chunk_index, d_2\.chunk, svc_cosine_distance\(d_2\.embedding, \$\d+\)\n\s*TID Cond: \(d_2\.ctid = ANY \(\$\d+\)\)/);
   await alice.query('RESET plan_cache_mode');
-  await expect(alice.query(sql, ['[1,2]', 5])).rejects.toMatchObject({ code: '22023', message: 'svc_cosine_distance: a and b must have the same length (got 4 and 2)' });
+  await expect(alice.query(sql, ['[1,2]', 5])).rejects.toMatchObject({ code: '22023', message: 'svc__cosine_distance_lower_bound: a and b must have the same length (got 4 and 2)' });
   await alice.query('DEALLOCATE s');
+});
+
+test('one process even where parallel workers cost nothing (svc_search runs it from plv8, whose library each worker would load): the rows and order of the plain form', async () => {
+  const sql = searchQuery({ destination: 'app.one', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null });
+  await alice.query(`SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2`);
+  try {
+    // The plain form, with svc_cosine_distance alone (PARALLEL SAFE), would go parallel here.
+    expect((await alice.query(`EXPLAIN (COSTS OFF) ${reference('app.one', ['id'])}`, ['[0.1,-0.2,0.3,0.4]', 10])).rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Gather/);
+    await alice.query(`PREPARE p(text, integer) AS ${sql}`);
+    const plan = (await alice.query(`EXPLAIN (COSTS OFF) EXECUTE p('[0.1,-0.2,0.3,0.4]', 10)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).not.toMatch(/Gather|Parallel/);
+    for (const k of [1, 10, 50]) {
+      const got = (await alice.query(`EXECUTE p('[0.1,-0.2,0.3,0.4]', ${k})`)).rows;
+      expect(got).toEqual((await alice.query(reference('app.one', ['id']), ['[0.1,-0.2,0.3,0.4]', k])).rows);
+      expect(got).toHaveLength(k);
+    }
+  } finally {
+    await alice.query('DEALLOCATE p; RESET ALL');
+  }
 });
 
 test('with pgvector (where installed): the k nearest rows of the k x 10 nearest chunks, the jsonb key built only for those chunks', async () => {

@@ -140,12 +140,15 @@ test('the worker completes the request, and only its owner reads the result', as
 
 test('every svc function pins search_path: built-ins first, svc\'s schema, pg_temp last', async () => {
   // An aggregate (svc_summarize) takes no settings: the functions it runs are in this list and pin theirs.
-  // Nor do svc.so's C functions, which run no SQL (docs/security.md): the distance and the relays, each SECURITY INVOKER.
+  // Nor do svc.so's C functions, which run no SQL (docs/security.md): the distance, its lower bound and the relays, each SECURITY INVOKER.
   const { rows } = await alice.query(`SELECT p.proname, p.proconfig, l.lanname = 'c' AS native, p.prosecdef, p.prosrc FROM pg_proc p
     JOIN pg_language l ON l.oid = p.prolang JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc' WHERE p.prokind <> 'a' ORDER BY p.proname`);
   const native = rows.filter((r) => r.native);
-  expect(native.filter((r) => r.prosrc !== 'svc_relay').map((r) => [r.proname, r.prosecdef, r.proconfig])).toEqual([['svc_cosine_distance', false, null]]);
+  expect(native.filter((r) => r.prosrc !== 'svc_relay').map((r) => [r.proname, r.prosecdef, r.proconfig])).toEqual([
+    ['svc__cosine_distance_lower_bound', false, null],
+    ['svc_cosine_distance', false, null],
+  ]);
   // Every relay has its body, which pins the settings (checked below with the rest).
   const relays = native.filter((r) => r.prosrc === 'svc_relay');
   expect(relays.length).toBeGreaterThan(40);
@@ -159,11 +162,11 @@ test('every svc function pins search_path: built-ins first, svc\'s schema, pg_te
   }
 });
 
-test('internal functions: not executable by PUBLIC, but svc__bundle (docs/security.md says why)', async () => {
+test('internal functions: not executable by PUBLIC, but svc__bundle and svc__cosine_distance_lower_bound (docs/security.md says why)', async () => {
   const { rows } = await alice.query(`SELECT p.proname FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc'
     WHERE p.proname LIKE 'svc\\_\\_%' AND has_function_privilege(p.oid, 'EXECUTE') ORDER BY 1`);
-  expect(rows.map((r) => r.proname)).toEqual(['svc__bundle']);
+  expect(rows.map((r) => r.proname)).toEqual(['svc__bundle', 'svc__cosine_distance_lower_bound']);
   for (const sql of [`SELECT svc__queue_depth()`, `SELECT svc__model_identity('default')`, `SELECT svc__setting('svc.cache_size')`,
     `SELECT svc__sync_submit('{}')`, `SELECT svc__sync_waiter_may_act_as(1, 1, 'x', 1)`]) {
     await expect(alice.query(sql)).rejects.toThrow(/permission denied for function/);

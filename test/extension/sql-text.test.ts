@@ -62,7 +62,8 @@ async function stubs(svcSchema: string): Promise<void> {
       AS ${dollarQuote(`INSERT INTO ${s('handed')} VALUES ('forget', $1, $2)`, 'stub')};
     CREATE FUNCTION ${s('svc__vectorizer_enqueue')}(integer, jsonb) RETURNS integer LANGUAGE sql
       AS ${dollarQuote(`INSERT INTO ${s('handed')} VALUES ('enqueue', $1, $2); SELECT coalesce(jsonb_array_length($2), 0)`, 'stub')};
-    CREATE FUNCTION ${s('svc_cosine_distance')}(real[], real[]) RETURNS double precision LANGUAGE sql AS 'SELECT 0.5::double precision'`);
+    CREATE FUNCTION ${s('svc_cosine_distance')}(real[], real[]) RETURNS double precision LANGUAGE sql AS 'SELECT 0.5::double precision';
+    CREATE FUNCTION ${s('svc__cosine_distance_lower_bound')}(real[], real[]) RETURNS double precision LANGUAGE sql AS 'SELECT 0.5::double precision'`);
 }
 
 test.each(SETTINGS)(

@@ -344,6 +344,6 @@ describe('dblink and svc_sync', () => {
     const { rows } = await su.query(`SELECT p.proname FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
       JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc'
       WHERE p.proname LIKE 'svc\\_\\_%' AND has_function_privilege('svc_sync', p.oid, 'EXECUTE') ORDER BY 1`);
-    expect(rows.map((r) => r.proname)).toEqual(['svc__bundle', 'svc__sync_cancel', 'svc__sync_state', 'svc__sync_submit']);
+    expect(rows.map((r) => r.proname)).toEqual(['svc__bundle', 'svc__cosine_distance_lower_bound', 'svc__sync_cancel', 'svc__sync_state', 'svc__sync_submit']);
   });
 });

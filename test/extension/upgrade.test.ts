@@ -54,7 +54,7 @@ test.each(releasedVersions())(`%s updates to ${current}, equal to a fresh instal
 
     await fresh.query('CREATE EXTENSION svc CASCADE');
     const items = await catalog(fresh);
-    expect(items.filter((i) => i.startsWith('column svc_cache.'))).toHaveLength(7);
+    expect(items.filter((i) => i.startsWith('column svc_cache.'))).toHaveLength(8);
     expect(items.filter((i) => i.startsWith('function svc_generate('))).toHaveLength(2); // and its set-based form
     expect(await catalog(upgraded)).toEqual(items);
 

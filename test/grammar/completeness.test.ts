@@ -1,34 +1,16 @@
 // Completeness: valid instances, serialized compactly in schema property order, are accepted by
 // the grammar; and they validate (so the corpus itself is right).
 import { compileJsonSchema, recognizeGbnf } from '../../src/grammar/index.js';
+import { KEYWORD_POLICY } from '../../src/grammar/schema-policy.js';
 import { CORPUS } from './corpus.js';
 
+// Every keyword the grammar compiles (the keyword policy, the one list), oneOf (the grammar takes any
+// branch), and the places definitions live.
 const KEYWORDS = [
-  'type',
-  'enum',
-  'const',
-  'properties',
-  'required',
-  'additionalProperties',
-  'minProperties',
-  'maxProperties',
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'minItems',
-  'maxItems',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'allOf',
-  'anyOf',
+  ...Object.entries(KEYWORD_POLICY)
+    .filter(([, policy]) => policy.status === 'compiled')
+    .map(([keyword]) => keyword),
   'oneOf',
-  '$ref',
   '$defs',
   'definitions',
 ];

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { dfaIsEmpty, dfaOfExpr, dfaRules, intersectDfas, lengthDfa, minimizeDfa } from '../../src/grammar/dfa.js';
 import type { Dfa } from '../../src/grammar/dfa.js';
-import { GENERATABLE } from '../../src/grammar/expr.js';
+import { GENERATABLE } from '../../src/automaton/expr.js';
 import { GrammarBuilder } from '../../src/grammar/grammar-builder.js';
 import { regexToExpr } from '../../src/grammar/regex.js';
 import { recognizeGbnf } from '../../src/grammar/gbnf-run.js';

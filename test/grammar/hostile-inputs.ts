@@ -2,6 +2,7 @@
 // name, and generated ones (fast-check, seeded). hostile-runner.ts compiles them one by one in a
 // child process and hostile.test.ts bounds each call's time and memory.
 import fc from 'fast-check';
+import { KEYWORD_POLICY } from '../../src/grammar/schema-policy.js';
 
 export type HostileInput =
   | { kind: 'schema'; schema: unknown }
@@ -479,47 +480,9 @@ const pointer = fc.oneof(
   ),
   fc.string({ maxLength: 10 }).map((s) => '#/' + s),
 );
-const keyword = fc.constantFrom(
-  'type',
-  'enum',
-  'const',
-  'properties',
-  'required',
-  'additionalProperties',
-  'minProperties',
-  'maxProperties',
-  'items',
-  'prefixItems',
-  'minItems',
-  'maxItems',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'format',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'allOf',
-  'anyOf',
-  'oneOf',
-  '$ref',
-  'not',
-  'multipleOf',
-  'uniqueItems',
-  'toString',
-  '__proto__',
-  'valueOf',
-  '$defs',
-  'definitions',
-  'additionalItems',
-  'title',
-  'x-unknown',
-  'if',
-  'then',
-  'dependentSchemas',
-  'propertyNames',
-);
+// Every keyword of the policy (the one list), and names no vocabulary has: inherited object members,
+// annotations, extensions, and where definitions live.
+const keyword = fc.constantFrom(...Object.keys(KEYWORD_POLICY), 'toString', '__proto__', 'valueOf', '$defs', 'definitions', 'title', 'x-unknown');
 
 const { schema: hostileSchemaTree } = fc.letrec<{ schema: unknown; value: unknown }>((tie) => ({
   schema: fc.oneof(

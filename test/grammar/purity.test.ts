@@ -1,13 +1,17 @@
-// src/grammar runs in plv8 and edge workers: no Node APIs, and it bundles for a neutral platform.
+// src/grammar (and src/automaton, below it) runs in plv8 and edge workers: no Node APIs, and it bundles for a neutral platform.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const dir = join(process.cwd(), 'src', 'grammar');
-const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+const files = ['grammar', 'automaton'].flatMap((folder) =>
+  readdirSync(join(process.cwd(), 'src', folder))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join('src', folder, f)),
+);
 
 test.each(files.map((f) => [f]))('%s uses no Node APIs', (file) => {
-  const source = readFileSync(join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
+  const source = readFileSync(join(process.cwd(), file), 'utf8').replace(/\/\/.*$/gm, '');
   expect(source).not.toMatch(/from ['"]node:|from ['"](fs|path|crypto|os|util|buffer|process)['"]/);
   expect(source).not.toMatch(/\b(Buffer|process|require|__dirname|setTimeout|globalThis\.crypto)\b/);
 });

@@ -7,7 +7,7 @@
 // casts and a vectorizer into a vector(n) destination searched through an HNSW index.
 import type pg from 'pg';
 import { STORIES_MODEL } from '../../scripts/real-models.js';
-import { REQUEST_LOCK } from '../../src/extension/queries.js';
+import { REQUEST_LOCK } from '../../src/queue/locks.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, startWorker, type WorkerProcess } from '../helpers/worker.js';
 

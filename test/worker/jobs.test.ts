@@ -98,7 +98,7 @@ describe("checkJobGrammar: the job's grammar must be the one its parameters comp
 
 test('output is checked against the constraint its parameters compile to', async () => {
   const ok = job('generate_regex', { pattern: '[a-z]{3}' }, compileRegex('[a-z]{3}').gbnf);
-  expect(await runJob(engine, ok, new AbortController().signal)).toMatch(/^[a-z]{3}$/);
+  expect((await runJob(engine, ok, new AbortController().signal)).result).toMatch(/^[a-z]{3}$/);
   // The grammar allows what the parameters do not: the output is refused, never returned.
   const loose = job('generate_regex', { pattern: '[0-9]{3}' }, compileRegex('[a-z]{3}').gbnf);
   const error = await failure(runJob(engine, loose, new AbortController().signal));

@@ -5,7 +5,7 @@
 // the request's lock (pg_locks), and the answer is the one the request produces. A lock of the same
 // key held by another role, or a worker killed while it holds one, delays the answer, never changes it.
 import type pg from 'pg';
-import { REQUEST_LOCK } from '../../src/extension/queries.js';
+import { REQUEST_LOCK } from '../../src/queue/locks.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { eventually, heardFrom, workerSet } from '../helpers/worker.js';
 

@@ -16,6 +16,7 @@ CREATE TABLE svc_cache (
   created_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
   last_hit_at   timestamptz NOT NULL DEFAULT clock_timestamp(),
   hits          bigint NOT NULL DEFAULT 0,
+  stop_reason   text CHECK (stop_reason IN ('end', 'max_tokens', 'stop', 'context')), -- a generation's, as svc_queue.stop_reason
   PRIMARY KEY (cache_key, model)
 );
 -- Counters outside transactions: a lookup counts even when its transaction rolls back.
@@ -296,3 +297,6 @@ GRANT SELECT ON svc_documents TO PUBLIC;
 ALTER TABLE svc_queue ADD COLUMN documents_id uuid;
 CREATE INDEX svc_queue_documents_idx ON svc_queue (documents_id) WHERE documents_id IS NOT NULL;
 SELECT pg_catalog.pg_extension_config_dump('svc_documents', '');
+
+-- How a generation ended, so an output cut where the model's context was full is marked (#53).
+ALTER TABLE svc_queue ADD COLUMN stop_reason text CHECK (stop_reason IN ('end', 'max_tokens', 'stop', 'context'));

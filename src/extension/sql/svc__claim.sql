@@ -10,8 +10,8 @@
 --    lock is tried once per waiting session, not once per request (a set-based call has up to
 --    1,000 requests waiting under one key): the keys are read from svc_queue_waiter_idx by a loose
 --    index scan (the next key above the last, one index descent each). The statuses are compared with
---    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw' (0x73766377,
---    SYNC_WAITER_LOCK in queries.ts), the second the waiting session's, stored in `waiter`. Rows
+--    variables (pending_, processing_) so that the update too is served by that index. The lock's first key is 'svcw'
+--    (svc__sync_waiter_lock_key(), from SYNC_WAITER_LOCK in src/queue/locks.ts), the second the waiting session's, stored in `waiter`. Rows
 --    locked by another transaction are skipped, as in every statement of the worker protocol: it
 --    never waits on a lock a role's open transaction may hold (see svc__complete.sql).
 -- 2. Expired leases go back to pending with a retry counted (or fail when retries are spent,
@@ -56,7 +56,7 @@ BEGIN
       error = 'cancelled: its synchronous caller stopped waiting'
     WHERE w.request_id = ANY (ARRAY(
       SELECT l.request_id FROM svc_queue l
-      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(1937138551, k.waiter))
+      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), k.waiter))
         AND (l.status = pending_ OR l.status = processing_)
       FOR UPDATE SKIP LOCKED))
     RETURNING w.request_id, w.worker_id

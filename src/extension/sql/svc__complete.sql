@@ -1,5 +1,6 @@
 -- The completion shared by svc_worker_complete and svc_worker_complete_and_claim: store the results
--- of the listed attempts and announce each on svc_completed; returns the ids whose completion was
+-- of the listed attempts (and how each generation ended: stop_reasons, NULL for none) and announce
+-- each on svc_completed; returns the ids whose completion was
 -- refused. An attempt that is no longer processing under that number (its lease expired and the job
 -- was taken again, or it was already completed) matches nothing and is refused. The arrays are
 -- matched by position; `= ANY (ids)` keeps the lookup on the primary key whatever plan is chosen.
@@ -28,6 +29,7 @@ BEGIN
       result = CASE WHEN q.function_name = 'vectorize'
         THEN svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
         ELSE results[array_position(ids, q.request_id)] END,
+      stop_reason = stop_reasons[array_position(ids, q.request_id)],
       completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
     WHERE q.request_id = ANY (ARRAY(
         SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY (ids) AND l.status = processing_

@@ -23,14 +23,14 @@ BEGIN
     RETURN QUERY SELECT t.r FROM dblink('svc_sync', statement) AS t(r text);
     RETURN;
   ELSIF action IS NULL OR action NOT IN ('connect', 'run_once', 'describe') THEN
-    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
   END IF;
   IF target IS NULL OR jsonb_typeof(target) <> 'object' THEN
-    RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'svc__sync_dblink: target must be a JSON object';
+    RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = 'svc__sync_dblink: target must be a JSON object';
   END IF;
   FOR given IN SELECT e.key, jsonb_typeof(e.value) AS type FROM jsonb_each(target) e LOOP
     IF given.key NOT IN ('host', 'hostaddr', 'port', 'password', 'connect_timeout', 'sslmode', 'channel_binding') OR given.type <> 'string' THEN
-      RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = format('svc__sync_dblink: the target may not set %I (or set it to a %s)', given.key, given.type);
+      RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = format('svc__sync_dblink: the target may not set %I (or set it to a %s)', given.key, given.type);
     END IF;
   END LOOP;
   -- This server's first unix socket and port unless the target says otherwise; then svc's own.

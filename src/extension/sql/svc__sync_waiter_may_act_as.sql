@@ -1,5 +1,5 @@
 -- Whether backend `backend_pid`, connected to this database, waits for a sync call: it holds the waiter
--- lock `waiter` (SYNC_WAITER_LOCK in queries.ts: 'svcw' = 1937138551 and the session's key; a two-key
+-- lock `waiter` (svc__sync_waiter_lock_key(), 'svcw', and the session's key; a two-key
 -- advisory lock shows as objsubid 2, its keys as unsigned classid and objid) and the lock of `token`
 -- (svc__sync_token_key: one bigint key, objsubid 1, its high and low 32 bits as classid and objid),
 -- and its login role may act as the role of oid `owner` (is a member of it: what SET ROLE requires). svc__sync_submit
@@ -13,7 +13,7 @@ BEGIN
   IF backend_pid IS NULL OR waiter IS NULL OR token IS NULL OR owner IS NULL OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
-      AND l.objsubid = 2 AND l.classid = 1937138551::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+      AND l.objsubid = 2 AND l.classid = svc__sync_waiter_lock_key()::oid AND l.objid = (waiter::bigint & 4294967295)::oid
   ) OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db

@@ -33,7 +33,7 @@ BEGIN
     WHERE d.refclassid IN ('pg_proc'::regclass, 'pg_type'::regclass, 'pg_operator'::regclass, 'pg_opclass'::regclass, 'pg_opfamily'::regclass, 'pg_collation'::regclass)
   ) x LIMIT 1;
   IF found IS NOT NULL THEN
-    RAISE EXCEPTION USING ERRCODE = '55000',
+    RAISE EXCEPTION USING ERRCODE = 'object_not_in_prerequisite_state',
       MESSAGE = format('%s: svc''s table %s, which svc did not make', caller, found),
       DETAIL = 'svc_owner owns svc''s tables; what it attaches to one would run as the superuser whose function writes it.',
       HINT = 'A superuser removes it (and finds out how it came there).';

@@ -14,7 +14,7 @@ BEGIN
   END IF;
   EXECUTE format('LOCK TABLE ONLY %s IN ROW EXCLUSIVE MODE', rel);
   IF to_regclass(rel) IS DISTINCT FROM destination THEN
-    RAISE EXCEPTION 'the destination of a vectorizer was replaced while svc wrote it (%)', rel USING ERRCODE = '55000';
+    RAISE EXCEPTION 'the destination of a vectorizer was replaced while svc wrote it (%)', rel USING ERRCODE = 'object_not_in_prerequisite_state';
   END IF;
   RETURN rel;
 END

@@ -23,7 +23,7 @@ BEGIN
     WHERE jsonb_typeof(t.item) <> 'object' OR jsonb_typeof(t.item->'key') IS DISTINCT FROM 'object' OR jsonb_typeof(t.item->'fields') IS DISTINCT FROM 'object'
       OR coalesce(jsonb_typeof(t.item->'text'), 'missing') NOT IN ('string', 'null')
   ) THEN
-    RAISE EXCEPTION 'vectorizer %: items must be an array of {key: object, text: string or null, fields: object}', v.name USING ERRCODE = '22023';
+    RAISE EXCEPTION 'vectorizer %: items must be an array of {key: object, text: string or null, fields: object}', v.name USING ERRCODE = 'invalid_parameter_value';
   END IF;
   WITH given AS (
     SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)

@@ -11,8 +11,9 @@ DECLARE
   dropped uuid[];
   wanted integer := coalesce($7, cardinality($1));
 BEGIN
-  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3) THEN
-    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts and results must be arrays of the same length'
+  IF $1 IS NULL OR $2 IS NULL OR $3 IS NULL OR cardinality($1) <> cardinality($2) OR cardinality($1) <> cardinality($3)
+    OR cardinality($1) <> coalesce(cardinality($9), cardinality($1)) THEN
+    RAISE EXCEPTION 'svc_worker_complete_and_claim: complete_request_ids, complete_attempts, results and stop_reasons (unless NULL) must be arrays of the same length'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF array_position($1, NULL) IS NOT NULL OR array_position($2, NULL) IS NOT NULL THEN
@@ -22,7 +23,7 @@ BEGIN
   IF wanted < 0 THEN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  dropped := svc__complete($1, $2, $3);
+  dropped := svc__complete($1, $2, $3, $9);
   IF wanted > 0 THEN
     RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false, $8) c;
     IF FOUND THEN

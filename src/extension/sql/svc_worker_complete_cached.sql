@@ -11,18 +11,18 @@ DECLARE
 BEGIN
   IF request_ids IS NULL OR attempts IS NULL OR results IS NULL OR cache_identities IS NULL OR cache_models IS NULL OR function_names IS NULL
     OR cardinality(attempts) <> n OR cardinality(results) <> n OR cardinality(cache_identities) <> n
-    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n THEN
-    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models and function_names must be arrays of the same length'
+    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n OR coalesce(cardinality(stop_reasons), n) <> n THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models, function_names and stop_reasons (unless NULL) must be arrays of the same length'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  refused := svc__complete(request_ids, attempts, results);
+  refused := svc__complete(request_ids, attempts, results, stop_reasons);
   IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
-    INSERT INTO svc_cache (cache_key, model, function_name, result)
-    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result
-    FROM unnest(cache_identities, cache_models, function_names, results) AS c(identity, model, function_name, result)
+    INSERT INTO svc_cache (cache_key, model, function_name, result, stop_reason)
+    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result, stop_reasons[c.i]
+    FROM unnest(cache_identities, cache_models, function_names, results) WITH ORDINALITY AS c(identity, model, function_name, result, i)
     WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
       -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
       AND NOT EXISTS (SELECT FROM svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)

@@ -20,7 +20,7 @@ BEGIN
     WHERE l.request_id = ANY ($2)
       -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
       -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
-      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(1937138551, l.waiter) ELSE false END
+      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), l.waiter) ELSE false END
     FOR UPDATE SKIP LOCKED));
   RETURN ARRAY(
     SELECT given.id FROM unnest($2) AS given(id)

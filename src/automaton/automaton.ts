@@ -12,8 +12,8 @@
 //
 // Pure: no Node or node-llama-cpp APIs.
 
-import type { CharRanges, Expr, Grammar } from '../grammar/expr.js';
-import { MAX_CODE_POINT, codePointsOf, rangesContain } from '../grammar/expr.js';
+import type { CharRanges, Expr, Grammar } from './expr.js';
+import { MAX_CODE_POINT, codePointsOf, rangesContain } from './expr.js';
 
 /** A state with more stacks than this is refused (an ambiguous grammar would make every step slow). */
 export const MAX_STACKS_PER_STATE = 4096;
