@@ -153,6 +153,8 @@ import { tokensOverLimit, tokensUpTo } from './input-bound.js';
 const GRAMMAR_CACHE_SIZE = 256;
 /** Texts per call into svc's embedding addon: twice a decoder's default embeddingSequences, and few enough that the contexts share a job's texts evenly. */
 const EMBED_GROUP = 8;
+/** Texts tokenized between two turns of the event loop (~5-10 ms of the main thread for short texts). */
+const TOKENIZE_SLICE = 256;
 /** Token maskers (src/decode) kept per engine: each holds its grammar's automaton and up to 16 MiB of cached masks (the vocabulary's trie is shared). */
 const MASKER_CACHE_SIZE = 8;
 
@@ -678,12 +680,20 @@ export class Engine {
   /** `texts` through the addon: tokens as node-llama-cpp's embedding context makes them, checked, then shared out in groups. */
   private async embedNative(texts: readonly string[], what: string, signal?: AbortSignal): Promise<Array<number[] | null>> {
     const pool = this.native!.pool;
-    const tokens = texts.map((text) => {
+    // Tokenized on the main thread, TOKENIZE_SLICE texts at a time with a turn of the event loop
+    // between: a job of 20,000 chunks tokenized at once held the loop for over a second (the
+    // worker's heartbeats and its stop grace waited on it).
+    const tokens: Token[][] = [];
+    for (const [i, text] of texts.entries()) {
+      if (i > 0 && i % TOKENIZE_SLICE === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        signal?.throwIfAborted();
+      }
       this.refuseOverContext(what, text);
       const t = embeddingTokens(this.model, text);
       if (t.length >= this.contextSize) throw new ContextExceededError(what, t.length, this.contextSize, this.contextSize - 1);
-      return t;
-    });
+      tokens.push(t);
+    }
     // By token count: a decoder packs only texts of one count in a decode (batch.cc), so those go to one call.
     const todo = tokens.flatMap((t, i) => (t.length > 0 ? [i] : [])).sort((a, b) => tokens[a].length - tokens[b].length);
     // Groups of EMBED_GROUP texts, taken by the contexts as each one frees: one group per context
