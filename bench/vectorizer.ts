@@ -5,16 +5,22 @@
 // after another (on a sample of BENCH_SAMPLE rows, min(rows, 10,000)), and the backfill from the
 // call to the last row done; rows/s of each, their ratio (the goal: >= 0.8), and the declaration's
 // own time (the enqueue). Progress goes to stderr every ~10%; the machine's load is printed beside
-// the figures. Model: the trained stories260K in models/ (SVC_MODEL for another GGUF).
+// the figures. Model: the trained stories260K in models/ (SVC_MODEL for another GGUF). Embeddings
+// go through svc's embedding addon where it is built (embed-native.ts); SVC_EMBED_NATIVE=0 gives
+// node-llama-cpp alone, for a before/after on the same machine:
+//
+//   for mode in 0 1 0 1; do SVC_EMBED_NATIVE=$mode SVC_MODEL=models/svc-embed.gguf npx tsx bench/vectorizer.ts; done
 //
 //   npx tsx bench/vectorizer.ts
 //   BENCH_ROWS=30000 BENCH_BATCH=256 npx tsx bench/vectorizer.ts
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
 import { STORIES_MODEL } from '../scripts/real-models.js';
 import { spawnWorker, workerRunning } from '../scripts/worker-process.js';
 import { Engine } from '../src/engine/engine.js';
+import { embedAddon } from '../src/engine/embed-native.js';
 
 const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -22,6 +28,7 @@ const SAMPLE = Math.min(ROWS, Number(process.env.BENCH_SAMPLE ?? 10_000));
 const BATCH = Number(process.env.BENCH_BATCH ?? 64);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
+const EMBEDDING = embedAddon() ? 'addon' : 'node-llama-cpp';
 // How often svc_vectorizer_status() is read during the backfill. Each read aggregates every row of
 // the vectorizer, so on a small machine a short interval takes CPU from the worker (BENCH_POLL_MS).
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 1000);
@@ -38,6 +45,36 @@ const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
     .join(' ');
+
+// CPU seconds, from /proc (Linux; 0 elsewhere): on a machine shared with other work the rows/s move
+// with its load, the CPU a row costs much less. [utime, stime, cutime, cstime] of a process.
+const USER_HZ = 100;
+function cpuTicks(pid: number): number[] {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return [11, 12, 13, 14].map((i) => Number(fields[i]));
+  } catch {
+    return [0, 0, 0, 0];
+  }
+}
+/** The worker's CPU, and PostgreSQL's: the postmaster, the backends it reaped and those still running. */
+function cpuSeconds(workerPid: number, postmasterPid: number): { worker: number; postgres: number } {
+  const [wu, ws] = cpuTicks(workerPid);
+  let postgres = cpuTicks(postmasterPid).reduce((a, b) => a + b, 0);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== postmasterPid) continue;
+    } catch {
+      continue;
+    }
+    const [u, s] = cpuTicks(Number(entry));
+    postgres += u + s;
+  }
+  return { worker: (wu + ws) / USER_HZ, postgres: postgres / USER_HZ };
+}
 
 async function waitForWorker(db: pg.Client): Promise<void> {
   await workerRunning(db);
@@ -93,6 +130,7 @@ try {
     });
   await waitForWorker(db);
 
+  const cpuBefore = cpuSeconds(child.pid!, cluster.postmasterPid);
   let started = process.hrtime.bigint();
   const { rows: declared } = await db.query<{ queued: string }>(`SELECT svc_vectorize('docs', 'body', 'docs', batch_size := $1) AS queued`, [BATCH]);
   const declareMs = seconds(started) * 1000;
@@ -117,6 +155,10 @@ try {
   }
   const backfillS = seconds(started);
   const throughSvc = ROWS / backfillS;
+  const cpuAfter = cpuSeconds(child.pid!, cluster.postmasterPid);
+  // CPU ms a row: the worker's, PostgreSQL's (the enqueue, claims, completions, the destination's writes).
+  const workerMs = ((cpuAfter.worker - cpuBefore.worker) / ROWS) * 1000;
+  const postgresMs = ((cpuAfter.postgres - cpuBefore.postgres) / ROWS) * 1000;
   await stopWorker();
   const after = await inProcessRate();
   const inProcess = (before + after) / 2;
@@ -125,11 +167,11 @@ try {
     `\nmodel ${MODEL}, ${ROWS} rows (in process on ${SAMPLE}), batch ${BATCH}, status read every ${POLL_MS} ms, worker concurrency ${CONCURRENCY}, ${THREADS} thread(s); load ${load()}\n`,
   );
   console.log(
-    '| model | rows | in-process rows/s (before / after) | svc backfill rows/s (end to end) | ratio to their mean | backfill s | svc_vectorize call ms | batch | concurrency | threads | load |',
+    '| model | embedding | rows | in-process rows/s (before / after) | svc backfill rows/s (end to end) | ratio to their mean | backfill s | CPU ms a row: worker / PostgreSQL | svc_vectorize call ms | batch | concurrency | threads | load |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|');
   console.log(
-    `| ${MODEL.split('/').pop()} | ${ROWS} | ${before.toFixed(0)} / ${after.toFixed(0)} | ${throughSvc.toFixed(0)} | ${(throughSvc / inProcess).toFixed(2)} | ${backfillS.toFixed(1)} | ${declareMs.toFixed(0)} | ${BATCH} | ${CONCURRENCY} | ${THREADS} | ${load()} |`,
+    `| ${MODEL.split('/').pop()} | ${EMBEDDING} | ${ROWS} | ${before.toFixed(0)} / ${after.toFixed(0)} | ${throughSvc.toFixed(0)} | ${(throughSvc / inProcess).toFixed(2)} | ${backfillS.toFixed(1)} | ${workerMs.toFixed(3)} / ${postgresMs.toFixed(3)} | ${declareMs.toFixed(0)} | ${BATCH} | ${CONCURRENCY} | ${THREADS} | ${load()} |`,
   );
 
   const { rows: dest } = await db.query<{ n: string }>('SELECT count(*) AS n FROM docs_chunks');

@@ -55,6 +55,13 @@ if [ ! -f node_modules/.svc-lock-stamp ] || ! cmp -s package-lock.json node_modu
   cp package-lock.json node_modules/.svc-lock-stamp
 fi
 
+# 3b. svc's embedding addon (src/native/embed, scripts/build-embed-addon.sh): many texts per call into
+#     node-llama-cpp's own llama.cpp. Optional: where it does not build, embeddings go through
+#     node-llama-cpp alone, with the same bytes, slower.
+if ! bash scripts/build-embed-addon.sh; then
+  log "the embedding addon did not build: embeddings go through node-llama-cpp alone"
+fi
+
 # 4. plv8-compat and the svc extension, built here and installed into pg_config's PostgreSQL (as root,
 #    only when what is installed differs from what was built; the Makefile skips plv8-compat where a
 #    real plv8 is installed).

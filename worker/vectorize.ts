@@ -4,7 +4,7 @@
 // svc__vectorizer_apply writes them to the destination, for the rows this job still stands for.
 import { chunkCountProblem, chunkingProblem, splitText, type Chunking } from '../src/vectorizer/chunk.js';
 import { renderProblem, renderTemplate, templateProblem } from '../src/vectorizer/template.js';
-import { NothingToEmbedError } from '../src/engine/engine.js';
+import { EMBED_LANES, embedInLanes } from '../src/engine/embed-pool.js';
 import type { InferenceEngine } from '../src/engine/server-engine.js';
 import { PermanentJobError } from './jobs.js';
 import * as protocol from './protocol.js';
@@ -41,35 +41,14 @@ function checkedParameters(p: Record<string, unknown>): { chunking: Chunking; fo
  */
 export const asReal = (x: number): number => Number(Math.fround(x).toPrecision(9));
 
-/** Embeddings asked of the engine at once: its embedding contexts run them side by side (src/engine/embed-pool.ts). */
-const EMBED_LANES = 4;
-
 /**
- * The vectors of `inputs` in their order (null: the model makes no tokens of it), EMBED_LANES at a
- * time. The job's timeout (SVC_WORKER_TIMEOUT) or a failure stops it between two embeddings.
+ * The vectors of `inputs` in their order (null: the model makes no tokens of it): many per call
+ * where the engine takes many (Engine.embedEach: svc's embedding addon), else EMBED_LANES at a time.
+ * The job's timeout (SVC_WORKER_TIMEOUT) or a failure stops it between two calls.
  */
-async function embedAll(engine: InferenceEngine, inputs: readonly string[], signal: AbortSignal): Promise<Array<number[] | null>> {
-  const vectors: Array<number[] | null> = new Array(inputs.length);
-  let next = 0;
-  let failed = false;
-  await Promise.all(
-    Array.from({ length: Math.min(EMBED_LANES, inputs.length) }, async () => {
-      while (next < inputs.length && !failed) {
-        signal.throwIfAborted();
-        const k = next++;
-        try {
-          vectors[k] = await engine.embed(inputs[k]);
-        } catch (error) {
-          if (error instanceof NothingToEmbedError) vectors[k] = null;
-          else {
-            failed = true;
-            throw error;
-          }
-        }
-      }
-    }),
-  );
-  return vectors;
+function embedAll(engine: InferenceEngine, inputs: readonly string[], signal: AbortSignal): Promise<Array<number[] | null>> {
+  if (engine.embedEach) return engine.embedEach(inputs, signal);
+  return embedInLanes(inputs, (text) => engine.embed(text), EMBED_LANES, signal);
 }
 
 export async function runVectorize(engine: InferenceEngine, p: Record<string, unknown>, signal: AbortSignal): Promise<string> {

@@ -6,6 +6,8 @@
 // bytes whichever context ran it (test/engine/embed-pool.test.ts). Contexts are made on demand, up to
 // `size`, only while every one made is busy: a caller embedding one text after another keeps one.
 
+import { NothingToEmbedError } from './outcomes.js';
+
 /** A context of the pool; `T` is node-llama-cpp's LlamaEmbeddingContext in the engine. */
 export interface Disposable {
   dispose(): Promise<void>;
@@ -67,4 +69,40 @@ export class EmbeddingPool<T extends Disposable> {
     const contexts = await Promise.all(this.made.map((m) => m.catch(() => undefined)));
     for (const context of contexts) await context?.dispose();
   }
+}
+
+/** Embeddings asked of an engine at once where it takes one text per call: its embedding contexts run them side by side. */
+export const EMBED_LANES = 4;
+
+/**
+ * The vectors of `texts` in their order (null: the model makes no tokens of it, NothingToEmbedError),
+ * `lanes` at a time, each by `embed`. `signal` or a failure stops it between two embeddings.
+ */
+export async function embedInLanes(
+  texts: readonly string[],
+  embed: (text: string) => Promise<number[]>,
+  lanes: number,
+  signal?: AbortSignal,
+): Promise<Array<number[] | null>> {
+  const vectors: Array<number[] | null> = new Array(texts.length);
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: Math.min(lanes, texts.length) }, async () => {
+      while (next < texts.length && !failed) {
+        signal?.throwIfAborted();
+        const k = next++;
+        try {
+          vectors[k] = await embed(texts[k]);
+        } catch (error) {
+          if (error instanceof NothingToEmbedError) vectors[k] = null;
+          else {
+            failed = true;
+            throw error;
+          }
+        }
+      }
+    }),
+  );
+  return vectors;
 }

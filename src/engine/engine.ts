@@ -19,7 +19,8 @@ import {
   type Token,
 } from 'node-llama-cpp';
 import { contextsForCores, defaultThreads, embeddingContextsForCores, physicalCores, shareSequences } from './threads.js';
-import { EmbeddingPool } from './embed-pool.js';
+import { EMBED_LANES, EmbeddingPool, embedInLanes } from './embed-pool.js';
+import { embedAddon, embeddingTokens, NativeEmbedModel, type NativeEmbedContext } from './embed-native.js';
 import { ENCODER_ARCHITECTURES, ModelRoleError, modelCapabilities, notAGenerator, type Capabilities } from './capabilities.js';
 export { ModelRoleError, type Capabilities } from './capabilities.js';
 import { statSync } from 'node:fs';
@@ -59,6 +60,12 @@ export interface EngineOptions {
    * any of them, so its vector is the same bytes.
    */
   embeddingContexts?: number;
+  /**
+   * Texts of a decoder's embedding batch that share one llama.cpp decode through svc's embedding
+   * addon (default 4; embed-native.ts). Each holds a KV stream of contextSize tokens. Encoders (BERT,
+   * svc-embed) decode each text alone; either way a vector has the same bytes as the text alone.
+   */
+  embeddingSequences?: number;
   /**
    * Context size of each sequence, in tokens: the prompt and the output together (default: the
    * model's training context, on every surface; docs/client.md "Context"). A prompt that does not
@@ -144,6 +151,10 @@ import {
 import { tokensOverLimit, tokensUpTo } from './input-bound.js';
 
 const GRAMMAR_CACHE_SIZE = 256;
+/** Texts per call into svc's embedding addon: twice a decoder's default embeddingSequences, and few enough that the contexts share a job's texts evenly. */
+const EMBED_GROUP = 8;
+/** Texts tokenized between two turns of the event loop (~5-10 ms of the main thread for short texts). */
+const TOKENIZE_SLICE = 256;
 /** Token maskers (src/decode) kept per engine: each holds its grammar's automaton and up to 16 MiB of cached masks (the vocabulary's trie is shared). */
 const MASKER_CACHE_SIZE = 8;
 
@@ -165,6 +176,11 @@ export class Engine {
   private readonly grammars = new Map<string, LlamaGrammar>();
   private embeddings?: EmbeddingPool<LlamaEmbeddingContext>;
   private embeddingContextLimit = 1;
+  private embeddingSequences = 4;
+  /** The file loaded (the embedding addon loads it too). */
+  private modelPath = '';
+  /** svc's embedding addon's model and contexts: undefined until the first embedding, null where it is not used. */
+  private native?: { model: NativeEmbedModel; pool: EmbeddingPool<NativeEmbedContext> } | null;
   private rankingContext?: Promise<LlamaRankingContext>;
   /** Callers waiting for a free sequence, first come first served. */
   private readonly waiting: Array<() => void> = [];
@@ -232,6 +248,7 @@ export class Engine {
     integerOption('threads', options.threads);
     integerOption('contextSize', options.contextSize, 2);
     integerOption('embeddingContexts', options.embeddingContexts);
+    integerOption('embeddingSequences', options.embeddingSequences);
     integerOption('generationContexts', options.generationContexts);
     const sequences = options.sequences ?? 1;
     if (options.generationContexts !== undefined && options.generationContexts > sequences) {
@@ -278,6 +295,8 @@ export class Engine {
     }
     const engine = new Engine(llama, model, contexts, `${await modelIdentity(modelPath, sha256)}:${engineIdentity(llama)}`, threads, contextSize);
     engine.embeddingContextLimit = options.embeddingContexts ?? embeddingContextsForCores(threads, cores);
+    engine.embeddingSequences = options.embeddingSequences ?? 4;
+    engine.modelPath = modelPath;
     // The maskers' per-vocabulary work, done once here so that no request pays for it (1-2 s on
     // qwen2's 151,936 tokens, where a grammar's own setup then takes a millisecond or two).
     engine.tokenVocabulary()?.trie;
@@ -329,7 +348,7 @@ export class Engine {
 
   /** The embedding contexts made so far (concurrent embed calls make more, up to the engine's embeddingContexts). */
   get embeddingContextsMade(): number {
-    return this.embeddings?.contexts ?? 0;
+    return (this.native?.pool.contexts ?? 0) + (this.embeddings?.contexts ?? 0);
   }
 
   /** Whether `rerank` uses the model's ranking head (else embedding similarity). */
@@ -602,6 +621,11 @@ export class Engine {
 
   /** An L2-normalized embedding of the model's dimension. */
   async embed(text: string, what = 'the text'): Promise<number[]> {
+    if (this.nativeEmbeddings()) {
+      const [vector] = await this.embedNative([text], what);
+      if (vector === null) throw new NothingToEmbedError(what);
+      return vector;
+    }
     this.embeddings ??= new EmbeddingPool(
       () => this.model.createEmbeddingContext({ threads: this.threads, contextSize: this.contextSize }),
       this.embeddingContextLimit,
@@ -615,6 +639,90 @@ export class Engine {
     });
     if (!vector.some((x) => x !== 0)) throw new NothingToEmbedError(what);
     return l2Normalize(vector);
+  }
+
+  /**
+   * Each text's embedding as `embed` gives it, in order; null for a text the model makes no tokens
+   * of. Through svc's embedding addon many texts go into llama.cpp per call (embed-native.ts), shared
+   * out over the embedding contexts; else `embed` runs on each, as many at once as there are
+   * contexts. `signal` stops it between two calls into llama.cpp.
+   */
+  async embedEach(texts: readonly string[], signal?: AbortSignal): Promise<Array<number[] | null>> {
+    if (this.nativeEmbeddings()) return this.embedNative(texts, 'the text', signal);
+    return embedInLanes(texts, (text) => this.embed(text), EMBED_LANES, signal);
+  }
+
+  /** The addon's contexts, made on first use; undefined where it is not built, off or not for this model. */
+  private nativeEmbeddings(): EmbeddingPool<NativeEmbedContext> | undefined {
+    if (this.native === undefined) {
+      this.native = null;
+      const addon = this.llama.gpu === false ? embedAddon() : null;
+      if (addon) {
+        const model = NativeEmbedModel.load(addon, this.modelPath);
+        const options = { threads: this.threads, contextSize: this.contextSize, sequences: this.embeddingSequences };
+        try {
+          // The first context is made here: a model whose output the addon does not read (a ranking head) keeps node-llama-cpp's path.
+          let first: NativeEmbedContext | undefined = model.createContext(options);
+          const pool = new EmbeddingPool<NativeEmbedContext>(async () => {
+            const made = first ?? model.createContext(options);
+            first = undefined;
+            return made;
+          }, this.embeddingContextLimit);
+          this.native = { model, pool };
+        } catch {
+          model.dispose();
+        }
+      }
+    }
+    return this.native?.pool;
+  }
+
+  /** `texts` through the addon: tokens as node-llama-cpp's embedding context makes them, checked, then shared out in groups. */
+  private async embedNative(texts: readonly string[], what: string, signal?: AbortSignal): Promise<Array<number[] | null>> {
+    const pool = this.native!.pool;
+    // Tokenized on the main thread, TOKENIZE_SLICE texts at a time with a turn of the event loop
+    // between: a job of 20,000 chunks tokenized at once held the loop for over a second (the
+    // worker's heartbeats and its stop grace waited on it).
+    const tokens: Token[][] = [];
+    for (const [i, text] of texts.entries()) {
+      if (i > 0 && i % TOKENIZE_SLICE === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        signal?.throwIfAborted();
+      }
+      this.refuseOverContext(what, text);
+      const t = embeddingTokens(this.model, text);
+      if (t.length >= this.contextSize) throw new ContextExceededError(what, t.length, this.contextSize, this.contextSize - 1);
+      tokens.push(t);
+    }
+    // By token count: a decoder packs only texts of one count in a decode (batch.cc), so those go to one call.
+    const todo = tokens.flatMap((t, i) => (t.length > 0 ? [i] : [])).sort((a, b) => tokens[a].length - tokens[b].length);
+    // Groups of EMBED_GROUP texts, taken by the contexts as each one frees: one group per context
+    // (64 texts in three groups of 22) left a job waiting on whichever context the machine's load
+    // held back, and the backfill was slower than node-llama-cpp's one text per call.
+    const size = EMBED_GROUP;
+    const groups = Array.from({ length: Math.ceil(todo.length / size) }, (_, g) => todo.slice(g * size, (g + 1) * size));
+    const vectors: Array<number[] | null> = texts.map(() => null);
+    let next = 0;
+    let failed = false;
+    await Promise.all(
+      Array.from({ length: Math.min(pool.size, groups.length) }, async () => {
+        while (next < groups.length && !failed) {
+          signal?.throwIfAborted();
+          const group = groups[next++];
+          const raw = await pool
+            .use((context) => context.embed(group.map((i) => tokens[i])))
+            .catch((error: unknown) => {
+              failed = true;
+              throw error;
+            });
+          group.forEach((i, k) => {
+            const vector = Array.from(raw[k]);
+            vectors[i] = vector.some((x) => x !== 0) ? l2Normalize(vector) : null;
+          });
+        }
+      }),
+    );
+    return vectors;
   }
 
   /**
@@ -660,6 +768,8 @@ export class Engine {
     for (const resolve of this.waiting.splice(0)) resolve();
     for (const masker of this.maskers.values()) if (masker) releaseMaskSamplers(masker);
     await this.embeddings?.dispose();
+    await this.native?.pool.dispose();
+    this.native?.model.dispose();
     await (await this.rankingContext?.catch(() => undefined))?.dispose();
     for (const context of this.contexts) await context.dispose();
     await this.model.dispose();

@@ -65,6 +65,8 @@ export interface InferenceEngine {
   readonly modelId: string;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   embed(text: string): Promise<number[]>;
+  /** Many texts' embeddings as `embed` gives each (null: no tokens), where the engine takes many per call (Engine: svc's embedding addon). */
+  embedEach?(texts: readonly string[], signal?: AbortSignal): Promise<Array<number[] | null>>;
   /**
    * Tokens the model's tokenizer makes of `text` (for chunking by tokens); with `upTo`, past it any
    * number over it (found without tokenizing all of a long text). Absent where the tokenizer is not at
