@@ -56,6 +56,32 @@ export default tseslint.config(
     },
   },
   {
+    // The contract between the extension and the worker: bundled into plv8 and read by the worker, so
+    // pure, and neither side's (the engine's types alone, for InferenceEngine: `import type`).
+    files: ['src/queue/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(['../client/*', '../cli/*', '../extension/*', '../edge/*', '../model/*', '../../worker/*'], 'src/queue belongs to neither side'),
+            pattern(NODE_BUILTINS, 'src/queue runs inside PostgreSQL (plv8): no Node APIs'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The worker meets the extension only through the queue's contract (src/queue) and SQL.
+    files: ['worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [pattern(['../src/extension/*'], 'worker/ imports nothing of src/extension: the contract is src/queue')] },
+      ],
+    },
+  },
+  {
     // The vectorizer's chunking and format templates: pure, shared by the extension (plv8) and the worker.
     files: ['src/vectorizer/**/*.ts'],
     rules: {
@@ -95,7 +121,7 @@ export default tseslint.config(
           patterns: [
             pattern(
               ['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'],
-              'src/extension imports only src/grammar, src/vectorizer, src/prompt and src/decode',
+              'src/extension imports only src/grammar, src/vectorizer, src/prompt, src/decode, src/automaton and src/queue',
             ),
             pattern([...NODE_BUILTINS, 'pg', 'node-llama-cpp'], 'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages'),
           ],

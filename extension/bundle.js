@@ -8195,7 +8195,7 @@ var __svc_exports = (() => {
     timeoutSecondsMax: 300
   };
 
-  // src/extension/sqlstate.ts
+  // src/queue/sqlstate.ts
   var SQLSTATE = {
     invalid_parameter_value: "22023",
     invalid_text_representation: "22P02",
@@ -14355,7 +14355,7 @@ var __svc_exports = (() => {
     }
   }
 
-  // src/extension/recorded-schema.ts
+  // src/queue/recorded-schema.ts
   var recordSchemaText = (schema) => JSON.stringify(schema);
 
   // src/extension/jobs.ts
@@ -14672,7 +14672,7 @@ var __svc_exports = (() => {
     return one(QUERIES.cancel, id, ["pending", "processing"]) !== void 0;
   }
 
-  // src/extension/cache-key.ts
+  // src/queue/cache-key.ts
   function canonicalJson(value) {
     if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
     if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;

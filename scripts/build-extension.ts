@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGGREGATES, FUNCTIONS, type SqlAggregate, type SqlFunction } from '../src/extension/catalog.js';
 import { api } from '../src/extension/index.js';
-import { SQLSTATE } from '../src/extension/sqlstate.js';
+import { SQLSTATE } from '../src/queue/sqlstate.js';
 import { routineNames } from './lint-sql.js';
 // The one quoting module of svc's SQL (as format('%I') and format('%L'); dollar-quote tags that occur nowhere in the body).
 import { dollarQuote, quoteIdent, quoteLiteral as sqlLiteral } from '../src/extension/sql-text.js';
@@ -191,13 +191,13 @@ function quoteIdentJs(name: string): string {
 
 /**
  * One spelling of each SQLSTATE: an SQL or PL/pgSQL body raises a condition by the name the table
- * (src/extension/sqlstate.ts) gives it, never by a number or a name the table lacks. PostgreSQL knows
+ * (src/queue/sqlstate.ts) gives it, never by a number or a name the table lacks. PostgreSQL knows
  * its own names; svc's (class SV) are written here as their codes.
  */
 export function spellErrcodes(sql: string): string {
   return sql.replace(/(ERRCODE\s*=\s*')([^']*)'/g, (_, head: string, name: string) => {
     if (!Object.hasOwn(SQLSTATE, name))
-      throw new Error(`an SQL body raises ERRCODE '${name}': name a condition of src/extension/sqlstate.ts (add it there if it is new)`);
+      throw new Error(`an SQL body raises ERRCODE '${name}': name a condition of src/queue/sqlstate.ts (add it there if it is new)`);
     return `${head}${name.startsWith('svc_') ? SQLSTATE[name as keyof typeof SQLSTATE] : name}'`;
   });
 }

@@ -5,22 +5,17 @@
 import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
 import { ContextExceededError, GrammarRefusedError, ModelRoleError, NothingToEmbedError } from '../src/engine/engine.js';
 import { STOP_REASON_NAMES, type StopReasonName } from '../src/engine/outcomes.js';
-import { InferenceServerError, type InferenceEngine } from '../src/engine/server-engine.js';
+import { InferenceServerError } from '../src/engine/server-engine.js';
+import type { InferenceEngine } from '../src/queue/inference-engine.js';
 import { ConstraintBudgetError, ConstraintDeadEndError } from '../src/engine/constrained.js';
 import { ChatTemplateError } from '../src/engine/prompt.js';
 import type { OnText } from '../src/engine/text-stream.js';
-import { recordedSchema } from '../src/extension/recorded-schema.js';
+import { recordedSchema } from '../src/queue/recorded-schema.js';
 import { SQL_NAMES, samplingProblem, type Sampling } from '../src/decode/sampling.js';
 import { stopMessage, stopProblem } from '../src/decode/stop.js';
 import type { ClaimedJob } from './protocol.js';
 import { runVectorize } from './vectorize.js';
-
-export class PermanentJobError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PermanentJobError';
-  }
-}
+import { PermanentJobError } from '../src/queue/job-errors.js';
 
 /**
  * PostgreSQL text cannot hold NUL, and model output can: every stored result passes through here, so
@@ -171,7 +166,7 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
     case 'generate_json': {
       if (p.schema === null || p.schema === undefined) throw new Error('parameters.schema is missing');
       // strict_schema, open_objects: recorded by the extension when svc.strict_schema, svc.open_objects were on (src/extension/jobs.ts).
-      // A string is a schema given as text, its properties in the order written (recorded-schema.ts).
+      // A string is a schema given as text, its properties in the order written (src/queue/recorded-schema.ts).
       const compiled = compileJsonSchema(recordedSchema(p.schema), { strict: p.strict_schema === true, additionalProperties: p.open_objects === true });
       return {
         gbnf: compiled.gbnf,

@@ -4,7 +4,8 @@
 // is not set up for it (the message says what to do).
 import pg from 'pg';
 import { Engine, ModelLoadError } from '../src/engine/engine.js';
-import { ServerEngine, type InferenceEngine } from '../src/engine/server-engine.js';
+import { ServerEngine } from '../src/engine/server-engine.js';
+import type { InferenceEngine } from '../src/queue/inference-engine.js';
 import type { FetchProgress } from '../src/model/fetch.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
 import { versionLine } from '../src/version.js';

@@ -110,7 +110,7 @@ export async function completeAndClaim(
   return { completed: new Set(completions.map((c) => c.job.request_id).filter((id) => !refused.has(id))), jobs };
 }
 
-/** A result's cache entry: the request's identity (src/extension/cache-key.ts), the model's identity and the function. */
+/** A result's cache entry: the request's identity (src/queue/cache-key.ts), the model's identity and the function. */
 export interface CacheEntry {
   identity: string;
   model: string;
@@ -226,7 +226,7 @@ export const CANCEL_CHANNEL = 'svc_cancel';
 /** Streaming: {"request_id","tokens"} each time a running request's partial text is written (svc_worker_progress). */
 export const PROGRESS_CHANNEL = 'svc_progress';
 
-/** The cached result (and how it ended, for a generation) of a request identity (src/extension/cache-key.ts) under `model`, or null. */
+/** The cached result (and how it ended, for a generation) of a request identity (src/queue/cache-key.ts) under `model`, or null. */
 export async function cacheGet(db: Queryable, identity: string, model: string): Promise<{ result: string; stopReason?: StopReasonName } | null> {
   const { rows } = await db.query<{ result: string | null; stop_reason: StopReasonName | null }>('SELECT * FROM svc_worker_cache_get($1, $2)', [
     identity,

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { ConfigError } from './config.js';
 import { EXTENSION_VERSIONS, VERSION } from '../src/version.js';
-import { SQLSTATE } from '../src/extension/sqlstate.js';
+import { SQLSTATE } from '../src/queue/sqlstate.js';
 
 type Queryable = Pick<pg.Client, 'query'>;
 

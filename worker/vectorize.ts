@@ -5,11 +5,11 @@
 import { chunkCountProblem, chunkingProblem, splitText, type Chunking } from '../src/vectorizer/chunk.js';
 import { renderProblem, renderTemplate, templateProblem } from '../src/vectorizer/template.js';
 import { EMBED_LANES, embedInLanes } from '../src/engine/embed-pool.js';
-import type { InferenceEngine } from '../src/engine/server-engine.js';
-import { PermanentJobError } from './jobs.js';
+import type { InferenceEngine } from '../src/queue/inference-engine.js';
+import { PermanentJobError } from '../src/queue/job-errors.js';
 import * as protocol from './protocol.js';
 import type pg from 'pg';
-import { SQLSTATE } from '../src/extension/sqlstate.js';
+import { SQLSTATE } from '../src/queue/sqlstate.js';
 
 interface Item {
   text: string | null;

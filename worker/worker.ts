@@ -6,14 +6,15 @@
 // given up at once (never written: the leases expire and the jobs run again), so a stop is prompt.
 import pg from 'pg';
 import { hostname } from 'node:os';
-import type { InferenceEngine } from '../src/engine/server-engine.js';
+import type { InferenceEngine } from '../src/queue/inference-engine.js';
+import { PermanentJobError } from '../src/queue/job-errors.js';
 import type { WorkerConfig } from './config.js';
 import { errorFields, log } from './log.js';
-import { PermanentJobError, checkJobGrammar, runJob, toPgText, type JobResult } from './jobs.js';
+import { checkJobGrammar, runJob, toPgText, type JobResult } from './jobs.js';
 import * as protocol from './protocol.js';
 import { CompletionBatcher } from './completions.js';
 import { ProgressPublisher, STREAMED } from './progress.js';
-import { cacheIdentity } from '../src/extension/cache-key.js';
+import { cacheIdentity } from '../src/queue/cache-key.js';
 import { servable } from '../src/engine/capabilities.js';
 import { ConfigError } from './config.js';
 import { SETUP_SQLSTATES, WORKER_SESSION, checkSetup, isUnreachable, sqlState } from './setup.js';

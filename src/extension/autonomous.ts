@@ -13,7 +13,7 @@
 import { one, rows } from './db.js';
 import { QUERIES, REMOTE } from './queries.js';
 import { SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import { SYNC_ROLE, parseConninfo, type SyncTarget } from './conninfo.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';

@@ -1,5 +1,5 @@
 -- The result cache (since 0.2.0): one row per (request, model). The key is the SHA-256 of the request's
--- canonical JSON (src/extension/cache-key.ts: function and every parameter but use_cache); the model
+-- canonical JSON (src/queue/cache-key.ts: function and every parameter but use_cache); the model
 -- identity is part of the primary key, so switching models never serves a stale answer. Shared by all
 -- roles: the same request gives the same bytes whoever asks.
 CREATE TABLE svc_cache (

@@ -4,7 +4,7 @@
 // session's options: sql/svc__sync_dblink.sql builds the connection string, taking these keywords only.
 // Pure functions: parsing follows libpq's keyword/value syntax, so what is checked here is what libpq reads.
 import { SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 
 /** The role the autonomous session logs in as; created by the extension script. */
 export const SYNC_ROLE = 'svc_sync';

@@ -2,7 +2,7 @@
 // carried the constraint. The compiler itself is src/grammar/, shared with the library and the edge.
 import { compileChoices, compileJsonSchema, compileRegex, ConstraintError } from '../grammar/index.js';
 import { parameterError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 
 // The last grammars compiled in this session, by constraint: a table labelled row by row, or a set
 // call checked again in the autonomous session, compiles each constraint once. Errors are not kept.

@@ -3,7 +3,7 @@
 // plv8 reads `code` as PostgreSQL's packed integer (MAKE_SQLSTATE), plv8-compat reads the 5-character
 // `sqlerrcode` (as both handlers name the SQLSTATE of an SPI error they throw into JavaScript).
 
-import { SQLSTATE } from './sqlstate.js'; // the codes, by name
+import { SQLSTATE } from '../queue/sqlstate.js'; // the codes, by name
 
 /** PostgreSQL's MAKE_SQLSTATE: six bits per character, the first character lowest ('22023' -> 50856066). */
 export function packSqlState(sqlstate: string): number {

@@ -4,7 +4,7 @@
 // embedder's, as svc_embed's) are at least `threshold` alike. Both run as sync calls (sync.ts), so
 // their model calls are the caller's requests, cached and counted as such.
 import { SvcError, parameterError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
 import { runMany, runOne } from './sync.js';

@@ -3,10 +3,10 @@
 // them, so both reject the same input with the same messages.
 import { LIMITS } from './limits.js';
 import { parameterError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import * as v from './validate.js';
 import { choicesGrammar, regexGrammar, schemaGrammar } from './constraints.js';
-import { recordSchemaText } from './recorded-schema.js';
+import { recordSchemaText } from '../queue/recorded-schema.js';
 import { promptSettings, requestModel, schemaSettings, type ModelFunction, type PromptParameters } from './settings.js';
 import type { SchemaCompile } from './constraints.js';
 import { recordedSampling } from '../decode/sampling.js';
@@ -113,7 +113,7 @@ export class SchemaText {
  * The schema to compile, and how the request records it: a jsonb schema as its object; a text schema
  * as compact JSON text, so the order survives the queue's jsonb and is part of the cache key (the same
  * properties in another order are another request: they generate other bytes). Read back by
- * recordedSchema (recorded-schema.ts).
+ * recordedSchema (src/queue/recorded-schema.ts).
  */
 function schemaArgument(fn: string, schema: unknown): { value: unknown; recorded: unknown } {
   if (!(schema instanceof SchemaText)) {

@@ -6,7 +6,7 @@ import { one } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
 import { parameterError, SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import * as v from './validate.js';
 import { parseTemplate, renderTemplate, TemplateError, type Template } from '../prompt/template.js';
 

@@ -7,7 +7,7 @@ import { one } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
 import { SvcError, parameterError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import * as v from './validate.js';
 import { integerSetting } from './settings.js';
 

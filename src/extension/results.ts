@@ -3,7 +3,7 @@ import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
 import { SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import * as v from './validate.js';
 
 export interface JobState { status: string; result: string | null; error: string | null; uncommitted?: boolean }

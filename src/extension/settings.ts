@@ -3,7 +3,7 @@
 import { one } from './db.js';
 import { QUERIES } from './queries.js';
 import { SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import { SETTINGS, type SettingName } from './settings-catalog.js';
 import { LIMITS } from './limits.js';
 import { quoteLiteral } from './sql-text.js';

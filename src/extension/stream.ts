@@ -9,10 +9,10 @@
 import { one } from './db.js';
 import { QUERIES } from './queries.js';
 import { SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import { intervalSetting } from './settings.js';
 import { sessionQueueBound } from './quotas.js';
-import { cacheIdentity } from './cache-key.js';
+import { cacheIdentity } from '../queue/cache-key.js';
 import * as jobs from './jobs.js';
 import { stateError } from './results.js';
 import { cancelRemoteQuietly, holdWaiterLock, openSession, submitRemote, syncContext, type Waiter } from './autonomous.js';

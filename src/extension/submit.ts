@@ -5,7 +5,7 @@ import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
 import { SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import { checkRoleQuota, effectiveLimits, sessionQueueBound, type LimitColumns, type Limits } from './quotas.js';
 import * as v from './validate.js';
 import * as jobs from './jobs.js';

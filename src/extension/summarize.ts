@@ -10,7 +10,7 @@
 // size in characters, it is measured in UTF-8 bytes, and no tokenizer svc serves with (byte-level BPE,
 // SentencePiece with byte fallback) makes more tokens of a text than it has bytes, plus a few.
 import { SvcError, parameterError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import { LIMITS } from './limits.js';
 import { integerSetting, servingContext, settingValue } from './settings.js';
 import * as jobs from './jobs.js';

@@ -11,11 +11,11 @@
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import { LIMITS } from './limits.js';
 import { intervalSetting } from './settings.js';
 import { sessionQueueBound } from './quotas.js';
-import { cacheIdentity } from './cache-key.js';
+import { cacheIdentity } from '../queue/cache-key.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
 import { awaitAll, readStates, stateError, type JobState } from './results.js';

@@ -2,7 +2,7 @@
 // names the function, the parameter and the rule. SQL NULL arrives as null (or undefined).
 import { LIMITS } from './limits.js';
 import { parameterError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import { SAMPLING_DEFAULTS, SQL_NAMES, samplingProblem, type Sampling } from '../decode/sampling.js';
 import { stopProblem } from '../decode/stop.js';
 

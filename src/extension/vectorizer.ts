@@ -10,7 +10,7 @@
 import { one, rows, run } from './db.js';
 import { QUERIES } from './queries.js';
 import { parameterError, SvcError } from './errors.js';
-import { SQLSTATE } from './sqlstate.js';
+import { SQLSTATE } from '../queue/sqlstate.js';
 import * as v from './validate.js';
 import { declarationProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
 import { MAX_RENDERED_CHARS, renderedLengthWithoutFields, templateFields, templateProblem } from '../vectorizer/template.js';

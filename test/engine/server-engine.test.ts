@@ -8,8 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { compileChoices, compileJsonSchema } from '../../src/grammar/index.js';
 import { GenerationAbortedError, GrammarRefusedError, type Engine } from '../../src/engine/engine.js';
-import { InferenceServerError, ServerEngine, parseServerSpec, type InferenceEngine, type InferenceServerKind } from '../../src/engine/server-engine.js';
-import { PermanentJobError, runJob } from '../../worker/jobs.js';
+import { InferenceServerError, ServerEngine, parseServerSpec, type InferenceServerKind } from '../../src/engine/server-engine.js';
+import type { InferenceEngine } from '../../src/queue/inference-engine.js';
+import { runJob } from '../../worker/jobs.js';
+import { PermanentJobError } from '../../src/queue/job-errors.js';
 import type { ClaimedJob } from '../../worker/protocol.js';
 
 interface Seen {

@@ -4,7 +4,7 @@
 // what svc_worker_status / svc_queue_stats / the sync functions say about models.
 import type pg from 'pg';
 import * as protocol from '../../worker/protocol.js';
-import { cacheIdentity } from '../../src/extension/cache-key.js';
+import { cacheIdentity } from '../../src/queue/cache-key.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 
 const svc = useSvc({ settings: { 'svc.sync_timeout': "'2s'" } });

@@ -3,7 +3,7 @@
 // and the cache key, computed from the parameters, changes with them), carried by the synchronous
 // functions into their autonomous session, listed by svc_settings().
 import type pg from 'pg';
-import { cacheIdentity } from '../../src/extension/cache-key.js';
+import { cacheIdentity } from '../../src/queue/cache-key.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { frozenWorker } from '../helpers/worker.js';
 

@@ -3,7 +3,7 @@
 // another role's calls still get through while one role is at its limit.
 import type pg from 'pg';
 import * as protocol from '../../worker/protocol.js';
-import { cacheIdentity } from '../../src/extension/cache-key.js';
+import { cacheIdentity } from '../../src/queue/cache-key.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
 import { frozenWorker } from '../helpers/worker.js';
 

@@ -1,7 +1,7 @@
-// One spelling of each SQLSTATE (src/extension/sqlstate.ts): PostgreSQL's own condition names in the
+// One spelling of each SQLSTATE (src/queue/sqlstate.ts): PostgreSQL's own condition names in the
 // table are the ones it knows, with their codes; the build writes svc's own names (class SV) as codes
 // and refuses a body that raises a code by number or by a name the table lacks.
-import { SQLSTATE } from '../../src/extension/sqlstate.js';
+import { SQLSTATE } from '../../src/queue/sqlstate.js';
 import { spellErrcodes } from '../../scripts/build-extension.js';
 import { useCluster } from '../helpers/cluster.js';
 
@@ -26,6 +26,6 @@ test("every condition name of the table is PostgreSQL's, with its code; svc's ow
 test('the build writes a body\'s condition as named, svc\'s own as its code, and refuses a number or an unknown name', () => {
   expect(spellErrcodes(`RAISE EXCEPTION 'x' USING ERRCODE = 'invalid_parameter_value';`)).toBe(`RAISE EXCEPTION 'x' USING ERRCODE = 'invalid_parameter_value';`);
   expect(spellErrcodes(`RAISE EXCEPTION USING ERRCODE = 'svc_timed_out', MESSAGE = 'late';`)).toBe(`RAISE EXCEPTION USING ERRCODE = 'SV003', MESSAGE = 'late';`);
-  expect(() => spellErrcodes(`USING ERRCODE = '22023'`)).toThrow(/ERRCODE '22023': name a condition of src\/extension\/sqlstate.ts/);
+  expect(() => spellErrcodes(`USING ERRCODE = '22023'`)).toThrow(/ERRCODE '22023': name a condition of src\/queue\/sqlstate.ts/);
   expect(() => spellErrcodes(`USING ERRCODE = 'invalid_paramter_value'`)).toThrow(/ERRCODE 'invalid_paramter_value'/);
 });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { Engine } from '../../src/engine/engine.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
 import { makeTestModel } from '../../src/model/test-model.js';
-import { PermanentJobError, checkJobGrammar, promptOptions, runJob } from '../../worker/jobs.js';
+import { checkJobGrammar, promptOptions, runJob } from '../../worker/jobs.js';
+import { PermanentJobError } from '../../src/queue/job-errors.js';
 import type { ClaimedJob } from '../../worker/protocol.js';
 
 let dir: string;
