@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, ContextExceededError, l2Normalize } from '../../src/engine/engine.js';
+import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, ContextExceededError } from '../../src/engine/engine.js';
+import { l2Normalize } from '../../src/engine/embedder.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
 import { makeTestModel } from '../../src/model/test-model.js';
 import { ConstraintBudgetError } from '../../src/engine/constrained.js';
