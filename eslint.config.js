@@ -2,7 +2,21 @@
 // unordered write), and imports across the boundaries of the layout (README's map).
 import tseslint from 'typescript-eslint';
 
-const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'url', 'util', 'events', 'stream', 'net', 'http', 'https'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'crypto',
+  'child_process',
+  'url',
+  'util',
+  'events',
+  'stream',
+  'net',
+  'http',
+  'https',
+];
 const pattern = (group, message) => ({ group, message });
 
 export default tseslint.config(
@@ -33,7 +47,10 @@ export default tseslint.config(
               'src/grammar imports nothing of the surfaces',
             ),
             // Decoding builds on the compiler (stop strings recognize its GBNF): the arrow runs one way.
-            pattern(['../decode/*'], 'src/grammar imports nothing of src/decode: what both need lives in src/automaton'),
+            pattern(
+              ['../decode/*'],
+              'src/grammar imports nothing of src/decode: what both need lives in src/automaton',
+            ),
             pattern(NODE_BUILTINS, 'src/grammar runs inside PostgreSQL (plv8) and workerd: no Node APIs'),
           ],
         },
@@ -64,7 +81,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            pattern(['../client/*', '../cli/*', '../extension/*', '../edge/*', '../model/*', '../../worker/*'], 'src/queue belongs to neither side'),
+            pattern(
+              ['../client/*', '../cli/*', '../extension/*', '../edge/*', '../model/*', '../../worker/*'],
+              'src/queue belongs to neither side',
+            ),
             pattern(NODE_BUILTINS, 'src/queue runs inside PostgreSQL (plv8): no Node APIs'),
           ],
         },
@@ -77,7 +97,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [pattern(['../src/extension/*'], 'worker/ imports nothing of src/extension: the contract is src/queue')] },
+        {
+          patterns: [
+            pattern(['../src/extension/*'], 'worker/ imports nothing of src/extension: the contract is src/queue'),
+          ],
+        },
       ],
     },
   },
@@ -123,7 +147,10 @@ export default tseslint.config(
               ['../client/*', '../cli/*', '../engine/*', '../edge/*', '../model/*', '../../worker/*'],
               'src/extension imports only src/grammar, src/vectorizer, src/prompt, src/decode, src/automaton and src/queue',
             ),
-            pattern([...NODE_BUILTINS, 'pg', 'node-llama-cpp'], 'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages'),
+            pattern(
+              [...NODE_BUILTINS, 'pg', 'node-llama-cpp'],
+              'src/extension runs inside PostgreSQL (plv8): no Node APIs or Node packages',
+            ),
           ],
         },
       ],

@@ -14,7 +14,8 @@ const ONLY = process.env.BENCH_ONLY === undefined ? undefined : Number(process.e
 // VmRSS counts the shared buffers a backend has touched (RssShmem: it grows towards shared_buffers as
 // the queue's pages are written, whatever runs), and libnode's code (RssFile). What a backend holds
 // of its own is RssAnon: the V8 heap, PostgreSQL's memory contexts, malloc.
-const statusMiB = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const statusMiB = (pid: number, field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 const memory = (pid: number) => ['VmRSS', 'RssAnon', 'RssShmem'].map((f) => statusMiB(pid, f).toFixed(0)).join(' | ');
 
 // One round of calls: each submitter once (with a constraint to compile), a check, a cancel, and

@@ -64,7 +64,10 @@ const RUNS: Array<[string, MaskMode]> = [
 
 const MODELS: Record<string, { label: string; path: () => Promise<string> }> = {
   qwen2: { label: 'qwen2 vocabulary (byte-level BPE 151,936, random weights)', path: () => realVocabModel('qwen2') },
-  'qwen2-512': { label: 'qwen2 vocabulary at a realistic width (512 wide, 4 layers, random weights)', path: () => realVocabModel('qwen2-512') },
+  'qwen2-512': {
+    label: 'qwen2 vocabulary at a realistic width (512 wide, 4 layers, random weights)',
+    path: () => realVocabModel('qwen2-512'),
+  },
   phi3: { label: 'phi-3 vocabulary (SentencePiece 32,064, random weights)', path: () => realVocabModel('phi3') },
   stories260K: { label: 'stories260K (trained, SentencePiece 512)', path: async () => STORIES_MODEL },
 };
@@ -88,8 +91,16 @@ const perKind = Number(process.env.BENCH_CASES ?? Infinity);
 const schemas = spread(CORPUS, Math.min(perKind, Number(process.env.BENCH_SCHEMAS ?? CORPUS.length)));
 const CASES: Case[] = [
   ...schemas.map((e) => ({ kind: 'schema' as const, name: e.name, compile: () => compileJsonSchema(e.schema).gbnf })),
-  ...spread(REGEXES, perKind).map((r) => ({ kind: 'regex' as const, name: r.pattern, compile: () => compileRegex(r.pattern, r.flags).gbnf })),
-  ...spread(CHOICES, perKind).map((c) => ({ kind: 'choices' as const, name: JSON.stringify(c), compile: () => compileChoices(c).gbnf })),
+  ...spread(REGEXES, perKind).map((r) => ({
+    kind: 'regex' as const,
+    name: r.pattern,
+    compile: () => compileRegex(r.pattern, r.flags).gbnf,
+  })),
+  ...spread(CHOICES, perKind).map((c) => ({
+    kind: 'choices' as const,
+    name: JSON.stringify(c),
+    compile: () => compileChoices(c).gbnf,
+  })),
 ];
 const KINDS: Kind[] = ['schema', 'regex', 'choices'];
 /** Grammars run before the cases, not measured (none of the corpus). */
@@ -97,7 +108,11 @@ const WARMUP = [
   () =>
     compileJsonSchema({
       type: 'object',
-      properties: { title: { type: 'string', maxLength: 60 }, tags: { type: 'array', items: { type: 'string' } }, year: { type: 'integer' } },
+      properties: {
+        title: { type: 'string', maxLength: 60 },
+        tags: { type: 'array', items: { type: 'string' } },
+        year: { type: 'integer' },
+      },
       required: ['title', 'tags', 'year'],
     }).gbnf,
   () => compileRegex('[a-z]+(\\.[a-z]+)*@[a-z]+\\.(com|org|net)').gbnf,
@@ -119,7 +134,10 @@ const SHORT: Array<[string, () => string]> = [
     () =>
       compileJsonSchema({
         type: 'object',
-        properties: { ok: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string', maxLength: 6 }, maxItems: 3 } },
+        properties: {
+          ok: { type: 'boolean' },
+          tags: { type: 'array', items: { type: 'string', maxLength: 6 }, maxItems: 3 },
+        },
         required: ['ok', 'tags'],
       }).gbnf,
   ],
@@ -146,7 +164,15 @@ async function shortOutputs(engine: Engine): Promise<string[]> {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
-  const perCase = SHORT.map(() => ({ wall: [] as number[], cpu: [] as number[], tokens: 0, constrained: 0, unconstrained: 0, cpuC: 0, cpuU: 0 }));
+  const perCase = SHORT.map(() => ({
+    wall: [] as number[],
+    cpu: [] as number[],
+    tokens: 0,
+    constrained: 0,
+    unconstrained: 0,
+    cpuC: 0,
+    cpuU: 0,
+  }));
   const loadBefore = load();
   for (let round = 0; round < SHORT_ROUNDS; round++) {
     for (const [i, [, make]] of SHORT.entries()) {
@@ -245,7 +271,8 @@ async function benchModel(name: string): Promise<string[]> {
 
     // JIT warm-up, not measured: the masker's code runs optimised from the first case on, as in a
     // worker that has served a few requests.
-    for (const gbnf of WARMUP) await engine.generate({ prompt: PROMPT, maxTokens: 96, seed: 42, grammar: gbnf(), maskMode: 'every-step' });
+    for (const gbnf of WARMUP)
+      await engine.generate({ prompt: PROMPT, maxTokens: 96, seed: 42, grammar: gbnf(), maskMode: 'every-step' });
     const short = SHORT_ROUNDS > 0 ? await shortOutputs(engine) : [];
 
     const first: Record<Kind, FirstToken> = {
@@ -260,13 +287,31 @@ async function benchModel(name: string): Promise<string[]> {
       if (!x)
         figures.set(
           key,
-          (x = { unconstrained: [], constrained: [], ratio: [], steps: 0, masked: 0, direct: 0, masks: [], computed: [], ahead: 0, completed: 0, failed: [] }),
+          (x = {
+            unconstrained: [],
+            constrained: [],
+            ratio: [],
+            steps: 0,
+            masked: 0,
+            direct: 0,
+            masks: [],
+            computed: [],
+            ahead: 0,
+            completed: 0,
+            failed: [],
+          }),
         );
       return x;
     };
     /** The first tokens under a grammar whose masker is built: its shortest output, at least one token ('fast'). */
     const firstTokens = (grammar: string, masker: ReturnType<Engine['masker']>) =>
-      engine.generate({ prompt: PROMPT, maxTokens: Math.max(1, masker?.completion(masker.initial)?.length ?? 1), seed: 42, grammar, maskMode: 'fast' });
+      engine.generate({
+        prompt: PROMPT,
+        maxTokens: Math.max(1, masker?.completion(masker.initial)?.length ?? 1),
+        seed: 42,
+        grammar,
+        maskMode: 'fast',
+      });
     /** Computed masks: time and case, for the slowest. */
     const slowest: Array<[number, string]> = [];
     /** First-request ratios and their cases, for the highest. */
@@ -448,16 +493,25 @@ async function benchModel(name: string): Promise<string[]> {
             `${f(quantile(theirMasks, 0.5), 3)} / ${f(quantile(theirMasks, 0.99), 3)} |`,
         );
       }
-      const refused = KINDS.flatMap((kind) => peerCases[kind].theirs.filter((t) => t.error !== undefined).map((t) => t.error!));
+      const refused = KINDS.flatMap((kind) =>
+        peerCases[kind].theirs.filter((t) => t.error !== undefined).map((t) => t.error!),
+      );
       if (refused.length) lines.push('', `XGrammar refused: ${[...new Set(refused)].slice(0, 5).join('; ')}.`);
       peer.dispose();
     }
     const top = slowest.sort((a, b) => b[0] - a[0]).slice(0, 6);
     lines.push('', `Slowest computed masks: ${top.map(([ms, name]) => `${f(ms, 1)} ms (${name})`).join(', ')}.`);
     const highest = firstRatios.sort((a, b) => b[0] - a[0]).slice(0, 6);
-    lines.push('', `Highest ratios of a first request: ${highest.map(([ratio, name]) => `${f(ratio)} (${name})`).join(', ')}.`);
+    lines.push(
+      '',
+      `Highest ratios of a first request: ${highest.map(([ratio, name]) => `${f(ratio)} (${name})`).join(', ')}.`,
+    );
     const failures = [...figures.values()].flatMap((x) => x.failed);
-    if (failures.length) lines.push('', `Not run (a budget below the shortest output is refused at once) or failed: ${failures.join('; ')}`);
+    if (failures.length)
+      lines.push(
+        '',
+        `Not run (a budget below the shortest output is refused at once) or failed: ${failures.join('; ')}`,
+      );
     lines.push('');
   } finally {
     await engine.dispose();
@@ -468,7 +522,8 @@ async function benchModel(name: string): Promise<string[]> {
 /** XGrammar on the engine's vocabulary, or undefined where it cannot take it (a vocabulary type it does not read). */
 async function xgrammarFor(engine: Engine): Promise<XgrammarPeer | undefined> {
   const model = engine.model;
-  const tokens = (model.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: readonly string[] } } }).tokenizer?.ggml?.tokens;
+  const tokens = (model.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: readonly string[] } } }).tokenizer?.ggml
+    ?.tokens;
   if (!tokens || !['bpe', 'spm'].includes(model.vocabularyType)) return undefined;
   const stop = [...tokens.keys()].filter((t) => model.isEogToken(t as Token));
   try {

@@ -20,7 +20,14 @@ import type { Token } from 'node-llama-cpp';
 import { Engine } from '../src/engine/engine.js';
 import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
 import { STORY_PROMPTS } from '../test/helpers/story-prompts.js';
-import { classify, firstDifference, nativeTokens, nativeTop, type Divergence, type EdgeStep } from '../test/helpers/divergence.js';
+import {
+  classify,
+  firstDifference,
+  nativeTokens,
+  nativeTop,
+  type Divergence,
+  type EdgeStep,
+} from '../test/helpers/divergence.js';
 import { seedModel, startWorker } from '../test/edge/helpers.js';
 import { load, median, percentile } from './stats.js';
 
@@ -37,7 +44,10 @@ async function run(choice: 'stories' | 'qwen2-512'): Promise<void> {
   const path = choice === 'stories' ? STORIES_MODEL : await realVocabModel('qwen2-512');
   const engine = await Engine.load({ model: path, threads: 1, sequences: 1 });
   const context = await engine.model.createContext({ contextSize: engine.contextSize, threads: 1, sequences: 1 });
-  const worker = await startWorker({ seedModel: false, vars: choice === 'stories' ? {} : { ENGINE_WASM_MAX_MIB: '1024' } });
+  const worker = await startWorker({
+    seedModel: false,
+    vars: choice === 'stories' ? {} : { ENGINE_WASM_MAX_MIB: '1024' },
+  });
   await seedModel(worker.kv, worker.r2, '1', new Uint8Array(readFileSync(path)));
   const stub = await worker.engine();
   const started = Date.now();
@@ -53,8 +63,14 @@ async function run(choice: 'stories' | 'qwen2-512'): Promise<void> {
       let t = Date.now();
       const library = (await engine.generate({ prompt, maxTokens: MAX_TOKENS, seed: 42, promptFormat: 'raw' })).text;
       nativeMs += Date.now() - t;
-      const native = await nativeTokens(engine.model, context, input, Math.min(MAX_TOKENS, engine.contextSize - input.length));
-      if (engine.decode(native) !== library) throw new Error(`node-llama-cpp's tokens for ${JSON.stringify(prompt)} are not the library's text`);
+      const native = await nativeTokens(
+        engine.model,
+        context,
+        input,
+        Math.min(MAX_TOKENS, engine.contextSize - input.length),
+      );
+      if (engine.decode(native) !== library)
+        throw new Error(`node-llama-cpp's tokens for ${JSON.stringify(prompt)} are not the library's text`);
       t = Date.now();
       const res = await stub.fetch('https://engine.internal/', {
         method: 'POST',
@@ -72,7 +88,9 @@ async function run(choice: 'stories' | 'qwen2-512'): Promise<void> {
       if (edge.text === library) {
         same++;
         rows.push({ prompt, chars: library.length });
-        console.log(`  ${choice} ${rows.length}/${PROMPTS} ${JSON.stringify(prompt)}: the same ${library.length} characters`);
+        console.log(
+          `  ${choice} ${rows.length}/${PROMPTS} ${JSON.stringify(prompt)}: the same ${library.length} characters`,
+        );
         continue;
       }
       const at = firstDifference(
@@ -80,18 +98,26 @@ async function run(choice: 'stories' | 'qwen2-512'): Promise<void> {
         edge.steps.map((s) => s.id),
       );
       if (at < 0 || at >= edge.steps.length || at >= native.length) {
-        rows.push({ prompt, chars: library.length, note: `tokens ${at < 0 ? 'the same' : `part at ${at}, where one output ends`}; text differs` });
+        rows.push({
+          prompt,
+          chars: library.length,
+          note: `tokens ${at < 0 ? 'the same' : `part at ${at}, where one output ends`}; text differs`,
+        });
         continue;
       }
       const divergence = classify(at, native[at], await nativeTop(context, input, native, at, 5), edge.steps[at]);
       rows.push({ prompt, chars: library.length, divergence, offset: engine.decode(native.slice(0, at)).length });
-      console.log(`  ${choice} ${rows.length}/${PROMPTS} ${JSON.stringify(prompt)}: parts at token ${at}, ${divergence.cause}`);
+      console.log(
+        `  ${choice} ${rows.length}/${PROMPTS} ${JSON.stringify(prompt)}: parts at token ${at}, ${divergence.cause}`,
+      );
       for (const e of divergence.edge) {
         const n = divergence.native.find((x) => x.id === e.id);
         if (n) atDivergences.push(Math.abs(n.logprob - e.logprob));
       }
     }
-    report(choice, rows, same, noise, atDivergences, { nativeMs, edgeMs, allMs: Date.now() - started }, (id) => JSON.stringify(engine.decode([id as Token])));
+    report(choice, rows, same, noise, atDivergences, { nativeMs, edgeMs, allMs: Date.now() - started }, (id) =>
+      JSON.stringify(engine.decode([id as Token])),
+    );
   } finally {
     await worker.mf.dispose();
     await context.dispose();
@@ -118,7 +144,9 @@ function report(
   const rate = `${(((PROMPTS - same) / PROMPTS) * 100).toFixed(0)}%`;
   console.log(`  same bytes as the library: ${same} of ${PROMPTS}; divergence rate ${rate}`);
   const causes = new Map<string, number>();
-  for (const r of rows) if (r.divergence || r.note) causes.set(r.divergence?.cause ?? 'text', (causes.get(r.divergence?.cause ?? 'text') ?? 0) + 1);
+  for (const r of rows)
+    if (r.divergence || r.note)
+      causes.set(r.divergence?.cause ?? 'text', (causes.get(r.divergence?.cause ?? 'text') ?? 0) + 1);
   console.log(`  causes: ${[...causes].map(([c, n]) => `${c} ${n}`).join(', ') || 'none'}`);
   const count = (c: string) => causes.get(c) ?? 0;
   summary.push(
@@ -127,7 +155,9 @@ function report(
   );
   console.log(`  log-probability |native - edge| of the top tokens after the prompt: ${spread(noise)}`);
   console.log(`  the same at the tokens where the two part: ${spread(atDivergences)}`);
-  console.log(`  time: library ${(nativeMs / 1000).toFixed(1)} s, edge ${(edgeMs / 1000).toFixed(1)} s (all ${(allMs / 1000).toFixed(0)} s)`);
+  console.log(
+    `  time: library ${(nativeMs / 1000).toFixed(1)} s, edge ${(edgeMs / 1000).toFixed(1)} s (all ${(allMs / 1000).toFixed(0)} s)`,
+  );
   for (const r of rows) {
     if (!r.divergence && !r.note) continue;
     if (r.note) {

@@ -32,9 +32,16 @@ const HITS = Number(arg('hits', '2000'));
 const CONC = Number(arg('concurrency', '8'));
 const MAX_TOKENS = Number(arg('max-tokens', '32'));
 const MIXED = Number(arg('mixed', '1000'));
-const MODELS: ModelChoice[] = arg('model', 'both') === 'both' ? ['stories', 'test'] : [arg('model', 'both') as ModelChoice];
+const MODELS: ModelChoice[] =
+  arg('model', 'both') === 'both' ? ['stories', 'test'] : [arg('model', 'both') as ModelChoice];
 
-async function load(name: string, n: number, conc: number, req: (i: number) => Promise<Response>, expectCached?: boolean) {
+async function load(
+  name: string,
+  n: number,
+  conc: number,
+  req: (i: number) => Promise<Response>,
+  expectCached?: boolean,
+) {
   const lat: number[] = [];
   let next = 0;
   let wrong = 0;
@@ -48,7 +55,8 @@ async function load(name: string, n: number, conc: number, req: (i: number) => P
         const res = await req(i);
         const body = (await res.json()) as { cached?: boolean };
         lat.push(performance.now() - s);
-        if (!res.ok || (expectCached !== undefined && body.cached !== undefined && body.cached !== expectCached)) wrong++;
+        if (!res.ok || (expectCached !== undefined && body.cached !== undefined && body.cached !== expectCached))
+          wrong++;
       }
     }),
   );
@@ -83,11 +91,16 @@ interface HeapUsage {
 
 /** The worker's isolate through workerd's inspector: Runtime.getHeapUsage on demand. */
 async function isolateInspector(port: number) {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { id: string; webSocketDebuggerUrl: string }[];
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    id: string;
+    webSocketDebuggerUrl: string;
+  }[];
   const target = targets.find((t) => t.id === 'core:user:');
   if (!target) throw new Error(`no inspector target core:user: among ${targets.map((t) => t.id).join(', ')}`);
   // Node 22 has WebSocket built in; Node 20 without --experimental-websocket takes undici's (Miniflare's dependency).
-  const WS = (globalThis as { WebSocket?: typeof WebSocket }).WebSocket ?? ((await import('undici')).WebSocket as unknown as typeof WebSocket);
+  const WS =
+    (globalThis as { WebSocket?: typeof WebSocket }).WebSocket ??
+    ((await import('undici')).WebSocket as unknown as typeof WebSocket);
   const ws = new WS(target.webSocketDebuggerUrl);
   await new Promise((resolve, reject) => {
     ws.onopen = resolve;
@@ -145,7 +158,10 @@ function mixedRequest(i: number): { path: string; body: Record<string, unknown> 
   }
 }
 
-async function mixedRequests(post: (path: string, body: unknown) => Promise<Response>, mark: (stage: string) => Promise<void>) {
+async function mixedRequests(
+  post: (path: string, body: unknown) => Promise<Response>,
+  mark: (stage: string) => Promise<void>,
+) {
   const rows = [];
   const step = Math.max(1, Math.floor(MIXED / 10));
   for (let done = 0; done < MIXED; done += step) {
@@ -176,11 +192,16 @@ async function benchModel(model: ModelChoice) {
   const w = await startWorker({ port: 0, model, inspectorPort });
   const base = w.url.toString().replace(/\/$/, '');
   const post = (path: string, body: unknown) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Connection: 'close' }, body: JSON.stringify(body) });
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Connection: 'close' },
+      body: JSON.stringify(body),
+    });
   const [pid] = workerdPids();
   const engine = await w.engine();
   const inspector = await isolateInspector(inspectorPort);
-  const wasm = async () => ((await (await engine.fetch('http://engine/stats')).json()) as { wasmBytes: number }).wasmBytes;
+  const wasm = async () =>
+    ((await (await engine.fetch('http://engine/stats')).json()) as { wasmBytes: number }).wasmBytes;
   const memory: Mark[] = [];
   // The isolate's peak: sampled every 100 ms while requests run (the wasm heap only grows).
   let peakIsolate = 0;
@@ -193,7 +214,15 @@ async function benchModel(model: ModelChoice) {
     const { u, x } = await isolateNow();
     await inspector.collectGarbage();
     const live = (await inspector.usage()).usedSize;
-    memory.push({ stage, rss: processMemory(pid).rssMiB, heap: u.totalSize, live, buffers: u.backingStorageSize, wasm: x, code: compiledCodeMiB(pid) });
+    memory.push({
+      stage,
+      rss: processMemory(pid).rssMiB,
+      heap: u.totalSize,
+      live,
+      buffers: u.backingStorageSize,
+      wasm: x,
+      code: compiledCodeMiB(pid),
+    });
   };
   let sampling = true;
   const sampler = (async () => {
@@ -207,7 +236,13 @@ async function benchModel(model: ModelChoice) {
     // Router only: cache hits for entries written straight into KV, before the engine exists.
     const tag = await w.tag();
     for (let i = 0; i < 100; i++) await w.kv.put(`${tag}/gen:router only ${i}:${MAX_TOKENS}`, `cached ${i}`);
-    await load('router only', 100, CONC, (i) => post('/generate', { prompt: `router only ${i}`, max_tokens: MAX_TOKENS }), true);
+    await load(
+      'router only',
+      100,
+      CONC,
+      (i) => post('/generate', { prompt: `router only ${i}`, max_tokens: MAX_TOKENS }),
+      true,
+    );
     await mark('after 100 cache hits (router, KV, D1; no engine)');
 
     const t = performance.now();
@@ -219,18 +254,34 @@ async function benchModel(model: ModelChoice) {
     const prompts = Array.from({ length: MISSES }, (_, i) => `bench prompt ${i}`);
     const rows = [];
     rows.push(
-      await load(`generate miss (max_tokens ${MAX_TOKENS})`, MISSES, CONC, (i) => post('/generate', { prompt: prompts[i], max_tokens: MAX_TOKENS }), false),
+      await load(
+        `generate miss (max_tokens ${MAX_TOKENS})`,
+        MISSES,
+        CONC,
+        (i) => post('/generate', { prompt: prompts[i], max_tokens: MAX_TOKENS }),
+        false,
+      ),
     );
     await mark(`after ${MISSES} generate misses`);
     await new Promise((r) => setTimeout(r, 1000)); // let waitUntil cache writes land
-    rows.push(await load('generate hit (KV)', HITS, CONC, (i) => post('/generate', { prompt: prompts[i % MISSES], max_tokens: MAX_TOKENS }), true));
+    rows.push(
+      await load(
+        'generate hit (KV)',
+        HITS,
+        CONC,
+        (i) => post('/generate', { prompt: prompts[i % MISSES], max_tokens: MAX_TOKENS }),
+        true,
+      ),
+    );
     rows.push(await load('embed miss', MISSES, CONC, (i) => post('/embed', { text: prompts[i] })));
     await mark(`after ${MISSES} embed misses`);
     await new Promise((r) => setTimeout(r, 1000));
     rows.push(await load('embed hit (KV)', HITS, CONC, (i) => post('/embed', { text: prompts[i % MISSES] })));
     rows.push(
       await load('health', HITS, CONC, () =>
-        fetch(`${base}/health`, { headers: { Connection: 'close' } }).then((r) => new Response(JSON.stringify({}), { status: r.status })),
+        fetch(`${base}/health`, { headers: { Connection: 'close' } }).then(
+          (r) => new Response(JSON.stringify({}), { status: r.status }),
+        ),
       ),
     );
     await mark(`after ${HITS} hits of each kind`);
@@ -254,7 +305,10 @@ async function benchModel(model: ModelChoice) {
     );
     console.log('\n| case | requests | req/s | p50 ms | p95 ms | errors |');
     console.log('|---|---:|---:|---:|---:|---:|');
-    for (const r of rows) console.log(`| ${r.name} | ${r.n} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.wrong} |`);
+    for (const r of rows)
+      console.log(
+        `| ${r.name} | ${r.n} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.wrong} |`,
+      );
   } finally {
     sampling = false;
     await sampler.catch(() => {});

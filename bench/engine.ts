@@ -44,14 +44,22 @@ const chosen: Array<[string, () => Promise<string>]> = process.env.SVC_MODEL
 const grammar = compileJsonSchema({
   type: 'object',
   properties: {
-    items: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } }, required: ['id', 'name'] } },
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'integer' }, name: { type: 'string' } },
+        required: ['id', 'name'],
+      },
+    },
   },
   required: ['items'],
 }).gbnf;
 
 const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
 const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
-const fmt = (x: number, digits = 0) => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (x: number, digits = 0) =>
+  x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 interface Row {
   name: string;
@@ -66,9 +74,15 @@ interface Row {
 }
 
 const vocabularySize = (model: LlamaModel) =>
-  ((model.fileInfo.metadata as unknown as { tokenizer?: { ggml?: { tokens?: unknown[] } } }).tokenizer?.ggml?.tokens ?? []).length;
+  (
+    (model.fileInfo.metadata as unknown as { tokenizer?: { ggml?: { tokens?: unknown[] } } }).tokenizer?.ggml?.tokens ??
+    []
+  ).length;
 
-async function loadDirect(llama: Llama, path: string): Promise<{ model: LlamaModel; context: LlamaContext; seconds: number; rss: number }> {
+async function loadDirect(
+  llama: Llama,
+  path: string,
+): Promise<{ model: LlamaModel; context: LlamaContext; seconds: number; rss: number }> {
   const rss = rssMiB();
   const started = process.hrtime.bigint();
   const model = await llama.loadModel({ modelPath: path });
@@ -115,7 +129,10 @@ async function benchModel(llama: Llama, name: string, path: string): Promise<Row
   for (let run = 0; run < RUNS; run++) {
     const prompt = `Once upon a time ${run}`;
     // Alternate which side goes first, so neither always runs on a warmer cache.
-    const pair = run % 2 === 0 ? [await directRun(prompt), await svcRun(prompt, false)] : [await svcRun(prompt, false), await directRun(prompt)].reverse();
+    const pair =
+      run % 2 === 0
+        ? [await directRun(prompt), await svcRun(prompt, false)]
+        : [await svcRun(prompt, false), await directRun(prompt)].reverse();
     rates.direct.push(pair[0].rate);
     rates.svc.push(pair[1].rate);
     tokens.direct.push(pair[0].tokens);
@@ -147,8 +164,12 @@ const rows: Row[] = [];
 for (const [name, path] of chosen) rows.push(await benchModel(llama, name, await path()));
 const loadAfter = loadavg();
 
-console.log(`${THREADS} thread(s), context ${CONTEXT}, up to ${TOKENS} tokens per run, median of ${RUNS} runs (ratios: median of each run's ratio), CPU`);
-console.log(`load average (1/5/15 min): before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}\n`);
+console.log(
+  `${THREADS} thread(s), context ${CONTEXT}, up to ${TOKENS} tokens per run, median of ${RUNS} runs (ratios: median of each run's ratio), CPU`,
+);
+console.log(
+  `load average (1/5/15 min): before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}\n`,
+);
 console.log(
   '| model | vocabulary | load: direct / svc | RSS growth: direct / svc | model size | direct tok/s | svc tok/s | svc / direct (≥ 0.95) | svc JSON tok/s | JSON / svc (≥ 0.9) | tokens per run: direct / svc |',
 );

@@ -22,7 +22,14 @@ import { getLlama, LlamaGrammar, LlamaLogLevel } from 'node-llama-cpp';
 import type { Llama } from 'node-llama-cpp';
 import { build } from 'esbuild';
 import AjvModule from 'ajv';
-import { ConstraintError, compileJsonSchema, parseGbnf, recognizeGbnf, sampleGbnf, seededRandom } from '../src/grammar/index.js';
+import {
+  ConstraintError,
+  compileJsonSchema,
+  parseGbnf,
+  recognizeGbnf,
+  sampleGbnf,
+  seededRandom,
+} from '../src/grammar/index.js';
 import type { CompiledJsonSchema, Grammar } from '../src/grammar/index.js';
 import { CORPUS } from '../test/grammar/corpus.js';
 import type { CorpusEntry } from '../test/grammar/corpus.js';
@@ -36,10 +43,14 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 4);
 // node-llama-cpp's converter is not among its package exports; load its file directly.
 const nodeLlamaCpp = resolve('node_modules/node-llama-cpp/dist/utils/gbnfJson');
 type Converter = (schema: unknown) => string;
-const { getGbnfGrammarForGbnfJsonSchema } = (await import(pathToFileURL(`${nodeLlamaCpp}/getGbnfGrammarForGbnfJsonSchema.js`).href)) as {
+const { getGbnfGrammarForGbnfJsonSchema } = (await import(
+  pathToFileURL(`${nodeLlamaCpp}/getGbnfGrammarForGbnfJsonSchema.js`).href
+)) as {
   getGbnfGrammarForGbnfJsonSchema: Converter;
 };
-const { validateObjectAgainstGbnfSchema } = (await import(pathToFileURL(`${nodeLlamaCpp}/utils/validateObjectAgainstGbnfSchema.js`).href)) as {
+const { validateObjectAgainstGbnfSchema } = (await import(
+  pathToFileURL(`${nodeLlamaCpp}/utils/validateObjectAgainstGbnfSchema.js`).href
+)) as {
   validateObjectAgainstGbnfSchema: (value: unknown, schema: unknown) => boolean;
 };
 
@@ -102,7 +113,9 @@ const unordered = new Set<CorpusEntry>();
 
 /** The texts of a valid instance a grammar may accept: as written, and in the schema's key order where the order is the author's. */
 function textsOf(entry: CorpusEntry, value: unknown): string[] {
-  return unordered.has(entry) ? [JSON.stringify(value), JSON.stringify(inSchemaOrder(entry.schema, value))] : [JSON.stringify(value)];
+  return unordered.has(entry)
+    ? [JSON.stringify(value), JSON.stringify(inSchemaOrder(entry.schema, value))]
+    : [JSON.stringify(value)];
 }
 
 async function installedSchemas(): Promise<CorpusEntry[]> {
@@ -115,7 +128,9 @@ async function installedSchemas(): Promise<CorpusEntry[]> {
     console.error(`(ESLint's rules not loaded: ${(error as Error).message})`);
   }
   try {
-    const plugin = ((await import('@typescript-eslint/eslint-plugin')) as { default: { rules: Record<string, RuleModule> } }).default;
+    const plugin = (
+      (await import('@typescript-eslint/eslint-plugin')) as { default: { rules: Record<string, RuleModule> } }
+    ).default;
     for (const [name, rule] of Object.entries(plugin.rules)) rules.push([`@typescript-eslint/${name}`, rule]);
   } catch (error) {
     console.error(`(typescript-eslint's rules not loaded: ${(error as Error).message})`);
@@ -202,24 +217,37 @@ function llamaRefuses(llama: Llama, gbnf: string): boolean {
 function sampleAndCheck(grammar: Grammar, check: (text: string) => boolean): { samples: number; invalid: number } {
   const random = seededRandom(25);
   let invalid = 0;
-  for (let i = 0; i < SAMPLES; i++) if (!check(sampleGbnf(grammar, random, { maxExtraRepeats: 2 }).trimEnd())) invalid++;
+  for (let i = 0; i < SAMPLES; i++)
+    if (!check(sampleGbnf(grammar, random, { maxExtraRepeats: 2 }).trimEnd())) invalid++;
   return { samples: SAMPLES, invalid };
 }
 
 function errorReason(error: unknown): string {
   if (error instanceof ConstraintError)
-    return error.code === 'unsupported-keyword' || error.code === 'unsupported-format' ? `${error.code} ${error.keyword}` : error.code;
+    return error.code === 'unsupported-keyword' || error.code === 'unsupported-format'
+      ? `${error.code} ${error.keyword}`
+      : error.code;
   return `internal: ${(error as Error).name}: ${(error as Error).message.slice(0, 60)}`;
 }
 
 function measureOurs(llama: Llama, entry: CorpusEntry): { outcome: Outcome; compiled?: CompiledJsonSchema } {
-  const base = { name: entry.name, instances: entry.valid.length, grammarAccepted: 0, validatorAccepted: 0, validatorThrew: 0, samples: 0, samplesInvalid: 0 };
+  const base = {
+    name: entry.name,
+    instances: entry.valid.length,
+    grammarAccepted: 0,
+    validatorAccepted: 0,
+    validatorThrew: 0,
+    samples: 0,
+    samplesInvalid: 0,
+  };
   let compiled: CompiledJsonSchema;
   try {
     compiled = compileJsonSchema(entry.schema);
   } catch (error) {
     const time = timeOf(() => compileJsonSchema(entry.schema));
-    return { outcome: { ...base, ...time, error: errorReason(error), validatorCannotCheck: false, approximate: false } };
+    return {
+      outcome: { ...base, ...time, error: errorReason(error), validatorCannotCheck: false, approximate: false },
+    };
   }
   const outcome: Outcome = {
     ...base,
@@ -232,7 +260,8 @@ function measureOurs(llama: Llama, entry: CorpusEntry): { outcome: Outcome; comp
   const validate = (text: string): boolean => {
     try {
       const result = compiled.validate(text);
-      if (!result.ok && /cannot be checked by the validator/.test(result.error.message)) outcome.validatorCannotCheck = true;
+      if (!result.ok && /cannot be checked by the validator/.test(result.error.message))
+        outcome.validatorCannotCheck = true;
       return result.ok;
     } catch {
       outcome.validatorThrew++;
@@ -249,8 +278,21 @@ function measureOurs(llama: Llama, entry: CorpusEntry): { outcome: Outcome; comp
   return { outcome, compiled };
 }
 
-function measureTheirs(llama: Llama, entry: CorpusEntry, ours: CompiledJsonSchema | undefined, warnings: string[]): Outcome {
-  const base = { name: entry.name, instances: entry.valid.length, grammarAccepted: 0, validatorAccepted: 0, validatorThrew: 0, samples: 0, samplesInvalid: 0 };
+function measureTheirs(
+  llama: Llama,
+  entry: CorpusEntry,
+  ours: CompiledJsonSchema | undefined,
+  warnings: string[],
+): Outcome {
+  const base = {
+    name: entry.name,
+    instances: entry.valid.length,
+    grammarAccepted: 0,
+    validatorAccepted: 0,
+    validatorThrew: 0,
+    samples: 0,
+    samplesInvalid: 0,
+  };
   warnings.length = 0;
   let gbnf: string;
   try {
@@ -340,7 +382,8 @@ function table(title: string, ours: Outcome[], theirs: Outcome[]): void {
   const count = (list: Outcome[], f: (o: Outcome) => boolean) => list.filter(f).length;
   const compiled = (list: Outcome[]) => list.filter((o) => o.error === undefined);
   const instances = sum(ours, (o) => o.instances);
-  const row = (label: string, f: (list: Outcome[]) => string) => console.log(`| ${label} | ${f(ours)} | ${f(theirs)} |`);
+  const row = (label: string, f: (list: Outcome[]) => string) =>
+    console.log(`| ${label} | ${f(ours)} | ${f(theirs)} |`);
   console.log(`### ${title}: ${n} schemas, ${instances} valid instances`);
   console.log('');
   console.log('| | svc (`src/grammar`) | node-llama-cpp converter |');
@@ -349,8 +392,14 @@ function table(title: string, ours: Outcome[], theirs: Outcome[]): void {
   row('errors by reason', reasons);
   row('grammar refused by llama.cpp', (list) => String(count(list, (o) => o.llamaRefused === true)));
   row('grammar only emits `null`', (list) => String(count(list, (o) => o.onlyNull === true)));
-  row('valid instances the grammar accepts', (list) => `${sum(list, (o) => o.grammarAccepted)}/${sum(compiled(list), (o) => o.instances)}`);
-  row('valid instances the validator accepts', (list) => `${sum(list, (o) => o.validatorAccepted)}/${sum(compiled(list), (o) => o.instances)}`);
+  row(
+    'valid instances the grammar accepts',
+    (list) => `${sum(list, (o) => o.grammarAccepted)}/${sum(compiled(list), (o) => o.instances)}`,
+  );
+  row(
+    'valid instances the validator accepts',
+    (list) => `${sum(list, (o) => o.validatorAccepted)}/${sum(compiled(list), (o) => o.instances)}`,
+  );
   row(
     'validator failures: throws / cannot check the schema',
     (list) => `${sum(list, (o) => o.validatorThrew)} / ${count(list, (o) => o.validatorCannotCheck)}`,
@@ -358,10 +407,13 @@ function table(title: string, ours: Outcome[], theirs: Outcome[]): void {
   row('schemas whose grammar over-approximates, the rest checked by the validator', (list) =>
     list === ours ? String(count(compiled(list), (o) => o.approximate)) : '— (none said)',
   );
-  row('schemas the converter warned about', (list) => (list === ours ? '0' : String(count(list, (o) => o.approximate))));
+  row('schemas the converter warned about', (list) =>
+    list === ours ? '0' : String(count(list, (o) => o.approximate)),
+  );
   row(
     'sampled outputs that violate the schema (schemas)',
-    (list) => `${sum(list, (o) => o.samplesInvalid)} of ${sum(list, (o) => o.samples)} (${count(list, (o) => o.samplesInvalid > 0)})`,
+    (list) =>
+      `${sum(list, (o) => o.samplesInvalid)} of ${sum(list, (o) => o.samples)} (${count(list, (o) => o.samplesInvalid > 0)})`,
   );
   row('served end to end', (list) => `${count(list, served)}/${n}`);
   row('compile CPU time p50 / p99 / max', (list) => times(list, 'ms'));
@@ -397,8 +449,12 @@ function compileOrRefuse(): void {
   if (dir) {
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
     // JSONSchemaBench's files hold {"schema": …, "tests": …}; a bare schema is taken as it is.
-    const schemaOf = (json: { schema?: unknown }) => (typeof json === 'object' && json !== null && 'schema' in json && 'tests' in json ? json.schema : json);
-    sets.push([`schemas in ${dir}`, files.map((f) => ({ name: f, schema: schemaOf(JSON.parse(readFileSync(join(dir, f), 'utf8'))) }))]);
+    const schemaOf = (json: { schema?: unknown }) =>
+      typeof json === 'object' && json !== null && 'schema' in json && 'tests' in json ? json.schema : json;
+    sets.push([
+      `schemas in ${dir}`,
+      files.map((f) => ({ name: f, schema: schemaOf(JSON.parse(readFileSync(join(dir, f), 'utf8'))) })),
+    ]);
   }
   console.log('');
   console.log('compile or refuse (svc; CPU time per schema, median of rounds, refusals included):');
@@ -423,7 +479,9 @@ function compileOrRefuse(): void {
     console.log(`    ${[...outcomes].map(([o, n]) => `${o}: ${n}`).join(', ')}`);
     // The worst cases (issue #48: compile or refuse within 1 s, size included).
     const worst = [...ms].sort((a, b) => b.ms - a.ms).slice(0, 8);
-    console.log(`    worst: ${worst.map((w) => `${w.name.slice(0, 60)} ${w.ms.toFixed(0)} ms (${w.outcome})`).join('; ')}`);
+    console.log(
+      `    worst: ${worst.map((w) => `${w.name.slice(0, 60)} ${w.ms.toFixed(0)} ms (${w.outcome})`).join('; ')}`,
+    );
   }
 }
 
@@ -506,7 +564,9 @@ async function main(): Promise<void> {
       ['svc', all[0]],
       ['node-llama-cpp', all[1]],
     ] as const) {
-      for (const o of list) if (!served(o)) console.log(`${label} not served: ${o.name}: ${o.error ?? JSON.stringify({ ...o, name: undefined })}`);
+      for (const o of list)
+        if (!served(o))
+          console.log(`${label} not served: ${o.name}: ${o.error ?? JSON.stringify({ ...o, name: undefined })}`);
     }
   }
   await llama.dispose();

@@ -29,9 +29,13 @@ if (!BINARY || !existsSync(BINARY)) {
 /** Starts llama-server on the model and waits until GET /health answers 200. */
 async function startServer(extra: string[]): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(BINARY!, ['-m', MODEL, '--host', '127.0.0.1', '--port', String(port), '-t', '1', '--parallel', '1', '-c', '2048', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    BINARY!,
+    ['-m', MODEL, '--host', '127.0.0.1', '--port', String(port), '-t', '1', '--parallel', '1', '-c', '2048', ...extra],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   child.stderr!.on('data', (d) => (log = (log + d).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
@@ -69,7 +73,9 @@ try {
   const local = await Engine.load({ model: MODEL, threads: 1, contextSize: 2048 });
   const remote = await ServerEngine.connect({ kind: 'llama-server', url: generation.url });
   const remoteEmbed = await ServerEngine.connect({ kind: 'llama-server', url: embedding.url });
-  console.log(`model ${MODEL}; in process ${local.modelId}; server ${remote.modelId}; median of ${RUNS}; load ${loadavg()[0].toFixed(2)}`);
+  console.log(
+    `model ${MODEL}; in process ${local.modelId}; server ${remote.modelId}; median of ${RUNS}; load ${loadavg()[0].toFixed(2)}`,
+  );
 
   const regex = ', there was a [a-z]+ [a-z]+ named [A-Z][a-z]+[.]';
   const schema = {
@@ -107,7 +113,9 @@ try {
   const e1 = await timed(() => local.embed(text));
   const e2 = await timed(() => remoteEmbed.embed(text));
   const cosine = e1.value.reduce((s, x, i) => s + x * e2.value[i], 0);
-  console.log(`| embed (${e2.value.length} dims) | cosine ${cosine.toFixed(6)} | - | ${e1.ms.toFixed(1)} | ${e2.ms.toFixed(1)} |`);
+  console.log(
+    `| embed (${e2.value.length} dims) | cosine ${cosine.toFixed(6)} | - | ${e1.ms.toFixed(1)} | ${e2.ms.toFixed(1)} |`,
+  );
   await local.dispose();
 } finally {
   generation.child.kill();

@@ -11,7 +11,10 @@ import { STORIES_MODEL, realVocabModel } from '../scripts/real-models.js';
 const whole = Number(process.env.BENCH_WHOLE ?? 50_000);
 const engines: Array<[string, Engine]> = [
   ['stories260K', await Engine.load({ model: STORIES_MODEL, threads: 1, sequences: 1 })],
-  ['qwen2 (2,048 context)', await Engine.load({ model: await realVocabModel('qwen2'), threads: 1, sequences: 1, contextSize: 2048 })],
+  [
+    'qwen2 (2,048 context)',
+    await Engine.load({ model: await realVocabModel('qwen2'), threads: 1, sequences: 1, contextSize: 2048 }),
+  ],
 ];
 const ms = async (f: () => unknown) => {
   const t = performance.now();
@@ -33,7 +36,9 @@ for (const [name, engine] of engines) {
   ] as const) {
     const refused = await ms(() => engine.embed(text).catch(() => undefined));
     const full = await ms(() => engine.countTokens(text.slice(0, whole)));
-    console.log(`| ${name} | ${label} | ${refused.toFixed(1)} ms | ${full.toFixed(0)} ms (first ${whole.toLocaleString('en')}) |`);
+    console.log(
+      `| ${name} | ${label} | ${refused.toFixed(1)} ms | ${full.toFixed(0)} ms (first ${whole.toLocaleString('en')}) |`,
+    );
   }
 }
 for (const [, engine] of engines) await engine.dispose();

@@ -39,7 +39,10 @@ const HOSTILE: Case[] = [
   { name: 'regex ^(a?×50){50}$ (nested optionals)', gbnf: () => compileRegex('^(' + 'a?'.repeat(50) + '){50}$').gbnf },
   { name: 'regex ^((a?){50}){50}$', gbnf: () => compileRegex('^((a?){50}){50}$').gbnf },
   { name: 'regex ^(a{0,400}){0,400}$ (400×400)', gbnf: () => compileRegex('^(a{0,400}){0,400}$').gbnf },
-  { name: 'regex ^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$', gbnf: () => compileRegex('^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$').gbnf },
+  {
+    name: 'regex ^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$',
+    gbnf: () => compileRegex('^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$').gbnf,
+  },
   {
     name: 'schema pattern (\\S+\\s+){0,199}\\S+ with minLength',
     gbnf: () => compileJsonSchema({ type: 'string', pattern: '^(?:\\S+\\s+){0,199}\\S+$', minLength: 1 }).gbnf,
@@ -76,13 +79,21 @@ function maxStacks(automaton: Automaton, texts: string[]): number {
 function schemaBenchCases(dir: string, count: number): Case[] {
   const scored: { name: string; stacks: number; gbnf: string }[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const json = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { schema: unknown; tests?: { valid: boolean; data: unknown }[] };
+    const json = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      schema: unknown;
+      tests?: { valid: boolean; data: unknown }[];
+    };
     const texts = (json.tests ?? []).filter((t) => t.valid).map((t) => JSON.stringify(t.data));
     try {
       const compiled = compileJsonSchema(json.schema);
-      scored.push({ name: file, stacks: maxStacks(new Automaton(compiled.grammar), texts.length ? texts : ['']), gbnf: compiled.gbnf });
+      scored.push({
+        name: file,
+        stacks: maxStacks(new Automaton(compiled.grammar), texts.length ? texts : ['']),
+        gbnf: compiled.gbnf,
+      });
     } catch (error) {
-      if (error instanceof AutomatonLimitError) scored.push({ name: file, stacks: Infinity, gbnf: compileJsonSchema(json.schema).gbnf });
+      if (error instanceof AutomatonLimitError)
+        scored.push({ name: file, stacks: Infinity, gbnf: compileJsonSchema(json.schema).gbnf });
       else if (!(error instanceof ConstraintError)) throw error;
     }
   }
@@ -106,7 +117,11 @@ async function timeRun(
   // CPU time, not the wall clock: other work on a busy machine stretches the wall clock of a run
   // several times over (a grammar's 30 ms read 150 ms at load 9), not the CPU the run spends.
   const start = process.cpuUsage();
-  for await (const token of sequence.evaluate(prompt, { temperature: 0, grammarEvaluationState: state, yieldEogToken: true })) {
+  for await (const token of sequence.evaluate(prompt, {
+    temperature: 0,
+    grammarEvaluationState: state,
+    yieldEogToken: true,
+  })) {
     n++;
     if (n >= tokens || model.isEogToken(token as Token)) break;
   }
@@ -143,8 +158,12 @@ function main(): void {
   const which = process.env.BENCH_MODEL ?? 'qwen2';
   const dir = process.env.BENCH_JSB_DIR;
   const cases = [...HOSTILE, ...(dir ? schemaBenchCases(dir, 20) : [])];
-  console.log(`llama.cpp's grammar cost, ${which} vocabulary, 1 thread, up to ${TOKENS} tokens; ${cpus().length} CPUs, load ${load()}`);
-  console.log('| case | svc compile | GBNF characters | llama.cpp load | tokens | grammar CPU ms/token (constrained - unconstrained) |');
+  console.log(
+    `llama.cpp's grammar cost, ${which} vocabulary, 1 thread, up to ${TOKENS} tokens; ${cpus().length} CPUs, load ${load()}`,
+  );
+  console.log(
+    '| case | svc compile | GBNF characters | llama.cpp load | tokens | grammar CPU ms/token (constrained - unconstrained) |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|');
   let worst = 0;
   const file = join(tmpdir(), `svc-llama-grammar-${process.pid}.gbnf`);
@@ -167,13 +186,17 @@ function main(): void {
     const line = child.stdout?.split('\n').find((l) => l.startsWith('{'));
     if (!line) {
       worst = Infinity;
-      const why = child.error ? `over ${CASE_SECONDS} s` : `failed: ${(child.stderr ?? '').slice(-120).replace(/\s+/g, ' ')}`;
+      const why = child.error
+        ? `over ${CASE_SECONDS} s`
+        : `failed: ${(child.stderr ?? '').slice(-120).replace(/\s+/g, ' ')}`;
       console.log(`| ${c.name} | ${compileMs.toFixed(0)} ms | ${gbnf.length} | ${why} | | |`);
       continue;
     }
     const { loadMs, tokens, perToken } = JSON.parse(line) as { loadMs: number; tokens: number; perToken: number };
     worst = Math.max(worst, perToken);
-    console.log(`| ${c.name} | ${compileMs.toFixed(0)} ms | ${gbnf.length} | ${loadMs.toFixed(0)} ms | ${tokens} | ${perToken.toFixed(2)} |`);
+    console.log(
+      `| ${c.name} | ${compileMs.toFixed(0)} ms | ${gbnf.length} | ${loadMs.toFixed(0)} ms | ${tokens} | ${perToken.toFixed(2)} |`,
+    );
   }
   console.log(`worst grammar time per token: ${worst.toFixed(2)} ms (target: at most 50); load at end ${load()}`);
 }

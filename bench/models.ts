@@ -58,7 +58,9 @@ try {
     for (const model of s.jobModels) {
       await admin.query(`SET svc.model = '${model}'`);
       for (let done = 0; done < share; done += 1000) {
-        await admin.query(`SELECT svc_generate_batch_async(array_fill('no-op'::text, ARRAY[$1::int]))`, [Math.min(1000, share - done)]);
+        await admin.query(`SELECT svc_generate_batch_async(array_fill('no-op'::text, ARRAY[$1::int]))`, [
+          Math.min(1000, share - done),
+        ]);
       }
     }
     await admin.query('RESET svc.model');
@@ -69,7 +71,13 @@ try {
     let first = Infinity;
     let last = 0;
     const worker = async (db: pg.Client, i: number) => {
-      const options = { workerId: `w${i}`, leaseSeconds: 60, maxRetries: 3, claimJobs: CONCURRENCY, models: s.workerModels(i) };
+      const options = {
+        workerId: `w${i}`,
+        leaseSeconds: 60,
+        maxRetries: 3,
+        claimJobs: CONCURRENCY,
+        models: s.workerModels(i),
+      };
       let held: ClaimedJob[] = [];
       // A worker whose models are drained stops; the last call writes its last results.
       for (;;) {

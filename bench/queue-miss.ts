@@ -37,9 +37,17 @@ async function waitForWorker(db: pg.Client): Promise<void> {
 const cluster = await startCluster();
 const db = await cluster.connect();
 try {
-  await db.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker; CREATE ROLE bench_user LOGIN`);
+  await db.query(
+    `CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker; CREATE ROLE bench_user LOGIN`,
+  );
   const user = await cluster.connect('postgres', 'bench_user');
-  const child = spawnWorker(cluster, { role: 'bench_worker', model: MODEL, threads: THREADS, stdio: 'ignore', env: { SVC_WORKER_CONTEXT_SIZE: '512' } });
+  const child = spawnWorker(cluster, {
+    role: 'bench_worker',
+    model: MODEL,
+    threads: THREADS,
+    stdio: 'ignore',
+    env: { SVC_WORKER_CONTEXT_SIZE: '512' },
+  });
   await waitForWorker(db);
   const engine = await Engine.load({ model: MODEL, threads: THREADS, contextSize: 512 });
   const bodies = Array.from({ length: CALLS }, (_, i) => `Row ${i}: the child felt happy on day ${i % 97}.`);
@@ -68,11 +76,15 @@ try {
     'whole call': calls.map((c) => c.end - c.start),
     'library embed (in process)': library,
   };
-  console.log(`\n### A cache miss of per-row svc_embed: ${CALLS} calls, ${MODEL.split('/').pop()}, ${THREADS} thread(s); load ${load()}\n`);
+  console.log(
+    `\n### A cache miss of per-row svc_embed: ${CALLS} calls, ${MODEL.split('/').pop()}, ${THREADS} thread(s); load ${load()}\n`,
+  );
   console.log('| segment | median ms | mean ms |');
   console.log('|---|---:|---:|');
   for (const [name, values] of Object.entries(segments)) console.log(`| ${name} ${summary(values)}`);
-  console.log(`\nper-row / library (medians): ${(median(library) / median(segments['whole call'])).toFixed(2)}; load ${load()}`);
+  console.log(
+    `\nper-row / library (medians): ${(median(library) / median(segments['whole call'])).toFixed(2)}; load ${load()}`,
+  );
   await engine.dispose();
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());

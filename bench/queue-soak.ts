@@ -42,7 +42,9 @@ await admin.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE soak_client LOGIN; 
 // The queue's default ceiling (10,000) and a role's quota (5,000) would refuse the backlog a soak builds.
 await admin.query(`SELECT svc_set_queue_limits(100000000); SELECT svc_set_role_limits(NULL, 100000000, 1000000000000)`);
 const submitter = await cluster.connect('postgres', 'soak_client');
-const claimers = await Promise.all(Array.from({ length: CONCURRENCY }, () => cluster.connect('postgres', 'soak_worker')));
+const claimers = await Promise.all(
+  Array.from({ length: CONCURRENCY }, () => cluster.connect('postgres', 'soak_worker')),
+);
 const cleaner = await cluster.connect('postgres', 'soak_worker');
 
 let submitted = 0;
@@ -59,7 +61,9 @@ async function submit(): Promise<void> {
     }
     const n = Math.min(BATCH, TOTAL - submitted);
     const started = performance.now();
-    await submitter.query('SELECT svc_generate_batch_async($1::text[], max_tokens := 1, use_cache := false)', [prompts.slice(0, n)]);
+    await submitter.query('SELECT svc_generate_batch_async($1::text[], max_tokens := 1, use_cache := false)', [
+      prompts.slice(0, n),
+    ]);
     submitMs += performance.now() - started;
     submitted += n;
   }
@@ -92,7 +96,8 @@ async function cleanLoop(): Promise<void> {
 }
 
 async function sizes(): Promise<string> {
-  const { rows } = await admin.query(`SELECT pg_total_relation_size('svc_queue') AS total, n_live_tup, n_dead_tup, autovacuum_count
+  const { rows } =
+    await admin.query(`SELECT pg_total_relation_size('svc_queue') AS total, n_live_tup, n_dead_tup, autovacuum_count
     FROM pg_stat_user_tables WHERE relname = 'svc_queue'`);
   const r = rows[0];
   return `${(Number(r.total) / 2 ** 20).toFixed(1)} | ${r.n_live_tup} | ${r.n_dead_tup} | ${r.autovacuum_count}`;
@@ -101,7 +106,8 @@ async function sizes(): Promise<string> {
 /** Single submissions per second over SINGLE calls. */
 async function singleRate(): Promise<number> {
   const started = performance.now();
-  for (let i = 0; i < SINGLE; i++) await submitter.query(`SELECT svc_generate_async('single ' || $1, max_tokens := 1, use_cache := false)`, [i]);
+  for (let i = 0; i < SINGLE; i++)
+    await submitter.query(`SELECT svc_generate_async('single ' || $1, max_tokens := 1, use_cache := false)`, [i]);
   return SINGLE / ((performance.now() - started) / 1000);
 }
 
@@ -112,7 +118,10 @@ async function singleRate(): Promise<number> {
   for (const pace of BUSY_RATES) {
     // A backlog for the claimers to work through while the same submissions run.
     for (let i = 0; i < 10; i++) {
-      await submitter.query('SELECT svc_generate_batch_async(array_fill($1::text, ARRAY[10000]), max_tokens := 1, use_cache := false)', ['backlog']);
+      await submitter.query(
+        'SELECT svc_generate_batch_async(array_fill($1::text, ARRAY[10000]), max_tokens := 1, use_cache := false)',
+        ['backlog'],
+      );
     }
     let stop = false;
     let handled = 0;

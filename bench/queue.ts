@@ -171,7 +171,8 @@ class TestClaimer {
     this.writing++;
     this.kick();
     try {
-      if (!(await this.completions.complete(job, ''))) throw new Error(`the completion of ${job.request_id} was refused`);
+      if (!(await this.completions.complete(job, '')))
+        throw new Error(`the completion of ${job.request_id} was refused`);
       this.onComplete(job, now());
     } finally {
       this.writing--;
@@ -426,17 +427,36 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
       s.svcClient,
       'SELECT depth FROM svc__queue_depth_bound',
     );
-    await row('`svc__queue_depth()` (the exact count, only when the bound says the queue may be full)', s.svcClient, 'SELECT svc__queue_depth()');
-    await row("`current_setting('svc.max_queue_size', true)`", s.svcClient, "SELECT current_setting('svc.max_queue_size', true)");
-    await row('`svc_worker_claim(max_jobs => 1)`, queue with pending jobs', worker, `SELECT * FROM svc_worker_claim('diag', 1, 60, 3)`);
+    await row(
+      '`svc__queue_depth()` (the exact count, only when the bound says the queue may be full)',
+      s.svcClient,
+      'SELECT svc__queue_depth()',
+    );
+    await row(
+      "`current_setting('svc.max_queue_size', true)`",
+      s.svcClient,
+      "SELECT current_setting('svc.max_queue_size', true)",
+    );
+    await row(
+      '`svc_worker_claim(max_jobs => 1)`, queue with pending jobs',
+      worker,
+      `SELECT * FROM svc_worker_claim('diag', 1, 60, 3)`,
+    );
     {
-      const { rows: held } = await s.svcAdmin.query(`SELECT request_id, attempt FROM svc_queue WHERE status = 'processing'`);
+      const { rows: held } = await s.svcAdmin.query(
+        `SELECT request_id, attempt FROM svc_queue WHERE status = 'processing'`,
+      );
       const start = now();
-      for (const job of held) await worker.query('SELECT svc_worker_complete($1, $2, $3)', [job.request_id, job.attempt, '']);
+      for (const job of held)
+        await worker.query('SELECT svc_worker_complete($1, $2, $3)', [job.request_id, job.attempt, '']);
       lines.push(`| \`svc_worker_complete(id, attempt, '')\` | ${us(((now() - start) * 1000) / held.length)} |`);
     }
     await s.svcAdmin.query("UPDATE svc_queue SET status = 'completed' WHERE status = 'pending'");
-    await row('`svc_worker_claim(max_jobs => 4)` finding nothing', worker, `SELECT * FROM svc_worker_claim('diag', 4, 60, 3)`);
+    await row(
+      '`svc_worker_claim(max_jobs => 4)` finding nothing',
+      worker,
+      `SELECT * FROM svc_worker_claim('diag', 4, 60, 3)`,
+    );
     await row(
       'its claim statement alone, plain SQL (no function; as the owner)',
       s.svcAdmin,
@@ -451,7 +471,12 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
 
     // Batch enqueue: the plv8 function against the same rows inserted by one plain SQL statement.
     const batch = prompts(1000);
-    const batchFn = await timeQuery(s.svcClient, 'SELECT cardinality(svc_generate_batch_async($1::text[]))', [batch], 20);
+    const batchFn = await timeQuery(
+      s.svcClient,
+      'SELECT cardinality(svc_generate_batch_async($1::text[]))',
+      [batch],
+      20,
+    );
     const batchSql = await timeQuery(
       s.svcClient,
       `WITH b AS (SELECT gen_random_uuid() AS id), ins AS (
@@ -463,7 +488,9 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
       20,
     );
     lines.push(`| \`svc_generate_batch_async\` of 1,000 | ${us(batchFn)} (${fmt(1e9 / batchFn)} jobs/s) |`);
-    lines.push(`| the same 1,000 rows, plain SQL INSERT ... SELECT FROM unnest + pg_notify | ${us(batchSql)} (${fmt(1e9 / batchSql)} jobs/s) |`);
+    lines.push(
+      `| the same 1,000 rows, plain SQL INSERT ... SELECT FROM unnest + pg_notify | ${us(batchSql)} (${fmt(1e9 / batchSql)} jobs/s) |`,
+    );
 
     // Costs as finished rows pile up (svc keeps them until svc_cleanup, 7 days by default): none of
     // these may read the finished rows.
@@ -488,10 +515,20 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
       const depth = await timeQuery(s.svcClient, 'SELECT svc__queue_depth()', [], m);
       await s.svcClient.query('SELECT svc_generate_batch_async($1::text[])', [prompts(2 * m + 100)]);
       const claimNow = await timeQuery(worker, `SELECT * FROM svc_worker_claim('diag', 1, 60, 3)`, [], m);
-      lines.push(`| ${finished.toLocaleString('en-US')} | ${us(enqueue)} | ${us(bound)} | ${us(depth)} | ${us(claimNow)} |`);
+      lines.push(
+        `| ${finished.toLocaleString('en-US')} | ${us(enqueue)} | ${us(bound)} | ${us(depth)} | ${us(claimNow)} |`,
+      );
     }
-    const plan = await s.svcAdmin.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT depth FROM svc__queue_depth_bound`);
-    lines.push('', 'Plan of the depth bound (100,000 finished rows):', '```', ...plan.rows.map((r) => r['QUERY PLAN']), '```');
+    const plan = await s.svcAdmin.query(
+      `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT depth FROM svc__queue_depth_bound`,
+    );
+    lines.push(
+      '',
+      'Plan of the depth bound (100,000 finished rows):',
+      '```',
+      ...plan.rows.map((r) => r['QUERY PLAN']),
+      '```',
+    );
 
     // The processing run's situation: the worker polled the queue while it was empty (truncated and
     // vacuumed, so zero pages), then 5,000 jobs arrived. Plans cached by the worker's session during
@@ -532,7 +569,13 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
       .split('\n')
       .filter((l) => /duration:|CONTEXT:|\(actual|Filter:|Cond:|Sort Key|Sort Method|Rows Removed/.test(l))
       .map((l) => l.replace(/^\S+ \S+ \S+ \[\d+\] /, '').replace(/\t/g, '  '));
-    lines.push('', 'auto_explain of one `svc_worker_claim(max_jobs => 4)` with 5,000 pending (plans only):', '```', ...logged, '```');
+    lines.push(
+      '',
+      'auto_explain of one `svc_worker_claim(max_jobs => 4)` with 5,000 pending (plans only):',
+      '```',
+      ...logged,
+      '```',
+    );
   } finally {
     await worker.end();
   }
@@ -542,7 +585,9 @@ async function diagnostics(s: Sides, cluster: Cluster): Promise<void> {
 
 // --- main ---------------------------------------------------------------------------------------
 
-const cluster = await startCluster(DURABLE ? { settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' } } : {});
+const cluster = await startCluster(
+  DURABLE ? { settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' } } : {},
+);
 const clients: pg.Client[] = [];
 let gw: GraphileSide | undefined;
 let claimer: TestClaimer | undefined;
@@ -552,7 +597,9 @@ try {
   await admin.query('CREATE EXTENSION svc CASCADE');
   await admin.query(`CREATE ROLE ${CLIENT_ROLE} LOGIN; CREATE ROLE ${WORKER_ROLE} LOGIN IN ROLE svc_worker`);
   // The queue's default ceiling (10,000) and a role's default quota (5,000) would refuse the bigger runs.
-  await admin.query(`SELECT svc_set_queue_limits(100000000); SELECT svc_set_role_limits(NULL, 100000000, 1000000000000)`);
+  await admin.query(
+    `SELECT svc_set_queue_limits(100000000); SELECT svc_set_role_limits(NULL, 100000000, 1000000000000)`,
+  );
   await admin.query(`CREATE DATABASE ${GW_DB}`);
   const svcAdmin = await cluster.connect(SVC_DB);
   const svcClient = await cluster.connect(SVC_DB, CLIENT_ROLE);
@@ -577,8 +624,12 @@ try {
 
   const {
     rows: [versions],
-  } = await admin.query(`SELECT current_setting('server_version') AS pg, (SELECT extversion FROM pg_extension WHERE extname = 'plv8') AS plv8`);
-  console.log(`svc queue vs graphile-worker 0.17.3 (defaults), PostgreSQL ${versions.pg}, plv8 ${versions.plv8}, Node ${process.version}`);
+  } = await admin.query(
+    `SELECT current_setting('server_version') AS pg, (SELECT extversion FROM pg_extension WHERE extname = 'plv8') AS plv8`,
+  );
+  console.log(
+    `svc queue vs graphile-worker 0.17.3 (defaults), PostgreSQL ${versions.pg}, plv8 ${versions.plv8}, Node ${process.version}`,
+  );
   console.log(
     DURABLE
       ? "cluster: durable commits (fsync, synchronous_commit and full_page_writes on: PostgreSQL's defaults)"
@@ -638,7 +689,9 @@ try {
   for (const p of [50, 95]) {
     const x = percentile(latency[0], p);
     const y = percentile(latency[1], p);
-    console.log(`| idle enqueue-to-claim latency p${p} (ms) | ${fmtMs(x)} | ${fmtMs(y)} | ${(x / y).toFixed(2)} | ${p === 50 ? '≤ 3 ms' : '—'} |`);
+    console.log(
+      `| idle enqueue-to-claim latency p${p} (ms) | ${fmtMs(x)} | ${fmtMs(y)} | ${(x / y).toFixed(2)} | ${p === 50 ? '≤ 3 ms' : '—'} |`,
+    );
   }
   console.log(
     `\nper-run figures (jobs/s): ` +

@@ -17,11 +17,15 @@ const cluster = await startCluster({ settings: { 'svc.sync_timeout': "'600s'" } 
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 try {
   const su = await cluster.connect();
-  await su.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker; CREATE ROLE flood LOGIN; CREATE ROLE other LOGIN`);
+  await su.query(
+    `CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker; CREATE ROLE flood LOGIN; CREATE ROLE other LOGIN`,
+  );
   await su.query(`CREATE SCHEMA flood AUTHORIZATION flood`);
   const flood = await cluster.connect('postgres', 'flood');
   const other = await cluster.connect('postgres', 'other');
-  console.log(`load ${load()}; stories260K, one worker of concurrency 4, 1 thread; flooding requests of max_tokens ${TOKENS}`);
+  console.log(
+    `load ${load()}; stories260K, one worker of concurrency 4, 1 thread; flooding requests of max_tokens ${TOKENS}`,
+  );
 
   let t = performance.now();
   const batch = `SELECT svc_generate_batch_async(ARRAY(SELECT 'flood ' || i FROM generate_series(1, 1000) i), max_tokens := ${TOKENS}, use_cache := false, priority := 100)`;
@@ -36,16 +40,28 @@ try {
     `- 5,000 requests at priority 100 submitted in ${submitted} s; pending ${usage.pending}, ${usage.stored_bytes} bytes stored; the next 1,000: ${refused}`,
   );
 
-  const worker = spawnWorker(cluster, { role: 'bench_worker', model: STORIES_MODEL, threads: 1, env: { SVC_WORKER_CONCURRENCY: '4' } });
+  const worker = spawnWorker(cluster, {
+    role: 'bench_worker',
+    model: STORIES_MODEL,
+    threads: 1,
+    env: { SVC_WORKER_CONCURRENCY: '4' },
+  });
   try {
     t = performance.now();
     await other.query(`SELECT svc_generate('other asks', max_tokens := 4, use_cache := false)`);
     const waited = seconds(t);
-    const drainedAt = (await su.query(`SELECT count(*) FILTER (WHERE status = 'completed') AS done FROM svc_queue WHERE owner = 'flood'::regrole`)).rows[0]
-      .done;
-    console.log(`- the other role's synchronous call (priority 100, behind them) answered in ${waited} s, after ${drainedAt} of them`);
+    const drainedAt = (
+      await su.query(
+        `SELECT count(*) FILTER (WHERE status = 'completed') AS done FROM svc_queue WHERE owner = 'flood'::regrole`,
+      )
+    ).rows[0].done;
+    console.log(
+      `- the other role's synchronous call (priority 100, behind them) answered in ${waited} s, after ${drainedAt} of them`,
+    );
     for (;;) {
-      const left = Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE status IN ('pending', 'processing')`)).rows[0].n);
+      const left = Number(
+        (await su.query(`SELECT count(*) AS n FROM svc_queue WHERE status IN ('pending', 'processing')`)).rows[0].n,
+      );
       if (left === 0) break;
       await new Promise((r) => setTimeout(r, 500));
     }

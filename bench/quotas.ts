@@ -23,7 +23,9 @@ const cluster = await startCluster();
 try {
   const su = await cluster.connect();
   await su.query(`CREATE EXTENSION ${EXTENSION} CASCADE; CREATE ROLE bench_alice LOGIN`);
-  const withQuotas = (await su.query(`SELECT 1 FROM pg_attribute WHERE attrelid = 'svc_queue'::regclass AND attname = 'stored_bytes'`)).rows.length > 0;
+  const withQuotas =
+    (await su.query(`SELECT 1 FROM pg_attribute WHERE attrelid = 'svc_queue'::regclass AND attname = 'stored_bytes'`))
+      .rows.length > 0;
   const alice = await cluster.connect('postgres', 'bench_alice');
   await alice.query(`SELECT svc_generate_async('warm')`);
 
@@ -53,13 +55,25 @@ try {
   const figures: Record<string, number[]> = { empty: [], held: [], batch: [], exact: [] };
   for (let run = 0; run < RUNS; run++) {
     await su.query('TRUNCATE svc_queue');
-    figures.empty.push(await perCall(SINGLE, `SELECT svc_generate_async('a prompt of a few words', use_cache := false)`, 'empty'));
+    figures.empty.push(
+      await perCall(SINGLE, `SELECT svc_generate_async('a prompt of a few words', use_cache := false)`, 'empty'),
+    );
     await su.query('TRUNCATE svc_queue');
     await holdRequests();
     await su.query('VACUUM ANALYZE svc_queue');
-    figures.held.push(await perCall(Math.min(SINGLE, 900), `SELECT svc_generate_async('a prompt of a few words', use_cache := false)`, 'held'));
+    figures.held.push(
+      await perCall(
+        Math.min(SINGLE, 900),
+        `SELECT svc_generate_async('a prompt of a few words', use_cache := false)`,
+        'held',
+      ),
+    );
     await su.query('TRUNCATE svc_queue');
-    const batch = await perCall(4, `SELECT svc_generate_batch_async(array_fill('a prompt'::text, ARRAY[1000]))`, 'batch');
+    const batch = await perCall(
+      4,
+      `SELECT svc_generate_batch_async(array_fill('a prompt'::text, ARRAY[1000]))`,
+      'batch',
+    );
     figures.batch.push(1000 / (batch / 1e6));
     if (withQuotas) {
       await su.query('TRUNCATE svc_queue');
@@ -74,15 +88,20 @@ try {
     }
   }
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  console.log(`extension ${EXTENSION} (quotas: ${withQuotas ? 'yes' : 'no'}), tree at ${commit}, load ${load()}, median of ${RUNS}`);
+  console.log(
+    `extension ${EXTENSION} (quotas: ${withQuotas ? 'yes' : 'no'}), tree at ${commit}, load ${load()}, median of ${RUNS}`,
+  );
   console.log(
     `single svc_generate_async, empty queue:           ${median(figures.empty).toFixed(0)} µs/call wall, ${median(cpu.empty).toFixed(0)} µs CPU of the backend`,
   );
-  console.log(`single svc_generate_async, the role holds ${HELD}: ${median(figures.held).toFixed(0)} µs/call wall, ${median(cpu.held).toFixed(0)} µs CPU`);
+  console.log(
+    `single svc_generate_async, the role holds ${HELD}: ${median(figures.held).toFixed(0)} µs/call wall, ${median(cpu.held).toFixed(0)} µs CPU`,
+  );
   console.log(
     `svc_generate_batch_async of 1,000:                ${median(figures.batch).toFixed(0)} jobs/s wall, ${(median(cpu.batch) / 1000).toFixed(1)} µs CPU a job`,
   );
-  if (withQuotas) console.log(`exact count of the role's ${HELD} (only past a bound): ${median(figures.exact).toFixed(0)} µs`);
+  if (withQuotas)
+    console.log(`exact count of the role's ${HELD} (only past a bound): ${median(figures.exact).toFixed(0)} µs`);
   await alice.end();
   await su.end();
 } finally {

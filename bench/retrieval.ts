@@ -27,7 +27,9 @@ function summary(label: string, r: number[], subset: number[]) {
   const mrr = (xs: number[]) => xs.reduce((s, x) => s + 1 / x, 0) / xs.length;
   const sub = subset.map((i) => r[i]);
   const f = (x: number) => x.toFixed(3);
-  console.log(`${label.padEnd(28)} recall@1 ${f(at1(r))}  MRR ${f(mrr(r))}   | no shared word: recall@1 ${f(at1(sub))}  MRR ${f(mrr(sub))}`);
+  console.log(
+    `${label.padEnd(28)} recall@1 ${f(at1(r))}  MRR ${f(mrr(r))}   | no shared word: recall@1 ${f(at1(sub))}  MRR ${f(mrr(sub))}`,
+  );
 }
 
 function tfidfScores(docs: string[], queries: string[]): number[][] {
@@ -49,8 +51,12 @@ function tfidfScores(docs: string[], queries: string[]): number[][] {
 
 const docs = RETRIEVAL_SET.map((p) => p.document);
 const queries = RETRIEVAL_SET.map((p) => p.query);
-const disjoint = RETRIEVAL_SET.flatMap((p, i) => ([...content(p.query)].some((w) => content(p.document).has(w)) ? [] : [i]));
-console.log(`${RETRIEVAL_SET.length} query-document pairs, ${disjoint.length} with no content word in common; load ${load()}`);
+const disjoint = RETRIEVAL_SET.flatMap((p, i) =>
+  [...content(p.query)].some((w) => content(p.document).has(w)) ? [] : [i],
+);
+console.log(
+  `${RETRIEVAL_SET.length} query-document pairs, ${disjoint.length} with no content word in common; load ${load()}`,
+);
 summary('TF-IDF word overlap', ranks(tfidfScores(docs, queries)), disjoint);
 
 configure({ threads: 1 });

@@ -162,7 +162,10 @@ function runOne(split: string, file: string): Result {
       compiled = compileJsonSchema(json.schema, open ? { additionalProperties: true } : {});
     });
   } catch (error) {
-    result.error = error instanceof ConstraintError ? error.code : `THROWS ${(error as Error).name}: ${(error as Error).message.slice(0, 80)}`;
+    result.error =
+      error instanceof ConstraintError
+        ? error.code
+        : `THROWS ${(error as Error).name}: ${(error as Error).message.slice(0, 80)}`;
     result.why = (error as Error).message.slice(0, 160);
     return result;
   }

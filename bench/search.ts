@@ -32,8 +32,10 @@ const { values: args } = parseArgs({ options: { chunks: { type: 'string' }, repe
 const CHUNKS = Number(args.chunks ?? process.env.BENCH_CHUNKS ?? 10_000);
 const REPEATS = Number(args.repeats ?? process.env.BENCH_REPEATS ?? 50);
 const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
-if (!Number.isInteger(CHUNKS) || CHUNKS < 1) throw new Error(`--chunks must be a positive integer (is "${args.chunks ?? process.env.BENCH_CHUNKS}")`);
-if (!Number.isInteger(REPEATS) || REPEATS < 1) throw new Error(`--repeats must be a positive integer (is "${args.repeats ?? process.env.BENCH_REPEATS}")`);
+if (!Number.isInteger(CHUNKS) || CHUNKS < 1)
+  throw new Error(`--chunks must be a positive integer (is "${args.chunks ?? process.env.BENCH_CHUNKS}")`);
+if (!Number.isInteger(REPEATS) || REPEATS < 1)
+  throw new Error(`--repeats must be a positive integer (is "${args.repeats ?? process.env.BENCH_REPEATS}")`);
 
 // The real rows: distinct short texts, found back by their own text.
 const REAL = [
@@ -45,7 +47,8 @@ const REAL = [
 const FIRST_REAL_ID = 1_000_000_000;
 
 const ms = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
   const started = process.hrtime.bigint();
@@ -59,11 +62,19 @@ let stopWorker: (() => Promise<void>) | undefined;
 try {
   const available = (await db.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'vector'`)).rows.length > 0;
   if (!available) {
-    console.log('pgvector is not installed in this PostgreSQL: nothing to measure (scripts/setup.sh installs it where its source archive is)');
+    console.log(
+      'pgvector is not installed in this PostgreSQL: nothing to measure (scripts/setup.sh installs it where its source archive is)',
+    );
   } else {
     await db.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker;
       CREATE TABLE docs (id bigint PRIMARY KEY, body text NOT NULL)`);
-    const child = spawnWorker(cluster, { role: 'bench_worker', model: MODEL, threads: 1, stdio: 'ignore', env: { SVC_WORKER_CONTEXT_SIZE: '512' } });
+    const child = spawnWorker(cluster, {
+      role: 'bench_worker',
+      model: MODEL,
+      threads: 1,
+      stdio: 'ignore',
+      env: { SVC_WORKER_CONTEXT_SIZE: '512' },
+    });
     stopWorker = () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -77,8 +88,12 @@ try {
     await db.query(`SELECT svc_vectorize('docs', 'body', 'docs_real', destination := 'docs_real_chunks')`);
     await db.query(`CREATE EXTENSION vector`);
     await db.query(`SELECT svc_vectorize('docs', 'body', 'docs', dimensions := $1)`, [dims]);
-    await db.query(`INSERT INTO docs SELECT $1::bigint + i - 1, b FROM unnest($2::text[]) WITH ORDINALITY AS t(b, i)`, [FIRST_REAL_ID, REAL]);
-    while ((await db.query(`SELECT 1 FROM svc_vectorizer_status() WHERE rows_pending > 0`)).rows.length > 0) await new Promise((r) => setTimeout(r, 100));
+    await db.query(`INSERT INTO docs SELECT $1::bigint + i - 1, b FROM unnest($2::text[]) WITH ORDINALITY AS t(b, i)`, [
+      FIRST_REAL_ID,
+      REAL,
+    ]);
+    while ((await db.query(`SELECT 1 FROM svc_vectorizer_status() WHERE rows_pending > 0`)).rows.length > 0)
+      await new Promise((r) => setTimeout(r, 100));
 
     // Random unit vectors (the correlated subquery draws one per row), one chunk per key.
     const [fillMs] = await timed(() =>
@@ -96,19 +111,28 @@ try {
       [FIRST_REAL_ID],
     );
     await db.query('ANALYZE docs_real_chunks');
-    const [indexMs] = await timed(() => db.query(`CREATE INDEX ON docs_chunks USING hnsw (embedding vector_cosine_ops); ANALYZE docs_chunks`));
+    const [indexMs] = await timed(() =>
+      db.query(`CREATE INDEX ON docs_chunks USING hnsw (embedding vector_cosine_ops); ANALYZE docs_chunks`),
+    );
     const total = Number((await db.query('SELECT count(*) AS n FROM docs_chunks')).rows[0].n);
     const realTotal = Number((await db.query('SELECT count(*) AS n FROM docs_real_chunks')).rows[0].n);
 
     // The statement svc_search runs, explained and timed alone with one real embedding.
-    const sql = searchQuery({ destination: 'public.docs_chunks', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: 'public' });
+    const sql = searchQuery({
+      destination: 'public.docs_chunks',
+      svcSchema: 'public',
+      keys: [{ name: 'id' }],
+      vectorSchema: 'public',
+    });
     const probe = (await db.query(`SELECT svc_vectorizer_embed('docs', $1) AS e`, [REAL[0]])).rows[0].e as number[];
     const statement = sql.replace('$1', `'[${probe.join(',')}]'`).replaceAll('$2', '10');
     const plan = (await db.query(`EXPLAIN ${statement}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
     const usesIndex = /Index Scan using \S*hnsw|docs_chunks_embedding_idx/.test(plan);
     // The server's execution time, without per-node timing (its clock reads cost more than a chunk's distance).
     const executionMs = async (client: pg.Client, text = statement) =>
-      (await client.query(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${text}`)).rows[0]['QUERY PLAN'][0]['Execution Time'] as number;
+      (await client.query(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${text}`)).rows[0]['QUERY PLAN'][0][
+        'Execution Time'
+      ] as number;
     const medianOf5 = async (f: () => Promise<number>) => {
       const out: number[] = [];
       for (let r = 0; r < 5; r++) out.push(await f());
@@ -116,7 +140,8 @@ try {
     };
     const statementIndexMs = await medianOf5(() => executionMs(db));
 
-    const search = (client: pg.Client, text: string) => client.query(`SELECT key, distance FROM svc_search('docs', $1, 10)`, [text]);
+    const search = (client: pg.Client, text: string) =>
+      client.query(`SELECT key, distance FROM svc_search('docs', $1, 10)`, [text]);
     const firsts: number[] = [];
     const found: boolean[] = [];
     for (const [i, text] of REAL.entries()) {
@@ -133,7 +158,12 @@ try {
     const noIndex = await cluster.connect();
     await noIndex.query('SET enable_indexscan = off');
     const scanPlan = (await noIndex.query(`EXPLAIN ${statement}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-    const realStatement = searchQuery({ destination: 'public.docs_real_chunks', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: null })
+    const realStatement = searchQuery({
+      destination: 'public.docs_real_chunks',
+      svcSchema: 'public',
+      keys: [{ name: 'id' }],
+      vectorSchema: null,
+    })
       .replace('$1', `'[${probe.join(',')}]'`)
       .replaceAll('$2', '10');
     // Each pair as PostgreSQL plans it (parallel workers where it chooses them) and with none (one core each).
@@ -149,7 +179,9 @@ try {
         realScans.push(await executionMs(db, realStatement));
       }
       const workers = async (client: pg.Client, text: string) =>
-        /Gather/.test((await client.query(`EXPLAIN ${text}`)).rows.map((r) => r['QUERY PLAN']).join('\n')) ? 'parallel' : 'serial';
+        /Gather/.test((await client.query(`EXPLAIN ${text}`)).rows.map((r) => r['QUERY PLAN']).join('\n'))
+          ? 'parallel'
+          : 'serial';
       return {
         pg: percentile(scans, 50),
         bare: percentile(bareScans, 50),
@@ -164,15 +196,23 @@ try {
     await db.query('RESET max_parallel_workers_per_gather');
     const statementScanMs = planned.pg;
     // Both exact: the same 10 rows (their order may differ where two distances are within pgvector's float sums' error).
-    const nearest = async (client: pg.Client, text: string) => (await client.query(text)).rows.map((r) => Number(r.key.id)).sort((a, b) => a - b);
-    const sameRows = JSON.stringify(await nearest(noIndex, statement)) === JSON.stringify(await nearest(db, realStatement));
+    const nearest = async (client: pg.Client, text: string) =>
+      (await client.query(text)).rows.map((r) => Number(r.key.id)).sort((a, b) => a - b);
+    const sameRows =
+      JSON.stringify(await nearest(noIndex, statement)) === JSON.stringify(await nearest(db, realStatement));
     await noIndex.end();
     const realSearch = (text: string) => db.query(`SELECT key, distance FROM svc_search('docs_real', $1, 10)`, [text]);
     const realFound: boolean[] = [];
-    for (const [i, text] of REAL.entries()) realFound.push(Number((await realSearch(text)).rows[0]?.key?.id) === FIRST_REAL_ID + i);
+    for (const [i, text] of REAL.entries())
+      realFound.push(Number((await realSearch(text)).rows[0]?.key?.id) === FIRST_REAL_ID + i);
     const realRepeated: number[] = [];
-    for (let r = 0; r < Math.min(REPEATS, 10); r++) realRepeated.push((await timed(() => realSearch(REAL[r % REAL.length])))[0]);
-    const vz = (await db.query(`SELECT sum(rows_failed) AS rows_failed, string_agg(last_error, '; ') AS last_error FROM svc_vectorizer_status()`)).rows[0];
+    for (let r = 0; r < Math.min(REPEATS, 10); r++)
+      realRepeated.push((await timed(() => realSearch(REAL[r % REAL.length])))[0]);
+    const vz = (
+      await db.query(
+        `SELECT sum(rows_failed) AS rows_failed, string_agg(last_error, '; ') AS last_error FROM svc_vectorizer_status()`,
+      )
+    ).rows[0];
 
     console.log(
       `\nsvc_search over ${total} chunks of ${dims} dimensions (pgvector, HNSW vector_cosine_ops, k = 10); model ${MODEL.split('/').pop()}; load ${load()}\n`,
@@ -184,7 +224,9 @@ try {
     console.log(
       `| ${total} | ${(fillMs / 1000).toFixed(1)} | ${(indexMs / 1000).toFixed(1)} | ${usesIndex ? 'yes' : 'no'} | ${percentile(firsts, 50).toFixed(1)} | ${percentile(repeated, 50).toFixed(2)} / ${percentile(repeated, 95).toFixed(2)} | ${statementIndexMs.toFixed(2)} | ${statementScanMs.toFixed(1)}${/Seq Scan/.test(scanPlan) ? '' : ' (not a scan)'} | ${found.filter(Boolean).length}/${REAL.length} |`,
     );
-    console.log(`\nExact scans of the same ${realTotal} chunks (no index), statements alone, median of 7 in alternation; load ${load()}\n`);
+    console.log(
+      `\nExact scans of the same ${realTotal} chunks (no index), statements alone, median of 7 in alternation; load ${load()}\n`,
+    );
     console.log(
       '| chunks | workers | plans (pgvector / real[]) | pgvector exact scan ms (<=>) | bare ORDER BY <=> LIMIT 10 ms | real[] exact scan ms (lower bound, then svc_cosine_distance; C) | real[] / pgvector | real[] / bare |',
     );

@@ -136,12 +136,20 @@ async function benchModel(name: string, model: string): Promise<void> {
         libSeconds += await seconds(async () => {
           for (const b of round) await libraryCall(one, kind, b);
         });
-        setSeconds += await seconds(() => user.query(`SELECT count(*) FILTER (WHERE error IS NULL) FROM ${SQL[kind].set}`, [round]));
+        setSeconds += await seconds(() =>
+          user.query(`SELECT count(*) FILTER (WHERE error IS NULL) FROM ${SQL[kind].set}`, [round]),
+        );
       }
       const libSeq = rate(ROWS, libSeconds);
       const set = rate(ROWS, setSeconds);
-      const libConc = rate(ROWS, await seconds(() => pool(ROWS, CONCURRENCY, (i) => libraryCall(many, kind, bodies[i]))));
-      const perRow = rate(PER_ROW, await seconds(() => user.query(`SELECT ${SQL[kind].perRow} FROM docs WHERE id < $1`, [PER_ROW])));
+      const libConc = rate(
+        ROWS,
+        await seconds(() => pool(ROWS, CONCURRENCY, (i) => libraryCall(many, kind, bodies[i]))),
+      );
+      const perRow = rate(
+        PER_ROW,
+        await seconds(() => user.query(`SELECT ${SQL[kind].perRow} FROM docs WHERE id < $1`, [PER_ROW])),
+      );
       const asyncRate = rate(
         ROWS,
         await seconds(async () => {
@@ -159,14 +167,22 @@ async function benchModel(name: string, model: string): Promise<void> {
     await many.dispose();
 
     // The worker's throughput as its concurrency grows (sequences of one context).
-    console.log(`\n| worker concurrency | rows/s (set-based, ${TOKENS} tokens a row) | tokens/s (rows × ${TOKENS}, the most a row may take) |`);
+    console.log(
+      `\n| worker concurrency | rows/s (set-based, ${TOKENS} tokens a row) | tokens/s (rows × ${TOKENS}, the most a row may take) |`,
+    );
     console.log('|---:|---:|---:|');
     const sample = bodies.slice(0, Math.min(ROWS, 2000));
     for (const concurrency of [1, 4, 16]) {
       await stop();
       stop = await startWorker(concurrency);
-      const s = await seconds(() => user.query(`SELECT count(*) FROM svc_generate($1::text[], max_tokens := ${TOKENS}, use_cache := false)`, [sample]));
-      console.log(`| ${concurrency} | ${(sample.length / s).toFixed(0)} | ${((sample.length * TOKENS) / s).toFixed(0)} |`);
+      const s = await seconds(() =>
+        user.query(`SELECT count(*) FROM svc_generate($1::text[], max_tokens := ${TOKENS}, use_cache := false)`, [
+          sample,
+        ]),
+      );
+      console.log(
+        `| ${concurrency} | ${(sample.length / s).toFixed(0)} | ${((sample.length * TOKENS) / s).toFixed(0)} |`,
+      );
       await db.query(`DELETE FROM svc_queue`);
     }
     await stop();
@@ -178,5 +194,8 @@ async function benchModel(name: string, model: string): Promise<void> {
 }
 
 for (const name of MODELS) {
-  await benchModel(name, name === 'stories' ? STORIES_MODEL : name === 'embed' ? EMBED_MODEL : await realVocabModel(name as RealVocab));
+  await benchModel(
+    name,
+    name === 'stories' ? STORIES_MODEL : name === 'embed' ? EMBED_MODEL : await realVocabModel(name as RealVocab),
+  );
 }

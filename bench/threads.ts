@@ -47,7 +47,9 @@ function burners(n: number): ChildProcess[] {
   return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
 }
 
-console.log(`bench/threads: ${TOKENS} tokens, logical CPUs ${availableParallelism()}, physical cores ${physicalCores()}, load ${load()}`);
+console.log(
+  `bench/threads: ${TOKENS} tokens, logical CPUs ${availableParallelism()}, physical cores ${physicalCores()}, load ${load()}`,
+);
 for (const [name, path] of models) {
   const file = await path();
   const size = statSync(file).size;

@@ -38,7 +38,8 @@ const STALL_S = Number(process.env.BENCH_STALL_S ?? 120);
 const WORDS = ['cat', 'dog', 'bird', 'tree', 'boat', 'ball', 'sun', 'rain', 'cake', 'park', 'fish', 'star'];
 const MOODS = ['happy', 'sad', 'sleepy', 'brave', 'small', 'big', 'kind'];
 // Short distinct texts, a few varied words each (the row number makes each one unique).
-const body = (i: number) => `Once upon a time there was a ${MOODS[i % MOODS.length]} ${WORDS[(i * 7) % WORDS.length]} number ${i}.`;
+const body = (i: number) =>
+  `Once upon a time there was a ${MOODS[i % MOODS.length]} ${WORDS[(i * 7) % WORDS.length]} number ${i}.`;
 
 const seconds = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e9;
 const load = () =>
@@ -88,7 +89,9 @@ interface Status {
   last_error: string | null;
 }
 async function status(db: pg.Client): Promise<Status> {
-  const { rows } = await db.query<Status>(`SELECT rows_pending, rows_done, rows_failed, chunks, last_error FROM svc_vectorizer_status() WHERE name = 'docs'`);
+  const { rows } = await db.query<Status>(
+    `SELECT rows_pending, rows_done, rows_failed, chunks, last_error FROM svc_vectorizer_status() WHERE name = 'docs'`,
+  );
   if (rows.length === 0) throw new Error('svc_vectorizer_status() has no vectorizer named docs');
   return rows[0];
 }
@@ -99,7 +102,9 @@ let stopWorker: (() => Promise<void>) | undefined;
 try {
   await db.query(`CREATE EXTENSION svc CASCADE; CREATE ROLE bench_worker LOGIN IN ROLE svc_worker;
     CREATE TABLE docs (id integer PRIMARY KEY, body text NOT NULL)`);
-  await db.query(`INSERT INTO docs SELECT i - 1, b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, i)`, [Array.from({ length: ROWS }, (_, i) => body(i))]);
+  await db.query(`INSERT INTO docs SELECT i - 1, b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, i)`, [
+    Array.from({ length: ROWS }, (_, i) => body(i)),
+  ]);
   await db.query('ANALYZE docs');
 
   // In process: the same texts, one after another, on one sequence of one context; measured before
@@ -132,7 +137,10 @@ try {
 
   const cpuBefore = cpuSeconds(child.pid!, cluster.postmasterPid);
   let started = process.hrtime.bigint();
-  const { rows: declared } = await db.query<{ queued: string }>(`SELECT svc_vectorize('docs', 'body', 'docs', batch_size := $1) AS queued`, [BATCH]);
+  const { rows: declared } = await db.query<{ queued: string }>(
+    `SELECT svc_vectorize('docs', 'body', 'docs', batch_size := $1) AS queued`,
+    [BATCH],
+  );
   const declareMs = seconds(started) * 1000;
   const queued = Number(declared[0].queued);
   console.error(`declared: ${queued} rows queued in ${declareMs.toFixed(0)} ms`);
@@ -150,7 +158,9 @@ try {
       );
     if (done >= reported + ROWS / 10) {
       reported = done;
-      console.error(`${done}/${ROWS} rows done (${last.rows_failed} failed) after ${seconds(started).toFixed(1)} s; load ${load()}`);
+      console.error(
+        `${done}/${ROWS} rows done (${last.rows_failed} failed) after ${seconds(started).toFixed(1)} s; load ${load()}`,
+      );
     }
   }
   const backfillS = seconds(started);

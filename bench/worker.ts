@@ -17,7 +17,8 @@ const JOBS = Number(process.env.BENCH_JOBS ?? 40);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 16);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const ms = (x: number) => x.toFixed(2);
 const time = async (fn: () => Promise<unknown>) => {
   const started = process.hrtime.bigint();
@@ -96,7 +97,10 @@ try {
     await waitForWorker();
     const prompts = Array.from({ length: JOBS }, (_, i) => `job ${concurrency}-${i}:`);
     const started = process.hrtime.bigint();
-    const { rows } = await db.query('SELECT svc_generate_batch_async($1::text[], max_tokens := $2, use_cache := false) AS ids', [prompts, TOKENS]);
+    const { rows } = await db.query(
+      'SELECT svc_generate_batch_async($1::text[], max_tokens := $2, use_cache := false) AS ids',
+      [prompts, TOKENS],
+    );
     for (const id of rows[0].ids) await db.query('SELECT svc_get_async_result($1, 300)', [id]);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     console.log(`| ${concurrency} | ${(JOBS / seconds).toFixed(1)} |`);

@@ -92,7 +92,11 @@ async function startWorker(cluster: Cluster, db: pg.Client, name: string, id: st
     // Its log goes to a file, read once at the end: read as it comes, each job's line would cost this
     // process CPU on the cores the workers share.
     stdio: ['ignore', 'ignore', logFd],
-    env: { SVC_WORKER_CONCURRENCY: String(CONCURRENCY), SVC_WORKER_CONTEXT_SIZE: '512', ...(PREFETCH !== undefined ? { SVC_WORKER_PREFETCH: PREFETCH } : {}) },
+    env: {
+      SVC_WORKER_CONCURRENCY: String(CONCURRENCY),
+      SVC_WORKER_CONTEXT_SIZE: '512',
+      ...(PREFETCH !== undefined ? { SVC_WORKER_PREFETCH: PREFETCH } : {}),
+    },
   });
   for (;;) {
     const { rows } = await db.query(`SELECT 1 FROM svc_workers WHERE worker_id = $1 AND state = 'running'`, [id]);
@@ -124,7 +128,9 @@ async function startWorker(cluster: Cluster, db: pg.Client, name: string, id: st
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 /** The workers' logs; their warnings and errors are printed at the end (a job that failed or ran again is a finding). */
 const logs = mkdtempSync(join(tmpdir(), 'svc-bench-workers-'));
-const cluster = await startCluster(STATEMENTS ? { settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } } : {});
+const cluster = await startCluster(
+  STATEMENTS ? { settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } } : {},
+);
 const db = await cluster.connect();
 const bodies = Array.from({ length: ROWS }, (_, i) => `Row ${i}: the child felt ${CHOICES[i % 4]} on day ${i % 97}.`);
 const workers: WorkerRun[] = [];
@@ -161,15 +167,22 @@ try {
         await user.query(`SET svc.model = '${name}'`);
         const sample = () => {
           const pg = clusterPids(cluster.postmasterPid).filter((pid) => pid !== callerPid);
-          return [workersOf[name].reduce((t, w) => t + cpuSeconds(w.pid), 0), cpuSeconds(callerPid), pg.reduce((t, pid) => t + cpuSeconds(pid), 0)];
+          return [
+            workersOf[name].reduce((t, w) => t + cpuSeconds(w.pid), 0),
+            cpuSeconds(callerPid),
+            pg.reduce((t, pid) => t + cpuSeconds(pid), 0),
+          ];
         };
         if (STATEMENTS) await db.query('SELECT pg_stat_statements_reset()');
         const before = sample();
         const started = process.hrtime.bigint();
-        const { rows } = await user.query(`SELECT count(*) FILTER (WHERE error IS NULL) AS ok FROM ${CALL[kind]}`, [round]);
+        const { rows } = await user.query(`SELECT count(*) FILTER (WHERE error IS NULL) AS ok FROM ${CALL[kind]}`, [
+          round,
+        ]);
         seconds[name] += Number(process.hrtime.bigint() - started) / 1e9;
         sample().forEach((t, i) => (cpu[name][i] += t - before[i]));
-        if (Number(rows[0].ok) !== round.length) throw new Error(`${kind}: ${rows[0].ok} of ${round.length} rows answered`);
+        if (Number(rows[0].ok) !== round.length)
+          throw new Error(`${kind}: ${rows[0].ok} of ${round.length} rows answered`);
         // Who ran what, from the queue's own rows: completed, claimed once (attempt 1), by which worker.
         const { rows: by } = await db.query(
           `SELECT worker_id, count(*) AS n, bool_and(status = 'completed' AND attempt = 1) AS once FROM svc_queue GROUP BY worker_id`,
@@ -188,7 +201,8 @@ try {
             `SELECT calls, round(total_exec_time::numeric, 1) AS ms, rows, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS q FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 14`,
           );
           console.log(`${kind} ${name}, ${round.length} rows:`);
-          for (const t of top) console.log(`  ${t.calls} calls ${t.ms} ms ${t.rows} rows ${t.toplevel ? 'top' : 'nested'}: ${t.q}`);
+          for (const t of top)
+            console.log(`  ${t.calls} calls ${t.ms} ms ${t.rows} rows ${t.toplevel ? 'top' : 'nested'}: ${t.q}`);
         }
         await db.query(`DELETE FROM svc_queue`);
       }
@@ -206,7 +220,8 @@ try {
   await db.end();
   await cluster.stop();
   for (const w of workers) {
-    for (const line of readFileSync(join(logs, `${w.id}.log`), 'utf8').split('\n')) if (/"level":"(warn|error)"/.test(line)) console.error(`${w.id}: ${line}`);
+    for (const line of readFileSync(join(logs, `${w.id}.log`), 'utf8').split('\n'))
+      if (/"level":"(warn|error)"/.test(line)) console.error(`${w.id}: ${line}`);
   }
   rmSync(logs, { recursive: true, force: true });
 }

@@ -21,10 +21,19 @@ interface XgrMatcher {
 }
 interface Xgr {
   TokenizerInfo: {
-    createTokenizerInfo(vocab: readonly string[], vocabType: string, prependSpace: boolean, vocabSize: number, stopTokens: number[]): Promise<XgrTokenizerInfo>;
+    createTokenizerInfo(
+      vocab: readonly string[],
+      vocabType: string,
+      prependSpace: boolean,
+      vocabSize: number,
+      stopTokens: number[],
+    ): Promise<XgrTokenizerInfo>;
   };
   GrammarCompiler: {
-    createGrammarCompiler(info: XgrTokenizerInfo, cache?: boolean): Promise<{ compileGrammar(ebnf: string): Promise<XgrCompiled>; dispose(): void }>;
+    createGrammarCompiler(
+      info: XgrTokenizerInfo,
+      cache?: boolean,
+    ): Promise<{ compileGrammar(ebnf: string): Promise<XgrCompiled>; dispose(): void }>;
   };
   GrammarMatcher: { createGrammarMatcher(compiled: XgrCompiled): Promise<XgrMatcher> };
 }
@@ -55,7 +64,11 @@ export class XgrammarPeer {
     readonly setupMs: number,
   ) {}
 
-  static async create(vocab: readonly string[], vocabType: 'byte_level' | 'byte_fallback', stopTokens: number[]): Promise<XgrammarPeer> {
+  static async create(
+    vocab: readonly string[],
+    vocabType: 'byte_level' | 'byte_fallback',
+    stopTokens: number[],
+  ): Promise<XgrammarPeer> {
     const xgr = loadXgrammar();
     const start = performance.now();
     const info = await xgr.TokenizerInfo.createTokenizerInfo(vocab, vocabType, false, vocab.length, stopTokens);

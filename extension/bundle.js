@@ -8830,13 +8830,21 @@ var __svc_exports = (() => {
   var STOP_LIMITS = { maxStrings: 16, maxChars: 1e3 };
   function stopProblem(stops, name, base) {
     if (stops.length > STOP_LIMITS.maxStrings)
-      return { subject: name, rule: `must have at most ${STOP_LIMITS.maxStrings} strings (got ${stops.length})`, overLimit: true };
+      return {
+        subject: name,
+        rule: `must have at most ${STOP_LIMITS.maxStrings} strings (got ${stops.length})`,
+        overLimit: true
+      };
     for (const [i, stop] of stops.entries()) {
       const subject = `${name}[${i + base}]`;
       if (typeof stop !== "string") return { subject, rule: "must be a string", overLimit: false };
       if (stop === "") return { subject, rule: "must not be empty", overLimit: false };
       if (stop.length > STOP_LIMITS.maxChars)
-        return { subject, rule: `must be at most ${STOP_LIMITS.maxChars} characters (got ${stop.length})`, overLimit: true };
+        return {
+          subject,
+          rule: `must be at most ${STOP_LIMITS.maxChars} characters (got ${stop.length})`,
+          overLimit: true
+        };
     }
     return void 0;
   }
@@ -9236,7 +9244,8 @@ var __svc_exports = (() => {
     }
   }
   function formatRepeat(body, bodyText, min, max) {
-    if (max !== null && max < min) throw new ConstraintError("unsatisfiable", `repetition {${min},${max}} matches nothing`);
+    if (max !== null && max < min)
+      throw new ConstraintError("unsatisfiable", `repetition {${min},${max}} matches nothing`);
     if (max === 0) return '""';
     if (min === 1 && max === 1) return bodyText;
     let text3 = body.kind === "repeat" ? `(${bodyText})` : bodyText;
@@ -9436,7 +9445,10 @@ var __svc_exports = (() => {
   }
   function checkGrammarChars(text3, limits) {
     if (text3.length > limits.maxGrammarChars) {
-      throw new ConstraintError("too-large", `grammar is ${text3.length} characters, above the limit of ${limits.maxGrammarChars}`);
+      throw new ConstraintError(
+        "too-large",
+        `grammar is ${text3.length} characters, above the limit of ${limits.maxGrammarChars}`
+      );
     }
   }
 
@@ -9597,7 +9609,10 @@ var __svc_exports = (() => {
   function checkDepth(body, rule) {
     const depth = exprDepth(body);
     if (depth > MAX_EXPR_DEPTH) {
-      throw new ConstraintError("too-deep", `grammar rule '${rule}' nests ${depth} levels deep, above the limit of ${MAX_EXPR_DEPTH}`);
+      throw new ConstraintError(
+        "too-deep",
+        `grammar rule '${rule}' nests ${depth} levels deep, above the limit of ${MAX_EXPR_DEPTH}`
+      );
     }
   }
   function forEachRef(expr, visit) {
@@ -9661,10 +9676,16 @@ var __svc_exports = (() => {
     }
     const cycle = findCycle(grammar.rules.keys(), leftmost);
     if (cycle) {
-      throw new ConstraintError("invalid-gbnf", `left recursion (${cycle.join(" -> ")}): the schema refers to itself before producing any character`);
+      throw new ConstraintError(
+        "invalid-gbnf",
+        `left recursion (${cycle.join(" -> ")}): the schema refers to itself before producing any character`
+      );
     }
     if (derivationHeights(grammar).get(grammar.root) === Infinity) {
-      throw new ConstraintError("unsatisfiable", "the grammar has no finite output (unbounded recursion with no way out)");
+      throw new ConstraintError(
+        "unsatisfiable",
+        "the grammar has no finite output (unbounded recursion with no way out)"
+      );
     }
   }
   function findCycle(names, edges) {
@@ -9699,7 +9720,8 @@ var __svc_exports = (() => {
     let expr = option;
     if (expr.kind === "ref") expr = deref(expr.name) ?? expr;
     if (expr.kind === "literal") return { head: [...expr.text], rest: [] };
-    if (expr.kind === "seq" && expr.items[0].kind === "literal") return { head: [...expr.items[0].text], rest: expr.items.slice(1) };
+    if (expr.kind === "seq" && expr.items[0].kind === "literal")
+      return { head: [...expr.items[0].text], rest: expr.items.slice(1) };
     return { head: [], rest: [option] };
   }
   var join = (o) => seqOf([literal(o.head.join("")), ...o.rest]);
@@ -9763,17 +9785,24 @@ var __svc_exports = (() => {
   // src/grammar/choices.ts
   function checkChoices(choices) {
     if (!Array.isArray(choices)) throw new ConstraintError("invalid-input", "choices must be an array of strings");
-    if (choices.length === 0) throw new ConstraintError("invalid-input", "choices must not be empty: nothing could match");
+    if (choices.length === 0)
+      throw new ConstraintError("invalid-input", "choices must not be empty: nothing could match");
     const seen = /* @__PURE__ */ new Map();
     choices.forEach((choice, index) => {
       if (typeof choice !== "string") {
-        throw new ConstraintError("invalid-input", `choice ${index} is ${choice === null ? "null" : typeof choice}, not a string`, { pointer: `/${index}` });
+        throw new ConstraintError(
+          "invalid-input",
+          `choice ${index} is ${choice === null ? "null" : typeof choice}, not a string`,
+          { pointer: `/${index}` }
+        );
       }
       if (choice === "") throw new ConstraintError("invalid-input", `choice ${index} is empty`, { pointer: `/${index}` });
       const first = seen.get(choice);
       if (first !== void 0) {
         const shown = choice.length > 200 ? JSON.stringify(choice.slice(0, 200)) + "\u2026" : JSON.stringify(choice);
-        throw new ConstraintError("invalid-input", `choice ${index} repeats choice ${first}: ${shown}`, { pointer: `/${index}` });
+        throw new ConstraintError("invalid-input", `choice ${index} repeats choice ${first}: ${shown}`, {
+          pointer: `/${index}`
+        });
       }
       seen.set(choice, index);
     });
@@ -9783,7 +9812,10 @@ var __svc_exports = (() => {
     const list = checkChoices(choices);
     const total = list.reduce((sum, choice) => sum + choice.length + 3, 0);
     if (total > maxGrammarChars) {
-      throw new ConstraintError("too-large", `choices take at least ${total} grammar characters, above the limit of ${maxGrammarChars}`);
+      throw new ConstraintError(
+        "too-large",
+        `choices take at least ${total} grammar characters, above the limit of ${maxGrammarChars}`
+      );
     }
     const builder = new GrammarBuilder();
     return builder.build(
@@ -9869,7 +9901,9 @@ var __svc_exports = (() => {
     const escape2 = seq(
       literal("\\"),
       alt(
-        charClass(normalizeRanges(['"', "\\", "/", "b", "f", "n", "r", "t"].map((c) => [c.charCodeAt(0), c.charCodeAt(0)]))),
+        charClass(
+          normalizeRanges(['"', "\\", "/", "b", "f", "n", "r", "t"].map((c) => [c.charCodeAt(0), c.charCodeAt(0)]))
+        ),
         seq(literal("u"), nonSurrogateHex4)
       )
     );
@@ -9912,9 +9946,18 @@ var __svc_exports = (() => {
       const object2 = this.builder.reserve("object");
       const array3 = this.builder.reserve("array");
       const member = seq(this.string(), literal(":"), ref(value));
-      this.builder.define(object2, seq(literal("{"), optional(seq(member, repeat(seq(literal(","), member), 0, null))), literal("}")));
-      this.builder.define(array3, seq(literal("["), optional(seq(ref(value), repeat(seq(literal(","), ref(value)), 0, null))), literal("]")));
-      this.builder.define(value, alt(ref(object2), ref(array3), this.string(), this.number(), this.boolean(), literal("null")));
+      this.builder.define(
+        object2,
+        seq(literal("{"), optional(seq(member, repeat(seq(literal(","), member), 0, null))), literal("}"))
+      );
+      this.builder.define(
+        array3,
+        seq(literal("["), optional(seq(ref(value), repeat(seq(literal(","), ref(value)), 0, null))), literal("]"))
+      );
+      this.builder.define(
+        value,
+        alt(ref(object2), ref(array3), this.string(), this.number(), this.boolean(), literal("null"))
+      );
       return ref(value);
     }
   };
@@ -9923,7 +9966,10 @@ var __svc_exports = (() => {
   var DEFAULT_MAX_SCHEMA_CHARS = 1e6;
   function refuseOversizedSchema(schema, maxChars = DEFAULT_MAX_SCHEMA_CHARS) {
     let chars = 0;
-    const over = () => new ConstraintError("too-large", `the schema is more than ${maxChars} characters as JSON text, the limit (objects used in several places count at each)`);
+    const over = () => new ConstraintError(
+      "too-large",
+      `the schema is more than ${maxChars} characters as JSON text, the limit (objects used in several places count at each)`
+    );
     const pending = [schema];
     while (pending.length > 0) {
       const value = pending.pop();
@@ -10049,10 +10095,14 @@ var __svc_exports = (() => {
   var MAX_OBJECT_PROPERTIES = 2e3;
   function refuseTooManyProperties(count, pointer) {
     if (count <= MAX_OBJECT_PROPERTIES) return;
-    throw new ConstraintError("too-large", `an object of ${count} properties (properties and required) is above the limit of ${MAX_OBJECT_PROPERTIES}`, {
-      pointer,
-      keyword: "properties"
-    });
+    throw new ConstraintError(
+      "too-large",
+      `an object of ${count} properties (properties and required) is above the limit of ${MAX_OBJECT_PROPERTIES}`,
+      {
+        pointer,
+        keyword: "properties"
+      }
+    );
   }
   var ANCHOR_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;
   function normalizeSchema(input, options = {}) {
@@ -10074,10 +10124,14 @@ var __svc_exports = (() => {
         if (STANDARD_KEYWORDS.has(keyword) || extra.has(keyword)) setOwn(out, keyword, value);
         else if (keyword === "id" && idIsKeyword && typeof value === "string") saw("draft-04");
         else if (options.strict) {
-          throw new ConstraintError("unsupported-keyword", `unknown keyword '${keyword}' (strict: only the standard vocabularies' keywords are allowed)`, {
-            pointer: pointerChild(pointer, keyword),
-            keyword
-          });
+          throw new ConstraintError(
+            "unsupported-keyword",
+            `unknown keyword '${keyword}' (strict: only the standard vocabularies' keywords are allowed)`,
+            {
+              pointer: pointerChild(pointer, keyword),
+              keyword
+            }
+          );
         } else if (keyword !== "$async" && keyword !== "id") setOwn(out, keyword, value);
       }
       delete out.$schema;
@@ -10118,10 +10172,14 @@ var __svc_exports = (() => {
           else if (Array.isArray(dependency) ? dependency.every((item) => typeof item === "string") : typeof dependency === "boolean" || isObject(dependency)) {
             setOwn(Array.isArray(dependency) ? required : schemas, name, dependency);
           } else {
-            throw new ConstraintError("invalid-input", "dependencies must be an object of property-name arrays or schemas", {
-              pointer: pointerChild(pointerChild(pointer, "dependencies"), name),
-              keyword: "dependencies"
-            });
+            throw new ConstraintError(
+              "invalid-input",
+              "dependencies must be an object of property-name arrays or schemas",
+              {
+                pointer: pointerChild(pointerChild(pointer, "dependencies"), name),
+                keyword: "dependencies"
+              }
+            );
           }
         }
         delete out.dependencies;
@@ -10146,7 +10204,8 @@ var __svc_exports = (() => {
         if (keyword === "properties") refuseTooManyProperties(Object.keys(map).length, pointer);
         const copy = {};
         written.add(copy);
-        for (const [name, sub] of Object.entries(map)) setOwn(copy, name, child2(sub, pointerChild(pointerChild(pointer, keyword), name), keyword));
+        for (const [name, sub] of Object.entries(map))
+          setOwn(copy, name, child2(sub, pointerChild(pointerChild(pointer, keyword), name), keyword));
         out[keyword] = copy;
         if (keyword === "properties") hoistRequired(out, copy);
       }
@@ -10157,14 +10216,20 @@ var __svc_exports = (() => {
         written.add(copy);
         out[keyword] = copy;
       }
-      for (const keyword of SCHEMA_VALUES) if (hasOwn(out, keyword)) out[keyword] = child2(out[keyword], pointerChild(pointer, keyword), keyword);
+      for (const keyword of SCHEMA_VALUES)
+        if (hasOwn(out, keyword)) out[keyword] = child2(out[keyword], pointerChild(pointer, keyword), keyword);
       return out;
     };
     const schema = walk(input, "", 0);
-    if (isObject(schema)) for (let i = 0; i < refs.length; i++) adoptRefTarget(schema, refs[i], written, (target, pointer) => walk(target, pointer, 1));
+    if (isObject(schema))
+      for (let i = 0; i < refs.length; i++)
+        adoptRefTarget(schema, refs[i], written, (target, pointer) => walk(target, pointer, 1));
     for (const { ref: ref2, pointer } of validatorRefs) {
       if (!resolves(schema, ref2, anchors))
-        throw new ConstraintError("unresolved-ref", `$ref '${ref2}' points to nothing in this schema`, { pointer, keyword: "$ref" });
+        throw new ConstraintError("unresolved-ref", `$ref '${ref2}' points to nothing in this schema`, {
+          pointer,
+          keyword: "$ref"
+        });
     }
     return { schema, draft: declared ?? spellings ?? "2020-12" };
   }
@@ -10247,17 +10312,29 @@ var __svc_exports = (() => {
       node = copy;
     }
   }
-  var VALIDATED_SUBSCHEMAS = ["not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"];
+  var VALIDATED_SUBSCHEMAS = [
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems"
+  ];
   function checkValidatedShapes(out, pointer) {
     const refuse = (keyword, what, at3 = pointerChild(pointer, keyword)) => {
       throw new ConstraintError("invalid-input", `${keyword} must be ${what}`, { pointer: at3, keyword });
     };
     const isSchema = (value) => typeof value === "boolean" || isObject(value);
-    for (const keyword of VALIDATED_SUBSCHEMAS) if (hasOwn(out, keyword) && !isSchema(out[keyword])) refuse(keyword, "a schema (an object or a boolean)");
-    if (hasOwn(out, "multipleOf") && !(typeof out.multipleOf === "number" && out.multipleOf > 0)) refuse("multipleOf", "a number above 0");
+    for (const keyword of VALIDATED_SUBSCHEMAS)
+      if (hasOwn(out, keyword) && !isSchema(out[keyword])) refuse(keyword, "a schema (an object or a boolean)");
+    if (hasOwn(out, "multipleOf") && !(typeof out.multipleOf === "number" && out.multipleOf > 0))
+      refuse("multipleOf", "a number above 0");
     for (const keyword of ["minContains", "maxContains"]) {
       const value = out[keyword];
-      if (hasOwn(out, keyword) && !(typeof value === "number" && Number.isInteger(value) && value >= 0)) refuse(keyword, "a non-negative integer");
+      if (hasOwn(out, keyword) && !(typeof value === "number" && Number.isInteger(value) && value >= 0))
+        refuse(keyword, "a non-negative integer");
     }
     if (hasOwn(out, "uniqueItems") && typeof out.uniqueItems !== "boolean") refuse("uniqueItems", "a boolean");
     if (hasOwn(out, "format") && typeof out.format !== "string") refuse("format", "a string");
@@ -10268,7 +10345,11 @@ var __svc_exports = (() => {
       if (!isObject(map)) refuse("dependentRequired", "an object");
       for (const [name, list] of Object.entries(map)) {
         if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) {
-          refuse("dependentRequired", "an object of arrays of property names", pointerChild(pointerChild(pointer, "dependentRequired"), name));
+          refuse(
+            "dependentRequired",
+            "an object of arrays of property names",
+            pointerChild(pointerChild(pointer, "dependentRequired"), name)
+          );
         }
       }
     }
@@ -10280,7 +10361,10 @@ var __svc_exports = (() => {
         const at3 = pointerChild(pointerChild(pointer, keyword), name);
         if (!isSchema(sub)) refuse(keyword, "an object of schemas", at3);
         if (keyword === "patternProperties" && !validPattern(name)) {
-          throw new ConstraintError("invalid-regex", `patternProperties: '${name}' is not a valid regex`, { pointer: at3, keyword });
+          throw new ConstraintError("invalid-regex", `patternProperties: '${name}' is not a valid regex`, {
+            pointer: at3,
+            keyword
+          });
         }
       }
     }
@@ -10310,7 +10394,10 @@ var __svc_exports = (() => {
     const isSchema = (value) => typeof value === "boolean" || isObject(value);
     for (const keyword of ["$dynamicRef", "$recursiveRef"]) {
       if (hasOwn(out, keyword))
-        throw new ConstraintError("unsupported-keyword", `${keyword} is not supported; use $ref`, { pointer: pointerChild(pointer, keyword), keyword });
+        throw new ConstraintError("unsupported-keyword", `${keyword} is not supported; use $ref`, {
+          pointer: pointerChild(pointer, keyword),
+          keyword
+        });
     }
     if (hasOwn(out, "type")) {
       const types = Array.isArray(out.type) ? out.type : [out.type];
@@ -10319,11 +10406,13 @@ var __svc_exports = (() => {
     }
     if (hasOwn(out, "enum") && !Array.isArray(out.enum)) refuse("enum", "an array");
     for (const keyword of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
-      if (hasOwn(out, keyword) && !(typeof out[keyword] === "number" && Number.isFinite(out[keyword]))) refuse(keyword, "a number");
+      if (hasOwn(out, keyword) && !(typeof out[keyword] === "number" && Number.isFinite(out[keyword])))
+        refuse(keyword, "a number");
     }
     for (const keyword of ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"]) {
       const value = out[keyword];
-      if (hasOwn(out, keyword) && !(typeof value === "number" && Number.isInteger(value) && value >= 0)) refuse(keyword, "a non-negative integer");
+      if (hasOwn(out, keyword) && !(typeof value === "number" && Number.isInteger(value) && value >= 0))
+        refuse(keyword, "a non-negative integer");
     }
     if (hasOwn(out, "pattern")) {
       if (typeof out.pattern !== "string") refuse("pattern", "a string");
@@ -10348,7 +10437,8 @@ var __svc_exports = (() => {
     for (const keyword of ["allOf", "anyOf", "oneOf", "prefixItems"]) {
       if (!hasOwn(out, keyword)) continue;
       const list = out[keyword];
-      if (!Array.isArray(list) || list.length === 0 && keyword !== "prefixItems" || !list.every(isSchema)) refuse(keyword, "a non-empty array of schemas");
+      if (!Array.isArray(list) || list.length === 0 && keyword !== "prefixItems" || !list.every(isSchema))
+        refuse(keyword, "a non-empty array of schemas");
     }
   }
   function resolves(root, ref2, anchors) {
@@ -10479,7 +10569,8 @@ var __svc_exports = (() => {
      * bounded string are then one state to the token masker, not one each. Memoised for one depth.
      */
     equivalentState(state, depth) {
-      if (this.cut?.depth !== depth) this.cut = { depth, position: this.cutPositions(depth), stacks: /* @__PURE__ */ new Map(), states: /* @__PURE__ */ new Map() };
+      if (this.cut?.depth !== depth)
+        this.cut = { depth, position: this.cutPositions(depth), stacks: /* @__PURE__ */ new Map(), states: /* @__PURE__ */ new Map() };
       const cut = this.cut;
       let equivalent = cut.states.get(state);
       if (equivalent === void 0) {
@@ -10698,7 +10789,8 @@ var __svc_exports = (() => {
     }
     matchTable(set) {
       const table = new Uint8Array(this.bounds.length);
-      for (let c = 0; c < this.bounds.length; c++) table[c] = rangesContain(set.ranges, this.bounds[c]) !== set.negated ? 1 : 0;
+      for (let c = 0; c < this.bounds.length; c++)
+        table[c] = rangesContain(set.ranges, this.bounds[c]) !== set.negated ? 1 : 0;
       return table;
     }
     // ---- stacks and states ---------------------------------------------------------------------
@@ -10748,7 +10840,9 @@ var __svc_exports = (() => {
         for (const alt2 of this.ruleAlts[this.arg[top]]) walk(this.kind[alt2] === END ? rest : this.pushStack(alt2, rest));
         visiting.delete(s);
         if (out.size > MAX_STACKS_PER_STATE)
-          throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
+          throw new AutomatonLimitError(
+            `the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`
+          );
       };
       walk(stack);
       const result = [...out];
@@ -10762,14 +10856,17 @@ var __svc_exports = (() => {
       for (let i = 0; i < stacks.length; i++) if (i === 0 || stacks[i] !== stacks[n - 1]) stacks[n++] = stacks[i];
       stacks.length = n;
       if (n > MAX_STACKS_PER_STATE)
-        throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
+        throw new AutomatonLimitError(
+          `the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`
+        );
       let hash = n;
       for (const stack of stacks) hash = Math.imul(hash ^ stack, 2654435761) ^ hash >>> 15;
       let bucket = this.stateIds.get(hash);
       if (bucket) {
         for (const id2 of bucket) if (sameStacks(this.stateStacks[id2], stacks)) return id2;
       } else this.stateIds.set(hash, bucket = []);
-      if (this.stateStacks.length >= MAX_STATES) throw new AutomatonLimitError(`the grammar needs more than ${MAX_STATES} parse states`);
+      if (this.stateStacks.length >= MAX_STATES)
+        throw new AutomatonLimitError(`the grammar needs more than ${MAX_STATES} parse states`);
       const id = this.stateStacks.length;
       this.stateStacks.push(stacks);
       bucket.push(id);
@@ -10954,7 +11051,9 @@ var __svc_exports = (() => {
         for (i++; i < pattern.length && pattern[i] !== "]"; i++) if (pattern[i] === "\\") i++;
       } else if (ch === "(") {
         if (++depth > maxNesting) {
-          throw new ConstraintError("too-deep", `regex groups nest deeper than the limit of ${maxNesting}`, { position: i });
+          throw new ConstraintError("too-deep", `regex groups nest deeper than the limit of ${maxNesting}`, {
+            position: i
+          });
         }
         if (pattern[i + 1] !== "?") captures++;
         else if (pattern[i + 2] === "<" && pattern[i + 3] !== "=" && pattern[i + 3] !== "!") {
@@ -11018,7 +11117,10 @@ var __svc_exports = (() => {
       throw new ConstraintError("invalid-regex", `regex does not parse: ${what}`, { position: this.i });
     }
     unsupported(construct, position) {
-      throw new ConstraintError("unsupported-regex", `${construct} cannot be expressed in a grammar`, { position, keyword: construct });
+      throw new ConstraintError("unsupported-regex", `${construct} cannot be expressed in a grammar`, {
+        position,
+        keyword: construct
+      });
     }
     disjunction() {
       const options = [this.sequence()];
@@ -11030,7 +11132,8 @@ var __svc_exports = (() => {
     }
     sequence() {
       let items = [];
-      while (this.i < this.pattern.length && this.pattern[this.i] !== "|" && this.pattern[this.i] !== ")") items.push(this.term());
+      while (this.i < this.pattern.length && this.pattern[this.i] !== "|" && this.pattern[this.i] !== ")")
+        items.push(this.term());
       if (!this.unicode) items = joinSurrogates(items);
       return items.length === 1 ? items[0] : { type: "sequence", items };
     }
@@ -11119,7 +11222,8 @@ var __svc_exports = (() => {
       if (next >= "1" && next <= "9") {
         let end = this.i + 1;
         while (isDigit(this.pattern[end])) end++;
-        if (this.unicode || Number(this.pattern.slice(this.i + 1, end)) <= this.shape.captures) this.unsupported("backreference", start2);
+        if (this.unicode || Number(this.pattern.slice(this.i + 1, end)) <= this.shape.captures)
+          this.unsupported("backreference", start2);
         this.i++;
         return { type: "char", codePoint: this.legacyEscape(), position: start2 };
       }
@@ -11221,7 +11325,8 @@ var __svc_exports = (() => {
         if (this.pattern[this.i] === "-" && this.pattern[this.i + 1] !== "]" && this.i + 1 < this.pattern.length) {
           this.i++;
           const to = this.classAtom();
-          if (from.type === "char" && to.type === "char") items.push({ type: "range", from: from.codePoint, to: to.codePoint });
+          if (from.type === "char" && to.type === "char")
+            items.push({ type: "range", from: from.codePoint, to: to.codePoint });
           else items.push(from, { type: "char", codePoint: 45 }, to);
         } else items.push(from);
       }
@@ -11259,7 +11364,11 @@ var __svc_exports = (() => {
       const trail = next?.type === "repeat" && next.min <= 1 && (next.max === null || next.max >= 1) ? next.body : next;
       if (lead.type === "char" && isLead(lead) && isTrail(trail)) {
         const low = trail.codePoint;
-        out.push({ type: "char", codePoint: 65536 + (lead.codePoint - 55296 << 10) + (low - 56320), position: lead.position });
+        out.push({
+          type: "char",
+          codePoint: 65536 + (lead.codePoint - 55296 << 10) + (low - 56320),
+          position: lead.position
+        });
         k++;
       } else out.push(lead);
     }
@@ -11323,7 +11432,11 @@ var __svc_exports = (() => {
           const last = out.length ? run2(out[out.length - 1]) : void 0;
           const next = run2(item);
           if (last && next && exprKey(last.unit) === exprKey(next.unit)) {
-            out[out.length - 1] = repeat(last.unit, last.min + next.min, last.max === null || next.max === null ? null : last.max + next.max);
+            out[out.length - 1] = repeat(
+              last.unit,
+              last.min + next.min,
+              last.max === null || next.max === null ? null : last.max + next.max
+            );
           } else out.push(item);
         }
         return seqOf(out);
@@ -11345,7 +11458,11 @@ var __svc_exports = (() => {
         }
         if (charsAt >= 0) {
           const merged2 = normalizeRanges(chars);
-          rest.splice(charsAt, 0, chars.length === 1 ? e.options.map(simplifyRegex).find((o) => singleChar(o)) : charClass(merged2));
+          rest.splice(
+            charsAt,
+            0,
+            chars.length === 1 ? e.options.map(simplifyRegex).find((o) => singleChar(o)) : charClass(merged2)
+          );
         }
         return factorAlternatives(rest, () => void 0, void 0, 1);
       }
@@ -11451,7 +11568,10 @@ var __svc_exports = (() => {
   }
   var BMP = [[0, 65535]];
   function unsupported(construct, position) {
-    throw new ConstraintError("unsupported-regex", `${construct} cannot be expressed in a grammar`, { position, keyword: construct });
+    throw new ConstraintError("unsupported-regex", `${construct} cannot be expressed in a grammar`, {
+      position,
+      keyword: construct
+    });
   }
   function escapeSet(name, ctx) {
     const set = escapeSetAnyWidth(name, ctx);
@@ -11490,9 +11610,13 @@ var __svc_exports = (() => {
   }
   function nonEmptySet(ranges, position) {
     if (ranges.length === 0) {
-      throw new ConstraintError("unsatisfiable", "character set matches no character a model can produce (NUL and lone surrogates cannot be generated)", {
-        position
-      });
+      throw new ConstraintError(
+        "unsatisfiable",
+        "character set matches no character a model can produce (NUL and lone surrogates cannot be generated)",
+        {
+          position
+        }
+      );
     }
     return setExpr(ranges);
   }
@@ -11517,7 +11641,10 @@ var __svc_exports = (() => {
       case "repeat":
         return repeat(convert(node.body, ctx), node.min, node.max);
       case "anchor":
-        return unsupported(node.kind === "^" ? "anchor ^ away from the start" : "anchor $ away from the end", node.position);
+        return unsupported(
+          node.kind === "^" ? "anchor ^ away from the start" : "anchor $ away from the end",
+          node.position
+        );
     }
   }
   function stripAnchors(alternative) {
@@ -11643,7 +11770,8 @@ var __svc_exports = (() => {
       const escapes = [];
       if (letters.length) escapes.push(setExpr(normalizeRanges(letters.map((c) => [c, c]))));
       if (unicodeLow.length) escapes.push(seq(literal("u000"), setExpr(normalizeRanges(unicodeLow.map((c) => [c, c])))));
-      if (unicodeHigh.length) escapes.push(seq(literal("u001"), setExpr(normalizeRanges(unicodeHigh.map((c) => [c, c])))));
+      if (unicodeHigh.length)
+        escapes.push(seq(literal("u001"), setExpr(normalizeRanges(unicodeHigh.map((c) => [c, c])))));
       options.push(seq(literal("\\"), altOf(escapes)));
     }
     return altOf(options);
@@ -11704,10 +11832,14 @@ var __svc_exports = (() => {
         return automaton.isAccepting(state);
       } catch (error) {
         if (error instanceof AutomatonLimitError) {
-          throw new ConstraintError("too-large", `patternProperties pattern '${pattern}' is too ambiguous to test the name '${name.slice(0, 40)}' against`, {
-            pointer,
-            keyword: "patternProperties"
-          });
+          throw new ConstraintError(
+            "too-large",
+            `patternProperties pattern '${pattern}' is too ambiguous to test the name '${name.slice(0, 40)}' against`,
+            {
+              pointer,
+              keyword: "patternProperties"
+            }
+          );
         }
         throw error;
       }
@@ -11749,7 +11881,10 @@ var __svc_exports = (() => {
           const below = built.get(child2);
           if (below) options.push(seqOf([toJsonStringContent(literal(String.fromCodePoint(cp))), below]));
         }
-        const others = complementRanges(normalizeRanges([...node.children.keys()].map((cp) => [cp, cp])), GENERATABLE);
+        const others = complementRanges(
+          normalizeRanges([...node.children.keys()].map((cp) => [cp, cp])),
+          GENERATABLE
+        );
         const rest = d.restrictFirst(here, others);
         if (rest) options.push(sharedTails(rest, share));
         const body = options.length ? altOf(options) : null;
@@ -11780,7 +11915,8 @@ var __svc_exports = (() => {
     /** The strings w such that c·w is matched by e. */
     derive(e, c) {
       return this.lead(e, (x) => {
-        if (x.kind === "literal") return x.text !== "" && x.text.codePointAt(0) === c ? literal(x.text.slice(c > 65535 ? 2 : 1)) : null;
+        if (x.kind === "literal")
+          return x.text !== "" && x.text.codePointAt(0) === c ? literal(x.text.slice(c > 65535 ? 2 : 1)) : null;
         if (x.kind === "class") return rangesContain(x.ranges, c) !== x.negated ? EMPTY : null;
         return void 0;
       });
@@ -11868,7 +12004,12 @@ var __svc_exports = (() => {
 
   // src/grammar/schema-types.ts
   var ANY = { kind: "any" };
-  var unsatisfiable = (reason, pointer, keyword) => ({ kind: "unsatisfiable", reason, pointer, keyword });
+  var unsatisfiable = (reason, pointer, keyword) => ({
+    kind: "unsatisfiable",
+    reason,
+    pointer,
+    keyword
+  });
   var isUnsatisfiable = (value) => typeof value === "object" && value !== null && value.kind === "unsatisfiable";
   var EMPTY_NUMBER = { multipleOf: [], formats: [] };
   var EMPTY_STRING = { patterns: [], formats: [] };
@@ -11892,7 +12033,11 @@ var __svc_exports = (() => {
       seen.add(part.id);
       if (part.kind === "ref") {
         if (depth + hops > ctx.maxDepth) {
-          throw new ConstraintError("too-deep", "recursive $ref inside allOf/anyOf cannot be merged within the depth limit", { pointer, keyword: "$ref" });
+          throw new ConstraintError(
+            "too-deep",
+            "recursive $ref inside allOf/anyOf cannot be merged within the depth limit",
+            { pointer, keyword: "$ref" }
+          );
         }
         walk(ctx.parser.target(part.ref, part.pointer).schema, hops + 1);
       } else if (part.kind === "and") for (const inner of part.parts) walk(inner, hops);
@@ -11911,10 +12056,14 @@ var __svc_exports = (() => {
     for (const union2 of unions) {
       const size = options.length * union2.options.length;
       if (size > ctx.maxBranches) {
-        throw new ConstraintError("too-large", `allOf multiplies ${union2.keyword} out to ${size} alternatives, above the limit of ${ctx.maxBranches}`, {
-          pointer,
-          keyword: union2.keyword
-        });
+        throw new ConstraintError(
+          "too-large",
+          `allOf multiplies ${union2.keyword} out to ${size} alternatives, above the limit of ${ctx.maxBranches}`,
+          {
+            pointer,
+            keyword: union2.keyword
+          }
+        );
       }
       ctx.work.spend(1 + Math.floor(size / 16), pointer);
       options = options.flatMap((option) => union2.options.map((branch) => [...option, branch]));
@@ -11972,7 +12121,10 @@ var __svc_exports = (() => {
     const requiredKeys = new Set(required);
     let invalid2 = first.invalid;
     for (const node of nodes.slice(1)) {
-      ctx.work.spend(1 + Math.floor((node.object.properties.size + node.object.required.length + (node.values?.length ?? 0)) / 16), pointer);
+      ctx.work.spend(
+        1 + Math.floor((node.object.properties.size + node.object.required.length + (node.values?.length ?? 0)) / 16),
+        pointer
+      );
       if (node.types) {
         if (types) {
           types = intersectTypes(types, node.types);
@@ -12029,7 +12181,9 @@ var __svc_exports = (() => {
     };
   }
   function undeclared(part, name, pointer, ctx) {
-    const matching = part.patterns.filter((p) => p.patterns.every((pattern) => ctx.patternMatches(pattern, name, pointer) === true));
+    const matching = part.patterns.filter(
+      (p) => p.patterns.every((pattern) => ctx.patternMatches(pattern, name, pointer) === true)
+    );
     if (matching.length === 1) return matching[0].schema;
     if (matching.length > 1)
       return ctx.parser.and(
@@ -12042,7 +12196,11 @@ var __svc_exports = (() => {
     if (other.additional === void 0) return [...mine.patterns];
     if (other.additional.kind === "unsatisfiable") {
       return mine.patterns.flatMap(
-        (p) => other.patterns.map((q2) => ({ patterns: [.../* @__PURE__ */ new Set([...p.patterns, ...q2.patterns])], schema: ctx.parser.and([p.schema, q2.schema], pointer), pointer }))
+        (p) => other.patterns.map((q2) => ({
+          patterns: [.../* @__PURE__ */ new Set([...p.patterns, ...q2.patterns])],
+          schema: ctx.parser.and([p.schema, q2.schema], pointer),
+          pointer
+        }))
       );
     }
     const extra = other.additional;
@@ -12065,7 +12223,10 @@ var __svc_exports = (() => {
       return theirs === void 0 ? sub : ctx.parser.and([sub, theirs], pointer);
     };
     for (const [name, sub] of a.properties)
-      properties.set(name, b.properties.has(name) ? ctx.parser.and([sub, b.properties.get(name)], pointer) : restrict2(sub, b, name));
+      properties.set(
+        name,
+        b.properties.has(name) ? ctx.parser.and([sub, b.properties.get(name)], pointer) : restrict2(sub, b, name)
+      );
     for (const [name, sub] of b.properties) if (!a.properties.has(name)) properties.set(name, restrict2(sub, a, name));
     return {
       properties,
@@ -12128,7 +12289,8 @@ var __svc_exports = (() => {
         budget
       );
     } catch (error) {
-      if (error instanceof TooManyStates || error instanceof AutomatonLimitError || error instanceof RangeError) return void 0;
+      if (error instanceof TooManyStates || error instanceof AutomatonLimitError || error instanceof RangeError)
+        return void 0;
       throw error;
     }
   }
@@ -12136,7 +12298,14 @@ var __svc_exports = (() => {
     const bounds = classBoundsOf([chars.map((c) => [c, c])]);
     const member = new Set(chars);
     try {
-      return explore(bounds, start2, key, (state, cls) => member.has(bounds[cls]) ? step(state, bounds[cls]) : null, accept, budget);
+      return explore(
+        bounds,
+        start2,
+        key,
+        (state, cls) => member.has(bounds[cls]) ? step(state, bounds[cls]) : null,
+        accept,
+        budget
+      );
     } catch (error) {
       if (error instanceof TooManyStates) return void 0;
       throw error;
@@ -12210,7 +12379,8 @@ var __svc_exports = (() => {
     const classes = dfa.bounds.length;
     const n = dfa.accepting.length;
     const back = Array.from({ length: n }, () => []);
-    for (let s = 0; s < n; s++) for (let c = 0; c < classes; c++) if (dfa.next[s * classes + c] >= 0) back[dfa.next[s * classes + c]].push(s);
+    for (let s = 0; s < n; s++)
+      for (let c = 0; c < classes; c++) if (dfa.next[s * classes + c] >= 0) back[dfa.next[s * classes + c]].push(s);
     const live = dfa.accepting.slice();
     const pending = live.flatMap((a, s) => a ? [s] : []);
     while (pending.length) for (const p of back[pending.pop()]) if (!live[p]) live[p] = true, pending.push(p);
@@ -12434,7 +12604,9 @@ var __svc_exports = (() => {
     const members = [];
     for (const [key, declared] of properties) {
       const at3 = pointerChild(pointerChild(pointer, "properties"), key);
-      const matching = patterns.filter((p) => p.patterns.every((pattern) => ctx.patternMatch(pattern, key, pointer) === true));
+      const matching = patterns.filter(
+        (p) => p.patterns.every((pattern) => ctx.patternMatch(pattern, key, pointer) === true)
+      );
       const sub = matching.length === 0 ? declared : ctx.and([declared, ...matching.map((p) => p.schema)], at3);
       if (required.has(key)) {
         if (declared.kind === "unsatisfiable") return unsatisfiable(`required property '${key}' has schema false`, at3);
@@ -12457,7 +12629,11 @@ var __svc_exports = (() => {
         );
         value = ctx.emit(schema, matching.length === 1 ? matching[0].pointer : pointer, depth + 1);
       } else if (additional?.kind === "unsatisfiable") {
-        return unsatisfiable(`required property '${key}' is not allowed by additionalProperties: false (nor by patternProperties)`, pointer, "required");
+        return unsatisfiable(
+          `required property '${key}' is not allowed by additionalProperties: false (nor by patternProperties)`,
+          pointer,
+          "required"
+        );
       } else {
         value = ctx.emit(additional ?? { kind: "any" }, pointerChild(pointer, "additionalProperties"), depth + 1);
       }
@@ -12486,17 +12662,29 @@ var __svc_exports = (() => {
           );
           ctx.extraKeys.set(namesKey, extraKey);
         }
-        const extraValue = ctx.optionalPart(extrasSchema === true ? { kind: "any" } : extrasSchema, pointerChild(pointer, "additionalProperties"), depth + 1);
+        const extraValue = ctx.optionalPart(
+          extrasSchema === true ? { kind: "any" } : extrasSchema,
+          pointerChild(pointer, "additionalProperties"),
+          depth + 1
+        );
         return extraValue && seq(extraKey, literal(":"), extraValue);
       });
       if (option) extraOptions.push(option);
     }
     const extraMember = extraOptions.length === 0 ? void 0 : extraOptions.length === 1 ? extraOptions[0] : ctx.builder.rule(`${hint}-extra`, altOf(extraOptions));
     if (extraMember && minProperties > members.length) {
-      ctx.approximate(pointer, "minProperties", "additional keys could repeat (a grammar cannot keep keys distinct); the validator checks the count");
+      ctx.approximate(
+        pointer,
+        "minProperties",
+        "additional keys could repeat (a grammar cannot keep keys distinct); the validator checks the count"
+      );
     }
     const body = countedMembers(members, extraMember, minProperties, maxProperties, pointer, hint, ctx);
-    if (body === null) return unsatisfiable("no object satisfies properties/required/additionalProperties with minProperties/maxProperties", pointer);
+    if (body === null)
+      return unsatisfiable(
+        "no object satisfies properties/required/additionalProperties with minProperties/maxProperties",
+        pointer
+      );
     return ctx.builder.rule(`${hint}-object`, seq(literal("{"), body, literal("}")));
   }
   function countedMembers(members, extraMember, minProperties, maxProperties, pointer, hint, ctx) {
@@ -12552,7 +12740,9 @@ var __svc_exports = (() => {
     const pointer = entry.pointer;
     const exprs = entry.patterns.map(patternExpr);
     if (exprs.some((e) => e === void 0)) return void 0;
-    const taken = names.filter((name) => entry.patterns.every((pattern) => ctx.patternMatch(pattern, name, pointer) === true));
+    const taken = names.filter(
+      (name) => entry.patterns.every((pattern) => ctx.patternMatch(pattern, name, pointer) === true)
+    );
     ctx.spend(1 + names.length, pointer);
     if (exprs.length === 1) {
       if (taken.length === 0) return seq(literal('"'), toJsonStringContent(exprs[0]), literal('"'));
@@ -12569,7 +12759,12 @@ var __svc_exports = (() => {
     if (taken.length) dfas.push(noneOf(taken, budget));
     const product = dfas.every((d) => d !== void 0) ? intersectDfas(dfas, budget) : void 0;
     if (!product || dfaIsEmpty(product)) return void 0;
-    const content2 = dfaRules(product, ctx.builder, `${hint}-pattern-key-part`, (ranges) => toJsonStringContent(rangesExpr(ranges)));
+    const content2 = dfaRules(
+      product,
+      ctx.builder,
+      `${hint}-pattern-key-part`,
+      (ranges) => toJsonStringContent(rangesExpr(ranges))
+    );
     return content2 && seq(literal('"'), content2, literal('"'));
   }
   function noneOf(names, budget) {
@@ -12600,7 +12795,8 @@ var __svc_exports = (() => {
     const next = new Int32Array((out + 1) * classes).fill(-1);
     for (let c = 0; c < classes; c++) {
       if (!rangesContain(GENERATABLE, bounds[c])) continue;
-      for (let node = 0; node < out; node++) next[node * classes + c] = (used.has(bounds[c]) ? children2[node].get(bounds[c]) : void 0) ?? out;
+      for (let node = 0; node < out; node++)
+        next[node * classes + c] = (used.has(bounds[c]) ? children2[node].get(bounds[c]) : void 0) ?? out;
       next[out * classes + c] = out;
     }
     return { bounds, next, accepting: [...terminal.map((t) => !t), true] };
@@ -12688,29 +12884,57 @@ var __svc_exports = (() => {
       note: "any JSON value, written compactly; values the rest of the schema rejects (as the specification reads it) are dropped"
     },
     const: { status: "compiled", note: "as `enum` of one value" },
-    properties: { status: "compiled", types: object, note: "in schema order; optional properties are truly optional (nested alternatives)" },
-    required: { status: "compiled", types: object, note: "a required name not declared takes the patternProperties it matches, else additionalProperties" },
+    properties: {
+      status: "compiled",
+      types: object,
+      note: "in schema order; optional properties are truly optional (nested alternatives)"
+    },
+    required: {
+      status: "compiled",
+      types: object,
+      note: "a required name not declared takes the patternProperties it matches, else additionalProperties"
+    },
     additionalProperties: {
       status: "compiled",
       types: object,
       note: "`false`, `true` or a schema; extra keys never spell a declared key; absent: none beside declared members (option `additionalProperties: true`: any)"
     },
-    minProperties: { status: "compiled", types: object, note: "counted over optional and additional properties (at most 4000 counting states)" },
+    minProperties: {
+      status: "compiled",
+      types: object,
+      note: "counted over optional and additional properties (at most 4000 counting states)"
+    },
     maxProperties: { status: "compiled", types: object, note: "as minProperties" },
     items: { status: "compiled", types: array2, note: "items beyond `prefixItems` default to none (a tuple)" },
-    prefixItems: { status: "compiled", types: array2, note: "a tuple; drafts 04-2019-09 array `items` and `additionalItems` are read as it" },
+    prefixItems: {
+      status: "compiled",
+      types: array2,
+      note: "a tuple; drafts 04-2019-09 array `items` and `additionalItems` are read as it"
+    },
     additionalItems: { status: "compiled", types: array2, note: "with array `items` (drafts 04 to 2019-09)" },
     minItems: { status: "compiled", types: array2, note: "exact" },
     maxItems: { status: "compiled", types: array2, note: "exact" },
-    minLength: { status: "compiled", types: string, note: "in code points, as ajv counts; intersected with patterns and formats by automaton" },
+    minLength: {
+      status: "compiled",
+      types: string,
+      note: "in code points, as ajv counts; intersected with patterns and formats by automaton"
+    },
     maxLength: { status: "compiled", types: string, note: "as minLength" },
     pattern: {
       status: "compiled",
       types: string,
       note: "searched (unanchored) as JSON Schema requires; several patterns and formats are intersected by automaton"
     },
-    format: { status: "compiled", types: string, note: "date, time, date-time, uuid, email, uri, ipv4, ipv6, hostname; others are validated or annotations" },
-    minimum: { status: "compiled", types: number, note: "exact on integers and decimals (no exponent written when bounded)" },
+    format: {
+      status: "compiled",
+      types: string,
+      note: "date, time, date-time, uuid, email, uri, ipv4, ipv6, hostname; others are validated or annotations"
+    },
+    minimum: {
+      status: "compiled",
+      types: number,
+      note: "exact on integers and decimals (no exponent written when bounded)"
+    },
     maximum: { status: "compiled", types: number, note: "as minimum" },
     exclusiveMinimum: { status: "compiled", types: number, note: "as minimum; draft-04 booleans understood" },
     exclusiveMaximum: { status: "compiled", types: number, note: "as minimum" },
@@ -12966,7 +13190,8 @@ var __svc_exports = (() => {
     if (!lowFull) options.push(seq(literal(x[0]), sameLengthRange(xRest, "9".repeat(restLength))));
     const middleLo = lowFull ? x0 : x0 + 1;
     const middleHi = highFull ? y0 : y0 - 1;
-    if (middleLo <= middleHi) options.push(seq(middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi), anyDigits));
+    if (middleLo <= middleHi)
+      options.push(seq(middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi), anyDigits));
     if (!highFull) options.push(seq(literal(y[0]), sameLengthRange("0".repeat(restLength), yRest)));
     return altOf(options);
   }
@@ -13011,7 +13236,13 @@ var __svc_exports = (() => {
     if (!lowFull) options.push(seq(literal(x[0]), anyOf(fraction(x.slice(1), "9".repeat(rest)))));
     const middleLo = lowFull ? x0 : x0 + 1;
     const middleHi = highFull ? y0 : y0 - 1;
-    if (middleLo <= middleHi) options.push(seq(middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi), repeat(ANY_DIGIT, 0, rest)));
+    if (middleLo <= middleHi)
+      options.push(
+        seq(
+          middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi),
+          repeat(ANY_DIGIT, 0, rest)
+        )
+      );
     if (!highFull) options.push(seq(literal(y[0]), anyOf(fraction("0".repeat(rest), y.slice(1)))));
     return { nonEmpty: altOf(options), empty };
   }
@@ -13116,28 +13347,39 @@ var __svc_exports = (() => {
     const multiples = dfaOfSteps(NUMBER_CHARS, automaton.start, automaton.key, automaton.next, automaton.accepts, budget);
     const both = rangeDfa && multiples && intersectDfas([rangeDfa, multiples], budget);
     if (!both) return void 0;
-    if (dfaIsEmpty(both)) return unsatisfiable("no multiple of multipleOf lies between the bounds", pointer, "multipleOf");
+    if (dfaIsEmpty(both))
+      return unsatisfiable("no multiple of multipleOf lies between the bounds", pointer, "multipleOf");
     return dfaRules(both, ctx.builder, `${hint}-multiple`, rangesExpr);
   }
   function integerExpr2(part, pointer, hint, ctx) {
-    for (const f of part.formats) ctx.approximate(f.pointer, "format", `number format '${f.value}' is checked by the validator`);
+    for (const f of part.formats)
+      ctx.approximate(f.pointer, "format", `number format '${f.value}' is checked by the validator`);
     const { min, max } = part;
     const lower = min && (min.exclusive ? BigInt(Math.floor(min.value)) + 1n : BigInt(Math.ceil(min.value)));
     const upper = max && (max.exclusive ? BigInt(Math.ceil(max.value)) - 1n : BigInt(Math.floor(max.value)));
     const step = stepOf(part, true);
     if (lower === void 0 && upper === void 0 && !step) return ctx.json.integer();
-    const digits = Math.max(DEFAULT_INTEGER_DIGITS, String(lower ?? 0n).replace("-", "").length, String(upper ?? 0n).replace("-", "").length);
+    const digits = Math.max(
+      DEFAULT_INTEGER_DIGITS,
+      String(lower ?? 0n).replace("-", "").length,
+      String(upper ?? 0n).replace("-", "").length
+    );
     const cap = 10n ** BigInt(digits) - 1n;
     const lo = lower ?? -cap;
     const hi = upper ?? cap;
     if (lo > hi) return unsatisfiable(`no integer lies between ${lo} and ${hi}`, pointer, "minimum");
     const range = integerRangeExpr(lo, hi);
     if (step) {
-      if (digits > DEFAULT_INTEGER_DIGITS) multipleLeftToValidator(part, "multiples beyond 15 digits are checked by the validator", ctx);
+      if (digits > DEFAULT_INTEGER_DIGITS)
+        multipleLeftToValidator(part, "multiples beyond 15 digits are checked by the validator", ctx);
       else {
         const multiples = multiplesIn(range, step, pointer, hint, ctx);
         if (multiples) return multiples;
-        multipleLeftToValidator(part, "the automaton of multiples in this range is too large; the validator checks multipleOf", ctx);
+        multipleLeftToValidator(
+          part,
+          "the automaton of multiples in this range is too large; the validator checks multipleOf",
+          ctx
+        );
       }
     }
     if (lower === void 0 && upper === void 0) return ctx.json.integer();
@@ -13145,7 +13387,8 @@ var __svc_exports = (() => {
   }
   function numberExpr2(part, pointer, hint, ctx) {
     for (const f of part.formats) {
-      if (NUMBER_FORMATS.has(f.value)) ctx.approximate(f.pointer, "format", `number format '${f.value}' is checked by the validator`);
+      if (NUMBER_FORMATS.has(f.value))
+        ctx.approximate(f.pointer, "format", `number format '${f.value}' is checked by the validator`);
       else unknownFormat(f.value, f.pointer, "a number", ctx);
     }
     const { min, max } = part;
@@ -13157,7 +13400,8 @@ var __svc_exports = (() => {
     const from = lo ?? largest(whole, MAX_FRACTION_DIGITS, -1n);
     const to = hi ?? largest(whole, MAX_FRACTION_DIGITS, 1n);
     const range = decimalRangeExpr(from, to, MAX_FRACTION_DIGITS);
-    if (!range) return unsatisfiable("no number with at most 16 fraction digits lies between the bounds", pointer, "minimum");
+    if (!range)
+      return unsatisfiable("no number with at most 16 fraction digits lies between the bounds", pointer, "minimum");
     if (step) {
       const digits = step.scale;
       const wholeCap = DEFAULT_INTEGER_DIGITS - digits;
@@ -13168,11 +13412,20 @@ var __svc_exports = (() => {
       if (wholeCap < 1 || compareDecimals(a, high) > 0 || compareDecimals(b, low) < 0) {
         multipleLeftToValidator(part, "multiples of more than 15 digits are checked by the validator", ctx);
       } else {
-        const multiplesRange = decimalRangeExpr(compareDecimals(a, low) < 0 ? low : a, compareDecimals(b, high) > 0 ? high : b, digits);
-        if (!multiplesRange) return unsatisfiable("no multiple of multipleOf lies between the bounds", pointer, "multipleOf");
+        const multiplesRange = decimalRangeExpr(
+          compareDecimals(a, low) < 0 ? low : a,
+          compareDecimals(b, high) > 0 ? high : b,
+          digits
+        );
+        if (!multiplesRange)
+          return unsatisfiable("no multiple of multipleOf lies between the bounds", pointer, "multipleOf");
         const multiples = multiplesIn(multiplesRange, step, pointer, hint, ctx);
         if (multiples) return multiples;
-        multipleLeftToValidator(part, "the automaton of multiples in this range is too large; the validator checks multipleOf", ctx);
+        multipleLeftToValidator(
+          part,
+          "the automaton of multiples in this range is too large; the validator checks multipleOf",
+          ctx
+        );
       }
     }
     return ctx.builder.rule(`${hint}-number`, range);
@@ -13196,9 +13449,16 @@ var __svc_exports = (() => {
   }
   function unknownFormat(format, pointer, what, ctx) {
     if (ctx.strict) {
-      throw new ConstraintError("unsupported-format", `unknown format '${format}' for ${what}`, { pointer: pointerChild(pointer, "format"), keyword: "format" });
+      throw new ConstraintError("unsupported-format", `unknown format '${format}' for ${what}`, {
+        pointer: pointerChild(pointer, "format"),
+        keyword: "format"
+      });
     }
-    ctx.approximate(pointer, "format", `unknown format '${format}' is an annotation: generated and validated as ${what} of any form`);
+    ctx.approximate(
+      pointer,
+      "format",
+      `unknown format '${format}' is an annotation: generated and validated as ${what} of any form`
+    );
   }
   var formatExprs = /* @__PURE__ */ new Map();
   function formatExpr2(format) {
@@ -13241,7 +13501,11 @@ var __svc_exports = (() => {
       if (Object.prototype.hasOwnProperty.call(FORMAT_PATTERNS, f.value))
         regexes.push({ keyword: "format", value: f.value, pointer: f.pointer, expr: formatExpr2(f.value) });
       else if (VALIDATED_FORMATS.has(f.value))
-        ctx.approximate(f.pointer, "format", `format '${f.value}' is generated as a plain string and checked by the validator`);
+        ctx.approximate(
+          f.pointer,
+          "format",
+          `format '${f.value}' is generated as a plain string and checked by the validator`
+        );
       else unknownFormat(f.value, f.pointer, "a string", ctx);
     }
     const inexpressible = [];
@@ -13249,7 +13513,8 @@ var __svc_exports = (() => {
       try {
         regexes.push({ keyword: "pattern", value: p.value, pointer: p.pointer, expr: patternExpr2(p.value, p.pointer) });
       } catch (error) {
-        if (!(error instanceof ConstraintError) || error.code !== "unsupported-regex" && error.code !== "unsatisfiable") throw error;
+        if (!(error instanceof ConstraintError) || error.code !== "unsupported-regex" && error.code !== "unsatisfiable")
+          throw error;
         inexpressible.push(error);
         if (part.formats.length + part.patterns.length > 1) {
           ctx.approximate(
@@ -13281,16 +13546,32 @@ var __svc_exports = (() => {
     if (product) {
       if (dfaIsEmpty(product)) {
         const what = regexes.map((r) => `${r.keyword} '${r.value}'`).join(" and ");
-        return unsatisfiable(`no string satisfies ${what}${lengths ? " within minLength/maxLength" : ""}`, pointer, regexes[0].keyword);
+        return unsatisfiable(
+          `no string satisfies ${what}${lengths ? " within minLength/maxLength" : ""}`,
+          pointer,
+          regexes[0].keyword
+        );
       }
-      const content2 = dfaRules(product, ctx.builder, `${hint}-string-part`, (ranges) => toJsonStringContent(rangesExpr(ranges)));
+      const content2 = dfaRules(
+        product,
+        ctx.builder,
+        `${hint}-string-part`,
+        (ranges) => toJsonStringContent(rangesExpr(ranges))
+      );
       if (content2) return quoted(content2);
     }
     const [kept, ...left] = regexes;
     const combined = `combined with ${kept.keyword} '${kept.value}'`;
-    for (const r of left) ctx.approximate(r.pointer, r.keyword, `${combined}, the ${r.keyword} is checked by the validator (their intersection is too large)`);
-    if (lengths && minLength !== void 0) ctx.approximate(pointer, "minLength", `${combined}, length is checked by the validator`);
-    if (lengths && maxLength !== void 0) ctx.approximate(pointer, "maxLength", `${combined}, length is checked by the validator`);
+    for (const r of left)
+      ctx.approximate(
+        r.pointer,
+        r.keyword,
+        `${combined}, the ${r.keyword} is checked by the validator (their intersection is too large)`
+      );
+    if (lengths && minLength !== void 0)
+      ctx.approximate(pointer, "minLength", `${combined}, length is checked by the validator`);
+    if (lengths && maxLength !== void 0)
+      ctx.approximate(pointer, "maxLength", `${combined}, length is checked by the validator`);
     return quoted(content(kept, pointer, hint, ctx));
   }
   var formatContents = /* @__PURE__ */ new Map();
@@ -13303,7 +13584,15 @@ var __svc_exports = (() => {
     const known = ctx.patternContents.get(regex.value);
     if (known) return known;
     const step = (ranges) => toJsonStringContent(rangesExpr(ranges));
-    const expr = unambiguous(regex.expr, `pattern '${regex.value}'`, ctx.builder, `${hint}-string-part`, ctx.dfaBudget(pointer), step, regex.pointer);
+    const expr = unambiguous(
+      regex.expr,
+      `pattern '${regex.value}'`,
+      ctx.builder,
+      `${hint}-string-part`,
+      ctx.dfaBudget(pointer),
+      step,
+      regex.pointer
+    );
     const written = expr === regex.expr ? toJsonStringContent(expr) : expr;
     ctx.patternContents.set(regex.value, written);
     return written;
@@ -13403,7 +13692,10 @@ var __svc_exports = (() => {
     }
     // -- dispatch --------------------------------------------------------------------------------
     emit(schema, pointer, depth) {
-      if (depth > this.options.maxDepth) throw new ConstraintError("too-deep", `schema nesting exceeds the limit of ${this.options.maxDepth}`, { pointer });
+      if (depth > this.options.maxDepth)
+        throw new ConstraintError("too-deep", `schema nesting exceeds the limit of ${this.options.maxDepth}`, {
+          pointer
+        });
       this.spend(schema.kind === "node" ? nodeSize(schema) : 1, pointer);
       switch (schema.kind) {
         case "any":
@@ -13481,13 +13773,21 @@ var __svc_exports = (() => {
     unionExpr(schema, pointer, depth) {
       const { keyword, options } = schema;
       if (options.length > this.options.maxBranches) {
-        throw new ConstraintError("too-large", `${keyword} has ${options.length} branches, above the limit of ${this.options.maxBranches}`, { pointer, keyword });
+        throw new ConstraintError(
+          "too-large",
+          `${keyword} has ${options.length} branches, above the limit of ${this.options.maxBranches}`,
+          { pointer, keyword }
+        );
       }
       const exprs = [];
       let last;
       options.forEach((option, i) => {
         const expr = this.tentative(() => {
-          const emitted = this.emit(option, pointerChild(pointerChild(pointer, keyword), i), option.kind === "and" ? depth : depth + 1);
+          const emitted = this.emit(
+            option,
+            pointerChild(pointerChild(pointer, keyword), i),
+            option.kind === "and" ? depth : depth + 1
+          );
           if (isExpr(emitted)) return emitted;
           last = emitted;
           return void 0;
@@ -13558,7 +13858,8 @@ var __svc_exports = (() => {
       const valueTypes = /* @__PURE__ */ new Set();
       for (const text3 of texts) valueTypes.add(jsonTypeOfText(text3));
       const types = node.types ? node.types.filter((t) => valueTypes.has(t) || t === "integer" && valueTypes.has("number")) : [...valueTypes];
-      if (types.length === 0) return unsatisfiable("no enum/const value satisfies the rest of the schema", pointer, "enum");
+      if (types.length === 0)
+        return unsatisfiable("no enum/const value satisfies the rest of the schema", pointer, "enum");
       const rest = { ...node, values: void 0, types };
       if (!unconstrained({ ...node, values: void 0 })) {
         let restExpr;
@@ -13590,9 +13891,15 @@ var __svc_exports = (() => {
             return accepted !== false;
           });
           if (unchecked) this.approximate(pointer, "enum", note);
-        } else this.approximate(pointer, "enum", "values are not filtered by the recursive rest of the schema; the validator checks them");
+        } else
+          this.approximate(
+            pointer,
+            "enum",
+            "values are not filtered by the recursive rest of the schema; the validator checks them"
+          );
       }
-      if (allowed.length === 0) return unsatisfiable("no enum/const value satisfies the rest of the schema", pointer, "enum");
+      if (allowed.length === 0)
+        return unsatisfiable("no enum/const value satisfies the rest of the schema", pointer, "enum");
       return factorAlternatives(
         allowed.map(literal),
         () => void 0,
@@ -13604,7 +13911,8 @@ var __svc_exports = (() => {
       const { array: array3 } = node;
       const minItems = array3.minItems ?? 0;
       const maxItems = array3.maxItems ?? null;
-      if (maxItems !== null && minItems > maxItems) return unsatisfiable(`minItems ${minItems} exceeds maxItems ${maxItems}`, pointer, "minItems");
+      if (maxItems !== null && minItems > maxItems)
+        return unsatisfiable(`minItems ${minItems} exceeds maxItems ${maxItems}`, pointer, "minItems");
       const hint = hintFromPointer(pointer);
       const prefix = array3.prefix ?? [];
       const rest = array3.items !== void 0 ? array3.items : prefix.length && !this.specMode ? false : { kind: "any" };
@@ -13630,9 +13938,11 @@ var __svc_exports = (() => {
         const take2 = maxItems !== null && i + 1 > maxItems ? null : tail === null ? null : seq(sep(i), prefixExprs[i], tail);
         if (i >= minItems) tail = take2 ? optional(take2) : EMPTY;
         else tail = take2;
-        if (tail !== null && tail !== EMPTY && i > 0 && i % NESTING_PER_RULE2 === 0) tail = this.builder.rule(`${hint}-from-${i}`, tail);
+        if (tail !== null && tail !== EMPTY && i > 0 && i % NESTING_PER_RULE2 === 0)
+          tail = this.builder.rule(`${hint}-from-${i}`, tail);
       }
-      if (tail === null) return unsatisfiable("no array satisfies prefixItems/items with minItems/maxItems", pointer, "minItems");
+      if (tail === null)
+        return unsatisfiable("no array satisfies prefixItems/items with minItems/maxItems", pointer, "minItems");
       return this.builder.rule(`${hint}-array`, seq(literal("["), tail, literal("]")));
     }
   };
@@ -13746,7 +14056,8 @@ var __svc_exports = (() => {
     // -- pre-walk --------------------------------------------------------------------------------
     /** Every keyword the grammar may look at gets its policy, or an error; the input's size is counted. */
     check(schema, pointer, depth) {
-      if (depth > this.maxDepth) throw new ConstraintError("too-deep", `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
+      if (depth > this.maxDepth)
+        throw new ConstraintError("too-deep", `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
       if (typeof schema === "boolean") return;
       if (!isObject2(schema)) invalid("a schema must be an object or a boolean", pointer);
       if (this.checked.has(schema)) return;
@@ -13756,7 +14067,10 @@ var __svc_exports = (() => {
         const note = validatedNote(keyword);
         if (note !== void 0) this.approximations.add(pointer, keyword, note);
         else if (policyOf(keyword)?.status === "refused") {
-          throw new ConstraintError("unsupported-keyword", `${keyword} is not supported; use $ref`, { pointer: pointerChild(pointer, keyword), keyword });
+          throw new ConstraintError("unsupported-keyword", `${keyword} is not supported; use $ref`, {
+            pointer: pointerChild(pointer, keyword),
+            keyword
+          });
         }
       }
       const child2 = (value, path) => this.check(value, path, depth + 1);
@@ -13774,7 +14088,8 @@ var __svc_exports = (() => {
         }
         list.forEach((sub, i) => child2(sub, pointerChild(pointerChild(pointer, keyword), i)));
       }
-      if (Array.isArray(schema.items)) schema.items.forEach((sub, i) => child2(sub, pointerChild(pointerChild(pointer, "items"), i)));
+      if (Array.isArray(schema.items))
+        schema.items.forEach((sub, i) => child2(sub, pointerChild(pointerChild(pointer, "items"), i)));
       else if (schema.items !== void 0) child2(schema.items, pointerChild(pointer, "items"));
       for (const keyword of ["additionalProperties", "additionalItems"]) {
         if (schema[keyword] !== void 0) child2(schema[keyword], pointerChild(pointer, keyword));
@@ -13782,9 +14097,12 @@ var __svc_exports = (() => {
       if (schema.required !== void 0 && (!Array.isArray(schema.required) || schema.required.some((r) => typeof r !== "string"))) {
         invalid("required must be an array of strings", pointerChild(pointer, "required"), "required");
       }
-      if (schema.enum !== void 0 && !Array.isArray(schema.enum)) invalid("enum must be an array", pointerChild(pointer, "enum"), "enum");
-      if (schema.pattern !== void 0 && typeof schema.pattern !== "string") invalid("pattern must be a string", pointerChild(pointer, "pattern"), "pattern");
-      if (schema.$ref !== void 0 && typeof schema.$ref !== "string") invalid("$ref must be a string", pointerChild(pointer, "$ref"), "$ref");
+      if (schema.enum !== void 0 && !Array.isArray(schema.enum))
+        invalid("enum must be an array", pointerChild(pointer, "enum"), "enum");
+      if (schema.pattern !== void 0 && typeof schema.pattern !== "string")
+        invalid("pattern must be a string", pointerChild(pointer, "pattern"), "pattern");
+      if (schema.$ref !== void 0 && typeof schema.$ref !== "string")
+        invalid("$ref must be a string", pointerChild(pointer, "$ref"), "$ref");
     }
     // -- parse -----------------------------------------------------------------------------------
     /** The typed schema of a schema object or boolean, once per object. */
@@ -13794,7 +14112,8 @@ var __svc_exports = (() => {
       if (!isObject2(raw2)) invalid("a schema must be an object or a boolean", pointer);
       const known = this.parsed.get(raw2);
       if (known) return known;
-      if (depth > this.maxDepth) throw new ConstraintError("too-deep", `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
+      if (depth > this.maxDepth)
+        throw new ConstraintError("too-deep", `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
       this.work.spend(objectSize(raw2), pointer);
       const schema = normalizeDraft(raw2);
       const result = hasConstraints(schema) ? this.parseObject(schema, pointer, depth) : ANY;
@@ -13811,7 +14130,8 @@ var __svc_exports = (() => {
           if (parsed.kind !== "any") parts.push(parsed);
         });
       }
-      if (Object.keys(schema).some((k) => isConstraining(k) && !APPLICATORS.has(k))) parts.push(this.node(schema, pointer, depth));
+      if (Object.keys(schema).some((k) => isConstraining(k) && !APPLICATORS.has(k)))
+        parts.push(this.node(schema, pointer, depth));
       for (const keyword of ["anyOf", "oneOf"]) {
         const list = schema[keyword];
         if (!Array.isArray(list)) continue;
@@ -13841,7 +14161,8 @@ var __svc_exports = (() => {
         const list = Array.isArray(schema.type) ? schema.type : [schema.type];
         if (list.length === 0) invalid("type must not be empty", pointerChild(pointer, "type"), "type");
         for (const type of list) {
-          if (!TYPE_NAMES2.includes(type)) invalid(`unknown type '${String(type)}'`, pointerChild(pointer, "type"), "type");
+          if (!TYPE_NAMES2.includes(type))
+            invalid(`unknown type '${String(type)}'`, pointerChild(pointer, "type"), "type");
         }
         types = [...new Set(list)];
       }
@@ -13857,7 +14178,8 @@ var __svc_exports = (() => {
         const bound = (keyword) => {
           const value = schema[keyword];
           if (value === void 0) return void 0;
-          if (typeof value !== "number" || !Number.isFinite(value)) invalid(`${keyword} must be a number`, pointerChild(pointer, keyword), keyword);
+          if (typeof value !== "number" || !Number.isFinite(value))
+            invalid(`${keyword} must be a number`, pointerChild(pointer, keyword), keyword);
           return value;
         };
         const tighter = (a, b, lower) => !a ? b : !b ? a : a.value === b.value ? a.exclusive ? a : b : a.value > b.value === lower ? a : b;
@@ -13893,7 +14215,8 @@ var __svc_exports = (() => {
         const maxProperties = nonNegativeInteger(schema, "maxProperties", pointer);
         const properties = /* @__PURE__ */ new Map();
         if (isObject2(schema.properties)) {
-          for (const [name, sub] of Object.entries(schema.properties)) properties.set(name, child2(sub, pointerChild(pointerChild(pointer, "properties"), name)));
+          for (const [name, sub] of Object.entries(schema.properties))
+            properties.set(name, child2(sub, pointerChild(pointerChild(pointer, "properties"), name)));
         }
         const patterns = [];
         if (isObject2(schema.patternProperties)) {
@@ -13907,7 +14230,19 @@ var __svc_exports = (() => {
         object2 = { properties, required, patterns, additional, minProperties, maxProperties };
       });
       const invalidEntries = Object.keys(invalidParts).length ? invalidParts : void 0;
-      return { kind: "node", id: this.newId(), pointer, types, mentions, values, number: number2, string: string2, array: array3, object: object2, invalid: invalidEntries };
+      return {
+        kind: "node",
+        id: this.newId(),
+        pointer,
+        types,
+        mentions,
+        values,
+        number: number2,
+        string: string2,
+        array: array3,
+        object: object2,
+        invalid: invalidEntries
+      };
     }
   };
   function nonNegativeInteger(schema, keyword, pointer) {
@@ -13941,13 +14276,20 @@ var __svc_exports = (() => {
       const rootId = isObject3(this.root) && typeof this.root.$id === "string" ? this.root.$id.replace(/#$/, "") : void 0;
       if (rootId && fragment.startsWith(rootId)) fragment = fragment.slice(rootId.length);
       if (!fragment.startsWith("#")) {
-        throw new ConstraintError("unresolved-ref", `$ref '${reference}' is not local to this schema`, { pointer, keyword: "$ref" });
+        throw new ConstraintError("unresolved-ref", `$ref '${reference}' is not local to this schema`, {
+          pointer,
+          keyword: "$ref"
+        });
       }
       let body;
       try {
         body = decodeURIComponent(fragment.slice(1));
       } catch {
-        throw new ConstraintError("unresolved-ref", `$ref '${reference}' is not a valid URI fragment (bad percent-encoding)`, { pointer, keyword: "$ref" });
+        throw new ConstraintError(
+          "unresolved-ref",
+          `$ref '${reference}' is not a valid URI fragment (bad percent-encoding)`,
+          { pointer, keyword: "$ref" }
+        );
       }
       if (body !== "" && !body.startsWith("/")) return this.anchor(body, reference, pointer);
       let target = this.root;
@@ -13959,7 +14301,10 @@ var __svc_exports = (() => {
         if (target === void 0) break;
       }
       if (target === void 0 || !(typeof target === "boolean" || isObject3(target))) {
-        throw new ConstraintError("unresolved-ref", `$ref '${reference}' points to nothing`, { pointer, keyword: "$ref" });
+        throw new ConstraintError("unresolved-ref", `$ref '${reference}' points to nothing`, {
+          pointer,
+          keyword: "$ref"
+        });
       }
       return { schema: target, pointer: body };
     }
@@ -13983,7 +14328,8 @@ var __svc_exports = (() => {
         return void 0;
       };
       const found = search2(this.root, "", 0);
-      if (!found) throw new ConstraintError("unresolved-ref", `$ref '${reference}' names no $anchor`, { pointer, keyword: "$ref" });
+      if (!found)
+        throw new ConstraintError("unresolved-ref", `$ref '${reference}' names no $anchor`, { pointer, keyword: "$ref" });
       return found;
     }
   };
@@ -14027,7 +14373,11 @@ var __svc_exports = (() => {
     if (typeof input !== "boolean" && !isObject2(input)) invalid("a JSON Schema must be an object or a boolean", "");
     refuseOversizedSchema(input, options.maxSchemaChars);
     const maxDepth = options.maxDepth ?? 64;
-    const { schema, draft } = normalizeSchema(input, { strict: options.strict, annotations: options.annotations, maxDepth });
+    const { schema, draft } = normalizeSchema(input, {
+      strict: options.strict,
+      annotations: options.annotations,
+      maxDepth
+    });
     const work = new WorkBudget();
     const approximations = new Approximations();
     const parser = new SchemaParser(new RefResolver(schema, maxDepth), work, approximations, maxDepth);
@@ -14041,7 +14391,8 @@ var __svc_exports = (() => {
       strict: options.strict ?? false
     });
     const root = emitter.emit(parser.parse(schema, ""), "", 0);
-    if (isUnsatisfiable(root)) throw new ConstraintError("unsatisfiable", root.reason, { pointer: root.pointer, keyword: root.keyword });
+    if (isUnsatisfiable(root))
+      throw new ConstraintError("unsatisfiable", root.reason, { pointer: root.pointer, keyword: root.keyword });
     const grammar = builder.build(root);
     checkGrammar(grammar);
     return { grammar, approximations: approximations.list, draft, normalized: schema };
@@ -14094,7 +14445,8 @@ var __svc_exports = (() => {
         const map = {};
         for (const [name, sub] of Object.entries(value)) map[name] = visit(sub, child(at3, name));
         out[keyword] = map;
-      } else if (SCHEMA_LISTS2.has(keyword) && Array.isArray(value)) out[keyword] = value.map((sub, i) => visit(sub, child(at3, i)));
+      } else if (SCHEMA_LISTS2.has(keyword) && Array.isArray(value))
+        out[keyword] = value.map((sub, i) => visit(sub, child(at3, i)));
       else out[keyword] = value;
     }
     return out;
@@ -14222,7 +14574,10 @@ var __svc_exports = (() => {
       try {
         value = JSON.parse(text3);
       } catch (error) {
-        return { ok: false, error: new ConstraintError("validation-failed", `output is not JSON: ${error.message}`) };
+        return {
+          ok: false,
+          error: new ConstraintError("validation-failed", `output is not JSON: ${error.message}`)
+        };
       }
       if (!check) {
         try {
@@ -14231,7 +14586,13 @@ var __svc_exports = (() => {
           exactMultipleOf(ajv);
           check = ajv.compile(shareRepeatedSubschemas(schema));
         } catch (error) {
-          return { ok: false, error: new ConstraintError("validation-failed", `the schema cannot be checked by the validator: ${error.message}`) };
+          return {
+            ok: false,
+            error: new ConstraintError(
+              "validation-failed",
+              `the schema cannot be checked by the validator: ${error.message}`
+            )
+          };
         }
       }
       let valid;
@@ -14264,8 +14625,10 @@ var __svc_exports = (() => {
       return compile();
     } catch (error) {
       if (error instanceof RangeError) {
-        if (/call stack/i.test(error.message)) throw new ConstraintError("too-deep", "the constraint nests too deeply to compile (the stack ran out)");
-        if (/invalid (string|array|typed array) length/i.test(error.message)) throw new ConstraintError("too-large", "the constraint is too large to compile");
+        if (/call stack/i.test(error.message))
+          throw new ConstraintError("too-deep", "the constraint nests too deeply to compile (the stack ran out)");
+        if (/invalid (string|array|typed array) length/i.test(error.message))
+          throw new ConstraintError("too-large", "the constraint is too large to compile");
       }
       throw error;
     }
@@ -14299,13 +14662,23 @@ var __svc_exports = (() => {
   function compileRegex(pattern, flags = "", options = {}) {
     return guarded(() => {
       const builder = new GrammarBuilder();
-      const expr = unambiguous(regexToExpr(pattern, flags, { semantics: "full" }), "the regex", builder, "regex", REGEX_DFA_BUDGET, rangesExpr);
+      const expr = unambiguous(
+        regexToExpr(pattern, flags, { semantics: "full" }),
+        "the regex",
+        builder,
+        "regex",
+        REGEX_DFA_BUDGET,
+        rangesExpr
+      );
       return finish(builder.build(expr), options);
     });
   }
   function compileChoices(choices, options = {}) {
     const maxGrammarChars = options.limits?.maxGrammarChars ?? DEFAULT_LIMITS.maxGrammarChars;
-    return guarded(() => ({ ...finish(choicesToGrammar(choices, maxGrammarChars), options), choices: [...checkChoices(choices)] }));
+    return guarded(() => ({
+      ...finish(choicesToGrammar(choices, maxGrammarChars), options),
+      choices: [...checkChoices(choices)]
+    }));
   }
 
   // src/extension/constraints.ts
@@ -15095,14 +15468,17 @@ var __svc_exports = (() => {
   var MAX_SEPARATORS = 16;
   var MAX_SEPARATOR_LENGTH = 64;
   function chunkingProblem(value) {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return `chunking must be an object (is ${describe2(value)})`;
+    if (typeof value !== "object" || value === null || Array.isArray(value))
+      return `chunking must be an object (is ${describe2(value)})`;
     const { by, size, overlap, separators } = value;
-    if (by !== "none" && by !== "characters" && by !== "tokens") return `by must be 'none', 'characters' or 'tokens' (is ${describe2(by)})`;
+    if (by !== "none" && by !== "characters" && by !== "tokens")
+      return `by must be 'none', 'characters' or 'tokens' (is ${describe2(by)})`;
     if (by === "none") return void 0;
     if (typeof size !== "number" || !Number.isInteger(size) || size < 1 || size > MAX_CHUNK_SIZE) {
       return `size must be an integer from 1 to ${MAX_CHUNK_SIZE} (is ${describe2(size)})`;
     }
-    if (typeof overlap !== "number" || !Number.isInteger(overlap) || overlap < 0) return `overlap must be an integer >= 0 (is ${describe2(overlap)})`;
+    if (typeof overlap !== "number" || !Number.isInteger(overlap) || overlap < 0)
+      return `overlap must be an integer >= 0 (is ${describe2(overlap)})`;
     if (overlap >= size) return `overlap must be less than size (is ${overlap}, size ${size})`;
     return separatorsProblem(separators);
   }
@@ -15110,16 +15486,19 @@ var __svc_exports = (() => {
     const problem = chunkingProblem(value);
     if (problem !== void 0) return problem;
     const { by, size, overlap } = value;
-    if (by !== "none" && overlap > Math.floor(size / 2)) return `overlap must be at most half of size (is ${overlap}, size ${size})`;
+    if (by !== "none" && overlap > Math.floor(size / 2))
+      return `overlap must be at most half of size (is ${overlap}, size ${size})`;
     return void 0;
   }
   function separatorsProblem(separators) {
     if (!Array.isArray(separators)) return `separators must be an array of strings (is ${describe2(separators)})`;
-    if (separators.length > MAX_SEPARATORS) return `separators must have at most ${MAX_SEPARATORS} entries (has ${separators.length})`;
+    if (separators.length > MAX_SEPARATORS)
+      return `separators must have at most ${MAX_SEPARATORS} entries (has ${separators.length})`;
     for (const [index, separator] of separators.entries()) {
       if (typeof separator !== "string") return `separators[${index}] must be a string (is ${describe2(separator)})`;
       const characters2 = codePointLength(separator);
-      if (characters2 > MAX_SEPARATOR_LENGTH) return `separators[${index}] must be at most ${MAX_SEPARATOR_LENGTH} characters (is ${characters2})`;
+      if (characters2 > MAX_SEPARATOR_LENGTH)
+        return `separators[${index}] must be at most ${MAX_SEPARATOR_LENGTH} characters (is ${characters2})`;
       if (hasLoneSurrogate(separator)) return `separators[${index}] must not contain a lone surrogate`;
     }
     return void 0;
@@ -15155,14 +15534,17 @@ var __svc_exports = (() => {
     return names;
   }
   function templateProblem(template2) {
-    if (typeof template2 !== "string") return `template must be a string (is ${template2 === null ? "null" : typeof template2})`;
-    if (template2.length > MAX_TEMPLATE_CHARS) return `template must be at most ${MAX_TEMPLATE_CHARS} characters (is ${template2.length})`;
+    if (typeof template2 !== "string")
+      return `template must be a string (is ${template2 === null ? "null" : typeof template2})`;
+    if (template2.length > MAX_TEMPLATE_CHARS)
+      return `template must be at most ${MAX_TEMPLATE_CHARS} characters (is ${template2.length})`;
     const { parts, problem } = parseTemplate(template2);
     if (problem !== void 0) return problem;
     const references = parts.filter((part) => part.kind !== "text").length;
     if (references > MAX_TEMPLATE_REFERENCES)
       return `template may refer to $chunk and columns at most ${MAX_TEMPLATE_REFERENCES} times (does ${references} times)`;
-    if (!parts.some((part) => part.kind === "chunk")) return "template must contain $chunk (or ${chunk}), where the chunk goes";
+    if (!parts.some((part) => part.kind === "chunk"))
+      return "template must contain $chunk (or ${chunk}), where the chunk goes";
     return void 0;
   }
   function renderedLengthWithoutFields(template2, chunkChars) {
@@ -15680,11 +16062,16 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
         raw2.lastIndex = end + 2;
         const r = raw2.exec(source);
         if (!r) throw new TemplateError("syntax", `{% raw %} at ${at2(pos)} has no {% endraw %}`);
-        tokens.push({ kind: "block", body: "raw", at: pos }, { kind: "text", text: source.slice(end + 2, r.index) }, { kind: "block", body: "endraw", at: pos });
+        tokens.push(
+          { kind: "block", body: "raw", at: pos },
+          { kind: "text", text: source.slice(end + 2, r.index) },
+          { kind: "block", body: "endraw", at: pos }
+        );
         i = r.index + r[0].length;
         continue;
       }
-      if (KIND[m[0]] === "block" && body === "endraw") throw new TemplateError("syntax", `{% endraw %} at ${at2(pos)} closes no {% raw %}`);
+      if (KIND[m[0]] === "block" && body === "endraw")
+        throw new TemplateError("syntax", `{% endraw %} at ${at2(pos)} closes no {% raw %}`);
       tokens.push({ kind: KIND[m[0]], body, at: pos });
       i = end + 2;
     }
@@ -15714,7 +16101,10 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
   function parsePath(text3, pos, what) {
     const segments = text3.split(".");
     if (text3 === "" || !IDENT.test(segments[0]) || !segments.every((s) => SEGMENT.test(s))) {
-      throw new TemplateError("syntax", `${what} at ${at2(pos)} must be a variable name or a dotted path such as customer.name or items.0 (got '${text3}')`);
+      throw new TemplateError(
+        "syntax",
+        `${what} at ${at2(pos)} must be a variable name or a dotted path such as customer.name or items.0 (got '${text3}')`
+      );
     }
     return { segments, text: text3, at: pos };
   }
@@ -15745,9 +16135,14 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
     const filters = filterTexts.map((text3) => {
       const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*(.*?)\s*\))?$/s.exec(text3);
       const names = Object.keys(FILTERS).join(", ");
-      if (!m) throw new TemplateError("syntax", `filter '${text3}' at ${at2(pos)} must read name or name(argument) (filters: ${names})`);
+      if (!m)
+        throw new TemplateError(
+          "syntax",
+          `filter '${text3}' at ${at2(pos)} must read name or name(argument) (filters: ${names})`
+        );
       const name = m[1];
-      if (!Object.prototype.hasOwnProperty.call(FILTERS, name)) throw new TemplateError("syntax", `unknown filter '${name}' at ${at2(pos)} (filters: ${names})`);
+      if (!Object.prototype.hasOwnProperty.call(FILTERS, name))
+        throw new TemplateError("syntax", `unknown filter '${name}' at ${at2(pos)} (filters: ${names})`);
       const rule = FILTERS[name].arg;
       const given2 = m[2] !== void 0 && m[2] !== "";
       if (rule === "none") {
@@ -15756,15 +16151,27 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
       }
       if (!given2) {
         if (rule === "optional string") return { name, at: pos };
-        throw new TemplateError("syntax", `filter '${name}' at ${at2(pos)} needs an argument: ${name}(${rule === "required count" ? "40" : '"text"'})`);
+        throw new TemplateError(
+          "syntax",
+          `filter '${name}' at ${at2(pos)} needs an argument: ${name}(${rule === "required count" ? "40" : '"text"'})`
+        );
       }
       const arg = parseArgument(m[2]);
       if (arg === void 0)
-        throw new TemplateError("syntax", `filter '${name}' at ${at2(pos)}: its argument must be a quoted string or an integer (got '${m[2]}')`);
+        throw new TemplateError(
+          "syntax",
+          `filter '${name}' at ${at2(pos)}: its argument must be a quoted string or an integer (got '${m[2]}')`
+        );
       if (rule === "optional string" && typeof arg !== "string")
-        throw new TemplateError("syntax", `filter '${name}' at ${at2(pos)}: its argument must be a quoted string (got ${arg})`);
+        throw new TemplateError(
+          "syntax",
+          `filter '${name}' at ${at2(pos)}: its argument must be a quoted string (got ${arg})`
+        );
       if (rule === "required count" && (typeof arg !== "number" || arg < 0 || arg > MAX_TRUNCATE)) {
-        throw new TemplateError("syntax", `filter '${name}' at ${at2(pos)}: its argument must be an integer from 0 to ${MAX_TRUNCATE} (got ${m[2]})`);
+        throw new TemplateError(
+          "syntax",
+          `filter '${name}' at ${at2(pos)}: its argument must be an integer from 0 to ${MAX_TRUNCATE} (got ${m[2]})`
+        );
       }
       return { name, arg, at: pos };
     });
@@ -15785,7 +16192,8 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
     };
     const locals = () => stack.flatMap((f) => f.tag === "for" ? [f.name, "loop"] : []);
     const push = (frame) => {
-      if (stack.length > MAX_NESTING) throw new TemplateError("syntax", `blocks nest deeper than ${MAX_NESTING} at ${at2(frame.at)}`);
+      if (stack.length > MAX_NESTING)
+        throw new TemplateError("syntax", `blocks nest deeper than ${MAX_NESTING} at ${at2(frame.at)}`);
       stack.push(frame);
     };
     for (const token of tokenize(source)) {
@@ -15814,7 +16222,10 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
         }
         case "elif": {
           if (frame.tag !== "if" || frame.otherwise)
-            throw new TemplateError("syntax", `{% elif %} at ${at2(token.at)} is not inside an {% if %} before its {% else %}`);
+            throw new TemplateError(
+              "syntax",
+              `{% elif %} at ${at2(token.at)} is not inside an {% if %} before its {% else %}`
+            );
           const { test, negate } = parseTest(expr, token.at, "elif");
           use(test, locals());
           frame.nodes = [];
@@ -15823,19 +16234,27 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
         }
         case "else": {
           if (frame.tag !== "if" || frame.otherwise || expr !== "")
-            throw new TemplateError("syntax", `{% else %} at ${at2(token.at)} is not inside an {% if %}, or comes twice, or has words after it`);
+            throw new TemplateError(
+              "syntax",
+              `{% else %} at ${at2(token.at)} is not inside an {% if %}, or comes twice, or has words after it`
+            );
           frame.nodes = frame.otherwise = [];
           break;
         }
         case "endif": {
-          if (frame.tag !== "if" || expr !== "") throw new TemplateError("syntax", `{% endif %} at ${at2(token.at)} closes no {% if %}`);
+          if (frame.tag !== "if" || expr !== "")
+            throw new TemplateError("syntax", `{% endif %} at ${at2(token.at)} closes no {% if %}`);
           stack.pop();
           top().nodes.push({ kind: "if", branches: frame.branches, otherwise: frame.otherwise ?? [] });
           break;
         }
         case "for": {
           const m = /^([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(\S+)$/.exec(expr);
-          if (!m) throw new TemplateError("syntax", `{% for %} at ${at2(token.at)} must read {% for item in list %} (got '{% ${token.body} %}')`);
+          if (!m)
+            throw new TemplateError(
+              "syntax",
+              `{% for %} at ${at2(token.at)} must read {% for item in list %} (got '{% ${token.body} %}')`
+            );
           if (m[1] === "loop")
             throw new TemplateError(
               "syntax",
@@ -15847,13 +16266,17 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
           break;
         }
         case "endfor": {
-          if (frame.tag !== "for" || expr !== "") throw new TemplateError("syntax", `{% endfor %} at ${at2(token.at)} closes no {% for %}`);
+          if (frame.tag !== "for" || expr !== "")
+            throw new TemplateError("syntax", `{% endfor %} at ${at2(token.at)} closes no {% for %}`);
           stack.pop();
           top().nodes.push({ kind: "for", name: frame.name, list: frame.list, body: frame.nodes });
           break;
         }
         default:
-          throw new TemplateError("syntax", `unknown tag {% ${word} %} at ${at2(token.at)} (tags: if, elif, else, endif, for, endfor, raw, endraw)`);
+          throw new TemplateError(
+            "syntax",
+            `unknown tag {% ${word} %} at ${at2(token.at)} (tags: if, elif, else, endif, for, endfor, raw, endraw)`
+          );
       }
     }
     if (stack.length > 1) {
@@ -15871,7 +16294,8 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
     else if (own(variables, first) && !Array.isArray(variables)) value = variables[first];
     else return void 0;
     for (const segment of rest) {
-      if (Array.isArray(value) ? !/^[0-9]+$/.test(segment) || Number(segment) >= value.length : !own(value, segment)) return void 0;
+      if (Array.isArray(value) ? !/^[0-9]+$/.test(segment) || Number(segment) >= value.length : !own(value, segment))
+        return void 0;
       value = value[segment];
     }
     return value;
@@ -15888,12 +16312,17 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
     return s.slice(0, units);
   }
   var characters = (s) => s.length - (s.match(/[\ud800-\udbff][\udc00-\udfff]/g)?.length ?? 0);
-  function renderTemplate(template2, variables, { maxChars = 1e6, maxSteps = 1e7, strict = true } = {}) {
+  function renderTemplate(template2, variables, {
+    maxChars = 1e6,
+    maxSteps = 1e7,
+    strict = true
+  } = {}) {
     const out = [];
     let length = 0;
     let steps = 0;
     const step = () => {
-      if (++steps > maxSteps) throw new TemplateError("too-large", `rendering takes more than ${maxSteps} steps (loops inside loops)`);
+      if (++steps > maxSteps)
+        throw new TemplateError("too-large", `rendering takes more than ${maxSteps} steps (loops inside loops)`);
     };
     const emit = (s) => {
       length += s.length;
@@ -15966,7 +16395,11 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
         return firstCharacters(text2(v), filter.arg);
       case "join":
         if (!Array.isArray(v)) {
-          throw new TemplateError("not-a-list", `'${path.text}' must be an array to join (is ${kindOf(v)}; filter join at ${at2(filter.at)})`, path.text);
+          throw new TemplateError(
+            "not-a-list",
+            `'${path.text}' must be an array to join (is ${kindOf(v)}; filter join at ${at2(filter.at)})`,
+            path.text
+          );
         }
         return v.map(text2).join(filter.arg ?? "");
       case "default":
@@ -15974,7 +16407,11 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
     }
   }
   function missing(path, value) {
-    return new TemplateError("missing-variable", `'${path.text}' is ${value === null ? "null" : "missing"} (used at ${at2(path.at)})`, path.text);
+    return new TemplateError(
+      "missing-variable",
+      `'${path.text}' is ${value === null ? "null" : "missing"} (used at ${at2(path.at)})`,
+      path.text
+    );
   }
 
   // src/extension/prompts.ts

@@ -42,7 +42,10 @@ async function bundle(): Promise<string> {
 
 function signature(fn: Pick<SqlFunction, 'params'>, withDefaults: boolean): string {
   return fn.params
-    .map((param) => `${quoteIdent(param.name)} ${param.type}${withDefaults && param.default !== undefined ? ` DEFAULT ${param.default}` : ''}`)
+    .map(
+      (param) =>
+        `${quoteIdent(param.name)} ${param.type}${withDefaults && param.default !== undefined ? ` DEFAULT ${param.default}` : ''}`,
+    )
     .join(', ');
 }
 
@@ -75,7 +78,8 @@ const DEFINER_PINNED = `${PINNED} SET plv8.start_proc = ''`;
  * checks the body's); its body, svc__run_<name> beside it, is what the catalog says, granted to that
  * role or to nobody: fmgr calls it for the relay without a privilege check of its own.
  */
-export const relayed = (fn: SqlFunction): boolean => !('c' in fn.body) && ('ts' in fn.body || fn.grantTo === 'svc_admin' || fn.grantTo === 'svc_worker');
+export const relayed = (fn: SqlFunction): boolean =>
+  !('c' in fn.body) && ('ts' in fn.body || fn.grantTo === 'svc_admin' || fn.grantTo === 'svc_worker');
 /** A relayed function's body: svc__run_ and the name without its svc_ prefix (relay.c finds it by this name). */
 export const bodyName = (name: string): string => `svc__run_${name.replace(/^svc_+/, '')}`;
 
@@ -115,7 +119,8 @@ export const EMITTED: readonly SqlFunction[] = FUNCTIONS.flatMap(emitted);
  * made one of that name first instead of taking it over; scripts/lint-sql.ts checks both).
  */
 type Replaceable = (name: string) => boolean;
-const createOrReplace = (replaceable: Replaceable, name: string) => (replaceable(name) ? 'CREATE OR REPLACE' : 'CREATE');
+const createOrReplace = (replaceable: Replaceable, name: string) =>
+  replaceable(name) ? 'CREATE OR REPLACE' : 'CREATE';
 
 function functionSql(fn: SqlFunction, buildId: string, replaceable: Replaceable): string {
   const head = `${createOrReplace(replaceable, fn.name)} FUNCTION ${quoteIdent(fn.name)}(${signature(fn, true)})\nRETURNS ${fn.returns}`;
@@ -127,12 +132,14 @@ function functionSql(fn: SqlFunction, buildId: string, replaceable: Replaceable)
   let body: string;
   if ('c' in fn.body) {
     // svc.so's symbol (svc.control's module_pathname). No settings: it evaluates nothing they steer.
-    if (fn.security !== 'INVOKER' || fn.settings !== undefined) throw new Error(`${fn.name}: a C function is SECURITY INVOKER and takes no settings`);
+    if (fn.security !== 'INVOKER' || fn.settings !== undefined)
+      throw new Error(`${fn.name}: a C function is SECURITY INVOKER and takes no settings`);
     body = `LANGUAGE c ${fn.volatility}${parallel} SECURITY INVOKER\nAS 'MODULE_PATHNAME', ${sqlLiteral(fn.body.c)}`;
   } else if ('language' in fn.body) {
     body = `LANGUAGE ${fn.body.language} ${options}\nAS ${dollarQuote(sqlBody(fn.name, fn.body).trim() + '\n', 'svc')}`;
   } else {
-    if (!(fn.body.ts in api)) throw new Error(`${fn.name}: no implementation named ${fn.body.ts} in src/extension/index.ts`);
+    if (!(fn.body.ts in api))
+      throw new Error(`${fn.name}: no implementation named ${fn.body.ts} in src/extension/index.ts`);
     const args = fn.params.map((param) => quoteIdentJs(param.name)).join(', ');
     // Its relay drops the line of JavaScript plv8 names as an error's CONTEXT (src/native/relay.c).
     const js = `
@@ -146,7 +153,9 @@ return svc.api.${fn.body.ts}(${args});
     fn.grantTo === undefined || fn.grantTo === 'PUBLIC'
       ? ''
       : `REVOKE ALL ON FUNCTION ${quoteIdent(fn.name)}(${sigTypes}) FROM PUBLIC;\n` +
-        (fn.grantTo === 'nobody' ? '' : `GRANT EXECUTE ON FUNCTION ${quoteIdent(fn.name)}(${sigTypes}) TO ${fn.grantTo};\n`);
+        (fn.grantTo === 'nobody'
+          ? ''
+          : `GRANT EXECUTE ON FUNCTION ${quoteIdent(fn.name)}(${sigTypes}) TO ${fn.grantTo};\n`);
   const comment = `COMMENT ON FUNCTION ${quoteIdent(fn.name)}(${sigTypes}) IS ${sqlLiteral(fn.comment)};\n`;
   return `${head}\n${body};\n${grants}${comment}`;
 }
@@ -177,7 +186,9 @@ function ownershipSql(): string {
   return [
     source('owner.sql'),
     'ALTER FUNCTION svc__bundle() OWNER TO svc_owner;',
-    ...EMITTED.filter((fn) => fn.owner !== 'superuser').map((fn) => `ALTER FUNCTION ${quoteIdent(fn.name)}(${signatureTypes(fn)}) OWNER TO svc_owner;`),
+    ...EMITTED.filter((fn) => fn.owner !== 'superuser').map(
+      (fn) => `ALTER FUNCTION ${quoteIdent(fn.name)}(${signatureTypes(fn)}) OWNER TO svc_owner;`,
+    ),
     ...AGGREGATES.map((agg) => `ALTER AGGREGATE ${quoteIdent(agg.name)}(${signatureTypes(agg)}) OWNER TO svc_owner;`),
     '',
   ].join('\n');
@@ -197,12 +208,23 @@ function quoteIdentJs(name: string): string {
 export function spellErrcodes(sql: string): string {
   return sql.replace(/(ERRCODE\s*=\s*')([^']*)'/g, (_, head: string, name: string) => {
     if (!Object.hasOwn(SQLSTATE, name))
-      throw new Error(`an SQL body raises ERRCODE '${name}': name a condition of src/queue/sqlstate.ts (add it there if it is new)`);
+      throw new Error(
+        `an SQL body raises ERRCODE '${name}': name a condition of src/queue/sqlstate.ts (add it there if it is new)`,
+      );
     return `${head}${name.startsWith('svc_') ? SQLSTATE[name as keyof typeof SQLSTATE] : name}'`;
   });
 }
 
-const SCHEMA_FILES = ['schema.sql', 'queue-bound.sql', 'cache.sql', 'sync.sql', 'limits.sql', 'vectorizer.sql', 'prompts.sql', 'progress.sql'];
+const SCHEMA_FILES = [
+  'schema.sql',
+  'queue-bound.sql',
+  'cache.sql',
+  'sync.sql',
+  'limits.sql',
+  'vectorizer.sql',
+  'prompts.sql',
+  'progress.sql',
+];
 const source = (file: string) => readFileSync(join(root, 'src/extension', file), 'utf8');
 
 /** Writes svc--<version>.sql and an upgrade script per migration into <version>. */
@@ -223,14 +245,20 @@ export async function emitExtension(): Promise<{ written: string[]; buildId: str
     `-- svc ${what}: generated by scripts/build-extension.ts from src/extension (build ${buildId}). Do not edit.`,
     `\\echo Use "${what.includes('--') ? 'ALTER EXTENSION svc UPDATE' : 'CREATE EXTENSION svc'}" to load this file. \\quit`,
   ];
-  const outputs: Array<[string, string[]]> = [[`svc--${version}.sql`, [...header(version), ...SCHEMA_FILES.map(source), ...functions(() => false)]]];
+  const outputs: Array<[string, string[]]> = [
+    [`svc--${version}.sql`, [...header(version), ...SCHEMA_FILES.map(source), ...functions(() => false)]],
+  ];
   for (const file of readdirSync(join(root, 'src/extension/migrations')).sort()) {
     const match = /^(.+)--(.+)\.sql$/.exec(file);
     if (!match || match[2] !== version) continue;
     const previous = await routineNames(readFileSync(join(root, 'extension/releases', `svc--${match[1]}.sql`), 'utf8'));
     outputs.push([
       `svc--${match[1]}--${version}.sql`,
-      [...header(`${match[1]}--${version}`), source(join('migrations', file)), ...functions((name) => previous.has(name))],
+      [
+        ...header(`${match[1]}--${version}`),
+        source(join('migrations', file)),
+        ...functions((name) => previous.has(name)),
+      ],
     ]);
   }
   mkdirSync(join(root, 'extension'), { recursive: true });

@@ -49,7 +49,9 @@ const show = async (label: string, sql: string, params: unknown[] = []) => {
 };
 
 try {
-  console.log(`throwaway PostgreSQL 15 at ${cluster.host}, port ${cluster.port}\n${generator.line}\n${embedder.line}\n${reranker.line}`);
+  console.log(
+    `throwaway PostgreSQL 15 at ${cluster.host}, port ${cluster.port}\n${generator.line}\n${embedder.line}\n${reranker.line}`,
+  );
   await db.query('CREATE EXTENSION svc CASCADE');
   await db.query('CREATE ROLE svc_demo_worker LOGIN IN ROLE svc_worker');
   // A call with no live worker fails at once (SV006): wait until this one has loaded its models.
@@ -58,14 +60,28 @@ try {
   // The embedder is named embed, which serves svc_embed, svc_rerank and vectorizers with no setting (docs/models.md); a reranker of its own is named.
   if (reranker.path !== embedder.path) await db.query(`SET svc.rerank_model = 'rerank'`);
 
-  await show('plain generation: the model continues a story', `SELECT svc_generate('Once upon a time', max_tokens := 48)`);
-  await show('a JSON-Schema-constrained generation: a character of the story', `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
-  await show('the same call again: served from the cache, same bytes', `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`, [STORY, CHARACTER]);
+  await show(
+    'plain generation: the model continues a story',
+    `SELECT svc_generate('Once upon a time', max_tokens := 48)`,
+  );
+  await show(
+    'a JSON-Schema-constrained generation: a character of the story',
+    `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`,
+    [STORY, CHARACTER],
+  );
+  await show(
+    'the same call again: served from the cache, same bytes',
+    `SELECT svc_generate_json($1, $2::jsonb, max_tokens := 40)`,
+    [STORY, CHARACTER],
+  );
   await show(
     'a regex-constrained generation',
     `SELECT svc_generate_regex('Once upon a time', ', there was a [a-z]+ [a-z]+ named [A-Z][a-z]+[.]', max_tokens := 24)`,
   );
-  await show('one of the choices', `SELECT svc_generate_choice('The sun was shining. Lily went outside to ', ARRAY['play', 'sleep', 'cry'])`);
+  await show(
+    'one of the choices',
+    `SELECT svc_generate_choice('The sun was shining. Lily went outside to ', ARRAY['play', 'sleep', 'cry'])`,
+  );
   await show(
     'an embedding (first 4 of its dimensions)',
     `SELECT (svc_embed('Lily played with her ball'))[1:4] AS head, array_length(svc_embed('Lily played with her ball'), 1) AS dimension`,
@@ -99,12 +115,19 @@ try {
     'a vectorizer: the stories table kept embedded in chunks of 60 characters (returns the rows queued)',
     `SELECT svc_vectorize('stories', 'body', 'stories_body', chunk_by := 'characters', chunk_size := 60, chunk_overlap := 15, format := '$title: $chunk')`,
   );
-  for (let waited = 0; Number((await db.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0].rows_pending) > 0; waited += 50) {
+  for (
+    let waited = 0;
+    Number((await db.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0].rows_pending) > 0;
+    waited += 50
+  ) {
     if (waited > 60_000) throw new Error('the vectorizer did not catch up within a minute');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await show('its status', `SELECT name, rows_pending, rows_done, chunks FROM svc_vectorizer_status()`);
-  await show('semantic search over it', `SELECT key, chunk, round(distance::numeric, 4) AS distance FROM svc_search('stories_body', 'A red ball', k := 2)`);
+  await show(
+    'semantic search over it',
+    `SELECT key, chunk, round(distance::numeric, 4) AS distance FROM svc_search('stories_body', 'A red ball', k := 2)`,
+  );
   await show('the worker', `SELECT worker_id, state, concurrency, model FROM svc_worker_status()`);
   await show('the cache', `SELECT * FROM svc_cache_stats()`);
   await show('the queue', `SELECT function_name, status, requests FROM svc_queue_stats()`);

@@ -48,7 +48,9 @@ function pinnedSearchPath(fn: Node): string[] | undefined {
   for (const option of options(fn)) {
     const set = (option.arg as { VariableSetStmt?: Node } | undefined)?.VariableSetStmt;
     if (option.defname === 'set' && set?.name === 'search_path') {
-      return ((set.args as Array<{ A_Const?: { sval?: { sval: string } } }>) ?? []).map((a) => a.A_Const?.sval?.sval ?? '');
+      return ((set.args as Array<{ A_Const?: { sval?: { sval: string } } }>) ?? []).map(
+        (a) => a.A_Const?.sval?.sval ?? '',
+      );
     }
   }
   return undefined;
@@ -66,14 +68,19 @@ export async function lintScript(script: string, replaceable: ReadonlySet<string
       const language = sval(options(stmt.node).find((o) => o.defname === 'language')?.arg);
       const path = pinnedSearchPath(stmt.node);
       if (language !== 'c' && (!path || path[0] !== 'pg_catalog' || path.at(-1) !== 'pg_temp')) {
-        problems.push(`function ${name} does not pin search_path to pg_catalog first and pg_temp last (${path ? path.join(', ') : 'no SET search_path'})`);
+        problems.push(
+          `function ${name} does not pin search_path to pg_catalog first and pg_temp last (${path ? path.join(', ') : 'no SET search_path'})`,
+        );
       }
     }
     const replaces = stmt.node.replace === true;
     if (replaces && !(name !== undefined && replaceable.has(name))) {
-      problems.push(`${stmt.kind} ${name ?? ''} uses OR REPLACE over an object the extension did not make`.replace('  ', ' '));
+      problems.push(
+        `${stmt.kind} ${name ?? ''} uses OR REPLACE over an object the extension did not make`.replace('  ', ' '),
+      );
     }
-    if (stmt.node.if_not_exists === true) problems.push(`${stmt.kind} uses IF NOT EXISTS: it would adopt an object a role made first`);
+    if (stmt.node.if_not_exists === true)
+      problems.push(`${stmt.kind} uses IF NOT EXISTS: it would adopt an object a role made first`);
   }
   return problems;
 }

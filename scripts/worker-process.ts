@@ -30,14 +30,20 @@ export function spawnWorker(cluster: Cluster, o: WorkerProcessOptions): ChildPro
   ];
   if (o.threads !== undefined) args.push('--threads', String(o.threads));
   if (o.workerId !== undefined) args.push('--worker-id', o.workerId);
-  return spawn(process.execPath, args, { env: { ...process.env, ...o.env }, stdio: o.stdio ?? ['ignore', 'ignore', 'pipe'] });
+  return spawn(process.execPath, args, {
+    env: { ...process.env, ...o.env },
+    stdio: o.stdio ?? ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 /**
  * Resolves once a worker says it is `running` (its models loaded: svc_worker_status), so that the
  * first call finds one live; rejects if `worker` exits first. The extension must exist.
  */
-export async function workerRunning(db: { query(sql: string): Promise<{ rows: unknown[] }> }, worker?: ChildProcess): Promise<void> {
+export async function workerRunning(
+  db: { query(sql: string): Promise<{ rows: unknown[] }> },
+  worker?: ChildProcess,
+): Promise<void> {
   let exited: number | null | undefined;
   const onExit = (code: number | null) => (exited = code);
   worker?.once('exit', onExit);

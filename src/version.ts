@@ -7,4 +7,5 @@ export const VERSION = '0.2.0';
 export const EXTENSION_VERSIONS: readonly string[] = [VERSION];
 
 /** What `svc --version` and `svc-worker --version` print. */
-export const versionLine = (command: string) => `${command} ${VERSION} (svc extension ${EXTENSION_VERSIONS.join(', ')})`;
+export const versionLine = (command: string) =>
+  `${command} ${VERSION} (svc extension ${EXTENSION_VERSIONS.join(', ')})`;

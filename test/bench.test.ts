@@ -10,7 +10,15 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
   [
     'bench/queue.ts',
     [],
-    { BENCH_SINGLE: '20', BENCH_BATCHES: '1', BENCH_BATCH_SIZE: '100', BENCH_JOBS: '50', BENCH_LATENCY: '5', BENCH_RUNS: '1', BENCH_DIAG: '0' },
+    {
+      BENCH_SINGLE: '20',
+      BENCH_BATCHES: '1',
+      BENCH_BATCH_SIZE: '100',
+      BENCH_JOBS: '50',
+      BENCH_LATENCY: '5',
+      BENCH_RUNS: '1',
+      BENCH_DIAG: '0',
+    },
   ],
   // 24 tokens: the JSON grammar's shortest output takes 12 on the test model, and a smaller budget fails at once.
   ['bench/engine.ts', [], { BENCH_TOKENS: '24', BENCH_RUNS: '1', BENCH_THREADS: '1' }],
@@ -18,11 +26,25 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
   ['bench/grammar.ts', [], { BENCH_ROUNDS: '1' }],
   ['bench/edge.ts', ['--misses', '2', '--hits', '10', '--concurrency', '2', '--max-tokens', '4'], {}],
   ['bench/models.ts', [], { BENCH_WORKERS: '2', BENCH_CONCURRENCY: '2', BENCH_JOBS: '40', BENCH_RUNS: '1' }],
-  ['bench/constrained.ts', [], { BENCH_MODELS: 'stories260K', BENCH_CASES: '2', BENCH_TOKENS: '12', BENCH_SHORT_ROUNDS: '1', BENCH_SHORT_TOKENS: '64' }],
+  [
+    'bench/constrained.ts',
+    [],
+    {
+      BENCH_MODELS: 'stories260K',
+      BENCH_CASES: '2',
+      BENCH_TOKENS: '12',
+      BENCH_SHORT_ROUNDS: '1',
+      BENCH_SHORT_TOKENS: '64',
+    },
+  ],
   ['bench/vectorizer.ts', [], { BENCH_ROWS: '200', BENCH_SAMPLE: '50' }],
   // Where pgvector is not installed it prints a note instead of its table, and this fails: setup installs it.
   ['bench/search.ts', ['--chunks', '300', '--repeats', '3'], {}],
-  ['bench/table.ts', [], { BENCH_ROWS: '20', BENCH_PER_ROW: '5', BENCH_ROUND: '10', BENCH_MODELS: 'stories', BENCH_TOKENS: '4' }],
+  [
+    'bench/table.ts',
+    [],
+    { BENCH_ROWS: '20', BENCH_PER_ROW: '5', BENCH_ROUND: '10', BENCH_MODELS: 'stories', BENCH_TOKENS: '4' },
+  ],
   ['bench/queue-miss.ts', [], { BENCH_CALLS: '10' }],
   ['bench/workers.ts', [], { BENCH_ROWS: '40', BENCH_ROUND: '20' }],
   ['bench/divergence.ts', ['--model', 'stories', '--prompts', '3', '--max-tokens', '16'], {}],

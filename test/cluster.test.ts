@@ -49,7 +49,9 @@ test('stop() shuts the server down and removes its directory', async () => {
 });
 
 test('a cluster whose owner process is killed is stopped and removed anyway', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/cluster.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`cluster script exited with ${code}`)));

@@ -45,7 +45,8 @@ const MODELS = { stories260K: async () => STORIES_MODEL, 'qwen2-512': () => real
 const QUICK_PROMPTS = 5;
 const FULL = process.env.SVC_CORPUS === 'full';
 /** The prompts a model is held to here: all fifty, but for the 512-wide model in `npm test`. */
-const corpus = (name: keyof typeof MODELS) => (name === 'stories260K' || FULL ? STORY_PROMPTS : STORY_PROMPTS.slice(0, QUICK_PROMPTS));
+const corpus = (name: keyof typeof MODELS) =>
+  name === 'stories260K' || FULL ? STORY_PROMPTS : STORY_PROMPTS.slice(0, QUICK_PROMPTS);
 
 /** Runs `fn` over `items`, `width` at a time, the results in input order. */
 async function inParallel<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -66,7 +67,8 @@ describe.each(Object.keys(MODELS) as Array<keyof typeof MODELS>)('%s: the corpus
   beforeAll(async () => {
     model = await MODELS[name]();
     library = [];
-    for (const prompt of prompts) library.push(await generate(prompt, { model, maxTokens: MAX_TOKENS, promptFormat: 'raw' }));
+    for (const prompt of prompts)
+      library.push(await generate(prompt, { model, maxTokens: MAX_TOKENS, promptFormat: 'raw' }));
     await unloadModels();
   }, 1_800_000);
 
@@ -98,7 +100,9 @@ describe.each(Object.keys(MODELS) as Array<keyof typeof MODELS>)('%s: the corpus
 
   test("the svc command gives the library's bytes", async () => {
     const runs = await inParallel(prompts, 2, (prompt) =>
-      runSvc(['generate', prompt, '--raw', '--max-tokens', String(MAX_TOKENS), '--model', model], { env: { SVC_MODEL: undefined, SVC_THREADS: '1' } }),
+      runSvc(['generate', prompt, '--raw', '--max-tokens', String(MAX_TOKENS), '--model', model], {
+        env: { SVC_MODEL: undefined, SVC_THREADS: '1' },
+      }),
     );
     runs.forEach((run, i) => expect([prompts[i], run.code, run.stdout]).toEqual([prompts[i], 0, `${library[i]}\n`]));
   }, 1_800_000);
@@ -116,7 +120,9 @@ describe.each(Object.keys(MODELS) as Array<keyof typeof MODELS>)('%s: the corpus
       const causes: string[] = [];
       for (const [i, prompt] of prompts.entries()) {
         // The public endpoint's bytes are the engine object's (the router adds the caches).
-        const answered = (await (await edge.post('/generate', { prompt, max_tokens: MAX_TOKENS })).json()) as { text: string };
+        const answered = (await (await edge.post('/generate', { prompt, max_tokens: MAX_TOKENS })).json()) as {
+          text: string;
+        };
         if (answered.text === library[i]) continue;
         const res = await stub.fetch('https://engine.internal/', {
           method: 'POST',
@@ -125,7 +131,12 @@ describe.each(Object.keys(MODELS) as Array<keyof typeof MODELS>)('%s: the corpus
         const { text, steps } = (await res.json()) as { text: string; steps: EdgeStep[] };
         expect(text).toBe(answered.text);
         const input = engine.promptTokens({ prompt, promptFormat: 'raw' }).tokens;
-        const native = await nativeTokens(engine.model, context, input, Math.min(MAX_TOKENS, engine.contextSize - input.length));
+        const native = await nativeTokens(
+          engine.model,
+          context,
+          input,
+          Math.min(MAX_TOKENS, engine.contextSize - input.length),
+        );
         expect(engine.decode(native)).toBe(library[i]);
         const at = firstDifference(
           native,

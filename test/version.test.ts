@@ -9,7 +9,9 @@ const root = new URL('..', import.meta.url);
 
 test("package.json's version and svc.control's default_version are src/version.ts's", () => {
   expect(JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).version).toBe(VERSION);
-  expect(/^default_version\s*=\s*'([^']+)'/m.exec(readFileSync(new URL('svc.control', root), 'utf8'))![1]).toBe(VERSION);
+  expect(/^default_version\s*=\s*'([^']+)'/m.exec(readFileSync(new URL('svc.control', root), 'utf8'))![1]).toBe(
+    VERSION,
+  );
   expect(EXTENSION_VERSIONS).toContain(VERSION);
 });
 

@@ -53,7 +53,12 @@ export class CompletionBatcher {
    * Stores the job's result (its cache entry, and how a generation ended, when given): true once stored, false when refused
    * (the job is no longer this attempt's to complete). Rejects when the call fails.
    */
-  complete(job: protocol.Completion['job'], result: string, cache?: protocol.CacheEntry, stopReason?: protocol.Completion['stopReason']): Promise<boolean> {
+  complete(
+    job: protocol.Completion['job'],
+    result: string,
+    cache?: protocol.CacheEntry,
+    stopReason?: protocol.Completion['stopReason'],
+  ): Promise<boolean> {
     return new Promise((resolve, reject) => {
       if (this.waiting.length === 0) this.oldest = performance.now();
       this.waiting.push({ completion: { job, result, cache, stopReason }, resolve, reject });
@@ -74,7 +79,8 @@ export class CompletionBatcher {
   /** Sends what waits, in batches of at most maxBatch, while lanes are free (unless held). */
   private send(): void {
     if (this.holding()) return;
-    while (this.waiting.length > 0 && this.freeLanes.length > 0) this.sendBatch(this.freeLanes.pop()!, this.waiting.splice(0, this.maxBatch));
+    while (this.waiting.length > 0 && this.freeLanes.length > 0)
+      this.sendBatch(this.freeLanes.pop()!, this.waiting.splice(0, this.maxBatch));
   }
 
   /** Whether what waits is held back for results about to join it; if so, sends it when the hold ends. */

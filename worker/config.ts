@@ -59,7 +59,12 @@ SIGTERM or SIGINT: finish the jobs in flight and write their results, then exit 
 while the database is unreachable are given up: their leases expire and they run again).
 Exit status: 0 stopped by a signal; 1 crashed; 2 bad configuration, or the database is not set up.`;
 
-function number(name: string, raw: string | undefined, fallback: number, { min, integer }: { min: number; integer: boolean }): number {
+function number(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  { min, integer }: { min: number; integer: boolean },
+): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min) {
@@ -68,7 +73,16 @@ function number(name: string, raw: string | undefined, fallback: number, { min, 
   return n;
 }
 
-const FLAGS = ['--model', '--db-host', '--db-port', '--db-name', '--db-user', '--concurrency', '--threads', '--worker-id'] as const;
+const FLAGS = [
+  '--model',
+  '--db-host',
+  '--db-port',
+  '--db-name',
+  '--db-user',
+  '--concurrency',
+  '--threads',
+  '--worker-id',
+] as const;
 
 /** The options by name (without the dashes); `help` when -h or --help was given, `version` for -V or --version. */
 export function parseArgs(argv: string[]): Record<string, string> {
@@ -83,7 +97,9 @@ export function parseArgs(argv: string[]): Record<string, string> {
       out.version = 'true';
       continue;
     }
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
     if (!(FLAGS as readonly string[]).includes(flag)) {
       const best = nearestOption(flag.replace(/^-+/, ''), [...FLAGS.map((f) => f.slice(2)), 'help', 'version']);
       throw new ConfigError(`unknown option ${arg}${best !== undefined ? `; did you mean --${best}?` : ''}\n${USAGE}`);
@@ -111,18 +127,27 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): WorkerConfig
       database: args['db-name'] ?? env.PGDATABASE,
       user: args['db-user'] ?? env.PGUSER,
     },
-    concurrency: number('SVC_WORKER_CONCURRENCY', args.concurrency ?? env.SVC_WORKER_CONCURRENCY, 4, { min: 1, integer: true }),
+    concurrency: number('SVC_WORKER_CONCURRENCY', args.concurrency ?? env.SVC_WORKER_CONCURRENCY, 4, {
+      min: 1,
+      integer: true,
+    }),
     prefetch: number('SVC_WORKER_PREFETCH', env.SVC_WORKER_PREFETCH, 4, { min: 0, integer: true }),
-    pollIntervalMs: number('SVC_WORKER_POLL_INTERVAL', env.SVC_WORKER_POLL_INTERVAL, 1, { min: 0.01, integer: false }) * 1000,
+    pollIntervalMs:
+      number('SVC_WORKER_POLL_INTERVAL', env.SVC_WORKER_POLL_INTERVAL, 1, { min: 0.01, integer: false }) * 1000,
     maxRetries: number('SVC_WORKER_MAX_RETRIES', env.SVC_WORKER_MAX_RETRIES, 3, { min: 0, integer: true }),
     timeoutMs: number('SVC_WORKER_TIMEOUT', env.SVC_WORKER_TIMEOUT, 300, { min: 0.01, integer: false }) * 1000,
     leaseSeconds: number('SVC_WORKER_LEASE', env.SVC_WORKER_LEASE, 30, { min: 0.1, integer: false }),
     heartbeatMs: number('SVC_WORKER_HEARTBEAT', env.SVC_WORKER_HEARTBEAT, 5, { min: 0.1, integer: false }) * 1000,
     stopGraceMs: number('SVC_WORKER_STOP_GRACE', env.SVC_WORKER_STOP_GRACE, 30, { min: 0, integer: false }) * 1000,
-    progressIntervalMs: number('SVC_WORKER_PROGRESS_INTERVAL', env.SVC_WORKER_PROGRESS_INTERVAL, 0.5, { min: 0, integer: false }) * 1000,
+    progressIntervalMs:
+      number('SVC_WORKER_PROGRESS_INTERVAL', env.SVC_WORKER_PROGRESS_INTERVAL, 0.5, { min: 0, integer: false }) * 1000,
     threads:
-      (args.threads ?? env.SVC_WORKER_THREADS) ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true }) : undefined,
-    contextSize: env.SVC_WORKER_CONTEXT_SIZE ? number('SVC_WORKER_CONTEXT_SIZE', env.SVC_WORKER_CONTEXT_SIZE, 0, { min: 64, integer: true }) : undefined,
+      (args.threads ?? env.SVC_WORKER_THREADS)
+        ? number('SVC_WORKER_THREADS', args.threads ?? env.SVC_WORKER_THREADS, 1, { min: 1, integer: true })
+        : undefined,
+    contextSize: env.SVC_WORKER_CONTEXT_SIZE
+      ? number('SVC_WORKER_CONTEXT_SIZE', env.SVC_WORKER_CONTEXT_SIZE, 0, { min: 64, integer: true })
+      : undefined,
     workerId: args['worker-id'] ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
   };
 }

@@ -3,7 +3,12 @@
 // grammar that is not the one the job's parameters compile to) are marked so the worker fails them at
 // once instead of retrying the same bytes.
 import { compileChoices, compileJsonSchema, compileRegex } from '../src/grammar/index.js';
-import { ContextExceededError, GrammarRefusedError, ModelRoleError, NothingToEmbedError } from '../src/engine/engine.js';
+import {
+  ContextExceededError,
+  GrammarRefusedError,
+  ModelRoleError,
+  NothingToEmbedError,
+} from '../src/engine/engine.js';
 import { STOP_REASON_NAMES, type StopReasonName } from '../src/engine/outcomes.js';
 import { InferenceServerError } from '../src/engine/server-engine.js';
 import type { InferenceEngine } from '../src/queue/inference-engine.js';
@@ -43,9 +48,11 @@ interface GenerationParameters {
  */
 export function promptOptions(p: Record<string, unknown>): { promptFormat: 'chat' | 'raw'; systemPrompt?: string } {
   const format = p.prompt_format ?? 'raw';
-  if (format !== 'chat' && format !== 'raw') throw new PermanentJobError(`parameters.prompt_format must be 'chat' or 'raw' (is ${JSON.stringify(format)})`);
+  if (format !== 'chat' && format !== 'raw')
+    throw new PermanentJobError(`parameters.prompt_format must be 'chat' or 'raw' (is ${JSON.stringify(format)})`);
   const system = p.system_prompt ?? undefined;
-  if (system !== undefined && typeof system !== 'string') throw new PermanentJobError('parameters.system_prompt must be text');
+  if (system !== undefined && typeof system !== 'string')
+    throw new PermanentJobError('parameters.system_prompt must be text');
   return system === undefined ? { promptFormat: format } : { promptFormat: format, systemPrompt: system };
 }
 
@@ -57,7 +64,10 @@ export function promptOptions(p: Record<string, unknown>): { promptFormat: 'chat
 export function jobDecoding(p: Record<string, unknown>): { sampling?: Sampling; stop?: string[] } {
   const out: { sampling?: Sampling; stop?: string[] } = {};
   if (p.temperature !== undefined) {
-    const sampling = { temperature: p.temperature, topK: p.top_k, topP: p.top_p, minP: p.min_p } as Record<keyof Sampling, unknown>;
+    const sampling = { temperature: p.temperature, topK: p.top_k, topP: p.top_p, minP: p.min_p } as Record<
+      keyof Sampling,
+      unknown
+    >;
     for (const key of Object.keys(SQL_NAMES) as Array<keyof Sampling>) {
       const problem = samplingProblem(key, sampling[key]);
       if (problem) throw new PermanentJobError(`parameters.${SQL_NAMES[key]} ${problem}`);
@@ -86,26 +96,38 @@ export interface JobResult {
 
 /** A template the model carries but node-llama-cpp cannot render fails every attempt alike. */
 function chatTemplateFailure(error: unknown): never {
-  if (error instanceof ChatTemplateError) throw new PermanentJobError(`${error.message} (svc.prompt_format = 'raw' sends prompts as they are)`);
+  if (error instanceof ChatTemplateError)
+    throw new PermanentJobError(`${error.message} (svc.prompt_format = 'raw' sends prompts as they are)`);
   throw error;
 }
 
 /** `onText`: streaming, the output's text as it comes (generation jobs; an inference server hands it on at the end). */
-export async function runJob(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal, onText?: OnText): Promise<JobResult> {
+export async function runJob(
+  engine: InferenceEngine,
+  job: ClaimedJob,
+  signal: AbortSignal,
+  onText?: OnText,
+): Promise<JobResult> {
   try {
     return await runOn(engine, job, signal, onText);
   } catch (error) {
     // A text the model has nothing to embed has nothing on every attempt; it is never cached.
     if (error instanceof NothingToEmbedError) throw new PermanentJobError(error.message);
     // An input over the context, or generation asked of an embedding model, fails alike every time: refused at once, never retried (#45).
-    if (error instanceof ContextExceededError || error instanceof ModelRoleError) throw new PermanentJobError(error.message);
+    if (error instanceof ContextExceededError || error instanceof ModelRoleError)
+      throw new PermanentJobError(error.message);
     // A request an inference server rejects as invalid, or an endpoint it does not offer, fails alike every time.
     if (error instanceof InferenceServerError && error.permanent) throw new PermanentJobError(error.message);
     throw error;
   }
 }
 
-async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal, onText?: OnText): Promise<JobResult> {
+async function runOn(
+  engine: InferenceEngine,
+  job: ClaimedJob,
+  signal: AbortSignal,
+  onText?: OnText,
+): Promise<JobResult> {
   const p = job.parameters as Record<string, unknown>;
   switch (job.function_name) {
     case 'generate': {
@@ -122,16 +144,28 @@ async function runOn(engine: InferenceEngine, job: ClaimedJob, signal: AbortSign
       const format = promptOptions(p);
       let out: Awaited<ReturnType<InferenceEngine['generate']>>;
       try {
-        out = await engine.generate({ prompt, maxTokens: max_tokens, seed, ...jobDecoding(p), ...format, grammar: job.grammar, signal, onText });
+        out = await engine.generate({
+          prompt,
+          maxTokens: max_tokens,
+          seed,
+          ...jobDecoding(p),
+          ...format,
+          grammar: job.grammar,
+          signal,
+          onText,
+        });
       } catch (error) {
         // The same grammar would be refused on every attempt.
         if (error instanceof GrammarRefusedError) {
           // Whoever refused it (llama.cpp in process, llama-server, vllm) says so first in the engine's message.
           const who = /^(.*?) refused the grammar: /.exec(error.message)?.[1] ?? 'the engine';
-          throw new PermanentJobError(`${who} refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`);
+          throw new PermanentJobError(
+            `${who} refused the job's grammar: ${(error.cause as Error | undefined)?.message ?? error.message}`,
+          );
         }
         // A budget below the constraint's shortest output, or a constraint the vocabulary cannot spell, fails alike every time (#23).
-        if (error instanceof ConstraintBudgetError || error instanceof ConstraintDeadEndError) throw new PermanentJobError(error.message);
+        if (error instanceof ConstraintBudgetError || error instanceof ConstraintDeadEndError)
+          throw new PermanentJobError(error.message);
         return chatTemplateFailure(error);
       }
       checkConstrained(job, out.text, out.stopReason, cutShort(out.tokens, max_tokens, out.stopReason));
@@ -167,7 +201,10 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
       if (p.schema === null || p.schema === undefined) throw new Error('parameters.schema is missing');
       // strict_schema, open_objects: recorded by the extension when svc.strict_schema, svc.open_objects were on (src/extension/jobs.ts).
       // A string is a schema given as text, its properties in the order written (src/queue/recorded-schema.ts).
-      const compiled = compileJsonSchema(recordedSchema(p.schema), { strict: p.strict_schema === true, additionalProperties: p.open_objects === true });
+      const compiled = compileJsonSchema(recordedSchema(p.schema), {
+        strict: p.strict_schema === true,
+        additionalProperties: p.open_objects === true,
+      });
       return {
         gbnf: compiled.gbnf,
         problem: (text) => {
@@ -182,13 +219,18 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
       let matcher: RegExp | undefined;
       return {
         gbnf: compileRegex(pattern).gbnf,
-        problem: (text) => ((matcher ??= new RegExp(`^(?:${pattern})$`, 'u')).test(text) ? undefined : 'it does not match the pattern'),
+        problem: (text) =>
+          (matcher ??= new RegExp(`^(?:${pattern})$`, 'u')).test(text) ? undefined : 'it does not match the pattern',
       };
     }
     case 'generate_choice': {
-      if (!Array.isArray(p.choices) || !p.choices.every((c) => typeof c === 'string')) throw new Error('parameters.choices is not an array of strings');
+      if (!Array.isArray(p.choices) || !p.choices.every((c) => typeof c === 'string'))
+        throw new Error('parameters.choices is not an array of strings');
       const choices = p.choices as string[];
-      return { gbnf: compileChoices(choices).gbnf, problem: (text) => (choices.includes(text) ? undefined : 'it is none of the choices') };
+      return {
+        gbnf: compileChoices(choices).gbnf,
+        problem: (text) => (choices.includes(text) ? undefined : 'it is none of the choices'),
+      };
     }
     default:
       throw new Error(`${functionName} takes no constraint`);
@@ -202,7 +244,8 @@ function compileConstraint(functionName: ClaimedJob['function_name'], p: Record<
  */
 export function jobConstraint(job: Pick<ClaimedJob, 'function_name' | 'parameters'>): Constraint {
   const p = job.parameters as Record<string, unknown>;
-  const input = job.function_name === 'generate_json' ? p.schema : job.function_name === 'generate_regex' ? p.pattern : p.choices;
+  const input =
+    job.function_name === 'generate_json' ? p.schema : job.function_name === 'generate_regex' ? p.pattern : p.choices;
   const key = JSON.stringify([job.function_name, input ?? null, p.strict_schema === true, p.open_objects === true]);
   let constraint = constraints.get(key);
   if (constraint) {
@@ -211,7 +254,9 @@ export function jobConstraint(job: Pick<ClaimedJob, 'function_name' | 'parameter
     try {
       constraint = compileConstraint(job.function_name, p);
     } catch (error) {
-      throw new PermanentJobError(`the job's parameters do not compile to a constraint: ${error instanceof Error ? error.message : String(error)}`);
+      throw new PermanentJobError(
+        `the job's parameters do not compile to a constraint: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (constraints.size >= 256) constraints.delete(constraints.keys().next().value!);
   }

@@ -8,5 +8,7 @@ export function log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, fie
 }
 
 export function errorFields(error: unknown): LogFields {
-  return error instanceof Error ? { error: error.message, code: (error as { code?: string }).code } : { error: String(error) };
+  return error instanceof Error
+    ? { error: error.message, code: (error as { code?: string }).code }
+    : { error: String(error) };
 }

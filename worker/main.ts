@@ -16,16 +16,24 @@ import * as protocol from './protocol.js';
 import { hostname } from 'node:os';
 
 /** svc.worker_concurrency and svc.worker_poll_interval apply where the environment sets nothing. */
-async function applyDatabaseSettings(pool: pg.Pool, config: WorkerConfig, env: NodeJS.ProcessEnv): Promise<WorkerConfig> {
+async function applyDatabaseSettings(
+  pool: pg.Pool,
+  config: WorkerConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<WorkerConfig> {
   const { rows } = await pool.query(`SELECT current_setting('svc.worker_concurrency', true) AS concurrency,
     extract(epoch FROM nullif(current_setting('svc.worker_poll_interval', true), '')::interval) AS poll`);
   const next = { ...config };
   if (env.SVC_WORKER_CONCURRENCY === undefined && rows[0].concurrency && !process.argv.includes('--concurrency')) {
     const n = Number(rows[0].concurrency);
-    if (!Number.isInteger(n) || n < 1) throw new ConfigError(`setting svc.worker_concurrency must be an integer of at least 1 (is "${rows[0].concurrency}")`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new ConfigError(
+        `setting svc.worker_concurrency must be an integer of at least 1 (is "${rows[0].concurrency}")`,
+      );
     next.concurrency = n;
   }
-  if (env.SVC_WORKER_POLL_INTERVAL === undefined && rows[0].poll !== null) next.pollIntervalMs = Math.max(10, Number(rows[0].poll) * 1000);
+  if (env.SVC_WORKER_POLL_INTERVAL === undefined && rows[0].poll !== null)
+    next.pollIntervalMs = Math.max(10, Number(rows[0].poll) * 1000);
   return next;
 }
 
@@ -85,7 +93,13 @@ async function main(): Promise<void> {
   }
   // A connection attempt gives up after 10 s (a host that does not answer at all), so a stopping
   // worker is never held up by one. WORKER_SESSION bounds every statement and lock wait.
-  const pool = new pg.Pool({ ...config.db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true, options: WORKER_SESSION });
+  const pool = new pg.Pool({
+    ...config.db,
+    max: 4,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    options: WORKER_SESSION,
+  });
   pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
   config = await prepareDatabase(pool, config);
   // While the models load, the worker says it is starting: a sync call for its models waits for it then,
@@ -99,7 +113,11 @@ async function main(): Promise<void> {
       engines.set(
         name,
         server
-          ? await ServerEngine.connect({ ...server, apiKey: process.env.SVC_SERVER_API_KEY || undefined, timeoutMs: config.timeoutMs })
+          ? await ServerEngine.connect({
+              ...server,
+              apiKey: process.env.SVC_SERVER_API_KEY || undefined,
+              timeoutMs: config.timeoutMs,
+            })
           : await Engine.load({
               model: path,
               threads: config.threads,
@@ -108,7 +126,8 @@ async function main(): Promise<void> {
               onFetchProgress: fetchLog(name),
             }).catch((error: unknown) => {
               // A model that cannot be loaded (no such file, not a GGUF) is bad configuration, not a crash.
-              if (error instanceof ModelLoadError) throw new ConfigError(`--model ${name === 'default' ? '' : `${name}=`}${path}: ${error.message}`);
+              if (error instanceof ModelLoadError)
+                throw new ConfigError(`--model ${name === 'default' ? '' : `${name}=`}${path}: ${error.message}`);
               throw error;
             }),
       );

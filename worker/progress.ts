@@ -62,7 +62,8 @@ export class ProgressPublisher {
         (stored) => {
           if (!stored) this.done = true;
         },
-        (error: unknown) => log('warn', 'could not write partial text', { requestId: this.job.request_id, ...errorFields(error) }),
+        (error: unknown) =>
+          log('warn', 'could not write partial text', { requestId: this.job.request_id, ...errorFields(error) }),
       )
       .finally(() => {
         this.writing = undefined;
@@ -72,4 +73,9 @@ export class ProgressPublisher {
 }
 
 /** The functions whose jobs publish their text as it comes. */
-export const STREAMED: ReadonlySet<string> = new Set(['generate', 'generate_json', 'generate_regex', 'generate_choice']);
+export const STREAMED: ReadonlySet<string> = new Set([
+  'generate',
+  'generate_json',
+  'generate_regex',
+  'generate_choice',
+]);

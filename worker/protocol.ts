@@ -34,7 +34,11 @@ const CLAIM = 'svc_worker_claim(worker_id => $1, max_jobs => $2, lease_seconds =
  * nobody waits for), held by this connection until unlockRequests; `locked` says which it holds
  * (worker/request-locks.ts).
  */
-export async function claim(db: Queryable, o: ClaimOptions, holdLocks = false): Promise<Array<ClaimedJob & { locked?: boolean }>> {
+export async function claim(
+  db: Queryable,
+  o: ClaimOptions,
+  holdLocks = false,
+): Promise<Array<ClaimedJob & { locked?: boolean }>> {
   const { rows } = await db.query<ClaimedJob & { locked?: boolean }>({
     // prepared once per connection: a busy worker claims often
     name: holdLocks ? 'svc_worker_claim_locked' : 'svc_worker_claim',
@@ -62,7 +66,12 @@ export async function complete(
   result: string,
   stopReason: StopReasonName | null = null,
 ): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>('SELECT svc_worker_complete($1, $2, $3, $4) AS ok', [job.request_id, job.attempt, result, stopReason]);
+  const { rows } = await db.query<{ ok: boolean }>('SELECT svc_worker_complete($1, $2, $3, $4) AS ok', [
+    job.request_id,
+    job.attempt,
+    result,
+    stopReason,
+  ]);
   return rows[0].ok;
 }
 
@@ -121,7 +130,10 @@ export interface CacheEntry {
  * complete() of each completion and cachePut() of each that carries a cache entry, in one statement
  * (svc_worker_complete_cached); returns the ids whose completion was refused.
  */
-export async function completeCached(db: Queryable, completions: ReadonlyArray<Completion & { cache?: CacheEntry }>): Promise<Set<string>> {
+export async function completeCached(
+  db: Queryable,
+  completions: ReadonlyArray<Completion & { cache?: CacheEntry }>,
+): Promise<Set<string>> {
   const { rows } = await db.query<{ refused: string[] }>({
     name: 'svc_worker_complete_cached',
     text: 'SELECT svc_worker_complete_cached($1::uuid[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS refused',
@@ -145,12 +157,10 @@ export async function fail(
   error: string,
   maxRetries: number,
 ): Promise<'pending' | 'failed' | null> {
-  const { rows } = await db.query<{ status: 'pending' | 'failed' | null }>('SELECT svc_worker_fail($1, $2, $3, $4) AS status', [
-    job.request_id,
-    job.attempt,
-    error,
-    maxRetries,
-  ]);
+  const { rows } = await db.query<{ status: 'pending' | 'failed' | null }>(
+    'SELECT svc_worker_fail($1, $2, $3, $4) AS status',
+    [job.request_id, job.attempt, error, maxRetries],
+  );
   return rows[0].status;
 }
 
@@ -168,7 +178,12 @@ export async function released(db: Queryable, workerId: string, requestIds: read
 }
 
 /** Streaming: the text generated so far for a job this attempt runs; false when refused (the attempt no longer runs it). */
-export async function progress(db: Queryable, job: Pick<ClaimedJob, 'request_id' | 'attempt'>, partialResult: string, tokens: number): Promise<boolean> {
+export async function progress(
+  db: Queryable,
+  job: Pick<ClaimedJob, 'request_id' | 'attempt'>,
+  partialResult: string,
+  tokens: number,
+): Promise<boolean> {
   const { rows } = await db.query<{ ok: boolean }>({
     name: 'svc_worker_progress',
     text: 'SELECT svc_worker_progress($1, $2, $3, $4) AS ok',
@@ -177,8 +192,17 @@ export async function progress(db: Queryable, job: Pick<ClaimedJob, 'request_id'
   return rows[0].ok;
 }
 
-export async function renew(db: Queryable, workerId: string, requestIds: string[], leaseSeconds: number): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT svc_worker_renew($1, $2::uuid[], $3) AS n', [workerId, requestIds, leaseSeconds]);
+export async function renew(
+  db: Queryable,
+  workerId: string,
+  requestIds: string[],
+  leaseSeconds: number,
+): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT svc_worker_renew($1, $2::uuid[], $3) AS n', [
+    workerId,
+    requestIds,
+    leaseSeconds,
+  ]);
   return rows[0].n;
 }
 
@@ -227,11 +251,15 @@ export const CANCEL_CHANNEL = 'svc_cancel';
 export const PROGRESS_CHANNEL = 'svc_progress';
 
 /** The cached result (and how it ended, for a generation) of a request identity (src/queue/cache-key.ts) under `model`, or null. */
-export async function cacheGet(db: Queryable, identity: string, model: string): Promise<{ result: string; stopReason?: StopReasonName } | null> {
-  const { rows } = await db.query<{ result: string | null; stop_reason: StopReasonName | null }>('SELECT * FROM svc_worker_cache_get($1, $2)', [
-    identity,
-    model,
-  ]);
+export async function cacheGet(
+  db: Queryable,
+  identity: string,
+  model: string,
+): Promise<{ result: string; stopReason?: StopReasonName } | null> {
+  const { rows } = await db.query<{ result: string | null; stop_reason: StopReasonName | null }>(
+    'SELECT * FROM svc_worker_cache_get($1, $2)',
+    [identity, model],
+  );
   const { result, stop_reason } = rows[0];
   if (result === null) return null;
   return stop_reason === null ? { result } : { result, stopReason: stop_reason };
@@ -245,11 +273,21 @@ export async function cachePut(
   result: string,
   stopReason: StopReasonName | null = null,
 ): Promise<void> {
-  await db.query('SELECT svc_worker_cache_put($1, $2, $3, $4, $5)', [identity, model, functionName, result, stopReason]);
+  await db.query('SELECT svc_worker_cache_put($1, $2, $3, $4, $5)', [
+    identity,
+    model,
+    functionName,
+    result,
+    stopReason,
+  ]);
 }
 
 /** Deletes up to `maxRows` requests finished longer ago than svc.retention; returns how many (svc_worker_cleanup). */
 export async function cleanup(db: Queryable, maxRows: number): Promise<number> {
-  const { rows } = await db.query<{ removed: number }>({ name: 'svc_worker_cleanup', text: 'SELECT svc_worker_cleanup($1) AS removed', values: [maxRows] });
+  const { rows } = await db.query<{ removed: number }>({
+    name: 'svc_worker_cleanup',
+    text: 'SELECT svc_worker_cleanup($1) AS removed',
+    values: [maxRows],
+  });
   return rows[0].removed;
 }

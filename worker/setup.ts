@@ -27,11 +27,16 @@ export function isUnreachable(error: unknown): boolean {
  * Errors on connecting that waiting will not cure: no such database, no such role, a password or
  * pg_hba.conf refusal. Returned as a ConfigError that says what to check; else undefined.
  */
-export function connectionConfigError(error: unknown, db: { database?: string; user?: string }): ConfigError | undefined {
+export function connectionConfigError(
+  error: unknown,
+  db: { database?: string; user?: string },
+): ConfigError | undefined {
   const code = sqlState(error);
   const message = (error as Error).message;
   if (code === SQLSTATE.invalid_catalog_name)
-    return new ConfigError(`${message}: point the worker at the database that has the svc extension (--db-name or PGDATABASE)`);
+    return new ConfigError(
+      `${message}: point the worker at the database that has the svc extension (--db-name or PGDATABASE)`,
+    );
   if (code === SQLSTATE.invalid_authorization_specification || code === SQLSTATE.invalid_password) {
     return new ConfigError(
       `cannot connect as role "${db.user ?? '(PGUSER / the OS user)'}": ${message}. ` +
@@ -50,7 +55,9 @@ export function connectionConfigError(error: unknown, db: { database?: string; u
  * connections (four, shared by every role's jobs) for longer. A vectorize job's completion sets
  * tighter ones of its own (worker/vectorize.ts). PGOPTIONS, which libpq would read, comes after.
  */
-export const WORKER_SESSION = ['-c lock_timeout=5s -c statement_timeout=60s', process.env.PGOPTIONS].filter(Boolean).join(' ');
+export const WORKER_SESSION = ['-c lock_timeout=5s -c statement_timeout=60s', process.env.PGOPTIONS]
+  .filter(Boolean)
+  .join(' ');
 
 /** SQLSTATEs of a claim that may mean the extension is gone or the role lost svc_worker. */
 export const SETUP_SQLSTATES: ReadonlySet<string> = new Set<string>([

@@ -29,7 +29,8 @@ export interface VectorizedItem {
 function checkedParameters(p: Record<string, unknown>): { chunking: Chunking; format: string; items: Item[] } {
   const problem = chunkingProblem(p.chunking);
   if (problem !== undefined) throw new PermanentJobError(`parameters.chunking: ${problem}`);
-  if (typeof p.format !== 'string' || templateProblem(p.format) !== undefined) throw new PermanentJobError('parameters.format is not a format template');
+  if (typeof p.format !== 'string' || templateProblem(p.format) !== undefined)
+    throw new PermanentJobError('parameters.format is not a format template');
   if (!Array.isArray(p.items)) throw new PermanentJobError('parameters.items is not an array');
   return { chunking: p.chunking as Chunking, format: p.format, items: p.items as Item[] };
 }
@@ -46,17 +47,27 @@ export const asReal = (x: number): number => Number(Math.fround(x).toPrecision(9
  * where the engine takes many (Engine.embedEach: svc's embedding addon), else EMBED_LANES at a time.
  * The job's timeout (SVC_WORKER_TIMEOUT) or a failure stops it between two calls.
  */
-function embedAll(engine: InferenceEngine, inputs: readonly string[], signal: AbortSignal): Promise<Array<number[] | null>> {
+function embedAll(
+  engine: InferenceEngine,
+  inputs: readonly string[],
+  signal: AbortSignal,
+): Promise<Array<number[] | null>> {
   if (engine.embedEach) return engine.embedEach(inputs, signal);
   return embedInLanes(inputs, (text) => engine.embed(text), EMBED_LANES, signal);
 }
 
-export async function runVectorize(engine: InferenceEngine, p: Record<string, unknown>, signal: AbortSignal): Promise<string> {
+export async function runVectorize(
+  engine: InferenceEngine,
+  p: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<string> {
   const { chunking, format, items } = checkedParameters(p);
   let length: ((piece: string) => number) | undefined;
   if (chunking.by === 'tokens') {
     if (!engine.countTokens)
-      throw new PermanentJobError("chunk_by tokens needs the model's tokenizer, which a worker serving the model through an inference server does not have");
+      throw new PermanentJobError(
+        "chunk_by tokens needs the model's tokenizer, which a worker serving the model through an inference server does not have",
+      );
     // Past chunk_size any count will do: a long piece is told from a prefix, not tokenized whole.
     length = (piece) => engine.countTokens!(piece, chunking.size);
   }
@@ -65,7 +76,9 @@ export async function runVectorize(engine: InferenceEngine, p: Record<string, un
   const out: VectorizedItem[] = items.map((item, i) => {
     signal.throwIfAborted();
     const texts = typeof item.text === 'string' ? splitText(item.text, chunking, length) : [];
-    const refused = chunkCountProblem(texts.length) ?? texts.map((text) => renderProblem(format, item.fields ?? {}, text)).find((p) => p !== undefined);
+    const refused =
+      chunkCountProblem(texts.length) ??
+      texts.map((text) => renderProblem(format, item.fields ?? {}, text)).find((p) => p !== undefined);
     if (refused !== undefined) return { chunks: [], error: refused };
     for (const text of texts) pieces.push({ item: i, text, input: renderTemplate(format, item.fields ?? {}, text) });
     return { chunks: [] };
@@ -102,11 +115,17 @@ export class VectorizeWriteTimeout extends Error {}
  * still writes) or a write too slow fails it with VectorizeWriteTimeout, which the worker writes as
  * the job's failure: retried with backoff, the rows failed with the message once retries are spent.
  */
-export async function completeVectorize(pool: pg.Pool, job: Pick<protocol.ClaimedJob, 'request_id' | 'attempt'>, result: string): Promise<boolean> {
+export async function completeVectorize(
+  pool: pg.Pool,
+  job: Pick<protocol.ClaimedJob, 'request_id' | 'attempt'>,
+  result: string,
+): Promise<boolean> {
   const client = await pool.connect();
   let broken: unknown;
   try {
-    await client.query(`BEGIN; SET LOCAL lock_timeout = '${VECTORIZE_LOCK_TIMEOUT}'; SET LOCAL statement_timeout = '${VECTORIZE_STATEMENT_TIMEOUT}'`);
+    await client.query(
+      `BEGIN; SET LOCAL lock_timeout = '${VECTORIZE_LOCK_TIMEOUT}'; SET LOCAL statement_timeout = '${VECTORIZE_STATEMENT_TIMEOUT}'`,
+    );
     try {
       const stored = await protocol.complete(client, job, result);
       await client.query('COMMIT');

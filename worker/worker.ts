@@ -179,7 +179,9 @@ export class Worker {
     });
     void this.listen();
     await this.beat('running');
-    this.timers.push(setInterval(() => void this.beat(this.stopping ? 'stopping' : 'running'), this.config.heartbeatMs));
+    this.timers.push(
+      setInterval(() => void this.beat(this.stopping ? 'stopping' : 'running'), this.config.heartbeatMs),
+    );
     this.timers.push(setInterval(() => void this.renewLeases(), (this.config.leaseSeconds * 1000) / 3));
     this.timers.push(setInterval(() => this.checkReleased(), RELEASE_CHECK_MS));
     let failures = 0;
@@ -253,7 +255,10 @@ export class Worker {
    */
   stop(): void {
     if (this.stopping) return;
-    log('info', 'stopping: finishing jobs in flight', { inFlight: this.running.size, graceSeconds: this.config.stopGraceMs / 1000 });
+    log('info', 'stopping: finishing jobs in flight', {
+      inFlight: this.running.size,
+      graceSeconds: this.config.stopGraceMs / 1000,
+    });
     this.stopping = true;
     this.wake();
     if (this.unreachable) this.giveUp();
@@ -267,9 +272,15 @@ export class Worker {
     const reason = new Error(
       `stopped: the worker was told to stop, and SVC_WORKER_STOP_GRACE (${this.config.stopGraceMs / 1000} s) passed before this job finished`,
     );
-    log('warn', 'stop grace passed: stopping the jobs in flight; they run again', { inFlight: this.running.size, claimedAhead: this.backlog.length });
+    log('warn', 'stop grace passed: stopping the jobs in flight; they run again', {
+      inFlight: this.running.size,
+      claimedAhead: this.backlog.length,
+    });
     for (const job of this.backlog.splice(0))
-      this.decided({ job, controller: new AbortController(), released: false, done: Promise.resolve() }, { error: reason });
+      this.decided(
+        { job, controller: new AbortController(), released: false, done: Promise.resolve() },
+        { error: reason },
+      );
     for (const r of this.running.values()) r.controller.abort(reason);
   }
 
@@ -328,7 +339,8 @@ export class Worker {
         (e: unknown) => (e instanceof ConfigError ? e.message : undefined),
       );
       if (problem !== undefined) {
-        if (problem !== this.setupProblem) log('error', `claim failed: ${problem}; retrying`, { ...errorFields(error), attempt });
+        if (problem !== this.setupProblem)
+          log('error', `claim failed: ${problem}; retrying`, { ...errorFields(error), attempt });
         this.setupProblem = problem;
         return;
       }
@@ -384,7 +396,9 @@ export class Worker {
       (ran): Ran => ran,
       (error: unknown) => ({ error: signal.aborted ? signal.reason : error }),
     );
-    const stopped = new Promise<{ error: unknown }>((resolve) => signal.addEventListener('abort', () => resolve({ error: signal.reason }), { once: true }));
+    const stopped = new Promise<{ error: unknown }>((resolve) =>
+      signal.addEventListener('abort', () => resolve({ error: signal.reason }), { once: true }),
+    );
     const entry: Running = {
       job,
       controller,
@@ -405,7 +419,10 @@ export class Worker {
   private decided(entry: Running, outcome: Ran | { error: unknown }): void {
     const { job } = entry;
     if (this.abandon.signal.aborted) {
-      log('info', 'job given up; its lease will expire and it will run again', { requestId: job.request_id, attempt: job.attempt });
+      log('info', 'job given up; its lease will expire and it will run again', {
+        requestId: job.request_id,
+        attempt: job.attempt,
+      });
       this.locks.unlock(job.request_id);
       return;
     }
@@ -471,12 +488,16 @@ export class Worker {
     if (queued >= 0) {
       this.backlog.splice(queued, 1);
       this.locks.unlock(id);
-      log('info', 'job dropped before it ran: it was cancelled, or its synchronous caller stopped waiting', { requestId: id });
+      log('info', 'job dropped before it ran: it was cancelled, or its synchronous caller stopped waiting', {
+        requestId: id,
+      });
     }
     const running = this.running.get(id);
     if (running && !running.released) {
       running.released = true;
-      running.controller.abort(new Error('released: the request was cancelled, or its synchronous caller stopped waiting'));
+      running.controller.abort(
+        new Error('released: the request was cancelled, or its synchronous caller stopped waiting'),
+      );
     }
   }
 
@@ -503,7 +524,9 @@ export class Worker {
     }
     // Streaming: an async generation's text so far, for svc_get_partial_result, and svc_generate_stream's (a sync caller waits for the result alone).
     const publisher =
-      STREAMED.has(job.function_name) && (!job.waited || (job.parameters as { stream?: unknown }).stream === true) && this.config.progressIntervalMs > 0
+      STREAMED.has(job.function_name) &&
+      (!job.waited || (job.parameters as { stream?: unknown }).stream === true) &&
+      this.config.progressIntervalMs > 0
         ? new ProgressPublisher(this.pool, job, this.config.progressIntervalMs)
         : undefined;
     let ran: JobResult;
@@ -515,7 +538,9 @@ export class Worker {
     // A job stopped (timed out or released) writes nothing, to the cache either, whatever its engine call returned.
     signal.throwIfAborted();
     // Stored with the completion, in one statement: when a caller has its answer, the next identical request finds it cached.
-    return identity !== null ? { ...ran, cache: { identity, model: engine.modelId, functionName: job.function_name } } : ran;
+    return identity !== null
+      ? { ...ran, cache: { identity, model: engine.modelId, functionName: job.function_name } }
+      : ran;
   }
 
   /**
@@ -540,7 +565,11 @@ export class Worker {
           // (A vectorize job's completion waits for its locks instead: completeVectorize.)
           for (const ms of job.function_name === 'vectorize' ? [] : REFUSED_RETRY_MS) {
             if (stored || this.abandon.signal.aborted) break;
-            log('debug', 'completion refused; writing it again', { requestId: job.request_id, attempt: job.attempt, afterMs: ms });
+            log('debug', 'completion refused; writing it again', {
+              requestId: job.request_id,
+              attempt: job.attempt,
+              afterMs: ms,
+            });
             await sleep(ms, this.abandon.signal);
             stored = !(await protocol.completeCached(this.pool, [{ job, ...(outcome as Ran) }])).has(job.request_id);
           }
@@ -548,7 +577,9 @@ export class Worker {
           this.jobsDone++;
           log(
             stored ? 'info' : 'warn',
-            stored ? 'job completed' : "completion refused: the request is no longer this attempt's (its lease was lost, or it is being cancelled)",
+            stored
+              ? 'job completed'
+              : "completion refused: the request is no longer this attempt's (its lease was lost, or it is being cancelled)",
             {
               requestId: job.request_id,
               attempt: job.attempt,
@@ -567,14 +598,23 @@ export class Worker {
           this.reached();
           if (status === 'pending') this.heardOfWork(); // its retry is work no notification announces
           this.jobsFailed++;
-          log('warn', 'job failed', { requestId: job.request_id, attempt: job.attempt, error: message, newStatus: status, permanent });
+          log('warn', 'job failed', {
+            requestId: job.request_id,
+            attempt: job.attempt,
+            error: message,
+            newStatus: status,
+            permanent,
+          });
         }
         return;
       } catch (error) {
         if (error instanceof VectorizeWriteTimeout) continue; // written as the job's failure, at once
         this.missed(error);
         if (attempt >= 60 || this.abandon.signal.aborted) {
-          log('error', 'giving up on writing a job outcome; its lease will expire and it will run again', { requestId: job.request_id, ...errorFields(error) });
+          log('error', 'giving up on writing a job outcome; its lease will expire and it will run again', {
+            requestId: job.request_id,
+            ...errorFields(error),
+          });
           return;
         }
         await sleep(Math.min(100 * 2 ** attempt, 5000), this.abandon.signal);
@@ -584,7 +624,11 @@ export class Worker {
 
   private async renewLeases(): Promise<void> {
     // Jobs whose outcome is still being written keep their leases too.
-    const held = [...this.running.keys(), ...this.backlog.map((j) => j.request_id), ...[...this.writing].map((w) => w.job.request_id)];
+    const held = [
+      ...this.running.keys(),
+      ...this.backlog.map((j) => j.request_id),
+      ...[...this.writing].map((w) => w.job.request_id),
+    ];
     if (held.length === 0) return;
     try {
       await protocol.renew(this.pool, this.config.workerId, held, this.config.leaseSeconds);
@@ -616,7 +660,9 @@ export class Worker {
    * flight cannot land after the final 'stopped' (each takes its own pool connection).
    */
   private beat(state: string): Promise<void> {
-    this.lastBeat = this.lastBeat.then(() => this.sendBeat(state)).then(() => (state === 'running' ? this.cleanUp() : undefined));
+    this.lastBeat = this.lastBeat
+      .then(() => this.sendBeat(state))
+      .then(() => (state === 'running' ? this.cleanUp() : undefined));
     return this.lastBeat;
   }
 
@@ -632,7 +678,9 @@ export class Worker {
         models: this.identities(),
         capabilities: Object.fromEntries(
           [...this.engines].flatMap(([name, e]) =>
-            e.capabilities ? [[name, { serves: servable(e.capabilities), dimension: e.dimension, context: e.contextSize }]] : [],
+            e.capabilities
+              ? [[name, { serves: servable(e.capabilities), dimension: e.dimension, context: e.contextSize }]]
+              : [],
           ),
         ),
         jobsDone: this.jobsDone,

@@ -135,7 +135,8 @@ export class Automaton {
    * bounded string are then one state to the token masker, not one each. Memoised for one depth.
    */
   equivalentState(state: number, depth: number): number {
-    if (this.cut?.depth !== depth) this.cut = { depth, position: this.cutPositions(depth), stacks: new Map(), states: new Map() };
+    if (this.cut?.depth !== depth)
+      this.cut = { depth, position: this.cutPositions(depth), stacks: new Map(), states: new Map() };
     const cut = this.cut;
     let equivalent = cut.states.get(state);
     if (equivalent === undefined) {
@@ -377,7 +378,8 @@ export class Automaton {
 
   private matchTable(set: { ranges: CharRanges; negated: boolean }): Uint8Array {
     const table = new Uint8Array(this.bounds.length);
-    for (let c = 0; c < this.bounds.length; c++) table[c] = rangesContain(set.ranges, this.bounds[c]) !== set.negated ? 1 : 0;
+    for (let c = 0; c < this.bounds.length; c++)
+      table[c] = rangesContain(set.ranges, this.bounds[c]) !== set.negated ? 1 : 0;
     return table;
   }
 
@@ -431,7 +433,9 @@ export class Automaton {
       for (const alt of this.ruleAlts[this.arg[top]]) walk(this.kind[alt] === END ? rest : this.pushStack(alt, rest));
       visiting.delete(s);
       if (out.size > MAX_STACKS_PER_STATE)
-        throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
+        throw new AutomatonLimitError(
+          `the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`,
+        );
     };
     walk(stack);
     const result = [...out];
@@ -446,14 +450,17 @@ export class Automaton {
     for (let i = 0; i < stacks.length; i++) if (i === 0 || stacks[i] !== stacks[n - 1]) stacks[n++] = stacks[i];
     stacks.length = n;
     if (n > MAX_STACKS_PER_STATE)
-      throw new AutomatonLimitError(`the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`);
+      throw new AutomatonLimitError(
+        `the grammar is too ambiguous for constrained decoding: more than ${MAX_STACKS_PER_STATE} parses at one point`,
+      );
     let hash = n;
     for (const stack of stacks) hash = Math.imul(hash ^ stack, 0x9e3779b1) ^ (hash >>> 15);
     let bucket = this.stateIds.get(hash);
     if (bucket) {
       for (const id of bucket) if (sameStacks(this.stateStacks[id], stacks)) return id;
     } else this.stateIds.set(hash, (bucket = []));
-    if (this.stateStacks.length >= MAX_STATES) throw new AutomatonLimitError(`the grammar needs more than ${MAX_STATES} parse states`);
+    if (this.stateStacks.length >= MAX_STATES)
+      throw new AutomatonLimitError(`the grammar needs more than ${MAX_STATES} parse states`);
     const id = this.stateStacks.length;
     this.stateStacks.push(stacks);
     bucket.push(id);
@@ -511,7 +518,13 @@ export class Automaton {
     }
   }
 
-  private rowScratch?: { group: Int32Array; renumber: Int32Array; lowest: Int32Array; setSeen: Int32Array; epoch: number };
+  private rowScratch?: {
+    group: Int32Array;
+    renumber: Int32Array;
+    lowest: Int32Array;
+    setSeen: Int32Array;
+    epoch: number;
+  };
 
   // ---- counted repetitions cut to a depth (equivalentState) ------------------------------------
 

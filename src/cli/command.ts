@@ -49,7 +49,10 @@ export function parseChoicesFlag(text: string): string[] {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      throw new ConstraintError('invalid-input', `--choices looks like a JSON array but does not parse: ${(error as Error).message}`);
+      throw new ConstraintError(
+        'invalid-input',
+        `--choices looks like a JSON array but does not parse: ${(error as Error).message}`,
+      );
     }
     if (Array.isArray(parsed)) return parsed as string[];
   }
@@ -62,11 +65,16 @@ export function readSchema(source: string): unknown {
   try {
     text = source === '-' ? readFileSync(0, 'utf8') : readFileSync(source, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read schema ${source === '-' ? 'from stdin' : `file '${source}'`}: ${(error as Error).message}`);
+    throw new UsageError(
+      `cannot read schema ${source === '-' ? 'from stdin' : `file '${source}'`}: ${(error as Error).message}`,
+    );
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ConstraintError('invalid-input', `schema ${source === '-' ? 'on stdin' : `file '${source}'`} is not valid JSON: ${(error as Error).message}`);
+    throw new ConstraintError(
+      'invalid-input',
+      `schema ${source === '-' ? 'on stdin' : `file '${source}'`} is not valid JSON: ${(error as Error).message}`,
+    );
   }
 }

@@ -3,7 +3,14 @@
 import { parseArgs } from 'node:util';
 import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, compileType } from '../grammar/index.js';
 import type { Command } from './command.js';
-import { CONSTRAINT_OPTIONS, givenConstraints, parseChoicesFlag, readSchema, UsageError, withSuggestion } from './command.js';
+import {
+  CONSTRAINT_OPTIONS,
+  givenConstraints,
+  parseChoicesFlag,
+  readSchema,
+  UsageError,
+  withSuggestion,
+} from './command.js';
 
 const HELP = `Usage: svc grammar (--schema FILE|- | --regex PATTERN | --choices a,b,c | --type NAME) [options]
 
@@ -49,10 +56,13 @@ async function run(args: string[]): Promise<number> {
     const given = givenConstraints(values);
     if (given.length !== 1) {
       throw new UsageError(
-        given.length === 0 ? 'give one of --schema, --regex, --choices or --type' : `give only one of ${given.map((g) => '--' + g).join(', ')}`,
+        given.length === 0
+          ? 'give one of --schema, --regex, --choices or --type'
+          : `give only one of ${given.map((g) => '--' + g).join(', ')}`,
       );
     }
-    if (values.flags !== undefined && values.regex === undefined) throw new UsageError('--flags only applies to --regex');
+    if (values.flags !== undefined && values.regex === undefined)
+      throw new UsageError('--flags only applies to --regex');
     if (values.strict && values.schema === undefined) throw new UsageError('--strict only applies to --schema');
     let gbnf: string;
     if (values.schema !== undefined) {
@@ -61,7 +71,8 @@ async function run(args: string[]): Promise<number> {
         strict: values.strict ?? false,
       });
       if (values.approximations) {
-        for (const a of compiled.approximations) process.stderr.write(`approximation: #${a.pointer} ${a.keyword}: ${a.note}\n`);
+        for (const a of compiled.approximations)
+          process.stderr.write(`approximation: #${a.pointer} ${a.keyword}: ${a.note}\n`);
       }
       gbnf = compiled.gbnf;
     } else if (values.regex !== undefined) {

@@ -22,9 +22,15 @@ const COMMANDS: Record<string, Command> = {
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
-  return ['Usage: svc <command> [options]', '       svc --version', '', 'Commands:', ...lines, '', "Run 'svc <command> --help' for a command's options."].join(
-    '\n',
-  );
+  return [
+    'Usage: svc <command> [options]',
+    '       svc --version',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    "Run 'svc <command> --help' for a command's options.",
+  ].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -29,11 +29,13 @@ async function run(args: string[]): Promise<number> {
       process.stdout.write(HELP + '\n');
       return 0;
     }
-    if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'give the PATH to write' : 'give exactly one PATH');
+    if (positionals.length !== 1)
+      throw new UsageError(positionals.length === 0 ? 'give the PATH to write' : 'give exactly one PATH');
     let seed: number | undefined;
     if (values.seed !== undefined) {
       seed = Number(values.seed);
-      if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed)) throw new UsageError(`--seed must be a non-negative integer; got '${values.seed}'`);
+      if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed))
+        throw new UsageError(`--seed must be a non-negative integer; got '${values.seed}'`);
     }
     let out: string;
     try {
@@ -46,7 +48,9 @@ async function run(args: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`svc make-test-model: ${(error as Error).message}\nRun 'svc make-test-model --help' for usage.\n`);
+      process.stderr.write(
+        `svc make-test-model: ${(error as Error).message}\nRun 'svc make-test-model --help' for usage.\n`,
+      );
       return 2;
     }
     throw error;

@@ -9,7 +9,14 @@ import { GenerationAbortedError, GrammarRefusedError, ModelLoadError } from '../
 import { ChatTemplateError } from '../engine/prompt.js';
 import { ConstraintError } from '../grammar/index.js';
 import { ClientError } from '../client/errors.js';
-import { configure, loadModel, resolveModel, unloadModels, type LoadedModelInfo, type ModelPurpose } from '../client/index.js';
+import {
+  configure,
+  loadModel,
+  resolveModel,
+  unloadModels,
+  type LoadedModelInfo,
+  type ModelPurpose,
+} from '../client/index.js';
 
 /** Exit codes of the model commands. */
 export const EXIT = {
@@ -34,12 +41,16 @@ export function readStdin(what: string): string {
 export function positiveInteger(flag: string, value: string | undefined, min = 1): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} must be an integer >= ${min}; got '${value}'`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`--${flag} must be an integer >= ${min}; got '${value}'`);
   return n;
 }
 
 /** A text progress bar on stderr, redrawn in place. */
-export function progressBar(label: string, stream: NodeJS.WritableStream = process.stderr): { update(fraction: number): void; done(): void } {
+export function progressBar(
+  label: string,
+  stream: NodeJS.WritableStream = process.stderr,
+): { update(fraction: number): void; done(): void } {
   const width = 30;
   let last = -1;
   let finished = false;
@@ -145,11 +156,15 @@ export function report(command: string, error: unknown): number {
   }
   if (error instanceof ClientError) {
     // Library messages start with the function's name; the command already says where we are.
-    let message = error.message.replace(/^(generate|generateJson|generateRegex|generateChoice|generateFormat|embed|rerank|loadModel): /, '');
+    let message = error.message.replace(
+      /^(generate|generateJson|generateRegex|generateChoice|generateFormat|embed|rerank|loadModel): /,
+      '',
+    );
     // Only where SVC_MODEL names models but none is the default (with none named at all, svc's own default runs).
     if (error.code === 'model-not-configured' && error.models?.length)
       message = `no default model: SVC_MODEL names ${error.models.join(', ')}; pass --model NAME (one of them), or add a bare PATH entry to SVC_MODEL`;
-    if (error.code === 'model-not-found') message = message.replace('configure({ models }) or SVC_MODEL NAME=PATH', 'SVC_MODEL NAME=PATH');
+    if (error.code === 'model-not-found')
+      message = message.replace('configure({ models }) or SVC_MODEL NAME=PATH', 'SVC_MODEL NAME=PATH');
     if (error.code === 'unsafe-mode-required') message += '; on the command line, pass --unsafe';
     say(`${message} [${error.code}]`);
     switch (error.code) {
@@ -167,7 +182,9 @@ export function report(command: string, error: unknown): number {
   }
   if (error instanceof GrammarRefusedError) {
     // The compiler checks every grammar it emits, so this is an svc bug: say so, without a stack trace.
-    say(`${error.message}: the grammar compiled from this constraint does not load in llama.cpp; please report the constraint [${error.code}]`);
+    say(
+      `${error.message}: the grammar compiled from this constraint does not load in llama.cpp; please report the constraint [${error.code}]`,
+    );
     return EXIT.output;
   }
   if (error instanceof ModelLoadError) {

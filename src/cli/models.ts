@@ -2,7 +2,14 @@
 // the two it ships, the recommended ones of docs/models.md) and svc's model cache (src/model/fetch.ts).
 // A name `pull` takes works wherever a model is named (--model, SVC_MODEL, configure, the edge).
 import { parseArgs } from 'node:util';
-import { cachedModelFile, isModelUri, modelCacheDir, ModelFetchError, resolveModelFile, type FetchProgress } from '../model/fetch.js';
+import {
+  cachedModelFile,
+  isModelUri,
+  modelCacheDir,
+  ModelFetchError,
+  resolveModelFile,
+  type FetchProgress,
+} from '../model/fetch.js';
 import { RECOMMENDED_MODELS } from '../model/recommended.js';
 import { MODEL_NAMES, SHIPPED_MODELS, shippedModelPath } from '../model/names.js';
 import { existsSync } from 'node:fs';
@@ -31,7 +38,10 @@ function progressPrinter(): FetchProgress {
   let lastTenth = -1;
   return ({ received, total, resumedFrom }) => {
     const resumed = resumedFrom > 0 ? ` (resumed at ${mb(resumedFrom)})` : '';
-    const text = total > 0 ? `${mb(received)} of ${mb(total)}, ${Math.floor((100 * received) / total)}%${resumed}` : `${mb(received)}${resumed}`;
+    const text =
+      total > 0
+        ? `${mb(received)} of ${mb(total)}, ${Math.floor((100 * received) / total)}%${resumed}`
+        : `${mb(received)}${resumed}`;
     if (process.stderr.isTTY) {
       process.stderr.write(`\rfetching: ${text}\x1b[K`);
       if (total > 0 && received === total) process.stderr.write('\n');
@@ -47,7 +57,12 @@ function progressPrinter(): FetchProgress {
 
 async function run(args: string[]): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: true,
+    });
     if (values.help) {
       process.stdout.write(HELP + '\n');
       return 0;
@@ -69,11 +84,14 @@ async function run(args: string[]): Promise<number> {
       }
       return 0;
     }
-    if (verb !== 'pull') throw new UsageError(verb === undefined ? 'give list or pull' : `unknown verb '${verb}': list or pull`);
+    if (verb !== 'pull')
+      throw new UsageError(verb === undefined ? 'give list or pull' : `unknown verb '${verb}': list or pull`);
     if (rest.length !== 1) throw new UsageError('pull takes one NAME or URI');
     const [target] = rest;
     if (!MODEL_NAMES.includes(target) && !isModelUri(target)) {
-      throw new UsageError(`'${target}' is neither a model svc knows (${MODEL_NAMES.join(', ')}) nor a hub URI (hf:…) or http(s) URL`);
+      throw new UsageError(
+        `'${target}' is neither a model svc knows (${MODEL_NAMES.join(', ')}) nor a hub URI (hf:…) or http(s) URL`,
+      );
     }
     try {
       // A name is its shipped file (nothing to fetch) or its hub URI (src/model/names.ts).
@@ -93,4 +111,7 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
-export const modelsCommand: Command = { summary: 'list the recommended models; pull one (or any hub URI or URL) into the model cache', run };
+export const modelsCommand: Command = {
+  summary: 'list the recommended models; pull one (or any hub URI or URL) into the model cache',
+  run,
+};

@@ -20,7 +20,17 @@ export type JsonSchema = { [keyword: string]: unknown } | boolean;
 
 /** A basic type: the constructors `Number`, `Boolean`, `String`, or a type name. */
 export type BasicTypeSpec =
-  NumberConstructor | BooleanConstructor | StringConstructor | 'integer' | 'int' | 'number' | 'float' | 'boolean' | 'bool' | 'string' | 'str';
+  | NumberConstructor
+  | BooleanConstructor
+  | StringConstructor
+  | 'integer'
+  | 'int'
+  | 'number'
+  | 'float'
+  | 'boolean'
+  | 'bool'
+  | 'string'
+  | 'str';
 
 /** What `schema` accepts: a JSON Schema object, a Zod schema, or a basic type. */
 export type SchemaSpec = JsonSchema | z.ZodType | BasicTypeSpec;
@@ -55,7 +65,12 @@ export type Constraint =
 const SCHEMA_HELP = "a JSON Schema object, a Zod schema, or a basic type (Number, Boolean, String, 'integer')";
 
 export function isZodSchema(value: unknown): value is z.ZodType {
-  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { safeParse?: unknown }).safeParse === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    '_zod' in value &&
+    typeof (value as { safeParse?: unknown }).safeParse === 'function'
+  );
 }
 
 function basicTypeOf(spec: unknown): BasicType | undefined {
@@ -92,19 +107,37 @@ export function schemaConstraint(spec: unknown, strict = false, openObjects = fa
         jsonSchema = z.toJSONSchema(spec, { io: 'input' }) as JsonSchema;
       }
     } catch (error) {
-      throw new ConstraintError('invalid-input', `this Zod schema has no JSON Schema form: ${(error as Error).message}`);
+      throw new ConstraintError(
+        'invalid-input',
+        `this Zod schema has no JSON Schema form: ${(error as Error).message}`,
+      );
     }
     return { kind: 'json', from: 'zod', zod: spec, jsonSchema, key: `schema:${JSON.stringify(jsonSchema)}` };
   }
   if (typeof spec === 'boolean' || (typeof spec === 'object' && spec !== null && !Array.isArray(spec))) {
     if (typeof spec === 'object' && typeof (spec as { parse?: unknown }).parse === 'function' && '_def' in spec) {
-      throw invalidOptions('schema looks like a Zod 3 schema; use a Zod 4 schema (import { z } from "zod"), whose JSON Schema export the library uses');
+      throw invalidOptions(
+        'schema looks like a Zod 3 schema; use a Zod 4 schema (import { z } from "zod"), whose JSON Schema export the library uses',
+      );
     }
     const flags = `${strict ? 'strict:' : ''}${openObjects ? 'open:' : ''}`;
-    return { kind: 'json', from: 'json-schema', jsonSchema: spec as JsonSchema, strict, openObjects, key: `schema:${flags}${JSON.stringify(spec)}` };
+    return {
+      kind: 'json',
+      from: 'json-schema',
+      jsonSchema: spec as JsonSchema,
+      strict,
+      openObjects,
+      key: `schema:${flags}${JSON.stringify(spec)}`,
+    };
   }
   const what =
-    spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec === 'function' ? `the function ${spec.name || '(anonymous)'}` : `a ${typeof spec}`;
+    spec === null
+      ? 'null'
+      : Array.isArray(spec)
+        ? 'an array'
+        : typeof spec === 'function'
+          ? `the function ${spec.name || '(anonymous)'}`
+          : `a ${typeof spec}`;
   throw invalidOptions(`schema must be ${SCHEMA_HELP}; got ${what}`);
 }
 
@@ -115,14 +148,19 @@ export function regexConstraint(regex: unknown): Constraint {
     if (/[^is]/.test(flags)) throw invalidOptions(`regex flags '${flags}' are not supported; use i and s only`);
     return { kind: 'regex', pattern: regex.source, flags, key: `regex:${flags}:${regex.source}` };
   }
-  if (typeof regex !== 'string') throw invalidOptions(`regex must be a string (or a RegExp); got ${regex === null ? 'null' : typeof regex}`);
+  if (typeof regex !== 'string')
+    throw invalidOptions(`regex must be a string (or a RegExp); got ${regex === null ? 'null' : typeof regex}`);
   return { kind: 'regex', pattern: regex, flags: '', key: `regex::${regex}` };
 }
 
 export function choicesConstraint(choices: unknown): Constraint {
-  if (!Array.isArray(choices)) throw invalidOptions(`choices must be an array of strings; got ${choices === null ? 'null' : typeof choices}`);
+  if (!Array.isArray(choices))
+    throw invalidOptions(`choices must be an array of strings; got ${choices === null ? 'null' : typeof choices}`);
   const bad = choices.findIndex((c) => typeof c !== 'string');
-  if (bad >= 0) throw invalidOptions(`choices must be an array of strings; choice ${bad} is ${choices[bad] === null ? 'null' : typeof choices[bad]}`);
+  if (bad >= 0)
+    throw invalidOptions(
+      `choices must be an array of strings; choice ${bad} is ${choices[bad] === null ? 'null' : typeof choices[bad]}`,
+    );
   return { kind: 'choices', choices: [...choices], key: `choices:${JSON.stringify(choices)}` };
 }
 
@@ -154,7 +192,10 @@ function build(constraint: Constraint): Compiled {
         const typed = compileType(constraint.type);
         return { grammar: typed, check: (text) => attempt(() => typed.parse(text)) };
       }
-      const schema = compileJsonSchema(constraint.jsonSchema, { strict: constraint.strict ?? false, additionalProperties: constraint.openObjects ?? false });
+      const schema = compileJsonSchema(constraint.jsonSchema, {
+        strict: constraint.strict ?? false,
+        additionalProperties: constraint.openObjects ?? false,
+      });
       return { grammar: schema, check: (text) => schema.validate(text) };
     }
     case 'regex': {
@@ -187,7 +228,10 @@ function build(constraint: Constraint): Compiled {
         check: (text) =>
           set.has(text)
             ? { ok: true, value: text }
-            : { ok: false, error: new ConstraintError('validation-failed', `output ${preview(text)} is none of the choices`) },
+            : {
+                ok: false,
+                error: new ConstraintError('validation-failed', `output ${preview(text)} is none of the choices`),
+              },
       };
     }
   }
@@ -197,7 +241,8 @@ function attempt(parse: () => unknown): CheckResult {
   try {
     return { ok: true, value: parse() };
   } catch (error) {
-    if (error instanceof ConstraintError) return { ok: false, error: new ConstraintError('validation-failed', error.message) };
+    if (error instanceof ConstraintError)
+      return { ok: false, error: new ConstraintError('validation-failed', error.message) };
     throw error;
   }
 }

@@ -38,7 +38,11 @@ export class ClientError extends Error {
   /** The named models there are, for model-not-configured and model-not-found. */
   readonly models?: readonly string[];
 
-  constructor(code: ClientErrorCode, message: string, options: { cause?: unknown; status?: number; output?: string; models?: readonly string[] } = {}) {
+  constructor(
+    code: ClientErrorCode,
+    message: string,
+    options: { cause?: unknown; status?: number; output?: string; models?: readonly string[] } = {},
+  ) {
     super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'ClientError';
     this.code = code;

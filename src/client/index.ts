@@ -32,7 +32,14 @@ export { ClientError, type ClientErrorCode } from './errors.js';
 export { ConstraintError, type ConstraintErrorCode } from '../grammar/index.js';
 export { ContextExceededError, GenerationAbortedError, ModelLoadError, type RerankResult } from '../engine/outcomes.js';
 export { ChatTemplateError, type PromptFormat, type StopReason } from '../engine/outcomes.js';
-export { configure, unloadModels, resolveModel, DEFAULT_REMOTE_TIMEOUT_MS, type LocalSettings, type ModelRef } from './local.js';
+export {
+  configure,
+  unloadModels,
+  resolveModel,
+  DEFAULT_REMOTE_TIMEOUT_MS,
+  type LocalSettings,
+  type ModelRef,
+} from './local.js';
 export { DEFAULT_MODELS, MODEL_NAMES, type ModelPurpose } from '../model/names.js';
 export { PROVIDERS, type Provider } from './remote.js';
 export type { BasicTypeSpec, InferSchema, JsonSchema, SchemaSpec } from './constraint.js';
@@ -143,7 +150,8 @@ const SCHEMA_KEYS = ['strictSchema', 'openObjects'] as const;
 
 function schemaOptions(o: SchemaOptions, fn: string): { strict: boolean; openObjects: boolean } {
   for (const key of SCHEMA_KEYS) {
-    if (o[key] !== undefined && typeof o[key] !== 'boolean') throw invalidOptions(`${fn}: ${key} must be a boolean; got ${JSON.stringify(o[key])}`);
+    if (o[key] !== undefined && typeof o[key] !== 'boolean')
+      throw invalidOptions(`${fn}: ${key} must be a boolean; got ${JSON.stringify(o[key])}`);
   }
   return { strict: o.strictSchema ?? false, openObjects: o.openObjects ?? false };
 }
@@ -151,17 +159,27 @@ function schemaOptions(o: SchemaOptions, fn: string): { strict: boolean; openObj
 function checkOptions(options: unknown, allowed: readonly string[], fn: string): Record<string, unknown> {
   if (options === undefined) return {};
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw invalidOptions(`${fn}: options must be an object; got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+    throw invalidOptions(
+      `${fn}: options must be an object; got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`,
+    );
   }
   const o = options as Record<string, unknown>;
   for (const key of Object.keys(o)) {
     if (!allowed.includes(key)) {
-      const hint = key === 'max_tokens' ? " (did you mean 'maxTokens'?)" : key === 'unsafe_mode' ? " (did you mean 'unsafeMode'?)" : '';
+      const hint =
+        key === 'max_tokens'
+          ? " (did you mean 'maxTokens'?)"
+          : key === 'unsafe_mode'
+            ? " (did you mean 'unsafeMode'?)"
+            : '';
       throw invalidOptions(`${fn}: unknown option '${key}'${hint}; options are ${allowed.join(', ')}`);
     }
   }
   const { maxTokens, seed, model, unsafeMode, signal, timeoutMs, promptFormat, systemPrompt } = o;
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || (maxTokens as number) < 1 || (maxTokens as number) > 1_000_000)) {
+  if (
+    maxTokens !== undefined &&
+    (!Number.isInteger(maxTokens) || (maxTokens as number) < 1 || (maxTokens as number) > 1_000_000)
+  ) {
     throw invalidOptions(`${fn}: maxTokens must be an integer from 1 to 1000000; got ${JSON.stringify(maxTokens)}`);
   }
   if (seed !== undefined && (!Number.isInteger(seed) || (seed as number) < 0 || (seed as number) > 0xffffffff)) {
@@ -173,7 +191,8 @@ function checkOptions(options: unknown, allowed: readonly string[], fn: string):
     if (problem) throw invalidOptions(`${fn}: ${key} ${problem}`);
   }
   if (o.stop !== undefined) {
-    if (!Array.isArray(o.stop)) throw invalidOptions(`${fn}: stop must be an array of strings; got ${JSON.stringify(o.stop)}`);
+    if (!Array.isArray(o.stop))
+      throw invalidOptions(`${fn}: stop must be an array of strings; got ${JSON.stringify(o.stop)}`);
     const problem = stopProblem(o.stop, 'stop', 0);
     if (problem) throw invalidOptions(`${fn}: ${stopMessage(problem)}`);
   }
@@ -181,9 +200,12 @@ function checkOptions(options: unknown, allowed: readonly string[], fn: string):
     throw invalidOptions(`${fn}: model must be a non-empty string; got ${JSON.stringify(model)}`);
   if (unsafeMode !== undefined && typeof unsafeMode !== 'boolean')
     throw invalidOptions(`${fn}: unsafeMode must be a boolean; got ${JSON.stringify(unsafeMode)}`);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw invalidOptions(`${fn}: signal must be an AbortSignal`);
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw invalidOptions(`${fn}: signal must be an AbortSignal`);
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || !Number.isFinite(timeoutMs))) {
-    throw invalidOptions(`${fn}: timeoutMs must be a positive number of milliseconds; got ${JSON.stringify(timeoutMs)}`);
+    throw invalidOptions(
+      `${fn}: timeoutMs must be a positive number of milliseconds; got ${JSON.stringify(timeoutMs)}`,
+    );
   }
   if (promptFormat !== undefined && promptFormat !== 'chat' && promptFormat !== 'raw') {
     throw invalidOptions(`${fn}: promptFormat must be 'chat' or 'raw'; got ${JSON.stringify(promptFormat)}`);
@@ -200,7 +222,8 @@ const systemPromptOf = (options: { systemPrompt?: unknown }): string | undefined
   typeof options.systemPrompt === 'string' && options.systemPrompt.trim() !== '' ? options.systemPrompt : undefined;
 
 function checkPrompt(prompt: unknown, fn: string): string {
-  if (typeof prompt !== 'string') throw invalidOptions(`${fn}: prompt must be a string; got ${prompt === null ? 'null' : typeof prompt}`);
+  if (typeof prompt !== 'string')
+    throw invalidOptions(`${fn}: prompt must be a string; got ${prompt === null ? 'null' : typeof prompt}`);
   return prompt;
 }
 
@@ -304,9 +327,14 @@ async function run(
         stopReason === 'context'
           ? "where the model's context was full, before maxTokens, before the constraint was satisfied; shorten the prompt or use a model with a longer context"
           : `at maxTokens (${maxTokens}) before the constraint was satisfied; raise maxTokens`;
-      throw new ClientError('incomplete-output', `${fn}: output was cut ${where}. Partial output: ${preview(text)}`, { output: text });
+      throw new ClientError('incomplete-output', `${fn}: output was cut ${where}. Partial output: ${preview(text)}`, {
+        output: text,
+      });
     }
-    throw new ClientError('validation-failed', `${fn}: ${checked.error.message}`, { cause: checked.error, output: text });
+    throw new ClientError('validation-failed', `${fn}: ${checked.error.message}`, {
+      cause: checked.error,
+      output: text,
+    });
   }
   let value = checked.value;
   if (constraint.kind === 'json' && constraint.zod) {
@@ -336,13 +364,19 @@ export async function generate(prompt: string, options: GenerateOptions = {}): P
 }
 
 /** generate's and generateStream's options checked, and the constraint they give. */
-function generateRequest(fn: string, prompt: string, options: GenerateOptions): { o: GenerateOptions; constraint?: Constraint } {
+function generateRequest(
+  fn: string,
+  prompt: string,
+  options: GenerateOptions,
+): { o: GenerateOptions; constraint?: Constraint } {
   const o = checkOptions(options, [...CONSTRAINT_KEYS, ...SCHEMA_KEYS, ...CALL_KEYS], fn) as GenerateOptions;
   const how = schemaOptions(o, fn);
-  for (const key of SCHEMA_KEYS) if (o[key] !== undefined && o.schema === undefined) throw invalidOptions(`${fn}: ${key} applies to schema only`);
+  for (const key of SCHEMA_KEYS)
+    if (o[key] !== undefined && o.schema === undefined) throw invalidOptions(`${fn}: ${key} applies to schema only`);
   checkPrompt(prompt, fn);
   const given = CONSTRAINT_KEYS.filter((k) => o[k] !== undefined);
-  if (given.length > 1) throw invalidOptions(`${fn}: give exactly one of schema, regex or choices; got ${given.join(' and ')}`);
+  if (given.length > 1)
+    throw invalidOptions(`${fn}: give exactly one of schema, regex or choices; got ${given.join(' and ')}`);
   let constraint: Constraint | undefined;
   if (o.schema !== undefined) constraint = schemaConstraint(o.schema, how.strict, how.openObjects);
   else if (o.regex !== undefined) constraint = regexConstraint(o.regex);
@@ -351,7 +385,8 @@ function generateRequest(fn: string, prompt: string, options: GenerateOptions): 
 }
 
 /** generate's answer: the output, in `<json-output>` tags for a schema (SPEC 2.1). */
-const generateResult = (constraint: Constraint | undefined, text: string) => (constraint?.kind === 'json' ? `<json-output>${text}</json-output>` : text);
+const generateResult = (constraint: Constraint | undefined, text: string) =>
+  constraint?.kind === 'json' ? `<json-output>${text}</json-output>` : text;
 
 /** What generateStream yields: the output's text as it comes, then the end. */
 export type StreamEvent =
@@ -387,7 +422,13 @@ export function generateStream(prompt: string, options: GenerateOptions = {}): A
     notify();
   })
     .then(
-      (out) => queue.push({ type: 'done', result: generateResult(constraint, out.text), tokens: out.tokens, stopReason: out.stopReason }),
+      (out) =>
+        queue.push({
+          type: 'done',
+          result: generateResult(constraint, out.text),
+          tokens: out.tokens,
+          stopReason: out.stopReason,
+        }),
       (error: unknown) => (failure = { error }),
     )
     .finally(() => {
@@ -429,10 +470,26 @@ export function generateStream(prompt: string, options: GenerateOptions = {}): A
  * for a Zod schema, `number`/`boolean`/`string` for a basic type, `unknown` (or your `T`) for a JSON
  * Schema object.
  */
-export function generateJson<S extends z.ZodType>(prompt: string, schema: S, options?: CallOptions & SchemaOptions): Promise<z.output<S>>;
-export function generateJson<S extends BasicTypeSpec>(prompt: string, schema: S, options?: CallOptions & SchemaOptions): Promise<InferSchema<S>>;
-export function generateJson<T = unknown>(prompt: string, schema: JsonSchema, options?: CallOptions & SchemaOptions): Promise<T>;
-export async function generateJson(prompt: string, schema: SchemaSpec, options: CallOptions & SchemaOptions = {}): Promise<unknown> {
+export function generateJson<S extends z.ZodType>(
+  prompt: string,
+  schema: S,
+  options?: CallOptions & SchemaOptions,
+): Promise<z.output<S>>;
+export function generateJson<S extends BasicTypeSpec>(
+  prompt: string,
+  schema: S,
+  options?: CallOptions & SchemaOptions,
+): Promise<InferSchema<S>>;
+export function generateJson<T = unknown>(
+  prompt: string,
+  schema: JsonSchema,
+  options?: CallOptions & SchemaOptions,
+): Promise<T>;
+export async function generateJson(
+  prompt: string,
+  schema: SchemaSpec,
+  options: CallOptions & SchemaOptions = {},
+): Promise<unknown> {
   const o = checkOptions(options, [...SCHEMA_KEYS, ...CALL_KEYS], 'generateJson') as CallOptions & SchemaOptions;
   const how = schemaOptions(o, 'generateJson');
   checkPrompt(prompt, 'generateJson');
@@ -442,7 +499,11 @@ export async function generateJson(prompt: string, schema: SchemaSpec, options: 
 }
 
 /** Generates text that the whole of `pattern` matches, and returns it. */
-export async function generateRegex(prompt: string, pattern: string | RegExp, options: CallOptions = {}): Promise<string> {
+export async function generateRegex(
+  prompt: string,
+  pattern: string | RegExp,
+  options: CallOptions = {},
+): Promise<string> {
   const o = checkOptions(options, CALL_KEYS, 'generateRegex') as CallOptions;
   checkPrompt(prompt, 'generateRegex');
   return (await run('generateRegex', prompt, regexConstraint(pattern), o)).text;
@@ -463,7 +524,11 @@ function budgetTooSmall(fn: string, maxTokens: number, error: unknown): ClientEr
 }
 
 /** Generates exactly one of `choices`, and returns it. */
-export async function generateChoice<const C extends readonly string[]>(prompt: string, choices: C, options: CallOptions = {}): Promise<C[number]> {
+export async function generateChoice<const C extends readonly string[]>(
+  prompt: string,
+  choices: C,
+  options: CallOptions = {},
+): Promise<C[number]> {
   const o = checkOptions(options, CALL_KEYS, 'generateChoice') as CallOptions;
   checkPrompt(prompt, 'generateChoice');
   return (await run('generateChoice', prompt, choicesConstraint(choices), o)).text as C[number];
@@ -474,7 +539,11 @@ export async function generateChoice<const C extends readonly string[]>(prompt: 
  * number, `Boolean` (or 'boolean', 'bool') a boolean, `String` (or 'string', 'str') a string (the
  * model writes it as a JSON string literal; the value is returned unquoted).
  */
-export async function generateFormat<S extends BasicTypeSpec>(prompt: string, type: S, options: CallOptions = {}): Promise<InferSchema<S>> {
+export async function generateFormat<S extends BasicTypeSpec>(
+  prompt: string,
+  type: S,
+  options: CallOptions = {},
+): Promise<InferSchema<S>> {
   const o = checkOptions(options, CALL_KEYS, 'generateFormat') as CallOptions;
   checkPrompt(prompt, 'generateFormat');
   const constraint = (() => {
@@ -504,14 +573,16 @@ export interface EmbedOptions {
 /** A local model's path for `fn`; none named: `purpose`'s default (resolveModel). */
 function localOnly(model: string | undefined, fn: string, purpose: ModelPurpose): string {
   const ref = resolveModel(model, purpose);
-  if (ref.kind === 'remote') throw new ClientError('unsupported-operation', `${fn}: runs on local models only; '${model}' is a remote model`);
+  if (ref.kind === 'remote')
+    throw new ClientError('unsupported-operation', `${fn}: runs on local models only; '${model}' is a remote model`);
   return ref.path;
 }
 
 /** An L2-normalized embedding of `text`, of the model's dimension. Empty or whitespace-only text is an `invalid-options` error. */
 export async function embed(text: string, options: EmbedOptions = {}): Promise<number[]> {
   const o = checkOptions(options, ['model'], 'embed') as EmbedOptions;
-  if (typeof text !== 'string') throw invalidOptions(`embed: text must be a string; got ${text === null ? 'null' : typeof text}`);
+  if (typeof text !== 'string')
+    throw invalidOptions(`embed: text must be a string; got ${text === null ? 'null' : typeof text}`);
   // As svc_embed in SQL: empty or whitespace-only text has no meaningful embedding.
   if (text.trim() === '') throw invalidOptions('embed: text must not be empty');
   return (await localEngine(localOnly(o.model, 'embed', 'embed'))).embed(text).catch(nothingToEmbed('embed'));
@@ -532,8 +603,10 @@ const nothingToEmbed =
  * svc_generate and the worker give (src/engine/outcomes.ts).
  */
 function inputRefused(fn: string, error: unknown): never {
-  if (error instanceof ContextExceededError) throw new ClientError('context-exceeded', `${fn}: ${error.message}`, { cause: error });
-  if (error instanceof ModelRoleError) throw new ClientError('unsupported-operation', `${fn}: ${error.message}`, { cause: error });
+  if (error instanceof ContextExceededError)
+    throw new ClientError('context-exceeded', `${fn}: ${error.message}`, { cause: error });
+  if (error instanceof ModelRoleError)
+    throw new ClientError('unsupported-operation', `${fn}: ${error.message}`, { cause: error });
   throw error;
 }
 
@@ -549,10 +622,16 @@ export interface RerankOptions extends EmbedOptions {
  * head where it has one (score 0..1), else cosine similarity of embeddings (score -1..1). An empty or
  * whitespace-only query or document, or no documents, is an `invalid-options` error naming it.
  */
-export async function rerank(query: string, documents: readonly string[], options: RerankOptions = {}): Promise<RerankResult[]> {
+export async function rerank(
+  query: string,
+  documents: readonly string[],
+  options: RerankOptions = {},
+): Promise<RerankResult[]> {
   const o = checkOptions(options, ['model', 'task', 'topK'], 'rerank') as RerankOptions;
-  if (typeof query !== 'string') throw invalidOptions(`rerank: query must be a string; got ${query === null ? 'null' : typeof query}`);
-  if (!Array.isArray(documents) || documents.some((d) => typeof d !== 'string')) throw invalidOptions('rerank: documents must be an array of strings');
+  if (typeof query !== 'string')
+    throw invalidOptions(`rerank: query must be a string; got ${query === null ? 'null' : typeof query}`);
+  if (!Array.isArray(documents) || documents.some((d) => typeof d !== 'string'))
+    throw invalidOptions('rerank: documents must be an array of strings');
   if (o.task !== undefined && typeof o.task !== 'string') throw invalidOptions('rerank: task must be a string');
   if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK < 1))
     throw invalidOptions(`rerank: topK must be a positive integer; got ${JSON.stringify(o.topK)}`);

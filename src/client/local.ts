@@ -46,10 +46,16 @@ const engines = new Map<string, Promise<Engine>>();
 export function configure(next: LocalSettings): void {
   for (const [key, value] of Object.entries(next)) {
     if (!['model', 'models', 'threads', 'sequences', 'contextSize', 'onProgress', 'remoteTimeoutMs'].includes(key)) {
-      throw invalidOptions(`unknown setting '${key}'; known: model, models, threads, sequences, contextSize, onProgress, remoteTimeoutMs`);
+      throw invalidOptions(
+        `unknown setting '${key}'; known: model, models, threads, sequences, contextSize, onProgress, remoteTimeoutMs`,
+      );
     }
     if (key === 'models' && value !== undefined) checkModels(value);
-    if (key === 'remoteTimeoutMs' && value !== undefined && (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))) {
+    if (
+      key === 'remoteTimeoutMs' &&
+      value !== undefined &&
+      (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+    ) {
       throw invalidOptions(`remoteTimeoutMs must be a positive number of milliseconds; got ${JSON.stringify(value)}`);
     }
     if (value === undefined) delete (settings as Record<string, unknown>)[key];
@@ -63,8 +69,10 @@ function checkModels(models: unknown): void {
   if (typeof models !== 'object' || models === null || Array.isArray(models))
     throw invalidOptions(`models must be an object of name → GGUF path; got ${JSON.stringify(models)}`);
   for (const [name, path] of Object.entries(models)) {
-    if (!MODEL_NAME.test(name)) throw invalidOptions(`models: the name '${name}' must be letters, digits, '.', '_', ':' or '-', at most 63`);
-    if (typeof path !== 'string' || path === '') throw invalidOptions(`models.${name} must be a non-empty path; got ${JSON.stringify(path)}`);
+    if (!MODEL_NAME.test(name))
+      throw invalidOptions(`models: the name '${name}' must be letters, digits, '.', '_', ':' or '-', at most 63`);
+    if (typeof path !== 'string' || path === '')
+      throw invalidOptions(`models.${name} must be a non-empty path; got ${JSON.stringify(path)}`);
   }
 }
 
@@ -114,7 +122,8 @@ export function resolveModel(model: string | undefined, purpose: ModelPurpose = 
     }
     return resolveModel(DEFAULT_MODELS[purpose]);
   }
-  if (typeof model !== 'string' || model === '') throw invalidOptions(`model must be a non-empty string; got ${JSON.stringify(model)}`);
+  if (typeof model !== 'string' || model === '')
+    throw invalidOptions(`model must be a non-empty string; got ${JSON.stringify(model)}`);
   const path = named.get(model);
   if (path !== undefined) {
     if (parseServerSpec(path)) {

@@ -81,7 +81,8 @@ interface WireSchema {
 function wireSchema(constraint: Constraint, provider: string): WireSchema {
   switch (constraint.kind) {
     case 'json': {
-      const { $schema: _drop, ...rest } = typeof constraint.jsonSchema === 'object' ? constraint.jsonSchema : ({} as Record<string, unknown>);
+      const { $schema: _drop, ...rest } =
+        typeof constraint.jsonSchema === 'object' ? constraint.jsonSchema : ({} as Record<string, unknown>);
       const schema: JsonSchema = typeof constraint.jsonSchema === 'boolean' ? constraint.jsonSchema : rest;
       if (typeof schema === 'object' && schema.type === 'object') return { schema, wrapped: false };
       return { schema: wrap(schema), wrapped: true };
@@ -99,7 +100,12 @@ function wireSchema(constraint: Constraint, provider: string): WireSchema {
   }
 }
 
-const wrap = (schema: JsonSchema): JsonSchema => ({ type: 'object', properties: { value: schema }, required: ['value'], additionalProperties: false });
+const wrap = (schema: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { value: schema },
+  required: ['value'],
+  additionalProperties: false,
+});
 
 /** OpenAI's strict mode needs every object closed and every property required; otherwise we ask without strict. */
 function strictCompatible(schema: unknown): boolean {
@@ -120,7 +126,10 @@ export async function remoteGenerate(request: RemoteRequest): Promise<RemoteResu
   if (!provider) throw invalidOptions(`unknown provider ${request.provider}`);
   const key = process.env[provider.keyEnv];
   if (!key) {
-    throw new ClientError('missing-api-key', `${request.provider}:${request.model} needs an API key: set ${provider.keyEnv}`);
+    throw new ClientError(
+      'missing-api-key',
+      `${request.provider}:${request.model} needs an API key: set ${provider.keyEnv}`,
+    );
   }
   const base = (process.env[provider.baseUrlEnv] || provider.baseUrl).replace(/\/+$/, '');
   const url = `${base}/chat/completions`;
@@ -161,19 +170,34 @@ export async function remoteGenerate(request: RemoteRequest): Promise<RemoteResu
   messages.push({ role: 'user', content: request.prompt });
 
   // Aborts and timeouts come back as GenerationAbortedError, as from the local engine.
-  const answer = await requestJson(url, { body, apiKey: key, signal: request.signal, timeoutMs: request.timeoutMs, what: request.provider }).catch(
-    (error: unknown) => {
-      if (error instanceof HttpUnreachableError) throw new ClientError('provider-error', error.message, { cause: error });
-      throw error;
-    },
-  );
+  const answer = await requestJson(url, {
+    body,
+    apiKey: key,
+    signal: request.signal,
+    timeoutMs: request.timeoutMs,
+    what: request.provider,
+  }).catch((error: unknown) => {
+    if (error instanceof HttpUnreachableError) throw new ClientError('provider-error', error.message, { cause: error });
+    throw error;
+  });
   const { payload } = answer;
   if (!answer.ok)
-    throw new ClientError('provider-error', `${request.provider} answered HTTP ${answer.status}: ${serverMessage(payload)}`, { status: answer.status });
-  const choice = (payload as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }> })?.choices?.[0];
-  if (!choice?.message) throw new ClientError('provider-error', `${request.provider} answered without a chat completion choice`, { status: answer.status });
+    throw new ClientError(
+      'provider-error',
+      `${request.provider} answered HTTP ${answer.status}: ${serverMessage(payload)}`,
+      { status: answer.status },
+    );
+  const choice = (
+    payload as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }> }
+  )?.choices?.[0];
+  if (!choice?.message)
+    throw new ClientError('provider-error', `${request.provider} answered without a chat completion choice`, {
+      status: answer.status,
+    });
   if (typeof choice.message.refusal === 'string' && choice.message.refusal !== '') {
-    throw new ClientError('provider-error', `${request.provider} refused: ${choice.message.refusal}`, { status: answer.status });
+    throw new ClientError('provider-error', `${request.provider} refused: ${choice.message.refusal}`, {
+      status: answer.status,
+    });
   }
   const content = typeof choice.message.content === 'string' ? choice.message.content : '';
   const truncated = choice.finish_reason === 'length';

@@ -31,7 +31,8 @@ export interface Position extends Partial {
 }
 
 /** A position's key in the per-position caches (the state alone where no character is unfinished). */
-const positionKey = ({ state, value, remain }: Position): string | number => (remain === 0 ? state : `${state}:${value}:${remain}`);
+const positionKey = ({ state, value, remain }: Position): string | number =>
+  remain === 0 ? state : `${state}:${value}:${remain}`;
 
 /** A state's chain (TokenMasker.chainOf) is looked at only for subtrees of at least this many nodes: smaller ones are walked faster. */
 const CHAIN_MIN_NODES = 32;
@@ -146,7 +147,8 @@ export class TokenMasker {
     for (let c = 0; c < a.classes; c++) if (a.step(state, c) === state) staying.push(c);
     const { partialValue, partialRemain } = this.trie;
     let partialsOk = partialValue.length > 0;
-    for (let p = 0; p < partialValue.length && partialsOk; p++) partialsOk = a.acceptsPartial(state, partialValue[p], partialRemain[p]);
+    for (let p = 0; p < partialValue.length && partialsOk; p++)
+      partialsOk = a.acceptsPartial(state, partialValue[p], partialRemain[p]);
     loop = this.classSet(staying, partialsOk);
     this.loops.set(state, loop);
     return loop;
@@ -230,7 +232,8 @@ export class TokenMasker {
     const ascii = new Int32Array(4);
     for (let cp = 0; cp < 0x80; cp++) if (member[this.classOf(cp)]) ascii[cp >>> 5] |= 1 << (cp & 31);
     const runEnd = new Int32Array(classes);
-    for (let c = classes - 1; c >= 0; c--) runEnd[c] = member[c] ? (c + 1 < classes && member[c + 1] ? runEnd[c + 1] : c) : -1;
+    for (let c = classes - 1; c >= 0; c--)
+      runEnd[c] = member[c] ? (c + 1 < classes && member[c + 1] ? runEnd[c + 1] : c) : -1;
     const count = new Int32Array(classes + 1);
     for (let c = 0; c < classes; c++) count[c + 1] = count[c] + member[c];
     return { ascii, runEnd, partials, count };
@@ -277,7 +280,8 @@ export class TokenMasker {
     if (position.remain === 0) {
       if (v.cpLength[token] === 0 && v.tailRemain[token] === 0) return null; // not startable (aborts)
       const start = v.cpStart[token];
-      for (let i = 0; i < v.cpLength[token] && state !== DEAD; i++) state = a.step(state, a.classOf(v.codePoints[start + i]));
+      for (let i = 0; i < v.cpLength[token] && state !== DEAD; i++)
+        state = a.step(state, a.classOf(v.codePoints[start + i]));
       value = v.tailValue[token];
       remain = v.tailRemain[token];
     } else {
@@ -447,7 +451,16 @@ export class TokenMasker {
   /** One walk of the trie from a state (no unfinished character), allowing into `bits`. */
   private walk(state: number, bits: Uint32Array): void {
     const a = this.automaton;
-    const { firstChild, nextSibling, symbol, subtreeEnd, partialValue, partialRemain, walkNodes: nodeStack, walkStates: stateStack } = this.trie;
+    const {
+      firstChild,
+      nextSibling,
+      symbol,
+      subtreeEnd,
+      partialValue,
+      partialRemain,
+      walkNodes: nodeStack,
+      walkStates: stateStack,
+    } = this.trie;
     this.allowEog(bits, state);
     let top = 0;
     nodeStack[top] = 0;
@@ -542,7 +555,8 @@ export class TokenMasker {
     if (next === at && this.holds(sum.ascii, 0, sum.low, sum.high, sum.partial, this.loopsOf(at))) return true;
     if (nodes < CHAIN_MIN_NODES) return false;
     const chain = this.chainOf(at);
-    if (sum.height <= chain.length && this.holds(sum.ascii, 0, sum.low, sum.high, sum.partial, chain.classes)) return true;
+    if (sum.height <= chain.length && this.holds(sum.ascii, 0, sum.low, sum.high, sum.partial, chain.classes))
+      return true;
     return this.holds(sum.ascii, 0, sum.low, sum.high, sum.partial, this.closureOf(at));
   }
 

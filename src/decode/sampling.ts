@@ -47,21 +47,31 @@ export function samplingProblem(option: keyof Sampling, value: unknown): string 
         ? undefined
         : `must be an integer from 0 (every token) to ${SAMPLING_LIMITS.topKMax}${got}`;
     case 'topP':
-      return typeof value === 'number' && value > 0 && value <= 1 ? undefined : `must be a number above 0 and at most 1${got}`;
+      return typeof value === 'number' && value > 0 && value <= 1
+        ? undefined
+        : `must be a number above 0 and at most 1${got}`;
     case 'minP':
-      return typeof value === 'number' && value >= 0 && value < 1 ? undefined : `must be a number from 0 to below 1${got}`;
+      return typeof value === 'number' && value >= 0 && value < 1
+        ? undefined
+        : `must be a number from 0 to below 1${got}`;
   }
 }
 
 /** Whether a request decodes greedily: no sampling given, or a temperature of 0 (the other options then change nothing). */
-export const isGreedy = (sampling: Sampling | undefined): boolean => sampling === undefined || sampling.temperature === 0;
+export const isGreedy = (sampling: Sampling | undefined): boolean =>
+  sampling === undefined || sampling.temperature === 0;
 
 /**
  * The sampling options a request records (in its queue parameters and its cache key), snake_case:
  * none when it is greedy, so a greedy request keeps the parameters and cache key it always had
  * whatever top_k, top_p and min_p say (they change nothing then); all four, resolved, otherwise.
  */
-export function recordedSampling(sampling: Sampling | undefined): { temperature?: number; top_k?: number; top_p?: number; min_p?: number } {
+export function recordedSampling(sampling: Sampling | undefined): {
+  temperature?: number;
+  top_k?: number;
+  top_p?: number;
+  min_p?: number;
+} {
   if (sampling === undefined || isGreedy(sampling)) return {};
   return { temperature: sampling.temperature, top_k: sampling.topK, top_p: sampling.topP, min_p: sampling.minP };
 }

@@ -28,13 +28,21 @@ export interface StopProblem {
  */
 export function stopProblem(stops: readonly unknown[], name: string, base: 0 | 1): StopProblem | undefined {
   if (stops.length > STOP_LIMITS.maxStrings)
-    return { subject: name, rule: `must have at most ${STOP_LIMITS.maxStrings} strings (got ${stops.length})`, overLimit: true };
+    return {
+      subject: name,
+      rule: `must have at most ${STOP_LIMITS.maxStrings} strings (got ${stops.length})`,
+      overLimit: true,
+    };
   for (const [i, stop] of stops.entries()) {
     const subject = `${name}[${i + base}]`;
     if (typeof stop !== 'string') return { subject, rule: 'must be a string', overLimit: false };
     if (stop === '') return { subject, rule: 'must not be empty', overLimit: false };
     if (stop.length > STOP_LIMITS.maxChars)
-      return { subject, rule: `must be at most ${STOP_LIMITS.maxChars} characters (got ${stop.length})`, overLimit: true };
+      return {
+        subject,
+        rule: `must be at most ${STOP_LIMITS.maxChars} characters (got ${stop.length})`,
+        overLimit: true,
+      };
   }
   return undefined;
 }
@@ -137,7 +145,8 @@ export class StopScanner {
   /** Where the bytes held back begin: the first offset from which the rest is the beginning of a stop string (the end when there is none). */
   private heldFrom(): number {
     for (let at = Math.max(this.emitted, this.length - this.longest + 1); at < this.length; at++) {
-      if (this.stops.some((stop) => stop.length > this.length - at && this.matchesAt(at, stop, this.length - at))) return at;
+      if (this.stops.some((stop) => stop.length > this.length - at && this.matchesAt(at, stop, this.length - at)))
+        return at;
     }
     return this.length;
   }
@@ -150,7 +159,11 @@ export class StopScanner {
 }
 
 /** A whole output cut before its first stop string (as StopScanner cuts one as it comes): for outputs that come whole (an inference server's). */
-export function cutAtStop(text: string, stops: readonly string[], accepts?: (before: Uint8Array) => boolean): { text: string; stopped: boolean } {
+export function cutAtStop(
+  text: string,
+  stops: readonly string[],
+  accepts?: (before: Uint8Array) => boolean,
+): { text: string; stopped: boolean } {
   const scanner = new StopScanner(stops, accepts);
   scanner.push(encode(text));
   return scanner.stopped ? { text: decode(scanner.output()), stopped: true } : { text, stopped: false };

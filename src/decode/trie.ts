@@ -61,7 +61,8 @@ export class VocabularyTrie {
     let count = 1;
     let slots = new Int32Array(capacity * 2).fill(-1);
     let mask = slots.length - 1;
-    const hash = (node: number, symbol: number) => (Math.imul(node, 0x9e3779b1) ^ Math.imul(symbol + 1, 0x85ebca77)) >>> 0;
+    const hash = (node: number, symbol: number) =>
+      (Math.imul(node, 0x9e3779b1) ^ Math.imul(symbol + 1, 0x85ebca77)) >>> 0;
     const child = (node: number, symbol: number) => {
       let i = hash(node, symbol) & mask;
       for (let c = slots[i]; c >= 0; c = slots[(i = (i + 1) & mask)]) if (up[c] === node && sym[c] === symbol) return c;
@@ -218,7 +219,8 @@ export class VocabularyTrie {
   private wideNode(node: number): WideNode {
     const children: number[] = [];
     const partials: number[] = [];
-    for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c]) (this.symbol[c] >= PARTIAL ? partials : children).push(c);
+    for (let c = this.firstChild[node]; c >= 0; c = this.nextSibling[c])
+      (this.symbol[c] >= PARTIAL ? partials : children).push(c);
     let size = 1;
     while (size < children.length) size *= 2;
     const w: WideNode = {

@@ -49,13 +49,21 @@ export function wllamaScopeSource(): string {
   const emscripten = s.WLLAMA_EMSCRIPTEN_CODE.replace('var Module', 'var ___Module');
   let worker = s.LLAMA_CPP_WORKER_CODE;
   const patch = (hook: string, replacement: string) => {
-    if (!worker.includes(hook)) throw new Error(`@wllama/wllama worker code changed: ${JSON.stringify(hook)} not found`);
+    if (!worker.includes(hook))
+      throw new Error(`@wllama/wllama worker code changed: ${JSON.stringify(hook)} not found`);
     worker = worker.replace(hook, replacement);
   };
   const hook = 'Module = getWModuleConfig(argMainScriptBlob);';
-  patch(hook, hook + '\n      Module.instantiateWasm = __svcInstantiateWasm;\n      if (RUN_OPTIONS.wasmMemory) Module.wasmMemory = RUN_OPTIONS.wasmMemory;');
+  patch(
+    hook,
+    hook +
+      '\n      Module.instantiateWasm = __svcInstantiateWasm;\n      if (RUN_OPTIONS.wasmMemory) Module.wasmMemory = RUN_OPTIONS.wasmMemory;',
+  );
   // llama.cpp's error lines reach printErr as "@@ERROR@@<text>"; the last one is what failed.
-  patch('const logLine = cppLogToJSLog(text);', "const logLine = cppLogToJSLog(text);\n      if (logLine.level === 'error') __svcLastError = logLine.text;");
+  patch(
+    'const logLine = cppLogToJSLog(text);',
+    "const logLine = cppLogToJSLog(text);\n      if (logLine.level === 'error') __svcLastError = logLine.text;",
+  );
   // FAILED_ACTION: when llama.cpp throws inside an action (invalid UTF-8 in a result, JSON it cannot
   // parse, ...), wllama_action returns NULL without writing the output length, and wllama's worker
   // then reads the first 4 bytes of the request buffer as that length: the glue message's magic
@@ -108,7 +116,9 @@ const virtualModules: Plugin = {
   },
 };
 
-export async function buildEdge(outDir = join(root, 'dist/edge')): Promise<{ outDir: string; main: string; wasm: string }> {
+export async function buildEdge(
+  outDir = join(root, 'dist/edge'),
+): Promise<{ outDir: string; main: string; wasm: string }> {
   mkdirSync(outDir, { recursive: true });
   const main = join(outDir, 'index.js');
   await build({

@@ -17,8 +17,15 @@ const enc = new TextEncoder();
  * version or upload never answers from an older model's entries. A constrained request's key starts
  * `genc:<constraint id>:` instead (constraintKeyId), so it never meets a plain one's.
  */
-export function generationKey(modelTag: string, prompt: string, maxTokens: number, constraintId: string | null = null): string {
-  return constraintId === null ? `${modelTag}/gen:${prompt}:${maxTokens}` : `${modelTag}/genc:${constraintId}:${prompt}:${maxTokens}`;
+export function generationKey(
+  modelTag: string,
+  prompt: string,
+  maxTokens: number,
+  constraintId: string | null = null,
+): string {
+  return constraintId === null
+    ? `${modelTag}/gen:${prompt}:${maxTokens}`
+    : `${modelTag}/genc:${constraintId}:${prompt}:${maxTokens}`;
 }
 
 /** A constraint's part of the cache key: the SHA-256 of its key (its kind and input, as the library keys it). */
@@ -85,7 +92,14 @@ export class GenerationCache {
            ON CONFLICT (cache_key) DO UPDATE SET result = excluded.result, token_count = excluded.token_count,
              parameters = excluded.parameters, accessed_at = excluded.accessed_at`,
         )
-        .bind(cacheKey, storableText(entry.prompt), JSON.stringify(entry.parameters), result, entry.tokenCount ?? null, t)
+        .bind(
+          cacheKey,
+          storableText(entry.prompt),
+          JSON.stringify(entry.parameters),
+          result,
+          entry.tokenCount ?? null,
+          t,
+        )
         .run(),
     ]);
   }

@@ -86,7 +86,10 @@ export function recycleAtBytes(env: Env): number {
 /** The model each endpoint runs, by name (GENERATE_MODEL, EMBED_MODEL: the worker's model per function, as SQL's svc.generate_model and svc.embed_model). */
 export function endpointModel(env: Env, endpoint: '/generate' | '/embed'): string {
   const name = endpoint === '/embed' ? env.EMBED_MODEL || env.GENERATE_MODEL : env.GENERATE_MODEL;
-  if (!name) throw new Error('GENERATE_MODEL is not configured (wrangler.jsonc vars: the model of /generate, and of /embed unless EMBED_MODEL names one)');
+  if (!name)
+    throw new Error(
+      'GENERATE_MODEL is not configured (wrangler.jsonc vars: the model of /generate, and of /embed unless EMBED_MODEL names one)',
+    );
   return name;
 }
 

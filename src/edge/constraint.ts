@@ -9,7 +9,14 @@
 // no keyword it only approximates, such as uniqueItems or not: those the library checks with
 // ajv after generation) and checks every JSON output with the grammar's own recognizer, which says
 // exactly what the schema says for them. Regexes and choices are checked as the library checks them.
-import { choicesConstraint, compile, preview, regexConstraint, schemaConstraint, type Constraint } from '../client/constraint.js';
+import {
+  choicesConstraint,
+  compile,
+  preview,
+  regexConstraint,
+  schemaConstraint,
+  type Constraint,
+} from '../client/constraint.js';
 import { ClientError } from '../client/errors.js';
 import { ConstraintError, recognizeGbnf, type CompiledJsonSchema } from '../grammar/index.js';
 import { HttpError } from './http.js';
@@ -37,11 +44,17 @@ export interface EdgeConstraint {
 export function readConstraint(body: Record<string, unknown>): EdgeConstraint | null {
   const given = CONSTRAINT_FIELDS.filter((k) => body[k] !== undefined);
   if (given.length === 0) return null;
-  if (given.length > 1) throw new HttpError(400, `give at most one of schema, regex or choices; got ${given.join(' and ')}`);
+  if (given.length > 1)
+    throw new HttpError(400, `give at most one of schema, regex or choices; got ${given.join(' and ')}`);
   const field = given[0];
   let constraint: Constraint;
   try {
-    constraint = field === 'schema' ? schemaConstraint(body.schema) : field === 'regex' ? regexConstraint(body.regex) : choicesConstraint(body.choices);
+    constraint =
+      field === 'schema'
+        ? schemaConstraint(body.schema)
+        : field === 'regex'
+          ? regexConstraint(body.regex)
+          : choicesConstraint(body.choices);
     const compiled = compile(constraint);
     if (constraint.kind === 'json' && !constraint.type) {
       const approximated = (compiled.grammar as CompiledJsonSchema).approximations;
@@ -53,10 +66,16 @@ export function readConstraint(body: Record<string, unknown>): EdgeConstraint | 
         );
       }
     }
-    return { kind: constraint.kind, key: constraint.key, gbnf: compiled.grammar.gbnf, problem: problemOf(constraint, compiled) };
+    return {
+      kind: constraint.kind,
+      key: constraint.key,
+      gbnf: compiled.grammar.gbnf,
+      problem: problemOf(constraint, compiled),
+    };
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    if (error instanceof ConstraintError) throw new HttpError(400, `${field} is not a usable constraint: ${error.message}`);
+    if (error instanceof ConstraintError)
+      throw new HttpError(400, `${field} is not a usable constraint: ${error.message}`);
     // The library's own refusals (invalid-options) name the option and the rule.
     if (error instanceof ClientError && error.code === 'invalid-options') throw new HttpError(400, error.message);
     throw error;
@@ -77,7 +96,10 @@ function problemOf(constraint: Constraint, compiled: ReturnType<typeof compile>)
       accepted = recognizeGbnf(grammar, text, { maxSteps: RECOGNIZE_MAX_STEPS });
     } catch (error) {
       if (error instanceof ConstraintError)
-        return { message: `output ${preview(text)} could not be checked against the schema: ${error.message}`, unchecked: true };
+        return {
+          message: `output ${preview(text)} could not be checked against the schema: ${error.message}`,
+          unchecked: true,
+        };
       throw error;
     }
     return accepted ? undefined : { message: `output ${preview(text)} does not satisfy the schema` };

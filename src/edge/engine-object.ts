@@ -122,7 +122,14 @@ export class EngineObject {
       return json({
         ...this.stats,
         model: loaded
-          ? { name: this.name, key: loaded.key, tag: loaded.tag, bytes: loaded.bytes, loadMs: loaded.loadMs, serves: servable(loaded.model.capabilities) }
+          ? {
+              name: this.name,
+              key: loaded.key,
+              tag: loaded.tag,
+              bytes: loaded.bytes,
+              loadMs: loaded.loadMs,
+              serves: servable(loaded.model.capabilities),
+            }
           : null,
         wasmBytes: loaded ? loaded.model.memoryBytes() : 0,
         heapBytes: loaded ? loaded.model.heapBytes() : 0,
@@ -139,7 +146,8 @@ export class EngineObject {
     const name = typeof params.name === 'string' && params.name !== '' ? params.name : this.env.GENERATE_MODEL;
     if (!name) return json({ error: 'params.name (the model) required' }, 400);
     this.name ??= name;
-    if (name !== this.name) return json({ error: `this engine object serves the model ${this.name}, not ${name}` }, 400);
+    if (name !== this.name)
+      return json({ error: `this engine object serves the model ${this.name}, not ${name}` }, 400);
     try {
       switch (body?.method) {
         case 'generate': {
@@ -148,10 +156,12 @@ export class EngineObject {
           const unicode = inputProblem('prompt', prompt);
           if (unicode) return json({ error: unicode }, 400);
           const maxTokens = params.max_tokens === undefined ? GENERATE_DEFAULT_MAX_TOKENS : Number(params.max_tokens);
-          if (!Number.isInteger(maxTokens) || maxTokens < 1) return json({ error: 'max_tokens must be a positive integer' }, 400);
+          if (!Number.isInteger(maxTokens) || maxTokens < 1)
+            return json({ error: 'max_tokens must be a positive integer' }, 400);
           const options = generateOptions(params);
           if (typeof options === 'string') return json({ error: options }, 400);
-          if (params.stream !== undefined && typeof params.stream !== 'boolean') return json({ error: 'stream must be a boolean' }, 400);
+          if (params.stream !== undefined && typeof params.stream !== 'boolean')
+            return json({ error: 'stream must be a boolean' }, 400);
           const loaded = await this.model(params.model);
           const { model, tag } = loaded;
           const refused = this.cannotGenerate(loaded);
@@ -160,15 +170,21 @@ export class EngineObject {
           // Diagnostics (bench/divergence.ts; the public worker never sends it): each token with the likeliest at its step.
           if (params.logprobs !== undefined) {
             const logprobs = Number(params.logprobs);
-            if (!Number.isInteger(logprobs) || logprobs < 1 || logprobs > 20) return json({ error: 'logprobs must be an integer from 1 to 20' }, 400);
+            if (!Number.isInteger(logprobs) || logprobs < 1 || logprobs > 20)
+              return json({ error: 'logprobs must be an integer from 1 to 20' }, 400);
             this.stats.generations++;
-            const out = await model.generate(prompt, maxTokens, { ...options, logprobs }).finally(() => this.recycleIfGrown(loaded));
+            const out = await model
+              .generate(prompt, maxTokens, { ...options, logprobs })
+              .finally(() => this.recycleIfGrown(loaded));
             return json({ ...out, model: tag });
           }
-          const { promise, joined } = this.coalescer.run(`${tag}/gen:${prompt}:${maxTokens}:${JSON.stringify(options)}`, async () => {
-            this.stats.generations++;
-            return model.generate(prompt, maxTokens, options).finally(() => this.recycleIfGrown(loaded));
-          });
+          const { promise, joined } = this.coalescer.run(
+            `${tag}/gen:${prompt}:${maxTokens}:${JSON.stringify(options)}`,
+            async () => {
+              this.stats.generations++;
+              return model.generate(prompt, maxTokens, options).finally(() => this.recycleIfGrown(loaded));
+            },
+          );
           if (joined) this.stats.coalesced++;
           const out = (await promise) as { text: string; tokens: number; stopped: boolean };
           return json({ text: out.text, tokens: out.tokens, stopped: out.stopped, model: tag });
@@ -205,7 +221,12 @@ export class EngineObject {
   private cannotGenerate(loaded: Loaded): Response | null {
     const capabilities = loaded.model.capabilities;
     if (capabilities.generate) return null;
-    return json({ error: `the model ${this.name} cannot generate: ${notAGenerator(capabilities)} (GENERATE_MODEL names the model of /generate)` }, 400);
+    return json(
+      {
+        error: `the model ${this.name} cannot generate: ${notAGenerator(capabilities)} (GENERATE_MODEL names the model of /generate)`,
+      },
+      400,
+    );
   }
 
   /** An error as answered: an input limit is the caller's 400, anything else 500. */
@@ -234,7 +255,15 @@ export class EngineObject {
       .generate(prompt, maxTokens, options, (piece) => void line({ text: piece }))
       .finally(() => this.recycleIfGrown(loaded))
       .then(
-        (out) => line({ done: true, text: out.text, tokens: out.tokens, cut: out.cut, stopped: out.stopped, model: loaded.tag }),
+        (out) =>
+          line({
+            done: true,
+            text: out.text,
+            tokens: out.tokens,
+            cut: out.cut,
+            stopped: out.stopped,
+            model: loaded.tag,
+          }),
         (err: unknown) => line(this.failure(err)),
       )
       .finally(() => writer.close().catch(() => {}));

@@ -44,9 +44,13 @@ export class MetricsBuffer {
     this.lastFlush = nowMs;
     this.flushing = this.flushing.then(async () => {
       if (batch.length === 0) return;
-      const stmt = db.prepare('INSERT INTO request_metrics (endpoint, duration_ms, cached, timestamp, region) VALUES (?1, ?2, ?3, ?4, ?5)');
+      const stmt = db.prepare(
+        'INSERT INTO request_metrics (endpoint, duration_ms, cached, timestamp, region) VALUES (?1, ?2, ?3, ?4, ?5)',
+      );
       try {
-        await db.batch(batch.map((e) => stmt.bind(e.endpoint, Math.round(e.durationMs), e.cached ? 1 : 0, e.timestamp, e.region)));
+        await db.batch(
+          batch.map((e) => stmt.bind(e.endpoint, Math.round(e.durationMs), e.cached ? 1 : 0, e.timestamp, e.region)),
+        );
       } catch (err) {
         // Losing metrics must never fail a request; log and drop.
         console.error('metrics flush failed:', err);
@@ -70,11 +74,18 @@ export async function renderMetrics(db: D1Database, nowS = Math.floor(Date.now()
     .bind(nowS - METRICS_WINDOW_S)
     .all<{ endpoint: string; region: string; n: number; avg_s: number; cache_rate: number }>();
   const lines: string[] = ['# HELP svc_requests_total Requests in the last hour.', '# TYPE svc_requests_total gauge'];
-  const label = (r: { endpoint: string; region: string }) => `{endpoint="${esc(r.endpoint)}",region="${esc(r.region)}"}`;
+  const label = (r: { endpoint: string; region: string }) =>
+    `{endpoint="${esc(r.endpoint)}",region="${esc(r.region)}"}`;
   for (const r of results) lines.push(`svc_requests_total${label(r)} ${r.n}`);
-  lines.push('# HELP svc_duration_seconds Average request duration in the last hour.', '# TYPE svc_duration_seconds gauge');
+  lines.push(
+    '# HELP svc_duration_seconds Average request duration in the last hour.',
+    '# TYPE svc_duration_seconds gauge',
+  );
   for (const r of results) lines.push(`svc_duration_seconds${label(r)} ${Number(r.avg_s ?? 0).toFixed(6)}`);
-  lines.push('# HELP svc_cache_rate Share of requests answered from cache in the last hour.', '# TYPE svc_cache_rate gauge');
+  lines.push(
+    '# HELP svc_cache_rate Share of requests answered from cache in the last hour.',
+    '# TYPE svc_cache_rate gauge',
+  );
   for (const r of results) lines.push(`svc_cache_rate${label(r)} ${Number(r.cache_rate ?? 0).toFixed(4)}`);
   return lines.join('\n') + '\n';
 }

@@ -37,7 +37,9 @@ export function readOptions(body: Record<string, unknown>): GenerateOptions {
     if (problem) throw new HttpError(400, stopMessage(problem));
     if (body.stop.length > 0) stop = body.stop as string[];
   }
-  return isGreedy(sampling) ? { ...(stop ? { stop } : {}) } : { seed: seed as number, sampling, ...(stop ? { stop } : {}) };
+  return isGreedy(sampling)
+    ? { ...(stop ? { stop } : {}) }
+    : { seed: seed as number, sampling, ...(stop ? { stop } : {}) };
 }
 
 /** What the options add to the cache key: nothing at the defaults, else their canonical JSON. */

@@ -24,7 +24,12 @@ export function rateLimitOptions(env: Env): RateLimitOptions {
 }
 
 /** Counts one request for `id`; throws 429 with Retry-After once the window's budget is spent. */
-export async function rateLimit(kv: KVNamespace, id: string, opts: RateLimitOptions, nowMs = Date.now()): Promise<void> {
+export async function rateLimit(
+  kv: KVNamespace,
+  id: string,
+  opts: RateLimitOptions,
+  nowMs = Date.now(),
+): Promise<void> {
   const window = Math.floor(nowMs / 1000 / opts.windowS);
   let key = `rate:${id}:${window}`;
   // An admitted API key can be up to 500 bytes: too long for a KV key with this prefix.

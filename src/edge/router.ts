@@ -79,18 +79,25 @@ async function handleGenerate(request: Request, env: Env, ctx: ExecutionContext,
   const maxTokens = parseMaxTokens(body.max_tokens, env);
   const constraint = readConstraint(body);
   const options = readOptions(body);
-  if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new HttpError(400, 'stream must be a boolean (true answers server-sent events)');
+  if (body.stream !== undefined && typeof body.stream !== 'boolean')
+    throw new HttpError(400, 'stream must be a boolean (true answers server-sent events)');
   const constraintId = await requestKeyId(constraint?.key ?? null, optionsKey(options));
   const cache = new GenerationCache(env.CACHE, env.DB);
   const name = endpointModel(env, '/generate');
   const model = await currentModelTag(env, name);
   const requestKey = generationKey(model, prompt, maxTokens, constraintId);
   const hit = await cache.get(requestKey, (p) => ctx.waitUntil(p));
-  if (hit) return { response: body.stream === true ? sseCached(hit.text) : json({ text: hit.text, cached: true }), cached: true };
+  if (hit)
+    return {
+      response: body.stream === true ? sseCached(hit.text) : json({ text: hit.text, cached: true }),
+      cached: true,
+    };
   const request_ = { name, prompt, maxTokens, constraint, constraintId, options, cache, apiKey };
   if (body.stream === true) return { response: await streamGenerate(env, ctx, model, request_), cached: false };
 
-  const { promise, joined } = generations.run(requestKey, () => callEngine<Generated>(env, name, 'generate', engineParams(request_, model)));
+  const { promise, joined } = generations.run(requestKey, () =>
+    callEngine<Generated>(env, name, 'generate', engineParams(request_, model)),
+  );
   const out = await promise;
   checkOutput(request_, out);
   if (!joined) ctx.waitUntil(storeGeneration(env, request_, out));
@@ -120,7 +127,10 @@ async function requestKeyId(constraintKey: string | null, options: string | null
 }
 
 /** What the engine object is asked for a request (engine-object.ts generateOptions reads it). */
-function engineParams({ prompt, maxTokens, constraint, options }: GenerationRequest, model: string): Record<string, unknown> {
+function engineParams(
+  { prompt, maxTokens, constraint, options }: GenerationRequest,
+  model: string,
+): Record<string, unknown> {
   const { sampling, seed, stop } = options;
   return {
     prompt,
@@ -137,11 +147,19 @@ function checkOutput({ constraint, maxTokens }: GenerationRequest, out: Generate
   const problem = constraint?.problem(out.text);
   // Not checkable: our failure (500); else the output stopped short of a complete one (422). Neither is cached.
   if (problem?.unchecked) throw new Error(problem.message);
-  if (problem) throw new HttpError(422, `${problem.message} (generation stopped after ${out.tokens} tokens of max_tokens ${maxTokens}: raise max_tokens)`);
+  if (problem)
+    throw new HttpError(
+      422,
+      `${problem.message} (generation stopped after ${out.tokens} tokens of max_tokens ${maxTokens}: raise max_tokens)`,
+    );
 }
 
 /** Caches a checked output, under the model that computed it (the engine may hold a newer upload than the one asked for). */
-function storeGeneration(env: Env, { prompt, maxTokens, constraint, constraintId, options, cache, apiKey }: GenerationRequest, out: Generated): Promise<void> {
+function storeGeneration(
+  env: Env,
+  { prompt, maxTokens, constraint, constraintId, options, cache, apiKey }: GenerationRequest,
+  out: Generated,
+): Promise<void> {
   const key = generationKey(out.model, prompt, maxTokens, constraintId);
   // SPEC 8 sample rules: identified callers' prompts are "user prompts" (shorter KV life);
   // anonymous ones are "common" and get the deployment's CACHE_TTL.
@@ -162,7 +180,12 @@ function storeGeneration(env: Env, { prompt, maxTokens, constraint, constraintId
  * as without stream, as JSON with its status; after it, as an error event. The output is checked and
  * cached as without stream, and the done event carries the same text.
  */
-async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, request: GenerationRequest): Promise<Response> {
+async function streamGenerate(
+  env: Env,
+  ctx: ExecutionContext,
+  model: string,
+  request: GenerationRequest,
+): Promise<Response> {
   const { maxTokens } = request;
   const res = await engineCall(env, request.name, 'generate', { ...engineParams(request, model), stream: true });
   if (!res.ok || !res.body) {
@@ -174,7 +197,9 @@ async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, re
   const first = await lines.next();
   if (first.done) throw new Error('engine answered nothing');
   const failure = (line: Record<string, unknown>) =>
-    line.status === 400 ? new HttpError(400, String(line.error)) : new Error(typeof line.error === 'string' ? line.error : 'engine failed');
+    line.status === 400
+      ? new HttpError(400, String(line.error))
+      : new Error(typeof line.error === 'string' ? line.error : 'engine failed');
   if (first.value.error !== undefined) throw failure(first.value);
 
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -183,16 +208,29 @@ async function streamGenerate(env: Env, ctx: ExecutionContext, model: string, re
   const send = (data: unknown, event?: string) => writer.write(encoder.encode(sseEvent(data, event)));
   const pump = (async () => {
     try {
-      for (let line: Record<string, unknown> | undefined = first.value; line; line = (await lines.next()).value ?? undefined) {
+      for (
+        let line: Record<string, unknown> | undefined = first.value;
+        line;
+        line = (await lines.next()).value ?? undefined
+      ) {
         if (line.error !== undefined) throw failure(line);
         if (line.done !== true) {
           await send({ text: line.text });
           continue;
         }
-        const out: Generated = { text: String(line.text), tokens: Number(line.tokens), model: String(line.model), stopped: line.stopped === true };
+        const out: Generated = {
+          text: String(line.text),
+          tokens: Number(line.tokens),
+          model: String(line.model),
+          stopped: line.stopped === true,
+        };
         checkOutput(request, out);
         // Cut where the context is full before max_tokens: context, as the library's stopReason (the engine object says so: `cut`); a stop string ended it: stop.
-        const stop = out.stopped ? 'stop' : line.cut === true && out.tokens < maxTokens ? 'context' : stopReason(out.tokens, maxTokens);
+        const stop = out.stopped
+          ? 'stop'
+          : line.cut === true && out.tokens < maxTokens
+            ? 'context'
+            : stopReason(out.tokens, maxTokens);
         await send({ text: out.text, cached: false, tokens: out.tokens, stop_reason: stop }, 'done');
         await writer.close(); // the reader has its answer; the cache write goes on
         await storeGeneration(env, request, out);
@@ -240,7 +278,9 @@ async function handleEmbed(request: Request, env: Env, ctx: ExecutionContext) {
   );
   const { embedding, model: computedBy } = await promise;
   if (!joined) {
-    ctx.waitUntil(cache.put(computedBy, input, embedding).catch((err) => console.error('embedding cache write failed:', err)));
+    ctx.waitUntil(
+      cache.put(computedBy, input, embedding).catch((err) => console.error('embedding cache write failed:', err)),
+    );
   }
   // Answer with the float32 values that the caches hold, so cached and fresh answers are identical.
   return { response: json({ embedding: Array.from(new Float32Array(embedding)) }), cached: false };
@@ -259,7 +299,8 @@ function errorResponse(err: unknown, route: Route | null): Response {
   if (err instanceof HttpError) {
     // SPEC 5.1: auth failures are plain text; everything else on the JSON routes is JSON.
     if (err.status === 401 || err.status === 403) return text(err.message, err.status, err.headers);
-    if (route === 'metrics' && err.status !== 429 && err.status !== 405) return text(err.message, err.status, err.headers);
+    if (route === 'metrics' && err.status !== 429 && err.status !== 405)
+      return text(err.message, err.status, err.headers);
     return json({ error: err.message }, err.status, err.headers);
   }
   return json({ error: err instanceof Error ? err.message : String(err) }, 500);
@@ -291,7 +332,10 @@ export async function handleRequest(request: Request, env: Env, ctx: ExecutionCo
           headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' },
         });
       } else {
-        const r = route === '/generate' ? await handleGenerate(request, env, ctx, apiKey) : await handleEmbed(request, env, ctx);
+        const r =
+          route === '/generate'
+            ? await handleGenerate(request, env, ctx, apiKey)
+            : await handleEmbed(request, env, ctx);
         response = r.response;
         cached = r.cached;
       }

@@ -18,7 +18,8 @@ export function sseCached(text: string): Response {
 }
 
 /** Why the output ended, as the done event says it: at max_tokens, or the model (or its constraint) ended it. */
-export const stopReason = (tokens: number, maxTokens: number): 'max_tokens' | 'end' => (tokens >= maxTokens ? 'max_tokens' : 'end');
+export const stopReason = (tokens: number, maxTokens: number): 'max_tokens' | 'end' =>
+  tokens >= maxTokens ? 'max_tokens' : 'end';
 
 /** The values of a newline-delimited JSON body (the engine object's streamed answer), one per line. */
 export async function* jsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, unknown>> {

@@ -39,7 +39,10 @@ export function loneSurrogateProblem(name: string, s: string): string | null {
  */
 export function inputProblem(name: string, s: string): string | null {
   // A UTF-16 code unit is 1 to 3 UTF-8 bytes: encode only when the length leaves it open.
-  if (s.length > INPUT_MAX_BYTES || (s.length * 3 > INPUT_MAX_BYTES && new TextEncoder().encode(s).length > INPUT_MAX_BYTES)) {
+  if (
+    s.length > INPUT_MAX_BYTES ||
+    (s.length * 3 > INPUT_MAX_BYTES && new TextEncoder().encode(s).length > INPUT_MAX_BYTES)
+  ) {
     const bytes = new TextEncoder().encode(s).length;
     return `${name} (${bytes} bytes) is over the limit of ${INPUT_MAX_BYTES} bytes`;
   }

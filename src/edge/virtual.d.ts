@@ -5,7 +5,12 @@ declare module 'svc:wllama-wasm' {
 }
 declare module 'svc:wllama-scope' {
   export function createWllamaScope(
-    runOptions: { pathConfig: Record<string, string>; nbThread: number; compat: boolean; wasmMemory?: WebAssembly.Memory | null },
+    runOptions: {
+      pathConfig: Record<string, string>;
+      nbThread: number;
+      compat: boolean;
+      wasmMemory?: WebAssembly.Memory | null;
+    },
     postMessage: (data: unknown, transfer?: unknown) => void,
     wasmModule: WebAssembly.Module,
   ): (data: unknown) => void;

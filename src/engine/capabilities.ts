@@ -34,7 +34,11 @@ export interface Capabilities {
  * `metadata`: the GGUF's, nested as node-llama-cpp reads it. `rankingHead`: whether node-llama-cpp
  * finds a ranking head (a classification head and the tokens to pair a query with a document).
  */
-export function modelCapabilities(metadata: Record<string, unknown>, hasDecoder: boolean, rankingHead: boolean): Capabilities {
+export function modelCapabilities(
+  metadata: Record<string, unknown>,
+  hasDecoder: boolean,
+  rankingHead: boolean,
+): Capabilities {
   const general = metadata.general as { architecture?: unknown } | undefined;
   const architecture = typeof general?.architecture === 'string' ? general.architecture : 'unknown';
   // node-llama-cpp's nested form: metadata[arch].pooling_type, metadata[arch].attention.causal.
@@ -53,7 +57,9 @@ export function modelCapabilities(metadata: Record<string, unknown>, hasDecoder:
 }
 
 /** The functions of svc_models' `serves` a model can serve. */
-export function servable(capabilities: Pick<Capabilities, 'generate' | 'embed' | 'rerank'>): Array<'generate' | 'embed' | 'rerank'> {
+export function servable(
+  capabilities: Pick<Capabilities, 'generate' | 'embed' | 'rerank'>,
+): Array<'generate' | 'embed' | 'rerank'> {
   return (['generate', 'embed', 'rerank'] as const).filter((f) => capabilities[f]);
 }
 

@@ -75,7 +75,9 @@ export class ConstraintBudgetError extends Error {
     readonly minTokens: number,
     readonly maxTokens: number,
   ) {
-    super(`max_tokens ${maxTokens} is below the ${minTokens} tokens the shortest output of this constraint takes on this model`);
+    super(
+      `max_tokens ${maxTokens} is below the ${minTokens} tokens the shortest output of this constraint takes on this model`,
+    );
     this.name = 'ConstraintBudgetError';
   }
 }
@@ -110,7 +112,13 @@ interface SequenceInternals {
   };
   _tokenMeter: unknown;
   _contextShift: unknown;
-  _resolveSamplerConfig(options: { temperature: number; seed: number; topK?: number; topP?: number; minP?: number }): Record<string, unknown>;
+  _resolveSamplerConfig(options: {
+    temperature: number;
+    seed: number;
+    topK?: number;
+    topP?: number;
+    minP?: number;
+  }): Record<string, unknown>;
   _decodeTokens(
     tokens: Token[],
     logits: boolean[],
@@ -218,7 +226,8 @@ class BanSamplers {
     list.splice(list.indexOf(entry), 1);
     if (list.length === 0) byMask.delete(entry.mask);
     if (byMask.size === 0) this.idle.delete(entry.owner);
-    if (keepSpare && this.spares.length < SPARE_SAMPLERS) this.spares.push({ vocabulary: entry.owner.vocabulary, sampler: entry.sampler });
+    if (keepSpare && this.spares.length < SPARE_SAMPLERS)
+      this.spares.push({ vocabulary: entry.owner.vocabulary, sampler: entry.sampler });
     else entry.sampler.dispose();
   }
 }
@@ -299,7 +308,8 @@ export async function generateConstrained(
    * same token as a sampler banning the rest (greedy there takes the lowest id among equal highest
    * logits, as here), without configuring one.
    */
-  const sampleAmong = async (index: number, mask: TokenMask): Promise<number> => (await sampleWithin(index, mask)).among;
+  const sampleAmong = async (index: number, mask: TokenMask): Promise<number> =>
+    (await sampleWithin(index, mask)).among;
   /**
    * One sample that answers both: the model's own greedy token (`own`), and the greedy token among
    * the mask's few allowed ones (`among`), from their logits read in the same call. Where the mask
@@ -307,7 +317,13 @@ export async function generateConstrained(
    * unconstrained one does, not a plain sample and then another over the allowed tokens.
    */
   const sampleWithin = async (index: number, mask: TokenMask): Promise<{ own: number; among: number }> => {
-    const result = await seq._context._ctx.sampleToken(index, plain, false, false, [mask.allowedTokens(), false, false, false, 0]);
+    const result = await seq._context._ctx.sampleToken(index, plain, false, false, [
+      mask.allowedTokens(),
+      false,
+      false,
+      false,
+      0,
+    ]);
     const own = Array.isArray(result) ? result[0] : (result as number);
     if (mask.allows(own)) return { own, among: own };
     const logits = Array.isArray(result) ? result[3] : undefined;
@@ -348,7 +364,9 @@ export async function generateConstrained(
     if (!ranking) {
       ranking = pool.spare(masker) ?? new Sampler(internals._model);
       // top-k keeps the TOP highest logits, sorted; the token it then draws is not used.
-      ranking.applyConfig({ ...seq._resolveSamplerConfig({ temperature: 1, topK: TOP, topP: 1, minP: 0, seed: options.seed }) });
+      ranking.applyConfig({
+        ...seq._resolveSamplerConfig({ temperature: 1, topK: TOP, topP: 1, minP: 0, seed: options.seed }),
+      });
     }
     const result = await seq._context._ctx.sampleToken(index, ranking, false, false, [[], false, false, false, TOP]);
     return (Array.isArray(result) ? result[3] : undefined) ?? [];
@@ -423,7 +441,8 @@ export async function generateConstrained(
       }
       // A mask at hand with its sampler configured: one sample gives the answer, where the plain
       // sample is likely refused (it was at the step before) or a small ban costs it nothing.
-      direct = ready !== undefined && pool.ready(masker, ready) && (refused || ready.bannedCount * 8 < masker.vocabulary.size);
+      direct =
+        ready !== undefined && pool.ready(masker, ready) && (refused || ready.bannedCount * 8 < masker.vocabulary.size);
       // Where few characters can come next (digits, a key's letter), few tokens can: the mask is
       // cheap to compute and the model's top choices would seldom hold one of them.
       const wide = position.remain === 0 && masker.automaton.nextCodePoints(position.state) > FEW_CHARACTERS;
@@ -447,7 +466,8 @@ export async function generateConstrained(
       }
     }
     const started = performance.now();
-    const mask = mode === 'reference' ? TokenMask.fromAllowed(masker.allowedByEachToken(position)) : masker.mask(position);
+    const mask =
+      mode === 'reference' ? TokenMask.fromAllowed(masker.allowedByEachToken(position)) : masker.mask(position);
     options.onMask?.(performance.now() - started, direct);
     // 'reference' samples even where one token is allowed, so the tests compare both.
     return mode !== 'reference' && mask.only >= 0 ? mask.only : sampleMasked(index, mask);
@@ -487,13 +507,22 @@ export async function generateConstrained(
       if (options.signal?.aborted) break;
       const logits: boolean[] = [];
       logits[evalTokens.length - 1] = true;
-      const decoding = seq._decodeTokens(evalTokens, logits, 5, seq._tokenMeter, seq._contextShift, sampledBase ? sampledPick : pick, afterBatch);
+      const decoding = seq._decodeTokens(
+        evalTokens,
+        logits,
+        5,
+        seq._tokenMeter,
+        seq._contextShift,
+        sampledBase ? sampledPick : pick,
+        afterBatch,
+      );
       if (!sampledBase) prepareAhead(position);
       const decoded = await decoding;
       const token = decoded[evalTokens.length - 1] as Token | undefined;
       if (token === undefined || token < 0) throw new Error('llama.cpp sampled no token');
       if (model.isEogToken(token) || options.stopTokens.has(token)) {
-        if (!masker.isComplete(position) && guard) throw new ConstraintDeadEndError('the model ended before the constraint was complete');
+        if (!masker.isComplete(position) && guard)
+          throw new ConstraintDeadEndError('the model ended before the constraint was complete');
         output.stopReason = 'eogToken';
         break;
       }

@@ -23,7 +23,10 @@ interface ContextHandle {
 export interface EmbedAddon {
   loadModel(path: string): ModelHandle;
   freeModel(model: ModelHandle): void;
-  createContext(model: ModelHandle, options: { threads: number; contextSize: number; sequences: number }): ContextHandle;
+  createContext(
+    model: ModelHandle,
+    options: { threads: number; contextSize: number; sequences: number },
+  ): ContextHandle;
   freeContext(context: ContextHandle): void;
   info(context: ContextHandle): { packs: boolean; sequences: number; embd: number };
   embed(context: ContextHandle, tokens: Int32Array[]): Promise<Float32Array[] & { decodes: number }>;
@@ -39,7 +42,10 @@ export function embedAddon(): EmbedAddon | null {
   if (process.env.SVC_EMBED_NATIVE === '0') return null;
   if (addon !== undefined) return addon;
   const here = dirname(fileURLToPath(import.meta.url));
-  const file = [join(here, '../../build/embed/svc_embed.node'), join(here, '../../../../build/embed/svc_embed.node')].find((f) => existsSync(f));
+  const file = [
+    join(here, '../../build/embed/svc_embed.node'),
+    join(here, '../../../../build/embed/svc_embed.node'),
+  ].find((f) => existsSync(f));
   addon = file ? (createRequire(import.meta.url)(file) as EmbedAddon) : null;
   return addon;
 }
@@ -55,7 +61,11 @@ export function embeddingTokens(model: LlamaModel, text: string): Token[] {
   const type = model.vocabularyType;
   const t = model.tokens;
   const first =
-    type === LlamaVocabularyType.rwkv || type === LlamaVocabularyType.ugm ? null : type === LlamaVocabularyType.wpm || t.shouldPrependBosToken ? t.bos : null;
+    type === LlamaVocabularyType.rwkv || type === LlamaVocabularyType.ugm
+      ? null
+      : type === LlamaVocabularyType.wpm || t.shouldPrependBosToken
+        ? t.bos
+        : null;
   const last =
     type === LlamaVocabularyType.rwkv
       ? null

@@ -25,7 +25,8 @@ export class EmbeddingPool<T extends Disposable> {
     /** The most contexts made (at least 1). */
     readonly size: number,
   ) {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`an embedding pool needs at least one context, got ${size}`);
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`an embedding pool needs at least one context, got ${size}`);
   }
 
   /** How many contexts have been made so far. */

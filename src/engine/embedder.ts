@@ -87,7 +87,8 @@ export class Embedder {
     const { vector } = await this.embeddings.use(async (context) => {
       // node-llama-cpp refuses an input of contextSize tokens or more without the numbers; refused here with them.
       const tokens = context.calculateInputLength(text);
-      if (tokens >= this.contextSize) throw new ContextExceededError(what, tokens, this.contextSize, this.contextSize - 1);
+      if (tokens >= this.contextSize)
+        throw new ContextExceededError(what, tokens, this.contextSize, this.contextSize - 1);
       return context.getEmbeddingFor(text);
     });
     if (!vector.some((x) => x !== 0)) throw new NothingToEmbedError(what);
@@ -131,7 +132,11 @@ export class Embedder {
   }
 
   /** `texts` through the addon: tokens as node-llama-cpp's embedding context makes them, checked, then shared out in groups. */
-  private async embedNative(texts: readonly string[], what: string, signal?: AbortSignal): Promise<Array<number[] | null>> {
+  private async embedNative(
+    texts: readonly string[],
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<Array<number[] | null>> {
     const pool = this.native!.pool;
     // Tokenized on the main thread, TOKENIZE_SLICE texts at a time with a turn of the event loop
     // between: a job of 20,000 chunks tokenized at once held the loop for over a second (the
@@ -144,16 +149,21 @@ export class Embedder {
       }
       this.refuseOverContext(what, text);
       const t = embeddingTokens(this.model, text);
-      if (t.length >= this.contextSize) throw new ContextExceededError(what, t.length, this.contextSize, this.contextSize - 1);
+      if (t.length >= this.contextSize)
+        throw new ContextExceededError(what, t.length, this.contextSize, this.contextSize - 1);
       tokens.push(t);
     }
     // By token count: a decoder packs only texts of one count in a decode (batch.cc), so those go to one call.
-    const todo = tokens.flatMap((t, i) => (t.length > 0 ? [i] : [])).sort((a, b) => tokens[a].length - tokens[b].length);
+    const todo = tokens
+      .flatMap((t, i) => (t.length > 0 ? [i] : []))
+      .sort((a, b) => tokens[a].length - tokens[b].length);
     // Groups of EMBED_GROUP texts, taken by the contexts as each one frees: one group per context
     // (64 texts in three groups of 22) left a job waiting on whichever context the machine's load
     // held back, and the backfill was slower than node-llama-cpp's one text per call.
     const size = EMBED_GROUP;
-    const groups = Array.from({ length: Math.ceil(todo.length / size) }, (_, g) => todo.slice(g * size, (g + 1) * size));
+    const groups = Array.from({ length: Math.ceil(todo.length / size) }, (_, g) =>
+      todo.slice(g * size, (g + 1) * size),
+    );
     const vectors: Array<number[] | null> = texts.map(() => null);
     let next = 0;
     let failed = false;
@@ -204,7 +214,13 @@ export class Embedder {
       for (const [i, document] of documents.entries()) {
         this.refuseOverContext(`documents[${i}]`, document);
         const tokens = ranking.calculateInputLength(instructed, document);
-        if (tokens >= this.contextSize) throw new ContextExceededError(`the query with documents[${i}]`, tokens, this.contextSize, this.contextSize - 1);
+        if (tokens >= this.contextSize)
+          throw new ContextExceededError(
+            `the query with documents[${i}]`,
+            tokens,
+            this.contextSize,
+            this.contextSize - 1,
+          );
       }
       scores = await ranking.rankAll(instructed, documents);
       const nan = scores.findIndex((score) => Number.isNaN(score));
@@ -212,9 +228,12 @@ export class Embedder {
     } else {
       const q = await this.embed(instructed, 'the query');
       scores = [];
-      for (const [i, document] of documents.entries()) scores.push(dot(q, await this.embed(document, `documents[${i}]`)));
+      for (const [i, document] of documents.entries())
+        scores.push(dot(q, await this.embed(document, `documents[${i}]`)));
     }
-    return documents.map((document, index) => ({ index, document, score: scores[index] })).sort((a, b) => b.score - a.score || a.index - b.index);
+    return documents
+      .map((document, index) => ({ index, document, score: scores[index] }))
+      .sort((a, b) => b.score - a.score || a.index - b.index);
   }
 
   async dispose(): Promise<void> {

@@ -16,7 +16,13 @@ import {
   type LlamaModel,
   type Token,
 } from 'node-llama-cpp';
-import { contextsForCores, defaultThreads, embeddingContextsForCores, physicalCores, shareSequences } from './threads.js';
+import {
+  contextsForCores,
+  defaultThreads,
+  embeddingContextsForCores,
+  physicalCores,
+  shareSequences,
+} from './threads.js';
 import { Embedder } from './embedder.js';
 import { ModelRoleError, modelCapabilities, notAGenerator, type Capabilities } from './capabilities.js';
 export { ModelRoleError, type Capabilities } from './capabilities.js';
@@ -201,7 +207,9 @@ export class Engine {
     /** Tokens per sequence; also the window of the embedding and ranking contexts. */
     readonly contextSize: number,
   ) {
-    const tokenizer = (model.fileInfo.metadata as { tokenizer?: { ggml?: { model?: unknown; tokens?: unknown; token_type?: unknown } } }).tokenizer?.ggml;
+    const tokenizer = (
+      model.fileInfo.metadata as { tokenizer?: { ggml?: { model?: unknown; tokens?: unknown; token_type?: unknown } } }
+    ).tokenizer?.ggml;
     const tokens = Array.isArray(tokenizer?.tokens) ? (tokenizer.tokens as unknown[]) : undefined;
     const types = Array.isArray(tokenizer?.token_type) ? (tokenizer.token_type as unknown[]) : undefined;
     this.invalidByteTokens = tokens ? (invalidUtf8Tokens(tokenizer?.model, tokens, types) as Token[]) : [];
@@ -245,11 +253,12 @@ export class Engine {
     const llama = await llamaFor(options.gpu ?? false);
     // A path as it is; a hub URI or URL through svc's model cache (fetched once, checked every load).
     let sha256: string | undefined;
-    const modelPath = await resolveModelFile(options.model, { onProgress: options.onFetchProgress, onVerified: (sha) => (sha256 = sha) }).catch(
-      (error: unknown) => {
-        throw error instanceof ModelFetchError ? new ModelLoadError(error.message, { cause: error }) : error;
-      },
-    );
+    const modelPath = await resolveModelFile(options.model, {
+      onProgress: options.onFetchProgress,
+      onVerified: (sha) => (sha256 = sha),
+    }).catch((error: unknown) => {
+      throw error instanceof ModelFetchError ? new ModelLoadError(error.message, { cause: error }) : error;
+    });
     const threads = options.threads ?? defaultThreads(statSync(modelPath).size);
     let model: LlamaModel;
     try {
@@ -259,17 +268,20 @@ export class Engine {
     }
     options.onProgress?.(1);
     const contextSize = options.contextSize ?? model.trainContextSize;
-    if (!Number.isInteger(contextSize) || contextSize < 2) throw new RangeError(`contextSize must be an integer of at least 2, got ${options.contextSize}`);
+    if (!Number.isInteger(contextSize) || contextSize < 2)
+      throw new RangeError(`contextSize must be an integer of at least 2, got ${options.contextSize}`);
     const cores = physicalCores();
     // A model that cannot generate (an encoder, a pooled embedding model) gets no generation context:
     // its KV cache would never be used.
     const contextCount = !capabilitiesOf(model).generate
       ? 0
-      : (options.generationContexts ?? (llama.gpu === false ? Math.min(sequences, contextsForCores(threads, cores)) : 1));
+      : (options.generationContexts ??
+        (llama.gpu === false ? Math.min(sequences, contextsForCores(threads, cores)) : 1));
     // node-llama-cpp's contextSize is per sequence: a context holds contextSize x its sequences cells.
     const contexts: LlamaContext[] = [];
     try {
-      for (const share of shareSequences(sequences, contextCount)) contexts.push(await model.createContext({ sequences: share, contextSize, threads }));
+      for (const share of shareSequences(sequences, contextCount))
+        contexts.push(await model.createContext({ sequences: share, contextSize, threads }));
     } catch (error) {
       for (const context of contexts) await context.dispose();
       await model.dispose();
@@ -279,7 +291,14 @@ export class Engine {
         { cause: error },
       );
     }
-    const engine = new Engine(llama, model, contexts, `${await modelIdentity(modelPath, sha256)}:${engineIdentity(llama)}`, threads, contextSize);
+    const engine = new Engine(
+      llama,
+      model,
+      contexts,
+      `${await modelIdentity(modelPath, sha256)}:${engineIdentity(llama)}`,
+      threads,
+      contextSize,
+    );
     engine.embedder = new Embedder({
       llama,
       model,
@@ -385,11 +404,13 @@ export class Engine {
       throw new RangeError(`maxTokens must be a positive integer, got ${request.maxTokens}`);
     }
     const grammar = request.grammar ? this.grammar(request.grammar) : undefined;
-    const signals = [request.signal, request.timeoutMs !== undefined ? AbortSignal.timeout(request.timeoutMs) : undefined].filter(
-      (s): s is AbortSignal => s !== undefined,
-    );
+    const signals = [
+      request.signal,
+      request.timeoutMs !== undefined ? AbortSignal.timeout(request.timeoutMs) : undefined,
+    ].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-    const aborted = () => new GenerationAbortedError(abortMessage(signal!, request.timeoutMs), { cause: signal!.reason });
+    const aborted = () =>
+      new GenerationAbortedError(abortMessage(signal!, request.timeoutMs), { cause: signal!.reason });
     if (signal?.aborted) throw aborted();
     const capabilities = this.capabilities;
     if (!capabilities.generate) throw new ModelRoleError(notAGenerator(capabilities));
@@ -397,15 +418,21 @@ export class Engine {
     const prompt = this.promptTokens(request);
     const input = [...prompt.tokens];
     // The model needs a token to continue from (an empty prompt on a vocabulary without BOS has none).
-    if (input.length === 0) throw new RangeError('the prompt must give at least one token (it is empty and the model has no beginning-of-sequence token)');
+    if (input.length === 0)
+      throw new RangeError(
+        'the prompt must give at least one token (it is empty and the model has no beginning-of-sequence token)',
+      );
     // One rule on every surface (the edge's llama.cpp server refuses alike): the prompt must leave
     // room for one output token, and the output ends at maxTokens or where the context is full.
-    if (input.length >= this.contextSize) throw new ContextExceededError('prompt', input.length, this.contextSize, this.contextSize - 1);
+    if (input.length >= this.contextSize)
+      throw new ContextExceededError('prompt', input.length, this.contextSize, this.contextSize - 1);
     const budget = Math.min(request.maxTokens, this.contextSize - input.length);
 
     const masker = request.grammar ? this.masker(request.grammar) : null;
     const vocabulary = this.tokenVocabulary();
-    const stream = request.onText ? new TextStream(request.onText, vocabulary ? (token) => vocabulary.bytes[token] : null) : undefined;
+    const stream = request.onText
+      ? new TextStream(request.onText, vocabulary ? (token) => vocabulary.bytes[token] : null)
+      : undefined;
     const sampling = isGreedy(request.sampling) ? undefined : request.sampling;
     const scanner = request.stop?.length
       ? new StopScanner(request.stop, request.grammar ? this.completeOutput(request.grammar, masker) : undefined)
@@ -460,7 +487,13 @@ export class Engine {
       const evaluation = sequence.evaluate(input, {
         // Greedy as always, or llama.cpp's samplers under the request's seed (a sampler of this evaluation's own, so its draws follow this output only).
         ...(sampling
-          ? { temperature: sampling.temperature, topK: sampling.topK, topP: sampling.topP, minP: sampling.minP, seed: samplerSeed(request.seed) }
+          ? {
+              temperature: sampling.temperature,
+              topK: sampling.topK,
+              topP: sampling.topP,
+              minP: sampling.minP,
+              seed: samplerSeed(request.seed),
+            }
           : { temperature: 0, seed: request.seed }),
         // A fresh state per request: it follows this output's tokens only.
         grammarEvaluationState: grammar ? new LlamaGrammarEvaluationState({ model: this.model, grammar }) : undefined,
@@ -544,7 +577,12 @@ export class Engine {
       const text = this.tokenTexts![token];
       const bytes =
         typeof text === 'string'
-          ? pieceBytes(this.model.vocabularyType, llamaTokenText(text, token), this.model.getTokenAttributes(token), this.escapesWhitespace)
+          ? pieceBytes(
+              this.model.vocabularyType,
+              llamaTokenText(text, token),
+              this.model.getTokenAttributes(token),
+              this.escapesWhitespace,
+            )
           : null;
       // A token this does not model (a byte token not spelled <0xNN>): node-llama-cpp's text of it.
       piece = bytes ?? UTF8_ENCODER.encode(this.model.detokenize([token]));
@@ -555,7 +593,9 @@ export class Engine {
 
   /** A token's bytes: as token_to_piece writes them where the vocabulary is modelled, else node-llama-cpp's text of it. */
   private tokenBytes(token: Token): Uint8Array {
-    return this.pieces && this.tokenTexts ? this.tokenPiece(token) : UTF8_ENCODER.encode(this.model.detokenize([token]));
+    return this.pieces && this.tokenTexts
+      ? this.tokenPiece(token)
+      : UTF8_ENCODER.encode(this.model.detokenize([token]));
   }
 
   /**
@@ -638,7 +678,8 @@ export class Engine {
 
   /** A free sequence of the context with the most free ones (so that concurrent generations spread over the cores). */
   private async acquireSequence(signal?: AbortSignal): Promise<LlamaContextSequence> {
-    const freest = () => this.contexts.reduce((best, context) => (context.sequencesLeft > best.sequencesLeft ? context : best));
+    const freest = () =>
+      this.contexts.reduce((best, context) => (context.sequencesLeft > best.sequencesLeft ? context : best));
     while (freest().sequencesLeft === 0) {
       await new Promise<void>((resolve, reject) => {
         const wake = () => {
@@ -660,7 +701,8 @@ export class Engine {
 
 function abortMessage(signal: AbortSignal, timeoutMs?: number): string {
   const reason = signal.reason as { name?: string; message?: string } | undefined;
-  if (reason?.name === 'TimeoutError') return `generation timed out${timeoutMs !== undefined ? ` after ${timeoutMs} ms` : ''}`;
+  if (reason?.name === 'TimeoutError')
+    return `generation timed out${timeoutMs !== undefined ? ` after ${timeoutMs} ms` : ''}`;
   return `generation was aborted${reason?.message ? `: ${reason.message}` : ''}`;
 }
 
@@ -671,7 +713,11 @@ const UTF8_DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 /** An integer option of at least `min`, when given. */
 function integerOption(name: string, value: number | undefined, min = 1): void {
   if (value === undefined || (Number.isInteger(value) && value >= min)) return;
-  throw new RangeError(min === 1 ? `${name} must be a positive integer, got ${value}` : `${name} must be an integer of at least ${min}, got ${value}`);
+  throw new RangeError(
+    min === 1
+      ? `${name} must be a positive integer, got ${value}`
+      : `${name} must be an integer of at least ${min}, got ${value}`,
+  );
 }
 
 /** As LlamaCompletion's getExtraCompletionEosTokens: gemma models also end a completion at these tokens. */
@@ -689,7 +735,11 @@ function extraCompletionStopTokens(model: LlamaModel): Set<Token> {
 
 /** What a loaded model can do, from its GGUF (capabilities.ts). */
 function capabilitiesOf(model: LlamaModel): Capabilities {
-  return modelCapabilities(model.fileInfo.metadata as Record<string, unknown>, model.fileInsights.hasDecoder, hasRankingHead(model));
+  return modelCapabilities(
+    model.fileInfo.metadata as Record<string, unknown>,
+    model.fileInsights.hasDecoder,
+    hasRankingHead(model),
+  );
 }
 
 const hasRankingHead = (model: LlamaModel) => model.fileInsights.supportsRanking === true;

@@ -57,7 +57,9 @@ export function displayUrl(url: string): string {
 
 /** The signal of a request: the caller's, its timeout, both or neither. */
 export function requestSignal(signal?: AbortSignal, timeoutMs?: number): AbortSignal | undefined {
-  const signals = [signal, timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => s !== undefined);
+  const signals = [signal, timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined].filter(
+    (s): s is AbortSignal => s !== undefined,
+  );
   return signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
 }
 
@@ -110,7 +112,11 @@ export async function requestJson(url: string, request: JsonRequest = {}): Promi
     // Node's reasons can quote the URL as given: shown without its credentials and query, and without the key.
     let reason = networkReason(error).split(url).join(shown);
     if (request.apiKey) reason = reason.split(request.apiKey).join('[api key]');
-    throw new HttpUnreachableError(`cannot reach ${what}${what.includes(shown) ? '' : ` at ${shown}`}: ${reason}`, shown, { cause: error });
+    throw new HttpUnreachableError(
+      `cannot reach ${what}${what.includes(shown) ? '' : ` at ${shown}`}: ${reason}`,
+      shown,
+      { cause: error },
+    );
   }
 }
 

@@ -13,17 +13,20 @@ export type PromptFormat = 'chat' | 'raw';
 export type StopReason = 'eogToken' | 'maxTokens' | 'stopString' | 'context';
 
 /** How SQL (svc_queue.stop_reason) and HTTP (the edge's `stop_reason`) name a StopReason. */
-export const STOP_REASON_NAMES = { eogToken: 'end', maxTokens: 'max_tokens', stopString: 'stop', context: 'context' } as const satisfies Record<
-  StopReason,
-  string
->;
+export const STOP_REASON_NAMES = {
+  eogToken: 'end',
+  maxTokens: 'max_tokens',
+  stopString: 'stop',
+  context: 'context',
+} as const satisfies Record<StopReason, string>;
 export type StopReasonName = (typeof STOP_REASON_NAMES)[StopReason];
 
 /**
  * The stop reason of an output that ran to its token budget: `context` where the context, not
  * maxTokens, set that budget.
  */
-export const budgetStopReason = (budget: number, maxTokens: number): StopReason => (budget < maxTokens ? 'context' : 'maxTokens');
+export const budgetStopReason = (budget: number, maxTokens: number): StopReason =>
+  budget < maxTokens ? 'context' : 'maxTokens';
 
 export interface RerankResult {
   index: number;
@@ -57,7 +60,9 @@ export class GrammarRefusedError extends Error {
 export class NothingToEmbedError extends Error {
   readonly code = 'nothing-to-embed';
   constructor(what: string) {
-    super(`${what} gives the model nothing to embed (its tokenizer keeps no token of it: only invisible, combining or control characters)`);
+    super(
+      `${what} gives the model nothing to embed (its tokenizer keeps no token of it: only invisible, combining or control characters)`,
+    );
     this.name = 'NothingToEmbedError';
   }
 }

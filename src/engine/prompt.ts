@@ -11,7 +11,13 @@
 //   vocabulary asks for one, then the text).
 //
 // Deterministic: the same model, prompt and options give the same tokens.
-import { JinjaTemplateChatWrapper, LlamaVocabularyType, type ChatHistoryItem, type LlamaModel, type Token } from 'node-llama-cpp';
+import {
+  JinjaTemplateChatWrapper,
+  LlamaVocabularyType,
+  type ChatHistoryItem,
+  type LlamaModel,
+  type Token,
+} from 'node-llama-cpp';
 
 export type { PromptFormat } from './outcomes.js';
 import type { PromptFormat } from './outcomes.js';
@@ -92,13 +98,16 @@ export class Prompter {
     try {
       state = wrapper.generateContextState({ chatHistory });
     } catch (error) {
-      throw new ChatTemplateError(`the model's chat template cannot be applied: ${(error as Error).message}`, { cause: error });
+      throw new ChatTemplateError(`the model's chat template cannot be applied: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     return state.contextText.tokenize(this.model.tokenizer);
   }
 
   private chatWrapper(): JinjaTemplateChatWrapper {
-    if (this.chatTemplate === undefined) throw new ChatTemplateError('the model has no chat template (tokenizer.chat_template)');
+    if (this.chatTemplate === undefined)
+      throw new ChatTemplateError('the model has no chat template (tokenizer.chat_template)');
     if (!this.wrapper) {
       try {
         this.wrapper = new JinjaTemplateChatWrapper({
@@ -108,7 +117,9 @@ export class Prompter {
           reasoning: null,
         });
       } catch (error) {
-        throw new ChatTemplateError(`the model's chat template cannot be rendered: ${(error as Error).message}`, { cause: error });
+        throw new ChatTemplateError(`the model's chat template cannot be rendered: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
     }
     return this.wrapper;

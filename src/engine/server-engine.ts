@@ -135,7 +135,11 @@ export class ServerEngine {
     checkKind(options.kind);
     const { root, search } = parseRoot(options.url);
     const url = `${root}/v1/models${search}`;
-    const answer = await call(url, { apiKey: options.apiKey, timeoutMs: options.timeoutMs ?? 30_000, what: `${options.kind} at ${displayUrl(url)}` });
+    const answer = await call(url, {
+      apiKey: options.apiKey,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      what: `${options.kind} at ${displayUrl(url)}`,
+    });
     checkAnswer(answer, url, options);
     const models = (answer.payload as { data?: Array<{ id?: unknown; meta?: { size?: unknown } }> }).data;
     if (!Array.isArray(models)) throw protocolError(url, 'its model list has no data array');
@@ -179,7 +183,13 @@ export class ServerEngine {
     messages.push({ role: 'user', content: request.prompt });
     const sampling = isGreedy(request.sampling) ? undefined : request.sampling;
     const body: Record<string, unknown> = sampling
-      ? { temperature: sampling.temperature, top_k: sampling.topK, top_p: sampling.topP, min_p: sampling.minP, seed: samplerSeed(request.seed) }
+      ? {
+          temperature: sampling.temperature,
+          top_k: sampling.topK,
+          top_p: sampling.topP,
+          min_p: sampling.minP,
+          seed: samplerSeed(request.seed),
+        }
       : { temperature: 0, seed: request.seed };
     // Unconstrained, the server's own stop strings end the output where svc's would (the first one);
     // under a grammar svc's rule (only where the text before is complete) is applied to the answer below.
@@ -214,10 +224,15 @@ export class ServerEngine {
     }
     checkAnswer(answer, url, this.options);
     let out =
-      this.kind === 'llama-server' ? llamaCompletion(answer.payload, url) : chat ? chatCompletion(answer.payload, url) : textCompletion(answer.payload, url);
+      this.kind === 'llama-server'
+        ? llamaCompletion(answer.payload, url)
+        : chat
+          ? chatCompletion(answer.payload, url)
+          : textCompletion(answer.payload, url);
     // A server stops at its context's end as at the limit ('length', stop_type 'limit'): fewer tokens than
     // maxTokens tell them apart (a server that gives no count reports 0, and keeps maxTokens).
-    if (out.stopReason === 'maxTokens' && out.tokens > 0 && out.tokens < request.maxTokens) out = { ...out, stopReason: 'context' };
+    if (out.stopReason === 'maxTokens' && out.tokens > 0 && out.tokens < request.maxTokens)
+      out = { ...out, stopReason: 'context' };
     if (stop) {
       const cut = cutAtStop(out.text, stop, request.grammar ? grammarComplete(request.grammar) : undefined);
       if (cut.stopped) out = { ...out, text: cut.text, stopReason: 'stopString' };
@@ -228,7 +243,10 @@ export class ServerEngine {
   }
 
   /** llama-server's rendering of a conversation with the model's chat template, ending where the answer begins. */
-  private async applyTemplate(messages: Array<{ role: string; content: string }>, request: { signal?: AbortSignal; timeoutMs?: number }): Promise<string> {
+  private async applyTemplate(
+    messages: Array<{ role: string; content: string }>,
+    request: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<string> {
     const url = this.endpoint('/apply-template');
     const answer = await this.post(url, { messages }, request);
     checkAnswer(answer, url, this.options);
@@ -241,7 +259,8 @@ export class ServerEngine {
   private vllmConstraint(request: ServerGenerateRequest): Record<string, unknown> | undefined {
     if (!request.grammar && request.jsonSchema === undefined) return undefined;
     const json = request.jsonSchema !== undefined;
-    if (this.options.vllmFields === 'guided') return json ? { guided_json: request.jsonSchema } : { guided_grammar: request.grammar };
+    if (this.options.vllmFields === 'guided')
+      return json ? { guided_json: request.jsonSchema } : { guided_grammar: request.grammar };
     return { structured_outputs: json ? { json: request.jsonSchema } : { grammar: request.grammar } };
   }
 
@@ -255,11 +274,17 @@ export class ServerEngine {
       answer,
       url,
       'embeddings',
-      this.kind === 'llama-server' ? 'start llama-server with --embeddings' : 'serve an embedding model (vllm serve … --task embed)',
+      this.kind === 'llama-server'
+        ? 'start llama-server with --embeddings'
+        : 'serve an embedding model (vllm serve … --task embed)',
     );
     checkAnswer(answer, url, this.options);
     const embedding = (answer.payload as { data?: Array<{ embedding?: unknown }> }).data?.[0]?.embedding;
-    if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    if (
+      !Array.isArray(embedding) ||
+      embedding.length === 0 ||
+      !embedding.every((x) => typeof x === 'number' && Number.isFinite(x))
+    ) {
       throw protocolError(url, 'its answer has no embedding (data[0].embedding, an array of numbers)');
     }
     return l2Normalize(embedding as number[]);
@@ -282,21 +307,33 @@ export class ServerEngine {
       answer,
       url,
       'rerank',
-      this.kind === 'llama-server' ? 'start llama-server with a reranker model and --reranking' : 'serve a reranker (cross-encoder) model',
+      this.kind === 'llama-server'
+        ? 'start llama-server with a reranker model and --reranking'
+        : 'serve a reranker (cross-encoder) model',
     );
     checkAnswer(answer, url, this.options);
     const results = (answer.payload as { results?: Array<{ index?: unknown; relevance_score?: unknown }> }).results;
     const scores = new Array<number | undefined>(documents.length);
     for (const r of Array.isArray(results) ? results : []) {
-      if (Number.isInteger(r.index) && (r.index as number) >= 0 && (r.index as number) < documents.length && typeof r.relevance_score === 'number') {
+      if (
+        Number.isInteger(r.index) &&
+        (r.index as number) >= 0 &&
+        (r.index as number) < documents.length &&
+        typeof r.relevance_score === 'number'
+      ) {
         scores[r.index as number] = r.relevance_score;
       }
     }
     const missing = scores.findIndex((s) => s === undefined);
     if (!Array.isArray(results) || missing >= 0) {
-      throw protocolError(url, `its answer has no relevance_score for document ${missing < 0 ? 0 : missing} (results[].index, results[].relevance_score)`);
+      throw protocolError(
+        url,
+        `its answer has no relevance_score for document ${missing < 0 ? 0 : missing} (results[].index, results[].relevance_score)`,
+      );
     }
-    return documents.map((document, index) => ({ index, document, score: scores[index]! })).sort((a, b) => b.score - a.score || a.index - b.index);
+    return documents
+      .map((document, index) => ({ index, document, score: scores[index]! }))
+      .sort((a, b) => b.score - a.score || a.index - b.index);
   }
 
   private endpoint(path: string): string {
@@ -308,7 +345,11 @@ export class ServerEngine {
     this.controller.abort(new Error('the engine was disposed'));
   }
 
-  private post(url: string, body: unknown, request: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<JsonResponse> {
+  private post(
+    url: string,
+    body: unknown,
+    request: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<JsonResponse> {
     const signals = [this.controller.signal, request.signal].filter((s): s is AbortSignal => s !== undefined);
     const timeouts = [this.options.timeoutMs, request.timeoutMs].filter((t): t is number => t !== undefined);
     return call(url, {
@@ -327,7 +368,11 @@ export class ServerEngine {
         'unsupported',
         `${this.kind} at ${displayUrl(this.url)} offers no ${what} (POST ${new URL(url).pathname} answered HTTP ${answer.status}: ${redact(serverMessage(answer.payload), this.options.apiKey)}); ${hint}`,
         displayUrl(url),
-        { status: answer.status, serverMessage: redact(serverMessage(answer.payload), this.options.apiKey), permanent: true },
+        {
+          status: answer.status,
+          serverMessage: redact(serverMessage(answer.payload), this.options.apiKey),
+          permanent: true,
+        },
       );
     }
   }
@@ -345,7 +390,9 @@ export function parseServerSpec(spec: string): Pick<ServerEngineOptions, 'kind' 
     // A URL of a GGUF file is a model to fetch into the model cache (src/model/fetch.ts), not a server.
     if (/^https?:\/\/[^?#]*\.gguf([?#].*)?$/is.test(spec.trim())) return undefined;
     if (/^https?:\/\//i.test(spec.trim())) {
-      throw new RangeError(`${displayUrl(spec)}: say which protocol the server speaks: llama-server+${displayUrl(spec)} or vllm+${displayUrl(spec)}`);
+      throw new RangeError(
+        `${displayUrl(spec)}: say which protocol the server speaks: llama-server+${displayUrl(spec)} or vllm+${displayUrl(spec)}`,
+      );
     }
     return undefined;
   }
@@ -361,7 +408,8 @@ export function parseServerSpec(spec: string): Pick<ServerEngineOptions, 'kind' 
 }
 
 function checkKind(kind: unknown): void {
-  if (kind !== 'llama-server' && kind !== 'vllm') throw new RangeError(`kind must be 'llama-server' or 'vllm', got ${JSON.stringify(kind)}`);
+  if (kind !== 'llama-server' && kind !== 'vllm')
+    throw new RangeError(`kind must be 'llama-server' or 'vllm', got ${JSON.stringify(kind)}`);
 }
 
 /** The server's root (no trailing slash, no trailing `/v1`) and its query string, kept on every endpoint (gateways' `api-version`). */
@@ -373,7 +421,10 @@ function parseRoot(url: string): { root: string; search: string } {
     throw new RangeError(`not a URL: ${JSON.stringify(displayUrl(url))}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new RangeError(`not an http(s) URL: ${displayUrl(url)}`);
-  if (u.username || u.password) throw new RangeError(`the URL ${displayUrl(url)} carries credentials: give the key as apiKey (sent as a bearer token)`);
+  if (u.username || u.password)
+    throw new RangeError(
+      `the URL ${displayUrl(url)} carries credentials: give the key as apiKey (sent as a bearer token)`,
+    );
   const path = u.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
   return { root: `${u.origin}${path}`, search: u.search };
 }
@@ -383,7 +434,8 @@ async function call(url: string, request: Parameters<typeof requestJson>[1]): Pr
   try {
     return await requestJson(url, request);
   } catch (error) {
-    if (error instanceof HttpUnreachableError) throw new InferenceServerError('unreachable', error.message, error.url, { cause: error });
+    if (error instanceof HttpUnreachableError)
+      throw new InferenceServerError('unreachable', error.message, error.url, { cause: error });
     throw error;
   }
 }
@@ -395,18 +447,26 @@ function redact(text: string, apiKey: string | undefined): string {
 
 function httpError(answer: JsonResponse, url: string, options: ServerEngineOptions): InferenceServerError {
   const message = redact(serverMessage(answer.payload), options.apiKey);
-  return new InferenceServerError('http', `${options.kind} at ${displayUrl(url)} answered HTTP ${answer.status}: ${message}`, displayUrl(url), {
-    status: answer.status,
-    serverMessage: message,
-    permanent: PERMANENT_STATUSES.has(answer.status),
-  });
+  return new InferenceServerError(
+    'http',
+    `${options.kind} at ${displayUrl(url)} answered HTTP ${answer.status}: ${message}`,
+    displayUrl(url),
+    {
+      status: answer.status,
+      serverMessage: message,
+      permanent: PERMANENT_STATUSES.has(answer.status),
+    },
+  );
 }
 
 /** An error status, or a success whose body is not JSON, is an InferenceServerError. */
 function checkAnswer(answer: JsonResponse, url: string, options: ServerEngineOptions): void {
   if (!answer.ok) throw httpError(answer, url, options);
   if (!answer.json) {
-    throw protocolError(url, `it answered HTTP ${answer.status} with a body that is not JSON: ${redact(serverMessage(answer.payload), options.apiKey)}`);
+    throw protocolError(
+      url,
+      `it answered HTTP ${answer.status} with a body that is not JSON: ${redact(serverMessage(answer.payload), options.apiKey)}`,
+    );
   }
 }
 
@@ -414,30 +474,56 @@ function protocolError(url: string, why: string): InferenceServerError {
   return new InferenceServerError('protocol', `unexpected answer from ${displayUrl(url)}: ${why}`, displayUrl(url));
 }
 
-const count = (n: unknown): number | undefined => (Number.isInteger(n) && (n as number) >= 0 ? (n as number) : undefined);
+const count = (n: unknown): number | undefined =>
+  Number.isInteger(n) && (n as number) >= 0 ? (n as number) : undefined;
 
 /** llama-server's POST /completion answer: content, tokens_predicted, stop_type ('eos' | 'limit' | 'word'), truncated. */
 function llamaCompletion(payload: unknown, url: string): Completion {
-  const p = payload as { content?: unknown; tokens_predicted?: unknown; stop_type?: unknown; stopped_limit?: unknown; truncated?: unknown };
+  const p = payload as {
+    content?: unknown;
+    tokens_predicted?: unknown;
+    stop_type?: unknown;
+    stopped_limit?: unknown;
+    truncated?: unknown;
+  };
   if (typeof p?.content !== 'string') throw protocolError(url, 'its completion has no content');
   const limited = p.stop_type === 'limit' || p.stopped_limit === true || p.truncated === true;
   const word = p.stop_type === 'word';
-  return { text: p.content, tokens: count(p.tokens_predicted) ?? 0, stopReason: limited ? 'maxTokens' : word ? 'stopString' : 'eogToken' };
+  return {
+    text: p.content,
+    tokens: count(p.tokens_predicted) ?? 0,
+    stopReason: limited ? 'maxTokens' : word ? 'stopString' : 'eogToken',
+  };
 }
 
 /** An OpenAI completions answer (vLLM's /v1/completions): choices[0].text, finish_reason, usage.completion_tokens. */
 function textCompletion(payload: unknown, url: string): Completion {
-  const p = payload as { choices?: Array<{ text?: unknown; finish_reason?: unknown }>; usage?: { completion_tokens?: unknown } };
+  const p = payload as {
+    choices?: Array<{ text?: unknown; finish_reason?: unknown }>;
+    usage?: { completion_tokens?: unknown };
+  };
   const choice = p?.choices?.[0];
   if (typeof choice?.text !== 'string') throw protocolError(url, 'its completion has no choices[0].text');
-  return { text: choice.text, tokens: count(p.usage?.completion_tokens) ?? 0, stopReason: choice.finish_reason === 'length' ? 'maxTokens' : 'eogToken' };
+  return {
+    text: choice.text,
+    tokens: count(p.usage?.completion_tokens) ?? 0,
+    stopReason: choice.finish_reason === 'length' ? 'maxTokens' : 'eogToken',
+  };
 }
 
 /** An OpenAI chat completions answer: choices[0].message.content, finish_reason, usage.completion_tokens. */
 function chatCompletion(payload: unknown, url: string): Completion {
-  const p = payload as { choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }>; usage?: { completion_tokens?: unknown } };
+  const p = payload as {
+    choices?: Array<{ message?: { content?: unknown }; finish_reason?: unknown }>;
+    usage?: { completion_tokens?: unknown };
+  };
   const choice = p?.choices?.[0];
   const content = choice?.message?.content;
-  if (!choice?.message || (typeof content !== 'string' && content !== null)) throw protocolError(url, 'its chat completion has no choices[0].message.content');
-  return { text: content ?? '', tokens: count(p.usage?.completion_tokens) ?? 0, stopReason: choice.finish_reason === 'length' ? 'maxTokens' : 'eogToken' };
+  if (!choice?.message || (typeof content !== 'string' && content !== null))
+    throw protocolError(url, 'its chat completion has no choices[0].message.content');
+  return {
+    text: content ?? '',
+    tokens: count(p.usage?.completion_tokens) ?? 0,
+    stopReason: choice.finish_reason === 'length' ? 'maxTokens' : 'eogToken',
+  };
 }

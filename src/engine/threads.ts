@@ -61,5 +61,8 @@ export function embeddingContextsForCores(threads: number, cores: number): numbe
 
 /** `sequences` shared out over `contexts` contexts as evenly as they go, the larger shares first. */
 export function shareSequences(sequences: number, contexts: number): number[] {
-  return Array.from({ length: contexts }, (_, i) => Math.floor(sequences / contexts) + (i < sequences % contexts ? 1 : 0));
+  return Array.from(
+    { length: contexts },
+    (_, i) => Math.floor(sequences / contexts) + (i < sequences % contexts ? 1 : 0),
+  );
 }

@@ -83,7 +83,12 @@ const utf8 = new TextEncoder();
  * `escapeWhitespace`: a BPE vocabulary that spells spaces as "▁" (llama.cpp's gemma4/sarvam-moe
  * pre-tokenizers) rather than in GPT-2 bytes.
  */
-export function pieceBytes(type: VocabularyType, text: string, attrs: PieceAttributes, escapeWhitespace = false): Uint8Array | null {
+export function pieceBytes(
+  type: VocabularyType,
+  text: string,
+  attrs: PieceAttributes,
+  escapeWhitespace = false,
+): Uint8Array | null {
   if (type !== 'spm' && type !== 'ugm' && type !== 'wpm' && type !== 'bpe') return null;
   // Control and unknown tokens print nothing when special tokens are not rendered (as today's output).
   if (attrs.control || attrs.unknown) return new Uint8Array(0);
@@ -107,7 +112,11 @@ export function pieceBytes(type: VocabularyType, text: string, attrs: PieceAttri
  * (`tokenizer.ggml.token_type`): control (3) and user-defined (4) tokens are literal text, not
  * bytes, and are skipped.
  */
-export function invalidUtf8Tokens(tokenizerModel: unknown, tokens: readonly unknown[], types?: readonly unknown[]): number[] {
+export function invalidUtf8Tokens(
+  tokenizerModel: unknown,
+  tokens: readonly unknown[],
+  types?: readonly unknown[],
+): number[] {
   const out: number[] = [];
   tokens.forEach((piece, id) => {
     if (typeof piece !== 'string') return;

@@ -87,7 +87,8 @@ export function dfaOfExpr(expr: Expr, budget: DfaBudget): Dfa | undefined {
       budget,
     );
   } catch (error) {
-    if (error instanceof TooManyStates || error instanceof AutomatonLimitError || error instanceof RangeError) return undefined;
+    if (error instanceof TooManyStates || error instanceof AutomatonLimitError || error instanceof RangeError)
+      return undefined;
     throw error;
   }
 }
@@ -107,7 +108,14 @@ export function dfaOfSteps<K>(
   const bounds = classBoundsOf([chars.map((c) => [c, c] as [number, number])]);
   const member = new Set(chars);
   try {
-    return explore(bounds, start, key, (state, cls) => (member.has(bounds[cls]) ? step(state, bounds[cls]) : null), accept, budget);
+    return explore(
+      bounds,
+      start,
+      key,
+      (state, cls) => (member.has(bounds[cls]) ? step(state, bounds[cls]) : null),
+      accept,
+      budget,
+    );
   } catch (error) {
     if (error instanceof TooManyStates) return undefined;
     throw error;
@@ -190,7 +198,8 @@ function liveStates(dfa: Dfa): boolean[] {
   const classes = dfa.bounds.length;
   const n = dfa.accepting.length;
   const back: number[][] = Array.from({ length: n }, () => []);
-  for (let s = 0; s < n; s++) for (let c = 0; c < classes; c++) if (dfa.next[s * classes + c] >= 0) back[dfa.next[s * classes + c]].push(s);
+  for (let s = 0; s < n; s++)
+    for (let c = 0; c < classes; c++) if (dfa.next[s * classes + c] >= 0) back[dfa.next[s * classes + c]].push(s);
   const live = dfa.accepting.slice();
   const pending = live.flatMap((a, s) => (a ? [s] : []));
   while (pending.length) for (const p of back[pending.pop()!]) if (!live[p]) ((live[p] = true), pending.push(p));
@@ -416,7 +425,12 @@ export function dfaToExpr(input: Dfa, out: DfaEmit): Expr | undefined {
 export const MAX_EMIT_COST = 3_000;
 
 /** The automaton as rules named after `hint` in the builder, each step written by `step`; undefined past MAX_EMIT_COST. */
-export function dfaRules(dfa: Dfa, builder: GrammarBuilder, hint: string, step: (ranges: CharRanges) => Expr): Expr | undefined {
+export function dfaRules(
+  dfa: Dfa,
+  builder: GrammarBuilder,
+  hint: string,
+  step: (ranges: CharRanges) => Expr,
+): Expr | undefined {
   return dfaToExpr(dfa, {
     step,
     reserve: () => builder.reserve(hint),
@@ -428,4 +442,6 @@ export function dfaRules(dfa: Dfa, builder: GrammarBuilder, hint: string, step: 
 
 /** A single code point or a class, as the regex compiler writes them. */
 export const rangesExpr = (ranges: CharRanges): Expr =>
-  ranges.length === 1 && ranges[0][0] === ranges[0][1] ? literal(String.fromCodePoint(ranges[0][0])) : charClass(ranges);
+  ranges.length === 1 && ranges[0][0] === ranges[0][1]
+    ? literal(String.fromCodePoint(ranges[0][0]))
+    : charClass(ranges);

@@ -99,7 +99,8 @@ const SCHEMA_VALUES = [
   'contentSchema',
 ];
 
-const isObject = (value: unknown): value is SchemaObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is SchemaObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
 /** Sets an own property, also for `__proto__`, which assignment would take as the prototype. */
@@ -143,10 +144,14 @@ export const MAX_OBJECT_PROPERTIES = 2000;
 
 export function refuseTooManyProperties(count: number, pointer: string): void {
   if (count <= MAX_OBJECT_PROPERTIES) return;
-  throw new ConstraintError('too-large', `an object of ${count} properties (properties and required) is above the limit of ${MAX_OBJECT_PROPERTIES}`, {
-    pointer,
-    keyword: 'properties',
-  });
+  throw new ConstraintError(
+    'too-large',
+    `an object of ${count} properties (properties and required) is above the limit of ${MAX_OBJECT_PROPERTIES}`,
+    {
+      pointer,
+      keyword: 'properties',
+    },
+  );
 }
 
 const ANCHOR_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;
@@ -184,10 +189,14 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       if (STANDARD_KEYWORDS.has(keyword) || extra.has(keyword)) setOwn(out, keyword, value);
       else if (keyword === 'id' && idIsKeyword && typeof value === 'string') saw('draft-04');
       else if (options.strict) {
-        throw new ConstraintError('unsupported-keyword', `unknown keyword '${keyword}' (strict: only the standard vocabularies' keywords are allowed)`, {
-          pointer: pointerChild(pointer, keyword),
-          keyword,
-        });
+        throw new ConstraintError(
+          'unsupported-keyword',
+          `unknown keyword '${keyword}' (strict: only the standard vocabularies' keywords are allowed)`,
+          {
+            pointer: pointerChild(pointer, keyword),
+            keyword,
+          },
+        );
       }
       // Other unknown keywords are annotations, kept as they are (a `$ref` may point into one, as
       // into OpenAPI's `components`); the compiler and ajv give them no meaning. Not `$async`, which
@@ -232,13 +241,21 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       for (const [name, dependency] of Object.entries(out.dependencies)) {
         // draft-03's string form names one property that must then be present.
         if (typeof dependency === 'string') setOwn(required, name, [dependency]);
-        else if (Array.isArray(dependency) ? dependency.every((item) => typeof item === 'string') : typeof dependency === 'boolean' || isObject(dependency)) {
+        else if (
+          Array.isArray(dependency)
+            ? dependency.every((item) => typeof item === 'string')
+            : typeof dependency === 'boolean' || isObject(dependency)
+        ) {
           setOwn(Array.isArray(dependency) ? required : schemas, name, dependency);
         } else {
-          throw new ConstraintError('invalid-input', 'dependencies must be an object of property-name arrays or schemas', {
-            pointer: pointerChild(pointerChild(pointer, 'dependencies'), name),
-            keyword: 'dependencies',
-          });
+          throw new ConstraintError(
+            'invalid-input',
+            'dependencies must be an object of property-name arrays or schemas',
+            {
+              pointer: pointerChild(pointerChild(pointer, 'dependencies'), name),
+              keyword: 'dependencies',
+            },
+          );
         }
       }
       delete out.dependencies;
@@ -258,7 +275,10 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
         value,
         path,
         depth + 1,
-        validatorOnly || VALIDATED_SUBSCHEMAS.includes(keyword) || keyword === 'patternProperties' || keyword === 'dependentSchemas',
+        validatorOnly ||
+          VALIDATED_SUBSCHEMAS.includes(keyword) ||
+          keyword === 'patternProperties' ||
+          keyword === 'dependentSchemas',
       );
     for (const keyword of SCHEMA_MAPS) {
       const map = out[keyword];
@@ -266,7 +286,8 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       if (keyword === 'properties') refuseTooManyProperties(Object.keys(map).length, pointer);
       const copy: SchemaObject = {};
       written.add(copy);
-      for (const [name, sub] of Object.entries(map)) setOwn(copy, name, child(sub, pointerChild(pointerChild(pointer, keyword), name), keyword));
+      for (const [name, sub] of Object.entries(map))
+        setOwn(copy, name, child(sub, pointerChild(pointerChild(pointer, keyword), name), keyword));
       out[keyword] = copy;
       if (keyword === 'properties') hoistRequired(out, copy);
     }
@@ -277,7 +298,8 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
       written.add(copy);
       out[keyword] = copy;
     }
-    for (const keyword of SCHEMA_VALUES) if (hasOwn(out, keyword)) out[keyword] = child(out[keyword], pointerChild(pointer, keyword), keyword);
+    for (const keyword of SCHEMA_VALUES)
+      if (hasOwn(out, keyword)) out[keyword] = child(out[keyword], pointerChild(pointer, keyword), keyword);
     return out;
   };
 
@@ -285,10 +307,15 @@ export function normalizeSchema(input: unknown, options: NormalizeOptions = {}):
   // A `$ref` may point into what the walk left as it is, the value of an unknown keyword (OpenAPI's
   // `components/schemas`, any vendor container): its target is a schema all the same, rewritten the
   // same way (in a copy of the containers on its path), and so are the targets of its own `$ref`s.
-  if (isObject(schema)) for (let i = 0; i < refs.length; i++) adoptRefTarget(schema, refs[i], written, (target, pointer) => walk(target, pointer, 1));
+  if (isObject(schema))
+    for (let i = 0; i < refs.length; i++)
+      adoptRefTarget(schema, refs[i], written, (target, pointer) => walk(target, pointer, 1));
   for (const { ref, pointer } of validatorRefs) {
     if (!resolves(schema, ref, anchors))
-      throw new ConstraintError('unresolved-ref', `$ref '${ref}' points to nothing in this schema`, { pointer, keyword: '$ref' });
+      throw new ConstraintError('unresolved-ref', `$ref '${ref}' points to nothing in this schema`, {
+        pointer,
+        keyword: '$ref',
+      });
   }
   return { schema, draft: declared ?? spellings ?? '2020-12' };
 }
@@ -364,7 +391,12 @@ function movedRef(root: unknown, ref: string): string {
  * write are copied first, so the input is never changed. Targets the walk wrote, dangling pointers
  * and other references are left alone.
  */
-function adoptRefTarget(root: SchemaObject, ref: string, written: WeakSet<object>, walkTarget: (target: unknown, pointer: string) => unknown): void {
+function adoptRefTarget(
+  root: SchemaObject,
+  ref: string,
+  written: WeakSet<object>,
+  walkTarget: (target: unknown, pointer: string) => unknown,
+): void {
   if (!ref.startsWith('#/')) return;
   const segments: string[] = [];
   for (const segment of ref.slice(2).split('/')) {
@@ -389,7 +421,9 @@ function adoptRefTarget(root: SchemaObject, ref: string, written: WeakSet<object
       continue;
     }
     // A container the walk did not write: a copy takes its place before anything under it changes.
-    const copy: object = Array.isArray(child) ? [...(child as unknown[])] : Object.defineProperties({}, Object.getOwnPropertyDescriptors(child));
+    const copy: object = Array.isArray(child)
+      ? [...(child as unknown[])]
+      : Object.defineProperties({}, Object.getOwnPropertyDescriptors(child));
     written.add(copy);
     setOwn(node as SchemaObject, key, copy);
     node = copy;
@@ -397,7 +431,16 @@ function adoptRefTarget(root: SchemaObject, ref: string, written: WeakSet<object
 }
 
 /** Keywords whose value is a subschema that only the validator reads. */
-const VALIDATED_SUBSCHEMAS = ['not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems'];
+const VALIDATED_SUBSCHEMAS = [
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 
 /**
  * The shapes the validator (ajv) needs of the keywords the grammar leaves to it (the compiler checks
@@ -409,11 +452,14 @@ function checkValidatedShapes(out: SchemaObject, pointer: string): void {
     throw new ConstraintError('invalid-input', `${keyword} must be ${what}`, { pointer: at, keyword });
   };
   const isSchema = (value: unknown) => typeof value === 'boolean' || isObject(value);
-  for (const keyword of VALIDATED_SUBSCHEMAS) if (hasOwn(out, keyword) && !isSchema(out[keyword])) refuse(keyword, 'a schema (an object or a boolean)');
-  if (hasOwn(out, 'multipleOf') && !(typeof out.multipleOf === 'number' && out.multipleOf > 0)) refuse('multipleOf', 'a number above 0');
+  for (const keyword of VALIDATED_SUBSCHEMAS)
+    if (hasOwn(out, keyword) && !isSchema(out[keyword])) refuse(keyword, 'a schema (an object or a boolean)');
+  if (hasOwn(out, 'multipleOf') && !(typeof out.multipleOf === 'number' && out.multipleOf > 0))
+    refuse('multipleOf', 'a number above 0');
   for (const keyword of ['minContains', 'maxContains']) {
     const value = out[keyword];
-    if (hasOwn(out, keyword) && !(typeof value === 'number' && Number.isInteger(value) && value >= 0)) refuse(keyword, 'a non-negative integer');
+    if (hasOwn(out, keyword) && !(typeof value === 'number' && Number.isInteger(value) && value >= 0))
+      refuse(keyword, 'a non-negative integer');
   }
   if (hasOwn(out, 'uniqueItems') && typeof out.uniqueItems !== 'boolean') refuse('uniqueItems', 'a boolean');
   if (hasOwn(out, 'format') && typeof out.format !== 'string') refuse('format', 'a string');
@@ -424,7 +470,11 @@ function checkValidatedShapes(out: SchemaObject, pointer: string): void {
     if (!isObject(map)) refuse('dependentRequired', 'an object');
     for (const [name, list] of Object.entries(map as SchemaObject)) {
       if (!Array.isArray(list) || list.some((item) => typeof item !== 'string')) {
-        refuse('dependentRequired', 'an object of arrays of property names', pointerChild(pointerChild(pointer, 'dependentRequired'), name));
+        refuse(
+          'dependentRequired',
+          'an object of arrays of property names',
+          pointerChild(pointerChild(pointer, 'dependentRequired'), name),
+        );
       }
     }
   }
@@ -436,7 +486,10 @@ function checkValidatedShapes(out: SchemaObject, pointer: string): void {
       const at = pointerChild(pointerChild(pointer, keyword), name);
       if (!isSchema(sub)) refuse(keyword, 'an object of schemas', at);
       if (keyword === 'patternProperties' && !validPattern(name)) {
-        throw new ConstraintError('invalid-regex', `patternProperties: '${name}' is not a valid regex`, { pointer: at, keyword });
+        throw new ConstraintError('invalid-regex', `patternProperties: '${name}' is not a valid regex`, {
+          pointer: at,
+          keyword,
+        });
       }
     }
   }
@@ -478,7 +531,10 @@ function checkCompiledShapes(out: SchemaObject, pointer: string): void {
   const isSchema = (value: unknown) => typeof value === 'boolean' || isObject(value);
   for (const keyword of ['$dynamicRef', '$recursiveRef']) {
     if (hasOwn(out, keyword))
-      throw new ConstraintError('unsupported-keyword', `${keyword} is not supported; use $ref`, { pointer: pointerChild(pointer, keyword), keyword });
+      throw new ConstraintError('unsupported-keyword', `${keyword} is not supported; use $ref`, {
+        pointer: pointerChild(pointer, keyword),
+        keyword,
+      });
   }
   if (hasOwn(out, 'type')) {
     const types = Array.isArray(out.type) ? out.type : [out.type];
@@ -487,11 +543,13 @@ function checkCompiledShapes(out: SchemaObject, pointer: string): void {
   }
   if (hasOwn(out, 'enum') && !Array.isArray(out.enum)) refuse('enum', 'an array');
   for (const keyword of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']) {
-    if (hasOwn(out, keyword) && !(typeof out[keyword] === 'number' && Number.isFinite(out[keyword]))) refuse(keyword, 'a number');
+    if (hasOwn(out, keyword) && !(typeof out[keyword] === 'number' && Number.isFinite(out[keyword])))
+      refuse(keyword, 'a number');
   }
   for (const keyword of ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']) {
     const value = out[keyword];
-    if (hasOwn(out, keyword) && !(typeof value === 'number' && Number.isInteger(value) && value >= 0)) refuse(keyword, 'a non-negative integer');
+    if (hasOwn(out, keyword) && !(typeof value === 'number' && Number.isInteger(value) && value >= 0))
+      refuse(keyword, 'a non-negative integer');
   }
   if (hasOwn(out, 'pattern')) {
     if (typeof out.pattern !== 'string') refuse('pattern', 'a string');
@@ -502,7 +560,10 @@ function checkCompiledShapes(out: SchemaObject, pointer: string): void {
       });
     }
   }
-  if (hasOwn(out, 'required') && !(Array.isArray(out.required) && out.required.every((name) => typeof name === 'string')))
+  if (
+    hasOwn(out, 'required') &&
+    !(Array.isArray(out.required) && out.required.every((name) => typeof name === 'string'))
+  )
     refuse('required', 'an array of strings');
   if (hasOwn(out, '$ref') && typeof out.$ref !== 'string') refuse('$ref', 'a string');
   for (const keyword of ['items', 'additionalProperties'])
@@ -516,7 +577,8 @@ function checkCompiledShapes(out: SchemaObject, pointer: string): void {
   for (const keyword of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) {
     if (!hasOwn(out, keyword)) continue;
     const list = out[keyword];
-    if (!Array.isArray(list) || (list.length === 0 && keyword !== 'prefixItems') || !list.every(isSchema)) refuse(keyword, 'a non-empty array of schemas');
+    if (!Array.isArray(list) || (list.length === 0 && keyword !== 'prefixItems') || !list.every(isSchema))
+      refuse(keyword, 'a non-empty array of schemas');
   }
 }
 

@@ -25,7 +25,8 @@ function split(option: Expr, deref: (name: string) => Expr | undefined): Option 
   // A rule of its own (a union's branch) is looked into.
   if (expr.kind === 'ref') expr = deref(expr.name) ?? expr;
   if (expr.kind === 'literal') return { head: [...expr.text], rest: [] };
-  if (expr.kind === 'seq' && expr.items[0].kind === 'literal') return { head: [...expr.items[0].text], rest: expr.items.slice(1) };
+  if (expr.kind === 'seq' && expr.items[0].kind === 'literal')
+    return { head: [...expr.items[0].text], rest: expr.items.slice(1) };
   return { head: [], rest: [option] };
 }
 

@@ -46,10 +46,16 @@ export function checkGrammar(grammar: Grammar): void {
   }
   const cycle = findCycle(grammar.rules.keys(), leftmost);
   if (cycle) {
-    throw new ConstraintError('invalid-gbnf', `left recursion (${cycle.join(' -> ')}): the schema refers to itself before producing any character`);
+    throw new ConstraintError(
+      'invalid-gbnf',
+      `left recursion (${cycle.join(' -> ')}): the schema refers to itself before producing any character`,
+    );
   }
   if (derivationHeights(grammar).get(grammar.root) === Infinity) {
-    throw new ConstraintError('unsatisfiable', 'the grammar has no finite output (unbounded recursion with no way out)');
+    throw new ConstraintError(
+      'unsatisfiable',
+      'the grammar has no finite output (unbounded recursion with no way out)',
+    );
   }
 }
 

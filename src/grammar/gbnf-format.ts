@@ -165,14 +165,19 @@ function formatNode(expr: Expr, merge: boolean): Formatted {
 
 /** `body` (already formatted as `bodyText`) repeated min..max times. */
 function formatRepeat(body: Expr, bodyText: string, min: number, max: number | null): string {
-  if (max !== null && max < min) throw new ConstraintError('unsatisfiable', `repetition {${min},${max}} matches nothing`);
+  if (max !== null && max < min)
+    throw new ConstraintError('unsatisfiable', `repetition {${min},${max}} matches nothing`);
   if (max === 0) return '""';
   if (min === 1 && max === 1) return bodyText;
   let text = body.kind === 'repeat' ? `(${bodyText})` : bodyText;
   // llama.cpp refuses to repeat an item that already stands for n rules (a group's own rules, or a
   // repetition's) more than 2000 / n times: such an item becomes a rule of its own, which counts as one.
   // (A bound past 2000 is split below into pieces of at most 2000, counted here as 2000.)
-  if (hoisting && repeatedRules(text) * repetitionRules(min, max === null ? Infinity : Math.min(max, LLAMA_MAX_REPETITION)) > LLAMA_MAX_REPETITION) {
+  if (
+    hoisting &&
+    repeatedRules(text) * repetitionRules(min, max === null ? Infinity : Math.min(max, LLAMA_MAX_REPETITION)) >
+      LLAMA_MAX_REPETITION
+  ) {
     text = hoisting.ruleFor(text);
   }
   // Bounds past llama.cpp's are rewritten into nested chunks that each repeat the body; a
@@ -414,7 +419,10 @@ export function checkBodySize(body: Expr, limits: GrammarLimits): void {
 
 export function checkGrammarChars(text: string, limits: GrammarLimits): void {
   if (text.length > limits.maxGrammarChars) {
-    throw new ConstraintError('too-large', `grammar is ${text.length} characters, above the limit of ${limits.maxGrammarChars}`);
+    throw new ConstraintError(
+      'too-large',
+      `grammar is ${text.length} characters, above the limit of ${limits.maxGrammarChars}`,
+    );
   }
 }
 

@@ -25,7 +25,11 @@ export function recognizeGbnf(grammar: Grammar, text: string, options: Recognize
   const maxSteps = options.maxSteps ?? Infinity;
   const budget = { steps: maxSteps };
   const accepted = recognizeWithin(grammar, text, budget);
-  if (accepted === null) throw new ConstraintError('too-large', `recognizing a text of ${text.length} characters took more than ${maxSteps} steps`);
+  if (accepted === null)
+    throw new ConstraintError(
+      'too-large',
+      `recognizing a text of ${text.length} characters took more than ${maxSteps} steps`,
+    );
   return accepted;
 }
 

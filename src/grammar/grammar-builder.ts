@@ -185,7 +185,10 @@ export class GrammarBuilder {
 export function checkDepth(body: Expr, rule: string): void {
   const depth = exprDepth(body);
   if (depth > MAX_EXPR_DEPTH) {
-    throw new ConstraintError('too-deep', `grammar rule '${rule}' nests ${depth} levels deep, above the limit of ${MAX_EXPR_DEPTH}`);
+    throw new ConstraintError(
+      'too-deep',
+      `grammar rule '${rule}' nests ${depth} levels deep, above the limit of ${MAX_EXPR_DEPTH}`,
+    );
   }
 }
 

@@ -75,8 +75,10 @@ function guarded<T>(compile: () => T): T {
     return compile();
   } catch (error) {
     if (error instanceof RangeError) {
-      if (/call stack/i.test(error.message)) throw new ConstraintError('too-deep', 'the constraint nests too deeply to compile (the stack ran out)');
-      if (/invalid (string|array|typed array) length/i.test(error.message)) throw new ConstraintError('too-large', 'the constraint is too large to compile');
+      if (/call stack/i.test(error.message))
+        throw new ConstraintError('too-deep', 'the constraint nests too deeply to compile (the stack ran out)');
+      if (/invalid (string|array|typed array) length/i.test(error.message))
+        throw new ConstraintError('too-large', 'the constraint is too large to compile');
     }
     throw error;
   }
@@ -92,7 +94,10 @@ function finish(grammar: Grammar, options: CompileOptions = {}): CompiledGrammar
   return { gbnf, grammar: parseGbnf(gbnf) };
 }
 
-export function compileJsonSchema(schema: unknown, options: JsonSchemaOptions & CompileOptions = {}): CompiledJsonSchema {
+export function compileJsonSchema(
+  schema: unknown,
+  options: JsonSchemaOptions & CompileOptions = {},
+): CompiledJsonSchema {
   const { compiled, approximations, draft, normalized } = guarded(() => {
     const { grammar, approximations, draft, normalized } = compileJsonSchemaToGrammar(schema, options);
     return { compiled: finish(grammar, options), approximations, draft, normalized };
@@ -115,21 +120,38 @@ export function compileJsonSchema(schema: unknown, options: JsonSchemaOptions & 
 export function compileRegex(pattern: string, flags = '', options: CompileOptions = {}): CompiledGrammar {
   return guarded(() => {
     const builder = new GrammarBuilder();
-    const expr = unambiguous(regexToExpr(pattern, flags, { semantics: 'full' }), 'the regex', builder, 'regex', REGEX_DFA_BUDGET, rangesExpr);
+    const expr = unambiguous(
+      regexToExpr(pattern, flags, { semantics: 'full' }),
+      'the regex',
+      builder,
+      'regex',
+      REGEX_DFA_BUDGET,
+      rangesExpr,
+    );
     return finish(builder.build(expr), options);
   });
 }
 
 /** Exactly one of the strings; a duplicate is an error naming it. */
-export function compileChoices(choices: readonly string[], options: CompileOptions = {}): CompiledGrammar & { choices: string[] } {
+export function compileChoices(
+  choices: readonly string[],
+  options: CompileOptions = {},
+): CompiledGrammar & { choices: string[] } {
   const maxGrammarChars = options.limits?.maxGrammarChars ?? DEFAULT_LIMITS.maxGrammarChars;
-  return guarded(() => ({ ...finish(choicesToGrammar(choices, maxGrammarChars), options), choices: [...checkChoices(choices)] }));
+  return guarded(() => ({
+    ...finish(choicesToGrammar(choices, maxGrammarChars), options),
+    choices: [...checkChoices(choices)],
+  }));
 }
 
 /** integer/int, number/float/Number, boolean/bool/Boolean, string/str/String. */
 export function compileType(name: string, options: CompileOptions = {}): CompiledType {
   const type = resolveTypeName(name);
-  return { ...guarded(() => finish(typeToGrammar(type), options)), type, parse: (text: string) => parseTypedOutput(type, text) };
+  return {
+    ...guarded(() => finish(typeToGrammar(type), options)),
+    type,
+    parse: (text: string) => parseTypedOutput(type, text),
+  };
 }
 
 /** Throws unless `gbnf` parses and is usable (rules defined, no left recursion, finite output). */

@@ -94,7 +94,9 @@ export function stringCharExpr(): Expr {
   const escape = seq(
     literal('\\'),
     alt(
-      charClass(normalizeRanges(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'].map((c) => [c.charCodeAt(0), c.charCodeAt(0)]))),
+      charClass(
+        normalizeRanges(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'].map((c) => [c.charCodeAt(0), c.charCodeAt(0)])),
+      ),
       seq(literal('u'), nonSurrogateHex4),
     ),
   );
@@ -140,9 +142,18 @@ export class JsonRules {
     const object = this.builder.reserve('object');
     const array = this.builder.reserve('array');
     const member = seq(this.string(), literal(':'), ref(value));
-    this.builder.define(object, seq(literal('{'), optional(seq(member, repeat(seq(literal(','), member), 0, null))), literal('}')));
-    this.builder.define(array, seq(literal('['), optional(seq(ref(value), repeat(seq(literal(','), ref(value)), 0, null))), literal(']')));
-    this.builder.define(value, alt(ref(object), ref(array), this.string(), this.number(), this.boolean(), literal('null')));
+    this.builder.define(
+      object,
+      seq(literal('{'), optional(seq(member, repeat(seq(literal(','), member), 0, null))), literal('}')),
+    );
+    this.builder.define(
+      array,
+      seq(literal('['), optional(seq(ref(value), repeat(seq(literal(','), ref(value)), 0, null))), literal(']')),
+    );
+    this.builder.define(
+      value,
+      alt(ref(object), ref(array), this.string(), this.number(), this.boolean(), literal('null')),
+    );
     return ref(value);
   }
 }

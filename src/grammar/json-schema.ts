@@ -63,11 +63,18 @@ export interface JsonSchemaGrammar {
 
 const DEFAULT_MAX_BRANCHES = 256;
 
-export function compileJsonSchemaToGrammar(input: unknown, options: JsonSchemaOptions & { limits?: Partial<GrammarLimits> } = {}): JsonSchemaGrammar {
+export function compileJsonSchemaToGrammar(
+  input: unknown,
+  options: JsonSchemaOptions & { limits?: Partial<GrammarLimits> } = {},
+): JsonSchemaGrammar {
   if (typeof input !== 'boolean' && !isObject(input)) invalid('a JSON Schema must be an object or a boolean', '');
   refuseOversizedSchema(input, options.maxSchemaChars);
   const maxDepth = options.maxDepth ?? 64;
-  const { schema, draft } = normalizeSchema(input, { strict: options.strict, annotations: options.annotations, maxDepth });
+  const { schema, draft } = normalizeSchema(input, {
+    strict: options.strict,
+    annotations: options.annotations,
+    maxDepth,
+  });
   const work = new WorkBudget();
   const approximations = new Approximations();
   const parser = new SchemaParser(new RefResolver(schema, maxDepth), work, approximations, maxDepth);
@@ -81,7 +88,8 @@ export function compileJsonSchemaToGrammar(input: unknown, options: JsonSchemaOp
     strict: options.strict ?? false,
   });
   const root = emitter.emit(parser.parse(schema, ''), '', 0);
-  if (isUnsatisfiable(root)) throw new ConstraintError('unsatisfiable', root.reason, { pointer: root.pointer, keyword: root.keyword });
+  if (isUnsatisfiable(root))
+    throw new ConstraintError('unsatisfiable', root.reason, { pointer: root.pointer, keyword: root.keyword });
   const grammar = builder.build(root);
   checkGrammar(grammar);
   return { grammar, approximations: approximations.list, draft, normalized: schema };

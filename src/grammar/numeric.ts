@@ -122,7 +122,8 @@ function sameLengthRange(x: string, y: string): Expr {
   if (!lowFull) options.push(seq(literal(x[0]), sameLengthRange(xRest, '9'.repeat(restLength))));
   const middleLo = lowFull ? x0 : x0 + 1;
   const middleHi = highFull ? y0 : y0 - 1;
-  if (middleLo <= middleHi) options.push(seq(middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi), anyDigits));
+  if (middleLo <= middleHi)
+    options.push(seq(middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi), anyDigits));
   if (!highFull) options.push(seq(literal(y[0]), sameLengthRange('0'.repeat(restLength), yRest)));
   return altOf(options);
 }
@@ -185,7 +186,13 @@ function fraction(x: string, y: string): Fraction {
   if (!lowFull) options.push(seq(literal(x[0]), anyOf(fraction(x.slice(1), '9'.repeat(rest)))));
   const middleLo = lowFull ? x0 : x0 + 1;
   const middleHi = highFull ? y0 : y0 - 1;
-  if (middleLo <= middleHi) options.push(seq(middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi), repeat(ANY_DIGIT, 0, rest)));
+  if (middleLo <= middleHi)
+    options.push(
+      seq(
+        middleLo === middleHi ? literal(String(middleLo)) : DIGIT_CLASS(middleLo, middleHi),
+        repeat(ANY_DIGIT, 0, rest),
+      ),
+    );
   if (!highFull) options.push(seq(literal(y[0]), anyOf(fraction('0'.repeat(rest), y.slice(1)))));
   return { nonEmpty: altOf(options), empty };
 }
@@ -302,6 +309,8 @@ export function multipleAutomaton(step: Decimal): {
           return digit >= 0n && s.fractionDigits < e ? grow('fraction', s.fractionDigits + 1) : null;
       }
     },
-    accepts: (s) => (s.phase === 'zero' || s.phase === 'integer' || s.phase === 'fraction') && (s.remainder * pow(e - s.fractionDigits)) % c === 0n,
+    accepts: (s) =>
+      (s.phase === 'zero' || s.phase === 'integer' || s.phase === 'fraction') &&
+      (s.remainder * pow(e - s.fractionDigits)) % c === 0n,
   };
 }

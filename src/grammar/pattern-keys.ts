@@ -69,10 +69,14 @@ export class PatternMatcher {
       return automaton.isAccepting(state);
     } catch (error) {
       if (error instanceof AutomatonLimitError) {
-        throw new ConstraintError('too-large', `patternProperties pattern '${pattern}' is too ambiguous to test the name '${name.slice(0, 40)}' against`, {
-          pointer,
-          keyword: 'patternProperties',
-        });
+        throw new ConstraintError(
+          'too-large',
+          `patternProperties pattern '${pattern}' is too ambiguous to test the name '${name.slice(0, 40)}' against`,
+          {
+            pointer,
+            keyword: 'patternProperties',
+          },
+        );
       }
       throw error;
     }
@@ -142,7 +146,10 @@ export function patternKeyExcluding(
         const below = built.get(child);
         if (below) options.push(seqOf([toJsonStringContent(literal(String.fromCodePoint(cp))), below]));
       }
-      const others = complementRanges(normalizeRanges([...node.children.keys()].map((cp) => [cp, cp] as [number, number])), GENERATABLE);
+      const others = complementRanges(
+        normalizeRanges([...node.children.keys()].map((cp) => [cp, cp] as [number, number])),
+        GENERATABLE,
+      );
       const rest = d.restrictFirst(here, others);
       if (rest) options.push(sharedTails(rest, share));
       const body = options.length ? altOf(options) : null;
@@ -190,7 +197,8 @@ class Derivatives {
   /** The strings w such that c·w is matched by e. */
   derive(e: Expr, c: number): Expr | null {
     return this.lead(e, (x) => {
-      if (x.kind === 'literal') return x.text !== '' && x.text.codePointAt(0) === c ? literal(x.text.slice(c > 0xffff ? 2 : 1)) : null;
+      if (x.kind === 'literal')
+        return x.text !== '' && x.text.codePointAt(0) === c ? literal(x.text.slice(c > 0xffff ? 2 : 1)) : null;
       if (x.kind === 'class') return rangesContain(x.ranges, c) !== x.negated ? EMPTY : null;
       return undefined;
     });

@@ -22,7 +22,12 @@ export type RegexNode =
   | { readonly type: 'char'; readonly codePoint: number; readonly position: number }
   | { readonly type: 'escape'; readonly name: ClassEscape; readonly position: number }
   | { readonly type: 'dot'; readonly position: number }
-  | { readonly type: 'class'; readonly negated: boolean; readonly items: readonly ClassItem[]; readonly position: number }
+  | {
+      readonly type: 'class';
+      readonly negated: boolean;
+      readonly items: readonly ClassItem[];
+      readonly position: number;
+    }
   | { readonly type: 'repeat'; readonly body: RegexNode; readonly min: number; readonly max: number | null }
   | { readonly type: 'anchor'; readonly kind: '^' | '$'; readonly position: number };
 
@@ -59,7 +64,9 @@ export function scanRegex(pattern: string, maxNesting = REGEX_MAX_NESTING): Shap
       for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
     } else if (ch === '(') {
       if (++depth > maxNesting) {
-        throw new ConstraintError('too-deep', `regex groups nest deeper than the limit of ${maxNesting}`, { position: i });
+        throw new ConstraintError('too-deep', `regex groups nest deeper than the limit of ${maxNesting}`, {
+          position: i,
+        });
       }
       if (pattern[i + 1] !== '?') captures++;
       else if (pattern[i + 2] === '<' && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') {
@@ -137,7 +144,10 @@ class Parser {
   }
 
   private unsupported(construct: string, position: number): never {
-    throw new ConstraintError('unsupported-regex', `${construct} cannot be expressed in a grammar`, { position, keyword: construct });
+    throw new ConstraintError('unsupported-regex', `${construct} cannot be expressed in a grammar`, {
+      position,
+      keyword: construct,
+    });
   }
 
   private disjunction(): RegexNode {
@@ -151,7 +161,8 @@ class Parser {
 
   private sequence(): RegexNode {
     let items: RegexNode[] = [];
-    while (this.i < this.pattern.length && this.pattern[this.i] !== '|' && this.pattern[this.i] !== ')') items.push(this.term());
+    while (this.i < this.pattern.length && this.pattern[this.i] !== '|' && this.pattern[this.i] !== ')')
+      items.push(this.term());
     if (!this.unicode) items = joinSurrogates(items);
     return items.length === 1 ? items[0] : { type: 'sequence', items };
   }
@@ -249,7 +260,8 @@ class Parser {
       // that many groups exist, else a legacy octal escape (or \8, \9 as themselves).
       let end = this.i + 1;
       while (isDigit(this.pattern[end])) end++;
-      if (this.unicode || Number(this.pattern.slice(this.i + 1, end)) <= this.shape.captures) this.unsupported('backreference', start);
+      if (this.unicode || Number(this.pattern.slice(this.i + 1, end)) <= this.shape.captures)
+        this.unsupported('backreference', start);
       this.i++;
       return { type: 'char', codePoint: this.legacyEscape(), position: start };
     }
@@ -273,7 +285,10 @@ class Parser {
    * surely not what was meant, so that is rejected as well rather than matched silently.
    */
   private propertyEscape(next: string): boolean {
-    return (next === 'p' || next === 'P') && (this.unicode || /^\{[A-Za-z_=]+\}/.test(this.pattern.slice(this.i + 2, this.i + 64)));
+    return (
+      (next === 'p' || next === 'P') &&
+      (this.unicode || /^\{[A-Za-z_=]+\}/.test(this.pattern.slice(this.i + 2, this.i + 64)))
+    );
   }
 
   /**
@@ -323,7 +338,8 @@ class Parser {
       this.i = close + 1;
       return parseInt(p.slice(at + 2, close), 16);
     }
-    const hex4 = (from: number) => (/^[0-9a-fA-F]{4}$/.test(p.slice(from, from + 4)) ? parseInt(p.slice(from, from + 4), 16) : null);
+    const hex4 = (from: number) =>
+      /^[0-9a-fA-F]{4}$/.test(p.slice(from, from + 4)) ? parseInt(p.slice(from, from + 4), 16) : null;
     const lead = hex4(at + 1);
     if (lead === null) return null;
     this.i = at + 5;
@@ -362,7 +378,8 @@ class Parser {
       if (this.pattern[this.i] === '-' && this.pattern[this.i + 1] !== ']' && this.i + 1 < this.pattern.length) {
         this.i++;
         const to = this.classAtom();
-        if (from.type === 'char' && to.type === 'char') items.push({ type: 'range', from: from.codePoint, to: to.codePoint });
+        if (from.type === 'char' && to.type === 'char')
+          items.push({ type: 'range', from: from.codePoint, to: to.codePoint });
         // Annex B: a class escape at either end makes no range: `[\d-z]` is digits, `-` and `z`.
         else items.push(from, { type: 'char', codePoint: 0x2d }, to);
       } else items.push(from);
@@ -394,8 +411,10 @@ class Parser {
   }
 }
 
-const isLead = (node: RegexNode | undefined) => node?.type === 'char' && node.codePoint >= 0xd800 && node.codePoint <= 0xdbff;
-const isTrail = (node: RegexNode | undefined) => node?.type === 'char' && node.codePoint >= 0xdc00 && node.codePoint <= 0xdfff;
+const isLead = (node: RegexNode | undefined) =>
+  node?.type === 'char' && node.codePoint >= 0xd800 && node.codePoint <= 0xdbff;
+const isTrail = (node: RegexNode | undefined) =>
+  node?.type === 'char' && node.codePoint >= 0xdc00 && node.codePoint <= 0xdfff;
 
 /**
  * Without `u`, an astral character is two units in sequence: joined back into one code point. A
@@ -410,7 +429,11 @@ function joinSurrogates(items: RegexNode[]): RegexNode[] {
     const trail = next?.type === 'repeat' && next.min <= 1 && (next.max === null || next.max >= 1) ? next.body : next;
     if (lead.type === 'char' && isLead(lead) && isTrail(trail)) {
       const low = (trail as { codePoint: number }).codePoint;
-      out.push({ type: 'char', codePoint: 0x10000 + ((lead.codePoint - 0xd800) << 10) + (low - 0xdc00), position: lead.position });
+      out.push({
+        type: 'char',
+        codePoint: 0x10000 + ((lead.codePoint - 0xd800) << 10) + (low - 0xdc00),
+        position: lead.position,
+      });
       k++;
     } else out.push(lead);
   }

@@ -68,7 +68,11 @@ export function simplifyRegex(e: Expr): Expr {
         const last = out.length ? run(out[out.length - 1]) : undefined;
         const next = run(item);
         if (last && next && exprKey(last.unit) === exprKey(next.unit)) {
-          out[out.length - 1] = repeat(last.unit, last.min + next.min, last.max === null || next.max === null ? null : last.max + next.max);
+          out[out.length - 1] = repeat(
+            last.unit,
+            last.min + next.min,
+            last.max === null || next.max === null ? null : last.max + next.max,
+          );
         } else out.push(item);
       }
       return seqOf(out);
@@ -90,7 +94,11 @@ export function simplifyRegex(e: Expr): Expr {
       }
       if (charsAt >= 0) {
         const merged = normalizeRanges(chars);
-        rest.splice(charsAt, 0, chars.length === 1 ? e.options.map(simplifyRegex).find((o) => singleChar(o))! : charClass(merged));
+        rest.splice(
+          charsAt,
+          0,
+          chars.length === 1 ? e.options.map(simplifyRegex).find((o) => singleChar(o))! : charClass(merged),
+        );
       }
       // Every shared first character: a regex's alternation is searched with `.*` around it, and each
       // alternative begun would be a parse of its own.

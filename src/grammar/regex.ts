@@ -156,7 +156,10 @@ interface Context {
 const BMP: CharRanges = [[0, 0xffff]];
 
 function unsupported(construct: string, position: number): never {
-  throw new ConstraintError('unsupported-regex', `${construct} cannot be expressed in a grammar`, { position, keyword: construct });
+  throw new ConstraintError('unsupported-regex', `${construct} cannot be expressed in a grammar`, {
+    position,
+    keyword: construct,
+  });
 }
 
 /** The (unfolded) set of a class escape such as `\d`; `\w` is folded under `i` as JS does. */
@@ -202,9 +205,13 @@ function setExpr(ranges: CharRanges): Expr {
 
 function nonEmptySet(ranges: CharRanges, position: number): Expr {
   if (ranges.length === 0) {
-    throw new ConstraintError('unsatisfiable', 'character set matches no character a model can produce (NUL and lone surrogates cannot be generated)', {
-      position,
-    });
+    throw new ConstraintError(
+      'unsatisfiable',
+      'character set matches no character a model can produce (NUL and lone surrogates cannot be generated)',
+      {
+        position,
+      },
+    );
   }
   return setExpr(ranges);
 }
@@ -230,7 +237,10 @@ function convert(node: RegexNode, ctx: Context): Expr {
     case 'repeat':
       return repeat(convert(node.body, ctx), node.min, node.max);
     case 'anchor':
-      return unsupported(node.kind === '^' ? 'anchor ^ away from the start' : 'anchor $ away from the end', node.position);
+      return unsupported(
+        node.kind === '^' ? 'anchor ^ away from the start' : 'anchor $ away from the end',
+        node.position,
+      );
   }
 }
 
@@ -328,7 +338,9 @@ export function validateRegexFlags(flags: string): void {
     if (!SUPPORTED_FLAGS.has(flag)) {
       throw new ConstraintError(
         'unsupported-regex',
-        flag === 'm' ? 'flag m (multiline anchors) cannot be expressed: a grammar matches the whole output' : `unsupported regex flag '${flag}'`,
+        flag === 'm'
+          ? 'flag m (multiline anchors) cannot be expressed: a grammar matches the whole output'
+          : `unsupported regex flag '${flag}'`,
         { keyword: `flag ${flag}` },
       );
     }
@@ -396,7 +408,8 @@ function jsonClass(ranges: CharRanges): Expr {
     const escapes: Expr[] = [];
     if (letters.length) escapes.push(setExpr(normalizeRanges(letters.map((c) => [c, c]))));
     if (unicodeLow.length) escapes.push(seq(literal('u000'), setExpr(normalizeRanges(unicodeLow.map((c) => [c, c])))));
-    if (unicodeHigh.length) escapes.push(seq(literal('u001'), setExpr(normalizeRanges(unicodeHigh.map((c) => [c, c])))));
+    if (unicodeHigh.length)
+      escapes.push(seq(literal('u001'), setExpr(normalizeRanges(unicodeHigh.map((c) => [c, c])))));
     options.push(seq(literal('\\'), altOf(escapes)));
   }
   return altOf(options);

@@ -168,7 +168,10 @@ export class Emitter implements ScalarContext, ObjectContext {
   // -- dispatch --------------------------------------------------------------------------------
 
   emit(schema: Schema, pointer: string, depth: number): Emitted {
-    if (depth > this.options.maxDepth) throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.options.maxDepth}`, { pointer });
+    if (depth > this.options.maxDepth)
+      throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.options.maxDepth}`, {
+        pointer,
+      });
     this.spend(schema.kind === 'node' ? nodeSize(schema) : 1, pointer);
     switch (schema.kind) {
       case 'any':
@@ -253,14 +256,22 @@ export class Emitter implements ScalarContext, ObjectContext {
   private unionExpr(schema: UnionSchema, pointer: string, depth: number): Emitted {
     const { keyword, options } = schema;
     if (options.length > this.options.maxBranches) {
-      throw new ConstraintError('too-large', `${keyword} has ${options.length} branches, above the limit of ${this.options.maxBranches}`, { pointer, keyword });
+      throw new ConstraintError(
+        'too-large',
+        `${keyword} has ${options.length} branches, above the limit of ${this.options.maxBranches}`,
+        { pointer, keyword },
+      );
     }
     const exprs: Expr[] = [];
     let last: Unsatisfiable | undefined;
     options.forEach((option, i) => {
       const expr = this.tentative(() => {
         // A branch merged with its siblings counts one level, as a branch alone does.
-        const emitted = this.emit(option, pointerChild(pointerChild(pointer, keyword), i), option.kind === 'and' ? depth : depth + 1);
+        const emitted = this.emit(
+          option,
+          pointerChild(pointerChild(pointer, keyword), i),
+          option.kind === 'and' ? depth : depth + 1,
+        );
         // A branch that cannot match (e.g. contradicts its siblings) just drops out of the union.
         if (isExpr(emitted)) return emitted;
         last = emitted;
@@ -297,7 +308,13 @@ export class Emitter implements ScalarContext, ObjectContext {
     return altOf(options);
   }
 
-  private typeExprOrUndefined(type: TypeName, node: Node, pointer: string, depth: number, failed: (u: Unsatisfiable) => void): Expr | undefined {
+  private typeExprOrUndefined(
+    type: TypeName,
+    node: Node,
+    pointer: string,
+    depth: number,
+    failed: (u: Unsatisfiable) => void,
+  ): Expr | undefined {
     const emitted = this.typeExpr(type, node, pointer, depth);
     if (isExpr(emitted)) return emitted;
     failed(emitted);
@@ -344,8 +361,11 @@ export class Emitter implements ScalarContext, ObjectContext {
     // (an enum of strings emitted the rest's objects and arrays too, for every union branch).
     const valueTypes = new Set<TypeName>();
     for (const text of texts) valueTypes.add(jsonTypeOfText(text));
-    const types = node.types ? node.types.filter((t) => valueTypes.has(t) || (t === 'integer' && valueTypes.has('number'))) : [...valueTypes];
-    if (types.length === 0) return unsatisfiable('no enum/const value satisfies the rest of the schema', pointer, 'enum');
+    const types = node.types
+      ? node.types.filter((t) => valueTypes.has(t) || (t === 'integer' && valueTypes.has('number')))
+      : [...valueTypes];
+    if (types.length === 0)
+      return unsatisfiable('no enum/const value satisfies the rest of the schema', pointer, 'enum');
     const rest: Node = { ...node, values: undefined, types };
     if (!unconstrained({ ...node, values: undefined })) {
       // Judged by a grammar for that rest (its rules are dropped after: they never reach the grammar).
@@ -379,9 +399,15 @@ export class Emitter implements ScalarContext, ObjectContext {
           return accepted !== false;
         });
         if (unchecked) this.approximate(pointer, 'enum', note);
-      } else this.approximate(pointer, 'enum', 'values are not filtered by the recursive rest of the schema; the validator checks them');
+      } else
+        this.approximate(
+          pointer,
+          'enum',
+          'values are not filtered by the recursive rest of the schema; the validator checks them',
+        );
     }
-    if (allowed.length === 0) return unsatisfiable('no enum/const value satisfies the rest of the schema', pointer, 'enum');
+    if (allowed.length === 0)
+      return unsatisfiable('no enum/const value satisfies the rest of the schema', pointer, 'enum');
     return factorAlternatives(
       allowed.map(literal),
       () => undefined,
@@ -395,15 +421,19 @@ export class Emitter implements ScalarContext, ObjectContext {
     const { array } = node;
     const minItems = array.minItems ?? 0;
     const maxItems = array.maxItems ?? null;
-    if (maxItems !== null && minItems > maxItems) return unsatisfiable(`minItems ${minItems} exceeds maxItems ${maxItems}`, pointer, 'minItems');
+    if (maxItems !== null && minItems > maxItems)
+      return unsatisfiable(`minItems ${minItems} exceeds maxItems ${maxItems}`, pointer, 'minItems');
     const hint = hintFromPointer(pointer);
     const prefix = array.prefix ?? [];
     // Positions whose schema matches nothing (`false`, or unsatisfiable) end the array there; an
     // array that must reach them is unsatisfiable below. Items beyond `prefixItems` default to none
     // (a tuple) for the model; a plain array defaults to any values.
-    const rest: Schema | false = array.items !== undefined ? array.items : prefix.length && !this.specMode ? false : { kind: 'any' };
+    const rest: Schema | false =
+      array.items !== undefined ? array.items : prefix.length && !this.specMode ? false : { kind: 'any' };
     let restExpr =
-      rest === false || prefix.some((p) => p.kind === 'unsatisfiable') ? undefined : this.optionalPart(rest, pointerChild(pointer, 'items'), depth + 1);
+      rest === false || prefix.some((p) => p.kind === 'unsatisfiable')
+        ? undefined
+        : this.optionalPart(rest, pointerChild(pointer, 'items'), depth + 1);
     const prefixExprs: Expr[] = [];
     for (const [i, p] of prefix.entries()) {
       const expr = this.optionalPart(p, pointerChild(pointerChild(pointer, 'prefixItems'), i), depth + 1);
@@ -425,14 +455,17 @@ export class Emitter implements ScalarContext, ObjectContext {
     } else tail = minItems <= k ? EMPTY : null;
     // Prefix elements, nested from the end: the array may stop after any index >= minItems.
     for (let i = k - 1; i >= 0; i--) {
-      const take = maxItems !== null && i + 1 > maxItems ? null : tail === null ? null : seq(sep(i), prefixExprs[i], tail);
+      const take =
+        maxItems !== null && i + 1 > maxItems ? null : tail === null ? null : seq(sep(i), prefixExprs[i], tail);
       if (i >= minItems) tail = take ? optional(take) : EMPTY;
       else tail = take;
       // Optional positions nest one level each; a rule every NESTING_PER_RULE keeps a long tuple
       // shallow (a tuple of 2,000 $refs overflowed the stack).
-      if (tail !== null && tail !== EMPTY && i > 0 && i % NESTING_PER_RULE === 0) tail = this.builder.rule(`${hint}-from-${i}`, tail);
+      if (tail !== null && tail !== EMPTY && i > 0 && i % NESTING_PER_RULE === 0)
+        tail = this.builder.rule(`${hint}-from-${i}`, tail);
     }
-    if (tail === null) return unsatisfiable('no array satisfies prefixItems/items with minItems/maxItems', pointer, 'minItems');
+    if (tail === null)
+      return unsatisfiable('no array satisfies prefixItems/items with minItems/maxItems', pointer, 'minItems');
     return this.builder.rule(`${hint}-array`, seq(literal('['), tail, literal(']')));
   }
 }
@@ -440,7 +473,17 @@ export class Emitter implements ScalarContext, ObjectContext {
 /** The JSON type of a value's compact text (numbers as `number`). */
 function jsonTypeOfText(text: string): TypeName {
   const c = text[0];
-  return c === '"' ? 'string' : c === '{' ? 'object' : c === '[' ? 'array' : c === 'n' ? 'null' : c === 't' || c === 'f' ? 'boolean' : 'number';
+  return c === '"'
+    ? 'string'
+    : c === '{'
+      ? 'object'
+      : c === '['
+        ? 'array'
+        : c === 'n'
+          ? 'null'
+          : c === 't' || c === 'f'
+            ? 'boolean'
+            : 'number';
 }
 
 /** Compile work of emitting one node: one, plus its values, properties and pattern characters / 16. */

@@ -39,7 +39,11 @@ export function force(parts: readonly Schema[], pointer: string, depth: number, 
     seen.add(part.id);
     if (part.kind === 'ref') {
       if (depth + hops > ctx.maxDepth) {
-        throw new ConstraintError('too-deep', 'recursive $ref inside allOf/anyOf cannot be merged within the depth limit', { pointer, keyword: '$ref' });
+        throw new ConstraintError(
+          'too-deep',
+          'recursive $ref inside allOf/anyOf cannot be merged within the depth limit',
+          { pointer, keyword: '$ref' },
+        );
       }
       walk(ctx.parser.target(part.ref, part.pointer).schema, hops + 1);
     } else if (part.kind === 'and') for (const inner of part.parts) walk(inner, hops);
@@ -60,10 +64,14 @@ export function force(parts: readonly Schema[], pointer: string, depth: number, 
   for (const union of unions) {
     const size = options.length * union.options.length;
     if (size > ctx.maxBranches) {
-      throw new ConstraintError('too-large', `allOf multiplies ${union.keyword} out to ${size} alternatives, above the limit of ${ctx.maxBranches}`, {
-        pointer,
-        keyword: union.keyword,
-      });
+      throw new ConstraintError(
+        'too-large',
+        `allOf multiplies ${union.keyword} out to ${size} alternatives, above the limit of ${ctx.maxBranches}`,
+        {
+          pointer,
+          keyword: union.keyword,
+        },
+      );
     }
     ctx.work.spend(1 + Math.floor(size / 16), pointer);
     options = options.flatMap((option) => union.options.map((branch) => [...option, branch]));
@@ -92,8 +100,10 @@ const tighterLower = (a: Bound | undefined, b: Bound | undefined) =>
   !a ? b : !b ? a : a.value === b.value ? (a.exclusive ? a : b) : a.value > b.value ? a : b;
 const tighterUpper = (a: Bound | undefined, b: Bound | undefined) =>
   !a ? b : !b ? a : a.value === b.value ? (a.exclusive ? a : b) : a.value < b.value ? a : b;
-const larger = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
-const smaller = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+const larger = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.max(a, b);
+const smaller = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b);
 
 /** Adds the values of `more` not already in `list` (by `key`), keeping order. */
 function union<T>(list: T[], keys: Set<string>, more: readonly T[], key: (x: T) => string): void {
@@ -134,7 +144,10 @@ function mergeNodes(nodes: readonly Node[], pointer: string, ctx: IntersectConte
   const requiredKeys = new Set(required);
   let invalid = first.invalid;
   for (const node of nodes.slice(1)) {
-    ctx.work.spend(1 + Math.floor((node.object.properties.size + node.object.required.length + (node.values?.length ?? 0)) / 16), pointer);
+    ctx.work.spend(
+      1 + Math.floor((node.object.properties.size + node.object.required.length + (node.values?.length ?? 0)) / 16),
+      pointer,
+    );
     if (node.types) {
       if (types) {
         types = intersectTypes(types, node.types);
@@ -176,7 +189,8 @@ function mergeNodes(nodes: readonly Node[], pointer: string, ctx: IntersectConte
 
 // `items` of one part applies to the prefix positions only the other part declares.
 function mergeArrays(a: Node['array'], b: Node['array'], pointer: string, ctx: IntersectContext): Node['array'] {
-  const both = (x: Schema | undefined, y: Schema | undefined): Schema | undefined => (x && y ? ctx.parser.and([x, y], pointer) : (x ?? y));
+  const both = (x: Schema | undefined, y: Schema | undefined): Schema | undefined =>
+    x && y ? ctx.parser.and([x, y], pointer) : (x ?? y);
   let prefix = a.prefix;
   if (a.prefix?.length || b.prefix?.length) {
     const pa = a.prefix ?? [];
@@ -201,7 +215,9 @@ function mergeArrays(a: Node['array'], b: Node['array'], pointer: string, ctx: I
  * additionalProperties).
  */
 function undeclared(part: Node['object'], name: string, pointer: string, ctx: IntersectContext): Schema | undefined {
-  const matching = part.patterns.filter((p) => p.patterns.every((pattern) => ctx.patternMatches(pattern, name, pointer) === true));
+  const matching = part.patterns.filter((p) =>
+    p.patterns.every((pattern) => ctx.patternMatches(pattern, name, pointer) === true),
+  );
   if (matching.length === 1) return matching[0].schema;
   if (matching.length > 1)
     return ctx.parser.and(
@@ -218,11 +234,20 @@ function undeclared(part: Node['object'], name: string, pointer: string, ctx: In
  * applies too. A key the other's patterns also match is left to the validator (listed with
  * patternProperties).
  */
-function survivingPatterns(mine: Node['object'], other: Node['object'], pointer: string, ctx: IntersectContext): PatternProperty[] {
+function survivingPatterns(
+  mine: Node['object'],
+  other: Node['object'],
+  pointer: string,
+  ctx: IntersectContext,
+): PatternProperty[] {
   if (other.additional === undefined) return [...mine.patterns];
   if (other.additional.kind === 'unsatisfiable') {
     return mine.patterns.flatMap((p) =>
-      other.patterns.map((q) => ({ patterns: [...new Set([...p.patterns, ...q.patterns])], schema: ctx.parser.and([p.schema, q.schema], pointer), pointer })),
+      other.patterns.map((q) => ({
+        patterns: [...new Set([...p.patterns, ...q.patterns])],
+        schema: ctx.parser.and([p.schema, q.schema], pointer),
+        pointer,
+      })),
     );
   }
   const extra = other.additional;
@@ -236,7 +261,10 @@ function mergeObjects(a: Node['object'], b: Node['object'], pointer: string, ctx
       properties: a.properties,
       required: a.required,
       patterns: [],
-      additional: a.additional && b.additional ? ctx.parser.and([a.additional, b.additional], pointer) : (a.additional ?? b.additional),
+      additional:
+        a.additional && b.additional
+          ? ctx.parser.and([a.additional, b.additional], pointer)
+          : (a.additional ?? b.additional),
       minProperties: larger(a.minProperties, b.minProperties),
       maxProperties: smaller(a.maxProperties, b.maxProperties),
     };
@@ -247,13 +275,19 @@ function mergeObjects(a: Node['object'], b: Node['object'], pointer: string, ctx
     return theirs === undefined ? sub : ctx.parser.and([sub, theirs], pointer);
   };
   for (const [name, sub] of a.properties)
-    properties.set(name, b.properties.has(name) ? ctx.parser.and([sub, b.properties.get(name)!], pointer) : restrict(sub, b, name));
+    properties.set(
+      name,
+      b.properties.has(name) ? ctx.parser.and([sub, b.properties.get(name)!], pointer) : restrict(sub, b, name),
+    );
   for (const [name, sub] of b.properties) if (!a.properties.has(name)) properties.set(name, restrict(sub, a, name));
   return {
     properties,
     required: a.required,
     patterns: [...survivingPatterns(a, b, pointer, ctx), ...survivingPatterns(b, a, pointer, ctx)],
-    additional: a.additional && b.additional ? ctx.parser.and([a.additional, b.additional], pointer) : (a.additional ?? b.additional),
+    additional:
+      a.additional && b.additional
+        ? ctx.parser.and([a.additional, b.additional], pointer)
+        : (a.additional ?? b.additional),
     minProperties: larger(a.minProperties, b.minProperties),
     maxProperties: smaller(a.maxProperties, b.maxProperties),
   };

@@ -5,7 +5,19 @@
 
 import { ConstraintError, pointerChild } from './errors.js';
 import type { Expr } from '../automaton/expr.js';
-import { EMPTY, GENERATABLE, alt, altOf, charClass, literal, normalizeRanges, optional, rangesContain, repeat, seq } from '../automaton/expr.js';
+import {
+  EMPTY,
+  GENERATABLE,
+  alt,
+  altOf,
+  charClass,
+  literal,
+  normalizeRanges,
+  optional,
+  rangesContain,
+  repeat,
+  seq,
+} from '../automaton/expr.js';
 import type { Dfa, DfaBudget } from './dfa.js';
 import { classBoundsOf, dfaIsEmpty, dfaOfExpr, dfaRules, intersectDfas, rangesExpr } from './dfa.js';
 import type { GrammarBuilder } from './grammar-builder.js';
@@ -64,7 +76,13 @@ function entryMatches(entry: PatternProperty, name: string, pointer: string, ctx
   return true;
 }
 
-export function objectExpr(part: ObjectPart, pointer: string, hint: string, depth: number, ctx: ObjectContext): Expr | Unsatisfiable {
+export function objectExpr(
+  part: ObjectPart,
+  pointer: string,
+  hint: string,
+  depth: number,
+  ctx: ObjectContext,
+): Expr | Unsatisfiable {
   const minProperties = part.minProperties ?? 0;
   const maxProperties = part.maxProperties ?? null;
   const required = new Set(part.required);
@@ -74,7 +92,8 @@ export function objectExpr(part: ObjectPart, pointer: string, hint: string, dept
   // Without additionalProperties: only the declared members when there are any (what a model should
   // produce); a free-form object when the schema declares none.
   const declaresMembers = properties.size > 0 || required.size > 0 || patterns.length > 0;
-  const extrasSchema: Schema | boolean = additional !== undefined ? additional : declaresMembers && ctx.closedByDefault ? false : true;
+  const extrasSchema: Schema | boolean =
+    additional !== undefined ? additional : declaresMembers && ctx.closedByDefault ? false : true;
   // Each member needs at least two counting states (below): refused before any member is compiled.
   refuseTooManyProperties(new Set([...properties.keys(), ...required]).size, pointer);
 
@@ -83,7 +102,9 @@ export function objectExpr(part: ObjectPart, pointer: string, hint: string, dept
     const at = pointerChild(pointerChild(pointer, 'properties'), key);
     // The specification applies every patternProperties pattern the name matches as well: the
     // value is written with all those schemas (and the patterns write no key a member takes).
-    const matching = patterns.filter((p) => p.patterns.every((pattern) => ctx.patternMatch(pattern, key, pointer) === true));
+    const matching = patterns.filter((p) =>
+      p.patterns.every((pattern) => ctx.patternMatch(pattern, key, pointer) === true),
+    );
     const sub: Schema = matching.length === 0 ? declared : ctx.and([declared, ...matching.map((p) => p.schema)], at);
     if (required.has(key)) {
       if (declared.kind === 'unsatisfiable') return unsatisfiable(`required property '${key}' has schema false`, at);
@@ -112,7 +133,11 @@ export function objectExpr(part: ObjectPart, pointer: string, hint: string, dept
             );
       value = ctx.emit(schema, matching.length === 1 ? matching[0].pointer : pointer, depth + 1);
     } else if (additional?.kind === 'unsatisfiable') {
-      return unsatisfiable(`required property '${key}' is not allowed by additionalProperties: false (nor by patternProperties)`, pointer, 'required');
+      return unsatisfiable(
+        `required property '${key}' is not allowed by additionalProperties: false (nor by patternProperties)`,
+        pointer,
+        'required',
+      );
     } else {
       value = ctx.emit(additional ?? { kind: 'any' }, pointerChild(pointer, 'additionalProperties'), depth + 1);
     }
@@ -148,18 +173,34 @@ export function objectExpr(part: ObjectPart, pointer: string, hint: string, dept
         ctx.extraKeys.set(namesKey, extraKey);
       }
       // Extra properties whose schema matches nothing are no extra properties.
-      const extraValue = ctx.optionalPart(extrasSchema === true ? { kind: 'any' } : extrasSchema, pointerChild(pointer, 'additionalProperties'), depth + 1);
+      const extraValue = ctx.optionalPart(
+        extrasSchema === true ? { kind: 'any' } : extrasSchema,
+        pointerChild(pointer, 'additionalProperties'),
+        depth + 1,
+      );
       return extraValue && seq(extraKey, literal(':'), extraValue);
     });
     if (option) extraOptions.push(option);
   }
   const extraMember =
-    extraOptions.length === 0 ? undefined : extraOptions.length === 1 ? extraOptions[0] : ctx.builder.rule(`${hint}-extra`, altOf(extraOptions));
+    extraOptions.length === 0
+      ? undefined
+      : extraOptions.length === 1
+        ? extraOptions[0]
+        : ctx.builder.rule(`${hint}-extra`, altOf(extraOptions));
   if (extraMember && minProperties > members.length) {
-    ctx.approximate(pointer, 'minProperties', 'additional keys could repeat (a grammar cannot keep keys distinct); the validator checks the count');
+    ctx.approximate(
+      pointer,
+      'minProperties',
+      'additional keys could repeat (a grammar cannot keep keys distinct); the validator checks the count',
+    );
   }
   const body = countedMembers(members, extraMember, minProperties, maxProperties, pointer, hint, ctx);
-  if (body === null) return unsatisfiable('no object satisfies properties/required/additionalProperties with minProperties/maxProperties', pointer);
+  if (body === null)
+    return unsatisfiable(
+      'no object satisfies properties/required/additionalProperties with minProperties/maxProperties',
+      pointer,
+    );
   return ctx.builder.rule(`${hint}-object`, seq(literal('{'), body, literal('}')));
 }
 
@@ -207,13 +248,21 @@ function countedMembers(
     else {
       const member = members[i];
       const next = maxProperties !== null && count + 1 > maxProperties ? null : state(i + 1, count + 1);
-      const take = next === null ? null : seq(count > 0 ? literal(',') : EMPTY, literal(JSON.stringify(member.key) + ':'), member.value, next);
+      const take =
+        next === null
+          ? null
+          : seq(count > 0 ? literal(',') : EMPTY, literal(JSON.stringify(member.key) + ':'), member.value, next);
       if (member.required) result = take;
       else {
         const skip = state(i + 1, count);
         const options = [take, skip].filter((o): o is Expr => o !== null);
         // A choice is shared by the states that reach it: a rule keeps the grammar linear.
-        result = options.length === 0 ? null : options.length === 1 ? options[0] : ctx.builder.rule(`${hint}-rest`, altOf(options));
+        result =
+          options.length === 0
+            ? null
+            : options.length === 1
+              ? options[0]
+              : ctx.builder.rule(`${hint}-rest`, altOf(options));
       }
     }
     memo.set(memoKey, result);
@@ -241,7 +290,9 @@ function patternKey(entry: PatternProperty, names: string[], hint: string, ctx: 
   const pointer = entry.pointer;
   const exprs = entry.patterns.map(patternExpr);
   if (exprs.some((e) => e === undefined)) return undefined;
-  const taken = names.filter((name) => entry.patterns.every((pattern) => ctx.patternMatch(pattern, name, pointer) === true));
+  const taken = names.filter((name) =>
+    entry.patterns.every((pattern) => ctx.patternMatch(pattern, name, pointer) === true),
+  );
   ctx.spend(1 + names.length, pointer);
   if (exprs.length === 1) {
     if (taken.length === 0) return seq(literal('"'), toJsonStringContent(exprs[0]!), literal('"'));
@@ -259,7 +310,9 @@ function patternKey(entry: PatternProperty, names: string[], hint: string, ctx: 
   if (taken.length) dfas.push(noneOf(taken, budget));
   const product = dfas.every((d) => d !== undefined) ? intersectDfas(dfas as Dfa[], budget) : undefined;
   if (!product || dfaIsEmpty(product)) return undefined;
-  const content = dfaRules(product, ctx.builder, `${hint}-pattern-key-part`, (ranges) => toJsonStringContent(rangesExpr(ranges)));
+  const content = dfaRules(product, ctx.builder, `${hint}-pattern-key-part`, (ranges) =>
+    toJsonStringContent(rangesExpr(ranges)),
+  );
   return content && seq(literal('"'), content, literal('"'));
 }
 
@@ -292,7 +345,8 @@ function noneOf(names: readonly string[], budget: DfaBudget): Dfa | undefined {
   const next = new Int32Array((out + 1) * classes).fill(-1);
   for (let c = 0; c < classes; c++) {
     if (!rangesContain(GENERATABLE, bounds[c])) continue;
-    for (let node = 0; node < out; node++) next[node * classes + c] = (used.has(bounds[c]) ? children[node].get(bounds[c]) : undefined) ?? out;
+    for (let node = 0; node < out; node++)
+      next[node * classes + c] = (used.has(bounds[c]) ? children[node].get(bounds[c]) : undefined) ?? out;
     next[out * classes + c] = out;
   }
   return { bounds, next, accepting: [...terminal.map((t) => !t), true] };
@@ -331,7 +385,11 @@ const MAX_EXCLUDED_KEY_CHARS = 8_000;
  * bottom-up without recursion, one nesting level per character: every NESTING_PER_RULE levels the
  * rest goes to a rule (`share`), so a long name never nests deep (10,000 characters overflowed).
  */
-export function extraKeyExpr(names: string[], pointer: string, share: (name: 'rest' | 'tail', body: Expr) => Expr): Expr {
+export function extraKeyExpr(
+  names: string[],
+  pointer: string,
+  share: (name: 'rest' | 'tail', body: Expr) => Expr,
+): Expr {
   const root: TrieNode = { terminal: false, children: new Map() };
   let nodes = 0;
   for (const name of names) {
@@ -352,10 +410,13 @@ export function extraKeyExpr(names: string[], pointer: string, share: (name: 're
     }
     node.terminal = true;
   }
-  const rawChar = (excluded: number[]) => charClass(normalizeRanges([...KEY_RAW, ...excluded.map((c) => [c, c] as [number, number])]), true);
+  const rawChar = (excluded: number[]) =>
+    charClass(normalizeRanges([...KEY_RAW, ...excluded.map((c) => [c, c] as [number, number])]), true);
   const escapeChar = (excluded: string[]) => {
     const letters = KEY_ESCAPES.filter((e) => !excluded.includes(e));
-    return letters.length ? seq(literal('\\'), charClass(normalizeRanges(letters.map((e) => [e.charCodeAt(0), e.charCodeAt(0)])))) : undefined;
+    return letters.length
+      ? seq(literal('\\'), charClass(normalizeRanges(letters.map((e) => [e.charCodeAt(0), e.charCodeAt(0)]))))
+      : undefined;
   };
   const anyKeyChar = alt(rawChar([]), escapeChar([])!);
   const anyRest = share('tail', seq(repeat(anyKeyChar, 0, null), literal('"')));

@@ -18,7 +18,8 @@ import type { WorkBudget } from './work.js';
 
 export type SchemaObject = { [keyword: string]: unknown };
 
-export const isObject = (value: unknown): value is SchemaObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is SchemaObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 
@@ -138,7 +139,8 @@ export class SchemaParser {
 
   /** Every keyword the grammar may look at gets its policy, or an error; the input's size is counted. */
   check(schema: unknown, pointer: string, depth: number): void {
-    if (depth > this.maxDepth) throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
+    if (depth > this.maxDepth)
+      throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
     if (typeof schema === 'boolean') return;
     if (!isObject(schema)) invalid('a schema must be an object or a boolean', pointer);
     if (this.checked.has(schema)) return;
@@ -148,7 +150,10 @@ export class SchemaParser {
       const note = validatedNote(keyword);
       if (note !== undefined) this.approximations.add(pointer, keyword, note);
       else if (policyOf(keyword)?.status === 'refused') {
-        throw new ConstraintError('unsupported-keyword', `${keyword} is not supported; use $ref`, { pointer: pointerChild(pointer, keyword), keyword });
+        throw new ConstraintError('unsupported-keyword', `${keyword} is not supported; use $ref`, {
+          pointer: pointerChild(pointer, keyword),
+          keyword,
+        });
       }
     }
     const child = (value: unknown, path: string) => this.check(value, path, depth + 1);
@@ -166,17 +171,24 @@ export class SchemaParser {
       }
       list.forEach((sub, i) => child(sub, pointerChild(pointerChild(pointer, keyword), i)));
     }
-    if (Array.isArray(schema.items)) schema.items.forEach((sub, i) => child(sub, pointerChild(pointerChild(pointer, 'items'), i)));
+    if (Array.isArray(schema.items))
+      schema.items.forEach((sub, i) => child(sub, pointerChild(pointerChild(pointer, 'items'), i)));
     else if (schema.items !== undefined) child(schema.items, pointerChild(pointer, 'items'));
     for (const keyword of ['additionalProperties', 'additionalItems']) {
       if (schema[keyword] !== undefined) child(schema[keyword], pointerChild(pointer, keyword));
     }
-    if (schema.required !== undefined && (!Array.isArray(schema.required) || schema.required.some((r) => typeof r !== 'string'))) {
+    if (
+      schema.required !== undefined &&
+      (!Array.isArray(schema.required) || schema.required.some((r) => typeof r !== 'string'))
+    ) {
       invalid('required must be an array of strings', pointerChild(pointer, 'required'), 'required');
     }
-    if (schema.enum !== undefined && !Array.isArray(schema.enum)) invalid('enum must be an array', pointerChild(pointer, 'enum'), 'enum');
-    if (schema.pattern !== undefined && typeof schema.pattern !== 'string') invalid('pattern must be a string', pointerChild(pointer, 'pattern'), 'pattern');
-    if (schema.$ref !== undefined && typeof schema.$ref !== 'string') invalid('$ref must be a string', pointerChild(pointer, '$ref'), '$ref');
+    if (schema.enum !== undefined && !Array.isArray(schema.enum))
+      invalid('enum must be an array', pointerChild(pointer, 'enum'), 'enum');
+    if (schema.pattern !== undefined && typeof schema.pattern !== 'string')
+      invalid('pattern must be a string', pointerChild(pointer, 'pattern'), 'pattern');
+    if (schema.$ref !== undefined && typeof schema.$ref !== 'string')
+      invalid('$ref must be a string', pointerChild(pointer, '$ref'), '$ref');
   }
 
   // -- parse -----------------------------------------------------------------------------------
@@ -188,7 +200,8 @@ export class SchemaParser {
     if (!isObject(raw)) invalid('a schema must be an object or a boolean', pointer);
     const known = this.parsed.get(raw);
     if (known) return known;
-    if (depth > this.maxDepth) throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
+    if (depth > this.maxDepth)
+      throw new ConstraintError('too-deep', `schema nesting exceeds the limit of ${this.maxDepth}`, { pointer });
     this.work.spend(objectSize(raw), pointer);
     const schema = normalizeDraft(raw);
     const result = hasConstraints(schema) ? this.parseObject(schema, pointer, depth) : ANY;
@@ -206,7 +219,8 @@ export class SchemaParser {
         if (parsed.kind !== 'any') parts.push(parsed);
       });
     }
-    if (Object.keys(schema).some((k) => isConstraining(k) && !APPLICATORS.has(k))) parts.push(this.node(schema, pointer, depth));
+    if (Object.keys(schema).some((k) => isConstraining(k) && !APPLICATORS.has(k)))
+      parts.push(this.node(schema, pointer, depth));
     for (const keyword of ['anyOf', 'oneOf'] as const) {
       const list = schema[keyword];
       if (!Array.isArray(list)) continue;
@@ -238,7 +252,8 @@ export class SchemaParser {
       const list = Array.isArray(schema.type) ? schema.type : [schema.type];
       if (list.length === 0) invalid('type must not be empty', pointerChild(pointer, 'type'), 'type');
       for (const type of list) {
-        if (!(TYPE_NAMES as readonly unknown[]).includes(type)) invalid(`unknown type '${String(type)}'`, pointerChild(pointer, 'type'), 'type');
+        if (!(TYPE_NAMES as readonly unknown[]).includes(type))
+          invalid(`unknown type '${String(type)}'`, pointerChild(pointer, 'type'), 'type');
       }
       types = [...new Set(list as TypeName[])];
     }
@@ -247,7 +262,12 @@ export class SchemaParser {
     if (schema.const !== undefined || schema.enum !== undefined) {
       const constText = schema.const !== undefined ? jsonText(schema.const, pointer) : undefined;
       const enumTexts = Array.isArray(schema.enum) ? schema.enum.map((v) => jsonText(v, pointer)) : undefined;
-      const list = constText !== undefined ? (enumTexts === undefined || enumTexts.includes(constText) ? [constText] : []) : enumTexts!;
+      const list =
+        constText !== undefined
+          ? enumTexts === undefined || enumTexts.includes(constText)
+            ? [constText]
+            : []
+          : enumTexts!;
       values = [...new Set(list)];
     }
 
@@ -256,7 +276,8 @@ export class SchemaParser {
       const bound = (keyword: string): number | undefined => {
         const value = schema[keyword];
         if (value === undefined) return undefined;
-        if (typeof value !== 'number' || !Number.isFinite(value)) invalid(`${keyword} must be a number`, pointerChild(pointer, keyword), keyword);
+        if (typeof value !== 'number' || !Number.isFinite(value))
+          invalid(`${keyword} must be a number`, pointerChild(pointer, keyword), keyword);
         return value;
       };
       const tighter = (a: Bound | undefined, b: Bound | undefined, lower: boolean) =>
@@ -276,7 +297,8 @@ export class SchemaParser {
     deferred('string', () => {
       const minLength = nonNegativeInteger(schema, 'minLength', pointer);
       const maxLength = nonNegativeInteger(schema, 'maxLength', pointer);
-      const patterns: Located<string>[] = typeof schema.pattern === 'string' ? [{ value: schema.pattern, pointer }] : [];
+      const patterns: Located<string>[] =
+        typeof schema.pattern === 'string' ? [{ value: schema.pattern, pointer }] : [];
       const formats: Located<string>[] = typeof schema.format === 'string' ? [{ value: schema.format, pointer }] : [];
       string = { minLength, maxLength, patterns, formats };
     });
@@ -298,7 +320,8 @@ export class SchemaParser {
       const maxProperties = nonNegativeInteger(schema, 'maxProperties', pointer);
       const properties = new Map<string, Schema>();
       if (isObject(schema.properties)) {
-        for (const [name, sub] of Object.entries(schema.properties)) properties.set(name, child(sub, pointerChild(pointerChild(pointer, 'properties'), name)));
+        for (const [name, sub] of Object.entries(schema.properties))
+          properties.set(name, child(sub, pointerChild(pointerChild(pointer, 'properties'), name)));
       }
       const patterns: PatternProperty[] = [];
       if (isObject(schema.patternProperties)) {
@@ -309,12 +332,26 @@ export class SchemaParser {
       }
       const required = Array.isArray(schema.required) ? [...new Set(schema.required as string[])] : [];
       const additional =
-        schema.additionalProperties !== undefined ? child(schema.additionalProperties, pointerChild(pointer, 'additionalProperties')) : undefined;
+        schema.additionalProperties !== undefined
+          ? child(schema.additionalProperties, pointerChild(pointer, 'additionalProperties'))
+          : undefined;
       object = { properties, required, patterns, additional, minProperties, maxProperties };
     });
 
     const invalidEntries = Object.keys(invalidParts).length ? (invalidParts as Node['invalid']) : undefined;
-    return { kind: 'node', id: this.newId(), pointer, types, mentions, values, number, string, array, object, invalid: invalidEntries };
+    return {
+      kind: 'node',
+      id: this.newId(),
+      pointer,
+      types,
+      mentions,
+      values,
+      number,
+      string,
+      array,
+      object,
+      invalid: invalidEntries,
+    };
   }
 }
 

@@ -28,29 +28,57 @@ export const KEYWORD_POLICY = {
     note: 'any JSON value, written compactly; values the rest of the schema rejects (as the specification reads it) are dropped',
   },
   const: { status: 'compiled', note: 'as `enum` of one value' },
-  properties: { status: 'compiled', types: object, note: 'in schema order; optional properties are truly optional (nested alternatives)' },
-  required: { status: 'compiled', types: object, note: 'a required name not declared takes the patternProperties it matches, else additionalProperties' },
+  properties: {
+    status: 'compiled',
+    types: object,
+    note: 'in schema order; optional properties are truly optional (nested alternatives)',
+  },
+  required: {
+    status: 'compiled',
+    types: object,
+    note: 'a required name not declared takes the patternProperties it matches, else additionalProperties',
+  },
   additionalProperties: {
     status: 'compiled',
     types: object,
     note: '`false`, `true` or a schema; extra keys never spell a declared key; absent: none beside declared members (option `additionalProperties: true`: any)',
   },
-  minProperties: { status: 'compiled', types: object, note: 'counted over optional and additional properties (at most 4000 counting states)' },
+  minProperties: {
+    status: 'compiled',
+    types: object,
+    note: 'counted over optional and additional properties (at most 4000 counting states)',
+  },
   maxProperties: { status: 'compiled', types: object, note: 'as minProperties' },
   items: { status: 'compiled', types: array, note: 'items beyond `prefixItems` default to none (a tuple)' },
-  prefixItems: { status: 'compiled', types: array, note: 'a tuple; drafts 04-2019-09 array `items` and `additionalItems` are read as it' },
+  prefixItems: {
+    status: 'compiled',
+    types: array,
+    note: 'a tuple; drafts 04-2019-09 array `items` and `additionalItems` are read as it',
+  },
   additionalItems: { status: 'compiled', types: array, note: 'with array `items` (drafts 04 to 2019-09)' },
   minItems: { status: 'compiled', types: array, note: 'exact' },
   maxItems: { status: 'compiled', types: array, note: 'exact' },
-  minLength: { status: 'compiled', types: string, note: 'in code points, as ajv counts; intersected with patterns and formats by automaton' },
+  minLength: {
+    status: 'compiled',
+    types: string,
+    note: 'in code points, as ajv counts; intersected with patterns and formats by automaton',
+  },
   maxLength: { status: 'compiled', types: string, note: 'as minLength' },
   pattern: {
     status: 'compiled',
     types: string,
     note: 'searched (unanchored) as JSON Schema requires; several patterns and formats are intersected by automaton',
   },
-  format: { status: 'compiled', types: string, note: 'date, time, date-time, uuid, email, uri, ipv4, ipv6, hostname; others are validated or annotations' },
-  minimum: { status: 'compiled', types: number, note: 'exact on integers and decimals (no exponent written when bounded)' },
+  format: {
+    status: 'compiled',
+    types: string,
+    note: 'date, time, date-time, uuid, email, uri, ipv4, ipv6, hostname; others are validated or annotations',
+  },
+  minimum: {
+    status: 'compiled',
+    types: number,
+    note: 'exact on integers and decimals (no exponent written when bounded)',
+  },
   maximum: { status: 'compiled', types: number, note: 'as minimum' },
   exclusiveMinimum: { status: 'compiled', types: number, note: 'as minimum; draft-04 booleans understood' },
   exclusiveMaximum: { status: 'compiled', types: number, note: 'as minimum' },
@@ -115,7 +143,8 @@ export function validatedNote(keyword: string): string | undefined {
 /** The keyword policy as the markdown table docs/grammar.md carries (a test keeps the two equal). */
 export function renderPolicyTable(): string {
   const rows = Object.entries(KEYWORD_POLICY).map(
-    ([keyword, policy]: [string, KeywordPolicy]) => `| \`${keyword}\` | ${policy.status} | ${policy.types?.join(', ') ?? '—'} | ${policy.note} |`,
+    ([keyword, policy]: [string, KeywordPolicy]) =>
+      `| \`${keyword}\` | ${policy.status} | ${policy.types?.join(', ') ?? '—'} | ${policy.note} |`,
   );
   return ['| Keyword | Policy | Type it implies without `type` | Notes |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -13,7 +13,8 @@ export interface RefTarget {
   readonly pointer: string;
 }
 
-const isObject = (value: unknown): value is SchemaObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is SchemaObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export class RefResolver {
   private readonly resolved = new Map<string, RefTarget>();
@@ -35,17 +36,25 @@ export class RefResolver {
 
   private locate(reference: string, pointer: string): RefTarget {
     let fragment = reference;
-    const rootId = isObject(this.root) && typeof this.root.$id === 'string' ? this.root.$id.replace(/#$/, '') : undefined;
+    const rootId =
+      isObject(this.root) && typeof this.root.$id === 'string' ? this.root.$id.replace(/#$/, '') : undefined;
     if (rootId && fragment.startsWith(rootId)) fragment = fragment.slice(rootId.length);
     if (!fragment.startsWith('#')) {
-      throw new ConstraintError('unresolved-ref', `$ref '${reference}' is not local to this schema`, { pointer, keyword: '$ref' });
+      throw new ConstraintError('unresolved-ref', `$ref '${reference}' is not local to this schema`, {
+        pointer,
+        keyword: '$ref',
+      });
     }
     let body: string;
     try {
       body = decodeURIComponent(fragment.slice(1));
     } catch {
       // URIError: a `%` not followed by two hex digits, or bytes that are not UTF-8.
-      throw new ConstraintError('unresolved-ref', `$ref '${reference}' is not a valid URI fragment (bad percent-encoding)`, { pointer, keyword: '$ref' });
+      throw new ConstraintError(
+        'unresolved-ref',
+        `$ref '${reference}' is not a valid URI fragment (bad percent-encoding)`,
+        { pointer, keyword: '$ref' },
+      );
     }
     if (body !== '' && !body.startsWith('/')) return this.anchor(body, reference, pointer);
     let target: unknown = this.root;
@@ -63,7 +72,10 @@ export class RefResolver {
       if (target === undefined) break;
     }
     if (target === undefined || !(typeof target === 'boolean' || isObject(target))) {
-      throw new ConstraintError('unresolved-ref', `$ref '${reference}' points to nothing`, { pointer, keyword: '$ref' });
+      throw new ConstraintError('unresolved-ref', `$ref '${reference}' points to nothing`, {
+        pointer,
+        keyword: '$ref',
+      });
     }
     return { schema: target, pointer: body };
   }
@@ -88,7 +100,8 @@ export class RefResolver {
       return undefined;
     };
     const found = search(this.root, '', 0);
-    if (!found) throw new ConstraintError('unresolved-ref', `$ref '${reference}' names no $anchor`, { pointer, keyword: '$ref' });
+    if (!found)
+      throw new ConstraintError('unresolved-ref', `$ref '${reference}' names no $anchor`, { pointer, keyword: '$ref' });
     return found;
   }
 }

@@ -59,26 +59,38 @@ function multipleLeftToValidator(part: NumberPart, why: string, ctx: ScalarConte
 }
 
 /** The numbers of a range expression that are multiples of the step, or the reason there are none; undefined when the automaton is too large. */
-function multiplesIn(range: Expr, step: Decimal, pointer: string, hint: string, ctx: ScalarContext): Expr | Unsatisfiable | undefined {
+function multiplesIn(
+  range: Expr,
+  step: Decimal,
+  pointer: string,
+  hint: string,
+  ctx: ScalarContext,
+): Expr | Unsatisfiable | undefined {
   const budget = ctx.dfaBudget(pointer);
   const rangeDfa = dfaOfExpr(range, budget);
   const automaton = multipleAutomaton(step);
   const multiples = dfaOfSteps(NUMBER_CHARS, automaton.start, automaton.key, automaton.next, automaton.accepts, budget);
   const both = rangeDfa && multiples && intersectDfas([rangeDfa, multiples], budget);
   if (!both) return undefined;
-  if (dfaIsEmpty(both)) return unsatisfiable('no multiple of multipleOf lies between the bounds', pointer, 'multipleOf');
+  if (dfaIsEmpty(both))
+    return unsatisfiable('no multiple of multipleOf lies between the bounds', pointer, 'multipleOf');
   return dfaRules(both, ctx.builder, `${hint}-multiple`, rangesExpr);
 }
 
 export function integerExpr(part: NumberPart, pointer: string, hint: string, ctx: ScalarContext): Expr | Unsatisfiable {
-  for (const f of part.formats) ctx.approximate(f.pointer, 'format', `number format '${f.value}' is checked by the validator`);
+  for (const f of part.formats)
+    ctx.approximate(f.pointer, 'format', `number format '${f.value}' is checked by the validator`);
   const { min, max } = part;
   const lower = min && (min.exclusive ? BigInt(Math.floor(min.value)) + 1n : BigInt(Math.ceil(min.value)));
   const upper = max && (max.exclusive ? BigInt(Math.ceil(max.value)) - 1n : BigInt(Math.floor(max.value)));
   const step = stepOf(part, true);
   if (lower === undefined && upper === undefined && !step) return ctx.json.integer();
   // An open side keeps the default digit limit (or the other bound's length, if longer).
-  const digits = Math.max(DEFAULT_INTEGER_DIGITS, String(lower ?? 0n).replace('-', '').length, String(upper ?? 0n).replace('-', '').length);
+  const digits = Math.max(
+    DEFAULT_INTEGER_DIGITS,
+    String(lower ?? 0n).replace('-', '').length,
+    String(upper ?? 0n).replace('-', '').length,
+  );
   const cap = 10n ** BigInt(digits) - 1n;
   const lo = lower ?? -cap;
   const hi = upper ?? cap;
@@ -86,11 +98,16 @@ export function integerExpr(part: NumberPart, pointer: string, hint: string, ctx
   const range = integerRangeExpr(lo, hi);
   if (step) {
     // Multiples are written with at most 15 digits, which JavaScript and the validator read exactly.
-    if (digits > DEFAULT_INTEGER_DIGITS) multipleLeftToValidator(part, 'multiples beyond 15 digits are checked by the validator', ctx);
+    if (digits > DEFAULT_INTEGER_DIGITS)
+      multipleLeftToValidator(part, 'multiples beyond 15 digits are checked by the validator', ctx);
     else {
       const multiples = multiplesIn(range, step, pointer, hint, ctx);
       if (multiples) return multiples;
-      multipleLeftToValidator(part, 'the automaton of multiples in this range is too large; the validator checks multipleOf', ctx);
+      multipleLeftToValidator(
+        part,
+        'the automaton of multiples in this range is too large; the validator checks multipleOf',
+        ctx,
+      );
     }
   }
   if (lower === undefined && upper === undefined) return ctx.json.integer();
@@ -99,7 +116,8 @@ export function integerExpr(part: NumberPart, pointer: string, hint: string, ctx
 
 export function numberExpr(part: NumberPart, pointer: string, hint: string, ctx: ScalarContext): Expr | Unsatisfiable {
   for (const f of part.formats) {
-    if (NUMBER_FORMATS.has(f.value)) ctx.approximate(f.pointer, 'format', `number format '${f.value}' is checked by the validator`);
+    if (NUMBER_FORMATS.has(f.value))
+      ctx.approximate(f.pointer, 'format', `number format '${f.value}' is checked by the validator`);
     else unknownFormat(f.value, f.pointer, 'a number', ctx);
   }
   const { min, max } = part;
@@ -111,7 +129,8 @@ export function numberExpr(part: NumberPart, pointer: string, hint: string, ctx:
   const from = lo ?? largest(whole, MAX_FRACTION_DIGITS, -1n);
   const to = hi ?? largest(whole, MAX_FRACTION_DIGITS, 1n);
   const range = decimalRangeExpr(from, to, MAX_FRACTION_DIGITS);
-  if (!range) return unsatisfiable('no number with at most 16 fraction digits lies between the bounds', pointer, 'minimum');
+  if (!range)
+    return unsatisfiable('no number with at most 16 fraction digits lies between the bounds', pointer, 'minimum');
   if (step) {
     // Multiples are written with at most 15 digits in all, which the validator reads exactly.
     const digits = step.scale;
@@ -123,11 +142,20 @@ export function numberExpr(part: NumberPart, pointer: string, hint: string, ctx:
     if (wholeCap < 1 || compareDecimals(a, high) > 0 || compareDecimals(b, low) < 0) {
       multipleLeftToValidator(part, 'multiples of more than 15 digits are checked by the validator', ctx);
     } else {
-      const multiplesRange = decimalRangeExpr(compareDecimals(a, low) < 0 ? low : a, compareDecimals(b, high) > 0 ? high : b, digits);
-      if (!multiplesRange) return unsatisfiable('no multiple of multipleOf lies between the bounds', pointer, 'multipleOf');
+      const multiplesRange = decimalRangeExpr(
+        compareDecimals(a, low) < 0 ? low : a,
+        compareDecimals(b, high) > 0 ? high : b,
+        digits,
+      );
+      if (!multiplesRange)
+        return unsatisfiable('no multiple of multipleOf lies between the bounds', pointer, 'multipleOf');
       const multiples = multiplesIn(multiplesRange, step, pointer, hint, ctx);
       if (multiples) return multiples;
-      multipleLeftToValidator(part, 'the automaton of multiples in this range is too large; the validator checks multipleOf', ctx);
+      multipleLeftToValidator(
+        part,
+        'the automaton of multiples in this range is too large; the validator checks multipleOf',
+        ctx,
+      );
     }
   }
   return ctx.builder.rule(`${hint}-number`, range);
@@ -160,9 +188,16 @@ function onGrid(d: Decimal, digits: number, up: boolean): Decimal {
 /** A format nobody here knows: an annotation (2020-12's default), or with `strict` an error. */
 export function unknownFormat(format: string, pointer: string, what: string, ctx: ScalarContext): void {
   if (ctx.strict) {
-    throw new ConstraintError('unsupported-format', `unknown format '${format}' for ${what}`, { pointer: pointerChild(pointer, 'format'), keyword: 'format' });
+    throw new ConstraintError('unsupported-format', `unknown format '${format}' for ${what}`, {
+      pointer: pointerChild(pointer, 'format'),
+      keyword: 'format',
+    });
   }
-  ctx.approximate(pointer, 'format', `unknown format '${format}' is an annotation: generated and validated as ${what} of any form`);
+  ctx.approximate(
+    pointer,
+    'format',
+    `unknown format '${format}' is an annotation: generated and validated as ${what} of any form`,
+  );
 }
 
 // Format expressions are the same for every schema: built once per process.
@@ -219,7 +254,11 @@ export function stringExpr(part: StringPart, pointer: string, hint: string, ctx:
     if (Object.prototype.hasOwnProperty.call(FORMAT_PATTERNS, f.value))
       regexes.push({ keyword: 'format', value: f.value, pointer: f.pointer, expr: formatExpr(f.value) });
     else if (VALIDATED_FORMATS.has(f.value))
-      ctx.approximate(f.pointer, 'format', `format '${f.value}' is generated as a plain string and checked by the validator`);
+      ctx.approximate(
+        f.pointer,
+        'format',
+        `format '${f.value}' is generated as a plain string and checked by the validator`,
+      );
     else unknownFormat(f.value, f.pointer, 'a string', ctx);
   }
   const inexpressible: ConstraintError[] = [];
@@ -227,7 +266,8 @@ export function stringExpr(part: StringPart, pointer: string, hint: string, ctx:
     try {
       regexes.push({ keyword: 'pattern', value: p.value, pointer: p.pointer, expr: patternExpr(p.value, p.pointer) });
     } catch (error) {
-      if (!(error instanceof ConstraintError) || (error.code !== 'unsupported-regex' && error.code !== 'unsatisfiable')) throw error;
+      if (!(error instanceof ConstraintError) || (error.code !== 'unsupported-regex' && error.code !== 'unsatisfiable'))
+        throw error;
       inexpressible.push(error);
       // Beside a format or another pattern the string is still constrained: this one is the validator's.
       if (part.formats.length + part.patterns.length > 1) {
@@ -264,17 +304,30 @@ export function stringExpr(part: StringPart, pointer: string, hint: string, ctx:
   if (product) {
     if (dfaIsEmpty(product)) {
       const what = regexes.map((r) => `${r.keyword} '${r.value}'`).join(' and ');
-      return unsatisfiable(`no string satisfies ${what}${lengths ? ' within minLength/maxLength' : ''}`, pointer, regexes[0].keyword);
+      return unsatisfiable(
+        `no string satisfies ${what}${lengths ? ' within minLength/maxLength' : ''}`,
+        pointer,
+        regexes[0].keyword,
+      );
     }
-    const content = dfaRules(product, ctx.builder, `${hint}-string-part`, (ranges) => toJsonStringContent(rangesExpr(ranges)));
+    const content = dfaRules(product, ctx.builder, `${hint}-string-part`, (ranges) =>
+      toJsonStringContent(rangesExpr(ranges)),
+    );
     if (content) return quoted(content);
   }
   // Too large to intersect: the first (a format before a pattern) exactly, the others for the validator.
   const [kept, ...left] = regexes;
   const combined = `combined with ${kept.keyword} '${kept.value}'`;
-  for (const r of left) ctx.approximate(r.pointer, r.keyword, `${combined}, the ${r.keyword} is checked by the validator (their intersection is too large)`);
-  if (lengths && minLength !== undefined) ctx.approximate(pointer, 'minLength', `${combined}, length is checked by the validator`);
-  if (lengths && maxLength !== undefined) ctx.approximate(pointer, 'maxLength', `${combined}, length is checked by the validator`);
+  for (const r of left)
+    ctx.approximate(
+      r.pointer,
+      r.keyword,
+      `${combined}, the ${r.keyword} is checked by the validator (their intersection is too large)`,
+    );
+  if (lengths && minLength !== undefined)
+    ctx.approximate(pointer, 'minLength', `${combined}, length is checked by the validator`);
+  if (lengths && maxLength !== undefined)
+    ctx.approximate(pointer, 'maxLength', `${combined}, length is checked by the validator`);
   return quoted(content(kept, pointer, hint, ctx));
 }
 
@@ -292,7 +345,15 @@ function content(regex: Regex, pointer: string, hint: string, ctx: ScalarContext
   const known = ctx.patternContents.get(regex.value);
   if (known) return known;
   const step = (ranges: CharRanges) => toJsonStringContent(rangesExpr(ranges));
-  const expr = unambiguous(regex.expr, `pattern '${regex.value}'`, ctx.builder, `${hint}-string-part`, ctx.dfaBudget(pointer), step, regex.pointer);
+  const expr = unambiguous(
+    regex.expr,
+    `pattern '${regex.value}'`,
+    ctx.builder,
+    `${hint}-string-part`,
+    ctx.dfaBudget(pointer),
+    step,
+    regex.pointer,
+  );
   const written = expr === regex.expr ? toJsonStringContent(expr) : expr;
   ctx.patternContents.set(regex.value, written);
   return written;

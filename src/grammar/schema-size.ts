@@ -18,7 +18,10 @@ export const DEFAULT_MAX_SCHEMA_CHARS = 1_000_000;
 export function refuseOversizedSchema(schema: unknown, maxChars = DEFAULT_MAX_SCHEMA_CHARS): void {
   let chars = 0;
   const over = () =>
-    new ConstraintError('too-large', `the schema is more than ${maxChars} characters as JSON text, the limit (objects used in several places count at each)`);
+    new ConstraintError(
+      'too-large',
+      `the schema is more than ${maxChars} characters as JSON text, the limit (objects used in several places count at each)`,
+    );
   // Iterative: a deep schema must not exhaust the stack here (the depth limit comes later).
   const pending: unknown[] = [schema];
   while (pending.length > 0) {

@@ -126,7 +126,12 @@ export type Schema = AnySchema | Unsatisfiable | RefSchema | UnionSchema | AndSc
 
 export const ANY: AnySchema = { kind: 'any' };
 
-export const unsatisfiable = (reason: string, pointer: string, keyword?: string): Unsatisfiable => ({ kind: 'unsatisfiable', reason, pointer, keyword });
+export const unsatisfiable = (reason: string, pointer: string, keyword?: string): Unsatisfiable => ({
+  kind: 'unsatisfiable',
+  reason,
+  pointer,
+  keyword,
+});
 
 export const isUnsatisfiable = (value: unknown): value is Unsatisfiable =>
   typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'unsatisfiable';

@@ -9,7 +9,8 @@
 
 type SchemaObject = { [keyword: string]: unknown };
 
-const isObject = (value: unknown): value is SchemaObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is SchemaObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Subschemas shorter than this (as JSON text) are left inline: a `$ref` would cost more than it saves. */
 const MIN_SHARED_CHARS = 200;
@@ -31,13 +32,18 @@ const SCHEMA_VALUES = new Set([
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
-const child = (pointer: string, token: string | number) => `${pointer}/${String(token).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+const child = (pointer: string, token: string | number) =>
+  `${pointer}/${String(token).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /**
  * Calls `visit` for each subschema directly below `node` (with its pointer), and returns a copy of
  * `node` with each such subschema replaced by what `visit` returns.
  */
-function mapSubschemas(node: SchemaObject, pointer: string, visit: (sub: unknown, at: string) => unknown): SchemaObject {
+function mapSubschemas(
+  node: SchemaObject,
+  pointer: string,
+  visit: (sub: unknown, at: string) => unknown,
+): SchemaObject {
   const out: SchemaObject = {};
   for (const [keyword, value] of Object.entries(node)) {
     const at = child(pointer, keyword);
@@ -46,7 +52,8 @@ function mapSubschemas(node: SchemaObject, pointer: string, visit: (sub: unknown
       const map: SchemaObject = {};
       for (const [name, sub] of Object.entries(value)) map[name] = visit(sub, child(at, name));
       out[keyword] = map;
-    } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) out[keyword] = value.map((sub, i) => visit(sub, child(at, i)));
+    } else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value))
+      out[keyword] = value.map((sub, i) => visit(sub, child(at, i)));
     else out[keyword] = value;
   }
   return out;

@@ -41,7 +41,12 @@ export function typeToGrammar(name: unknown): Grammar {
   const type = resolveTypeName(name);
   const builder = new GrammarBuilder();
   const json = new JsonRules(builder);
-  const root = { integer: () => json.integer(), number: () => json.number(), boolean: () => json.boolean(), string: () => json.string() }[type]();
+  const root = {
+    integer: () => json.integer(),
+    number: () => json.number(),
+    boolean: () => json.boolean(),
+    string: () => json.string(),
+  }[type]();
   return builder.build(root);
 }
 
@@ -52,7 +57,10 @@ const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
 export function parseTypedOutput(name: unknown, text: string): number | boolean | string {
   const type = resolveTypeName(name);
   const fail = (): never => {
-    throw new ConstraintError('parse-failed', `output ${JSON.stringify(text.length > 80 ? text.slice(0, 80) + '…' : text)} is not a ${type}`);
+    throw new ConstraintError(
+      'parse-failed',
+      `output ${JSON.stringify(text.length > 80 ? text.slice(0, 80) + '…' : text)} is not a ${type}`,
+    );
   };
   switch (type) {
     case 'integer': {

@@ -30,7 +30,8 @@ type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance;
 const unwrap = <T>(module: unknown): T => ((module as { default?: T }).default ?? module) as T;
 const Ajv2020 = unwrap<AjvConstructor>(Ajv2020Module);
 const fullFormats =
-  (ajvFormatTable as { fullFormats?: Record<string, unknown> }).fullFormats ?? unwrap<{ fullFormats: Record<string, unknown> }>(ajvFormatTable).fullFormats;
+  (ajvFormatTable as { fullFormats?: Record<string, unknown> }).fullFormats ??
+  unwrap<{ fullFormats: Record<string, unknown> }>(ajvFormatTable).fullFormats;
 
 /** What ajv-formats' addFormats(ajv) does in its default ("full") mode. */
 function addFormats(ajv: AjvInstance): void {
@@ -57,7 +58,9 @@ function exactMultipleOf(ajv: AjvInstance): void {
   ajv.removeKeyword('multipleOf');
   const validate = (step: number, value: number): boolean => {
     const ok = isMultipleOf(value, step);
-    validate.errors = ok ? null : [{ keyword: 'multipleOf', message: `must be multiple of ${step}`, params: { multipleOf: step } }];
+    validate.errors = ok
+      ? null
+      : [{ keyword: 'multipleOf', message: `must be multiple of ${step}`, params: { multipleOf: step } }];
     return ok;
   };
   validate.errors = null as null | Record<string, unknown>[];
@@ -103,7 +106,10 @@ export function createSchemaValidator(schema: unknown): (text: string) => Valida
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return { ok: false, error: new ConstraintError('validation-failed', `output is not JSON: ${(error as Error).message}`) };
+      return {
+        ok: false,
+        error: new ConstraintError('validation-failed', `output is not JSON: ${(error as Error).message}`),
+      };
     }
     if (!check) {
       try {
@@ -113,7 +119,13 @@ export function createSchemaValidator(schema: unknown): (text: string) => Valida
         check = ajv.compile(shareRepeatedSubschemas(schema));
       } catch (error) {
         // Never a throw from validate(): a schema ajv cannot compile fails every output, saying why.
-        return { ok: false, error: new ConstraintError('validation-failed', `the schema cannot be checked by the validator: ${(error as Error).message}`) };
+        return {
+          ok: false,
+          error: new ConstraintError(
+            'validation-failed',
+            `the schema cannot be checked by the validator: ${(error as Error).message}`,
+          ),
+        };
       }
     }
     let valid: boolean;
@@ -121,7 +133,10 @@ export function createSchemaValidator(schema: unknown): (text: string) => Valida
       valid = check(value);
     } catch (error) {
       // ajv recurses once per level of the value: an output nested thousands deep exhausts the stack.
-      const reason = error instanceof RangeError ? 'the output nests too deeply to validate' : `the validator failed: ${(error as Error).message}`;
+      const reason =
+        error instanceof RangeError
+          ? 'the output nests too deeply to validate'
+          : `the validator failed: ${(error as Error).message}`;
       return { ok: false, error: new ConstraintError('validation-failed', reason) };
     }
     if (valid) return { ok: true, value };

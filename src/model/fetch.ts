@@ -16,7 +16,19 @@
 // llama.cpp read it.
 
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  closeSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { modelSource } from './names.js';
@@ -35,7 +47,13 @@ export class ModelFetchError extends Error {
 }
 
 /** Progress of a fetch: bytes on disk (resumed ones included) of `total` (0 while unknown). */
-export type FetchProgress = (status: { uri: string; path: string; received: number; total: number; resumedFrom: number }) => void;
+export type FetchProgress = (status: {
+  uri: string;
+  path: string;
+  received: number;
+  total: number;
+  resumedFrom: number;
+}) => void;
 
 export interface ResolveOptions {
   /** Cache directory (default: modelCacheDir()). */
@@ -92,10 +110,17 @@ function parseHub(uri: string): HubRef {
   if (parts.length < 2) throw bad('a hub URI is hf:<user>/<repo>/<file>.gguf or hf:<user>/<repo>:<quant>');
   const [user, repoTag, ...file] = parts;
   const [repo, tag, ...tagMore] = repoTag.split(':');
-  if (!SEGMENT.test(user) || !SEGMENT.test(repo) || tagMore.length > 0) throw bad('user and repository are letters, digits, ".", "_" or "-"');
+  if (!SEGMENT.test(user) || !SEGMENT.test(repo) || tagMore.length > 0)
+    throw bad('user and repository are letters, digits, ".", "_" or "-"');
   if (file.some((f) => f === '' || f === '.' || f === '..')) throw bad('the file path has an empty, "." or ".." part');
   if (file.length > 0 && tag !== undefined) throw bad("give a file path or a ':<quant>' tag, not both");
-  return { user, repo, branch, file: file.length ? file.join('/') : undefined, tag: file.length ? undefined : (tag ?? 'latest') };
+  return {
+    user,
+    repo,
+    branch,
+    file: file.length ? file.join('/') : undefined,
+    tag: file.length ? undefined : (tag ?? 'latest'),
+  };
 }
 
 const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
@@ -133,15 +158,28 @@ function hubFile(hub: HubRef, file: string, env: NodeJS.ProcessEnv): { url: stri
 }
 
 /** The URL and the cache-relative path of a URI; a hub tag asks the hub's manifest (as llama.cpp does) which file it is. */
-async function locate(uri: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ url: string; relative: string }> {
+async function locate(
+  uri: string,
+  env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
+): Promise<{ url: string; relative: string }> {
   const known = locateFile(uri, env);
   if (known) return known;
   const hub = parseHub(uri);
   const manifest = `${hubEndpoint(env)}v2/${encodeURIComponent(hub.user)}/${encodeURIComponent(hub.repo)}/manifests/${encodeURIComponent(hub.tag!)}`;
-  const response = await fetch(manifest, { headers: { 'User-Agent': 'llama-cpp', ...authorization(env) }, signal }).catch((error: Error) => {
-    throw new ModelFetchError(`cannot resolve ${uri}: the hub (${manifest}) is unreachable: ${error.message}`, uri, '', { cause: error });
+  const response = await fetch(manifest, {
+    headers: { 'User-Agent': 'llama-cpp', ...authorization(env) },
+    signal,
+  }).catch((error: Error) => {
+    throw new ModelFetchError(
+      `cannot resolve ${uri}: the hub (${manifest}) is unreachable: ${error.message}`,
+      uri,
+      '',
+      { cause: error },
+    );
   });
-  if (!response.ok) throw new ModelFetchError(`cannot resolve ${uri}: the hub answered ${response.status} for ${manifest}`, uri, '');
+  if (!response.ok)
+    throw new ModelFetchError(`cannot resolve ${uri}: the hub answered ${response.status} for ${manifest}`, uri, '');
   const body = (await response.json().catch(() => null)) as { ggufFile?: { rfilename?: unknown } } | null;
   const file = body?.ggufFile?.rfilename;
   if (typeof file !== 'string' || file.split('/').some((f) => f === '' || f === '.' || f === '..'))
@@ -156,7 +194,8 @@ export function cachedModelFile(uri: string, env: NodeJS.ProcessEnv = process.en
   return path && existsSync(path) && existsSync(recordPath(path)) ? path : undefined;
 }
 
-const authorization = (env: NodeJS.ProcessEnv): Record<string, string> => (env.HF_TOKEN ? { Authorization: `Bearer ${env.HF_TOKEN}` } : {});
+const authorization = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  env.HF_TOKEN ? { Authorization: `Bearer ${env.HF_TOKEN}` } : {};
 
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -177,7 +216,12 @@ function readRecord(path: string): FetchRecord | undefined {
 /** Checks a cached file against its record: same size, same sha256 (returned). */
 async function verify(uri: string, path: string): Promise<string> {
   const record = readRecord(path);
-  if (!record) throw new ModelFetchError(`the cached ${path} of ${uri} has no record (${recordPath(path)}): delete it to fetch again`, uri, path);
+  if (!record)
+    throw new ModelFetchError(
+      `the cached ${path} of ${uri} has no record (${recordPath(path)}): delete it to fetch again`,
+      uri,
+      path,
+    );
   const size = statSync(path).size;
   const sha = size === record.size ? await sha256File(path) : '';
   if (size !== record.size || sha !== record.sha256) {
@@ -238,11 +282,22 @@ function announcedSha(response: Response): string | undefined {
   return m?.[1].toLowerCase();
 }
 
-async function download(uri: string, url: string, path: string, env: NodeJS.ProcessEnv, options: ResolveOptions): Promise<void> {
+async function download(
+  uri: string,
+  url: string,
+  path: string,
+  env: NodeJS.ProcessEnv,
+  options: ResolveOptions,
+): Promise<void> {
   const part = `${path}.part`;
   const resumedFrom = existsSync(part) ? statSync(part).size : 0;
   const fail = (why: string, cause?: unknown) =>
-    new ModelFetchError(`cannot fetch ${uri} (${url}) into the cache ${path}: ${why}`, uri, path, cause === undefined ? undefined : { cause });
+    new ModelFetchError(
+      `cannot fetch ${uri} (${url}) into the cache ${path}: ${why}`,
+      uri,
+      path,
+      cause === undefined ? undefined : { cause },
+    );
   let response: Response;
   try {
     response = await fetch(url, {
@@ -251,7 +306,10 @@ async function download(uri: string, url: string, path: string, env: NodeJS.Proc
       redirect: 'follow',
     });
   } catch (error) {
-    throw fail(`unreachable (${(error as Error).message}${(error as Error).cause ? `: ${((error as Error).cause as Error).message}` : ''})`, error);
+    throw fail(
+      `unreachable (${(error as Error).message}${(error as Error).cause ? `: ${((error as Error).cause as Error).message}` : ''})`,
+      error,
+    );
   }
   // 206: the rest of the file after what .part holds; 200: the whole file (the server ignores ranges); 416: .part is already whole.
   let offset = resumedFrom;
@@ -281,16 +339,22 @@ async function download(uri: string, url: string, path: string, env: NodeJS.Proc
       }
     }
   } catch (error) {
-    throw fail(`the transfer broke off after ${received} of ${total || '?'} bytes (${(error as Error).message}); fetching again resumes it`, error);
+    throw fail(
+      `the transfer broke off after ${received} of ${total || '?'} bytes (${(error as Error).message}); fetching again resumes it`,
+      error,
+    );
   } finally {
     closeSync(fd);
   }
   report();
-  if (total > 0 && received !== total) throw fail(`the transfer ended after ${received} of ${total} bytes; fetching again resumes it`);
+  if (total > 0 && received !== total)
+    throw fail(`the transfer ended after ${received} of ${total} bytes; fetching again resumes it`);
   const sha256 = await sha256File(part);
   if (expectedSha && sha256 !== expectedSha) {
     rmSync(part, { force: true });
-    throw fail(`the bytes received have sha256 ${sha256}, the server announced ${expectedSha}: the download was discarded`);
+    throw fail(
+      `the bytes received have sha256 ${sha256}, the server announced ${expectedSha}: the download was discarded`,
+    );
   }
   const record: FetchRecord = { uri, url, size: received, sha256, fetchedAt: new Date().toISOString() };
   writeFileSync(`${recordPath(path)}.tmp`, JSON.stringify(record, null, 2) + '\n');
@@ -303,7 +367,11 @@ async function download(uri: string, url: string, path: string, env: NodeJS.Proc
  * URI), a path as it is (it must exist), a URI's cached copy, fetched first when the cache has none,
  * and checked against its record either way. A file whose name is a model name is `./NAME` or `local:NAME`.
  */
-export async function resolveModelFile(model: string, options: ResolveOptions = {}, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function resolveModelFile(
+  model: string,
+  options: ResolveOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   const named = modelSource(model);
   if (named !== undefined) model = named;
   if (!isModelUri(model)) {
@@ -313,7 +381,8 @@ export async function resolveModelFile(model: string, options: ResolveOptions = 
   }
   const cacheDir = options.cacheDir ?? modelCacheDir(env);
   const { url, relative } = await locate(model, env, options.signal).catch((error: unknown) => {
-    if (error instanceof ModelFetchError) throw new ModelFetchError(`${error.message} (cache ${cacheDir})`, model, cacheDir, { cause: error });
+    if (error instanceof ModelFetchError)
+      throw new ModelFetchError(`${error.message} (cache ${cacheDir})`, model, cacheDir, { cause: error });
     throw error;
   });
   const path = join(cacheDir, relative);

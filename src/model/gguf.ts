@@ -7,7 +7,8 @@
 // workerd or a browser.
 
 /** Scalar kinds of GGUF metadata values, named after their GGUF type. */
-export type GgufScalarKind = 'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'bool' | 'str' | 'u64' | 'i64' | 'f64';
+export type GgufScalarKind =
+  'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'bool' | 'str' | 'u64' | 'i64' | 'f64';
 /** An array of one scalar kind is the kind with an `s`: `strs`, `f32s`, `i32s`, … */
 export type GgufKind = GgufScalarKind | `${GgufScalarKind}s`;
 /** One metadata entry: key, kind, value (number, boolean, string, or an array of one of them). */

@@ -22,13 +22,15 @@ export const SHIPPED_MODELS: readonly ShippedModel[] = [
     name: 'stories260K',
     role: 'generate',
     file: 'stories260K.gguf',
-    summary: 'a 260K-parameter Llama trained on TinyStories: short English stories, 512 tokens; the default generator (1.2 MB, shipped)',
+    summary:
+      'a 260K-parameter Llama trained on TinyStories: short English stories, 512 tokens; the default generator (1.2 MB, shipped)',
   },
   {
     name: 'svc-embed',
     role: 'embed',
     file: 'svc-embed.gguf',
-    summary: "svc's word-vector embedder (Brown corpus, WordNet): English, 128 dimensions; the default embedder and ranker (8.9 MB, shipped)",
+    summary:
+      "svc's word-vector embedder (Brown corpus, WordNet): English, 128 dimensions; the default embedder and ranker (8.9 MB, shipped)",
   },
 ];
 
@@ -45,7 +47,8 @@ export type ModelPurpose = keyof typeof DEFAULT_MODELS;
 function packageRoot(): string | undefined {
   for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'svc') return dir;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'svc')
+      return dir;
     if (dirname(dir) === dir) return undefined;
   }
 }
@@ -59,7 +62,10 @@ export function shippedModelPath(model: ShippedModel): string {
 }
 
 /** Every name a model may be called by, shipped ones first. */
-export const MODEL_NAMES: readonly string[] = [...SHIPPED_MODELS.map((m) => m.name), ...RECOMMENDED_MODELS.map((m) => m.name)];
+export const MODEL_NAMES: readonly string[] = [
+  ...SHIPPED_MODELS.map((m) => m.name),
+  ...RECOMMENDED_MODELS.map((m) => m.name),
+];
 
 /** What a model name stands for: a shipped model's file or a recommended model's hub URI; undefined for anything else (a path, a URI). */
 export function modelSource(name: string): string | undefined {

@@ -57,7 +57,8 @@ export function makePooledBert(tokenizer: GgufMeta[], opts: PooledBertOptions): 
   if (!tokens) throw new Error('the vocabulary has no tokenizer.ggml.tokens');
   const vocab = tokens.length;
   const d = opts.dimension;
-  if (opts.vectors.length !== vocab * d) throw new Error(`vectors: ${vocab} x ${d} numbers expected, got ${opts.vectors.length}`);
+  if (opts.vectors.length !== vocab * d)
+    throw new Error(`vectors: ${vocab} x ${d} numbers expected, got ${opts.vectors.length}`);
   if (opts.weights.length !== vocab) throw new Error(`weights: ${vocab} expected, got ${opts.weights.length}`);
   const width = d + 1 + SINK;
   const ctx = opts.contextLength ?? 512;
@@ -76,10 +77,22 @@ export function makePooledBert(tokenizer: GgufMeta[], opts: PooledBertOptions): 
   const outputGain = new Float32Array(width);
   outputGain.fill(1, 0, d + 1);
 
-  const data = (name: string, dims: number[], values: Float32Array, type = GGML_F32): GgufTensor => ({ name, dims, type, init: 'data', data: values });
+  const data = (name: string, dims: number[], values: Float32Array, type = GGML_F32): GgufTensor => ({
+    name,
+    dims,
+    type,
+    init: 'data',
+    data: values,
+  });
   const zeros = (name: string, dims: number[], type = GGML_F32): GgufTensor => ({ name, dims, type, init: 'zeros' });
-  const norm = (name: string): GgufTensor[] => [{ name: name + '.weight', dims: [width], type: GGML_F32, init: 'ones' }, zeros(name + '.bias', [width])];
-  const linear = (name: string, nIn: number, nOut: number): GgufTensor[] => [zeros(name + '.weight', [nIn, nOut], GGML_F16), zeros(name + '.bias', [nOut])];
+  const norm = (name: string): GgufTensor[] => [
+    { name: name + '.weight', dims: [width], type: GGML_F32, init: 'ones' },
+    zeros(name + '.bias', [width]),
+  ];
+  const linear = (name: string, nIn: number, nOut: number): GgufTensor[] => [
+    zeros(name + '.weight', [nIn, nOut], GGML_F16),
+    zeros(name + '.bias', [nOut]),
+  ];
   const tensors: GgufTensor[] = [
     data('token_embd.weight', [width, vocab], embd, GGML_F16),
     zeros('token_types.weight', [width, 2]),
@@ -109,6 +122,7 @@ export function makePooledBert(tokenizer: GgufMeta[], opts: PooledBertOptions): 
     ['bert.attention.causal', 'bool', false],
     ['bert.pooling_type', 'u32', POOLING.mean],
   ];
-  if (!own.some(([key]) => key === 'tokenizer.ggml.token_type_count')) own.push(['tokenizer.ggml.token_type_count', 'u32', 2]);
+  if (!own.some(([key]) => key === 'tokenizer.ggml.token_type_count'))
+    own.push(['tokenizer.ggml.token_type_count', 'u32', 2]);
   return writeGguf([...meta, ...own], tensors, 0);
 }

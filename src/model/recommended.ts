@@ -21,7 +21,8 @@ export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
     name: 'bge-reranker-v2-m3',
     role: 'rerank',
     uri: 'hf:gpustack/bge-reranker-v2-m3-GGUF/bge-reranker-v2-m3-Q8_0.gguf',
-    summary: "BAAI's bge-reranker-v2-m3: a multilingual cross-encoder (ranking head), 8192 tokens, Apache-2.0; about 0.6 GB",
+    summary:
+      "BAAI's bge-reranker-v2-m3: a multilingual cross-encoder (ranking head), 8192 tokens, Apache-2.0; about 0.6 GB",
   },
   {
     name: 'qwen2.5-0.5b-instruct',
@@ -33,7 +34,8 @@ export const RECOMMENDED_MODELS: readonly RecommendedModel[] = [
     name: 'qwen2.5-7b-instruct',
     role: 'generate',
     uri: 'hf:bartowski/Qwen2.5-7B-Instruct-GGUF/Qwen2.5-7B-Instruct-Q4_K_M.gguf',
-    summary: 'Qwen2.5-7B-Instruct, Q4_K_M: a capable chat model (ChatML template), 32,768 tokens, Apache-2.0; about 4.7 GB',
+    summary:
+      'Qwen2.5-7B-Instruct, Q4_K_M: a capable chat model (ChatML template), 32,768 tokens, Apache-2.0; about 4.7 GB',
   },
 ];
 

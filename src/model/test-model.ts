@@ -9,7 +9,18 @@
 //
 // Pure: no Node APIs, so the same module also runs in workerd or a browser.
 
-import { GGML_F16, GGML_F32, GGUF_ALIGN, TOKEN_BYTE, TOKEN_CONTROL, TOKEN_NORMAL, TOKEN_UNKNOWN, writeGguf, type GgufMeta, type GgufTensor } from './gguf.js';
+import {
+  GGML_F16,
+  GGML_F32,
+  GGUF_ALIGN,
+  TOKEN_BYTE,
+  TOKEN_CONTROL,
+  TOKEN_NORMAL,
+  TOKEN_UNKNOWN,
+  writeGguf,
+  type GgufMeta,
+  type GgufTensor,
+} from './gguf.js';
 
 export interface TestModelOptions {
   /** PRNG seed for the weights (default 42). */

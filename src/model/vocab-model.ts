@@ -55,7 +55,14 @@ function vocabSize(tokenizer: GgufMeta[]): number {
   return tokens[2].length;
 }
 
-function decoderTensors(arch: 'llama' | 'qwen2', embd: number, ff: number, layers: number, vocab: number, mat: number): GgufTensor[] {
+function decoderTensors(
+  arch: 'llama' | 'qwen2',
+  embd: number,
+  ff: number,
+  layers: number,
+  vocab: number,
+  mat: number,
+): GgufTensor[] {
   // The output projection is tied to the token embeddings (llama.cpp duplicates token_embd when
   // output.weight is absent): it halves the file for a 152k vocabulary.
   const tensors: GgufTensor[] = [

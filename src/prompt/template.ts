@@ -45,7 +45,11 @@ type Node =
   | { readonly kind: 'output'; readonly path: Path; readonly filters: readonly Filter[] }
   | {
       readonly kind: 'if';
-      readonly branches: ReadonlyArray<{ readonly test: Path; readonly negate: boolean; readonly body: readonly Node[] }>;
+      readonly branches: ReadonlyArray<{
+        readonly test: Path;
+        readonly negate: boolean;
+        readonly body: readonly Node[];
+      }>;
       readonly otherwise: readonly Node[];
     }
   | { readonly kind: 'for'; readonly name: string; readonly list: Path; readonly body: readonly Node[] };
@@ -88,7 +92,9 @@ export const MAX_NESTING = 32;
 
 // --- tokens ------------------------------------------------------------------------------------
 
-type Token = { readonly kind: 'text'; text: string } | { readonly kind: 'output' | 'block' | 'comment'; readonly body: string; readonly at: Position };
+type Token =
+  | { readonly kind: 'text'; text: string }
+  | { readonly kind: 'output' | 'block' | 'comment'; readonly body: string; readonly at: Position };
 
 /** Line and column (from 1) of each index of `source`, by a binary search over its line starts. */
 function positions(source: string): (index: number) => Position {
@@ -133,11 +139,16 @@ function tokenize(source: string): Token[] {
       raw.lastIndex = end + 2;
       const r = raw.exec(source);
       if (!r) throw new TemplateError('syntax', `{% raw %} at ${at(pos)} has no {% endraw %}`);
-      tokens.push({ kind: 'block', body: 'raw', at: pos }, { kind: 'text', text: source.slice(end + 2, r.index) }, { kind: 'block', body: 'endraw', at: pos });
+      tokens.push(
+        { kind: 'block', body: 'raw', at: pos },
+        { kind: 'text', text: source.slice(end + 2, r.index) },
+        { kind: 'block', body: 'endraw', at: pos },
+      );
       i = r.index + r[0].length;
       continue;
     }
-    if (KIND[m[0]] === 'block' && body === 'endraw') throw new TemplateError('syntax', `{% endraw %} at ${at(pos)} closes no {% raw %}`);
+    if (KIND[m[0]] === 'block' && body === 'endraw')
+      throw new TemplateError('syntax', `{% endraw %} at ${at(pos)} closes no {% raw %}`);
     tokens.push({ kind: KIND[m[0]], body, at: pos });
     i = end + 2;
   }
@@ -175,7 +186,10 @@ const SEGMENT = /^(?:[A-Za-z_][A-Za-z0-9_]*|0|[1-9][0-9]{0,8})$/;
 function parsePath(text: string, pos: Position, what: string): Path {
   const segments = text.split('.');
   if (text === '' || !IDENT.test(segments[0]) || !segments.every((s) => SEGMENT.test(s))) {
-    throw new TemplateError('syntax', `${what} at ${at(pos)} must be a variable name or a dotted path such as customer.name or items.0 (got '${text}')`);
+    throw new TemplateError(
+      'syntax',
+      `${what} at ${at(pos)} must be a variable name or a dotted path such as customer.name or items.0 (got '${text}')`,
+    );
   }
   return { segments, text, at: pos };
 }
@@ -211,9 +225,14 @@ function parseOutput(body: string, pos: Position): { path: Path; filters: Filter
   const filters = filterTexts.map((text): Filter => {
     const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\(\s*(.*?)\s*\))?$/s.exec(text);
     const names = Object.keys(FILTERS).join(', ');
-    if (!m) throw new TemplateError('syntax', `filter '${text}' at ${at(pos)} must read name or name(argument) (filters: ${names})`);
+    if (!m)
+      throw new TemplateError(
+        'syntax',
+        `filter '${text}' at ${at(pos)} must read name or name(argument) (filters: ${names})`,
+      );
     const name = m[1];
-    if (!Object.prototype.hasOwnProperty.call(FILTERS, name)) throw new TemplateError('syntax', `unknown filter '${name}' at ${at(pos)} (filters: ${names})`);
+    if (!Object.prototype.hasOwnProperty.call(FILTERS, name))
+      throw new TemplateError('syntax', `unknown filter '${name}' at ${at(pos)} (filters: ${names})`);
     const rule = FILTERS[name as FilterName].arg;
     const given = m[2] !== undefined && m[2] !== '';
     if (rule === 'none') {
@@ -222,15 +241,27 @@ function parseOutput(body: string, pos: Position): { path: Path; filters: Filter
     }
     if (!given) {
       if (rule === 'optional string') return { name: name as FilterName, at: pos };
-      throw new TemplateError('syntax', `filter '${name}' at ${at(pos)} needs an argument: ${name}(${rule === 'required count' ? '40' : '"text"'})`);
+      throw new TemplateError(
+        'syntax',
+        `filter '${name}' at ${at(pos)} needs an argument: ${name}(${rule === 'required count' ? '40' : '"text"'})`,
+      );
     }
     const arg = parseArgument(m[2]);
     if (arg === undefined)
-      throw new TemplateError('syntax', `filter '${name}' at ${at(pos)}: its argument must be a quoted string or an integer (got '${m[2]}')`);
+      throw new TemplateError(
+        'syntax',
+        `filter '${name}' at ${at(pos)}: its argument must be a quoted string or an integer (got '${m[2]}')`,
+      );
     if (rule === 'optional string' && typeof arg !== 'string')
-      throw new TemplateError('syntax', `filter '${name}' at ${at(pos)}: its argument must be a quoted string (got ${arg})`);
+      throw new TemplateError(
+        'syntax',
+        `filter '${name}' at ${at(pos)}: its argument must be a quoted string (got ${arg})`,
+      );
     if (rule === 'required count' && (typeof arg !== 'number' || arg < 0 || arg > MAX_TRUNCATE)) {
-      throw new TemplateError('syntax', `filter '${name}' at ${at(pos)}: its argument must be an integer from 0 to ${MAX_TRUNCATE} (got ${m[2]})`);
+      throw new TemplateError(
+        'syntax',
+        `filter '${name}' at ${at(pos)}: its argument must be an integer from 0 to ${MAX_TRUNCATE} (got ${m[2]})`,
+      );
     }
     return { name: name as FilterName, arg, at: pos };
   });
@@ -265,7 +296,8 @@ export function parseTemplate(source: string): Template {
   };
   const locals = () => stack.flatMap((f) => (f.tag === 'for' ? [f.name!, 'loop'] : []));
   const push = (frame: Frame) => {
-    if (stack.length > MAX_NESTING) throw new TemplateError('syntax', `blocks nest deeper than ${MAX_NESTING} at ${at(frame.at!)}`);
+    if (stack.length > MAX_NESTING)
+      throw new TemplateError('syntax', `blocks nest deeper than ${MAX_NESTING} at ${at(frame.at!)}`);
     stack.push(frame);
   };
   for (const token of tokenize(source)) {
@@ -294,7 +326,10 @@ export function parseTemplate(source: string): Template {
       }
       case 'elif': {
         if (frame.tag !== 'if' || frame.otherwise)
-          throw new TemplateError('syntax', `{% elif %} at ${at(token.at)} is not inside an {% if %} before its {% else %}`);
+          throw new TemplateError(
+            'syntax',
+            `{% elif %} at ${at(token.at)} is not inside an {% if %} before its {% else %}`,
+          );
         const { test, negate } = parseTest(expr, token.at, 'elif');
         use(test, locals());
         frame.nodes = [];
@@ -303,19 +338,27 @@ export function parseTemplate(source: string): Template {
       }
       case 'else': {
         if (frame.tag !== 'if' || frame.otherwise || expr !== '')
-          throw new TemplateError('syntax', `{% else %} at ${at(token.at)} is not inside an {% if %}, or comes twice, or has words after it`);
+          throw new TemplateError(
+            'syntax',
+            `{% else %} at ${at(token.at)} is not inside an {% if %}, or comes twice, or has words after it`,
+          );
         frame.nodes = frame.otherwise = [];
         break;
       }
       case 'endif': {
-        if (frame.tag !== 'if' || expr !== '') throw new TemplateError('syntax', `{% endif %} at ${at(token.at)} closes no {% if %}`);
+        if (frame.tag !== 'if' || expr !== '')
+          throw new TemplateError('syntax', `{% endif %} at ${at(token.at)} closes no {% if %}`);
         stack.pop();
         top().nodes.push({ kind: 'if', branches: frame.branches!, otherwise: frame.otherwise ?? [] });
         break;
       }
       case 'for': {
         const m = /^([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(\S+)$/.exec(expr);
-        if (!m) throw new TemplateError('syntax', `{% for %} at ${at(token.at)} must read {% for item in list %} (got '{% ${token.body} %}')`);
+        if (!m)
+          throw new TemplateError(
+            'syntax',
+            `{% for %} at ${at(token.at)} must read {% for item in list %} (got '{% ${token.body} %}')`,
+          );
         if (m[1] === 'loop')
           throw new TemplateError(
             'syntax',
@@ -327,13 +370,17 @@ export function parseTemplate(source: string): Template {
         break;
       }
       case 'endfor': {
-        if (frame.tag !== 'for' || expr !== '') throw new TemplateError('syntax', `{% endfor %} at ${at(token.at)} closes no {% for %}`);
+        if (frame.tag !== 'for' || expr !== '')
+          throw new TemplateError('syntax', `{% endfor %} at ${at(token.at)} closes no {% for %}`);
         stack.pop();
         top().nodes.push({ kind: 'for', name: frame.name!, list: frame.list!, body: frame.nodes });
         break;
       }
       default:
-        throw new TemplateError('syntax', `unknown tag {% ${word} %} at ${at(token.at)} (tags: if, elif, else, endif, for, endfor, raw, endraw)`);
+        throw new TemplateError(
+          'syntax',
+          `unknown tag {% ${word} %} at ${at(token.at)} (tags: if, elif, else, endif, for, endfor, raw, endraw)`,
+        );
     }
   }
   if (stack.length > 1) {
@@ -348,7 +395,8 @@ export function parseTemplate(source: string): Template {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Scope = ReadonlyArray<readonly [string, unknown]>;
 
-const own = (value: unknown, key: string): boolean => typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
+const own = (value: unknown, key: string): boolean =>
+  typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
 
 /** The value at `path`, or undefined when any step is missing (only own properties and array indexes). */
 function lookup(path: Path, variables: Json, scope: Scope): unknown {
@@ -359,7 +407,8 @@ function lookup(path: Path, variables: Json, scope: Scope): unknown {
   else if (own(variables, first) && !Array.isArray(variables)) value = (variables as Record<string, unknown>)[first];
   else return undefined;
   for (const segment of rest) {
-    if (Array.isArray(value) ? !/^[0-9]+$/.test(segment) || Number(segment) >= value.length : !own(value, segment)) return undefined;
+    if (Array.isArray(value) ? !/^[0-9]+$/.test(segment) || Number(segment) >= value.length : !own(value, segment))
+      return undefined;
     value = (value as Record<string, unknown>)[segment];
   }
   return value;
@@ -378,7 +427,8 @@ const truthy = (v: unknown): boolean =>
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
-const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+const kindOf = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
 /** The first `n` characters (code points) of `s`. */
 function firstCharacters(s: string, n: number): string {
@@ -403,14 +453,19 @@ const characters = (s: string): number => s.length - (s.match(/[\ud800-\udbff][\
 export function renderTemplate(
   template: Template,
   variables: Json,
-  { maxChars = 1_000_000, maxSteps = 10_000_000, strict = true }: { maxChars?: number; maxSteps?: number; strict?: boolean } = {},
+  {
+    maxChars = 1_000_000,
+    maxSteps = 10_000_000,
+    strict = true,
+  }: { maxChars?: number; maxSteps?: number; strict?: boolean } = {},
 ): string {
   const out: string[] = [];
   let length = 0;
   // Loops inside loops with little or no output could otherwise run for as long as the statement may.
   let steps = 0;
   const step = () => {
-    if (++steps > maxSteps) throw new TemplateError('too-large', `rendering takes more than ${maxSteps} steps (loops inside loops)`);
+    if (++steps > maxSteps)
+      throw new TemplateError('too-large', `rendering takes more than ${maxSteps} steps (loops inside loops)`);
   };
   const emit = (s: string) => {
     length += s.length;
@@ -480,12 +535,20 @@ function applyFilter(filter: Filter, v: unknown, path: Path): unknown {
     case 'trim':
       return text(v).trim();
     case 'length':
-      return Array.isArray(v) ? v.length : typeof v === 'object' && v !== null ? Object.keys(v).length : characters(text(v));
+      return Array.isArray(v)
+        ? v.length
+        : typeof v === 'object' && v !== null
+          ? Object.keys(v).length
+          : characters(text(v));
     case 'truncate':
       return firstCharacters(text(v), filter.arg as number);
     case 'join':
       if (!Array.isArray(v)) {
-        throw new TemplateError('not-a-list', `'${path.text}' must be an array to join (is ${kindOf(v)}; filter join at ${at(filter.at)})`, path.text);
+        throw new TemplateError(
+          'not-a-list',
+          `'${path.text}' must be an array to join (is ${kindOf(v)}; filter join at ${at(filter.at)})`,
+          path.text,
+        );
       }
       return v.map(text).join((filter.arg as string | undefined) ?? '');
     case 'default':
@@ -494,5 +557,9 @@ function applyFilter(filter: Filter, v: unknown, path: Path): unknown {
 }
 
 function missing(path: Path, value: unknown): TemplateError {
-  return new TemplateError('missing-variable', `'${path.text}' is ${value === null ? 'null' : 'missing'} (used at ${at(path.at)})`, path.text);
+  return new TemplateError(
+    'missing-variable',
+    `'${path.text}' is ${value === null ? 'null' : 'missing'} (used at ${at(path.at)})`,
+    path.text,
+  );
 }

@@ -44,15 +44,18 @@ export function splitText(text: string, chunking: Chunking, length?: (piece: str
 
 /** Why a chunking is invalid (a message naming the field and the rule, e.g. "overlap must be less than size (is 100, size 100)"), or undefined when valid. Checks: by is one of the three; size an integer 1..1,000,000 unless by is 'none'; overlap an integer >= 0 and < size; separators an array of strings (at most 16, each at most 64 characters). */
 export function chunkingProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `chunking must be an object (is ${describe(value)})`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `chunking must be an object (is ${describe(value)})`;
   const { by, size, overlap, separators } = value as Record<string, unknown>;
-  if (by !== 'none' && by !== 'characters' && by !== 'tokens') return `by must be 'none', 'characters' or 'tokens' (is ${describe(by)})`;
+  if (by !== 'none' && by !== 'characters' && by !== 'tokens')
+    return `by must be 'none', 'characters' or 'tokens' (is ${describe(by)})`;
   // Nothing else takes part in a 'none' chunking, so a stored one need not carry (valid) sizes.
   if (by === 'none') return undefined;
   if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > MAX_CHUNK_SIZE) {
     return `size must be an integer from 1 to ${MAX_CHUNK_SIZE} (is ${describe(size)})`;
   }
-  if (typeof overlap !== 'number' || !Number.isInteger(overlap) || overlap < 0) return `overlap must be an integer >= 0 (is ${describe(overlap)})`;
+  if (typeof overlap !== 'number' || !Number.isInteger(overlap) || overlap < 0)
+    return `overlap must be an integer >= 0 (is ${describe(overlap)})`;
   // An overlap as large as a chunk would leave no room for new text: the splitter could not advance.
   if (overlap >= size) return `overlap must be less than size (is ${overlap}, size ${size})`;
   return separatorsProblem(separators);
@@ -67,7 +70,8 @@ export function declarationProblem(value: unknown): string | undefined {
   const problem = chunkingProblem(value);
   if (problem !== undefined) return problem;
   const { by, size, overlap } = value as Chunking;
-  if (by !== 'none' && overlap > Math.floor(size / 2)) return `overlap must be at most half of size (is ${overlap}, size ${size})`;
+  if (by !== 'none' && overlap > Math.floor(size / 2))
+    return `overlap must be at most half of size (is ${overlap}, size ${size})`;
   return undefined;
 }
 
@@ -80,11 +84,13 @@ export function chunkCountProblem(count: number): string | undefined {
 
 function separatorsProblem(separators: unknown): string | undefined {
   if (!Array.isArray(separators)) return `separators must be an array of strings (is ${describe(separators)})`;
-  if (separators.length > MAX_SEPARATORS) return `separators must have at most ${MAX_SEPARATORS} entries (has ${separators.length})`;
+  if (separators.length > MAX_SEPARATORS)
+    return `separators must have at most ${MAX_SEPARATORS} entries (has ${separators.length})`;
   for (const [index, separator] of separators.entries()) {
     if (typeof separator !== 'string') return `separators[${index}] must be a string (is ${describe(separator)})`;
     const characters = codePointLength(separator);
-    if (characters > MAX_SEPARATOR_LENGTH) return `separators[${index}] must be at most ${MAX_SEPARATOR_LENGTH} characters (is ${characters})`;
+    if (characters > MAX_SEPARATOR_LENGTH)
+      return `separators[${index}] must be at most ${MAX_SEPARATOR_LENGTH} characters (is ${characters})`;
     // A well-formed separator can only match between code points; half a surrogate pair could match
     // inside one and cut a character in two.
     if (hasLoneSurrogate(separator)) return `separators[${index}] must not contain a lone surrogate`;
@@ -191,7 +197,11 @@ function overlapStart(lengths: readonly number[], start: number, end: number, me
   let next = end;
   let repeated = 0;
   // Never back to `start`: the next chunk must not be this one again.
-  while (next - 1 > start && repeated + lengths[next - 1] <= meter.overlap && repeated + lengths[next - 1] + lengths[end] <= meter.size) {
+  while (
+    next - 1 > start &&
+    repeated + lengths[next - 1] <= meter.overlap &&
+    repeated + lengths[next - 1] + lengths[end] <= meter.size
+  ) {
     repeated += lengths[--next];
   }
   return next;
@@ -202,7 +212,9 @@ function cutByCodePoints(text: string, meter: Meter): string[] {
   const offsets = codePointOffsets(text);
   const count = offsets.length - 1;
   const slice = (from: number, to: number) => text.slice(offsets[from], offsets[to]);
-  const measure = meter.countsCodePoints ? (from: number, to: number) => to - from : (from: number, to: number) => meter.length(slice(from, to));
+  const measure = meter.countsCodePoints
+    ? (from: number, to: number) => to - from
+    : (from: number, to: number) => meter.length(slice(from, to));
   const fits = (from: number, to: number) => measure(from, to) <= meter.size;
   const chunks: string[] = [];
   let start = 0;
@@ -212,7 +224,8 @@ function cutByCodePoints(text: string, meter: Meter): string[] {
     if (end === count) break;
     // The longest suffix within the overlap (none at all for overlap 0, though a tokenizer may count
     // some text as nothing), then shortened until a new code point fits after it.
-    const repeatFrom = meter.overlap === 0 ? end : firstWhere(start + 1, end, (from) => measure(from, end) <= meter.overlap);
+    const repeatFrom =
+      meter.overlap === 0 ? end : firstWhere(start + 1, end, (from) => measure(from, end) <= meter.overlap);
     start = firstWhere(repeatFrom, end, (from) => fits(from, end + 1));
   }
   return chunks;

@@ -19,7 +19,10 @@ export const MAX_TEMPLATE_CHARS = 4096;
 export const MAX_TEMPLATE_REFERENCES = 64;
 export const MAX_RENDERED_CHARS = 262_144;
 
-type Part = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'chunk' } | { readonly kind: 'column'; readonly name: string };
+type Part =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'chunk' }
+  | { readonly kind: 'column'; readonly name: string };
 
 interface ParsedTemplate {
   readonly parts: readonly Part[];
@@ -39,15 +42,18 @@ export function templateFields(template: string): string[] {
 /** Why the template is invalid, or undefined: it must contain $chunk (or ${chunk}); a `$` not followed by a name, `{`, or `$` is an error naming its position; `${` without `}` too. Names are [A-Za-z_][A-Za-z0-9_]* (or, in braces, any characters but `}`, so quoted column names like "Title Text" work: ${Title Text}). */
 export function templateProblem(template: string): string | undefined {
   // The template comes from a user's configuration, typed or not.
-  if (typeof template !== 'string') return `template must be a string (is ${template === null ? 'null' : typeof template})`;
-  if (template.length > MAX_TEMPLATE_CHARS) return `template must be at most ${MAX_TEMPLATE_CHARS} characters (is ${template.length})`;
+  if (typeof template !== 'string')
+    return `template must be a string (is ${template === null ? 'null' : typeof template})`;
+  if (template.length > MAX_TEMPLATE_CHARS)
+    return `template must be at most ${MAX_TEMPLATE_CHARS} characters (is ${template.length})`;
   const { parts, problem } = parseTemplate(template);
   if (problem !== undefined) return problem;
   const references = parts.filter((part) => part.kind !== 'text').length;
   if (references > MAX_TEMPLATE_REFERENCES)
     return `template may refer to $chunk and columns at most ${MAX_TEMPLATE_REFERENCES} times (does ${references} times)`;
   // Without the chunk every chunk of a row would embed to the same vector.
-  if (!parts.some((part) => part.kind === 'chunk')) return 'template must contain $chunk (or ${chunk}), where the chunk goes';
+  if (!parts.some((part) => part.kind === 'chunk'))
+    return 'template must contain $chunk (or ${chunk}), where the chunk goes';
   return undefined;
 }
 
@@ -66,10 +72,19 @@ export function renderedLengthWithoutFields(template: string, chunkChars: number
 }
 
 /** Why the text to embed for this chunk is not made (over MAX_RENDERED_CHARS), or undefined: measured before any of it is built. */
-export function renderProblem(template: string, fields: Readonly<Record<string, string | null | undefined>>, chunk: string): string | undefined {
+export function renderProblem(
+  template: string,
+  fields: Readonly<Record<string, string | null | undefined>>,
+  chunk: string,
+): string | undefined {
   let length = 0;
   for (const part of parseTemplate(template).parts) {
-    length += part.kind === 'text' ? part.text.length : part.kind === 'chunk' ? chunk.length : fieldText(fields, part.name).length;
+    length +=
+      part.kind === 'text'
+        ? part.text.length
+        : part.kind === 'chunk'
+          ? chunk.length
+          : fieldText(fields, part.name).length;
   }
   return length > MAX_RENDERED_CHARS
     ? `the format makes a text of ${length} characters to embed for a chunk, more than the ${MAX_RENDERED_CHARS} a vectorizer embeds (a shorter format, columns or chunk_size)`
@@ -82,7 +97,11 @@ export function renderProblem(template: string, fields: Readonly<Record<string, 
  * One pass over the template, so a `$` inside the chunk or a field's value is never expanded. A
  * malformed `$` (see templateProblem, which should have vetted the template) is copied as it stands.
  */
-export function renderTemplate(template: string, fields: Readonly<Record<string, string | null | undefined>>, chunk: string): string {
+export function renderTemplate(
+  template: string,
+  fields: Readonly<Record<string, string | null | undefined>>,
+  chunk: string,
+): string {
   let text = '';
   for (const part of parseTemplate(template).parts) {
     if (part.kind === 'text') text += part.text;

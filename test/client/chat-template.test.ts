@@ -88,7 +88,16 @@ describe('svc generate --raw / --system', () => {
     };
     const chat = await svc(['generate', PROMPT, '--max-tokens', '8', '--json', '--no-progress']);
     const raw = await svc(['generate', PROMPT, '--max-tokens', '8', '--json', '--no-progress', '--raw']);
-    const system = await svc(['generate', PROMPT, '--max-tokens', '8', '--json', '--no-progress', '--system', 'Answer in one word.']);
+    const system = await svc([
+      'generate',
+      PROMPT,
+      '--max-tokens',
+      '8',
+      '--json',
+      '--no-progress',
+      '--system',
+      'Answer in one word.',
+    ]);
     expect([chat.code, raw.code, system.code]).toEqual([0, 0, 0]);
     expect(JSON.parse(chat.stdout).text).toBe(expected.chat);
     expect(JSON.parse(raw.stdout).text).toBe(expected.raw);

@@ -26,7 +26,9 @@ test('make-test-model writes the tiny GGUF; bad usage exits 2', async () => {
   expect(f16.code).toBe(0);
   expect(statSync(join(dir, 'small.gguf')).size).toBeLessThan(statSync(model).size);
   expect((await svc(['make-test-model'])).code).toBe(2);
-  expect((await svc(['make-test-model', 'x.gguf', '--seed', 'abc'])).stderr).toMatch(/--seed must be a non-negative integer/);
+  expect((await svc(['make-test-model', 'x.gguf', '--seed', 'abc'])).stderr).toMatch(
+    /--seed must be a non-negative integer/,
+  );
 });
 
 test('generate --choices with the progress bar; the same call gives the same result', async () => {
@@ -43,19 +45,37 @@ test('generate reads the prompt from stdin; --schema FILE prints <json-output>; 
   const schema = join(dir, 'schema.json');
   writeFileSync(
     schema,
-    JSON.stringify({ type: 'object', properties: { n: { type: 'integer', minimum: 0, maximum: 9 }, b: { type: 'boolean' } }, required: ['n', 'b'] }),
+    JSON.stringify({
+      type: 'object',
+      properties: { n: { type: 'integer', minimum: 0, maximum: 9 }, b: { type: 'boolean' } },
+      required: ['n', 'b'],
+    }),
   );
   const plain = await svc(['generate', '--schema', schema], { input: 'Give me data\n', env: { SVC_MODEL: model } });
   expect(plain.code).toBe(0);
   expect(plain.stdout).toMatch(/^<json-output>\{"n":\d,"b":(true|false)\}<\/json-output>\n$/);
-  const json = await svc(['generate', '--schema', schema, '--json'], { input: 'Give me data\n', env: { SVC_MODEL: model } });
+  const json = await svc(['generate', '--schema', schema, '--json'], {
+    input: 'Give me data\n',
+    env: { SVC_MODEL: model },
+  });
   const out = JSON.parse(json.stdout);
   expect(out.text).toBe(plain.stdout.trimEnd());
   expect(out.value).toEqual(JSON.parse(out.text.slice('<json-output>'.length, -'</json-output>'.length)));
 });
 
 test('generate --regex, --type, --max-tokens, --seed', async () => {
-  const r = await svc(['generate', 'Code:', '--regex', '[A-Z]{3}-[0-9]{3}', '--model', model, '--seed', '42', '--max-tokens', '20']);
+  const r = await svc([
+    'generate',
+    'Code:',
+    '--regex',
+    '[A-Z]{3}-[0-9]{3}',
+    '--model',
+    model,
+    '--seed',
+    '42',
+    '--max-tokens',
+    '20',
+  ]);
   expect(r.stdout).toMatch(/^[A-Z]{3}-[0-9]{3}\n$/);
   const t = await svc(['generate', 'Yes?', '--type', 'boolean', '--model', model, '--json']);
   expect(typeof JSON.parse(t.stdout).value).toBe('boolean');
@@ -79,13 +99,18 @@ test('errors: usage 2, constraint/output 1, model 3, with messages that help', a
   expect(badRegex.code).toBe(1);
   expect(badRegex.stderr).toMatch(/invalid constraint: .*\[invalid-regex\]/);
   expect(cut.code).toBe(1);
-  expect(cut.stderr).toMatch(/maxTokens 5 is below the 40 tokens the shortest output of this constraint takes on this model/);
+  expect(cut.stderr).toMatch(
+    /maxTokens 5 is below the 40 tokens the shortest output of this constraint takes on this model/,
+  );
   expect(cut.stderr).not.toMatch(/\n\s+at /); // no stack trace
   expect(missing.code).toBe(3);
   expect(missing.stderr).toMatch(/model file not found/);
   // Only NAME=PATH entries in SVC_MODEL: the message lists them, and a mistyped name says what it is not.
   const named = { SVC_MODEL: `story=${model}` };
-  const [noDefault, typo] = await Promise.all([svc(['generate', 'x'], { env: named }), svc(['generate', 'x', '--model', 'stroy'], { env: named })]);
+  const [noDefault, typo] = await Promise.all([
+    svc(['generate', 'x'], { env: named }),
+    svc(['generate', 'x', '--model', 'stroy'], { env: named }),
+  ]);
   expect(noDefault.code).toBe(2);
   expect(noDefault.stderr).toMatch(/no default model: SVC_MODEL names story; pass --model NAME/);
   expect(typo.code).toBe(3);
@@ -109,15 +134,24 @@ test('generate --unsafe with a remote model (loopback server); missing key exits
     for await (const c of req) raw += c;
     seen = JSON.parse(raw);
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: '{"value":"b"}' }, finish_reason: 'stop' }] }));
+    res.end(
+      JSON.stringify({
+        choices: [{ message: { role: 'assistant', content: '{"value":"b"}' }, finish_reason: 'stop' }],
+      }),
+    );
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
-    const env = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
+    const env = {
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    };
     const ok = await svc(['generate', 'x', '--choices', 'a,b', '--model', 'openai:gpt-4o-mini', '--unsafe'], { env });
     expect(ok).toMatchObject({ code: 0, stdout: 'b\n' });
     expect(seen.model).toBe('gpt-4o-mini');
-    const nokey = await svc(['generate', 'x', '--model', 'openai:gpt-4o-mini', '--unsafe'], { env: { ...env, OPENAI_API_KEY: undefined } });
+    const nokey = await svc(['generate', 'x', '--model', 'openai:gpt-4o-mini', '--unsafe'], {
+      env: { ...env, OPENAI_API_KEY: undefined },
+    });
     expect(nokey.code).toBe(3);
     expect(nokey.stderr).toMatch(/set OPENAI_API_KEY/);
   } finally {
@@ -193,7 +227,12 @@ test('rerank: an empty or whitespace-only query or document argument is an error
     svc(['rerank', 'cat', 'cats purr', '', '--model', model]),
     svc(['rerank', 'cat', ' \t', 'dogs bark', '--model', model]),
   ]);
-  const messages = ['query must not be empty', 'query must not be empty', 'document 1 must not be empty', 'document 0 must not be empty'];
+  const messages = [
+    'query must not be empty',
+    'query must not be empty',
+    'document 1 must not be empty',
+    'document 0 must not be empty',
+  ];
   runs.forEach((run, i) => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
@@ -202,7 +241,9 @@ test('rerank: an empty or whitespace-only query or document argument is an error
 });
 
 test('--verbose says which model runs, on how many threads, in what context; --context-size sets it; an unknown option names the nearest (#45)', async () => {
-  const verbose = await svc(['--verbose', 'generate', 'ab', '--max-tokens', '3', '--model', model], { env: { SVC_THREADS: undefined } });
+  const verbose = await svc(['--verbose', 'generate', 'ab', '--max-tokens', '3', '--model', model], {
+    env: { SVC_THREADS: undefined },
+  });
   expect(verbose.code).toBe(0);
   // The test model is 1 MB: one thread by default; its training context is 2048.
   expect(verbose.stderr).toMatch(
@@ -212,9 +253,15 @@ test('--verbose says which model runs, on how many threads, in what context; --c
   expect(small.stderr).toMatch(/: 2 threads, context 64 tokens \(trained 2048\)/);
   const over = await svc(['generate', 'ab'.repeat(40), '--context-size', '64', '--model', model]);
   expect(over).toMatchObject({ code: 2, stdout: '' });
-  expect(over.stderr).toMatch(/^svc generate: prompt is 81 tokens, over the 63 a context of 64 tokens leaves for a prompt .*\[context-exceeded\]\n$/);
+  expect(over.stderr).toMatch(
+    /^svc generate: prompt is 81 tokens, over the 63 a context of 64 tokens leaves for a prompt .*\[context-exceeded\]\n$/,
+  );
   const typo = await svc(['generate', 'ab', '--max-token', '3', '--model', model]);
   expect(typo).toMatchObject({ code: 2, stdout: '' });
-  expect(typo.stderr).toBe("svc generate: unknown option '--max-token'; did you mean --max-tokens?\nRun 'svc generate --help' for usage.\n");
-  expect((await svc(['embed', 'ab', '--zzz'])).stderr).toBe("svc embed: unknown option '--zzz'\nRun 'svc embed --help' for usage.\n");
+  expect(typo.stderr).toBe(
+    "svc generate: unknown option '--max-token'; did you mean --max-tokens?\nRun 'svc generate --help' for usage.\n",
+  );
+  expect((await svc(['embed', 'ab', '--zzz'])).stderr).toBe(
+    "svc embed: unknown option '--zzz'\nRun 'svc embed --help' for usage.\n",
+  );
 });

@@ -46,7 +46,11 @@ const sqlError = (client: pg.Client, text: string, values: unknown[] = []) =>
 
 beforeAll(async () => {
   configure({ threads: 1 });
-  [qwen, bge, ranker] = await Promise.all([realVocabModel('qwen2'), bertEmbeddingModel('cls'), bertEmbeddingModel('rank')]);
+  [qwen, bge, ranker] = await Promise.all([
+    realVocabModel('qwen2'),
+    bertEmbeddingModel('cls'),
+    bertEmbeddingModel('rank'),
+  ]);
   db = await svc().connect();
   alice = await svc().connect(ROLES.alice);
   worker = startWorker(
@@ -56,7 +60,9 @@ beforeAll(async () => {
   );
   await eventually(
     'the worker serving its four models',
-    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'ranker' = ANY (models)`)).rows.length > 0,
+    async () =>
+      (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'ranker' = ANY (models)`)).rows
+        .length > 0,
     120_000,
   );
 }, 180_000);
@@ -66,7 +72,9 @@ afterAll(async () => {
 });
 
 test("the worker's start line says each model's threads, context, generation contexts and what it serves", () => {
-  const started = worker.logs.map((line) => JSON.parse(line) as { msg?: string; engines?: unknown }).find((l) => l.msg === 'worker started');
+  const started = worker.logs
+    .map((line) => JSON.parse(line) as { msg?: string; engines?: unknown })
+    .find((l) => l.msg === 'worker started');
   // Its 2 sequences shared out over a context per core at one thread; none for a model that cannot generate.
   const generationContexts = Math.min(2, physicalCores());
   expect(started?.engines).toEqual({
@@ -84,9 +92,13 @@ describe('context', () => {
     expect(info.contextSize).toBe(512);
     expect(info.trainContextSize).toBe(512);
     const sync = (await alice.query(`SELECT svc_generate($1, max_tokens := 512) AS t`, [PROMPT])).rows[0].t as string;
-    const id = (await alice.query(`SELECT svc_generate_async($1, max_tokens := 512, use_cache := false) AS id`, [PROMPT])).rows[0].id as string;
+    const id = (
+      await alice.query(`SELECT svc_generate_async($1, max_tokens := 512, use_cache := false) AS id`, [PROMPT])
+    ).rows[0].id as string;
     const async = (await alice.query(`SELECT svc_get_async_result($1, 60) AS t`, [id])).rows[0].t as string;
-    const cli = await runSvc(['generate', PROMPT, '--max-tokens', '512', '--model', STORIES_MODEL], { env: { SVC_MODEL: undefined, SVC_THREADS: '1' } });
+    const cli = await runSvc(['generate', PROMPT, '--max-tokens', '512', '--model', STORIES_MODEL], {
+      env: { SVC_MODEL: undefined, SVC_THREADS: '1' },
+    });
     expect(cli.code).toBe(0);
     expect(sync).toBe(library);
     expect(async).toBe(library);
@@ -97,20 +109,27 @@ describe('context', () => {
     const prompt = 'Once upon a time '.repeat(200);
     const library = await libraryError(generate(prompt, { model: STORIES_MODEL, maxTokens: 8 }));
     expect(library.code).toBe('context-exceeded');
-    expect(library.message).toMatch(/^generate: prompt is \d+ tokens, over the 511 a context of 512 tokens leaves for a prompt/);
+    expect(library.message).toMatch(
+      /^generate: prompt is \d+ tokens, over the 511 a context of 512 tokens leaves for a prompt/,
+    );
     const words = library.message.replace(/^generate: /, '');
     const sync = await sqlError(alice, `SELECT svc_generate($1, max_tokens := 8)`, [prompt]);
     expect(sync.code).toBe('SV001');
     expect(sync.message).toContain(words);
-    const id = (await alice.query(`SELECT svc_generate_async($1, max_tokens := 8) AS id`, [prompt])).rows[0].id as string;
+    const id = (await alice.query(`SELECT svc_generate_async($1, max_tokens := 8) AS id`, [prompt])).rows[0]
+      .id as string;
     const async = await sqlError(alice, `SELECT svc_get_async_result($1, 60)`, [id]);
     expect(async.code).toBe('SV001');
     expect(async.message).toContain(words);
-    const cli = await runSvc(['generate', prompt, '--max-tokens', '8', '--model', STORIES_MODEL], { env: { SVC_MODEL: undefined, SVC_THREADS: '1' } });
+    const cli = await runSvc(['generate', prompt, '--max-tokens', '8', '--model', STORIES_MODEL], {
+      env: { SVC_MODEL: undefined, SVC_THREADS: '1' },
+    });
     expect(cli.code).toBe(2);
     expect(cli.stderr).toBe(`svc generate: ${words} [context-exceeded]\n`);
     // Failed on the first attempt, not after SVC_WORKER_MAX_RETRIES.
-    const rows = (await db.query(`SELECT status, retry_count, attempt FROM svc_queue WHERE parameters->>'prompt' = $1`, [prompt])).rows;
+    const rows = (
+      await db.query(`SELECT status, retry_count, attempt FROM svc_queue WHERE parameters->>'prompt' = $1`, [prompt])
+    ).rows;
     expect(rows).toEqual([
       { status: 'failed', retry_count: 0, attempt: 1 },
       { status: 'failed', retry_count: 0, attempt: 1 },
@@ -121,11 +140,18 @@ describe('context', () => {
     const text = 'Once upon a time '.repeat(200);
     const library = await libraryError(embed(text, { model: STORIES_MODEL }));
     expect(library.code).toBe('context-exceeded');
-    expect(library.message).toMatch(/^embed: the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks of at most 511 tokens/);
+    expect(library.message).toMatch(
+      /^embed: the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks of at most 511 tokens/,
+    );
     const sync = await sqlError(alice, `SELECT svc_embed($1)`, [text]);
     expect(sync.code).toBe('SV001');
     expect(sync.message).toContain(library.message.replace(/^embed: /, ''));
-    const rows = (await db.query(`SELECT status, retry_count FROM svc_queue WHERE function_name = 'embed' AND parameters->>'text_input' = $1`, [text])).rows;
+    const rows = (
+      await db.query(
+        `SELECT status, retry_count FROM svc_queue WHERE function_name = 'embed' AND parameters->>'text_input' = $1`,
+        [text],
+      )
+    ).rows;
     expect(rows).toEqual([{ status: 'failed', retry_count: 0 }]);
   }, 120_000);
 
@@ -141,7 +167,9 @@ describe('context', () => {
       const long = near.repeat(4);
       const refused = await libraryError(generate(long, { model: qwen, maxTokens: 8 }));
       // Four times the context and more is told from a prefix: "at least" (src/engine/input-bound.ts), on every surface alike.
-      expect(refused.message).toMatch(/^generate: prompt is at least \d+ tokens, over the 2047 a context of 2048 tokens leaves for a prompt/);
+      expect(refused.message).toMatch(
+        /^generate: prompt is at least \d+ tokens, over the 2047 a context of 2048 tokens leaves for a prompt/,
+      );
       const error = await sqlError(alice, `SELECT svc_generate($1, max_tokens := 8)`, [long]);
       expect(error.code).toBe('SV001');
       expect(error.message).toContain(refused.message.replace(/^generate: /, ''));
@@ -153,19 +181,32 @@ describe('context', () => {
 
 test("a vectorizer's dimensions other than its model's are refused at the declaration, with both numbers; nothing is created", async () => {
   await db.query(`CREATE TABLE notes (id integer PRIMARY KEY, body text); GRANT ALL ON notes TO alice`);
-  const error = await sqlError(alice, `SELECT svc_vectorize('notes', 'body', 'notes_v', model := 'bge', dimensions := 1)`);
+  const error = await sqlError(
+    alice,
+    `SELECT svc_vectorize('notes', 'body', 'notes_v', model := 'bge', dimensions := 1)`,
+  );
   expect(error.code).toBe('22023');
-  expect(error.message).toBe(`svc_vectorize: dimensions must be the length of "bge"'s embeddings, 64 (got 1): pass 64, or NULL for the model's`);
+  expect(error.message).toBe(
+    `svc_vectorize: dimensions must be the length of "bge"'s embeddings, 64 (got 1): pass 64, or NULL for the model's`,
+  );
   expect((await db.query(`SELECT to_regclass('notes_v') AS t`)).rows[0].t).toBeNull();
 });
 
 describe('what a model can do comes from the model', () => {
   test('an embedding model is never declared as serving generate: narrowed when its worker loads it, refused by svc_model_declare', async () => {
-    const models = (await db.query(`SELECT name, serves, capabilities, dimension FROM svc_models WHERE name IN ('bge', 'ranker', 'default') ORDER BY name`))
-      .rows;
+    const models = (
+      await db.query(
+        `SELECT name, serves, capabilities, dimension FROM svc_models WHERE name IN ('bge', 'ranker', 'default') ORDER BY name`,
+      )
+    ).rows;
     expect(models).toEqual([
       { name: 'bge', serves: ['embed', 'rerank'], capabilities: ['embed', 'rerank'], dimension: 64 },
-      { name: 'default', serves: ['generate', 'embed', 'rerank'], capabilities: ['generate', 'embed', 'rerank'], dimension: 64 },
+      {
+        name: 'default',
+        serves: ['generate', 'embed', 'rerank'],
+        capabilities: ['generate', 'embed', 'rerank'],
+        dimension: 64,
+      },
       { name: 'ranker', serves: ['embed', 'rerank'], capabilities: ['embed', 'rerank'], dimension: 64 },
     ]);
     const admin = await svc().connect(ROLES.admin);
@@ -185,7 +226,13 @@ describe('what a model can do comes from the model', () => {
     } finally {
       await alice.query(`RESET svc.generate_model`);
     }
-    expect((await db.query(`SELECT count(*)::int AS n FROM svc_cache WHERE function_name = 'generate' AND model LIKE 'svc-bert%'`)).rows[0].n).toBe(0);
+    expect(
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM svc_cache WHERE function_name = 'generate' AND model LIKE 'svc-bert%'`,
+        )
+      ).rows[0].n,
+    ).toBe(0);
     const library = await libraryError(generate('a cat', { model: bge }));
     expect(library.code).toBe('unsupported-operation');
     expect(library.message).toMatch(
@@ -200,7 +247,10 @@ describe('what a model can do comes from the model', () => {
     for (const r of library) expect(r.score >= 0 && r.score <= 1).toBe(true);
     await alice.query(`SET svc.rerank_model = 'ranker'`);
     try {
-      const rows = (await alice.query(`SELECT * FROM svc_rerank('a cat sleeping', $1)`, [documents])).rows as Array<{ document: string; score: number }>;
+      const rows = (await alice.query(`SELECT * FROM svc_rerank('a cat sleeping', $1)`, [documents])).rows as Array<{
+        document: string;
+        score: number;
+      }>;
       expect(rows.map((r) => r.document)).toEqual(library.map((r) => r.document));
       expect(rows.map((r) => Math.fround(r.score))).toEqual(library.map((r) => Math.fround(r.score)));
     } finally {
@@ -214,19 +264,28 @@ describe('smaller items', () => {
     '{"type":"object","properties":{"reasoning":{"type":"string","maxLength":20},"answer":{"type":"string","enum":["yes","no"]}},"required":["reasoning","answer"]}';
 
   test('svc_generate_json takes a schema of type json (a json column keeps it as written): the bytes of the text overload, sync, batch and async', async () => {
-    const asText = (await alice.query(`SELECT svc_generate_json($1, $2::text, 80) AS t`, [PROMPT, SCHEMA])).rows[0].t as string;
-    const asJson = (await alice.query(`SELECT svc_generate_json($1, $2::json, 80) AS t`, [PROMPT, SCHEMA])).rows[0].t as string;
+    const asText = (await alice.query(`SELECT svc_generate_json($1, $2::text, 80) AS t`, [PROMPT, SCHEMA])).rows[0]
+      .t as string;
+    const asJson = (await alice.query(`SELECT svc_generate_json($1, $2::json, 80) AS t`, [PROMPT, SCHEMA])).rows[0]
+      .t as string;
     expect(asJson).toBe(asText);
     expect(Object.keys(JSON.parse(asJson) as object)).toEqual(['reasoning', 'answer']); // "reasoning first", as written
-    const batch = (await alice.query(`SELECT result FROM svc_generate_json(ARRAY[$1], $2::json, 80)`, [PROMPT, SCHEMA])).rows;
+    const batch = (await alice.query(`SELECT result FROM svc_generate_json(ARRAY[$1], $2::json, 80)`, [PROMPT, SCHEMA]))
+      .rows;
     expect(batch).toEqual([{ result: asText }]);
-    const id = (await alice.query(`SELECT svc_generate_json_async($1, $2::json, 80) AS id`, [PROMPT, SCHEMA])).rows[0].id as string;
+    const id = (await alice.query(`SELECT svc_generate_json_async($1, $2::json, 80) AS id`, [PROMPT, SCHEMA])).rows[0]
+      .id as string;
     expect((await alice.query(`SELECT svc_get_async_result($1, 60) AS t`, [id])).rows[0].t).toBe(asText);
   }, 60_000);
 
   test('svc_get_async_results: a NULL item is reported in its row, the other rows answered', async () => {
     const id = (await alice.query(`SELECT svc_generate_async($1, 4) AS id`, [PROMPT])).rows[0].id as string;
-    const rows = (await alice.query(`SELECT ord, request_id, status, error FROM svc_get_async_results(ARRAY[$1, NULL]::uuid[], 60)`, [id])).rows;
+    const rows = (
+      await alice.query(
+        `SELECT ord, request_id, status, error FROM svc_get_async_results(ARRAY[$1, NULL]::uuid[], 60)`,
+        [id],
+      )
+    ).rows;
     expect(rows).toEqual([
       { ord: 1, request_id: id, status: 'completed', error: null },
       { ord: 2, request_id: null, status: null, error: 'svc_get_async_results: request_ids[2] is NULL' },
@@ -235,7 +294,11 @@ describe('smaller items', () => {
 
   test("svc_cache_evict's rows show the start of each cached answer", async () => {
     const admin = await svc().connect(ROLES.admin);
-    const rows = (await admin.query(`SELECT function_name, result_preview FROM svc_cache_evict(keep := 0) WHERE function_name = 'generate_json'`)).rows;
+    const rows = (
+      await admin.query(
+        `SELECT function_name, result_preview FROM svc_cache_evict(keep := 0) WHERE function_name = 'generate_json'`,
+      )
+    ).rows;
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.result_preview).toMatch(/^\{"reasoning":/);
   });

@@ -8,6 +8,9 @@ test("docs/sql.md's settings table has every setting of settings-catalog.ts, wit
   const table = doc.slice(doc.indexOf('## Settings'));
   const rows = new Map([...table.matchAll(/^\| `(svc\.[a-z_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim()]));
   for (const [name, { default: value }] of Object.entries(SETTINGS)) {
-    expect({ name, default: rows.get(name) }).toEqual({ name, default: value === null ? '(none)' : /^\d+$/.test(value) ? value : `'${value}'` });
+    expect({ name, default: rows.get(name) }).toEqual({
+      name,
+      default: value === null ? '(none)' : /^\d+$/.test(value) ? value : `'${value}'`,
+    });
   }
 });

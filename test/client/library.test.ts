@@ -52,11 +52,19 @@ const code = async (p: Promise<unknown>) => {
   return error as { code?: string; message: string };
 };
 
-const Person = z.object({ name: z.enum(['Ada', 'Alan', 'Grace']), age: z.number().int().min(0).max(120), member: z.boolean() });
+const Person = z.object({
+  name: z.enum(['Ada', 'Alan', 'Grace']),
+  age: z.number().int().min(0).max(120),
+  member: z.boolean(),
+});
 
 describe('generate', () => {
   test('with a schema: the JSON inside <json-output> tags (JSON Schema, Zod, basic type)', async () => {
-    const jsonSchema = { type: 'object', properties: { ok: { type: 'boolean' }, n: { type: 'integer', minimum: 0, maximum: 99 } }, required: ['ok', 'n'] };
+    const jsonSchema = {
+      type: 'object',
+      properties: { ok: { type: 'boolean' }, n: { type: 'integer', minimum: 0, maximum: 99 } },
+      required: ['ok', 'n'],
+    };
     const a = await generate('Answer:', { schema: jsonSchema });
     expect(a).toMatch(/^<json-output>\{"ok":(true|false),"n":\d{1,2}\}<\/json-output>$/);
     const b = await generate('Person:', { schema: Person });
@@ -80,11 +88,15 @@ describe('generate', () => {
   });
 
   test('sampling: temperature above 0 draws under the seed (the same call, the same bytes; another seed, others), inside a constraint; stop strings end the output', async () => {
-    const sampled = (seed: number) => generate('Hello', { maxTokens: 24, seed, temperature: 1.5, topK: 0, topP: 1, minP: 0 });
+    const sampled = (seed: number) =>
+      generate('Hello', { maxTokens: 24, seed, temperature: 1.5, topK: 0, topP: 1, minP: 0 });
     const a = await sampled(1);
     expect(await sampled(1)).toBe(a);
     expect(new Set([a, await sampled(2), await sampled(3)]).size).toBe(3);
-    for (const seed of [1, 2, 3]) expect(await generateRegex('x', '[a-z]{3}-[0-9]{2}', { seed, temperature: 2, topK: 0 })).toMatch(/^[a-z]{3}-[0-9]{2}$/);
+    for (const seed of [1, 2, 3])
+      expect(await generateRegex('x', '[a-z]{3}-[0-9]{2}', { seed, temperature: 2, topK: 0 })).toMatch(
+        /^[a-z]{3}-[0-9]{2}$/,
+      );
     const person = await generateJson('Person:', Person, { seed: 5, temperature: 2, topK: 0 });
     expect(Person.parse(person)).toEqual(person);
     // Stop strings: the output ends before the first one; the stream's done event says why.
@@ -95,7 +107,11 @@ describe('generate', () => {
     expect(await generate('Hello', { maxTokens: 40, stop: [stop] })).toBe(greedy.slice(0, greedy.indexOf(stop)));
     const events = [];
     for await (const event of generateStream('Hello', { maxTokens: 40, stop: [stop] })) events.push(event);
-    expect(events.at(-1)).toMatchObject({ type: 'done', result: greedy.slice(0, greedy.indexOf(stop)), stopReason: 'stopString' });
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      result: greedy.slice(0, greedy.indexOf(stop)),
+      stopReason: 'stopString',
+    });
   });
 
   test('sampling options and stop strings are checked, each error naming the option and its rule', async () => {
@@ -109,7 +125,8 @@ describe('generate', () => {
       [{ stop: ['a', ''] }, 'generate: stop[1] must not be empty'],
       [{ stop: ['x'.repeat(1001)] }, 'generate: stop[0] must be at most 1000 characters (got 1001)'],
     ];
-    for (const [options, message] of cases) expect(await code(generate('x', options as never))).toMatchObject({ code: 'invalid-options', message });
+    for (const [options, message] of cases)
+      expect(await code(generate('x', options as never))).toMatchObject({ code: 'invalid-options', message });
     expect(await code(generateChoice('x', ['a'], { temperature: Number.NaN }))).toMatchObject({
       message: 'generateChoice: temperature must be a number from 0 to 2 (got NaN)',
     });
@@ -123,11 +140,15 @@ describe('generate', () => {
   });
 
   test('wrong types are clear errors', async () => {
-    expect((await code(generate('x', { schema: 42 as never }))).message).toMatch(/schema must be a JSON Schema object, a Zod schema, or a basic type/);
+    expect((await code(generate('x', { schema: 42 as never }))).message).toMatch(
+      /schema must be a JSON Schema object, a Zod schema, or a basic type/,
+    );
     expect((await code(generate('x', { schema: [] as never }))).message).toMatch(/got an array/);
     expect((await code(generate('x', { schema: Date as never }))).message).toMatch(/the function Date/);
     expect((await code(generate('x', { regex: 5 as never }))).message).toMatch(/regex must be a string/);
-    expect((await code(generate('x', { choices: 'a,b' as never }))).message).toMatch(/choices must be an array of strings/);
+    expect((await code(generate('x', { choices: 'a,b' as never }))).message).toMatch(
+      /choices must be an array of strings/,
+    );
     expect((await code(generate('x', { choices: ['a', 1] as never }))).message).toMatch(/choice 1 is number/);
     expect((await code(generate(5 as never))).message).toMatch(/prompt must be a string/);
     expect((await code(generate('x', 'opts' as never))).message).toMatch(/options must be an object/);
@@ -149,7 +170,9 @@ describe('generate', () => {
     expect((await code(generate('x', { schema: { type: 'object' }, openObjects: 'yes' as never }))).message).toBe(
       'generate: openObjects must be a boolean; got "yes"',
     );
-    expect((await code(generate('x', { regex: 'a', openObjects: true }))).message).toBe('generate: openObjects applies to schema only');
+    expect((await code(generate('x', { regex: 'a', openObjects: true }))).message).toBe(
+      'generate: openObjects applies to schema only',
+    );
     const typo = await code(generate('x', { max_tokens: 5 } as never));
     expect(typo.message).toMatch(/unknown option 'max_tokens' \(did you mean 'maxTokens'\?\)/);
   });
@@ -160,16 +183,23 @@ describe('generate', () => {
     expect(bad.code).toBe('invalid-regex');
     expect(((await code(generate('x', { choices: [] }))) as ConstraintError).code).toBe('invalid-input');
     // An unknown keyword is an annotation (JSON Schema 2020-12), refused only with strictSchema.
-    expect(((await code(generate('x', { schema: { type: 'object', foo: 1 }, strictSchema: true }))) as ConstraintError).code).toBe('unsupported-keyword');
+    expect(
+      ((await code(generate('x', { schema: { type: 'object', foo: 1 }, strictSchema: true }))) as ConstraintError).code,
+    ).toBe('unsupported-keyword');
   });
 
   test('maxTokens below the fewest tokens the constraint takes: incomplete-output at once, naming that minimum', async () => {
     const e = (await code(generateRegex('x', '[a-z]{40}', { maxTokens: 5 }))) as ClientError;
     expect(e).toBeInstanceOf(ClientError);
     expect(e.code).toBe('incomplete-output');
-    expect(e.message).toBe('generateRegex: maxTokens 5 is below the 40 tokens the shortest output of this constraint takes on this model; raise maxTokens');
+    expect(e.message).toBe(
+      'generateRegex: maxTokens 5 is below the 40 tokens the shortest output of this constraint takes on this model; raise maxTokens',
+    );
     expect(e.output).toBe('');
-    expect((await code(generate('x', { schema: { type: 'array', items: { type: 'integer' }, minItems: 30 }, maxTokens: 6 }))).code).toBe('incomplete-output');
+    expect(
+      (await code(generate('x', { schema: { type: 'array', items: { type: 'integer' }, minItems: 30 }, maxTokens: 6 })))
+        .code,
+    ).toBe('incomplete-output');
   });
 
   test('output the grammar allows but the schema does not: validation-failed (checked locally)', async () => {
@@ -205,7 +235,11 @@ describe('generateJson', () => {
   });
 
   test('JSON Schema object (draft 2020-12 and draft-07), and basic types', async () => {
-    const v = await generateJson<{ color: string }>('x', { type: 'object', properties: { color: { enum: ['red', 'blue'] } }, required: ['color'] });
+    const v = await generateJson<{ color: string }>('x', {
+      type: 'object',
+      properties: { color: { enum: ['red', 'blue'] } },
+      required: ['color'],
+    });
     expect(['red', 'blue']).toContain(v.color);
     const d7 = await generateJson('x', {
       $schema: 'http://json-schema.org/draft-07/schema#',
@@ -276,7 +310,11 @@ describe('models', () => {
     expect(resolveModel('local:rel/x.gguf')).toEqual({ kind: 'local', path: 'rel/x.gguf' });
     expect(resolveModel('hf:user/repo/file.gguf')).toEqual({ kind: 'local', path: 'hf:user/repo/file.gguf' });
     expect(resolveModel('openai:gpt-4o-mini')).toEqual({ kind: 'remote', provider: 'openai', name: 'gpt-4o-mini' });
-    expect(resolveModel('OpenRouter:meta/llama')).toEqual({ kind: 'remote', provider: 'openrouter', name: 'meta/llama' });
+    expect(resolveModel('OpenRouter:meta/llama')).toEqual({
+      kind: 'remote',
+      provider: 'openrouter',
+      name: 'meta/llama',
+    });
     expect(resolveModel(undefined)).toEqual({ kind: 'local', path: model });
   });
 
@@ -287,10 +325,14 @@ describe('models', () => {
       expect(resolveModel('writer')).toEqual({ kind: 'local', path: model });
       expect(resolveModel('fast')).toEqual({ kind: 'remote', provider: 'openai', name: 'gpt-4o-mini' });
       // The same call, by name and by path: one engine, the same bytes.
-      expect(await generate('Once upon a time', { model: 'writer', maxTokens: 8 })).toBe(await generate('Once upon a time', { model, maxTokens: 8 }));
+      expect(await generate('Once upon a time', { model: 'writer', maxTokens: 8 })).toBe(
+        await generate('Once upon a time', { model, maxTokens: 8 }),
+      );
       const serverName = await code(generate('x', { model: 'remote' }));
       expect(serverName.code).toBe('invalid-options');
-      expect(serverName.message).toMatch(/model 'remote' is an inference server .*: the worker serves inference servers, the library runs GGUF files/);
+      expect(serverName.message).toMatch(
+        /model 'remote' is an inference server .*: the worker serves inference servers, the library runs GGUF files/,
+      );
       // A mistyped name: neither a name nor a file, and the names are listed.
       const typo = await code(generate('x', { model: 'writr' }));
       expect(typo.code).toBe('model-not-found');
@@ -300,7 +342,9 @@ describe('models', () => {
       // No 'default' entry and no configure({ model }): the error lists the names.
       const none = await code(generate('x'));
       expect(none.code).toBe('model-not-configured');
-      expect(none.message).toBe("no default model: the named models are writer, fast, remote; pass { model: 'writer' } or call configure({ model })");
+      expect(none.message).toBe(
+        "no default model: the named models are writer, fast, remote; pass { model: 'writer' } or call configure({ model })",
+      );
       // configure({ models }) adds names and wins over SVC_MODEL's; configure({ model }) may be a name.
       configure({ models: { writer: '/elsewhere/w.gguf', story: model }, model: 'story' });
       expect(resolveModel('writer')).toEqual({ kind: 'local', path: '/elsewhere/w.gguf' });
@@ -314,7 +358,9 @@ describe('models', () => {
       process.env.SVC_MODEL = 'a=x.gguf,a=y.gguf';
       expect(() => resolveModel('a')).toThrow('SVC_MODEL: the model name "a" is given twice');
       delete process.env.SVC_MODEL;
-      expect(() => configure({ models: { 'bad name': 'x.gguf' } })).toThrow(/models: the name 'bad name' must be letters, digits/);
+      expect(() => configure({ models: { 'bad name': 'x.gguf' } })).toThrow(
+        /models: the name 'bad name' must be letters, digits/,
+      );
       expect(() => configure({ models: { ok: '' } })).toThrow(/models.ok must be a non-empty path/);
       expect(() => configure({ models: ['x.gguf'] as never })).toThrow(/models must be an object of name → GGUF path/);
     } finally {
@@ -385,7 +431,11 @@ describe('embed and rerank', () => {
     expect(await rerank('cat', docs, { topK: 10 })).toEqual(all);
     for (const topK of [0, -1, 1.5, '2', null]) {
       const error = await code(rerank('cat', docs, { topK: topK as never }));
-      expect([topK, error.code, error.message]).toEqual([topK, 'invalid-options', `rerank: topK must be a positive integer; got ${JSON.stringify(topK)}`]);
+      expect([topK, error.code, error.message]).toEqual([
+        topK,
+        'invalid-options',
+        `rerank: topK must be a positive integer; got ${JSON.stringify(topK)}`,
+      ]);
     }
   });
 

@@ -21,9 +21,17 @@ const env = { ...process.env, SVC_MODEL: '', SVC_THREADS: '1', npm_config_update
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-package-'));
-  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', dir], { cwd: root, env, timeout: 120_000, maxBuffer: 16 << 20 });
+  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', dir], {
+    cwd: root,
+    env,
+    timeout: 120_000,
+    maxBuffer: 16 << 20,
+  });
   // The prepack script's output comes first; npm's JSON report starts at a line that is just '['.
-  const [packed] = JSON.parse(stdout.slice(stdout.search(/^\[$/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const [packed] = JSON.parse(stdout.slice(stdout.search(/^\[$/m))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
   const tarball = join(dir, packed.filename);
   // What the tarball holds: the compiled library with declarations, the bins, no TypeScript sources.
   const files = packed.files.map((f) => f.path);
@@ -42,12 +50,18 @@ beforeAll(async () => {
   project = join(dir, 'project');
   mkdirSync(join(project, 'node_modules'), { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'uses-svc', private: true, type: 'module' }));
-  const dependencies = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: object }).dependencies);
+  const dependencies = Object.keys(
+    (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: object }).dependencies,
+  );
   for (const name of dependencies) {
     mkdirSync(dirname(join(project, 'node_modules', name)), { recursive: true });
     symlinkSync(join(root, 'node_modules', name), join(project, 'node_modules', name));
   }
-  await exec('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: project, env, timeout: 120_000 });
+  await exec('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
+    cwd: project,
+    env,
+    timeout: 120_000,
+  });
   expect(existsSync(join(project, 'node_modules/svc/src'))).toBe(false);
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,7 +92,15 @@ test("a .ts importing from 'svc' type-checks with tsc (skipLibCheck: false: svc'
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: ['node'], skipLibCheck: false },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        types: ['node'],
+        skipLibCheck: false,
+      },
       files: ['use.ts'],
     }),
   );
@@ -102,7 +124,11 @@ console.log(text, kid, pet, gbnf, wrong, ClientError);
 `,
   );
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
-  const checked = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, env, timeout: 60_000 }).catch((e: { stdout: string }) => e);
+  const checked = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+    cwd: project,
+    env,
+    timeout: 60_000,
+  }).catch((e: { stdout: string }) => e);
   expect(checked.stdout).toBe('');
 }, 90_000);
 
@@ -111,7 +137,11 @@ test('the svc and svc-worker commands run from node_modules/.bin, a model comman
   const path = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
   const help = await exec(join(bin, 'svc'), ['--help'], { cwd: project, env: { ...env, PATH: path }, timeout: 30_000 });
   expect(help.stdout).toMatch(/^Usage: svc <command>/);
-  const grammar = await exec(join(bin, 'svc'), ['grammar', '--regex', '[0-9]{4}'], { cwd: project, env: { ...env, PATH: path }, timeout: 30_000 });
+  const grammar = await exec(join(bin, 'svc'), ['grammar', '--regex', '[0-9]{4}'], {
+    cwd: project,
+    env: { ...env, PATH: path },
+    timeout: 30_000,
+  });
   expect(grammar.stdout).toMatch(/^root ::= /m);
   // A model command: its module is imported on first use (src/cli/commands/), compiled too.
   const generated = await exec(join(bin, 'svc'), ['generate', 'Once upon a time', '--max-tokens', '8'], {
@@ -122,8 +152,14 @@ test('the svc and svc-worker commands run from node_modules/.bin, a model comman
   expect(generated.stdout).toBe(', there was a little girl\n');
   // No model named: the package's own defaults, models/ shipped in it (#53).
   const defaults = { cwd: project, env: { ...env, PATH: path }, timeout: 60_000 };
-  expect((await exec(join(bin, 'svc'), ['generate', 'Once upon a time', '--max-tokens', '8'], defaults)).stdout).toBe(', there was a little girl\n');
+  expect((await exec(join(bin, 'svc'), ['generate', 'Once upon a time', '--max-tokens', '8'], defaults)).stdout).toBe(
+    ', there was a little girl\n',
+  );
   expect(JSON.parse((await exec(join(bin, 'svc'), ['embed', 'a story'], defaults)).stdout)).toHaveLength(128); // svc-embed
-  const worker = await exec(join(bin, 'svc-worker'), ['--help'], { cwd: project, env: { ...env, PATH: path }, timeout: 30_000 });
+  const worker = await exec(join(bin, 'svc-worker'), ['--help'], {
+    cwd: project,
+    env: { ...env, PATH: path },
+    timeout: 30_000,
+  });
   expect(worker.stdout).toContain('svc-worker');
 }, 90_000);

@@ -26,12 +26,23 @@ test('the SQL tour runs in psql as written, with a worker serving the models its
   const line = shell.split('\n').find((l) => l.startsWith('npx svc-worker '))!;
   const models = [...line.matchAll(/--model (\S+)/g)].map((m) => m[1]);
   expect(models).toEqual(['models/stories260K.gguf', 'embed=models/svc-embed.gguf']);
-  const worker = startWorker(svc().cluster, {}, models.map((m) => m.replace(/^(?:(\w+)=)?/, (_, name) => (name ? `${name}=${root}/` : `${root}/`))).join(','));
+  const worker = startWorker(
+    svc().cluster,
+    {},
+    models.map((m) => m.replace(/^(?:(\w+)=)?/, (_, name) => (name ? `${name}=${root}/` : `${root}/`))).join(','),
+  );
   const db = await svc().connect();
   const psql = (sql: string) =>
-    execFileSync('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-f', '-'], { input: sql, env: { ...process.env, ...svc().cluster.env() }, encoding: 'utf8' });
+    execFileSync('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-f', '-'], {
+      input: sql,
+      env: { ...process.env, ...svc().cluster.env() },
+      encoding: 'utf8',
+    });
   try {
-    await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+    await eventually(
+      'the worker to heartbeat',
+      async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+    );
     const out = psql(first);
     expect(out).toContain(', there was a little girl named Lily.');
     expect(out).toMatch(/^\{"name":"(Lily|Tom)","age":[2-9]\}$/m);
@@ -43,7 +54,11 @@ test('the SQL tour runs in psql as written, with a worker serving the models its
       expect.stringMatching(/^(bug|question)$/),
       expect.stringMatching(/^(bug|question)$/),
     ]);
-    await eventually('the backfill', async () => (await db.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0]?.rows_pending === '0', 60_000);
+    await eventually(
+      'the backfill',
+      async () => (await db.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0]?.rows_pending === '0',
+      60_000,
+    );
     const found = psql(search).trim().split('\n');
     expect(found).toHaveLength(3);
     expect(found[0]).toMatch(/^\{"id": 7\}\|/);

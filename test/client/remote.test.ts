@@ -24,11 +24,22 @@ let server: Server;
 let seen: Seen[] = [];
 /** What the server answers next: a status and a JSON body (or a function of the request). */
 let answer: (body: any) => { status?: number; body: unknown; delayMs?: number } = () => ({ body: {} });
-const ENV_KEYS = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENROUTER_API_KEY', 'OPENROUTER_BASE_URL', 'DEEPSEEK_API_KEY', 'DEEPSEEK_BASE_URL'];
+const ENV_KEYS = [
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'OPENROUTER_API_KEY',
+  'OPENROUTER_BASE_URL',
+  'DEEPSEEK_API_KEY',
+  'DEEPSEEK_BASE_URL',
+];
 const saved: Record<string, string | undefined> = {};
 
 const completion = (content: string, finish = 'stop', extra: object = {}) => ({
-  body: { id: 'c1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: finish }] },
+  body: {
+    id: 'c1',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: finish }],
+  },
 });
 
 beforeAll(async () => {
@@ -82,16 +93,31 @@ describe('openai', () => {
     const { path, auth, body } = seen[0];
     expect(path).toBe('/v1/chat/completions');
     expect(auth).toBe('Bearer sk-openai-test');
-    expect(body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0, seed: 42, max_completion_tokens: 100, messages: [{ role: 'user', content: 'Who?' }] });
+    expect(body).toMatchObject({
+      model: 'gpt-4o-mini',
+      temperature: 0,
+      seed: 42,
+      max_completion_tokens: 100,
+      messages: [{ role: 'user', content: 'Who?' }],
+    });
     expect(body.response_format.type).toBe('json_schema');
     expect(body.response_format.json_schema.strict).toBe(true);
-    expect(body.response_format.json_schema.schema).toMatchObject({ type: 'object', required: ['name', 'age'], additionalProperties: false });
+    expect(body.response_format.json_schema.schema).toMatchObject({
+      type: 'object',
+      required: ['name', 'age'],
+      additionalProperties: false,
+    });
     expect(body.response_format.json_schema.schema.$schema).toBeUndefined();
   });
 
   test('generate with a schema wraps the JSON in <json-output>; optional properties ask without strict', async () => {
     answer = () => completion('{"a":1}');
-    const out = await generate('x', { schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' } } }, model, ...unsafe, seed: 7 });
+    const out = await generate('x', {
+      schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' } } },
+      model,
+      ...unsafe,
+      seed: 7,
+    });
     expect(out).toBe('<json-output>{"a":1}</json-output>');
     expect(seen[0].body.seed).toBe(7);
     expect(seen[0].body.response_format.json_schema.strict).toBe(false);
@@ -114,10 +140,16 @@ describe('openai', () => {
   test('choices: an enum; regex: an anchored pattern', async () => {
     answer = () => completion('{"value":"green"}');
     expect(await generateChoice('Color?', ['red', 'green'], { model, ...unsafe })).toBe('green');
-    expect(seen[0].body.response_format.json_schema.schema.properties.value).toEqual({ type: 'string', enum: ['red', 'green'] });
+    expect(seen[0].body.response_format.json_schema.schema.properties.value).toEqual({
+      type: 'string',
+      enum: ['red', 'green'],
+    });
     answer = () => completion('{"value":"AB-12"}');
     expect(await generateRegex('Code?', '[A-Z]{2}-[0-9]{2}', { model, ...unsafe })).toBe('AB-12');
-    expect(seen[1].body.response_format.json_schema.schema.properties.value).toEqual({ type: 'string', pattern: '^(?:[A-Z]{2}-[0-9]{2})$' });
+    expect(seen[1].body.response_format.json_schema.schema.properties.value).toEqual({
+      type: 'string',
+      pattern: '^(?:[A-Z]{2}-[0-9]{2})$',
+    });
     answer = () => completion('{"value":"no"}');
     expect(await generate('Code?', { regex: '[a-z]+', model, ...unsafe })).toBe('no');
   });
@@ -142,7 +174,9 @@ describe('openai', () => {
     answer = () => completion('{"value":"purple"}');
     expect((await failure(generateChoice('x', ['red', 'green'], { model, ...unsafe }))).code).toBe('validation-failed');
     answer = () => completion('{"value":"abc"}');
-    expect((await failure(generateRegex('x', '[0-9]+', { model, ...unsafe }))).message).toMatch(/does not match the pattern/);
+    expect((await failure(generateRegex('x', '[0-9]+', { model, ...unsafe }))).message).toMatch(
+      /does not match the pattern/,
+    );
     answer = () => completion('not json');
     expect((await failure(generateJson('x', { type: 'object' }, { model, ...unsafe }))).message).toMatch(/not JSON/);
   });
@@ -161,7 +195,9 @@ describe('openai', () => {
     expect(e.status).toBe(401);
     expect(e.message).toMatch(/openai answered HTTP 401: Incorrect API key provided/);
     answer = () => completion('', 'stop', { refusal: 'I cannot help with that.' });
-    expect((await failure(generateJson('x', { type: 'object' }, { model, ...unsafe }))).message).toMatch(/refused: I cannot help/);
+    expect((await failure(generateJson('x', { type: 'object' }, { model, ...unsafe }))).message).toMatch(
+      /refused: I cannot help/,
+    );
     answer = () => ({ body: { nothing: true } });
     expect((await failure(generate('x', { model, ...unsafe }))).message).toMatch(/without a chat completion/);
     answer = () => ({ status: 502, body: 'Bad Gateway' });
@@ -169,7 +205,11 @@ describe('openai', () => {
   });
 
   test('unsafeMode is required, and nothing is sent without it', async () => {
-    for (const p of [generate('x', { model }), generateJson('x', Number, { model, unsafeMode: false }), generateChoice('x', ['a'], { model })]) {
+    for (const p of [
+      generate('x', { model }),
+      generateJson('x', Number, { model, unsafeMode: false }),
+      generateChoice('x', ['a'], { model }),
+    ]) {
       const e = await failure(p);
       expect(e.code).toBe('unsafe-mode-required');
       expect(e.message).toMatch(/needs? unsafeMode: true/);
@@ -218,7 +258,13 @@ describe('openai', () => {
 describe('openrouter (structured outputs, max_tokens)', () => {
   test('schema and choices', async () => {
     answer = () => completion('{"ok":true}');
-    expect(await generateJson('x', z.object({ ok: z.boolean() }), { model: 'openrouter:meta-llama/llama-3.1-8b-instruct', ...unsafe, maxTokens: 50 })).toEqual({
+    expect(
+      await generateJson('x', z.object({ ok: z.boolean() }), {
+        model: 'openrouter:meta-llama/llama-3.1-8b-instruct',
+        ...unsafe,
+        maxTokens: 50,
+      }),
+    ).toEqual({
       ok: true,
     });
     const { path, auth, body } = seen[0];
@@ -239,7 +285,11 @@ describe('deepseek (JSON mode only)', () => {
   test('schema: json_object mode with the schema in a system message, validated locally', async () => {
     answer = () => completion('{"city":"Paris"}');
     expect(
-      await generateJson('Capital of France?', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, { model, ...unsafe }),
+      await generateJson(
+        'Capital of France?',
+        { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        { model, ...unsafe },
+      ),
     ).toEqual({ city: 'Paris' });
     const { path, auth, body } = seen[0];
     expect(path).toBe('/chat/completions');
@@ -250,7 +300,15 @@ describe('deepseek (JSON mode only)', () => {
     expect(body.messages[1]).toEqual({ role: 'user', content: 'Capital of France?' });
     answer = () => completion('{"town":"Paris"}');
     expect(
-      (await failure(generateJson('x', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, { model, ...unsafe }))).code,
+      (
+        await failure(
+          generateJson(
+            'x',
+            { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+            { model, ...unsafe },
+          ),
+        )
+      ).code,
     ).toBe('validation-failed');
   });
 
@@ -273,7 +331,11 @@ describe('systemPrompt', () => {
       { role: 'user', content: 'Hi' },
     ]);
     answer = () => completion('{"a":1}');
-    await generateJson('Hi', { type: 'object' }, { model: 'deepseek:deepseek-chat', ...unsafe, systemPrompt: 'Be brief.' });
+    await generateJson(
+      'Hi',
+      { type: 'object' },
+      { model: 'deepseek:deepseek-chat', ...unsafe, systemPrompt: 'Be brief.' },
+    );
     expect(seen[1].body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'system', 'user']);
     expect(seen[1].body.messages[0].content).toBe('Be brief.');
   });

@@ -55,7 +55,11 @@ describe('generateStream', () => {
   });
 
   test("a schema: the pieces are the JSON, done is generate's <json-output> answer", async () => {
-    const schema = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name', 'age'] };
+    const schema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, age: { type: 'integer' } },
+      required: ['name', 'age'],
+    };
     const options = { model: STORIES_MODEL, maxTokens: 64, schema };
     const expected = await generate('A character as JSON:', options);
     const run = await collect('A character as JSON:', options);
@@ -72,7 +76,8 @@ describe('generateStream', () => {
       const run = await collect(prompt, options);
       expect(run.joined).toBe(expected);
       expect(run.done.result).toBe(expected);
-      for (const piece of run.texts) expect(piece.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      for (const piece of run.texts)
+        expect(piece.text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
     }
   });
 
@@ -107,7 +112,9 @@ describe('generateStream', () => {
       code: 'incomplete-output',
       message: expect.stringMatching(/^generateStream: maxTokens 5 is below/),
     });
-    await expect(drain({ maxTokens: 2000, signal: AbortSignal.timeout(50) })).rejects.toBeInstanceOf(GenerationAbortedError);
+    await expect(drain({ maxTokens: 2000, signal: AbortSignal.timeout(50) })).rejects.toBeInstanceOf(
+      GenerationAbortedError,
+    );
   });
 });
 
@@ -115,7 +122,10 @@ describe('svc generate --stream', () => {
   const model = () => ['--model', STORIES_MODEL, '--threads', '1'];
 
   test('prints the bytes of the call without --stream, plain and with a schema', async () => {
-    writeFileSync(join(dir, 'schema.json'), JSON.stringify({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }));
+    writeFileSync(
+      join(dir, 'schema.json'),
+      JSON.stringify({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }),
+    );
     for (const extra of [
       ['--max-tokens', '60'],
       ['--schema', join(dir, 'schema.json'), '--max-tokens', '40'],
@@ -131,9 +141,13 @@ describe('svc generate --stream', () => {
   test('prints as the model writes: the output reaches the pipe in many writes', async () => {
     const chunks: string[] = [];
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [join(ROOT, 'bin/svc.js'), 'generate', 'Once upon a time', ...model(), '--max-tokens', '400', '--stream'], {
-        cwd: ROOT,
-      });
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, 'bin/svc.js'), 'generate', 'Once upon a time', ...model(), '--max-tokens', '400', '--stream'],
+        {
+          cwd: ROOT,
+        },
+      );
       child.stdout.setEncoding('utf8').on('data', (d: string) => chunks.push(d));
       child.on('error', reject);
       child.on('close', resolve);
@@ -141,7 +155,9 @@ describe('svc generate --stream', () => {
     });
     expect(code).toBe(0);
     expect(chunks.length).toBeGreaterThan(2);
-    expect(chunks.join('')).toBe((await runSvc(['generate', 'Once upon a time', ...model(), '--max-tokens', '400'])).stdout);
+    expect(chunks.join('')).toBe(
+      (await runSvc(['generate', 'Once upon a time', ...model(), '--max-tokens', '400'])).stdout,
+    );
   }, 60_000);
 
   test('--stream with --json or --type is a usage error naming both; a failure ends with its error', async () => {

@@ -11,7 +11,15 @@ import { TokenMasker, type Position } from '../../src/decode/mask.js';
 import { TokenMask } from '../../src/decode/token-mask.js';
 import { DecodedVocabulary } from '../../src/decode/vocabulary.js';
 import { decodeLlama } from '../../src/decode/utf8.js';
-import { compileChoices, compileJsonSchema, compileRegex, parseGbnf, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import {
+  compileChoices,
+  compileJsonSchema,
+  compileRegex,
+  parseGbnf,
+  recognizeGbnf,
+  sampleGbnf,
+  seededRandom,
+} from '../../src/grammar/index.js';
 import type { Grammar } from '../../src/grammar/index.js';
 import { CORPUS } from '../grammar/corpus.js';
 import { CHOICES, REGEXES } from '../grammar/samples.js';
@@ -28,8 +36,16 @@ const cases: Case[] = [
     grammar: parseGbnf(compileJsonSchema(entry.schema).gbnf),
     valid: entry.valid.map((v) => JSON.stringify(v)),
   })),
-  ...REGEXES.map((r) => ({ name: `regex ${r.pattern}`, grammar: parseGbnf(compileRegex(r.pattern, r.flags).gbnf), valid: r.matches })),
-  ...CHOICES.map((c) => ({ name: `choices ${JSON.stringify(c)}`, grammar: parseGbnf(compileChoices(c).gbnf), valid: c })),
+  ...REGEXES.map((r) => ({
+    name: `regex ${r.pattern}`,
+    grammar: parseGbnf(compileRegex(r.pattern, r.flags).gbnf),
+    valid: r.matches,
+  })),
+  ...CHOICES.map((c) => ({
+    name: `choices ${JSON.stringify(c)}`,
+    grammar: parseGbnf(compileChoices(c).gbnf),
+    valid: c,
+  })),
 ];
 
 /** Valid strings of a case: its own, and some drawn from the grammar (at most one of over 2,000 characters: each costs seconds). */
@@ -76,7 +92,9 @@ describe('the automaton accepts what recognizeGbnf accepts', () => {
       expect(dead).toBe(-1);
       expect(automaton.isAccepting(state)).toBe(true);
       // Final (the decoder ends there without another step) exactly when no character can follow.
-      const canGoOn = Array.from({ length: automaton.classes }, (_, cls) => automaton.step(state, cls)).some((next) => next !== DEAD);
+      const canGoOn = Array.from({ length: automaton.classes }, (_, cls) => automaton.step(state, cls)).some(
+        (next) => next !== DEAD,
+      );
       expect(automaton.isFinal(state)).toBe(!canGoOn);
       // Each edit costs a recognition of the whole text: long texts (thousands of characters) get fewer.
       for (let i = 0; i < (text.length > 500 ? 2 : 6); i++) {
@@ -176,7 +194,8 @@ function syntheticVocabulary(): Uint8Array[] {
   ];
   const pieces = texts.map((t) => utf8.encode(t));
   // Single bytes, as a byte-level vocabulary has them: the pieces of é (C3 A9), 日 (E6 97 A5), 😀 (F0 9F 98 80).
-  for (const byte of [0xc3, 0xa9, 0xe6, 0x97, 0xa5, 0xf0, 0x9f, 0x98, 0x80, 0xbc, 0xb1]) pieces.push(Uint8Array.of(byte));
+  for (const byte of [0xc3, 0xa9, 0xe6, 0x97, 0xa5, 0xf0, 0x9f, 0x98, 0x80, 0xbc, 0xb1])
+    pieces.push(Uint8Array.of(byte));
   pieces.push(
     Uint8Array.of(0xe6, 0x97),
     Uint8Array.of(0x97, 0xa5),
@@ -190,7 +209,11 @@ function syntheticVocabulary(): Uint8Array[] {
 
 const VOCAB = syntheticVocabulary();
 const EOG = VOCAB.length;
-const vocabulary = new DecodedVocabulary({ size: VOCAB.length + 1, bytes: (t) => (t === EOG ? new Uint8Array(0) : VOCAB[t]), isEog: (t) => t === EOG });
+const vocabulary = new DecodedVocabulary({
+  size: VOCAB.length + 1,
+  bytes: (t) => (t === EOG ? new Uint8Array(0) : VOCAB[t]),
+  isEog: (t) => t === EOG,
+});
 
 /** Tokens that spell `bytes` greedily (the longest piece first), or null. */
 function spell(bytes: Uint8Array): number[] | null {
@@ -199,7 +222,8 @@ function spell(bytes: Uint8Array): number[] | null {
   while (i < bytes.length) {
     let best = -1;
     VOCAB.forEach((piece, t) => {
-      if (piece.length === 0 || piece.length > bytes.length - i || (best >= 0 && piece.length <= VOCAB[best].length)) return;
+      if (piece.length === 0 || piece.length > bytes.length - i || (best >= 0 && piece.length <= VOCAB[best].length))
+        return;
       if (piece.every((b, k) => bytes[i + k] === b)) best = t;
     });
     if (best < 0) return null;
@@ -258,14 +282,26 @@ describe('token masks', () => {
     // Every string of one to three letters a-f (a first letter's subtree has 43 nodes, enough for the
     // chain shortcut), quotes glued to letters, and 'é' split into its two bytes.
     const letters = 'abcdef';
-    const words = [...letters].flatMap((x) => [x, ...[...letters].flatMap((y) => [x + y, ...[...letters].map((z) => x + y + z)])]);
+    const words = [...letters].flatMap((x) => [
+      x,
+      ...[...letters].flatMap((y) => [x + y, ...[...letters].map((z) => x + y + z)]),
+    ]);
     const pieces = [...words, '"', 'a"', '"a', 'ab"', 'é'].map((w) => utf8.encode(w));
     pieces.push(Uint8Array.of(0xc3), Uint8Array.of(0xa9));
     const end = pieces.length;
-    const letterVocabulary = new DecodedVocabulary({ size: end + 1, bytes: (t) => (t === end ? new Uint8Array(0) : pieces[t]), isEog: (t) => t === end });
+    const letterVocabulary = new DecodedVocabulary({
+      size: end + 1,
+      bytes: (t) => (t === end ? new Uint8Array(0) : pieces[t]),
+      isEog: (t) => t === end,
+    });
     const a = pieces.findIndex((p) => p.length === 1 && p[0] === 0x61);
     // Each letter its own character class, so the trie has subtrees of 43 nodes.
-    for (const pattern of ['(a|b|c|d|e|f){2,12}(x|yz)?', '"(a|b|c|d|e|f|é){0,9}"', '(a|b|c|d|e|f)*cab', '(a|b|c|d|e|f)*(ef|fe)(a|b|c|d|e|f)*(x|yz)']) {
+    for (const pattern of [
+      '(a|b|c|d|e|f){2,12}(x|yz)?',
+      '"(a|b|c|d|e|f|é){0,9}"',
+      '(a|b|c|d|e|f)*cab',
+      '(a|b|c|d|e|f)*(ef|fe)(a|b|c|d|e|f)*(x|yz)',
+    ]) {
       const masker = new TokenMasker(new Automaton(parseGbnf(compileRegex(pattern).gbnf)), letterVocabulary);
       let position: Position | null = masker.initial;
       if (pattern.startsWith('"'))
@@ -281,9 +317,13 @@ describe('token masks', () => {
         expect([step, differ]).toEqual([step, []]);
         position = masker.advance(position, a);
       }
-      const caches = masker as unknown as { chains: Map<number, unknown>; closures: Map<number, { runEnd: Int32Array }> };
+      const caches = masker as unknown as {
+        chains: Map<number, unknown>;
+        closures: Map<number, { runEnd: Int32Array }>;
+      };
       expect(caches.chains.size).toBeGreaterThan(0);
-      if (pattern.includes('*')) expect([...caches.closures.values()].some((classes) => classes.runEnd.some((end) => end >= 0))).toBe(true);
+      if (pattern.includes('*'))
+        expect([...caches.closures.values()].some((classes) => classes.runEnd.some((end) => end >= 0))).toBe(true);
     }
   });
 
@@ -319,7 +359,11 @@ describe('token masks', () => {
       masks.push(whole.mask(position));
       // The same tokens as checking each alone from the position itself, up to the bound (where
       // the characters, cut to the trie's height for the mask's key, run out).
-      if (i < 8 || i > 560) expect([i, [...masks[i].banned()]]).toEqual([i, [...TokenMask.fromAllowed(whole.allowedByEachToken(position)).banned()]]);
+      if (i < 8 || i > 560)
+        expect([i, [...masks[i].banned()]]).toEqual([
+          i,
+          [...TokenMask.fromAllowed(whole.allowedByEachToken(position)).banned()],
+        ]);
     });
     expect(masks[100]).toBe(masks[200]);
     expect(masks[599]).not.toBe(masks[200]);

@@ -94,7 +94,8 @@ export async function startWorker(opts: WorkerOptions = {}) {
     db,
     kv,
     r2,
-    fetch: (path: string, init?: RequestInit & { cf?: Record<string, unknown> }) => mf.dispatchFetch(`http://localhost${path}`, init as never),
+    fetch: (path: string, init?: RequestInit & { cf?: Record<string, unknown> }) =>
+      mf.dispatchFetch(`http://localhost${path}`, init as never),
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
       mf.dispatchFetch(`http://localhost${path}`, {
         method: 'POST',
@@ -102,7 +103,8 @@ export async function startWorker(opts: WorkerOptions = {}) {
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     /** The tag cache keys carry for a model in R2 now: `<name>-<version>@<etag>:<engine>`. */
-    tag: async (version = MODEL_VERSION, name = MODEL_NAME): Promise<string> => modelTag(name, version, (await r2.head(modelObjectKey(name, version))).etag),
+    tag: async (version = MODEL_VERSION, name = MODEL_NAME): Promise<string> =>
+      modelTag(name, version, (await r2.head(modelObjectKey(name, version))).etag),
     /** The engine object of a model (the generator's by default). */
     engine: async (name = MODEL_NAME): Promise<{ fetch: (url: string, init?: RequestInit) => Promise<Response> }> => {
       const ns: any = await mf.getDurableObjectNamespace('ENGINE');
@@ -134,7 +136,8 @@ export function workerdPids(): number[] {
     .trim()
     .split('\n')
     .map((l) => l.trim().split(/\s+/));
-  const children = (pid: number): number[] => rows.filter((r) => Number(r[1]) === pid).flatMap((r) => [Number(r[0]), ...children(Number(r[0]))]);
+  const children = (pid: number): number[] =>
+    rows.filter((r) => Number(r[1]) === pid).flatMap((r) => [Number(r[0]), ...children(Number(r[0]))]);
   return children(process.pid).filter((pid) => rows.find((r) => Number(r[0]) === pid)?.[2]?.startsWith('workerd'));
 }
 

@@ -9,7 +9,11 @@ import { MODEL_VERSION, eventually, seedModel, startWorker, type Worker } from '
 
 const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 
-async function post(w: Worker, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  w: Worker,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await w.post(path, body);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
@@ -39,18 +43,26 @@ describe('a generator and an embedder side by side (wrangler.jsonc: stories260K 
     ]);
     expect(generated).toEqual({
       status: 200,
-      body: { text: (await stories.generate({ prompt: 'Once upon a time', maxTokens: 40, seed: 42 })).text, cached: false },
+      body: {
+        text: (await stories.generate({ prompt: 'Once upon a time', maxTokens: 40, seed: 42 })).text,
+        cached: false,
+      },
     });
     const vector = embedded.body.embedding as number[];
     expect(vector).toHaveLength(embedder.dimension); // svc-embed's 128, not stories260K's 64
     expect(cosine(vector, await embedder.embed('A kitten napping in warm sunshine'))).toBeGreaterThan(0.99999);
-    const stats = async (name: string) => (await (await (await w.engine(name)).fetch('http://engine/stats')).json()) as Record<string, unknown>;
+    const stats = async (name: string) =>
+      (await (await (await w.engine(name)).fetch('http://engine/stats')).json()) as Record<string, unknown>;
     expect(await stats('stories260K')).toMatchObject({
       generations: 1,
       embeddings: 0,
       model: { name: 'stories260K', serves: ['generate', 'embed', 'rerank'] },
     });
-    expect(await stats('svc-embed')).toMatchObject({ generations: 0, embeddings: 1, model: { name: 'svc-embed', serves: ['embed', 'rerank'] } });
+    expect(await stats('svc-embed')).toMatchObject({
+      generations: 0,
+      embeddings: 1,
+      model: { name: 'svc-embed', serves: ['embed', 'rerank'] },
+    });
   });
 
   test("each model's answers are cached under its own tag", async () => {
@@ -71,11 +83,21 @@ test('a generation on an embedding model is a 400 naming the model and the capab
     const error =
       'the model svc-embed cannot generate: the model is an embedding model (architecture bert, pooling mean): it embeds and ranks, it does not ' +
       'generate text; use a text-generation (decoder) model for generation (GENERATE_MODEL names the model of /generate)';
-    expect(await post(w, '/generate', { prompt: 'Once upon a time', max_tokens: 8 })).toEqual({ status: 400, body: { error } });
+    expect(await post(w, '/generate', { prompt: 'Once upon a time', max_tokens: 8 })).toEqual({
+      status: 400,
+      body: { error },
+    });
     // Streamed and constrained: the same 400, before any event.
     const streamed = await w.post('/generate', { prompt: 'Once upon a time', stream: true });
-    expect([streamed.status, streamed.headers.get('content-type'), await streamed.json()]).toEqual([400, 'application/json', { error }]);
-    expect(await post(w, '/generate', { prompt: 'Pick', choices: ['a', 'b'] })).toEqual({ status: 400, body: { error } });
+    expect([streamed.status, streamed.headers.get('content-type'), await streamed.json()]).toEqual([
+      400,
+      'application/json',
+      { error },
+    ]);
+    expect(await post(w, '/generate', { prompt: 'Pick', choices: ['a', 'b'] })).toEqual({
+      status: 400,
+      body: { error },
+    });
     expect((await post(w, '/embed', { text: 'still embeds' })).body.embedding).toHaveLength(128);
     await new Promise((r) => setTimeout(r, 300)); // a cache write would have landed by now
     expect(((await w.db.prepare('SELECT COUNT(*) AS n FROM generation_cache').first()) as { n: number }).n).toBe(0);

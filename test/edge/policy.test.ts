@@ -1,7 +1,16 @@
 // Auth, rate limiting, metrics, model loading errors, schema and configuration of the edge worker.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWorker, eventually, seedModel, modelBytes, processMemory, workerdPids, ROOT, type Worker } from './helpers.js';
+import {
+  startWorker,
+  eventually,
+  seedModel,
+  modelBytes,
+  processMemory,
+  workerdPids,
+  ROOT,
+  type Worker,
+} from './helpers.js';
 import { MetricsBuffer } from '../../src/edge/metrics.js';
 import { rateLimitOptions } from '../../src/edge/rate-limit.js';
 import { CACHE_RULES } from '../../src/edge/config.js';
@@ -22,7 +31,11 @@ describe('API keys (SPEC 5.1)', () => {
       expect(none.status).toBe(401);
       expect(none.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await none.text()).toBe('Unauthorized');
-      const bad = await w.fetch(path, { method, headers: { 'X-API-Key': 'nope' }, body: method === 'POST' ? '{"prompt":"x"}' : undefined });
+      const bad = await w.fetch(path, {
+        method,
+        headers: { 'X-API-Key': 'nope' },
+        body: method === 'POST' ? '{"prompt":"x"}' : undefined,
+      });
       expect(bad.status).toBe(403);
       expect(bad.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await bad.text()).toBe('Invalid API key');
@@ -91,7 +104,11 @@ describe('sample rate limiter (SPEC 8)', () => {
     if (intoWindowMs > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindowMs + 100));
     const statuses = [];
     for (let i = 0; i < 5; i++) {
-      const res = await w.post('/embed', { text: 'rotating' }, { 'CF-Connecting-IP': '203.0.113.20', 'X-API-Key': `made-up-${i}` });
+      const res = await w.post(
+        '/embed',
+        { text: 'rotating' },
+        { 'CF-Connecting-IP': '203.0.113.20', 'X-API-Key': `made-up-${i}` },
+      );
       statuses.push(res.status);
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
@@ -126,7 +143,9 @@ describe('metrics (SPEC 2.3, 4.3, 8)', () => {
     expect(body).toContain('svc_cache_rate{endpoint="/generate",region="FRA"} 0.3333');
     expect(body).toContain('svc_requests_total{endpoint="/health",region="AMS"} 1');
     expect(body).toContain('svc_requests_total{endpoint="not_found",region="FRA"} 1');
-    const rows = await w.db.prepare('SELECT endpoint, cached, region, duration_ms, timestamp FROM request_metrics ORDER BY id').all();
+    const rows = await w.db
+      .prepare('SELECT endpoint, cached, region, duration_ms, timestamp FROM request_metrics ORDER BY id')
+      .all();
     expect(rows.results.length).toBeGreaterThanOrEqual(5);
     expect(rows.results[1]).toMatchObject({ endpoint: '/generate', cached: 1 });
   });
@@ -141,7 +160,9 @@ describe('metrics (SPEC 2.3, 4.3, 8)', () => {
   });
 
   test('the buffer flushes at 100 events inside the worker', async () => {
-    const count = async () => ((await w.db.prepare("SELECT COUNT(*) AS n FROM request_metrics WHERE region = 'BULK'").first()) as { n: number }).n;
+    const count = async () =>
+      ((await w.db.prepare("SELECT COUNT(*) AS n FROM request_metrics WHERE region = 'BULK'").first()) as { n: number })
+        .n;
     // The metrics route flushes first and then buffers its own event: exactly 1 pending after it.
     await w.fetch('/metrics');
     for (let i = 0; i < 98; i++) await w.fetch('/health', { cf: { colo: 'BULK' } });
@@ -229,7 +250,10 @@ describe('model loading (SPEC 7, 9)', () => {
       expect(other.body.cached).toBe(false);
       expect(other.body.text).not.toBe(good.body.text);
       const engine = await w.engine();
-      const stats = (await (await engine.fetch('http://engine/stats')).json()) as { loads: number; model: { tag: string } };
+      const stats = (await (await engine.fetch('http://engine/stats')).json()) as {
+        loads: number;
+        model: { tag: string };
+      };
       expect(stats).toMatchObject({ loads: 3, model: { tag: await w.tag() } });
     } finally {
       await w.mf.dispose();
@@ -253,7 +277,11 @@ describe('model loading (SPEC 7, 9)', () => {
       let seed = 26;
       const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
       const alphabet = 'abcdefghijklmnopqrstuvwxyz ABCXYZ.,;:!?0123456789äöüßéñ東京語😀{}[]"\\';
-      const randomText = () => Array.from({ length: 5 + Math.floor(random() * 40) }, () => [...alphabet][Math.floor(random() * [...alphabet].length)]).join('');
+      const randomText = () =>
+        Array.from(
+          { length: 5 + Math.floor(random() * 40) },
+          () => [...alphabet][Math.floor(random() * [...alphabet].length)],
+        ).join('');
       const prompts = [
         { prompt: 'spike probe 29', max_tokens: 98 },
         { prompt: 'tßrnrg4qw2ñYYes0ußkz4mXgp!Zwi7q"Z', max_tokens: 97 },
@@ -277,7 +305,9 @@ describe('model loading (SPEC 7, 9)', () => {
       ] as const) {
         const res = await w.post(path, body);
         expect(res.status).toBe(400);
-        expect(await res.json()).toEqual({ error: `${field} must be well-formed Unicode: lone surrogate U+D800 at index 0` });
+        expect(await res.json()).toEqual({
+          error: `${field} must be well-formed Unicode: lone surrogate U+D800 at index 0`,
+        });
       }
     } finally {
       await w.mf.dispose();
@@ -294,7 +324,11 @@ describe('schema and configuration (SPEC 2.3, 8)', () => {
 
   test('D1 migrations create the SPEC 2.3 tables, defaults and indexes', async () => {
     const cols = async (t: string) =>
-      (await w.db.prepare(`SELECT name, type, "notnull" AS nn, dflt_value AS d, pk FROM pragma_table_info('${t}')`).all()).results;
+      (
+        await w.db
+          .prepare(`SELECT name, type, "notnull" AS nn, dflt_value AS d, pk FROM pragma_table_info('${t}')`)
+          .all()
+      ).results;
     expect(await cols('generation_cache')).toEqual([
       { name: 'cache_key', type: 'TEXT', nn: 0, d: null, pk: 1 },
       { name: 'prompt', type: 'TEXT', nn: 1, d: null, pk: 0 },
@@ -320,7 +354,11 @@ describe('schema and configuration (SPEC 2.3, 8)', () => {
       { name: 'timestamp', type: 'INTEGER', nn: 0, d: 'unixepoch()', pk: 0 },
       { name: 'region', type: 'TEXT', nn: 0, d: null, pk: 0 },
     ]);
-    const idx = (await w.db.prepare("SELECT name, tbl_name AS t, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all()).results as {
+    const idx = (
+      await w.db
+        .prepare("SELECT name, tbl_name AS t, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        .all()
+    ).results as {
       t: string;
       sql: string;
     }[];
@@ -330,10 +368,14 @@ describe('schema and configuration (SPEC 2.3, 8)', () => {
         .map((i) => i.sql.match(/\((\w+)\)/)![1])
         .sort(),
     ).toEqual(['accessed_at', 'created_at']);
-    const auto = (await w.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'request_metrics'").first()) as { sql: string } | null;
+    const auto = (await w.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'request_metrics'").first()) as {
+      sql: string;
+    } | null;
     expect(auto!.sql).toMatch(/AUTOINCREMENT/);
     const d = (await w.db
-      .prepare("INSERT INTO generation_cache (cache_key, prompt, result) VALUES ('k', 'p', 'r') RETURNING created_at, accessed_at, access_count")
+      .prepare(
+        "INSERT INTO generation_cache (cache_key, prompt, result) VALUES ('k', 'p', 'r') RETURNING created_at, accessed_at, access_count",
+      )
       .first()) as Record<string, number> | null;
     expect(Math.abs(d!.created_at - Date.now() / 1000)).toBeLessThan(5);
     expect(d!.access_count).toBe(1);
@@ -349,14 +391,21 @@ describe('schema and configuration (SPEC 2.3, 8)', () => {
     expect(cfg.kv_namespaces[0].binding).toBe('CACHE');
     expect(cfg.r2_buckets[0].binding).toBe('MODELS');
     expect(cfg.durable_objects.bindings[0]).toEqual({ name: 'ENGINE', class_name: 'EngineObject' });
-    expect(cfg.vars).toMatchObject({ GENERATE_MODEL: 'stories260K', EMBED_MODEL: 'svc-embed', DEFAULT_MAX_TOKENS: '512', CACHE_TTL: '86400' });
+    expect(cfg.vars).toMatchObject({
+      GENERATE_MODEL: 'stories260K',
+      EMBED_MODEL: 'svc-embed',
+      DEFAULT_MAX_TOKENS: '512',
+      CACHE_TTL: '86400',
+    });
     expect(cfg.vars).not.toHaveProperty('MODEL_NAME');
     expect(cfg.limits.cpu_ms).toBe(50);
     expect(cfg.compatibility_flags ?? []).not.toContain('nodejs_compat');
   });
 
   test("the engine in every cache key is the installed wllama's version (its llama.cpp build)", () => {
-    const wllama = JSON.parse(readFileSync(join(ROOT, 'node_modules/@wllama/wllama/package.json'), 'utf8')) as { version: string };
+    const wllama = JSON.parse(readFileSync(join(ROOT, 'node_modules/@wllama/wllama/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(EDGE_ENGINE).toBe(`wllama-${wllama.version}`);
     expect(modelTag('stories260K', '1', 'abc')).toBe(`stories260K-1@abc:wllama-${wllama.version}`);
   });

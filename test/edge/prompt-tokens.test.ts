@@ -32,7 +32,9 @@ test('withGgufMeta adds a key (or replaces one) and leaves every tensor where it
   expect(added.tensors).toEqual(before.tensors);
   const test = makeTestModel();
   const replaced = readGguf(join2(withGgufMeta(test, ['tokenizer.ggml.add_bos_token', 'bool', false])));
-  expect(replaced.meta).toEqual(readGguf(test).meta.map((m) => (m[0] === 'tokenizer.ggml.add_bos_token' ? [m[0], 'bool', false] : m)));
+  expect(replaced.meta).toEqual(
+    readGguf(test).meta.map((m) => (m[0] === 'tokenizer.ggml.add_bos_token' ? [m[0], 'bool', false] : m)),
+  );
   expect(replaced.tensors).toEqual(readGguf(test).tensors);
 });
 
@@ -47,7 +49,9 @@ test('the rewritten model is read as one file in ranges, as wllama reads it', as
     [100, whole.length],
     [whole.length - 1, whole.length + 10],
   ])
-    expect(new Uint8Array(await file.slice(start, end).arrayBuffer())).toEqual(new Uint8Array(whole.subarray(start, end)));
+    expect(new Uint8Array(await file.slice(start, end).arrayBuffer())).toEqual(
+      new Uint8Array(whole.subarray(start, end)),
+    );
 });
 
 test('which vocabularies llama.cpp prefixes where the library does not: SentencePiece with BOS', async () => {
@@ -67,7 +71,15 @@ async function servedVocab(path: string): Promise<{ model: LlamaModel; served: S
   return { model: await llama.loadModel({ modelPath: file, vocabOnly: true }), served };
 }
 
-const PROMPTS = [...STORY_PROMPTS, ' leading space', '  two leading spaces', '\nafter a newline', 'tabs\tand\nlines ', 'café 日本語 🎉', 'x'];
+const PROMPTS = [
+  ...STORY_PROMPTS,
+  ' leading space',
+  '  two leading spaces',
+  '\nafter a newline',
+  'tabs\tand\nlines ',
+  'café 日本語 🎉',
+  'x',
+];
 
 test.each([
   ['stories260K', async () => STORIES_MODEL],
@@ -96,7 +108,10 @@ test.each([
           engine.promptTokens({ prompt, promptFormat: 'raw' }).tokens,
         ]);
         // An embedding's text, as node-llama-cpp tokenizes it for the engine's embed.
-        expect([prompt, [...model.tokenize(served.embedText(prompt), false)]]).toEqual([prompt, [...engine.model.tokenize(prompt, false)]]);
+        expect([prompt, [...model.tokenize(served.embedText(prompt), false)]]).toEqual([
+          prompt,
+          [...engine.model.tokenize(prompt, false)],
+        ]);
       }
     } finally {
       await model.dispose();

@@ -19,11 +19,17 @@ afterAll(async () => {
 });
 
 const PROMPT = 'Once upon a time';
-async function post(worker: Worker, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  worker: Worker,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await worker.post('/generate', body);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
-async function streamed(worker: Worker, body: Record<string, unknown>): Promise<{ pieces: string[]; done: Record<string, unknown> }> {
+async function streamed(
+  worker: Worker,
+  body: Record<string, unknown>,
+): Promise<{ pieces: string[]; done: Record<string, unknown> }> {
   const text = await (await worker.post('/generate', { ...body, stream: true })).text();
   const pieces = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]) as Record<string, unknown>);
   const done = JSON.parse(/event: done\ndata: (.*)\n/.exec(text)![1]) as Record<string, unknown>;
@@ -34,10 +40,16 @@ test("greedy is the default and the library's bytes; stop strings cut them where
   const library = await stories.generate({ prompt: PROMPT, maxTokens: 60, seed: 42 });
   expect((await post(w, { prompt: PROMPT, max_tokens: 60 })).body.text).toBe(library.text);
   // temperature 0 is greedy whatever the rest says: the same answer (from the cache now).
-  expect((await post(w, { prompt: PROMPT, max_tokens: 60, temperature: 0, seed: 7, top_k: 3 })).body).toEqual({ text: library.text, cached: true });
+  expect((await post(w, { prompt: PROMPT, max_tokens: 60, temperature: 0, seed: 7, top_k: 3 })).body).toEqual({
+    text: library.text,
+    cached: true,
+  });
   const cut = await stories.generate({ prompt: PROMPT, maxTokens: 60, seed: 42, stop: ['girl', 'park'] });
   expect(cut).toMatchObject({ stopReason: 'stopString' });
-  expect((await post(w, { prompt: PROMPT, max_tokens: 60, stop: ['girl', 'park'] })).body).toEqual({ text: cut.text, cached: false });
+  expect((await post(w, { prompt: PROMPT, max_tokens: 60, stop: ['girl', 'park'] })).body).toEqual({
+    text: cut.text,
+    cached: false,
+  });
   const s = await streamed(w, { prompt: PROMPT, max_tokens: 59, stop: ['girl', 'park'] });
   expect(s.pieces.join('')).toBe(cut.text);
   expect(s.done).toMatchObject({ text: cut.text, cached: false, stop_reason: 'stop' });
@@ -70,14 +82,25 @@ test('a sampled request gives the same bytes again: cached, streamed, on a fresh
 test('sampling under a constraint stays inside it; a stop string under it ends the output only where it is complete', async () => {
   const texts = new Set<string>();
   for (const seed of [1, 2, 3, 4, 5]) {
-    const r = await post(w, { prompt: PROMPT, max_tokens: 30, regex: '[a-z ]{5,20}', seed, temperature: 2, top_k: 0, top_p: 1, min_p: 0 });
+    const r = await post(w, {
+      prompt: PROMPT,
+      max_tokens: 30,
+      regex: '[a-z ]{5,20}',
+      seed,
+      temperature: 2,
+      top_k: 0,
+      top_p: 1,
+      min_p: 0,
+    });
     expect(r.status).toBe(200);
     expect(r.body.text).toMatch(/^[a-z ]{5,20}$/);
     texts.add(String(r.body.text));
   }
   expect(texts.size).toBeGreaterThan(1);
   const greedy = String((await post(w, { prompt: PROMPT, max_tokens: 30, regex: '[a-z ]{8,30}' })).body.text);
-  const stopped = String((await post(w, { prompt: PROMPT, max_tokens: 30, regex: '[a-z ]{8,30}', stop: [' '] })).body.text);
+  const stopped = String(
+    (await post(w, { prompt: PROMPT, max_tokens: 30, regex: '[a-z ]{8,30}', stop: [' '] })).body.text,
+  );
   expect(stopped).toMatch(/^[a-z ]{8,30}$/);
   expect(stopped).toBe(greedy.indexOf(' ', 8) >= 0 ? greedy.slice(0, greedy.indexOf(' ', 8)) : greedy);
 }, 120_000);
@@ -94,5 +117,6 @@ test('each option is checked with its rule, a 400 naming it', async () => {
     [{ stop: ['a', ''] }, 'stop[1] must not be empty'],
     [{ stop: Array(17).fill('s') }, 'stop must have at most 16 strings (got 17)'],
   ];
-  for (const [options, error] of cases) expect(await post(w, { prompt: 'x', ...options })).toEqual({ status: 400, body: { error } });
+  for (const [options, error] of cases)
+    expect(await post(w, { prompt: 'x', ...options })).toEqual({ status: 400, body: { error } });
 });

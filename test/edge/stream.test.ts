@@ -51,7 +51,10 @@ test('a miss: the pieces as they come, then done with the text the call without 
   expect(run.status).toBe(200);
   expect(run.type).toBe('text/event-stream; charset=utf-8');
   expect(run.pieces!.length).toBeGreaterThan(10);
-  expect(run.last).toEqual({ event: 'done', data: { text: run.pieces!.join(''), cached: false, tokens: 120, stop_reason: 'max_tokens' } });
+  expect(run.last).toEqual({
+    event: 'done',
+    data: { text: run.pieces!.join(''), cached: false, tokens: 120, stop_reason: 'max_tokens' },
+  });
   // The same request without stream: answered from the cache the stream filled, the same bytes.
   const cached = await eventually(async () => {
     const again = await plain({ prompt: 'Once upon a time', max_tokens: 120 });
@@ -87,7 +90,12 @@ test('constraints: multi-byte characters come whole; a schema streams its JSON; 
   expect(kanji.last!.data.text).toMatch(/^[日本語]{5}$/);
   expect(kanji.pieces!.join('')).toBe(kanji.last!.data.text);
   expect(kanji.last!.data.stop_reason).toBe('end');
-  const schema = { type: 'object', properties: { name: { type: 'string', maxLength: 12 } }, required: ['name'], additionalProperties: false };
+  const schema = {
+    type: 'object',
+    properties: { name: { type: 'string', maxLength: 12 } },
+    required: ['name'],
+    additionalProperties: false,
+  };
   const json = await stream({ prompt: 'A girl as JSON:', schema, max_tokens: 40 });
   expect(JSON.parse(json.last!.data.text as string)).toHaveProperty('name');
   expect((await plain({ prompt: 'A girl as JSON:', schema, max_tokens: 40 })).body.text).toBe(json.last!.data.text);
@@ -101,15 +109,22 @@ test('constraints: multi-byte characters come whole; a schema streams its JSON; 
   expect(cut.last!.event).toBe('error');
   expect(cut.last!.data).toEqual({
     status: 422,
-    error: expect.stringMatching(/^output ".*" does not satisfy the schema \(generation stopped after \d+ tokens of max_tokens 3: raise max_tokens\)$/),
+    error: expect.stringMatching(
+      /^output ".*" does not satisfy the schema \(generation stopped after \d+ tokens of max_tokens 3: raise max_tokens\)$/,
+    ),
   });
   await new Promise((r) => setTimeout(r, 300));
-  expect(await w.db.prepare(`SELECT count(*) AS n FROM generation_cache WHERE prompt = 'Cut short, streamed'`).first()).toEqual({ n: 0 });
+  expect(
+    await w.db.prepare(`SELECT count(*) AS n FROM generation_cache WHERE prompt = 'Cut short, streamed'`).first(),
+  ).toEqual({ n: 0 });
 });
 
 test('bad input is the JSON 400 of the call without stream, before any event, naming the field', async () => {
   expect(await stream({ prompt: '' })).toMatchObject({ status: 400, json: { error: 'Prompt required' } });
-  expect(await stream({ prompt: 'x', max_tokens: 0 })).toMatchObject({ status: 400, json: { error: 'max_tokens must be an integer from 1 to 512' } });
+  expect(await stream({ prompt: 'x', max_tokens: 0 })).toMatchObject({
+    status: 400,
+    json: { error: 'max_tokens must be an integer from 1 to 512' },
+  });
   expect(await stream({ prompt: 'x', regex: 'a(' })).toMatchObject({ status: 400 });
   const res = await w.post('/generate', { prompt: 'x', stream: 'yes' });
   expect({ status: res.status, body: await res.json() }).toEqual({

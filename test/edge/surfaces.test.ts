@@ -25,7 +25,11 @@ const refusal = (error: unknown) => {
   return (error as Error).message;
 };
 
-async function post(worker: Worker, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function post(
+  worker: Worker,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await worker.post(path, body);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
@@ -44,7 +48,10 @@ test("the edge's context is the engine's: an output reaching its end stops there
     return JSON.parse(/event: done\ndata: (.*)\n/.exec(streamed)![1]) as Record<string, unknown>;
   };
   expect(await done(400)).toMatchObject({ text: engine.text, tokens: 270, stop_reason: 'context' });
-  expect(await stories.generate({ prompt, maxTokens: 270, seed: 42 })).toMatchObject({ text: engine.text, stopReason: 'maxTokens' });
+  expect(await stories.generate({ prompt, maxTokens: 270, seed: 42 })).toMatchObject({
+    text: engine.text,
+    stopReason: 'maxTokens',
+  });
   expect(await done(270)).toMatchObject({ text: engine.text, tokens: 270, stop_reason: 'max_tokens' });
   const long = 'hello world '.repeat(100);
   const words = refusal(await stories.generate({ prompt: long, maxTokens: 5, seed: 42 }).catch((e: unknown) => e));

@@ -89,35 +89,59 @@ describe('/generate (SPEC 4.3, 7)', () => {
   });
 
   test('stories260K continues a story in English', async () => {
-    const res = (await (await w.post('/generate', { prompt: 'Once upon a time', max_tokens: 40 })).json()) as { text: string };
+    const res = (await (await w.post('/generate', { prompt: 'Once upon a time', max_tokens: 40 })).json()) as {
+      text: string;
+    };
     expect(res.text).toMatch(/^, there was a little girl named Lily\. She loved to play outside in the park\./);
   });
 
   test('max_tokens bounds the output and is part of the key', async () => {
-    const short = (await (await w.post('/generate', { prompt: 'Bound me', max_tokens: 3 })).json()) as { text: string; cached: boolean };
-    const long = (await (await w.post('/generate', { prompt: 'Bound me', max_tokens: 40 })).json()) as { text: string; cached: boolean };
+    const short = (await (await w.post('/generate', { prompt: 'Bound me', max_tokens: 3 })).json()) as {
+      text: string;
+      cached: boolean;
+    };
+    const long = (await (await w.post('/generate', { prompt: 'Bound me', max_tokens: 40 })).json()) as {
+      text: string;
+      cached: boolean;
+    };
     expect(short.cached).toBe(false);
     expect(long.cached).toBe(false);
     expect(long.text.startsWith(short.text)).toBe(true);
     expect(long.text.length).toBeGreaterThan(short.text.length);
-    const row = await eventually(() => w.db.prepare('SELECT token_count FROM generation_cache WHERE cache_key = ?').bind(key('Bound me', 3)).first());
+    const row = await eventually(() =>
+      w.db.prepare('SELECT token_count FROM generation_cache WHERE cache_key = ?').bind(key('Bound me', 3)).first(),
+    );
     expect(row).toEqual({ token_count: 3 });
   });
 
   test('engine object: generate (default max_tokens 100), embed, Unknown method', async () => {
     const engine = await w.engine();
-    const gen = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method: 'generate', params: { prompt: 'Hello edge' } }) });
+    const gen = await engine.fetch('http://engine/', {
+      method: 'POST',
+      body: JSON.stringify({ method: 'generate', params: { prompt: 'Hello edge' } }),
+    });
     expect(gen.status).toBe(200);
-    const viaWorker = (await (await w.post('/generate', { prompt: 'Hello edge', max_tokens: 100 })).json()) as { text: string };
+    const viaWorker = (await (await w.post('/generate', { prompt: 'Hello edge', max_tokens: 100 })).json()) as {
+      text: string;
+    };
     expect(((await gen.json()) as { text: string }).text).toBe(viaWorker.text);
-    const emb = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method: 'embed', params: { text: 'hi' } }) });
+    const emb = await engine.fetch('http://engine/', {
+      method: 'POST',
+      body: JSON.stringify({ method: 'embed', params: { text: 'hi' } }),
+    });
     expect(((await emb.json()) as { embedding: number[] }).embedding).toHaveLength(64);
     for (const method of ['rerank', undefined, 'GENERATE']) {
-      const bad = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method, params: {} }) });
+      const bad = await engine.fetch('http://engine/', {
+        method: 'POST',
+        body: JSON.stringify({ method, params: {} }),
+      });
       expect(bad.status).toBe(400);
       expect(await bad.json()).toEqual({ error: 'Unknown method' });
     }
-    const stats = (await (await engine.fetch('http://engine/stats')).json()) as { loads: number; model: { key: string } };
+    const stats = (await (await engine.fetch('http://engine/stats')).json()) as {
+      loads: number;
+      model: { key: string };
+    };
     expect(stats.loads).toBe(1); // loaded from R2 once
     expect(stats.model.key).toBe('models/stories260K-1.bin');
   });
@@ -133,7 +157,9 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
     const prompt = 'hello world '.repeat(40); // 242 tokens
     // The output stops where the context is full (270 tokens), as in the library and the worker (test/edge/surfaces.test.ts).
     expect((await gen(prompt, 512)).status).toBe(200);
-    const row = await eventually(() => w.db.prepare('SELECT token_count FROM generation_cache WHERE cache_key = ?').bind(key(prompt, 512)).first());
+    const row = await eventually(() =>
+      w.db.prepare('SELECT token_count FROM generation_cache WHERE cache_key = ?').bind(key(prompt, 512)).first(),
+    );
     expect(row).toEqual({ token_count: 270 });
     // A prompt over the context by itself: the library's and the worker's words.
     const long = 'hello world '.repeat(100);
@@ -175,7 +201,10 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
       const res = await w.post(path, body);
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ error });
-      const direct = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method: path.slice(1), params: body }) });
+      const direct = await engine.fetch('http://engine/', {
+        method: 'POST',
+        body: JSON.stringify({ method: path.slice(1), params: body }),
+      });
       expect(direct.status).toBe(400);
       expect(await direct.json()).toEqual({ error });
     }
@@ -215,13 +244,19 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
     expect(escaped.length).toBeLessThanOrEqual(131072);
     const ok = await w.post('/embed', escaped);
     expect(ok.status).toBe(400);
-    expect(((await ok.json()) as { error: string }).error).toMatch(/^the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks/);
+    expect(((await ok.json()) as { error: string }).error).toMatch(
+      /^the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks/,
+    );
   });
 
   test('lone surrogates, in the worker and in the engine object', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['/generate', { prompt: '\ud800' }, 'prompt must be well-formed Unicode: lone surrogate U+D800 at index 0'],
-      ['/generate', { prompt: 'ok \udc00 then', max_tokens: 5 }, 'prompt must be well-formed Unicode: lone surrogate U+DC00 at index 3'],
+      [
+        '/generate',
+        { prompt: 'ok \udc00 then', max_tokens: 5 },
+        'prompt must be well-formed Unicode: lone surrogate U+DC00 at index 3',
+      ],
       ['/embed', { text: '\ud800' }, 'text must be well-formed Unicode: lone surrogate U+D800 at index 0'],
     ];
     const engine = await w.engine();
@@ -230,7 +265,10 @@ describe('input the model cannot take: 400 stating the limit, nothing computed i
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ error });
       const method = path.slice(1);
-      const direct = await engine.fetch('http://engine/', { method: 'POST', body: JSON.stringify({ method, params: body }) });
+      const direct = await engine.fetch('http://engine/', {
+        method: 'POST',
+        body: JSON.stringify({ method, params: body }),
+      });
       expect(direct.status).toBe(400);
       expect(await direct.json()).toEqual({ error });
     }
@@ -260,7 +298,10 @@ describe('/embed (SPEC 4.3, 7)', () => {
     expect(embedding).toHaveLength(64);
     expect(embedding.every((x) => typeof x === 'number' && Number.isFinite(x))).toBe(true);
     const row = await eventually(() =>
-      w.db.prepare('SELECT text, dimension, length(embedding) AS bytes FROM embedding_cache WHERE text = ?').bind('embed me').first(),
+      w.db
+        .prepare('SELECT text, dimension, length(embedding) AS bytes FROM embedding_cache WHERE text = ?')
+        .bind('embed me')
+        .first(),
     );
     expect(row).toEqual({ text: 'embed me', dimension: 64, bytes: 256 });
     const hot = (await (await w.post('/embed', { text: 'embed me' })).json()) as { embedding: number[] };
@@ -279,7 +320,8 @@ describe('/embed (SPEC 4.3, 7)', () => {
 });
 
 describe('two-level cache (SPEC 4.3, 8)', () => {
-  const row = (key: string): Promise<Record<string, any> | null> => w.db.prepare('SELECT * FROM generation_cache WHERE cache_key = ?').bind(key).first();
+  const row = (key: string): Promise<Record<string, any> | null> =>
+    w.db.prepare('SELECT * FROM generation_cache WHERE cache_key = ?').bind(key).first();
 
   test('a miss writes KV (TTL 86400) and D1 after responding', async () => {
     const before = Math.floor(Date.now() / 1000);
@@ -300,7 +342,10 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
     await w.db.prepare('UPDATE generation_cache SET accessed_at = accessed_at - 500 WHERE cache_key = ?').bind(k).run();
     const old = (await row(k))!;
     await w.kv.delete(k);
-    const hit = (await (await w.post('/generate', { prompt: 'two level', max_tokens: 7 })).json()) as { text: string; cached: boolean };
+    const hit = (await (await w.post('/generate', { prompt: 'two level', max_tokens: 7 })).json()) as {
+      text: string;
+      cached: boolean;
+    };
     expect(hit).toEqual({ text: old.result, cached: true });
     const bumped = (await row(k))!;
     expect(bumped.access_count).toBe(2);
@@ -318,7 +363,10 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
 
   test('cached text survives NUL, U+FFFD, astral characters and lone surrogates', async () => {
     const nasty = 'a\u0000b\uFFFDc\u{1F600}d\u0001';
-    await w.db.prepare('INSERT INTO generation_cache (cache_key, prompt, result) VALUES (?, ?, ?)').bind(key('nasty', 5), 'nasty', nasty).run();
+    await w.db
+      .prepare('INSERT INTO generation_cache (cache_key, prompt, result) VALUES (?, ?, ?)')
+      .bind(key('nasty', 5), 'nasty', nasty)
+      .run();
     const viaD1 = (await (await w.post('/generate', { prompt: 'nasty', max_tokens: 5 })).json()) as { text: string };
     expect(viaD1.text).toBe(nasty);
     // The write path (the worker's own cache module) against the real bindings.
@@ -327,23 +375,34 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
     await cache.put(key('lone', 5), { prompt: 'lone', parameters: {}, result: 'x\uD800y\u0000z' }, 86400);
     expect(await w.kv.get(key('lone', 5))).toBe('x\uFFFDy\u0000z');
     expect((await row(key('lone', 5)))!.result).toBe('x\uFFFDy\u0000z');
-    const viaKv = (await (await w.post('/generate', { prompt: 'lone', max_tokens: 5 })).json()) as { text: string; cached: boolean };
+    const viaKv = (await (await w.post('/generate', { prompt: 'lone', max_tokens: 5 })).json()) as {
+      text: string;
+      cached: boolean;
+    };
     expect(viaKv).toEqual({ text: 'x\uFFFDy\u0000z', cached: true });
   });
 
   test('prompts too long for a KV key still cache (hashed KV key, full D1 key)', async () => {
     const prompt = 'long '.repeat(150);
-    const a = (await (await w.post('/generate', { prompt, max_tokens: 4 })).json()) as { text: string; cached: boolean };
+    const a = (await (await w.post('/generate', { prompt, max_tokens: 4 })).json()) as {
+      text: string;
+      cached: boolean;
+    };
     expect(a.cached).toBe(false);
     await eventually(() => row(key(prompt, 4)));
-    const b = (await (await w.post('/generate', { prompt, max_tokens: 4 })).json()) as { text: string; cached: boolean };
+    const b = (await (await w.post('/generate', { prompt, max_tokens: 4 })).json()) as {
+      text: string;
+      cached: boolean;
+    };
     expect(b).toEqual({ text: a.text, cached: true });
   });
 
   test('cleanup (cron) deletes rows not accessed for 30 days and keeps the rest', async () => {
     const now = Math.floor(Date.now() / 1000);
     await w.db
-      .prepare('INSERT INTO generation_cache (cache_key, prompt, result, accessed_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO generation_cache (cache_key, prompt, result, accessed_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)',
+      )
       .bind('gen:stale:1', 'stale', 's', now - 2592000 - 10, 'gen:fresh:1', 'fresh', 'f', now - 2592000 + 600)
       .run();
     const worker: any = await w.mf.getWorker();
@@ -354,9 +413,12 @@ describe('two-level cache (SPEC 4.3, 8)', () => {
 
   test('identical concurrent requests are computed once', async () => {
     const engine = await w.engine();
-    const stats = async () => ((await (await engine.fetch('http://engine/stats')).json()) as { generations: number }).generations;
+    const stats = async () =>
+      ((await (await engine.fetch('http://engine/stats')).json()) as { generations: number }).generations;
     const before = await stats();
-    const all = await Promise.all(Array.from({ length: 6 }, () => w.post('/generate', { prompt: 'together', max_tokens: 20 })));
+    const all = await Promise.all(
+      Array.from({ length: 6 }, () => w.post('/generate', { prompt: 'together', max_tokens: 20 })),
+    );
     const bodies = (await Promise.all(all.map((r) => r.json()))) as { text: string; cached: boolean }[];
     expect(new Set(bodies.map((b) => b.text)).size).toBe(1);
     expect(await stats()).toBe(before + 1);
@@ -370,7 +432,10 @@ describe('determinism', () => {
     const recycling = await startWorker({ vars: { ENGINE_RECYCLE_MIB: '1' } });
     try {
       for (let i = 0; i < 20; i++) {
-        const body = i % 4 === 3 ? { prompt: `Recycled ${i}`, choices: [' mom', ' dog', ' car'] } : { prompt: `Recycled ${i}`, max_tokens: 12 };
+        const body =
+          i % 4 === 3
+            ? { prompt: `Recycled ${i}`, choices: [' mom', ' dog', ' car'] }
+            : { prompt: `Recycled ${i}`, max_tokens: 12 };
         const expected = (await (await w.post('/generate', body)).json()) as object;
         expect(await (await recycling.post('/generate', body)).json()).toEqual({ ...expected, cached: false });
       }
@@ -378,7 +443,10 @@ describe('determinism', () => {
         await (await w.post('/embed', { text: 'recycled vector' })).json(),
       );
       const engine = await recycling.engine();
-      const stats = (await (await engine.fetch('https://engine.internal/stats')).json()) as { loads: number; recycled: number };
+      const stats = (await (await engine.fetch('https://engine.internal/stats')).json()) as {
+        loads: number;
+        recycled: number;
+      };
       expect(stats.recycled).toBeGreaterThanOrEqual(2);
       expect(stats.loads).toBe(stats.recycled + 1);
     } finally {
@@ -389,11 +457,15 @@ describe('determinism', () => {
   test('same prompt → same text: fresh engine, cached or not', async () => {
     const prompts = ['Hello edge', 'Determinism check', 'Zürich ü 東京'];
     const first = [];
-    for (const prompt of prompts) first.push(((await (await w.post('/generate', { prompt, max_tokens: 30 })).json()) as { text: string }).text);
+    for (const prompt of prompts)
+      first.push(((await (await w.post('/generate', { prompt, max_tokens: 30 })).json()) as { text: string }).text);
     const other = await startWorker();
     try {
       for (const [i, prompt] of prompts.entries()) {
-        const fresh = (await (await other.post('/generate', { prompt, max_tokens: 30 })).json()) as { text: string; cached: boolean };
+        const fresh = (await (await other.post('/generate', { prompt, max_tokens: 30 })).json()) as {
+          text: string;
+          cached: boolean;
+        };
         expect(fresh).toEqual({ text: first[i], cached: false });
       }
       const e1 = await (await w.post('/embed', { text: 'same vector' })).json();
@@ -412,7 +484,8 @@ describe('constraints: schema, regex, choices (the library compiler and its chec
     required: ['name', 'age'],
     additionalProperties: false,
   };
-  const row = (k: string): Promise<Record<string, any> | null> => w.db.prepare('SELECT * FROM generation_cache WHERE cache_key = ?').bind(k).first();
+  const row = (k: string): Promise<Record<string, any> | null> =>
+    w.db.prepare('SELECT * FROM generation_cache WHERE cache_key = ?').bind(k).first();
   const post = async (body: unknown) => {
     const res = await w.post('/generate', body);
     return { status: res.status, body: (await res.json()) as { text?: string; cached?: boolean; error?: string } };
@@ -434,7 +507,9 @@ describe('constraints: schema, regex, choices (the library compiler and its chec
     expect(plain.body.text).not.toBe(a.body.text);
     const stored = await eventually(
       async () =>
-        (await w.db.prepare(`SELECT * FROM generation_cache WHERE prompt = 'Tom is 9.' AND cache_key LIKE '%/genc:%'`).first()) as Record<string, any> | null,
+        (await w.db
+          .prepare(`SELECT * FROM generation_cache WHERE prompt = 'Tom is 9.' AND cache_key LIKE '%/genc:%'`)
+          .first()) as Record<string, any> | null,
     );
     expect(stored.cache_key).toMatch(/\/genc:[0-9a-f]{64}:Tom is 9\.:60$/);
     expect(JSON.parse(stored.parameters)).toEqual({ max_tokens: 60, constraint: `schema:${JSON.stringify(SCHEMA)}` });
@@ -456,7 +531,11 @@ describe('constraints: schema, regex, choices (the library compiler and its chec
   test("allOf's two patterns and a bounded decimal are served exactly: no keyword left to a validator, every output valid (#54)", async () => {
     // The grammar kept one of two patterns before, and listed nothing: the edge served 'aa' for these.
     const letters = { allOf: [{ type: 'string', pattern: '^[a-c]{1,6}$' }, { pattern: 'b' }] };
-    const confidence = { type: 'object', properties: { confidence: { type: 'number', minimum: 0, maximum: 1 } }, required: ['confidence'] };
+    const confidence = {
+      type: 'object',
+      properties: { confidence: { type: 'number', minimum: 0, maximum: 1 } },
+      required: ['confidence'],
+    };
     for (const prompt of ['Letters:', 'Tom said', 'Once upon a time']) {
       const l = await post({ prompt, schema: letters, max_tokens: 16 });
       expect(l.status).toBe(200);
@@ -471,9 +550,13 @@ describe('constraints: schema, regex, choices (the library compiler and its chec
   test('a constrained output cut off by max_tokens is 422 and not cached', async () => {
     const res = await post({ prompt: 'Cut short', schema: SCHEMA, max_tokens: 3 });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatch(/^output ".*" does not satisfy the schema \(generation stopped after \d+ tokens of max_tokens 3: raise max_tokens\)$/);
+    expect(res.body.error).toMatch(
+      /^output ".*" does not satisfy the schema \(generation stopped after \d+ tokens of max_tokens 3: raise max_tokens\)$/,
+    );
     await new Promise((r) => setTimeout(r, 300));
-    expect(await w.db.prepare(`SELECT count(*) AS n FROM generation_cache WHERE prompt = 'Cut short'`).first()).toEqual({ n: 0 });
+    expect(await w.db.prepare(`SELECT count(*) AS n FROM generation_cache WHERE prompt = 'Cut short'`).first()).toEqual(
+      { n: 0 },
+    );
   });
 
   test('bad constraints and unknown fields are 400s naming them; nothing computed or cached', async () => {
@@ -483,8 +566,14 @@ describe('constraints: schema, regex, choices (the library compiler and its chec
         /^unknown field "shema": \/generate takes prompt, max_tokens, schema, regex, choices, seed, temperature, top_k, top_p, min_p, stop, stream$/,
       ],
       [{ prompt: 'x', temperature: 0.7, topP: 1, eos_string: 'x' }, /^unknown fields "topP", "eos_string"/],
-      [{ prompt: 'x', schema: SCHEMA, regex: 'a' }, /^give at most one of schema, regex or choices; got schema and regex$/],
-      [{ prompt: 'x', schema: { type: 'object', properties: { a: { type: 'nope' } } } }, /^schema is not a usable constraint: /],
+      [
+        { prompt: 'x', schema: SCHEMA, regex: 'a' },
+        /^give at most one of schema, regex or choices; got schema and regex$/,
+      ],
+      [
+        { prompt: 'x', schema: { type: 'object', properties: { a: { type: 'nope' } } } },
+        /^schema is not a usable constraint: /,
+      ],
       [{ prompt: 'x', schema: [1] }, /^schema must be a JSON Schema object/],
       [
         { prompt: 'x', schema: { type: 'array', items: { type: 'integer' }, uniqueItems: true } },
@@ -502,7 +591,9 @@ describe('constraints: schema, regex, choices (the library compiler and its chec
       expect({ body, status: res.status }).toEqual({ body, status: 400 });
       expect(res.body.error).toMatch(message);
     }
-    expect(await (await w.post('/embed', { text: 'x', model: 'other' })).json()).toEqual({ error: 'unknown field "model": /embed takes text' });
+    expect(await (await w.post('/embed', { text: 'x', model: 'other' })).json()).toEqual({
+      error: 'unknown field "model": /embed takes text',
+    });
     const after = (await (await engine.fetch('https://engine.internal/stats')).json()) as { generations: number };
     expect(after.generations).toBe(before.generations);
   });

@@ -25,19 +25,43 @@ beforeAll(async () => {
   // wrangler.jsonc's two models, uploaded as docs/edge.md says.
   for (const name of ['stories260K', 'svc-embed']) {
     await w('kv', 'key', 'put', '--local', '--persist-to', persist, '--binding', 'CACHE', `model_version:${name}`, '1');
-    await w('r2', 'object', 'put', '--local', '--persist-to', persist, `svc-models/models/${name}-1.bin`, '--file', join(ROOT, `models/${name}.gguf`));
+    await w(
+      'r2',
+      'object',
+      'put',
+      '--local',
+      '--persist-to',
+      persist,
+      `svc-models/models/${name}-1.bin`,
+      '--file',
+      join(ROOT, `models/${name}.gguf`),
+    );
   }
 
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   // --var overrides a developer's .dev.vars (docs/edge.md): this test runs with auth and the limit off.
   const vars = ['--var', 'REQUIRE_API_KEY:false', '--var', 'RATE_LIMIT:false'];
-  dev = spawn(wrangler, ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persist, '--show-interactive-dev-session=false', ...vars], {
-    cwd: ROOT,
-    env,
-    detached: true, // own process group, so teardown ends wrangler and its workerd together
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  dev = spawn(
+    wrangler,
+    [
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      persist,
+      '--show-interactive-dev-session=false',
+      ...vars,
+    ],
+    {
+      cwd: ROOT,
+      env,
+      detached: true, // own process group, so teardown ends wrangler and its workerd together
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   dev.stdout!.on('data', (d) => (log += d));
   dev.stderr!.on('data', (d) => (log += d));
   const deadline = Date.now() + 90_000;
@@ -65,7 +89,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 test('health, 404, 400', async () => {
   const h = await fetch(`${base}/health`);
@@ -79,7 +107,10 @@ test('health, 404, 400', async () => {
 });
 
 test('generate: miss then hit with the same text; embed', async () => {
-  const a = (await (await post('/generate', { prompt: 'smoke', max_tokens: 12 })).json()) as { text: string; cached: boolean };
+  const a = (await (await post('/generate', { prompt: 'smoke', max_tokens: 12 })).json()) as {
+    text: string;
+    cached: boolean;
+  };
   expect(a.cached).toBe(false);
   let b = a;
   for (let i = 0; i < 40 && !b.cached; i++) {

@@ -41,7 +41,11 @@ const regex = (pattern: string): Case => {
 };
 const choices = (index: number): Case => {
   const list = CHOICES[index];
-  return { name: `choices ${JSON.stringify(list)}`, gbnf: compileChoices(list).gbnf, valid: (text) => list.includes(text) };
+  return {
+    name: `choices ${JSON.stringify(list)}`,
+    gbnf: compileChoices(list).gbnf,
+    valid: (text) => list.includes(text),
+  };
 };
 
 // All three kinds on each model: strings (where `",` and `"}` cross boundaries), nested objects and
@@ -77,7 +81,8 @@ const QWEN2_CASES = new Set([
   `choices ${JSON.stringify(CHOICES[2])}`,
 ]);
 
-if (CASES.filter((c) => QWEN2_CASES.has(c.name)).length !== QWEN2_CASES.size) throw new Error('a qwen2 case names no case');
+if (CASES.filter((c) => QWEN2_CASES.has(c.name)).length !== QWEN2_CASES.size)
+  throw new Error('a qwen2 case names no case');
 
 /** Per model: its cases, and max_tokens (the small vocabulary spells JSON in more tokens). */
 const MODELS: Array<[string, () => Promise<string>, Case[], number]> = [
@@ -91,8 +96,11 @@ const PROMPT = 'Once upon a time';
 /** llama.cpp's own grammar, as node-llama-cpp exposes it: can a token come next, and accept it. */
 function llamaGrammar(engine: Engine, gbnf: string) {
   const state = new LlamaGrammarEvaluationState({ model: engine.model, grammar: engine.grammar(gbnf) });
-  const bindings = (engine.llama as unknown as { _bindings: { AddonSampler: Record<string, (state: unknown, token: number) => unknown> } })._bindings
-    .AddonSampler;
+  const bindings = (
+    engine.llama as unknown as {
+      _bindings: { AddonSampler: Record<string, (state: unknown, token: number) => unknown> };
+    }
+  )._bindings.AddonSampler;
   const native = (state as unknown as { _state: unknown })._state;
   return {
     allows: (token: number) => bindings.canBeNextTokenForGrammarEvaluationState(native, token) === true,
@@ -119,52 +127,65 @@ describe.each(MODELS)('%s', (label, modelPath, cases, maxTokens) => {
   const run = async (c: Case, maskMode: MaskMode, grammar = c.gbnf, onMaskAhead?: () => void) => {
     try {
       const out = await engine.generate({ prompt: PROMPT, maxTokens, seed: 42, grammar, maskMode, onMaskAhead });
-      return { text: out.text, tokens: out.constrained!.tokens, stopReason: out.stopReason, completed: out.constrained!.completed };
+      return {
+        text: out.text,
+        tokens: out.constrained!.tokens,
+        stopReason: out.stopReason,
+        completed: out.constrained!.completed,
+      };
     } catch (error) {
       if (error instanceof ConstraintBudgetError) return { error: error.message };
       throw error;
     }
   };
 
-  test.each(cases.map((c) => [c.name, c] as const))('same bytes in every mode, each token allowed by llama.cpp, the output valid: %s', async (_name, c) => {
-    const reference = await run(c, 'reference');
-    // 'fast' twice: the second run finds masks cached and their samplers configured (the direct
-    // path). 'every-step' on a masker of its own: every mask computed ahead, while llama.cpp
-    // evaluates the token before it.
-    let ahead = 0;
-    for (const [mode, grammar] of [
-      ['fast', c.gbnf],
-      ['every-step', `${c.gbnf}\n`],
-      ['fast', c.gbnf],
-    ] as const)
-      expect([mode, await run(c, mode, grammar, () => ahead++)]).toEqual([mode, reference]);
-    if (!('error' in reference)) expect(ahead).toBeGreaterThan(0);
-    // The budget holds every case's shortest output.
-    expect('error' in reference ? reference.error : '').toBe('');
-    if ('error' in reference) return;
-    expect(reference.tokens.length).toBeGreaterThan(0);
-    // Each output token, replayed through llama.cpp's own grammar, was allowed there.
-    const llama = llamaGrammar(engine, c.gbnf);
-    const refused: number[] = [];
-    for (const token of reference.tokens) {
-      if (!llama.allows(token)) refused.push(token);
-      llama.accept(token);
-    }
-    expect(refused).toEqual([]);
-    expect(reference.text).not.toContain('\uFFFD');
-    // Ended by the model or closed to fit max_tokens: complete, so valid for the constraint.
-    if (reference.stopReason === 'eogToken' || reference.completed) {
-      expect(recognizeGbnf(parseGbnf(c.gbnf), reference.text)).toBe(true);
-      expect(c.valid(reference.text)).toBe(true);
-    }
-  });
+  test.each(cases.map((c) => [c.name, c] as const))(
+    'same bytes in every mode, each token allowed by llama.cpp, the output valid: %s',
+    async (_name, c) => {
+      const reference = await run(c, 'reference');
+      // 'fast' twice: the second run finds masks cached and their samplers configured (the direct
+      // path). 'every-step' on a masker of its own: every mask computed ahead, while llama.cpp
+      // evaluates the token before it.
+      let ahead = 0;
+      for (const [mode, grammar] of [
+        ['fast', c.gbnf],
+        ['every-step', `${c.gbnf}\n`],
+        ['fast', c.gbnf],
+      ] as const)
+        expect([mode, await run(c, mode, grammar, () => ahead++)]).toEqual([mode, reference]);
+      if (!('error' in reference)) expect(ahead).toBeGreaterThan(0);
+      // The budget holds every case's shortest output.
+      expect('error' in reference ? reference.error : '').toBe('');
+      if ('error' in reference) return;
+      expect(reference.tokens.length).toBeGreaterThan(0);
+      // Each output token, replayed through llama.cpp's own grammar, was allowed there.
+      const llama = llamaGrammar(engine, c.gbnf);
+      const refused: number[] = [];
+      for (const token of reference.tokens) {
+        if (!llama.allows(token)) refused.push(token);
+        llama.accept(token);
+      }
+      expect(refused).toEqual([]);
+      expect(reference.text).not.toContain('\uFFFD');
+      // Ended by the model or closed to fit max_tokens: complete, so valid for the constraint.
+      if (reference.stopReason === 'eogToken' || reference.completed) {
+        expect(recognizeGbnf(parseGbnf(c.gbnf), reference.text)).toBe(true);
+        expect(c.valid(reference.text)).toBe(true);
+      }
+    },
+  );
 
   test("at grammar boundaries glued into one token and inside characters split into bytes, the mask is llama.cpp's allowed set less what svc bans on purpose", async () => {
-    const compiled = compileJsonSchema({ type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } }, required: ['id', 'name'] });
+    const compiled = compileJsonSchema({
+      type: 'object',
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+      required: ['id', 'name'],
+    });
     const masker = engine.masker(compiled.gbnf)!;
     const vocabulary = masker.vocabulary;
     const byteToken = (byte: number) => {
-      for (let t = 0; t < vocabulary.size; t++) if (vocabulary.bytes[t].length === 1 && vocabulary.bytes[t][0] === byte && !vocabulary.eog[t]) return t;
+      for (let t = 0; t < vocabulary.size; t++)
+        if (vocabulary.bytes[t].length === 1 && vocabulary.bytes[t][0] === byte && !vocabulary.eog[t]) return t;
       throw new Error(`no token for byte ${byte.toString(16)}`);
     };
     // The model's own tokenization of a valid text (qwen2 glues `{"`, `":`, `,"`, `":"` and `"}`),
@@ -173,7 +194,11 @@ describe.each(MODELS)('%s', (label, modelPath, cases, maxTokens) => {
     const glued = engine.model.tokenize(text, false, 'trimLeadingSpace');
     expect(engine.decode(glued)).toBe(text);
     const head = engine.model.tokenize('{"id":7,"name":"', false, 'trimLeadingSpace');
-    const split = [...head, ...[0xe6, 0x97, 0xa5, 0xc3, 0xa9].map((b) => byteToken(b) as Token), ...engine.model.tokenize('"}', false, 'trimLeadingSpace')];
+    const split = [
+      ...head,
+      ...[0xe6, 0x97, 0xa5, 0xc3, 0xa9].map((b) => byteToken(b) as Token),
+      ...engine.model.tokenize('"}', false, 'trimLeadingSpace'),
+    ];
     expect(engine.decode(split)).toBe('{"id":7,"name":"日é"}');
     // Compared (the whole vocabulary through llama.cpp, ~0.1 s a point on qwen2) where the glued
     // text's next token crosses a boundary, at its end, and at every point inside the split string.
@@ -210,7 +235,11 @@ describe.each(MODELS)('%s', (label, modelPath, cases, maxTokens) => {
   });
 
   test('a JSON schema with free-text strings completes validly within a small max_tokens, deterministically; below its shortest output it fails at once, naming it', async () => {
-    const compiled = compileJsonSchema({ type: 'object', properties: { name: { type: 'string' }, story: { type: 'string' } }, required: ['name', 'story'] });
+    const compiled = compileJsonSchema({
+      type: 'object',
+      properties: { name: { type: 'string' }, story: { type: 'string' } },
+      required: ['name', 'story'],
+    });
     const minimum = engine.masker(compiled.gbnf)!.completion(engine.masker(compiled.gbnf)!.initial)!.length;
     expect(minimum).toBeLessThanOrEqual(20);
     let closed = 0;
@@ -222,7 +251,11 @@ describe.each(MODELS)('%s', (label, modelPath, cases, maxTokens) => {
         // The same bytes (how many steps took a full mask differs: the second run finds the masks cached).
         expect([b.text, b.constrained!.tokens, b.stopReason]).toEqual([a.text, a.constrained!.tokens, a.stopReason]);
         expect(a.tokens).toBeLessThanOrEqual(maxTokens);
-        expect({ maxTokens, text: a.text, ok: compiled.validate(a.text).ok }).toEqual({ maxTokens, text: a.text, ok: true });
+        expect({ maxTokens, text: a.text, ok: compiled.validate(a.text).ok }).toEqual({
+          maxTokens,
+          text: a.text,
+          ok: true,
+        });
         if (a.constrained!.completed) closed++;
       }
       const short = engine.generate({ prompt, maxTokens: minimum - 1, seed: 42, grammar: compiled.gbnf });

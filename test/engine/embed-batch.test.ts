@@ -5,11 +5,20 @@
 // qwen2's real vocabulary (a decoder, its last token's state: texts packed in one decode).
 import { getLlama, type LlamaModel, type Token } from 'node-llama-cpp';
 import { Engine } from '../../src/engine/engine.js';
-import { embedAddon, embeddingTokens, NativeEmbedModel, type NativeEmbedContext } from '../../src/engine/embed-native.js';
+import {
+  embedAddon,
+  embeddingTokens,
+  NativeEmbedModel,
+  type NativeEmbedContext,
+} from '../../src/engine/embed-native.js';
 import { EMBED_MODEL, realVocabModel } from '../helpers/real-models.js';
 
 const TEXTS = [
-  ...Array.from({ length: 14 }, (_, i) => `Row ${i}: the child felt ${['happy', 'sad', 'angry', 'scared'][i % 4]} on day ${i * 7}.${' more'.repeat(i % 5)}`),
+  ...Array.from(
+    { length: 14 },
+    (_, i) =>
+      `Row ${i}: the child felt ${['happy', 'sad', 'angry', 'scared'][i % 4]} on day ${i * 7}.${' more'.repeat(i % 5)}`,
+  ),
   'a', // one token on qwen2: decoded alone (a 1-token batch takes other kernels)
   'Ünïcödé — 日本語のテキスト 🙂',
   '', // no tokens: null
@@ -85,7 +94,8 @@ describe.each([
         expect(context.decodes).toBe(packs ? 3 : 9);
         // The raw vectors, before svc normalizes them, as node-llama-cpp's context reads them.
         const upstreamContext = await upstream.createEmbeddingContext({ threads: 1, contextSize: 512 });
-        for (const [i, text] of texts.entries()) expect(Array.from(vectors[i])).toEqual([...(await upstreamContext.getEmbeddingFor(text)).vector]);
+        for (const [i, text] of texts.entries())
+          expect(Array.from(vectors[i])).toEqual([...(await upstreamContext.getEmbeddingFor(text)).vector]);
         await upstreamContext.dispose();
       } finally {
         await context?.dispose();
@@ -117,9 +127,13 @@ describe.each([
     const context = native.createContext({ threads: 1, contextSize: 64, sequences: 1 });
     const ids = (...t: number[]) => t as Token[];
     try {
-      await expect(context.embed([ids(101, 102), ids(101, 1 << 30)])).rejects.toThrow('tokens[1] holds 1073741824, outside the vocabulary');
+      await expect(context.embed([ids(101, 102), ids(101, 1 << 30)])).rejects.toThrow(
+        'tokens[1] holds 1073741824, outside the vocabulary',
+      );
       await expect(context.embed([ids()])).rejects.toThrow('tokens[0] must hold 1 to 64 tokens, has 0');
-      await expect(context.embed([ids(...new Array<number>(65).fill(101))])).rejects.toThrow('tokens[0] must hold 1 to 64 tokens, has 65');
+      await expect(context.embed([ids(...new Array<number>(65).fill(101))])).rejects.toThrow(
+        'tokens[0] must hold 1 to 64 tokens, has 65',
+      );
       // And it still embeds after a refusal.
       expect((await context.embed([ids(101, 7592, 102)]))[0]).toHaveLength(128);
     } finally {

@@ -7,7 +7,8 @@ import { STORIES_MODEL, bertEmbeddingModel } from '../helpers/real-models.js';
 
 const TEXTS = Array.from(
   { length: 24 },
-  (_, i) => `Row ${i}: the child felt ${['happy', 'sad', 'angry', 'scared'][i % 4]} on day ${i * 7}.${' more'.repeat(i % 5)}`,
+  (_, i) =>
+    `Row ${i}: the child felt ${['happy', 'sad', 'angry', 'scared'][i % 4]} on day ${i * 7}.${' more'.repeat(i % 5)}`,
 );
 
 const bytes = (v: number[]) => Buffer.from(new Float64Array(v).buffer).toString('hex');
@@ -36,11 +37,19 @@ describe.each([
     expect(alone.embeddingContextsMade).toBe(1);
     expect(concurrent).toEqual(sequential);
     // And again, the contexts now holding other texts' state.
-    expect((await Promise.all([...TEXTS].reverse().map((t) => pooled.embed(t)))).map(bytes)).toEqual([...sequential].reverse());
+    expect((await Promise.all([...TEXTS].reverse().map((t) => pooled.embed(t)))).map(bytes)).toEqual(
+      [...sequential].reverse(),
+    );
   }, 60_000);
 
   test('one text after another keeps one context', async () => {
-    const engine = await Engine.load({ model: await model(), threads: 1, contextSize: 256, sequences: 4, embeddingContexts: 4 });
+    const engine = await Engine.load({
+      model: await model(),
+      threads: 1,
+      contextSize: 256,
+      sequences: 4,
+      embeddingContexts: 4,
+    });
     try {
       for (const text of TEXTS.slice(0, 4)) await engine.embed(text);
       expect(engine.embeddingContextsMade).toBe(1);
@@ -96,6 +105,8 @@ describe('the pool', () => {
   });
 
   test('bad sizes refused (the default size: threads.test.ts)', () => {
-    expect(() => new EmbeddingPool(async () => ({ dispose: async () => undefined }), 0)).toThrow('at least one context');
+    expect(() => new EmbeddingPool(async () => ({ dispose: async () => undefined }), 0)).toThrow(
+      'at least one context',
+    );
   });
 });

@@ -3,7 +3,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, GenerationAbortedError, GrammarRefusedError, ModelLoadError, ContextExceededError } from '../../src/engine/engine.js';
+import {
+  Engine,
+  GenerationAbortedError,
+  GrammarRefusedError,
+  ModelLoadError,
+  ContextExceededError,
+} from '../../src/engine/engine.js';
 import { l2Normalize } from '../../src/engine/embedder.js';
 import { compileChoices, compileJsonSchema, compileRegex } from '../../src/grammar/index.js';
 import { makeTestModel } from '../../src/model/test-model.js';
@@ -25,7 +31,13 @@ afterAll(async () => {
 });
 
 const regexGrammar = compileRegex('[a-z0-9 ]{5,20}').gbnf;
-const req = (prompt: string, extra: object = {}) => ({ prompt, maxTokens: 24, seed: 42, grammar: regexGrammar, ...extra });
+const req = (prompt: string, extra: object = {}) => ({
+  prompt,
+  maxTokens: 24,
+  seed: 42,
+  grammar: regexGrammar,
+  ...extra,
+});
 
 describe('loading', () => {
   test('model identity, dimension, sequences, no ranking head on the test model', () => {
@@ -90,8 +102,20 @@ describe('generate', () => {
   });
 
   test('sequences shared out over several contexts, decoding at once: the same bytes as one sequence', async () => {
-    const one = await Engine.load({ model: modelPath, threads: 1, sequences: 1, contextSize: 256, generationContexts: 1 });
-    const split = await Engine.load({ model: modelPath, threads: 1, sequences: 5, contextSize: 256, generationContexts: 2 });
+    const one = await Engine.load({
+      model: modelPath,
+      threads: 1,
+      sequences: 1,
+      contextSize: 256,
+      generationContexts: 1,
+    });
+    const split = await Engine.load({
+      model: modelPath,
+      threads: 1,
+      sequences: 5,
+      contextSize: 256,
+      generationContexts: 2,
+    });
     try {
       expect([split.sequences, split.generationContexts, one.generationContexts]).toEqual([5, 2, 1]);
       const requests = [
@@ -125,7 +149,11 @@ describe('generate', () => {
   });
 
   test('strings under a grammar are valid UTF-8 (bytes that never occur in UTF-8 are banned)', async () => {
-    const schema = compileJsonSchema({ type: 'object', properties: { name: { type: 'string', maxLength: 8 } }, required: ['name'] });
+    const schema = compileJsonSchema({
+      type: 'object',
+      properties: { name: { type: 'string', maxLength: 8 } },
+      required: ['name'],
+    });
     for (const prompt of ['Hello json', 'a', 'b', 'Name:']) {
       const out = await engine.generate({ prompt, maxTokens: 64, seed: 42, grammar: schema.gbnf });
       expect(out.text).not.toContain('\uFFFD');
@@ -146,7 +174,9 @@ describe('generate', () => {
   test('a grammar llama.cpp refuses is a GrammarRefusedError, from grammar() and from generate()', async () => {
     for (const gbnf of ['root ::= [', 'root ::= root "a" | "b"', 'root ::= "a" missing']) {
       expect(() => engine.grammar(gbnf)).toThrow(GrammarRefusedError);
-      await expect(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42, grammar: gbnf })).rejects.toThrow(/^llama\.cpp refused the grammar: /);
+      await expect(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42, grammar: gbnf })).rejects.toThrow(
+        /^llama\.cpp refused the grammar: /,
+      );
     }
   });
 
@@ -168,7 +198,9 @@ describe('generate', () => {
   test('a text to embed over the context is refused with its numbers and the way out (chunks)', async () => {
     const error = await engine.embed('ab '.repeat(600)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContextExceededError);
-    expect((error as Error).message).toMatch(/^the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks of at most 511 tokens/);
+    expect((error as Error).message).toMatch(
+      /^the text is \d+ tokens, over the 511 a context of 512 tokens takes: split it into chunks of at most 511 tokens/,
+    );
   });
 
   test('maxTokens must be a positive integer', async () => {
@@ -180,7 +212,9 @@ describe('abort and timeout', () => {
   test('an already aborted signal rejects at once', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(engine.generate({ prompt: 'x', maxTokens: 10, seed: 42, signal: controller.signal })).rejects.toThrow(GenerationAbortedError);
+    await expect(engine.generate({ prompt: 'x', maxTokens: 10, seed: 42, signal: controller.signal })).rejects.toThrow(
+      GenerationAbortedError,
+    );
   });
 
   test('aborting mid-generation stops it, and the sequence is free again', async () => {
@@ -228,7 +262,11 @@ describe('embeddings and rerank', () => {
 
   test('rerank (embedding similarity on the test model): best first, every index once, cosine scores', async () => {
     const docs = ['cats are small', 'the stock market', 'cats', 'zzz'];
-    const ranked = await engine.rerank('cats', docs, 'Given a web search query, retrieve relevant passages that answer the query');
+    const ranked = await engine.rerank(
+      'cats',
+      docs,
+      'Given a web search query, retrieve relevant passages that answer the query',
+    );
     expect(ranked.map((r) => r.index).sort()).toEqual([0, 1, 2, 3]);
     for (const r of ranked) {
       expect(r.document).toBe(docs[r.index]);
@@ -236,9 +274,13 @@ describe('embeddings and rerank', () => {
       expect(r.score).toBeLessThanOrEqual(1);
     }
     for (let i = 1; i < ranked.length; i++) expect(ranked[i - 1].score).toBeGreaterThanOrEqual(ranked[i].score);
-    expect(await engine.rerank('cats', docs, 'Given a web search query, retrieve relevant passages that answer the query')).toEqual(ranked);
+    expect(
+      await engine.rerank('cats', docs, 'Given a web search query, retrieve relevant passages that answer the query'),
+    ).toEqual(ranked);
     // The score is the cosine of the task-prefixed query embedding and the document embedding.
-    const q = await engine.embed('Given a web search query, retrieve relevant passages that answer the query\nQuery: cats');
+    const q = await engine.embed(
+      'Given a web search query, retrieve relevant passages that answer the query\nQuery: cats',
+    );
     const d = await engine.embed(docs[ranked[0].index]);
     expect(ranked[0].score).toBeCloseTo(
       q.reduce((s, x, i) => s + x * d[i], 0),
@@ -249,7 +291,9 @@ describe('embeddings and rerank', () => {
   test('rerank: an empty query or document is a RangeError naming it (its embedding is empty: the score would be NaN)', async () => {
     // Never an empty vector: a text with no token is refused (NothingToEmbedError).
     await expect(engine.embed('')).rejects.toThrow(/^the text gives the model nothing to embed/);
-    await expect(engine.rerank('cats', ['a', '', 'b'], 'task')).rejects.toThrow(new RangeError('rerank: documents[1] must not be empty'));
+    await expect(engine.rerank('cats', ['a', '', 'b'], 'task')).rejects.toThrow(
+      new RangeError('rerank: documents[1] must not be empty'),
+    );
     await expect(engine.rerank('', ['a'], '')).rejects.toThrow(new RangeError('rerank: query must not be empty'));
   });
 

@@ -61,13 +61,18 @@ test('a prefix never cuts a surrogate pair', () => {
   for (const piece of seen) expect(/[\ud800-\udbff]$/.test(piece)).toBe(false);
 });
 
-test.each(['generate', 'embed'] as const)('the engine refuses such an input to %s at once, saying "at least"', async (call) => {
-  const text = '日'.repeat(1_000_000);
-  const run = call === 'generate' ? stories.generate({ prompt: text, maxTokens: 4, seed: 42 }) : stories.embed(text);
-  const error = await run.catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(ContextExceededError);
-  expect((error as ContextExceededError).atLeast).toBe(true);
-  expect((error as Error).message).toMatch(
-    call === 'generate' ? /^prompt is at least \d+ tokens, over the 511/ : /^the text is at least \d+ tokens, over the 511/,
-  );
-});
+test.each(['generate', 'embed'] as const)(
+  'the engine refuses such an input to %s at once, saying "at least"',
+  async (call) => {
+    const text = '日'.repeat(1_000_000);
+    const run = call === 'generate' ? stories.generate({ prompt: text, maxTokens: 4, seed: 42 }) : stories.embed(text);
+    const error = await run.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContextExceededError);
+    expect((error as ContextExceededError).atLeast).toBe(true);
+    expect((error as Error).message).toMatch(
+      call === 'generate'
+        ? /^prompt is at least \d+ tokens, over the 511/
+        : /^the text is at least \d+ tokens, over the 511/,
+    );
+  },
+);

@@ -57,7 +57,8 @@ describe('the last character is whole', () => {
 describe('a maxTokens cut', () => {
   test('under a grammar it never splits a character: the output ends with the last whole one the budget allows (#23)', async () => {
     // The test model's tokens are single bytes: each of these characters takes three.
-    const cut = (maxTokens: number) => bytes.generate({ prompt: 'x', maxTokens, seed: 42, grammar: regex('[日本語]{1,30}') });
+    const cut = (maxTokens: number) =>
+      bytes.generate({ prompt: 'x', maxTokens, seed: 42, grammar: regex('[日本語]{1,30}') });
     const nine = await cut(9);
     expect(nine).toMatchObject({ tokens: 9 });
     expect(nine.text).toMatch(/^[日本語]{3}$/);

@@ -8,7 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { compileChoices, compileJsonSchema } from '../../src/grammar/index.js';
 import { GenerationAbortedError, GrammarRefusedError, type Engine } from '../../src/engine/engine.js';
-import { InferenceServerError, ServerEngine, parseServerSpec, type InferenceServerKind } from '../../src/engine/server-engine.js';
+import {
+  InferenceServerError,
+  ServerEngine,
+  parseServerSpec,
+  type InferenceServerKind,
+} from '../../src/engine/server-engine.js';
 import type { InferenceEngine } from '../../src/queue/inference-engine.js';
 import { runJob } from '../../worker/jobs.js';
 import { PermanentJobError } from '../../src/queue/job-errors.js';
@@ -47,7 +52,12 @@ function protocol(s: Seen): Answer {
   if (s.method === 'GET' && s.path === '/v1/models') {
     return {
       body: llama
-        ? { object: 'list', data: [{ id: LLAMA_MODEL, object: 'model', owned_by: 'llamacpp', meta: { n_vocab: 151936, size: 491400032 } }] }
+        ? {
+            object: 'list',
+            data: [
+              { id: LLAMA_MODEL, object: 'model', owned_by: 'llamacpp', meta: { n_vocab: 151936, size: 491400032 } },
+            ],
+          }
         : { object: 'list', data: [{ id: VLLM_MODEL, object: 'model', owned_by: 'vllm', max_model_len: 32768 }] },
     };
   }
@@ -69,21 +79,35 @@ function protocol(s: Seen): Answer {
     case '/apply-template': {
       if (!llama) return notFound;
       // ChatML, as llama-server's default template renders it.
-      const turns = (s.body.messages as Array<{ role: string; content: string }>).map((m) => `<|im_start|>${m.role}\n${m.content}<|im_end|>\n`);
+      const turns = (s.body.messages as Array<{ role: string; content: string }>).map(
+        (m) => `<|im_start|>${m.role}\n${m.content}<|im_end|>\n`,
+      );
       return { body: { prompt: `${turns.join('')}<|im_start|>assistant\n` } };
     }
     case '/v1/completions':
-      return { body: { object: 'text_completion', choices: [{ index: 0, text: output.text, finish_reason: finish }], usage } };
+      return {
+        body: { object: 'text_completion', choices: [{ index: 0, text: output.text, finish_reason: finish }], usage },
+      };
     case '/v1/chat/completions':
       return {
-        body: { object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: output.text }, finish_reason: finish }], usage },
+        body: {
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: output.text }, finish_reason: finish }],
+          usage,
+        },
       };
     case '/v1/embeddings':
       if (!offers.embeddings) {
         return llama
           ? {
               status: 501,
-              body: { error: { code: 501, message: 'This server does not support embeddings. Start it with `--embeddings`', type: 'not_supported_error' } },
+              body: {
+                error: {
+                  code: 501,
+                  message: 'This server does not support embeddings. Start it with `--embeddings`',
+                  type: 'not_supported_error',
+                },
+              },
             }
           : notFound;
       }
@@ -93,13 +117,21 @@ function protocol(s: Seen): Answer {
         return llama
           ? {
               status: 501,
-              body: { error: { code: 501, message: 'This server does not support reranking. Start it with `--reranking`', type: 'not_supported_error' } },
+              body: {
+                error: {
+                  code: 501,
+                  message: 'This server does not support reranking. Start it with `--reranking`',
+                  type: 'not_supported_error',
+                },
+              },
             }
           : notFound;
       }
       // Scored by length (longer is more relevant), best first, as the servers order their results.
       const docs = s.body.documents as string[];
-      const results = docs.map((d, index) => ({ index, relevance_score: d.length / 100 })).sort((a, b) => b.relevance_score - a.relevance_score);
+      const results = docs
+        .map((d, index) => ({ index, relevance_score: d.length / 100 }))
+        .sort((a, b) => b.relevance_score - a.relevance_score);
       return { body: { model: s.body.model, results } };
     }
     default:
@@ -111,7 +143,12 @@ beforeAll(async () => {
   server = createServer(async (req, res) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
-    const s: Seen = { method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization, body: raw ? JSON.parse(raw) : undefined };
+    const s: Seen = {
+      method: req.method ?? '',
+      path: req.url ?? '',
+      auth: req.headers.authorization,
+      body: raw ? JSON.parse(raw) : undefined,
+    };
     seen.push(s);
     const a = (s.method === 'POST' ? override(s) : undefined) ?? protocol(s);
     if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs));
@@ -152,7 +189,11 @@ const failure = async (p: Promise<unknown>): Promise<any> =>
     (e: unknown) => e,
   );
 
-const SCHEMA = { type: 'object', properties: { name: { enum: ['Lily', 'Tom'] }, age: { type: 'integer' } }, required: ['name', 'age'] };
+const SCHEMA = {
+  type: 'object',
+  properties: { name: { enum: ['Lily', 'Tom'] }, age: { type: 'integer' } },
+  required: ['name', 'age'],
+};
 const GBNF = compileJsonSchema(SCHEMA).gbnf;
 
 describe('llama-server', () => {
@@ -163,7 +204,9 @@ describe('llama-server', () => {
     expect(engines[0].modelId).toBe(`llama-server:${LLAMA_MODEL}:491400032`);
     expect(engine.url).toBe(base);
     expect(seen).toEqual([{ method: 'GET', path: '/v1/models', auth: `Bearer ${KEY}`, body: undefined }]);
-    expect((await ServerEngine.connect({ kind: 'llama-server', url: base, identity: 'qwen-0.5b-q4km@2026-11' })).modelId).toBe('qwen-0.5b-q4km@2026-11');
+    expect(
+      (await ServerEngine.connect({ kind: 'llama-server', url: base, identity: 'qwen-0.5b-q4km@2026-11' })).modelId,
+    ).toBe('qwen-0.5b-q4km@2026-11');
   });
 
   test('raw generation: POST /completion with our GBNF as is, the seed, temperature 0, n_predict, no prompt cache', async () => {
@@ -174,28 +217,56 @@ describe('llama-server', () => {
     const [req] = posts();
     expect(req.path).toBe('/completion');
     expect(req.auth).toBe(`Bearer ${KEY}`);
-    expect(req.body).toEqual({ model: LLAMA_MODEL, prompt: 'Tom is 9.', grammar: GBNF, seed: 7, temperature: 0, n_predict: 64, cache_prompt: false });
+    expect(req.body).toEqual({
+      model: LLAMA_MODEL,
+      prompt: 'Tom is 9.',
+      grammar: GBNF,
+      seed: 7,
+      temperature: 0,
+      n_predict: 64,
+      cache_prompt: false,
+    });
     expect(req.body.grammar).toBe(GBNF); // byte for byte
 
     output = { text: 'Once upon', tokens: 3, limited: true };
-    expect(await engine.generate({ prompt: 'x', maxTokens: 3, seed: 42 })).toMatchObject({ stopReason: 'maxTokens', tokens: 3 });
+    expect(await engine.generate({ prompt: 'x', maxTokens: 3, seed: 42 })).toMatchObject({
+      stopReason: 'maxTokens',
+      tokens: 3,
+    });
     expect(posts()[1].body).not.toHaveProperty('grammar');
     // Streaming (#37): the server's answer comes whole, so onText gets it as one piece, and the server is asked for no stream.
     const pieces: Array<[string, number]> = [];
-    expect(await engine.generate({ prompt: 'x', maxTokens: 3, seed: 42, onText: (text, tokens) => pieces.push([text, tokens]) })).toMatchObject({
+    expect(
+      await engine.generate({
+        prompt: 'x',
+        maxTokens: 3,
+        seed: 42,
+        onText: (text, tokens) => pieces.push([text, tokens]),
+      }),
+    ).toMatchObject({
       text: 'Once upon',
     });
     expect(pieces).toEqual([['Once upon', 3]]);
     expect(posts()[2].body).not.toHaveProperty('stream');
     // The server stops at its context's end as at the limit: fewer tokens than maxTokens say which.
-    expect(await engine.generate({ prompt: 'x', maxTokens: 5, seed: 42 })).toMatchObject({ stopReason: 'context', tokens: 3 });
+    expect(await engine.generate({ prompt: 'x', maxTokens: 5, seed: 42 })).toMatchObject({
+      stopReason: 'context',
+      tokens: 3,
+    });
   });
 
   test('chat generation: the template rendered by POST /apply-template, then /completion under the grammar', async () => {
     const engine = await ServerEngine.connect({ kind: 'llama-server', url: base });
     output = { text: 'Tom', tokens: 1, limited: false };
     const grammar = compileChoices(['Lily', 'Tom']).gbnf;
-    const out = await engine.generate({ prompt: 'Who?', systemPrompt: 'Answer with a name.', promptFormat: 'chat', maxTokens: 8, seed: 42, grammar });
+    const out = await engine.generate({
+      prompt: 'Who?',
+      systemPrompt: 'Answer with a name.',
+      promptFormat: 'chat',
+      maxTokens: 8,
+      seed: 42,
+      grammar,
+    });
     expect(out).toEqual({ text: 'Tom', tokens: 1, stopReason: 'eogToken', promptFormat: 'chat' });
     const [template, completion] = posts();
     expect(template).toMatchObject({
@@ -211,7 +282,8 @@ describe('llama-server', () => {
     expect(completion.path).toBe('/completion');
     expect(completion.body).toEqual({
       model: LLAMA_MODEL,
-      prompt: '<|im_start|>system\nAnswer with a name.<|im_end|>\n<|im_start|>user\nWho?<|im_end|>\n<|im_start|>assistant\n',
+      prompt:
+        '<|im_start|>system\nAnswer with a name.<|im_end|>\n<|im_start|>user\nWho?<|im_end|>\n<|im_start|>assistant\n',
       grammar,
       seed: 42,
       temperature: 0,
@@ -223,7 +295,10 @@ describe('llama-server', () => {
   test('embeddings from /v1/embeddings, L2-normalized; rerank from /v1/rerank with the task before the query, best first', async () => {
     const engine = await ServerEngine.connect({ kind: 'llama-server', url: base });
     expect(await engine.embed('Lily played')).toEqual([0.6, 0, 0.8]);
-    expect(posts()[0]).toMatchObject({ path: '/v1/embeddings', body: { input: 'Lily played', model: LLAMA_MODEL, encoding_format: 'float' } });
+    expect(posts()[0]).toMatchObject({
+      path: '/v1/embeddings',
+      body: { input: 'Lily played', model: LLAMA_MODEL, encoding_format: 'float' },
+    });
 
     const ranked = await engine.rerank('a dog', ['cat', 'Max the dog barked', 'a big dog'], 'Find passages');
     expect(ranked).toEqual([
@@ -263,7 +338,14 @@ describe('vLLM', () => {
     expect(out).toEqual({ text: '{"name":"Lily","age":3}', tokens: 12, stopReason: 'eogToken', promptFormat: 'raw' });
     const [req] = posts();
     expect(req.path).toBe('/v1/completions');
-    expect(req.body).toEqual({ model: VLLM_MODEL, prompt: 'Lily is 3.', seed: 42, temperature: 0, max_tokens: 32, structured_outputs: { grammar: GBNF } });
+    expect(req.body).toEqual({
+      model: VLLM_MODEL,
+      prompt: 'Lily is 3.',
+      seed: 42,
+      temperature: 0,
+      max_tokens: 32,
+      structured_outputs: { grammar: GBNF },
+    });
   });
 
   test('a JSON Schema goes as structured_outputs.json; vllmFields guided uses guided_grammar / guided_json; chat and length', async () => {
@@ -281,13 +363,18 @@ describe('vLLM', () => {
     output = { text: 'Once', tokens: 4, limited: true };
     const out = await engine.generate({ prompt: 'Tell a story', promptFormat: 'chat', maxTokens: 4, seed: 42 });
     expect(out).toEqual({ text: 'Once', tokens: 4, stopReason: 'maxTokens', promptFormat: 'chat' });
-    expect(posts()[3]).toMatchObject({ path: '/v1/chat/completions', body: { model: VLLM_MODEL, max_tokens: 4, temperature: 0, seed: 42 } });
+    expect(posts()[3]).toMatchObject({
+      path: '/v1/chat/completions',
+      body: { model: VLLM_MODEL, max_tokens: 4, temperature: 0, seed: 42 },
+    });
   });
 
   test('a model the server does not serve is refused at connect, naming what it serves', async () => {
     const e = await failure(ServerEngine.connect({ kind: 'vllm', url: base, model: 'meta-llama/Llama-3.1-8B' }));
     expect(e).toMatchObject({ kind: 'unsupported', permanent: true });
-    expect(e.message).toMatch(/does not serve model 'meta-llama\/Llama-3.1-8B' \(it serves: Qwen\/Qwen2.5-0.5B-Instruct\)/);
+    expect(e.message).toMatch(
+      /does not serve model 'meta-llama\/Llama-3.1-8B' \(it serves: Qwen\/Qwen2.5-0.5B-Instruct\)/,
+    );
   });
 
   test('no embeddings endpoint (404): a permanent unsupported error', async () => {
@@ -324,8 +411,12 @@ describe('failures', () => {
     const inFlight = failure(engine.embed('x'));
     await engine.dispose();
     expect((await inFlight).message).toMatch(/was aborted: the engine was disposed/);
-    expect(await failure(engine.generate({ prompt: 'x', maxTokens: 1, seed: 1 }))).toBeInstanceOf(GenerationAbortedError);
-    expect(() => ServerEngine.unchecked({ kind: 'tgi' as InferenceServerKind, url: base, identity: 'x' })).toThrow(/kind must be 'llama-server' or 'vllm'/);
+    expect(await failure(engine.generate({ prompt: 'x', maxTokens: 1, seed: 1 }))).toBeInstanceOf(
+      GenerationAbortedError,
+    );
+    expect(() => ServerEngine.unchecked({ kind: 'tgi' as InferenceServerKind, url: base, identity: 'x' })).toThrow(
+      /kind must be 'llama-server' or 'vllm'/,
+    );
   });
 
   test('a refused connection is a retryable unreachable error, at connect and at a call', async () => {
@@ -336,22 +427,44 @@ describe('failures', () => {
     expect(e.message).toMatch(new RegExp(`cannot reach vllm at http://127.0.0.1:${port}/v1/models.*ECONNREFUSED`));
 
     const engine = ServerEngine.unchecked({ kind: 'llama-server', url: `http://127.0.0.1:${port}`, identity: 'x' });
-    expect(await failure(engine.generate({ prompt: 'x', maxTokens: 1, seed: 1 }))).toMatchObject({ kind: 'unreachable', permanent: false });
+    expect(await failure(engine.generate({ prompt: 'x', maxTokens: 1, seed: 1 }))).toMatchObject({
+      kind: 'unreachable',
+      permanent: false,
+    });
   });
 
   test("HTTP errors carry the status and the server's message; 4xx for the request are permanent, 5xx are not", async () => {
     const engine = await ServerEngine.connect({ kind: 'llama-server', url: base });
-    override = () => ({ status: 503, body: { error: { code: 503, message: 'Loading model', type: 'unavailable_error' } } });
+    override = () => ({
+      status: 503,
+      body: { error: { code: 503, message: 'Loading model', type: 'unavailable_error' } },
+    });
     const busy = await failure(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42 }));
     expect(busy).toBeInstanceOf(InferenceServerError);
-    expect(busy).toMatchObject({ kind: 'http', status: 503, serverMessage: 'Loading model', permanent: false, url: `${base}/completion` });
+    expect(busy).toMatchObject({
+      kind: 'http',
+      status: 503,
+      serverMessage: 'Loading model',
+      permanent: false,
+      url: `${base}/completion`,
+    });
     expect(busy.message).toBe(`llama-server at ${base}/completion answered HTTP 503: Loading model`);
 
     override = () => ({
       status: 400,
-      body: { error: { code: 400, message: 'the request exceeds the available context size', type: 'exceed_context_size_error' } },
+      body: {
+        error: {
+          code: 400,
+          message: 'the request exceeds the available context size',
+          type: 'exceed_context_size_error',
+        },
+      },
     });
-    expect(await failure(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42 }))).toMatchObject({ kind: 'http', status: 400, permanent: true });
+    expect(await failure(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42 }))).toMatchObject({
+      kind: 'http',
+      status: 400,
+      permanent: true,
+    });
 
     speaks = 'vllm';
     const vllm = await ServerEngine.connect({ kind: 'vllm', url: base });
@@ -371,7 +484,10 @@ describe('failures', () => {
 
   test('a grammar the server refuses is a GrammarRefusedError (the worker fails such a job at once)', async () => {
     const engine = await ServerEngine.connect({ kind: 'llama-server', url: base });
-    override = () => ({ status: 400, body: { error: { code: 400, message: 'Failed to parse grammar', type: 'invalid_request_error' } } });
+    override = () => ({
+      status: 400,
+      body: { error: { code: 400, message: 'Failed to parse grammar', type: 'invalid_request_error' } },
+    });
     const e = await failure(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42, grammar: 'root ::= (' }));
     expect(e).toBeInstanceOf(GrammarRefusedError);
     expect(e.message).toBe('llama-server refused the grammar: Failed to parse grammar');
@@ -383,27 +499,41 @@ describe('failures', () => {
     override = () => ({ raw: '<html>proxy login</html>' });
     const e = await failure(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42 }));
     expect(e).toMatchObject({ kind: 'protocol', permanent: false });
-    expect(e.message).toBe(`unexpected answer from ${base}/completion: it answered HTTP 200 with a body that is not JSON: <html>proxy login</html>`);
+    expect(e.message).toBe(
+      `unexpected answer from ${base}/completion: it answered HTTP 200 with a body that is not JSON: <html>proxy login</html>`,
+    );
     override = () => ({ body: { choices: [] } });
-    expect((await failure(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42 }))).message).toMatch(/its completion has no content/);
+    expect((await failure(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42 }))).message).toMatch(
+      /its completion has no content/,
+    );
     override = () => ({ body: { data: [{ embedding: ['a'] }] } });
     expect((await failure(engine.embed('x'))).message).toMatch(/has no embedding/);
-    override = (s) => (s.path === '/v1/rerank' ? { body: { results: [{ index: 0, relevance_score: 0.5 }] } } : undefined);
+    override = (s) =>
+      s.path === '/v1/rerank' ? { body: { results: [{ index: 0, relevance_score: 0.5 }] } } : undefined;
     expect((await failure(engine.rerank('q', ['a', 'b'], ''))).message).toMatch(/no relevance_score for document 1/);
   });
 
   test('the API key is never in a message, even when the server echoes it; nor is a key in the URL', async () => {
     const engine = await ServerEngine.connect({ kind: 'llama-server', url: base, apiKey: KEY });
-    override = () => ({ status: 401, body: { error: { code: 401, message: `Invalid API Key: ${KEY}`, type: 'authentication_error' } } });
+    override = () => ({
+      status: 401,
+      body: { error: { code: 401, message: `Invalid API Key: ${KEY}`, type: 'authentication_error' } },
+    });
     const e = await failure(engine.generate({ prompt: 'x', maxTokens: 4, seed: 42 }));
     expect(e).toMatchObject({ status: 401, permanent: false });
     expect(e.message).toBe(`llama-server at ${base}/completion answered HTTP 401: Invalid API Key: [api key]`);
     expect(JSON.stringify({ ...e, message: e.message })).not.toContain(KEY);
 
     const port = await closedPort();
-    const keyed = ServerEngine.unchecked({ kind: 'vllm', url: `http://127.0.0.1:${port}/v1?key=${KEY}`, identity: 'x' });
+    const keyed = ServerEngine.unchecked({
+      kind: 'vllm',
+      url: `http://127.0.0.1:${port}/v1?key=${KEY}`,
+      identity: 'x',
+    });
     const unreachable = await failure(keyed.embed('x'));
-    expect(unreachable.message).toMatch(new RegExp(`^cannot reach vllm at http://127.0.0.1:${port}/v1/embeddings: connect ECONNREFUSED`));
+    expect(unreachable.message).toMatch(
+      new RegExp(`^cannot reach vllm at http://127.0.0.1:${port}/v1/embeddings: connect ECONNREFUSED`),
+    );
     expect(`${unreachable.message} ${unreachable.url}`).not.toContain(KEY);
     const credentials = await failure(ServerEngine.connect({ kind: 'vllm', url: `http://user:${KEY}@127.0.0.1:1` }));
     expect(credentials).toBeInstanceOf(RangeError);
@@ -413,7 +543,10 @@ describe('failures', () => {
 });
 
 test('a model given as a server: <kind>+<url>[#model]; paths stay paths; a bare URL must say its protocol', () => {
-  expect(parseServerSpec('llama-server+http://gpu-1:8080')).toEqual({ kind: 'llama-server', url: 'http://gpu-1:8080/' });
+  expect(parseServerSpec('llama-server+http://gpu-1:8080')).toEqual({
+    kind: 'llama-server',
+    url: 'http://gpu-1:8080/',
+  });
   expect(parseServerSpec('vllm+https://vllm.internal/v1#Qwen/Qwen2.5-7B-Instruct')).toEqual({
     kind: 'vllm',
     url: 'https://vllm.internal/v1',
@@ -421,7 +554,9 @@ test('a model given as a server: <kind>+<url>[#model]; paths stay paths; a bare 
   });
   expect(parseServerSpec('/models/qwen.gguf')).toBeUndefined();
   expect(parseServerSpec('hf:user/repo/file.gguf')).toBeUndefined();
-  expect(() => parseServerSpec('http://gpu-1:8080')).toThrow(/say which protocol the server speaks: llama-server\+http:\/\/gpu-1:8080\/ or vllm\+/);
+  expect(() => parseServerSpec('http://gpu-1:8080')).toThrow(
+    /say which protocol the server speaks: llama-server\+http:\/\/gpu-1:8080\/ or vllm\+/,
+  );
 });
 
 describe("the worker's job runner on a server engine", () => {
@@ -441,7 +576,10 @@ describe("the worker's job runner on a server engine", () => {
     // runJob is typed with Engine; it calls only what InferenceEngine has.
     const engine = (await ServerEngine.connect({ kind: 'vllm', url: base })) as unknown as Engine;
     output = { text: '{"name":"Tom","age":9}', tokens: 11, limited: false };
-    expect(await runJob(engine, job({ schema: SCHEMA }), new AbortController().signal)).toEqual({ result: '{"name":"Tom","age":9}', stopReason: 'end' });
+    expect(await runJob(engine, job({ schema: SCHEMA }), new AbortController().signal)).toEqual({
+      result: '{"name":"Tom","age":9}',
+      stopReason: 'end',
+    });
     expect(posts()[0].body.structured_outputs).toEqual({ grammar: GBNF });
 
     output = { text: '{"name":"Max","age":9}', tokens: 11, limited: false };
@@ -452,6 +590,8 @@ describe("the worker's job runner on a server engine", () => {
     override = () => ({ status: 400, body: { detail: 'Invalid grammar specification' } });
     const refused = await failure(runJob(engine, job({ schema: SCHEMA }), new AbortController().signal));
     expect(refused).toBeInstanceOf(PermanentJobError);
-    expect(refused.message).toMatch(/^vllm refused the job's grammar: vllm at .* answered HTTP 400: Invalid grammar specification/);
+    expect(refused.message).toMatch(
+      /^vllm refused the job's grammar: vllm at .* answered HTTP 400: Invalid grammar specification/,
+    );
   });
 });

@@ -50,14 +50,18 @@ describe('StopScanner', () => {
   test('a multi-byte character split across pieces: in the stop string, and before it', () => {
     const e = bytes('é'); // C3 A9
     // The stop string's character split across two pieces.
-    expect(run(['é!'], [bytes('caf'), e.subarray(0, 1), new Uint8Array([...e.subarray(1), ...bytes('! yes')])])).toMatchObject({
+    expect(
+      run(['é!'], [bytes('caf'), e.subarray(0, 1), new Uint8Array([...e.subarray(1), ...bytes('! yes')])]),
+    ).toMatchObject({
       output: 'caf',
       stopped: true,
     });
     // A character before the stop string split across pieces is handed on whole, once complete.
     const scanner = new StopScanner(['.']);
     const decoder = new TextDecoder();
-    const out = [e.subarray(0, 1), e.subarray(1), bytes('t. more')].map((p) => decoder.decode(scanner.push(p), { stream: true }));
+    const out = [e.subarray(0, 1), e.subarray(1), bytes('t. more')].map((p) =>
+      decoder.decode(scanner.push(p), { stream: true }),
+    );
     expect(out).toEqual(['', 'é', 't']);
     expect(text(scanner.output())).toBe('ét');
   });
@@ -74,7 +78,11 @@ describe('StopScanner', () => {
     expect(stopProblem(['a', 'b'], 'stop', 1)).toBeUndefined();
     expect(stopMessage(stopProblem(['a', ''], 'stop', 1)!)).toBe('stop[2] must not be empty');
     expect(stopMessage(stopProblem(['a', ''], 'stop', 0)!)).toBe('stop[1] must not be empty');
-    expect(stopProblem(Array(17).fill('s'), 'stop', 0)).toEqual({ subject: 'stop', rule: 'must have at most 16 strings (got 17)', overLimit: true });
+    expect(stopProblem(Array(17).fill('s'), 'stop', 0)).toEqual({
+      subject: 'stop',
+      rule: 'must have at most 16 strings (got 17)',
+      overLimit: true,
+    });
     expect(stopProblem(['x'.repeat(1001)], 'stop', 0)).toMatchObject({ subject: 'stop[0]', overLimit: true });
     expect(stopMessage(stopProblem([3], 'stop', 0)!)).toBe('stop[0] must be a string');
   });
@@ -106,7 +114,13 @@ describe('the engine on the test model (non-ASCII characters are byte tokens)', 
     expect(found).toBeDefined();
     const { prompt, full, char } = found!;
     const pieces: string[] = [];
-    const out = await engine.generate({ prompt, maxTokens: 200, seed: 42, stop: [char], onText: (t) => pieces.push(t) });
+    const out = await engine.generate({
+      prompt,
+      maxTokens: 200,
+      seed: 42,
+      stop: [char],
+      onText: (t) => pieces.push(t),
+    });
     expect(out.text).toBe(full.slice(0, full.indexOf(char)));
     expect(out.stopReason).toBe('stopString');
     expect(pieces.join('')).toBe(out.text);
@@ -117,10 +131,18 @@ describe('the engine on the test model (non-ASCII characters are byte tokens)', 
     const gbnf = compileRegex('[a-z ]{8,30}').gbnf;
     const full = (await engine.generate({ prompt: 'x', maxTokens: 40, seed: 42, grammar: gbnf })).text;
     const pieces: string[] = [];
-    const out = await engine.generate({ prompt: 'x', maxTokens: 40, seed: 42, grammar: gbnf, stop: [' '], onText: (t) => pieces.push(t) });
+    const out = await engine.generate({
+      prompt: 'x',
+      maxTokens: 40,
+      seed: 42,
+      grammar: gbnf,
+      stop: [' '],
+      onText: (t) => pieces.push(t),
+    });
     expect(out.text).toMatch(/^[a-z ]{8,30}$/);
     expect(pieces.join('')).toBe(out.text);
-    if (full.indexOf(' ', 8) >= 0) expect(out).toMatchObject({ text: full.slice(0, full.indexOf(' ', 8)), stopReason: 'stopString' });
+    if (full.indexOf(' ', 8) >= 0)
+      expect(out).toMatchObject({ text: full.slice(0, full.indexOf(' ', 8)), stopReason: 'stopString' });
     else expect(out.text).toBe(full);
     // Sampled too: every output complete.
     for (const seed of [1, 2, 3, 4]) {

@@ -56,7 +56,11 @@ test("stories260K, regex '[日本語]{4}': each kanji (three byte tokens) handed
 });
 
 test("stories260K, a JSON schema, the output closed by the grammar's shortest completion to fit maxTokens too", async () => {
-  const schema = compileJsonSchema({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }).gbnf;
+  const schema = compileJsonSchema({
+    type: 'object',
+    properties: { name: { type: 'string' } },
+    required: ['name'],
+  }).gbnf;
   const closed: boolean[] = [];
   for (const maxTokens of [10, 12, 40]) {
     const run = await both(stories, { prompt: 'A character as JSON:', maxTokens, seed: 42, grammar: schema });

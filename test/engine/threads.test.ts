@@ -50,11 +50,30 @@ test('contexts at once (embedding, generation): one per thread-group of the core
 
 test('what a model can do, from its metadata: encoders and pooled models do not generate', () => {
   const meta = (architecture: string, own: object = {}) => ({ general: { architecture }, [architecture]: own });
-  expect(modelCapabilities(meta('llama'), true, false)).toMatchObject({ generate: true, embed: true, rerank: true, pooling: 'none' });
-  expect(modelCapabilities(meta('bert', { pooling_type: 2 }), true, false)).toMatchObject({ generate: false, pooling: 'cls', architecture: 'bert' });
+  expect(modelCapabilities(meta('llama'), true, false)).toMatchObject({
+    generate: true,
+    embed: true,
+    rerank: true,
+    pooling: 'none',
+  });
+  expect(modelCapabilities(meta('bert', { pooling_type: 2 }), true, false)).toMatchObject({
+    generate: false,
+    pooling: 'cls',
+    architecture: 'bert',
+  });
   expect(modelCapabilities(meta('bert'), true, false).generate).toBe(false); // an encoder, pooling or not
-  expect(modelCapabilities(meta('qwen3', { pooling_type: 3 }), true, false)).toMatchObject({ generate: false, pooling: 'last' }); // an embedding-only decoder
-  expect(modelCapabilities(meta('gemma-embedding', { attention: { causal: false } }), true, false).generate).toBe(false);
-  expect(modelCapabilities(meta('bert', { pooling_type: 4 }), true, true)).toMatchObject({ generate: false, rerank: true, rankingHead: true, pooling: 'rank' });
+  expect(modelCapabilities(meta('qwen3', { pooling_type: 3 }), true, false)).toMatchObject({
+    generate: false,
+    pooling: 'last',
+  }); // an embedding-only decoder
+  expect(modelCapabilities(meta('gemma-embedding', { attention: { causal: false } }), true, false).generate).toBe(
+    false,
+  );
+  expect(modelCapabilities(meta('bert', { pooling_type: 4 }), true, true)).toMatchObject({
+    generate: false,
+    rerank: true,
+    rankingHead: true,
+    pooling: 'rank',
+  });
   expect(modelCapabilities(meta('t5'), false, false).generate).toBe(false);
 });

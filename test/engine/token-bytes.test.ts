@@ -5,7 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getLlama, readGgufFileInfo, type Llama, type Token } from 'node-llama-cpp';
-import { GPT2_UNICODE_TO_BYTE, gpt2TokenBytes, invalidUtf8Tokens, isNeverUtf8Byte, llamaTokenText, pieceBytes } from '../../src/engine/token-bytes.js';
+import {
+  GPT2_UNICODE_TO_BYTE,
+  gpt2TokenBytes,
+  invalidUtf8Tokens,
+  isNeverUtf8Byte,
+  llamaTokenText,
+  pieceBytes,
+} from '../../src/engine/token-bytes.js';
 import { STORIES_MODEL, llamaVocabFile, realVocabModel } from '../helpers/real-models.js';
 
 interface Vocab {
@@ -59,7 +66,11 @@ describe('the invalid-byte ban', () => {
     const banned = invalidUtf8Tokens(model, tokens, token_type);
     expect(banned).toEqual([124, 125, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187]);
     expect(banned.map((id) => tokens[id]).join('')).toBe('ÀÁõö÷øùúûüýþÿ');
-    expect(banned.map((id) => gpt2TokenBytes(tokens[id]))).toEqual([[0xc0], [0xc1], ...[...Array(11).keys()].map((i) => [0xf5 + i])]);
+    expect(banned.map((id) => gpt2TokenBytes(tokens[id]))).toEqual([
+      [0xc0],
+      [0xc1],
+      ...[...Array(11).keys()].map((i) => [0xf5 + i]),
+    ]);
   });
 
   test('phi-3 (SentencePiece): the <0xNN> byte tokens of the same 13 bytes', () => {
@@ -100,7 +111,11 @@ describe("each token's bytes are llama.cpp's", () => {
         let partial = 0;
         for (let id = 0; id < tokens.length; id++) {
           const token = id as Token;
-          const bytes = pieceBytes(model.vocabularyType, llamaTokenText(tokens[id], id), model.getTokenAttributes(token));
+          const bytes = pieceBytes(
+            model.vocabularyType,
+            llamaTokenText(tokens[id], id),
+            model.getTokenAttributes(token),
+          );
           if (bytes === null) {
             differ.push(`${id} ${JSON.stringify(tokens[id])}: not modelled`);
             continue;
@@ -108,7 +123,8 @@ describe("each token's bytes are llama.cpp's", () => {
           const ours = decoder.decode(bytes);
           if (ours.includes('\uFFFD')) partial++;
           const theirs = model.detokenize(bos !== null && bos !== token ? [bos, token] : [token]);
-          if (ours !== theirs) differ.push(`${id} ${JSON.stringify(tokens[id])}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`);
+          if (ours !== theirs)
+            differ.push(`${id} ${JSON.stringify(tokens[id])}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`);
         }
         expect(differ).toEqual([]);
         // Tokens that are part of a multi-byte character: the reason output is decoded from bytes.

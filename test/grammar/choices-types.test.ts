@@ -1,4 +1,10 @@
-import { ConstraintError, compileChoices, compileType, parseTypedOutput, recognizeGbnf } from '../../src/grammar/index.js';
+import {
+  ConstraintError,
+  compileChoices,
+  compileType,
+  parseTypedOutput,
+  recognizeGbnf,
+} from '../../src/grammar/index.js';
 import { CHOICES, TYPE_NAMES } from './samples.js';
 
 describe('choices', () => {
@@ -12,14 +18,20 @@ describe('choices', () => {
   });
   test('a duplicate is an error naming it and where it repeats', () => {
     expect(() => compileChoices(['yes', 'no', 'yes'])).toThrow(
-      expect.objectContaining({ code: 'invalid-input', pointer: '/2', message: 'choice 2 repeats choice 0: "yes" (at #/2)' }),
+      expect.objectContaining({
+        code: 'invalid-input',
+        pointer: '/2',
+        message: 'choice 2 repeats choice 0: "yes" (at #/2)',
+      }),
     );
     expect(() => compileChoices(['a\n"b', 'a\n"b'])).toThrow('choice 1 repeats choice 0: "a\\n\\"b"');
     expect(() => compileChoices(['x'.repeat(1000), 'x'.repeat(1000)])).toThrow(/: "x{200}"…/);
   });
   test('a list longer than the grammar limit is too-large before it is formatted', () => {
     const list = Array.from({ length: 10_000 }, (_, i) => `${i}`.padEnd(200, '.'));
-    expect(() => compileChoices(list)).toThrow(expect.objectContaining({ code: 'too-large', message: expect.stringMatching(/^choices take at least/) }));
+    expect(() => compileChoices(list)).toThrow(
+      expect.objectContaining({ code: 'too-large', message: expect.stringMatching(/^choices take at least/) }),
+    );
   });
   test.each([
     [[], /must not be empty/],
@@ -61,6 +73,7 @@ describe('types', () => {
   test('unknown type names', () => {
     expect(() => compileType('date')).toThrow(/unknown type 'date'/);
     // Names of Object.prototype members are unknown names too, not a lookup that finds a function.
-    for (const name of ['constructor', '__proto__', 'hasOwnProperty']) expect(() => compileType(name)).toThrow(`unknown type '${name}'`);
+    for (const name of ['constructor', '__proto__', 'hasOwnProperty'])
+      expect(() => compileType(name)).toThrow(`unknown type '${name}'`);
   });
 });

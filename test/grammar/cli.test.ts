@@ -8,7 +8,12 @@ import { makeTestModel } from '../../src/model/test-model.js';
 import { runModelCommand } from '../../src/cli/model-command.js';
 
 const svc = (args: string[], input?: string) => {
-  const result = spawnSync(process.execPath, ['bin/svc.js', ...args], { input, encoding: 'utf8', cwd: process.cwd(), timeout: 60000 });
+  const result = spawnSync(process.execPath, ['bin/svc.js', ...args], {
+    input,
+    encoding: 'utf8',
+    cwd: process.cwd(),
+    timeout: 60000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 };
 
@@ -49,7 +54,12 @@ test('bad input: clear message on stderr, non-zero exit, nothing on stdout', () 
     [['grammar'], undefined, /give one of/, 2],
     [['grammar', '--regex', 'a', '--type', 'int'], undefined, /only one of/, 2],
     [['grammar', '--bogus'], undefined, /^svc grammar: unknown option '--bogus'\n/, 2],
-    [['grammar', '--shema', 'x.json'], undefined, /^svc grammar: unknown option '--shema'; did you mean --schema\?\n/, 2],
+    [
+      ['grammar', '--shema', 'x.json'],
+      undefined,
+      /^svc grammar: unknown option '--shema'; did you mean --schema\?\n/,
+      2,
+    ],
     [['nope'], undefined, /unknown command 'nope'/, 2],
   ];
   for (const [args, input, message, code] of cases) {
@@ -89,7 +99,9 @@ test('a grammar llama.cpp refuses: a message and exit 1 from the model commands,
   const stderr = written.join('');
   expect({ code, stderr }).toEqual({
     code: 1,
-    stderr: expect.stringMatching(/^svc generate: llama\.cpp refused the grammar: .*please report the constraint \[grammar-refused\]\n$/),
+    stderr: expect.stringMatching(
+      /^svc generate: llama\.cpp refused the grammar: .*please report the constraint \[grammar-refused\]\n$/,
+    ),
   });
   expect(stderr).not.toMatch(/\n\s+at /);
 });

@@ -31,7 +31,8 @@ test('the corpus has at least 100 schemas and covers every keyword', () => {
   CORPUS.forEach((entry) => keywordsIn(entry.schema, found));
   expect(KEYWORDS.filter((k) => !found.has(k))).toEqual([]);
   const formats = new Set(CORPUS.map((e) => (e.schema as { format?: string }).format).filter(Boolean));
-  for (const f of ['date', 'time', 'date-time', 'uuid', 'email', 'uri', 'ipv4', 'ipv6', 'hostname']) expect(formats).toContain(f);
+  for (const f of ['date', 'time', 'date-time', 'uuid', 'email', 'uri', 'ipv4', 'ipv6', 'hostname'])
+    expect(formats).toContain(f);
 });
 
 describe.each(CORPUS.map((entry) => [entry.name, entry] as const))('%s', (_name, entry) => {

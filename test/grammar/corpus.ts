@@ -19,13 +19,25 @@ const hand: CorpusEntry[] = [
   { name: 'type object', schema: { type: 'object' }, valid: [{}, { a: 1, b: [null] }] },
   { name: 'type array', schema: { type: 'array' }, valid: [[], [1, 'a', null, [true], { x: 1 }]] },
   { name: 'type list', schema: { type: ['string', 'integer'] }, valid: ['a', 3] },
-  { name: 'type list nullable', schema: { type: ['object', 'null'], properties: { a: { type: 'integer' } } }, valid: [null, {}, { a: 1 }] },
+  {
+    name: 'type list nullable',
+    schema: { type: ['object', 'null'], properties: { a: { type: 'integer' } } },
+    valid: [null, {}, { a: 1 }],
+  },
   { name: 'integer and number', schema: { type: ['integer', 'number'] }, valid: [1, 1.5] },
   // enum / const
   { name: 'enum strings', schema: { enum: ['red', 'green', 'blue'] }, valid: ['red', 'blue'] },
-  { name: 'enum mixed', schema: { enum: [1, 'one', null, true, 2.5, [1, 2], { a: 'b' }] }, valid: [1, 'one', null, true, 2.5, [1, 2], { a: 'b' }] },
+  {
+    name: 'enum mixed',
+    schema: { enum: [1, 'one', null, true, 2.5, [1, 2], { a: 'b' }] },
+    valid: [1, 'one', null, true, 2.5, [1, 2], { a: 'b' }],
+  },
   { name: 'enum with type filter', schema: { type: 'string', enum: ['a', 1, 'b'] }, valid: ['a', 'b'] },
-  { name: 'enum escapes', schema: { enum: ['say "hi"', 'back\\slash', 'new\nline', 'ünï'] }, valid: ['say "hi"', 'back\\slash', 'new\nline', 'ünï'] },
+  {
+    name: 'enum escapes',
+    schema: { enum: ['say "hi"', 'back\\slash', 'new\nline', 'ünï'] },
+    valid: ['say "hi"', 'back\\slash', 'new\nline', 'ünï'],
+  },
   { name: 'const string', schema: { const: 'fixed' }, valid: ['fixed'] },
   { name: 'const object', schema: { const: { a: [1, { b: null }] } }, valid: [{ a: [1, { b: null }] }] },
   { name: 'const null', schema: { const: null }, valid: [null] },
@@ -34,7 +46,11 @@ const hand: CorpusEntry[] = [
   // objects
   {
     name: 'properties required',
-    schema: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } }, required: ['id', 'name'] },
+    schema: {
+      type: 'object',
+      properties: { id: { type: 'integer' }, name: { type: 'string' } },
+      required: ['id', 'name'],
+    },
     valid: [{ id: 1, name: 'x' }],
   },
   {
@@ -44,10 +60,18 @@ const hand: CorpusEntry[] = [
   },
   {
     name: 'mixed required optional',
-    schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' }, c: { type: 'null' } }, required: ['b'] },
+    schema: {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'string' }, c: { type: 'null' } },
+      required: ['b'],
+    },
     valid: [{ b: '' }, { a: 1, b: 'x' }, { b: 'x', c: null }, { a: 2, b: 'y', c: null }],
   },
-  { name: 'properties without type', schema: { properties: { a: { type: 'integer' } }, required: ['a'] }, valid: [{ a: 5 }] },
+  {
+    name: 'properties without type',
+    schema: { properties: { a: { type: 'integer' } }, required: ['a'] },
+    valid: [{ a: 5 }],
+  },
   { name: 'required undeclared', schema: { type: 'object', required: ['x'] }, valid: [{ x: 'anything' }, { x: [1] }] },
   {
     name: 'additionalProperties false',
@@ -61,13 +85,27 @@ const hand: CorpusEntry[] = [
   },
   {
     name: 'additionalProperties schema',
-    schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: { type: 'integer' } },
+    schema: {
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: { type: 'integer' },
+    },
     valid: [{ name: 'n' }, { name: 'n', x: 1, names: 2 }],
   },
-  { name: 'map of strings', schema: { type: 'object', additionalProperties: { type: 'string' } }, valid: [{}, { a: 'b', 'key with "quote"': 'v' }] },
+  {
+    name: 'map of strings',
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
+    valid: [{}, { a: 'b', 'key with "quote"': 'v' }],
+  },
   {
     name: 'minProperties maxProperties',
-    schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } }, minProperties: 1, maxProperties: 2 },
+    schema: {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } },
+      minProperties: 1,
+      maxProperties: 2,
+    },
     valid: [{ a: 1 }, { b: 2 }, { a: 1, c: 3 }, { b: 1, c: 2 }],
   },
   {
@@ -75,7 +113,11 @@ const hand: CorpusEntry[] = [
     schema: { type: 'object', additionalProperties: { type: 'boolean' }, maxProperties: 2 },
     valid: [{}, { x: true }, { x: true, y: false }],
   },
-  { name: 'minProperties zero extras', schema: { type: 'object', properties: { a: { type: 'null' } }, minProperties: 1 }, valid: [{ a: null }] },
+  {
+    name: 'minProperties zero extras',
+    schema: { type: 'object', properties: { a: { type: 'null' } }, minProperties: 1 },
+    valid: [{ a: null }],
+  },
   {
     name: 'nested objects',
     schema: {
@@ -83,7 +125,10 @@ const hand: CorpusEntry[] = [
       properties: {
         user: {
           type: 'object',
-          properties: { name: { type: 'string' }, address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+          properties: {
+            name: { type: 'string' },
+            address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          },
           required: ['name'],
         },
       },
@@ -93,22 +138,61 @@ const hand: CorpusEntry[] = [
   },
   {
     name: 'property named with specials',
-    schema: { type: 'object', properties: { 'a"b': { type: 'integer' }, 'c\\d': { type: 'integer' }, ключ: { type: 'integer' } } },
+    schema: {
+      type: 'object',
+      properties: { 'a"b': { type: 'integer' }, 'c\\d': { type: 'integer' }, ключ: { type: 'integer' } },
+    },
     valid: [{ 'a"b': 1, 'c\\d': 2, ключ: 3 }],
   },
-  { name: 'property false', schema: { type: 'object', properties: { a: false, b: { type: 'integer' } } }, valid: [{}, { b: 1 }] },
-  { name: 'boolean property schemas', schema: { type: 'object', properties: { a: true }, required: ['a'] }, valid: [{ a: 1 }, { a: 'x' }, { a: { b: [] } }] },
+  {
+    name: 'property false',
+    schema: { type: 'object', properties: { a: false, b: { type: 'integer' } } },
+    valid: [{}, { b: 1 }],
+  },
+  {
+    name: 'boolean property schemas',
+    schema: { type: 'object', properties: { a: true }, required: ['a'] },
+    valid: [{ a: 1 }, { a: 'x' }, { a: { b: [] } }],
+  },
   // arrays
   { name: 'items', schema: { type: 'array', items: { type: 'integer' } }, valid: [[], [1], [1, 2, 3]] },
-  { name: 'minItems maxItems', schema: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 3 }, valid: [['a'], ['a', 'b', 'c']] },
-  { name: 'exact items', schema: { type: 'array', items: { type: 'boolean' }, minItems: 2, maxItems: 2 }, valid: [[true, false]] },
-  { name: 'prefixItems', schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] }, valid: [[], [1], [1, 'a']] },
-  { name: 'prefixItems with items', schema: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' } }, valid: [[], ['a'], ['a', 1, 2]] },
-  { name: 'prefixItems minItems', schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'integer' }], minItems: 2 }, valid: [[1, 2]] },
-  { name: 'prefixItems items false', schema: { type: 'array', prefixItems: [{ const: 'x' }], items: false }, valid: [[], ['x']] },
+  {
+    name: 'minItems maxItems',
+    schema: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 3 },
+    valid: [['a'], ['a', 'b', 'c']],
+  },
+  {
+    name: 'exact items',
+    schema: { type: 'array', items: { type: 'boolean' }, minItems: 2, maxItems: 2 },
+    valid: [[true, false]],
+  },
+  {
+    name: 'prefixItems',
+    schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] },
+    valid: [[], [1], [1, 'a']],
+  },
+  {
+    name: 'prefixItems with items',
+    schema: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'integer' } },
+    valid: [[], ['a'], ['a', 1, 2]],
+  },
+  {
+    name: 'prefixItems minItems',
+    schema: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'integer' }], minItems: 2 },
+    valid: [[1, 2]],
+  },
+  {
+    name: 'prefixItems items false',
+    schema: { type: 'array', prefixItems: [{ const: 'x' }], items: false },
+    valid: [[], ['x']],
+  },
   {
     name: 'draft-07 array items',
-    schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'integer' }, { type: 'boolean' }] },
+    schema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'integer' }, { type: 'boolean' }],
+    },
     valid: [[1, true], [1]],
   },
   {
@@ -128,7 +212,11 @@ const hand: CorpusEntry[] = [
     schema: { type: 'array', items: { type: 'object', properties: { k: { type: 'string' } }, required: ['k'] } },
     valid: [[{ k: 'a' }, { k: 'b' }]],
   },
-  { name: 'nested arrays', schema: { type: 'array', items: { type: 'array', items: { type: 'number' }, maxItems: 2 } }, valid: [[[1, 2.5], [], [3]]] },
+  {
+    name: 'nested arrays',
+    schema: { type: 'array', items: { type: 'array', items: { type: 'number' }, maxItems: 2 } },
+    valid: [[[1, 2.5], [], [3]]],
+  },
   // strings
   { name: 'minLength', schema: { type: 'string', minLength: 3 }, valid: ['abc', 'abcdef', '日本語'] },
   { name: 'maxLength', schema: { type: 'string', maxLength: 2 }, valid: ['', 'a', 'ab', '😀😀'] },
@@ -142,32 +230,72 @@ const hand: CorpusEntry[] = [
   { name: 'pattern newline', schema: { type: 'string', pattern: '^a\\nb$' }, valid: ['a\nb'] },
   { name: 'pattern unicode', schema: { type: 'string', pattern: '^\\u00e9+\\u{1F600}?$' }, valid: ['é', 'éé😀'] },
   // formats
-  { name: 'format date', schema: { type: 'string', format: 'date' }, valid: ['2024-02-29', '2023-12-31', '2000-02-29', '1999-01-01'] },
-  { name: 'format time', schema: { type: 'string', format: 'time' }, valid: ['12:34:56Z', '23:59:59.123+05:30', '00:00:00-08:00'] },
-  { name: 'format date-time', schema: { type: 'string', format: 'date-time' }, valid: ['2024-01-15T10:20:30Z', '2024-01-15T10:20:30.5+01:00'] },
-  { name: 'format uuid', schema: { type: 'string', format: 'uuid' }, valid: ['123e4567-e89b-12d3-a456-426614174000', 'ABCDEF01-2345-6789-ABCD-EF0123456789'] },
-  { name: 'format email', schema: { type: 'string', format: 'email' }, valid: ['john.doe@example.com', 'a+b@sub.domain.org'] },
+  {
+    name: 'format date',
+    schema: { type: 'string', format: 'date' },
+    valid: ['2024-02-29', '2023-12-31', '2000-02-29', '1999-01-01'],
+  },
+  {
+    name: 'format time',
+    schema: { type: 'string', format: 'time' },
+    valid: ['12:34:56Z', '23:59:59.123+05:30', '00:00:00-08:00'],
+  },
+  {
+    name: 'format date-time',
+    schema: { type: 'string', format: 'date-time' },
+    valid: ['2024-01-15T10:20:30Z', '2024-01-15T10:20:30.5+01:00'],
+  },
+  {
+    name: 'format uuid',
+    schema: { type: 'string', format: 'uuid' },
+    valid: ['123e4567-e89b-12d3-a456-426614174000', 'ABCDEF01-2345-6789-ABCD-EF0123456789'],
+  },
+  {
+    name: 'format email',
+    schema: { type: 'string', format: 'email' },
+    valid: ['john.doe@example.com', 'a+b@sub.domain.org'],
+  },
   {
     name: 'format uri',
     schema: { type: 'string', format: 'uri' },
     valid: ['https://example.com', 'http://example.com:8080/a/b?q=1&r=2#frag', 'ftp://files.example.org/pub/file.txt'],
   },
-  { name: 'format ipv4', schema: { type: 'string', format: 'ipv4' }, valid: ['192.168.0.1', '255.255.255.255', '0.0.0.0'] },
+  {
+    name: 'format ipv4',
+    schema: { type: 'string', format: 'ipv4' },
+    valid: ['192.168.0.1', '255.255.255.255', '0.0.0.0'],
+  },
   {
     name: 'format ipv6',
     schema: { type: 'string', format: 'ipv6' },
     valid: ['::1', '2001:db8::ff00:42:8329', 'fe80:0:0:0:200:f8ff:fe21:67cf', '::ffff:192.0.2.128'],
   },
-  { name: 'format hostname', schema: { type: 'string', format: 'hostname' }, valid: ['example.com', 'localhost', 'a-b.c.d'] },
+  {
+    name: 'format hostname',
+    schema: { type: 'string', format: 'hostname' },
+    valid: ['example.com', 'localhost', 'a-b.c.d'],
+  },
   { name: 'format validated', schema: { type: 'string', format: 'duration' }, valid: ['P3D'] },
   // integer ranges
   { name: 'minimum', schema: { type: 'integer', minimum: 5 }, valid: [5, 6, 100, 999999999999999] },
   { name: 'maximum', schema: { type: 'integer', maximum: -5 }, valid: [-5, -6, -100] },
-  { name: 'min max', schema: { type: 'integer', minimum: -12, maximum: 305 }, valid: [-12, -1, 0, 9, 10, 99, 100, 299, 305] },
-  { name: 'exclusive bounds', schema: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 }, valid: [1, 5, 9] },
+  {
+    name: 'min max',
+    schema: { type: 'integer', minimum: -12, maximum: 305 },
+    valid: [-12, -1, 0, 9, 10, 99, 100, 299, 305],
+  },
+  {
+    name: 'exclusive bounds',
+    schema: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 },
+    valid: [1, 5, 9],
+  },
   { name: 'exclusiveMinimum only', schema: { type: 'integer', exclusiveMinimum: 5 }, valid: [6, 100, 999999999999999] },
   { name: 'fractional integer bounds', schema: { type: 'integer', minimum: 1.5, maximum: 4.5 }, valid: [2, 3, 4] },
-  { name: 'big bounds', schema: { type: 'integer', minimum: 1000000, maximum: 123456789012 }, valid: [1000000, 99999999, 123456789012, 123456789011] },
+  {
+    name: 'big bounds',
+    schema: { type: 'integer', minimum: 1000000, maximum: 123456789012 },
+    valid: [1000000, 99999999, 123456789012, 123456789011],
+  },
   { name: 'single integer', schema: { type: 'integer', minimum: 7, maximum: 7 }, valid: [7] },
   // number bounds (over-approximated, validated)
   { name: 'number bounds', schema: { type: 'number', minimum: 0, maximum: 1 }, valid: [0, 0.5, 1] },
@@ -184,8 +312,16 @@ const hand: CorpusEntry[] = [
     },
     valid: [{ a: 'x', b: 1 }],
   },
-  { name: 'allOf bounds', schema: { allOf: [{ type: 'integer', minimum: 0 }, { maximum: 10 }, { minimum: 3 }] }, valid: [3, 10] },
-  { name: 'allOf types', schema: { allOf: [{ type: ['string', 'integer'] }, { type: ['integer', 'null'] }] }, valid: [5] },
+  {
+    name: 'allOf bounds',
+    schema: { allOf: [{ type: 'integer', minimum: 0 }, { maximum: 10 }, { minimum: 3 }] },
+    valid: [3, 10],
+  },
+  {
+    name: 'allOf types',
+    schema: { allOf: [{ type: ['string', 'integer'] }, { type: ['integer', 'null'] }] },
+    valid: [5],
+  },
   {
     name: 'allOf with ref',
     schema: {
@@ -204,7 +340,11 @@ const hand: CorpusEntry[] = [
     },
     valid: [{}, { a: 1, b: 2 }],
   },
-  { name: 'allOf items', schema: { allOf: [{ type: 'array', items: { type: 'integer' } }, { maxItems: 2 }] }, valid: [[], [1, 2]] },
+  {
+    name: 'allOf items',
+    schema: { allOf: [{ type: 'array', items: { type: 'integer' } }, { maxItems: 2 }] },
+    valid: [[], [1, 2]],
+  },
   {
     name: 'anyOf',
     schema: {
@@ -222,7 +362,10 @@ const hand: CorpusEntry[] = [
       type: 'object',
       properties: { kind: { type: 'string' }, size: { type: 'integer' } },
       required: ['kind'],
-      anyOf: [{ properties: { kind: { const: 'box' } }, required: ['size'] }, { properties: { kind: { const: 'dot' } } }],
+      anyOf: [
+        { properties: { kind: { const: 'box' } }, required: ['size'] },
+        { properties: { kind: { const: 'dot' } } },
+      ],
     },
     valid: [{ kind: 'box', size: 3 }, { kind: 'dot' }, { kind: 'dot', size: 1 }],
   },
@@ -230,20 +373,34 @@ const hand: CorpusEntry[] = [
     name: 'oneOf discriminated union',
     schema: {
       oneOf: [
-        { type: 'object', properties: { type: { const: 'cat' }, meows: { type: 'boolean' } }, required: ['type', 'meows'] },
+        {
+          type: 'object',
+          properties: { type: { const: 'cat' }, meows: { type: 'boolean' } },
+          required: ['type', 'meows'],
+        },
         { type: 'object', properties: { type: { const: 'dog' }, barks: { type: 'integer' } }, required: ['type'] },
       ],
     },
     valid: [{ type: 'cat', meows: true }, { type: 'dog' }, { type: 'dog', barks: 2 }],
   },
-  { name: 'nullable anyOf', schema: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] }, valid: ['2020-01-01', null] },
+  {
+    name: 'nullable anyOf',
+    schema: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] },
+    valid: ['2020-01-01', null],
+  },
   {
     name: 'anyOf and allOf',
-    schema: { allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { anyOf: [{ type: 'string' }, { type: 'null' }] }] },
+    schema: {
+      allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { anyOf: [{ type: 'string' }, { type: 'null' }] }],
+    },
     valid: ['s'],
   },
   // refs
-  { name: '$ref $defs', schema: { $defs: { pos: { type: 'integer', minimum: 1 } }, type: 'array', items: { $ref: '#/$defs/pos' } }, valid: [[1, 2]] },
+  {
+    name: '$ref $defs',
+    schema: { $defs: { pos: { type: 'integer', minimum: 1 } }, type: 'array', items: { $ref: '#/$defs/pos' } },
+    valid: [[1, 2]],
+  },
   {
     name: '$ref definitions',
     schema: {
@@ -258,7 +415,11 @@ const hand: CorpusEntry[] = [
     name: 'recursive tree',
     schema: {
       $defs: {
-        tree: { type: 'object', properties: { value: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/$defs/tree' } } }, required: ['value'] },
+        tree: {
+          type: 'object',
+          properties: { value: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/$defs/tree' } } },
+          required: ['value'],
+        },
       },
       $ref: '#/$defs/tree',
     },
@@ -268,7 +429,11 @@ const hand: CorpusEntry[] = [
     name: 'recursive linked list',
     schema: {
       $defs: {
-        node: { type: 'object', properties: { v: { type: 'string' }, next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] } }, required: ['v', 'next'] },
+        node: {
+          type: 'object',
+          properties: { v: { type: 'string' }, next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] } },
+          required: ['v', 'next'],
+        },
       },
       $ref: '#/$defs/node',
     },
@@ -277,14 +442,34 @@ const hand: CorpusEntry[] = [
       { v: 'a', next: { v: 'b', next: null } },
     ],
   },
-  { name: 'recursive root ref', schema: { type: 'array', items: { anyOf: [{ type: 'integer' }, { $ref: '#' }] } }, valid: [[], [1, [2, [3]], []]] },
-  { name: '$ref with siblings', schema: { $defs: { s: { type: 'string' } }, $ref: '#/$defs/s', maxLength: 2 }, valid: ['', 'ab'] },
-  { name: '$anchor ref', schema: { $defs: { a: { $anchor: 'thing', type: 'boolean' } }, $ref: '#thing' }, valid: [true] },
-  { name: 'ref to properties', schema: { type: 'object', properties: { a: { type: 'integer' }, b: { $ref: '#/properties/a' } } }, valid: [{ a: 1, b: 2 }] },
+  {
+    name: 'recursive root ref',
+    schema: { type: 'array', items: { anyOf: [{ type: 'integer' }, { $ref: '#' }] } },
+    valid: [[], [1, [2, [3]], []]],
+  },
+  {
+    name: '$ref with siblings',
+    schema: { $defs: { s: { type: 'string' } }, $ref: '#/$defs/s', maxLength: 2 },
+    valid: ['', 'ab'],
+  },
+  {
+    name: '$anchor ref',
+    schema: { $defs: { a: { $anchor: 'thing', type: 'boolean' } }, $ref: '#thing' },
+    valid: [true],
+  },
+  {
+    name: 'ref to properties',
+    schema: { type: 'object', properties: { a: { type: 'integer' }, b: { $ref: '#/properties/a' } } },
+    valid: [{ a: 1, b: 2 }],
+  },
   // any / annotations
   { name: 'empty schema', schema: {}, valid: [null, 1, 'x', [], {}, { a: [1, { b: 'c' }] }, true, -2.5e10] },
   { name: 'true schema', schema: true, valid: [null, { a: 1 }] },
-  { name: 'annotations only', schema: { title: 'T', description: 'D', examples: [1], default: 1, $comment: 'c' }, valid: [1, 'x'] },
+  {
+    name: 'annotations only',
+    schema: { title: 'T', description: 'D', examples: [1], default: 1, $comment: 'c' },
+    valid: [1, 'x'],
+  },
   {
     name: 'annotated object',
     schema: {
@@ -302,12 +487,21 @@ const hand: CorpusEntry[] = [
   { name: 'contains', schema: { type: 'array', items: { type: 'integer' }, contains: { const: 3 } }, valid: [[1, 3]] },
   {
     name: 'dependentRequired',
-    schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, dependentRequired: { a: ['b'] } },
+    schema: {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'integer' } },
+      dependentRequired: { a: ['b'] },
+    },
     valid: [{}, { a: 1, b: 2 }, { b: 2 }],
   },
   {
     name: 'if then else',
-    schema: { type: 'object', properties: { a: { type: 'integer' } }, if: { required: ['a'] }, then: { properties: { a: { minimum: 1 } } } },
+    schema: {
+      type: 'object',
+      properties: { a: { type: 'integer' } },
+      if: { required: ['a'] },
+      then: { properties: { a: { minimum: 1 } } },
+    },
     valid: [{}, { a: 3 }],
   },
 ];
@@ -332,7 +526,16 @@ const generated: CorpusEntry[] = [
   ...integerRanges.map(([lo, hi]): CorpusEntry => ({
     name: `integer range ${lo}..${hi}`,
     schema: { type: 'integer', minimum: lo, maximum: hi },
-    valid: [...new Set([lo, hi, Math.trunc((lo + hi) / 2), Math.min(hi, lo + 1), Math.max(lo, hi - 1), ...(lo <= 0 && hi >= 0 ? [0] : [])])],
+    valid: [
+      ...new Set([
+        lo,
+        hi,
+        Math.trunc((lo + hi) / 2),
+        Math.min(hi, lo + 1),
+        Math.max(lo, hi - 1),
+        ...(lo <= 0 && hi >= 0 ? [0] : []),
+      ]),
+    ],
   })),
   ...[0, 1, 2, 5].flatMap((min) =>
     [min, min + 3].map((max): CorpusEntry => ({

@@ -43,19 +43,28 @@ describe('1. unknown keywords are annotations; drafts 04 to 2020-12 are recogniz
     const d07 = { $schema: 'http://json-schema.org/draft-07/schema#', id: 'x', type: 'string' };
     expect(errorOf(() => compileJsonSchema(d07, { strict: true }))).toMatchObject({ keyword: 'id', pointer: '/id' });
     expect(compileJsonSchema(d07).validate('"s"')).toMatchObject({ ok: true });
-    expect(errorOf(() => compileJsonSchema({ type: 'string', readonly: true }, { strict: true }))).toMatchObject({ keyword: 'readonly', pointer: '/readonly' });
+    expect(errorOf(() => compileJsonSchema({ type: 'string', readonly: true }, { strict: true }))).toMatchObject({
+      keyword: 'readonly',
+      pointer: '/readonly',
+    });
   });
 
   test('the library: option strictSchema (a constraint of its own), checked before any model is loaded', async () => {
     const schema = { type: 'integer', 'x-unit': 'cm' };
     expect(compile(schemaConstraint(schema)).check('3')).toMatchObject({ ok: true });
     expect(() => compile(schemaConstraint(schema, true))).toThrow(/unknown keyword 'x-unit'/);
-    await expect(generateJson('x', schema, { strictSchema: 'yes' as unknown as boolean })).rejects.toThrow(/generateJson: strictSchema must be a boolean/);
+    await expect(generateJson('x', schema, { strictSchema: 'yes' as unknown as boolean })).rejects.toThrow(
+      /generateJson: strictSchema must be a boolean/,
+    );
   });
 
   test('standard keywords svc cannot handle stay errors naming keyword and pointer', () => {
     const error = errorOf(() => compileJsonSchema({ type: 'object', properties: { a: { $dynamicRef: '#node' } } }));
-    expect(error).toMatchObject({ code: 'unsupported-keyword', keyword: '$dynamicRef', pointer: '/properties/a/$dynamicRef' });
+    expect(error).toMatchObject({
+      code: 'unsupported-keyword',
+      keyword: '$dynamicRef',
+      pointer: '/properties/a/$dynamicRef',
+    });
   });
 
   test('an unknown format is an annotation (a plain string); strict refuses it', () => {
@@ -101,14 +110,23 @@ describe('1. unknown keywords are annotations; drafts 04 to 2020-12 are recogniz
     expect(compileJsonSchema(d19).draft).toBe('2019-09');
     expect(compileJsonSchema(d19).validate('["a",1]')).toMatchObject({ ok: true });
     expect(compileJsonSchema(d19).validate('["a","b"]')).toMatchObject({ ok: false });
-    expect(errorOf(() => compileJsonSchema({ $recursiveRef: '#' }))).toMatchObject({ code: 'unsupported-keyword', keyword: '$recursiveRef' });
+    expect(errorOf(() => compileJsonSchema({ $recursiveRef: '#' }))).toMatchObject({
+      code: 'unsupported-keyword',
+      keyword: '$recursiveRef',
+    });
   });
 
   test('a $ref into what the rewrite moves (array items, additionalItems, dependencies) still resolves', () => {
     // typescript-eslint's rule options, as ESLint wraps a list of options: "#/items/0/$defs/…" was unresolved-ref.
     const rule = {
       type: 'array',
-      items: [{ type: 'object', $defs: { kind: { enum: ['array', 'generic'] } }, properties: { default: { $ref: '#/items/0/$defs/kind' } } }],
+      items: [
+        {
+          type: 'object',
+          $defs: { kind: { enum: ['array', 'generic'] } },
+          properties: { default: { $ref: '#/items/0/$defs/kind' } },
+        },
+      ],
       minItems: 0,
       maxItems: 1,
     };
@@ -178,7 +196,10 @@ describe('2. the validator never throws on a schema that compiled, and is exact'
     const before = JSON.stringify(schema);
     const compiled = compileJsonSchema(schema);
     expect(compiled.validate('{"n":1,"t":["a"],"b":2}')).toMatchObject({ ok: true });
-    expect(compiled.validate('{"n":0}')).toMatchObject({ ok: false, error: { message: expect.stringMatching(/\/n must be >/) } });
+    expect(compiled.validate('{"n":0}')).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/\/n must be >/) },
+    });
     expect(compiled.validate('{"n":1,"t":["a","b"]}')).toMatchObject({ ok: false });
     expect(compiled.validate('{"n":1,"b":"x"}')).toMatchObject({ ok: false });
     expect(accepts(schema, '{"n":1,"t":["a"],"b":2}')).toBe(true);
@@ -204,7 +225,10 @@ describe('2. the validator never throws on a schema that compiled, and is exact'
       [{ $defs: { x: { $anchor: 'bad anchor!' } } }, '$anchor', '/$defs/x/$anchor'],
     ];
     for (const [schema, keyword, pointer] of cases) {
-      expect({ schema, error: errorOf(() => compileJsonSchema(schema)) }).toMatchObject({ schema, error: { code: 'invalid-input', keyword, pointer } });
+      expect({ schema, error: errorOf(() => compileJsonSchema(schema)) }).toMatchObject({
+        schema,
+        error: { code: 'invalid-input', keyword, pointer },
+      });
     }
     expect(errorOf(() => compileJsonSchema({ type: 'object', patternProperties: { '[': {} } }))).toMatchObject({
       code: 'invalid-regex',
@@ -220,24 +244,45 @@ describe('2. the validator never throws on a schema that compiled, and is exact'
       [{ not: { type: 'any' } }, 'invalid-input', '/not/type'],
       [{ type: 'object', propertyNames: { pattern: '[' } }, 'invalid-regex', '/propertyNames/pattern'],
       [{ not: { $ref: '#/nowhere' } }, 'unresolved-ref', '/not/$ref'],
-      [{ type: 'object', dependentSchemas: { a: { $ref: 'http://example.com/s.json' } } }, 'unresolved-ref', '/dependentSchemas/a/$ref'],
+      [
+        { type: 'object', dependentSchemas: { a: { $ref: 'http://example.com/s.json' } } },
+        'unresolved-ref',
+        '/dependentSchemas/a/$ref',
+      ],
       [{ not: { $dynamicRef: '#x' } }, 'unsupported-keyword', '/not/$dynamicRef'],
     ];
     for (const [schema, code, pointer] of cases) {
-      expect({ schema, error: errorOf(() => compileJsonSchema(schema)) }).toMatchObject({ schema, error: { code, pointer } });
+      expect({ schema, error: errorOf(() => compileJsonSchema(schema)) }).toMatchObject({
+        schema,
+        error: { code, pointer },
+      });
     }
-    const fine = compileJsonSchema({ $defs: { s: { type: 'string' } }, not: { $ref: '#/$defs/s' }, if: { required: ['a'] }, then: { minProperties: 2 } });
+    const fine = compileJsonSchema({
+      $defs: { s: { type: 'string' } },
+      not: { $ref: '#/$defs/s' },
+      if: { required: ['a'] },
+      then: { minProperties: 2 },
+    });
     expect(fine.validate('1')).toMatchObject({ ok: true });
     expect(fine.validate('"s"')).toMatchObject({ ok: false });
   });
   test('an output nested thousands deep fails validation instead of throwing (ajv ran out of stack)', () => {
-    const compiled = compileJsonSchema({ $defs: { n: { type: 'array', items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' });
+    const compiled = compileJsonSchema({
+      $defs: { n: { type: 'array', items: { $ref: '#/$defs/n' } } },
+      $ref: '#/$defs/n',
+    });
     expect(compiled.validate('['.repeat(100) + ']'.repeat(100))).toMatchObject({ ok: true });
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-    expect(compiled.validate(deep)).toMatchObject({ ok: false, error: { code: 'validation-failed', message: expect.stringMatching(/nests too deeply/) } });
+    expect(compiled.validate(deep)).toMatchObject({
+      ok: false,
+      error: { code: 'validation-failed', message: expect.stringMatching(/nests too deeply/) },
+    });
   });
   test('two equal anchors (draft-04 ids copied between definitions): the first is the one, for grammar and validator', () => {
-    const schema = { definitions: { a: { id: '#foo', type: 'string' }, b: { id: '#foo', type: 'integer' } }, properties: { x: { $ref: '#foo' } } };
+    const schema = {
+      definitions: { a: { id: '#foo', type: 'string' }, b: { id: '#foo', type: 'integer' } },
+      properties: { x: { $ref: '#foo' } },
+    };
     const compiled = compileJsonSchema(schema);
     expect(compiled.validate('{"x":"s"}')).toMatchObject({ ok: true }); // ajv: 'reference "#foo" resolves to more than one schema'
     expect(compiled.validate('{"x":1}')).toMatchObject({ ok: false });
@@ -259,7 +304,9 @@ describe('2. the validator never throws on a schema that compiled, and is exact'
     expect(schema.properties.a.required).toBe(true); // the input is not changed
   });
   test('properties named like Object.prototype members', () => {
-    const compiled = compileJsonSchema({ properties: { constructor: { type: 'string' }, toString: { type: 'integer' } } });
+    const compiled = compileJsonSchema({
+      properties: { constructor: { type: 'string' }, toString: { type: 'integer' } },
+    });
     expect(compiled.validate('{}')).toMatchObject({ ok: true });
     expect(compiled.validate('{"constructor":1}')).toMatchObject({ ok: false });
   });
@@ -277,7 +324,10 @@ describe('4. no crash or internal error', () => {
   });
   test('no repetition bound in the GBNF exceeds 2000 (`[a-z]{3000}` was left whole)', () => {
     for (const pattern of ['[a-z]{3000}', 'a{4000}', 'a{2000,6000}', 'b{0,3000}']) {
-      const bounds = [...compileRegex(pattern).gbnf.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].flatMap((m) => [Number(m[1]), Number(m[2] ?? 0)]);
+      const bounds = [...compileRegex(pattern).gbnf.matchAll(/\{(\d+)(?:,(\d*))?\}/g)].flatMap((m) => [
+        Number(m[1]),
+        Number(m[2] ?? 0),
+      ]);
       expect(Math.max(...bounds)).toBeLessThanOrEqual(2000);
     }
     expect(recognizeGbnf(compileRegex('[a-z]{3000}').grammar, 'q'.repeat(3000))).toBe(true);
@@ -287,7 +337,10 @@ describe('4. no crash or internal error', () => {
     const schema = {
       $defs: { never: { type: 'string', minLength: 5, maxLength: 2 } },
       type: 'object',
-      properties: { a: { anyOf: [{ $ref: '#/$defs/never' }, { type: 'null' }] }, b: { anyOf: [{ $ref: '#/$defs/never' }, { type: 'integer' }] } },
+      properties: {
+        a: { anyOf: [{ $ref: '#/$defs/never' }, { type: 'null' }] },
+        b: { anyOf: [{ $ref: '#/$defs/never' }, { type: 'integer' }] },
+      },
       required: ['a', 'b'],
     };
     expect(accepts(schema, '{"a":null,"b":1}')).toBe(true);
@@ -304,14 +357,23 @@ describe('5. unsatisfiable optional parts are dropped', () => {
   });
   test('items of an array whose minItems is 0', () => {
     expect(accepts({ type: 'array', items: never }, '[]')).toBe(true);
-    expect(errorOf(() => compileJsonSchema({ type: 'array', items: never, minItems: 1 }))).toMatchObject({ code: 'unsatisfiable' });
+    expect(errorOf(() => compileJsonSchema({ type: 'array', items: never, minItems: 1 }))).toMatchObject({
+      code: 'unsatisfiable',
+    });
   });
   test('an optional allOf extension', () => {
-    const schema = { allOf: [{ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }, { properties: { b: never } }] };
+    const schema = {
+      allOf: [
+        { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] },
+        { properties: { b: never } },
+      ],
+    };
     expect(accepts(schema, '{"a":1}')).toBe(true);
   });
   test('an additionalProperties schema that matches nothing allows no extra keys', () => {
-    expect(accepts({ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: never }, '{"a":1}')).toBe(true);
+    expect(
+      accepts({ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: never }, '{"a":1}'),
+    ).toBe(true);
   });
 });
 

@@ -27,18 +27,21 @@ function accepts(dfa: Dfa, text: string): boolean {
 const patterns = ['^[a-c]+$', 'b', '^a*(ba)*c?$', 'ab|ca', '^(a|b){2,5}$', '^[^b]*$', 'c{2}', '^(aa|bb)*$', 'a.c'];
 const dfaOf = (pattern: string) => dfaOfExpr(regexToExpr(pattern, '', { semantics: 'search' }), budget)!;
 
-test.each(patterns.map((p) => [p]))('the automaton of %s accepts what the RegExp matches, minimized or not', (pattern) => {
-  const dfa = dfaOf(pattern);
-  const minimal = minimizeDfa(dfa);
-  expect(minimal.accepting.length).toBeLessThanOrEqual(dfa.accepting.length);
-  const regex = new RegExp(pattern, 'u');
-  fc.assert(
-    fc.property(fc.stringMatching(/^[abcd]{0,8}$/), (text) => {
-      expect([text, accepts(dfa, text), accepts(minimal, text)]).toEqual([text, regex.test(text), regex.test(text)]);
-    }),
-    { seed: 54, numRuns: 300 },
-  );
-});
+test.each(patterns.map((p) => [p]))(
+  'the automaton of %s accepts what the RegExp matches, minimized or not',
+  (pattern) => {
+    const dfa = dfaOf(pattern);
+    const minimal = minimizeDfa(dfa);
+    expect(minimal.accepting.length).toBeLessThanOrEqual(dfa.accepting.length);
+    const regex = new RegExp(pattern, 'u');
+    fc.assert(
+      fc.property(fc.stringMatching(/^[abcd]{0,8}$/), (text) => {
+        expect([text, accepts(dfa, text), accepts(minimal, text)]).toEqual([text, regex.test(text), regex.test(text)]);
+      }),
+      { seed: 54, numRuns: 300 },
+    );
+  },
+);
 
 test('intersections of patterns and a length accept exactly the strings every one accepts; their rules too', () => {
   const pairs = patterns.flatMap((a) => patterns.map((b) => [a, b] as const));
@@ -62,5 +65,7 @@ test('intersections of patterns and a length accept exactly the strings every on
 });
 
 test('an automaton past its state budget is undefined (the caller keeps an approximation, listed)', () => {
-  expect(dfaOfExpr(regexToExpr('.{0,50}a.{50}', '', { semantics: 'full' }), { maxStates: 100, spend: () => {} })).toBeUndefined();
+  expect(
+    dfaOfExpr(regexToExpr('.{0,50}a.{50}', '', { semantics: 'full' }), { maxStates: 100, spend: () => {} }),
+  ).toBeUndefined();
 });

@@ -1,5 +1,13 @@
 // The GBNF parser, recognizer and sampler (used to check grammars and to prove the compilers).
-import { ConstraintError, checkGbnf, formatGbnf, parseGbnf, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import {
+  ConstraintError,
+  checkGbnf,
+  formatGbnf,
+  parseGbnf,
+  recognizeGbnf,
+  sampleGbnf,
+  seededRandom,
+} from '../../src/grammar/index.js';
 
 test('parses llama.cpp syntax: comments, groups, classes, repetitions, escapes', () => {
   const grammar = parseGbnf(`# a comment

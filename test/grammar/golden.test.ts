@@ -64,7 +64,11 @@ function goldens(): Golden[] {
   const schemas = SCHEMAS.map((name): Golden => {
     const entry = CORPUS.find((e) => e.name === name);
     if (!entry) throw new Error(`no corpus schema named ${name}`);
-    return { file: `schema-${slug(name)}.gbnf`, input: `schema ${JSON.stringify(entry.schema)}`, compile: () => compileJsonSchema(entry.schema).gbnf };
+    return {
+      file: `schema-${slug(name)}.gbnf`,
+      input: `schema ${JSON.stringify(entry.schema)}`,
+      compile: () => compileJsonSchema(entry.schema).gbnf,
+    };
   });
   const regexes = [1, 4, 5, 6].map((i): Golden => {
     const { pattern, flags } = REGEXES[i];
@@ -79,7 +83,11 @@ function goldens(): Golden[] {
     input: `choices ${JSON.stringify(CHOICES[i])}`,
     compile: () => compileChoices(CHOICES[i]).gbnf,
   }));
-  const types = ['integer', 'number'].map((name): Golden => ({ file: `type-${name}.gbnf`, input: `type ${name}`, compile: () => compileType(name).gbnf }));
+  const types = ['integer', 'number'].map((name): Golden => ({
+    file: `type-${name}.gbnf`,
+    input: `type ${name}`,
+    compile: () => compileType(name).gbnf,
+  }));
   return [...schemas, ...regexes, ...choices, ...types];
 }
 
@@ -100,5 +108,7 @@ test('golden/ holds exactly these grammars (no stale files)', () => {
 
 test.each(ALL.map((g) => [g.file, g] as const))('%s is what the compiler emits', (_file, golden) => {
   const path = join(DIR, golden.file);
-  expect(render(golden)).toBe(existsSync(path) ? readFileSync(path, 'utf8') : '(missing: run with SVC_UPDATE_GOLDEN=1)');
+  expect(render(golden)).toBe(
+    existsSync(path) ? readFileSync(path, 'utf8') : '(missing: run with SVC_UPDATE_GOLDEN=1)',
+  );
 });

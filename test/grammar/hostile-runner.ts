@@ -3,7 +3,14 @@
 // from a collected heap, and a capped heap so a blow-up kills this process instead of the machine.
 //
 //   node --expose-gc --max-old-space-size=1024 --import tsx test/grammar/hostile-runner.ts SEED RUNS [NAME-FILTER]
-import { checkGbnf, compileChoices, compileJsonSchema, compileRegex, compileType, ConstraintError } from '../../src/grammar/index.js';
+import {
+  checkGbnf,
+  compileChoices,
+  compileJsonSchema,
+  compileRegex,
+  compileType,
+  ConstraintError,
+} from '../../src/grammar/index.js';
 import type { HostileCase, HostileInput } from './hostile-inputs.js';
 import { NAMED_CASES, generatedCases } from './hostile-inputs.js';
 
@@ -60,14 +67,28 @@ function run(entry: HostileCase): HostileResult {
   const ms = (cpu.user + cpu.system) / 1000;
   const heapMB = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
   const peakRssMB = process.resourceUsage().maxRSS / 1024;
-  return { name: entry.name, ms, heapMB, peakRssMB, outcome, detail, expectMs: entry.expectMs, expectMB: entry.expectMB };
+  return {
+    name: entry.name,
+    ms,
+    heapMB,
+    peakRssMB,
+    outcome,
+    detail,
+    expectMs: entry.expectMs,
+    expectMB: entry.expectMB,
+  };
 }
 
 const [seed = '1', runs = '60', filter = ''] = process.argv.slice(2);
-const cases = [...NAMED_CASES, ...generatedCases(Number(seed), Number(runs))].filter((entry) => entry.name.includes(filter));
+const cases = [...NAMED_CASES, ...generatedCases(Number(seed), Number(runs))].filter((entry) =>
+  entry.name.includes(filter),
+);
 // Warm up the compilers (JIT, lazily built tables) so the first case is not charged for them.
 for (let i = 0; i < 3; i++)
-  run({ name: 'warm-up', input: { kind: 'schema', schema: { type: 'object', properties: { a: { type: 'string', format: 'date-time' } } } } });
+  run({
+    name: 'warm-up',
+    input: { kind: 'schema', schema: { type: 'object', properties: { a: { type: 'string', format: 'date-time' } } } },
+  });
 run({ name: 'warm-up', input: { kind: 'regex', pattern: '[a-z]\\w+', flags: 'i' } });
 for (const entry of cases) {
   // The name first: if this call kills the process, the test still knows which one it was.

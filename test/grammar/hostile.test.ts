@@ -27,7 +27,15 @@ function runHostileCases(): Promise<RunnerOutput> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--expose-gc', `--max-old-space-size=${HEAP_CAP_MB}`, '--import', 'tsx', 'test/grammar/hostile-runner.ts', String(SEED), String(RUNS_PER_KIND)],
+      [
+        '--expose-gc',
+        `--max-old-space-size=${HEAP_CAP_MB}`,
+        '--import',
+        'tsx',
+        'test/grammar/hostile-runner.ts',
+        String(SEED),
+        String(RUNS_PER_KIND),
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 },
     );
     let stdout = '';
@@ -79,15 +87,27 @@ test('the cases issue #21 named now fail fast or compile', () => {
   const byName = new Map(output.results.map((r) => [r.name, r]));
   expect(byName.get('integer bounds ±1e308')?.outcome).toBe('compiled');
   expect(byName.get("regex 'a' x 100,000")?.outcome).toBe('compiled');
-  expect(byName.get('allOf of 60 anyOf pairs')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/too-large/) });
-  expect(byName.get('$ref #/%zz')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/unresolved-ref/) });
+  expect(byName.get('allOf of 60 anyOf pairs')).toMatchObject({
+    outcome: 'ConstraintError',
+    detail: expect.stringMatching(/too-large/),
+  });
+  expect(byName.get('$ref #/%zz')).toMatchObject({
+    outcome: 'ConstraintError',
+    detail: expect.stringMatching(/unresolved-ref/),
+  });
   expect(byName.get('regex nested 10,000 deep')).toMatchObject({ outcome: 'ConstraintError' });
-  expect(byName.get('duplicate choices')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/"yes"/) });
+  expect(byName.get('duplicate choices')).toMatchObject({
+    outcome: 'ConstraintError',
+    detail: expect.stringMatching(/"yes"/),
+  });
 });
 
 test('large schemas with an expensive corner, or a grammar past the limit, are refused by the work bound, not after seconds (#36)', () => {
   const byName = new Map(output.results.map((r) => [r.name, r]));
-  for (const name of ['5,000 properties beside anyOf nested 24 deep', '20,000 properties beside anyOf nested 24 deep']) {
+  for (const name of [
+    '5,000 properties beside anyOf nested 24 deep',
+    '20,000 properties beside anyOf nested 24 deep',
+  ]) {
     expect({ name, ...byName.get(name) }).toMatchObject({
       name,
       outcome: 'ConstraintError',
@@ -115,18 +135,26 @@ test('inputs past the size limit are refused by it, shared objects counted at ea
       detail: expect.stringMatching(/too-large: the schema is more than 1000000 characters as JSON text/),
     });
   }
-  for (const name of ["jreleaser's shape (80 definitions of 60 properties, 80 dropped merges)", 'one object used twice at each of 12 levels (compiled)']) {
+  for (const name of [
+    "jreleaser's shape (80 definitions of 60 properties, 80 dropped merges)",
+    'one object used twice at each of 12 levels (compiled)',
+  ]) {
     expect({ name, outcome: byName.get(name)?.outcome }).toEqual({ name, outcome: 'compiled' });
   }
 });
 
 test('merges of allOf/$ref are in the work bound, and patterns never run as a backtracking RegExp at compile time (#43)', () => {
   const byName = new Map(output.results.map((r) => [r.name, r]));
-  const names = [...byName.keys()].filter((name) => name.startsWith('allOf chain of') || name.includes('against patternProperties ^(a+)+$'));
+  const names = [...byName.keys()].filter(
+    (name) => name.startsWith('allOf chain of') || name.includes('against patternProperties ^(a+)+$'),
+  );
   expect(names).toHaveLength(7);
   for (const name of names) expect({ name, outcome: byName.get(name)?.outcome }).toEqual({ name, outcome: 'compiled' });
   const automaton = [...byName.keys()].find((name) => name.includes('.{0,5000}x'))!;
-  expect(byName.get(automaton)).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/too-large/) });
+  expect(byName.get(automaton)).toMatchObject({
+    outcome: 'ConstraintError',
+    detail: expect.stringMatching(/too-large/),
+  });
 });
 
 test('the cases issue #25 named compile', () => {
@@ -158,11 +186,18 @@ test('work the bound did not count is bounded; the regexes that stalled llama.cp
   }
   expect(byName.get('24 overlapping patternProperties beside 30 required names')?.outcome).toBe('compiled');
   for (const name of ['regex ^(a|a|…×2000)*$', 'regex ^(a?×50){50}$', 'regex ^(a{0,400}){0,400}$']) {
-    expect({ name, ...byName.get(name) }).toMatchObject({ name, outcome: 'compiled', detail: expect.stringMatching(/^\d{2,3} grammar characters/) });
+    expect({ name, ...byName.get(name) }).toMatchObject({
+      name,
+      outcome: 'compiled',
+      detail: expect.stringMatching(/^\d{2,3} grammar characters/),
+    });
   }
   expect(byName.get('regex ^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$ (too ambiguous)')).toMatchObject({
     outcome: 'ConstraintError',
     detail: expect.stringMatching(/too ambiguous/),
   });
-  expect(byName.get('a BigInt in a library schema')).toMatchObject({ outcome: 'ConstraintError', detail: expect.stringMatching(/invalid-input/) });
+  expect(byName.get('a BigInt in a library schema')).toMatchObject({
+    outcome: 'ConstraintError',
+    detail: expect.stringMatching(/invalid-input/),
+  });
 });

@@ -1,7 +1,8 @@
 // JSON Schema: each construct and each error.
 import { ConstraintError, compileJsonSchema, recognizeGbnf } from '../../src/grammar/index.js';
 
-const accepts = (schema: unknown, text: string, options = {}) => recognizeGbnf(compileJsonSchema(schema, options).grammar, text);
+const accepts = (schema: unknown, text: string, options = {}) =>
+  recognizeGbnf(compileJsonSchema(schema, options).grammar, text);
 
 function expectError(schema: unknown, code: string, pointer?: string, keyword?: string, options = {}): ConstraintError {
   let caught: unknown;
@@ -44,7 +45,11 @@ describe('types and values', () => {
 });
 
 describe('objects', () => {
-  const schema = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } }, required: ['b'] };
+  const schema = {
+    type: 'object',
+    properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } },
+    required: ['b'],
+  };
   test('optional properties are truly optional, in schema order', () => {
     expect(accepts(schema, '{"b":1}')).toBe(true);
     expect(accepts(schema, '{"a":1,"b":2,"c":3}')).toBe(true);
@@ -52,7 +57,10 @@ describe('objects', () => {
     expect(accepts(schema, '{"a":1}')).toBe(false);
   });
   test('optional properties are not written as chained optionals', () => {
-    const { gbnf } = compileJsonSchema({ type: 'object', properties: Object.fromEntries('abcdefgh'.split('').map((k) => [k, { type: 'integer' }])) });
+    const { gbnf } = compileJsonSchema({
+      type: 'object',
+      properties: Object.fromEntries('abcdefgh'.split('').map((k) => [k, { type: 'integer' }])),
+    });
     expect(gbnf).not.toMatch(/\)\? \(/);
   });
   test('additionalProperties: default none when properties are declared, option allows them', () => {
@@ -78,10 +86,16 @@ describe('objects', () => {
     expect(accepts(s, '{"b":null}')).toBe(true);
     expect(accepts(s, '{"a":null,"x":null}')).toBe(true);
     expect(accepts(s, '{"a":null,"b":null,"x":null}')).toBe(false);
-    expectError({ type: 'object', properties: { a: {} }, additionalProperties: false, minProperties: 2 }, 'unsatisfiable', '');
+    expectError(
+      { type: 'object', properties: { a: {} }, additionalProperties: false, minProperties: 2 },
+      'unsatisfiable',
+      '',
+    );
   });
   test('required properties not declared take additionalProperties', () => {
-    expect(accepts({ type: 'object', required: ['x'], additionalProperties: { type: 'integer' } }, '{"x":1}')).toBe(true);
+    expect(accepts({ type: 'object', required: ['x'], additionalProperties: { type: 'integer' } }, '{"x":1}')).toBe(
+      true,
+    );
     expectError({ type: 'object', required: ['x'], additionalProperties: false }, 'unsatisfiable', '', 'required');
   });
 });
@@ -97,8 +111,12 @@ describe('arrays', () => {
   test('prefixItems and draft-07 items arrays are tuples; extra items only with items', () => {
     expect(accepts({ type: 'array', prefixItems: [{ type: 'integer' }, { type: 'string' }] }, '[1,"a"]')).toBe(true);
     expect(accepts({ type: 'array', prefixItems: [{ type: 'integer' }] }, '[1,2]')).toBe(false);
-    expect(accepts({ type: 'array', prefixItems: [{ type: 'integer' }], items: { type: 'null' } }, '[1,null,null]')).toBe(true);
-    expect(accepts({ type: 'array', items: [{ type: 'integer' }], additionalItems: { type: 'string' } }, '[1,"a"]')).toBe(true);
+    expect(
+      accepts({ type: 'array', prefixItems: [{ type: 'integer' }], items: { type: 'null' } }, '[1,null,null]'),
+    ).toBe(true);
+    expect(
+      accepts({ type: 'array', items: [{ type: 'integer' }], additionalItems: { type: 'string' } }, '[1,"a"]'),
+    ).toBe(true);
   });
 });
 
@@ -117,7 +135,11 @@ describe('strings', () => {
     expect(accepts({ type: 'string', pattern: '^x' }, '"ax"')).toBe(false);
   });
   test('pattern errors carry the pointer and the regex position', () => {
-    const error = expectError({ properties: { p: { type: 'string', pattern: 'a(?=b)' } } }, 'unsupported-regex', '/properties/p/pattern');
+    const error = expectError(
+      { properties: { p: { type: 'string', pattern: 'a(?=b)' } } },
+      'unsupported-regex',
+      '/properties/p/pattern',
+    );
     expect(error.position).toBe(1);
   });
   test('formats', () => {
@@ -126,7 +148,9 @@ describe('strings', () => {
     expect(accepts({ format: 'date' }, '"1900-02-29"')).toBe(false);
     expect(accepts({ format: 'ipv4' }, '"256.1.1.1"')).toBe(false);
     expect(accepts({ format: 'uuid' }, '"123e4567-e89b-12d3-a456-426614174000"')).toBe(true);
-    expectError({ type: 'string', format: 'no-such-format' }, 'unsupported-format', '/format', 'format', { strict: true });
+    expectError({ type: 'string', format: 'no-such-format' }, 'unsupported-format', '/format', 'format', {
+      strict: true,
+    });
     expect(accepts({ type: 'string', format: 'no-such-format' }, '"any"')).toBe(true);
   });
 });
@@ -141,7 +165,8 @@ describe('integer bounds are exact digit ranges', () => {
     [1, 1],
   ])('[%i, %i]', (lo, hi) => {
     const { grammar } = compileJsonSchema({ type: 'integer', minimum: lo, maximum: hi });
-    for (let v = lo - 30; v <= hi + 30; v++) expect([v, recognizeGbnf(grammar, String(v))]).toEqual([v, v >= lo && v <= hi]);
+    for (let v = lo - 30; v <= hi + 30; v++)
+      expect([v, recognizeGbnf(grammar, String(v))]).toEqual([v, v >= lo && v <= hi]);
   });
   test('contradictory bounds are an error', () => {
     expectError({ type: 'integer', minimum: 5, maximum: 4 }, 'unsatisfiable');
@@ -171,7 +196,12 @@ describe('combinators and refs', () => {
     expect(accepts(s, '{"t":"c"}')).toBe(false);
   });
   test('a required property that only patternProperties allows takes the schemas of the patterns it matches (#36)', () => {
-    const s = { type: 'object', patternProperties: { '^line[1-3]$': { type: 'string' } }, additionalProperties: false, required: ['line1'] };
+    const s = {
+      type: 'object',
+      patternProperties: { '^line[1-3]$': { type: 'string' } },
+      additionalProperties: false,
+      required: ['line1'],
+    };
     expect(accepts(s, '{"line1":"x"}')).toBe(true);
     expect(accepts(s, '{"line1":5}')).toBe(false);
     expect(compileJsonSchema(s).validate('{"line1":"x"}')).toMatchObject({ ok: true });
@@ -186,7 +216,12 @@ describe('combinators and refs', () => {
     expectError({ ...s, required: ['line9'] }, 'unsatisfiable', '', 'required');
   });
   test('keys that only patternProperties allows are generated, with the schema of the pattern that writes them (#36)', () => {
-    const lines = { type: 'object', patternProperties: { '^line[1-3]$': { type: 'string' } }, additionalProperties: false, minProperties: 1 };
+    const lines = {
+      type: 'object',
+      patternProperties: { '^line[1-3]$': { type: 'string' } },
+      additionalProperties: false,
+      minProperties: 1,
+    };
     const compiled = compileJsonSchema(lines);
     expect(accepts(lines, '{"line2":"x"}')).toBe(true);
     expect(accepts(lines, '{"line1":"a","line3":"b"}')).toBe(true);
@@ -197,20 +232,39 @@ describe('combinators and refs', () => {
     // The grammar cannot keep keys apart: a repeated key is read as JSON.parse and jsonb read it (the last counts).
     expect(accepts(lines, '{"line1":"a","line1":"b"}')).toBe(true);
     expect(compiled.validate('{"line1":"a","line1":"b"}')).toMatchObject({ ok: true, value: { line1: 'b' } });
-    const digit = { type: 'object', patternProperties: { '^[0-9]$': { type: 'integer' } }, additionalProperties: false, const: { '1': 5 } };
+    const digit = {
+      type: 'object',
+      patternProperties: { '^[0-9]$': { type: 'integer' } },
+      additionalProperties: false,
+      const: { '1': 5 },
+    };
     expect(accepts(digit, '{"1":5}')).toBe(true);
     expect(accepts(digit, '{"2":5}')).toBe(false);
     // Unanchored patterns match anywhere in the key; beside declared properties, without additionalProperties.
-    const tagged = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'], patternProperties: { 'x-': { type: 'boolean' } } };
+    const tagged = {
+      type: 'object',
+      properties: { id: { type: 'integer' } },
+      required: ['id'],
+      patternProperties: { 'x-': { type: 'boolean' } },
+    };
     expect(accepts(tagged, '{"id":1,"my-x-tag":true}')).toBe(true);
     expect(accepts(tagged, '{"id":1,"other":true}')).toBe(false);
     // A pattern the regex compiler cannot express writes no keys (the grammar allows less, never more).
-    const lookahead = { type: 'object', patternProperties: { '^(?!a)': { type: 'integer' } }, additionalProperties: false };
+    const lookahead = {
+      type: 'object',
+      patternProperties: { '^(?!a)': { type: 'integer' } },
+      additionalProperties: false,
+    };
     expect(accepts(lookahead, '{}')).toBe(true);
     expect(accepts(lookahead, '{"b":1}')).toBe(false);
   });
   test.each(['allOf', 'anyOf', 'oneOf'])('recursion through a $ref wrapped in %s stays linear (#36)', (wrap) => {
-    const s = { $defs: { n: { type: 'object', properties: { kids: { type: 'array', items: { [wrap]: [{ $ref: '#/$defs/n' }] } } } } }, $ref: '#/$defs/n' };
+    const s = {
+      $defs: {
+        n: { type: 'object', properties: { kids: { type: 'array', items: { [wrap]: [{ $ref: '#/$defs/n' }] } } } },
+      },
+      $ref: '#/$defs/n',
+    };
     const compiled = compileJsonSchema(s);
     expect(compiled.gbnf.length).toBeLessThan(1000);
     expect(accepts(s, '{"kids":[{"kids":[{}]},{}]}')).toBe(true);
@@ -219,14 +273,28 @@ describe('combinators and refs', () => {
     expect(
       compileJsonSchema({
         ...s,
-        $defs: { n: { ...s.$defs.n, properties: { kids: { type: 'array', items: { allOf: [{ $ref: '#/$defs/n' }, { description: 'a child' }] } } } } },
+        $defs: {
+          n: {
+            ...s.$defs.n,
+            properties: {
+              kids: { type: 'array', items: { allOf: [{ $ref: '#/$defs/n' }, { description: 'a child' }] } },
+            },
+          },
+        },
       }).gbnf.length,
     ).toBeLessThan(1000);
     expectError({ allOf: [{ type: 'string', minLength: 3, maxLength: 2 }] }, 'unsatisfiable', '/allOf/0');
   });
   test('format uri takes every form ajv-formats does but IP literals; date-time any number of fraction digits (#36)', () => {
     const uri = { type: 'string', format: 'uri' };
-    for (const v of ['mailto:a@b.c', 'urn:isbn:0451450523', 'file:///etc/passwd', 'https://user:pw@x.org:8080/a/b?c=d#e', 'a:/b', 'tag:x.org,2024:%20y']) {
+    for (const v of [
+      'mailto:a@b.c',
+      'urn:isbn:0451450523',
+      'file:///etc/passwd',
+      'https://user:pw@x.org:8080/a/b?c=d#e',
+      'a:/b',
+      'tag:x.org,2024:%20y',
+    ]) {
       expect({ v, grammar: accepts(uri, JSON.stringify(v)) }).toEqual({ v, grammar: true });
     }
     for (const v of ['no-scheme', '1a:b', 'a:', 'http://x y', 'http://[::1]/'])
@@ -234,7 +302,9 @@ describe('combinators and refs', () => {
     expect(accepts({ type: 'string', format: 'date-time' }, '"2020-01-01T00:00:00.1234567891234Z"')).toBe(true);
   });
   test('oneOf is recorded as validated', () => {
-    expect(compileJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }).approximations.map((a) => a.keyword)).toContain('oneOf');
+    expect(
+      compileJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }).approximations.map((a) => a.keyword),
+    ).toContain('oneOf');
   });
   test('recursive $ref compiles to a recursive rule', () => {
     const s = { $defs: { t: { type: 'array', items: { $ref: '#/$defs/t' } } }, $ref: '#/$defs/t' };
@@ -285,7 +355,9 @@ describe('keyword policy', () => {
     expectError({ $dynamicRef: '#x' }, 'unsupported-keyword', '/$dynamicRef');
   });
   test('declared annotations are accepted', () => {
-    expect(() => compileJsonSchema({ 'x-order': 1, type: 'string' }, { annotations: ['x-order'], strict: true })).not.toThrow();
+    expect(() =>
+      compileJsonSchema({ 'x-order': 1, type: 'string' }, { annotations: ['x-order'], strict: true }),
+    ).not.toThrow();
   });
   test('malformed schemas', () => {
     expectError('string', 'invalid-input');

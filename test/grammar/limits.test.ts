@@ -1,5 +1,12 @@
 // Limits and hostile inputs: fail fast with a clear error, or compile; never hang.
-import { ConstraintError, checkGbnf, compileChoices, compileJsonSchema, compileRegex, recognizeGbnf } from '../../src/grammar/index.js';
+import {
+  ConstraintError,
+  checkGbnf,
+  compileChoices,
+  compileJsonSchema,
+  compileRegex,
+  recognizeGbnf,
+} from '../../src/grammar/index.js';
 
 // Time and memory per call are bounded in hostile.test.ts, in a process of its own.
 function outcome<T>(fn: () => T): T | ConstraintError {
@@ -15,7 +22,11 @@ test('deeply nested schemas hit the depth limit', () => {
   let schema: unknown = { type: 'string' };
   for (let i = 0; i < 10000; i++) schema = { type: 'object', properties: { a: schema } };
   expect(outcome(() => compileJsonSchema(schema))).toMatchObject({ code: 'too-deep' });
-  expect(outcome(() => compileJsonSchema({ type: 'array', items: { type: 'array', items: { type: 'string' } } }, { maxDepth: 1 }))).toMatchObject({
+  expect(
+    outcome(() =>
+      compileJsonSchema({ type: 'array', items: { type: 'array', items: { type: 'string' } } }, { maxDepth: 1 }),
+    ),
+  ).toMatchObject({
     code: 'too-deep',
   });
 });
@@ -25,11 +36,14 @@ test('huge enums and choice lists hit the size limit (or compile within it)', ()
   expect(outcome(() => compileJsonSchema({ enum: values }))).toMatchObject({ code: 'too-large' });
   expect(outcome(() => compileChoices(values))).toMatchObject({ code: 'too-large' });
   expect(outcome(() => compileJsonSchema({ enum: values.slice(0, 5000) }))).toHaveProperty('gbnf');
-  expect(outcome(() => compileChoices(values.slice(0, 10), { limits: { maxGrammarChars: 50 } }))).toMatchObject({ code: 'too-large' });
+  expect(outcome(() => compileChoices(values.slice(0, 10), { limits: { maxGrammarChars: 50 } }))).toMatchObject({
+    code: 'too-large',
+  });
 });
 
 test('an object of more properties than the limit is refused before any is compiled, naming properties', () => {
-  const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string', pattern: '^[a-z]+$' }]));
+  const many = (n: number) =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { type: 'string', pattern: '^[a-z]+$' }]));
   // 100,000 of them are 4 MB of JSON text: refused by the size of the input, after reading about a
   // quarter of them once (#48).
   expect(outcome(() => compileJsonSchema({ type: 'object', properties: many(100_000) }))).toMatchObject({
@@ -39,24 +53,38 @@ test('an object of more properties than the limit is refused before any is compi
   // 10,000 fit in the size: each property's schema is read once (measured as text), none compiled.
   let reads = 0;
   const counted = Object.fromEntries(
-    Object.entries(many(10_000)).map(([name, schema]) => [name, new Proxy(schema, { get: (target, key) => (reads++, Reflect.get(target, key)) })]),
+    Object.entries(many(10_000)).map(([name, schema]) => [
+      name,
+      new Proxy(schema, { get: (target, key) => (reads++, Reflect.get(target, key)) }),
+    ]),
   );
   expect(outcome(() => compileJsonSchema({ type: 'object', properties: counted }))).toMatchObject({
     code: 'too-large',
     keyword: 'properties',
-    message: expect.stringMatching(/an object of 10000 properties \(properties and required\) is above the limit of 2000/),
+    message: expect.stringMatching(
+      /an object of 10000 properties \(properties and required\) is above the limit of 2000/,
+    ),
   });
   expect(reads).toBe(2 * 10_000);
   expect(outcome(() => compileJsonSchema({ type: 'object', properties: many(2000) }))).toHaveProperty('gbnf');
-  expect(outcome(() => compileJsonSchema({ type: 'object', properties: many(2001) }))).toMatchObject({ code: 'too-large', keyword: 'properties' });
+  expect(outcome(() => compileJsonSchema({ type: 'object', properties: many(2001) }))).toMatchObject({
+    code: 'too-large',
+    keyword: 'properties',
+  });
 });
 
 test('10 KB regexes compile quickly, or are refused quickly when llama.cpp would read them in too many ways (#54)', () => {
   expect(outcome(() => compileRegex('(ab|cd)*x[a-z]{2,5}'.repeat(500)))).toHaveProperty('gbnf');
-  expect(outcome(() => compileRegex('(ab|cd)*[a-z]{2,5}'.repeat(500)))).toMatchObject({ code: 'too-large', message: expect.stringMatching(/too ambiguous/) });
+  expect(outcome(() => compileRegex('(ab|cd)*[a-z]{2,5}'.repeat(500)))).toMatchObject({
+    code: 'too-large',
+    message: expect.stringMatching(/too ambiguous/),
+  });
   expect(outcome(() => compileRegex('[^a-z\\d]+?x'.repeat(900)))).toHaveProperty('gbnf');
   // After 'a', every one of 2,500 `a?` could have read it: 2,500 parses for llama.cpp.
-  expect(outcome(() => compileRegex('a?b?'.repeat(2500)))).toMatchObject({ code: 'too-large', message: expect.stringMatching(/too ambiguous/) });
+  expect(outcome(() => compileRegex('a?b?'.repeat(2500)))).toMatchObject({
+    code: 'too-large',
+    message: expect.stringMatching(/too ambiguous/),
+  });
   expect(outcome(() => compileRegex('a?b?'.repeat(10)))).toHaveProperty('gbnf');
 });
 
@@ -67,7 +95,10 @@ test('nested repetitions that llama.cpp would unroll past the limit are rejected
 
 test('nested $ref/anyOf stays linear; distributed anyOf products are capped', () => {
   const defs: Record<string, unknown> = { d25: { type: 'integer' } };
-  for (let i = 0; i < 25; i++) defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { type: 'object', properties: { x: { $ref: `#/$defs/d${i + 1}` } } }] };
+  for (let i = 0; i < 25; i++)
+    defs[`d${i}`] = {
+      anyOf: [{ $ref: `#/$defs/d${i + 1}` }, { type: 'object', properties: { x: { $ref: `#/$defs/d${i + 1}` } } }],
+    };
   const compiled = outcome(() => compileJsonSchema({ $defs: defs, $ref: '#/$defs/d0' }));
   expect(compiled).toHaveProperty('gbnf');
   expect((compiled as { gbnf: string }).gbnf.length).toBeLessThan(20000);
@@ -81,26 +112,39 @@ test('nested $ref/anyOf stays linear; distributed anyOf products are capped', ()
 
 test('property counting over many optional properties is bounded', () => {
   const properties = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, { type: 'integer' }]));
-  expect(outcome(() => compileJsonSchema({ type: 'object', properties, maxProperties: 100 }))).toMatchObject({ code: 'too-large' });
+  expect(outcome(() => compileJsonSchema({ type: 'object', properties, maxProperties: 100 }))).toMatchObject({
+    code: 'too-large',
+  });
   expect(outcome(() => compileJsonSchema({ type: 'object', properties }))).toHaveProperty('gbnf');
 });
 
 test('recursion without a way out is an error, not a hang', () => {
   expect(outcome(() => compileJsonSchema({ $ref: '#' }))).toBeInstanceOf(ConstraintError);
-  expect(outcome(() => compileJsonSchema({ $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }))).toBeInstanceOf(
-    ConstraintError,
-  );
-  expect(outcome(() => compileJsonSchema({ type: 'object', properties: { n: { $ref: '#' } }, required: ['n'] }))).toMatchObject({ code: 'unsatisfiable' });
+  expect(
+    outcome(() =>
+      compileJsonSchema({ $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }),
+    ),
+  ).toBeInstanceOf(ConstraintError);
+  expect(
+    outcome(() => compileJsonSchema({ type: 'object', properties: { n: { $ref: '#' } }, required: ['n'] })),
+  ).toMatchObject({ code: 'unsatisfiable' });
   // A schema that is only itself: the reference is kept (not merged open), and refused as the left recursion it is.
-  expect(outcome(() => compileJsonSchema({ $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' }))).toMatchObject({
+  expect(
+    outcome(() => compileJsonSchema({ $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' })),
+  ).toMatchObject({
     code: 'invalid-gbnf',
     message: expect.stringMatching(/left recursion/),
   });
 });
 
 test('huge string and integer bounds compile to small grammars', () => {
-  expect((outcome(() => compileJsonSchema({ type: 'string', maxLength: 1000000 })) as { gbnf: string }).gbnf.length).toBeLessThan(1000);
-  expect((outcome(() => compileJsonSchema({ type: 'integer', minimum: -1e20, maximum: 1e25 })) as { gbnf: string }).gbnf.length).toBeLessThan(5000);
+  expect(
+    (outcome(() => compileJsonSchema({ type: 'string', maxLength: 1000000 })) as { gbnf: string }).gbnf.length,
+  ).toBeLessThan(1000);
+  expect(
+    (outcome(() => compileJsonSchema({ type: 'integer', minimum: -1e20, maximum: 1e25 })) as { gbnf: string }).gbnf
+      .length,
+  ).toBeLessThan(5000);
 });
 
 test('integer bounds of 308 digits compile to exact digit ranges', () => {
@@ -115,7 +159,11 @@ test('integer bounds of 308 digits compile to exact digit ranges', () => {
 });
 
 test('long property names with additional properties compile (#25: 43 s, 2^length)', () => {
-  const { grammar } = compileJsonSchema({ type: 'object', properties: { created_at_datetime: { type: 'string' } }, additionalProperties: true });
+  const { grammar } = compileJsonSchema({
+    type: 'object',
+    properties: { created_at_datetime: { type: 'string' } },
+    additionalProperties: true,
+  });
   expect(recognizeGbnf(grammar, '{"created_at_datetime":"x","created_at":1}')).toBe(true);
   expect(recognizeGbnf(grammar, '{"created_at_datetime":"x","created_at_datetime":1}')).toBe(false);
 });
@@ -133,7 +181,11 @@ describe('hostile schemas are ConstraintErrors (SQLSTATE 22023/54000), never Typ
   test('a $ref with bad percent-encoding is unresolved-ref (was URIError)', () => {
     const error = caught(() => compileJsonSchema({ $ref: '#/%zz' }));
     expect(error).toBeInstanceOf(ConstraintError);
-    expect(error).toMatchObject({ code: 'unresolved-ref', keyword: '$ref', message: expect.stringMatching(/percent-encoding/) });
+    expect(error).toMatchObject({
+      code: 'unresolved-ref',
+      keyword: '$ref',
+      message: expect.stringMatching(/percent-encoding/),
+    });
   });
 
   test.each(['toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'constructor', 'isPrototypeOf', '__proto__'])(
@@ -151,15 +203,21 @@ describe('hostile schemas are ConstraintErrors (SQLSTATE 22023/54000), never Typ
   test('properties named __proto__ or toString are ordinary properties, merged by allOf too', () => {
     const own = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}');
     expect(recognizeGbnf(compileJsonSchema(own).grammar, '{"__proto__":"x"}')).toBe(true);
-    const merged = JSON.parse('{"allOf":[{"properties":{"__proto__":{"type":"string"}}},{"properties":{"toString":{"type":"integer"},"a":{"type":"null"}}}]}');
+    const merged = JSON.parse(
+      '{"allOf":[{"properties":{"__proto__":{"type":"string"}}},{"properties":{"toString":{"type":"integer"},"a":{"type":"null"}}}]}',
+    );
     const { grammar } = compileJsonSchema(merged);
     expect(recognizeGbnf(grammar, '{"__proto__":"x","toString":1,"a":null}')).toBe(true);
     expect(recognizeGbnf(grammar, '{"toString":"x"}')).toBe(false);
   });
 
   test('a format named like a prototype member is an unknown format', () => {
-    expect(caught(() => compileJsonSchema({ type: 'string', format: 'constructor' }, { strict: true }))).toMatchObject({ code: 'unsupported-format' });
-    expect(compileJsonSchema({ type: 'string', format: 'constructor' }).approximations).toMatchObject([{ keyword: 'format' }]);
+    expect(caught(() => compileJsonSchema({ type: 'string', format: 'constructor' }, { strict: true }))).toMatchObject({
+      code: 'unsupported-format',
+    });
+    expect(compileJsonSchema({ type: 'string', format: 'constructor' }).approximations).toMatchObject([
+      { keyword: 'format' },
+    ]);
   });
 
   test('allOf of 60 anyOf pairs is too-large before the product is built (was out of memory)', () => {
@@ -168,7 +226,11 @@ describe('hostile schemas are ConstraintErrors (SQLSTATE 22023/54000), never Typ
         anyOf: [{ properties: { [`a${i}`]: { type: 'integer' } } }, { properties: { [`b${i}`]: { type: 'integer' } } }],
       })),
     };
-    expect(caught(() => compileJsonSchema(pairs))).toMatchObject({ code: 'too-large', keyword: 'anyOf', message: expect.stringMatching(/512 alternatives/) });
+    expect(caught(() => compileJsonSchema(pairs))).toMatchObject({
+      code: 'too-large',
+      keyword: 'anyOf',
+      message: expect.stringMatching(/512 alternatives/),
+    });
   });
 
   test('a $ref into a part the grammar does not compile is keyword-checked too (was dropped silently)', () => {
@@ -183,11 +245,23 @@ describe('hostile schemas are ConstraintErrors (SQLSTATE 22023/54000), never Typ
   test('unions that recompile their siblings once per branch, nested, are too-large (20 levels took 58 s)', () => {
     let schema: unknown = { type: 'integer' };
     for (let i = 0; i < 20; i++)
-      schema = { type: 'object', properties: { p: schema, q: { type: 'string' } }, anyOf: [{ required: ['p'] }, { required: ['q'] }] };
-    expect(caught(() => compileJsonSchema(schema))).toMatchObject({ code: 'too-large', message: expect.stringMatching(/times its size/) });
+      schema = {
+        type: 'object',
+        properties: { p: schema, q: { type: 'string' } },
+        anyOf: [{ required: ['p'] }, { required: ['q'] }],
+      };
+    expect(caught(() => compileJsonSchema(schema))).toMatchObject({
+      code: 'too-large',
+      message: expect.stringMatching(/times its size/),
+    });
     // Six levels are fine.
     let small: unknown = { type: 'integer' };
-    for (let i = 0; i < 6; i++) small = { type: 'object', properties: { p: small, q: { type: 'string' } }, anyOf: [{ required: ['p'] }, { required: ['q'] }] };
+    for (let i = 0; i < 6; i++)
+      small = {
+        type: 'object',
+        properties: { p: small, q: { type: 'string' } },
+        anyOf: [{ required: ['p'] }, { required: ['q'] }],
+      };
     expect(compileJsonSchema(small).gbnf).toMatch(/^root ::= /);
   });
 
@@ -201,22 +275,35 @@ describe('hostile schemas are ConstraintErrors (SQLSTATE 22023/54000), never Typ
   test('a tuple of 2,000 $refs and a 1,000-character property name compile (the tuple overflowed the stack, the name took 2^1000)', () => {
     const $defs: Record<string, unknown> = { d0: { type: 'null' } };
     for (let i = 1; i <= 2000; i++) $defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { type: 'integer' }] };
-    const chain = compileJsonSchema({ $defs, type: 'array', prefixItems: Array.from({ length: 2001 }, (_, i) => ({ $ref: `#/$defs/d${i}` })) });
+    const chain = compileJsonSchema({
+      $defs,
+      type: 'array',
+      prefixItems: Array.from({ length: 2001 }, (_, i) => ({ $ref: `#/$defs/d${i}` })),
+    });
     expect(chain.grammar.rules.size).toBeGreaterThan(2000);
     // The recognizer (a test tool) recurses along the whole nesting, so it checks a shorter tuple.
-    const tuple = compileJsonSchema({ type: 'array', prefixItems: Array.from({ length: 300 }, () => ({ type: 'integer' })) });
+    const tuple = compileJsonSchema({
+      type: 'array',
+      prefixItems: Array.from({ length: 300 }, () => ({ type: 'integer' })),
+    });
     expect(recognizeGbnf(tuple.grammar, `[${'1,'.repeat(299)}1]`)).toBe(true);
     expect(recognizeGbnf(tuple.grammar, `[${'1,'.repeat(300)}1]`)).toBe(false);
     expect(recognizeGbnf(tuple.grammar, '[1,2]')).toBe(true);
     expect(tuple.gbnf).toMatch(/-from-256 ::= /);
     const name = 'k'.repeat(1_000);
-    const { grammar } = compileJsonSchema({ type: 'object', properties: { [name]: { type: 'integer' } }, additionalProperties: true });
+    const { grammar } = compileJsonSchema({
+      type: 'object',
+      properties: { [name]: { type: 'integer' } },
+      additionalProperties: true,
+    });
     expect(recognizeGbnf(grammar, `{"${name}":1,"${name.slice(1)}":2}`)).toBe(true);
     expect(recognizeGbnf(grammar, `{"${name}":1,"${name}":2}`)).toBe(false);
   });
 
   test('GBNF nested deeper than 1,000 groups is invalid-gbnf', () => {
-    expect(caught(() => checkGbnf('root ::= ' + '('.repeat(5000) + '"a"' + ')'.repeat(5000)))).toMatchObject({ code: 'invalid-gbnf' });
+    expect(caught(() => checkGbnf('root ::= ' + '('.repeat(5000) + '"a"' + ')'.repeat(5000)))).toMatchObject({
+      code: 'invalid-gbnf',
+    });
     expect(checkGbnf('root ::= ' + '('.repeat(500) + '"a"' + ')'.repeat(500)).rules.size).toBe(1);
   });
 });

@@ -3,7 +3,14 @@
 // capture so a failure says why.
 import { getLlama, LlamaGrammar, LlamaLogLevel } from 'node-llama-cpp';
 import type { Llama } from 'node-llama-cpp';
-import { ConstraintError, compileChoices, compileJsonSchema, compileRegex, compileType, seededRandom } from '../../src/grammar/index.js';
+import {
+  ConstraintError,
+  compileChoices,
+  compileJsonSchema,
+  compileRegex,
+  compileType,
+  seededRandom,
+} from '../../src/grammar/index.js';
 import { CORPUS } from './corpus.js';
 import { REAL_WORLD } from './real-world.js';
 import { CHOICES, REGEXES, TYPE_NAMES } from './samples.js';
@@ -23,7 +30,10 @@ function expectLlamaParses(gbnf: string): void {
   } catch (e) {
     error = e;
   }
-  if (error) throw new Error(`llama.cpp rejected the grammar: ${String(error)}\n${logs.join('\n')}\n--- grammar ---\n${gbnf.slice(0, 4000)}`);
+  if (error)
+    throw new Error(
+      `llama.cpp rejected the grammar: ${String(error)}\n${logs.join('\n')}\n--- grammar ---\n${gbnf.slice(0, 4000)}`,
+    );
 }
 
 test('the check itself fails on a broken grammar', () => {
@@ -39,9 +49,12 @@ test.each(REAL_WORLD.map((e) => [e.name, e.schema] as const))('real-world-style 
   expectLlamaParses(compileJsonSchema(schema).gbnf);
 });
 
-test.each(['[a-z]{3000}', 'a{1500,2500}', 'x{2001}', '[0-9]{0,4500}'])('regex with a bound past 2000: %s', (pattern) => {
-  expectLlamaParses(compileRegex(pattern).gbnf);
-});
+test.each(['[a-z]{3000}', 'a{1500,2500}', 'x{2001}', '[0-9]{0,4500}'])(
+  'regex with a bound past 2000: %s',
+  (pattern) => {
+    expectLlamaParses(compileRegex(pattern).gbnf);
+  },
+);
 
 // Issue #48's shapes: pattern keys that exclude declared names (an empty alternative, a rule per 64
 // levels of a long name), recursion through a merged allOf, enum values judged in specMode.
@@ -58,11 +71,19 @@ test.each([
   [
     'recursion through a two-part allOf',
     {
-      $defs: { n: { type: 'object', properties: { v: { type: 'integer' }, next: { allOf: [{ $ref: '#/$defs/n' }, { required: ['v'] }] } } } },
+      $defs: {
+        n: {
+          type: 'object',
+          properties: { v: { type: 'integer' }, next: { allOf: [{ $ref: '#/$defs/n' }, { required: ['v'] }] } },
+        },
+      },
       $ref: '#/$defs/n',
     },
   ],
-  ['a const under nested patternProperties', { patternProperties: { '^a$': { patternProperties: { '^x$': {} } } }, const: { a: { b: 1 } } }],
+  [
+    'a const under nested patternProperties',
+    { patternProperties: { '^a$': { patternProperties: { '^x$': {} } } }, const: { a: { b: 1 } } },
+  ],
 ])('JSON Schema of issue #48: %s', (_name, schema) => {
   expectLlamaParses(compileJsonSchema(schema).gbnf);
 });
@@ -70,20 +91,39 @@ test.each([
 // llama.cpp refuses to repeat an item standing for n rules more than 2000 / n times (#36): vercel.json's
 // `routes` has such an array; groups nested and alternated, bounds near and past the limit.
 test.each([
-  ['an array of 1024 string-or-integer items', { type: 'array', maxItems: 1024, items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }],
-  ['an array of 1999 items of an object', { type: 'array', maxItems: 1999, items: { type: 'object', properties: { a: { type: 'integer' } } } }],
+  [
+    'an array of 1024 string-or-integer items',
+    { type: 'array', maxItems: 1024, items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+  ],
+  [
+    'an array of 1999 items of an object',
+    { type: 'array', maxItems: 1999, items: { type: 'object', properties: { a: { type: 'integer' } } } },
+  ],
   [
     'an array of 700 to 1500 arrays of 3',
-    { type: 'array', minItems: 700, maxItems: 1500, items: { type: 'array', minItems: 3, maxItems: 3, items: { type: 'boolean' } } },
+    {
+      type: 'array',
+      minItems: 700,
+      maxItems: 1500,
+      items: { type: 'array', minItems: 3, maxItems: 3, items: { type: 'boolean' } },
+    },
   ],
   ['an array of at most 5000 enums', { type: 'array', maxItems: 5000, items: { enum: ['a', 'b', 1, null] } }],
-  ['a string of 1500 characters in an array of 2', { type: 'array', maxItems: 2, items: { type: 'string', maxLength: 1500 } }],
+  [
+    'a string of 1500 characters in an array of 2',
+    { type: 'array', maxItems: 2, items: { type: 'string', maxLength: 1500 } },
+  ],
 ])("JSON Schema past llama.cpp's count of repeated rules: %s", (_name, schema) => {
   expectLlamaParses(compileJsonSchema(schema).gbnf);
 });
 
 test('JSON Schema with additionalProperties allowed by option', () => {
-  expectLlamaParses(compileJsonSchema({ type: 'object', properties: { a: { type: 'string' }, ab: { type: 'integer' } } }, { additionalProperties: true }).gbnf);
+  expectLlamaParses(
+    compileJsonSchema(
+      { type: 'object', properties: { a: { type: 'string' }, ab: { type: 'integer' } } },
+      { additionalProperties: true },
+    ).gbnf,
+  );
 });
 
 test.each(REGEXES.map((r) => [r.pattern.slice(0, 40), r] as const))('regex: %s', (_p, r) => {
@@ -121,7 +161,12 @@ describe('generated constraints load into llama.cpp', () => {
   function schema(random: () => number, depth: number): object {
     const r = random();
     if (depth === 0 || r < 0.25)
-      return pick(random, [{ type: 'string', maxLength: pick(random, BOUNDS) }, { type: 'integer' }, { enum: ['a', 1, null] }, { type: 'boolean' }]);
+      return pick(random, [
+        { type: 'string', maxLength: pick(random, BOUNDS) },
+        { type: 'integer' },
+        { enum: ['a', 1, null] },
+        { type: 'boolean' },
+      ]);
     if (r < 0.6)
       return {
         type: 'array',
@@ -130,7 +175,11 @@ describe('generated constraints load into llama.cpp', () => {
         items: schema(random, depth - 1),
       };
     if (r < 0.8) return { anyOf: [schema(random, depth - 1), schema(random, depth - 1)] };
-    return { type: 'object', properties: { a: schema(random, depth - 1), b: schema(random, depth - 1) }, required: ['a'] };
+    return {
+      type: 'object',
+      properties: { a: schema(random, depth - 1), b: schema(random, depth - 1) },
+      required: ['a'],
+    };
   }
 
   const loads = (compile: () => { gbnf: string }) => {

@@ -1,7 +1,14 @@
 // Issue #54: numbers enforced by the grammar (decimal bounds, multipleOf), intersections computed
 // or listed (never one of two patterns dropped), and compile work bounded whatever the input.
 import fc from 'fast-check';
-import { ConstraintError, compileJsonSchema, compileRegex, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import {
+  ConstraintError,
+  compileJsonSchema,
+  compileRegex,
+  recognizeGbnf,
+  sampleGbnf,
+  seededRandom,
+} from '../../src/grammar/index.js';
 import type { Grammar } from '../../src/grammar/index.js';
 import { MAX_PARSES, parsesAlive, parsesAliveIn } from '../../src/grammar/ambiguity.js';
 import { FACTOR_GROUP } from '../../src/grammar/factor.js';
@@ -22,7 +29,11 @@ function outcome<T>(fn: () => T): T | ConstraintError {
 
 describe('numbers are enforced by the grammar (#54 point 1)', () => {
   test('a bounded decimal: 7.5 is never written for [0, 1], and nothing is left to the validator', () => {
-    const schema = { type: 'object', properties: { confidence: { type: 'number', minimum: 0, maximum: 1 } }, required: ['confidence'] };
+    const schema = {
+      type: 'object',
+      properties: { confidence: { type: 'number', minimum: 0, maximum: 1 } },
+      required: ['confidence'],
+    };
     const compiled = compileJsonSchema(schema);
     expect(compiled.approximations).toEqual([]);
     for (const [text, ok] of [
@@ -73,10 +84,12 @@ describe('numbers are enforced by the grammar (#54 point 1)', () => {
     // Two steps: a multiple of both is a multiple of their least common multiple.
     expect(accepts({ allOf: [{ type: 'integer', multipleOf: 4 }, { multipleOf: 6 }] }, '12')).toBe(true);
     expect(accepts({ allOf: [{ type: 'integer', multipleOf: 4 }, { multipleOf: 6 }] }, '8')).toBe(false);
-    expect(outcome(() => compileJsonSchema({ type: 'integer', multipleOf: 10, minimum: 1, maximum: 9 }))).toMatchObject({
-      code: 'unsatisfiable',
-      keyword: 'multipleOf',
-    });
+    expect(outcome(() => compileJsonSchema({ type: 'integer', multipleOf: 10, minimum: 1, maximum: 9 }))).toMatchObject(
+      {
+        code: 'unsatisfiable',
+        keyword: 'multipleOf',
+      },
+    );
   });
 
   test('a step of too many digits stays with the validator, listed', () => {
@@ -92,7 +105,10 @@ describe('numbers are enforced by the grammar (#54 point 1)', () => {
     expect(isMultipleOf(0.35, 0.1)).toBe(false);
     const compiled = compileJsonSchema({ type: 'number', multipleOf: 0.01 });
     expect(compiled.validate('0.07').ok).toBe(true);
-    expect(compiled.validate('0.075')).toMatchObject({ ok: false, error: { message: expect.stringMatching(/multiple of 0.01/) } });
+    expect(compiled.validate('0.075')).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/multiple of 0.01/) },
+    });
   });
 
   const bound = fc.constantFrom(-1e6, -12.5, -1, -0.25, 0, 0.001, 0.5, 1, 3.75, 99.99, 1e6);
@@ -127,7 +143,11 @@ describe('numbers are enforced by the grammar (#54 point 1)', () => {
         for (let k = -2000; k <= 2000; k += 7) {
           const value = k / 8;
           const text = String(value);
-          expect({ schema, text, grammar: recognizeGbnf(compiled.grammar, text) }).toEqual({ schema, text, grammar: compiled.validate(text).ok });
+          expect({ schema, text, grammar: recognizeGbnf(compiled.grammar, text) }).toEqual({
+            schema,
+            text,
+            grammar: compiled.validate(text).ok,
+          });
         }
       }),
       { seed: 54, numRuns: 150 },
@@ -157,13 +177,20 @@ describe('intersections are computed, or listed (#54 point 2)', () => {
     expect(compileJsonSchema(s).approximations).toEqual([]);
     expect(accepts({ type: 'string', pattern: '^[a-z]+$', minLength: 2, maxLength: 3 }, '"abcd"')).toBe(false);
     expect(accepts({ type: 'string', pattern: '^[a-z]+$', minLength: 2, maxLength: 3 }, '"ab"')).toBe(true);
-    expect(outcome(() => compileJsonSchema({ allOf: [{ pattern: '^a+$' }, { pattern: '^b+$' }] }))).toMatchObject({ code: 'unsatisfiable' });
-    expect(outcome(() => compileJsonSchema({ type: 'string', format: 'uuid', maxLength: 10 }))).toMatchObject({ code: 'unsatisfiable' });
+    expect(outcome(() => compileJsonSchema({ allOf: [{ pattern: '^a+$' }, { pattern: '^b+$' }] }))).toMatchObject({
+      code: 'unsatisfiable',
+    });
+    expect(outcome(() => compileJsonSchema({ type: 'string', format: 'uuid', maxLength: 10 }))).toMatchObject({
+      code: 'unsatisfiable',
+    });
   });
 
   test('a closed object merged with patternProperties stays closed', () => {
     const s = {
-      allOf: [{ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }, { patternProperties: { '^x': { type: 'integer' } } }],
+      allOf: [
+        { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false },
+        { patternProperties: { '^x': { type: 'integer' } } },
+      ],
     };
     expect(accepts(s, '{"a":1}')).toBe(true);
     expect(accepts(s, '{"x1":1}')).toBe(false);
@@ -196,27 +223,39 @@ describe('intersections are computed, or listed (#54 point 2)', () => {
   test('a pattern the regex compiler cannot express beside another is listed; alone it is refused', () => {
     const beside = compileJsonSchema({ type: 'string', allOf: [{ pattern: '^[a-z]+$' }, { pattern: '^(?!ab)' }] });
     expect(beside.approximations).toContainEqual(expect.objectContaining({ keyword: 'pattern', pointer: '/allOf/1' }));
-    expect(outcome(() => compileJsonSchema({ type: 'string', pattern: '^(?!ab)' }))).toMatchObject({ code: 'unsupported-regex' });
+    expect(outcome(() => compileJsonSchema({ type: 'string', pattern: '^(?!ab)' }))).toMatchObject({
+      code: 'unsupported-regex',
+    });
   });
 });
 
 describe("the validator compiles a subschema written many times once (cityjson's first validate() took 3-7 s) (#54 point 4)", () => {
   const point = {
     type: 'object',
-    properties: { x: { type: 'number', minimum: 0 }, y: { type: 'number' }, label: { type: 'string', pattern: '^[a-z]+$' } },
+    properties: {
+      x: { type: 'number', minimum: 0 },
+      y: { type: 'number' },
+      label: { type: 'string', pattern: '^[a-z]+$' },
+    },
     required: ['x', 'y'],
   };
   const schema = {
     type: 'object',
     properties: Object.fromEntries(
-      Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'array', items: point, description: 'a list of points, written out in full' }]),
+      Array.from({ length: 40 }, (_, i) => [
+        `p${i}`,
+        { type: 'array', items: point, description: 'a list of points, written out in full' },
+      ]),
     ),
     $defs: { named: { $anchor: 'here', ...point }, target: { ...point } },
     patternProperties: { '^ref': { $ref: '#/$defs/target/properties/x' } },
   };
 
   test('shared: one $defs entry, $refs to it; anchors and the targets of $ref pointers stay in place', () => {
-    const shared = shareRepeatedSubschemas(schema) as { $defs: Record<string, unknown>; properties: Record<string, unknown> };
+    const shared = shareRepeatedSubschemas(schema) as {
+      $defs: Record<string, unknown>;
+      properties: Record<string, unknown>;
+    };
     expect(Object.keys(shared.$defs).filter((k) => k.startsWith('__svc_shared_')).length).toBeGreaterThan(0);
     expect(JSON.stringify(shared.properties.p7)).toMatch(/\$ref/);
     expect(shared.$defs.named).toEqual(schema.$defs.named);
@@ -227,7 +266,10 @@ describe("the validator compiles a subschema written many times once (cityjson's
   test('validate() says the same', () => {
     const compiled = compileJsonSchema(schema, { additionalProperties: true });
     expect(compiled.validate('{"p1":[{"x":1,"y":2,"label":"ok"}],"p39":[]}').ok).toBe(true);
-    expect(compiled.validate('{"p1":[{"x":-1,"y":2}]}')).toMatchObject({ ok: false, error: { message: expect.stringMatching(/\/p1\/0\/x must be >= 0/) } });
+    expect(compiled.validate('{"p1":[{"x":-1,"y":2}]}')).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/\/p1\/0\/x must be >= 0/) },
+    });
     expect(compiled.validate('{"p2":[{"x":1,"y":2,"label":"NO"}]}').ok).toBe(false);
     expect(compiled.validate('{"ref1":-3}').ok).toBe(false);
   });
@@ -257,7 +299,11 @@ describe('what llama.cpp receives is bounded: few parses alive at once (#54 poin
       message: expect.stringMatching(/too ambiguous/),
     });
     // A schema's pattern alike, with its pointer.
-    expect(outcome(() => compileJsonSchema({ properties: { p: { type: 'string', pattern: '^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$' } } }))).toMatchObject({
+    expect(
+      outcome(() =>
+        compileJsonSchema({ properties: { p: { type: 'string', pattern: '^([a-z]{0,20}[a-z0-9]{0,20}){0,20}$' } } }),
+      ),
+    ).toMatchObject({
       code: 'too-large',
       pointer: '/properties/p',
     });
@@ -270,7 +316,11 @@ describe('what llama.cpp receives is bounded: few parses alive at once (#54 poin
     for (const zone of zones.slice(0, 50)) expect(recognizeGbnf(enumGrammar, JSON.stringify(zone))).toBe(true);
     expect(recognizeGbnf(enumGrammar, '"Area1/City_"')).toBe(false);
     const union = compileJsonSchema({
-      anyOf: Array.from({ length: 200 }, (_, i) => ({ type: 'object', properties: { kind: { const: `k${i}` }, v: { type: 'integer' } }, required: ['kind'] })),
+      anyOf: Array.from({ length: 200 }, (_, i) => ({
+        type: 'object',
+        properties: { kind: { const: `k${i}` }, v: { type: 'integer' } },
+        required: ['kind'],
+      })),
     });
     expect(alive(union.grammar)).toBeLessThanOrEqual(2 * (FACTOR_GROUP + 1));
     expect(recognizeGbnf(union.grammar, '{"kind":"k199","v":1}')).toBe(true);
@@ -288,7 +338,12 @@ describe('one work bound counts all work; every error a ConstraintError (#54 poi
     const parts = { allOf: Array.from({ length: 10_000 }, (_, i) => ({ required: [`k${i}`] })) };
     expect(outcome(() => compileJsonSchema(parts))).toMatchObject({ code: 'too-large', keyword: 'properties' });
     const fewer = { type: 'object', allOf: Array.from({ length: 1_000 }, (_, i) => ({ required: [`k${i}`] })) };
-    expect(recognizeGbnf(compileJsonSchema(fewer).grammar, `{${Array.from({ length: 1_000 }, (_, i) => `"k${i}":null`).join(',')}}`)).toBe(true);
+    expect(
+      recognizeGbnf(
+        compileJsonSchema(fewer).grammar,
+        `{${Array.from({ length: 1_000 }, (_, i) => `"k${i}":null`).join(',')}}`,
+      ),
+    ).toBe(true);
   });
 
   test('a BigInt or a function in a library schema is invalid-input, never a TypeError', () => {

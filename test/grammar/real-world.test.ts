@@ -1,7 +1,13 @@
 // Real-world-style schemas (real-world.ts, issue #25): each compiles without options, accepts its
 // valid instances, and every string sampled from its grammar passes the validator, which never
 // throws. The strict option refuses the vendor keywords these schemas carry.
-import { ConstraintError, compileJsonSchema, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import {
+  ConstraintError,
+  compileJsonSchema,
+  recognizeGbnf,
+  sampleGbnf,
+  seededRandom,
+} from '../../src/grammar/index.js';
 import { REAL_WORLD } from './real-world.js';
 
 const SAMPLES = 6;
@@ -24,7 +30,8 @@ describe.each(REAL_WORLD.map((entry) => [entry.name, entry] as const))('%s', (_n
     for (let i = 0; i < SAMPLES; i++) {
       const text = sampleGbnf(compiled.grammar, random, { maxExtraRepeats: 2 });
       const result = compiled.validate(text);
-      if (!result.ok && compiled.approximations.length === 0) throw new Error(`sample ${text} fails: ${result.error.message}`);
+      if (!result.ok && compiled.approximations.length === 0)
+        throw new Error(`sample ${text} fails: ${result.error.message}`);
     }
   });
 });

@@ -15,9 +15,16 @@ const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 
 /** A chain of `$defs` each extending the previous one through allOf, `depth` long. */
 function refChain(depth: number): unknown {
-  const definitions: Record<string, unknown> = { Base: { type: 'object', properties: { seq: { type: 'integer', minimum: 0 } }, required: ['seq'] } };
+  const definitions: Record<string, unknown> = {
+    Base: { type: 'object', properties: { seq: { type: 'integer', minimum: 0 } }, required: ['seq'] },
+  };
   for (let i = 1; i <= depth; i++) {
-    definitions[`Level${i}`] = { allOf: [{ $ref: `#/definitions/${i === 1 ? 'Base' : `Level${i - 1}`}` }, { properties: { [`f${i}`]: { type: 'string' } } }] };
+    definitions[`Level${i}`] = {
+      allOf: [
+        { $ref: `#/definitions/${i === 1 ? 'Base' : `Level${i - 1}`}` },
+        { properties: { [`f${i}`]: { type: 'string' } } },
+      ],
+    };
   }
   return { $schema: DRAFT_04, definitions, $ref: `#/definitions/Level${depth}` };
 }
@@ -66,13 +73,19 @@ export const REAL_WORLD: CorpusEntry[] = [
       type: 'object',
       properties: {
         url: { type: 'string', maxLength: 4096 },
-        schema: { type: 'string', pattern: '^iglu:[a-zA-Z0-9-_.]+/[a-zA-Z0-9-_]+/[a-zA-Z0-9-_]+/[0-9]+-[0-9]+-[0-9]+$' },
+        schema: {
+          type: 'string',
+          pattern: '^iglu:[a-zA-Z0-9-_.]+/[a-zA-Z0-9-_]+/[a-zA-Z0-9-_]+/[0-9]+-[0-9]+-[0-9]+$',
+        },
         durationMs: { type: ['integer', 'null'], minimum: 0, maximum: 2147483647 },
       },
       required: ['url'],
       additionalProperties: false,
     },
-    valid: [{ url: 'https://example.com' }, { url: '/', schema: 'iglu:com.acme/view/jsonschema/1-0-0', durationMs: null }],
+    valid: [
+      { url: 'https://example.com' },
+      { url: '/', schema: 'iglu:com.acme/view/jsonschema/1-0-0', durationMs: null },
+    ],
   },
   {
     name: 'Kubernetes-style x-kubernetes vendor keywords',
@@ -86,11 +99,26 @@ export const REAL_WORLD: CorpusEntry[] = [
         data: { type: ['object', 'null'], additionalProperties: { type: ['string', 'null'] } },
         immutable: { type: ['boolean', 'null'] },
         labels: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-map-type': 'granular' },
-        finalizers: { type: 'array', items: { type: 'string' }, 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-list-type': 'set' },
+        finalizers: {
+          type: 'array',
+          items: { type: 'string' },
+          'x-kubernetes-patch-strategy': 'merge',
+          'x-kubernetes-list-type': 'set',
+        },
       },
       'x-kubernetes-preserve-unknown-fields': false,
     },
-    valid: [{}, { apiVersion: 'v1', kind: 'ConfigMap', data: { a: 'b', c: null }, immutable: false, labels: { app: 'web' }, finalizers: ['x'] }],
+    valid: [
+      {},
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        data: { a: 'b', c: null },
+        immutable: false,
+        labels: { app: 'web' },
+        finalizers: ['x'],
+      },
+    ],
   },
   {
     name: 'vendor keywords _format, _enum, readonly, javaType',
@@ -123,7 +151,14 @@ export const REAL_WORLD: CorpusEntry[] = [
     },
     valid: [
       { type: 'story', version: '0.10.7' },
-      { type: 'story', version: '0.10.7', color: '#fff', body: '<p>x</p>', canonical_url: '/a/b', last_updated_date: '2024-01-02T03:04:05Z' },
+      {
+        type: 'story',
+        version: '0.10.7',
+        color: '#fff',
+        body: '<p>x</p>',
+        canonical_url: '/a/b',
+        last_updated_date: '2024-01-02T03:04:05Z',
+      },
     ],
   },
   {
@@ -131,7 +166,11 @@ export const REAL_WORLD: CorpusEntry[] = [
     schema: {
       $schema: DRAFT_04,
       definitions: {
-        Message: { type: 'object', properties: { seq: { type: 'integer' }, type: { type: 'string', _enum: ['request', 'event'] } }, required: ['seq', 'type'] },
+        Message: {
+          type: 'object',
+          properties: { seq: { type: 'integer' }, type: { type: 'string', _enum: ['request', 'event'] } },
+          required: ['seq', 'type'],
+        },
         Event: {
           allOf: [
             { $ref: '#/definitions/Message' },
@@ -153,7 +192,11 @@ export const REAL_WORLD: CorpusEntry[] = [
               type: 'object',
               properties: {
                 event: { type: 'string', enum: ['stopped'] },
-                body: { type: 'object', properties: { reason: { type: 'string' }, threadId: { type: 'integer' } }, required: ['reason'] },
+                body: {
+                  type: 'object',
+                  properties: { reason: { type: 'string' }, threadId: { type: 'integer' } },
+                  required: ['reason'],
+                },
               },
               required: ['event', 'body'],
             },
@@ -179,7 +222,11 @@ export const REAL_WORLD: CorpusEntry[] = [
       },
       additionalProperties: true,
     },
-    valid: [{}, { created_at_datetime: 'x', extra: 1 }, { an_even_longer_property_name_that_some_api_generators_write_out_in_full: true, created_at: [1] }],
+    valid: [
+      {},
+      { created_at_datetime: 'x', extra: 1 },
+      { an_even_longer_property_name_that_some_api_generators_write_out_in_full: true, created_at: [1] },
+    ],
   },
   {
     name: 'additionalProperties schema with patternProperties (OpenAPI map)',
@@ -187,7 +234,10 @@ export const REAL_WORLD: CorpusEntry[] = [
       type: 'object',
       properties: { name: { type: 'string' } },
       patternProperties: { '^x-': {} },
-      additionalProperties: { type: 'object', properties: { $ref: { type: 'string' }, description: { type: 'string' } } },
+      additionalProperties: {
+        type: 'object',
+        properties: { $ref: { type: 'string' }, description: { type: 'string' } },
+      },
     },
     valid: [{ name: 'n' }, { name: 'n', User: { $ref: '#/components/User' } }],
   },
@@ -198,7 +248,10 @@ export const REAL_WORLD: CorpusEntry[] = [
       $id: 'http://example.com/tags.json',
       type: 'object',
       propertyNames: { pattern: '^[a-z]+$' },
-      properties: { kind: { const: 'tags' }, tags: { type: 'array', items: { type: 'string', examples: ['a'] }, contains: { const: 'main' } } },
+      properties: {
+        kind: { const: 'tags' },
+        tags: { type: 'array', items: { type: 'string', examples: ['a'] }, contains: { const: 'main' } },
+      },
       required: ['kind'],
     },
     valid: [{ kind: 'tags' }, { kind: 'tags', tags: ['main', 'b'] }],
@@ -235,7 +288,11 @@ export const REAL_WORLD: CorpusEntry[] = [
       dependentRequired: { discount: ['price'] },
       unevaluatedProperties: false,
     },
-    valid: [{}, { price: { amount: 1.5, currency: 'EUR' } }, { price: { amount: 2, currency: 'USD' }, discount: { amount: 1, currency: 'USD' } }],
+    valid: [
+      {},
+      { price: { amount: 1.5, currency: 'EUR' } },
+      { price: { amount: 2, currency: 'USD' }, discount: { amount: 1, currency: 'USD' } },
+    ],
   },
   {
     name: 'non-u patterns: escaped quote, hyphen and dash classes',
@@ -253,7 +310,12 @@ export const REAL_WORLD: CorpusEntry[] = [
     name: 'properties named like Object.prototype members',
     schema: {
       type: 'object',
-      properties: { constructor: { type: 'string' }, toString: { type: 'integer' }, valueOf: { type: 'boolean' }, ['__proto__']: { type: 'null' } },
+      properties: {
+        constructor: { type: 'string' },
+        toString: { type: 'integer' },
+        valueOf: { type: 'boolean' },
+        ['__proto__']: { type: 'null' },
+      },
     },
     valid: [{}, { constructor: 'c', toString: 1 }],
   },
@@ -292,7 +354,11 @@ export const REAL_WORLD: CorpusEntry[] = [
       properties: {
         location: { type: 'string', description: 'The city and state, e.g. San Francisco, CA' },
         unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
-        price_range: { type: 'object', properties: { min_price: { type: 'number' }, max_price: { type: 'number' } }, required: ['min_price', 'max_price'] },
+        price_range: {
+          type: 'object',
+          properties: { min_price: { type: 'number' }, max_price: { type: 'number' } },
+          required: ['min_price', 'max_price'],
+        },
       },
       required: ['location', 'price_range'],
     },
@@ -336,8 +402,18 @@ export const REAL_WORLD: CorpusEntry[] = [
     schema: {
       discriminator: { propertyName: 'kind' },
       oneOf: [
-        { type: 'object', properties: { kind: { const: 'cat' }, meows: { type: 'boolean' } }, required: ['kind'], additionalProperties: false },
-        { type: 'object', properties: { kind: { const: 'dog' }, barks: { type: 'integer', minimum: 0 } }, required: ['kind'], additionalProperties: false },
+        {
+          type: 'object',
+          properties: { kind: { const: 'cat' }, meows: { type: 'boolean' } },
+          required: ['kind'],
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          properties: { kind: { const: 'dog' }, barks: { type: 'integer', minimum: 0 } },
+          required: ['kind'],
+          additionalProperties: false,
+        },
       ],
     },
     valid: [{ kind: 'cat' }, { kind: 'dog', barks: 3 }],
@@ -396,7 +472,11 @@ export const REAL_WORLD: CorpusEntry[] = [
   },
   {
     name: 'OpenAPI nullable and x-nullable (annotations), required beside a string type',
-    schema: { type: 'object', nullable: true, properties: { a: { type: 'string', required: ['x'] }, b: { type: 'integer', 'x-nullable': true } } },
+    schema: {
+      type: 'object',
+      nullable: true,
+      properties: { a: { type: 'string', required: ['x'] }, b: { type: 'integer', 'x-nullable': true } },
+    },
     valid: [{}, { a: 'x', b: 1 }],
   },
 ];

@@ -3,14 +3,17 @@ import fc from 'fast-check';
 import { ConstraintError, compileRegex, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
 import { BAD_REGEXES, REGEXES } from './samples.js';
 
-test.each(REGEXES.map((r) => [r.pattern.slice(0, 40), r] as const))('%s accepts its matches and agrees with RegExp', (_p, r) => {
-  const { grammar } = compileRegex(r.pattern, r.flags);
-  const full = new RegExp(`^(?:${r.pattern})$`, (r.flags ?? '') + 'u');
-  for (const text of r.matches) {
-    expect(full.test(text)).toBe(true);
-    expect(recognizeGbnf(grammar, text)).toBe(true);
-  }
-});
+test.each(REGEXES.map((r) => [r.pattern.slice(0, 40), r] as const))(
+  '%s accepts its matches and agrees with RegExp',
+  (_p, r) => {
+    const { grammar } = compileRegex(r.pattern, r.flags);
+    const full = new RegExp(`^(?:${r.pattern})$`, (r.flags ?? '') + 'u');
+    for (const text of r.matches) {
+      expect(full.test(text)).toBe(true);
+      expect(recognizeGbnf(grammar, text)).toBe(true);
+    }
+  },
+);
 
 test('rejects what the regex rejects', () => {
   const cases: [string, string, string[]][] = [
@@ -24,7 +27,8 @@ test('rejects what the regex rejects', () => {
   ];
   for (const [pattern, flags, texts] of cases) {
     const { grammar } = compileRegex(pattern, flags);
-    for (const text of texts) expect([pattern, text.slice(0, 10), recognizeGbnf(grammar, text)]).toEqual([pattern, text.slice(0, 10), false]);
+    for (const text of texts)
+      expect([pattern, text.slice(0, 10), recognizeGbnf(grammar, text)]).toEqual([pattern, text.slice(0, 10), false]);
   }
 });
 
@@ -48,22 +52,25 @@ test('repetitions of patterns that can be empty are rewritten', () => {
   expect(compileRegex('(a|)+b').gbnf).toBe('root ::= "a"* "b"\n');
 });
 
-test.each(BAD_REGEXES.map((b) => [b.pattern + (b.flags ? '/' + b.flags : ''), b] as const))('error: %s', (_name, bad) => {
-  let caught: unknown;
-  try {
-    compileRegex(bad.pattern, bad.flags);
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(ConstraintError);
-  const error = caught as ConstraintError;
-  expect(error.code).toBe(bad.code);
-  if (bad.construct) {
-    expect(error.keyword).toBe(bad.construct);
-    expect(error.message).toContain(bad.construct);
-  }
-  if (bad.position !== undefined) expect(error.position).toBe(bad.position);
-});
+test.each(BAD_REGEXES.map((b) => [b.pattern + (b.flags ? '/' + b.flags : ''), b] as const))(
+  'error: %s',
+  (_name, bad) => {
+    let caught: unknown;
+    try {
+      compileRegex(bad.pattern, bad.flags);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConstraintError);
+    const error = caught as ConstraintError;
+    expect(error.code).toBe(bad.code);
+    if (bad.construct) {
+      expect(error.keyword).toBe(bad.construct);
+      expect(error.message).toContain(bad.construct);
+    }
+    if (bad.position !== undefined) expect(error.position).toBe(bad.position);
+  },
+);
 
 test('positions survive escaping of slashes and astral characters', () => {
   expect(() => compileRegex('😀/(?=x)')).toThrow(expect.objectContaining({ position: 3 }));
@@ -93,11 +100,15 @@ test('patterns valid only without the u flag read as JavaScript reads them (Anne
     expect(() => new RegExp(pattern, 'u')).toThrow();
     const native = new RegExp(`^(?:${pattern})$`);
     const { grammar } = compileRegex(pattern);
-    for (const text of yes) expect([pattern, text, native.test(text), recognizeGbnf(grammar, text)]).toEqual([pattern, text, true, true]);
-    for (const text of no) expect([pattern, text, native.test(text), recognizeGbnf(grammar, text)]).toEqual([pattern, text, false, false]);
+    for (const text of yes)
+      expect([pattern, text, native.test(text), recognizeGbnf(grammar, text)]).toEqual([pattern, text, true, true]);
+    for (const text of no)
+      expect([pattern, text, native.test(text), recognizeGbnf(grammar, text)]).toEqual([pattern, text, false, false]);
   }
   // ... except \p{…}, which is surely meant as a property escape, not the text "p{L}".
-  expect(() => compileRegex('\\-\\p{L}')).toThrow(expect.objectContaining({ code: 'unsupported-regex', keyword: 'Unicode property escape' }));
+  expect(() => compileRegex('\\-\\p{L}')).toThrow(
+    expect.objectContaining({ code: 'unsupported-regex', keyword: 'Unicode property escape' }),
+  );
 });
 
 test('nesting is bounded before anything recursive runs: 10,000 groups deep is too-deep, not a stack overflow', () => {
@@ -124,7 +135,9 @@ test('long sequences, classes and alternations parse in linear time', () => {
 test('repetitions of many optional parts stay linear, or fail fast when bounded', () => {
   const { grammar } = compileRegex('(' + 'a?b?'.repeat(10_000) + ')*');
   expect(recognizeGbnf(grammar, 'abba')).toBe(true);
-  expect(() => compileRegex('(' + 'a?b?'.repeat(10_000) + '){2}')).toThrow(expect.objectContaining({ code: 'too-large' }));
+  expect(() => compileRegex('(' + 'a?b?'.repeat(10_000) + '){2}')).toThrow(
+    expect.objectContaining({ code: 'too-large' }),
+  );
   expect(() => compileRegex('a{99999999999999999999}')).toThrow(expect.objectContaining({ code: 'too-large' }));
 });
 
@@ -201,37 +214,43 @@ const TOKENS = [
 
 test('any string of regex tokens compiles as the engine reads it, or fails with a ConstraintError', () => {
   fc.assert(
-    fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 14 }), fc.constantFrom('', 's'), fc.integer(), (tokens, flags, seed) => {
-      const pattern = tokens.join('');
-      let unicode = true;
-      let valid = true;
-      try {
-        new RegExp(pattern, 'u');
-      } catch {
-        unicode = false;
+    fc.property(
+      fc.array(fc.constantFrom(...TOKENS), { maxLength: 14 }),
+      fc.constantFrom('', 's'),
+      fc.integer(),
+      (tokens, flags, seed) => {
+        const pattern = tokens.join('');
+        let unicode = true;
+        let valid = true;
         try {
-          new RegExp(pattern);
+          new RegExp(pattern, 'u');
         } catch {
-          valid = false;
+          unicode = false;
+          try {
+            new RegExp(pattern);
+          } catch {
+            valid = false;
+          }
         }
-      }
-      let compiled;
-      try {
-        compiled = compileRegex(pattern, flags);
-      } catch (error) {
-        if (!(error instanceof ConstraintError)) throw error;
-        if (!valid) expect(error.code).toBe('invalid-regex');
-        return;
-      }
-      expect(valid).toBe(true);
-      if (!unicode) return; // Annex B's per-code-unit matching differs from ours on astral characters
-      const full = new RegExp(`^(?:${pattern})$`, flags + 'u');
-      const random = seededRandom(seed);
-      for (let i = 0; i < 4; i++) {
-        const text = sampleGbnf(compiled.grammar, random, { maxExtraRepeats: 2 });
-        if (!full.test(text)) throw new Error(`sample ${JSON.stringify(text)} does not match /${pattern}/${flags}\n${compiled.gbnf}`);
-      }
-    }),
+        let compiled;
+        try {
+          compiled = compileRegex(pattern, flags);
+        } catch (error) {
+          if (!(error instanceof ConstraintError)) throw error;
+          if (!valid) expect(error.code).toBe('invalid-regex');
+          return;
+        }
+        expect(valid).toBe(true);
+        if (!unicode) return; // Annex B's per-code-unit matching differs from ours on astral characters
+        const full = new RegExp(`^(?:${pattern})$`, flags + 'u');
+        const random = seededRandom(seed);
+        for (let i = 0; i < 4; i++) {
+          const text = sampleGbnf(compiled.grammar, random, { maxExtraRepeats: 2 });
+          if (!full.test(text))
+            throw new Error(`sample ${JSON.stringify(text)} does not match /${pattern}/${flags}\n${compiled.gbnf}`);
+        }
+      },
+    ),
     { seed: 21, numRuns: 600 },
   );
 });

@@ -65,4 +65,16 @@ export const CHOICES: string[][] = [
   ['[', ']', '-', '^', '#', '|', '(', ')', '::='],
 ];
 
-export const TYPE_NAMES = ['integer', 'int', 'number', 'float', 'Number', 'boolean', 'bool', 'Boolean', 'string', 'str', 'String'];
+export const TYPE_NAMES = [
+  'integer',
+  'int',
+  'number',
+  'float',
+  'Number',
+  'boolean',
+  'bool',
+  'Boolean',
+  'string',
+  'str',
+  'String',
+];

@@ -3,7 +3,13 @@
 // pattern tests are bounded, and the size of the input is bounded before it is walked. Time is
 // bounded in hostile.test.ts (CPU per case, in a process of its own); here each case must finish
 // (jest's timeout) with the outcome it should have.
-import { ConstraintError, compileJsonSchema, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import {
+  ConstraintError,
+  compileJsonSchema,
+  recognizeGbnf,
+  sampleGbnf,
+  seededRandom,
+} from '../../src/grammar/index.js';
 import { jreleaserShape, sharedObjects, allOfChain } from './hostile-inputs.js';
 
 function outcome<T>(fn: () => T): T | ConstraintError {
@@ -58,16 +64,31 @@ describe('enum and const values are checked against the rest of the schema as th
 
   test('a value of a type the keywords do not name, and an array past a tuple, are kept', () => {
     expect(recognizeGbnf(compileJsonSchema({ minimum: 0, const: 'x' }).grammar, '"x"')).toBe(true);
-    expect(recognizeGbnf(compileJsonSchema({ prefixItems: [{ type: 'integer' }], enum: [[1, 'two'], ['one']] }).grammar, '[1,"two"]')).toBe(true);
+    expect(
+      recognizeGbnf(
+        compileJsonSchema({ prefixItems: [{ type: 'integer' }], enum: [[1, 'two'], ['one']] }).grammar,
+        '[1,"two"]',
+      ),
+    ).toBe(true);
     // What the specification rejects is still dropped.
-    expect(recognizeGbnf(compileJsonSchema({ prefixItems: [{ type: 'integer' }], enum: [[1, 'two'], ['one']] }).grammar, '["one"]')).toBe(false);
-    expect(outcome(() => compileJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, const: { a: 1 } }))).toMatchObject({
+    expect(
+      recognizeGbnf(
+        compileJsonSchema({ prefixItems: [{ type: 'integer' }], enum: [[1, 'two'], ['one']] }).grammar,
+        '["one"]',
+      ),
+    ).toBe(false);
+    expect(
+      outcome(() => compileJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, const: { a: 1 } })),
+    ).toMatchObject({
       code: 'unsatisfiable',
     });
   });
 
   test('the grammar a model writes is unchanged: objects stay closed by default', () => {
-    const compiled = compileJsonSchema({ type: 'object', properties: { a: { type: 'integer', enum: [1, 2] }, b: { type: 'object', properties: { c: {} } } } });
+    const compiled = compileJsonSchema({
+      type: 'object',
+      properties: { a: { type: 'integer', enum: [1, 2] }, b: { type: 'object', properties: { c: {} } } },
+    });
     expect(recognizeGbnf(compiled.grammar, '{"a":1,"b":{"c":true}}')).toBe(true);
     expect(recognizeGbnf(compiled.grammar, '{"a":1,"b":{"d":true}}')).toBe(false);
   });
@@ -86,7 +107,11 @@ describe('a declared name is written with its own schema, never by a pattern alo
     expect(compiled.validate('{"id":12}').ok).toBe(false);
     expect(recognizeGbnf(compiled.grammar, '{"ID":"x","id":12}')).toBe(false);
     for (const text of ['{"i":1}', '{"idx":2}', '{"di":3}', '{"ID":"ff","name":4}', '{"abc":5,"xyz":6}']) {
-      expect({ text, grammar: recognizeGbnf(compiled.grammar, text), validator: compiled.validate(text).ok }).toEqual({ text, grammar: true, validator: true });
+      expect({ text, grammar: recognizeGbnf(compiled.grammar, text), validator: compiled.validate(text).ok }).toEqual({
+        text,
+        grammar: true,
+        validator: true,
+      });
     }
     // `id` also matches the pattern, whose schema the specification applies as well: a string that
     // is an integer matches nothing, so the optional `id` is never written.
@@ -115,7 +140,11 @@ describe('a declared name is written with its own schema, never by a pattern alo
 
   test('names the pattern does not match leave its keys as they were', () => {
     const plain = compileJsonSchema({ type: 'object', patternProperties: { '^x-': {} } }).gbnf;
-    const withDeclared = compileJsonSchema({ type: 'object', properties: { name: {} }, patternProperties: { '^x-': {} } }).gbnf;
+    const withDeclared = compileJsonSchema({
+      type: 'object',
+      properties: { name: {} },
+      patternProperties: { '^x-': {} },
+    }).gbnf;
     const key = (gbnf: string) =>
       gbnf
         .split('\n')
@@ -130,7 +159,10 @@ describe('recursion through a two-part allOf compiles linearly (#48)', () => {
     $defs: {
       node: {
         type: 'object',
-        properties: { value: { type: 'integer' }, next: { allOf: [{ $ref: '#/$defs/node' }, { required: ['value'] }] } },
+        properties: {
+          value: { type: 'integer' },
+          next: { allOf: [{ $ref: '#/$defs/node' }, { required: ['value'] }] },
+        },
         ...extra,
       },
     },
@@ -153,7 +185,12 @@ describe('recursion through a two-part allOf compiles linearly (#48)', () => {
 
   test('so does recursion through a $ref with siblings, and mutual recursion', () => {
     const siblings = compileJsonSchema({
-      $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node', required: ['id'] }, id: { type: 'string' } } } },
+      $defs: {
+        node: {
+          type: 'object',
+          properties: { next: { $ref: '#/$defs/node', required: ['id'] }, id: { type: 'string' } },
+        },
+      },
       $ref: '#/$defs/node',
     });
     expect(recognizeGbnf(siblings.grammar, '{"next":{"next":{"id":"a"},"id":"b"}}')).toBe(true);
@@ -190,23 +227,37 @@ describe('compiling is bounded for every input (#43 point 7)', () => {
   test('a required name only patternProperties allow is tested by automaton, not a backtracking RegExp', () => {
     for (const n of [28, 30, 10_000]) {
       // ^(a+)+$ against a…a! : the name does not match, so it takes additionalProperties (absent: any value).
-      const compiled = compileJsonSchema({ type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } }, required: ['a'.repeat(n) + '!'] });
+      const compiled = compileJsonSchema({
+        type: 'object',
+        patternProperties: { '^(a+)+$': { type: 'integer' } },
+        required: ['a'.repeat(n) + '!'],
+      });
       expect(recognizeGbnf(compiled.grammar, `{"${'a'.repeat(n)}!":"s"}`)).toBe(true);
     }
     // A name that matches takes the pattern's schema.
-    const matching = compileJsonSchema({ type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } }, required: ['a'.repeat(30)] });
+    const matching = compileJsonSchema({
+      type: 'object',
+      patternProperties: { '^(a+)+$': { type: 'integer' } },
+      required: ['a'.repeat(30)],
+    });
     expect(recognizeGbnf(matching.grammar, `{"${'a'.repeat(30)}":1}`)).toBe(true);
     expect(recognizeGbnf(matching.grammar, `{"${'a'.repeat(30)}":"s"}`)).toBe(false);
   });
 
   test('the automaton counts in the work bound: a pattern of thousands of parses per character is refused, not run for seconds', () => {
-    expect(outcome(() => compileJsonSchema({ type: 'object', patternProperties: { '.{0,5000}x': {} }, required: ['a'.repeat(3000)] }))).toMatchObject({
+    expect(
+      outcome(() =>
+        compileJsonSchema({ type: 'object', patternProperties: { '.{0,5000}x': {} }, required: ['a'.repeat(3000)] }),
+      ),
+    ).toMatchObject({
       code: 'too-large',
     });
   });
 
   test('a required name tested against a pattern the regex compiler cannot express is refused, naming the pattern', () => {
-    expect(outcome(() => compileJsonSchema({ type: 'object', patternProperties: { '^(?!x)': {} }, required: ['name'] }))).toMatchObject({
+    expect(
+      outcome(() => compileJsonSchema({ type: 'object', patternProperties: { '^(?!x)': {} }, required: ['name'] })),
+    ).toMatchObject({
       code: 'unsupported-regex',
       keyword: 'patternProperties',
       pointer: '/patternProperties/^(?!x)',
@@ -226,8 +277,12 @@ describe('the size of the input is bounded before it is walked (#48)', () => {
     expect(outcome(() => compileJsonSchema({ type: 'integer', $defs: defs }))).toMatchObject({ code: 'too-large' });
     // The limit is an option, and counts the compact JSON text.
     const small = { type: 'string', maxLength: 5 };
-    expect(outcome(() => compileJsonSchema(small, { maxSchemaChars: JSON.stringify(small).length }))).toHaveProperty('gbnf');
-    expect(outcome(() => compileJsonSchema(small, { maxSchemaChars: JSON.stringify(small).length - 1 }))).toMatchObject({ code: 'too-large' });
+    expect(outcome(() => compileJsonSchema(small, { maxSchemaChars: JSON.stringify(small).length }))).toHaveProperty(
+      'gbnf',
+    );
+    expect(outcome(() => compileJsonSchema(small, { maxSchemaChars: JSON.stringify(small).length - 1 }))).toMatchObject(
+      { code: 'too-large' },
+    );
   });
 
   test('an object used in many places counts at each place, as its JSON text would repeat it', () => {

@@ -2,24 +2,43 @@
 // against the schema, or as a full match of the regex. Seeded, so CI runs are reproducible.
 import fc from 'fast-check';
 import { setFlagsFromString } from 'node:v8';
-import { ConstraintError, compileJsonSchema, compileRegex, recognizeGbnf, sampleGbnf, seededRandom } from '../../src/grammar/index.js';
+import {
+  ConstraintError,
+  compileJsonSchema,
+  compileRegex,
+  recognizeGbnf,
+  sampleGbnf,
+  seededRandom,
+} from '../../src/grammar/index.js';
 
 const SAMPLES_PER_CASE = 8;
 
 // ---- schemas (the fragment the grammar enforces exactly) --------------------------------------
 
 const key = fc.constantFrom('a', 'b', 'name', 'ab', 'a"b', 'k\\', 'ü', 'x y', '', 'line\nbreak');
-const safePattern = fc.constantFrom('^[a-z]+$', '^\\d{2,4}$', 'ab', '^(yes|no)$', '[^"]x', '^\\w*$', '^\\u00e9?.$', '^[A-Z][a-z]{0,3}$', 'x|^y$');
+const safePattern = fc.constantFrom(
+  '^[a-z]+$',
+  '^\\d{2,4}$',
+  'ab',
+  '^(yes|no)$',
+  '[^"]x',
+  '^\\w*$',
+  '^\\u00e9?.$',
+  '^[A-Z][a-z]{0,3}$',
+  'x|^y$',
+);
 const format = fc.constantFrom('date', 'time', 'date-time', 'uuid', 'email', 'uri', 'ipv4', 'ipv6', 'hostname');
 const smallInt = fc.integer({ min: -1200, max: 1200 });
 
-const integerSchema = fc.record({ lo: fc.option(smallInt), hi: fc.option(smallInt), exclusive: fc.boolean() }).map(({ lo, hi, exclusive }) => {
-  const schema: Record<string, unknown> = { type: 'integer' };
-  const [a, b] = lo !== null && hi !== null && lo > hi ? [hi, lo] : [lo, hi];
-  if (a !== null) schema[exclusive ? 'exclusiveMinimum' : 'minimum'] = a;
-  if (b !== null) schema[exclusive ? 'exclusiveMaximum' : 'maximum'] = b;
-  return schema;
-});
+const integerSchema = fc
+  .record({ lo: fc.option(smallInt), hi: fc.option(smallInt), exclusive: fc.boolean() })
+  .map(({ lo, hi, exclusive }) => {
+    const schema: Record<string, unknown> = { type: 'integer' };
+    const [a, b] = lo !== null && hi !== null && lo > hi ? [hi, lo] : [lo, hi];
+    if (a !== null) schema[exclusive ? 'exclusiveMinimum' : 'minimum'] = a;
+    if (b !== null) schema[exclusive ? 'exclusiveMaximum' : 'maximum'] = b;
+    return schema;
+  });
 
 const stringSchema = fc.oneof(
   fc.record({ min: fc.option(fc.nat(4)), extra: fc.option(fc.nat(4)) }).map(({ min, extra }) => ({
@@ -63,11 +82,16 @@ const { node } = fc.letrec<{ node: unknown; object: unknown; array: unknown }>((
     })
     .map(({ properties, requiredMask, additional, maxProperties, minProperties }) => {
       const names = Object.keys(properties);
-      const schema: Record<string, unknown> = { type: 'object', properties, required: names.filter((_, i) => requiredMask[i]) };
+      const schema: Record<string, unknown> = {
+        type: 'object',
+        properties,
+        required: names.filter((_, i) => requiredMask[i]),
+      };
       if (additional !== undefined) schema.additionalProperties = additional;
       if (maxProperties !== null) schema.maxProperties = maxProperties;
       // minProperties with additional properties is validated, not exact (keys may repeat).
-      if (minProperties !== null && (additional === undefined || additional === false)) schema.minProperties = minProperties;
+      if (minProperties !== null && (additional === undefined || additional === false))
+        schema.minProperties = minProperties;
       return schema;
     }),
   array: fc.oneof(
@@ -78,7 +102,11 @@ const { node } = fc.letrec<{ node: unknown; object: unknown; array: unknown }>((
       ...(extra !== null ? { maxItems: min + extra } : {}),
     })),
     fc
-      .record({ prefixItems: fc.array(tie('node'), { minLength: 1, maxLength: 3 }), items: fc.option(tie('node')), min: fc.nat(2) })
+      .record({
+        prefixItems: fc.array(tie('node'), { minLength: 1, maxLength: 3 }),
+        items: fc.option(tie('node')),
+        min: fc.nat(2),
+      })
       .map(({ prefixItems, items, min }) => ({
         type: 'array',
         prefixItems,
@@ -89,7 +117,11 @@ const { node } = fc.letrec<{ node: unknown; object: unknown; array: unknown }>((
 }));
 
 // `$ref`s point at a shared definition at the root (where `#` refers).
-const rootSchema = fc.tuple(node, leaf).map(([schema, shared]) => (typeof schema === 'object' && schema !== null ? { ...schema, $defs: { shared } } : schema));
+const rootSchema = fc
+  .tuple(node, leaf)
+  .map(([schema, shared]) =>
+    typeof schema === 'object' && schema !== null ? { ...schema, $defs: { shared } } : schema,
+  );
 
 test('JSON Schema: sampled outputs always validate with ajv', () => {
   let checked = 0;
@@ -109,7 +141,10 @@ test('JSON Schema: sampled outputs always validate with ajv', () => {
       for (let i = 0; i < SAMPLES_PER_CASE; i++) {
         const text = sampleGbnf(compiled.grammar, random);
         const result = compiled.validate(text);
-        if (!result.ok) throw new Error(`sample ${JSON.stringify(text)} fails: ${result.error.message}\nschema: ${JSON.stringify(schema)}\n${compiled.gbnf}`);
+        if (!result.ok)
+          throw new Error(
+            `sample ${JSON.stringify(text)} fails: ${result.error.message}\nschema: ${JSON.stringify(schema)}\n${compiled.gbnf}`,
+          );
         expect(recognizeGbnf(compiled.grammar, text)).toBe(true);
       }
     }),
@@ -127,7 +162,28 @@ const MAX_CHECKED_LENGTH = 40;
 
 // ----------------------------------------------------------------------------------
 
-const LITERALS = ['a', 'b', 'x', 'Z', '0', '-', ' ', '"', 'é', '😀', '\\.', '\\*', '\\(', '\\\\', '\\/', '\\n', '\\t', '\\u0041', '\\x7e', '\\u{1F642}'];
+const LITERALS = [
+  'a',
+  'b',
+  'x',
+  'Z',
+  '0',
+  '-',
+  ' ',
+  '"',
+  'é',
+  '😀',
+  '\\.',
+  '\\*',
+  '\\(',
+  '\\\\',
+  '\\/',
+  '\\n',
+  '\\t',
+  '\\u0041',
+  '\\x7e',
+  '\\u{1F642}',
+];
 const CLASS_ITEMS = ['a-f', 'x', '0-9', '\\d', '\\s', '\\w', '"', '\\]', '\\-', 'é', '😀', '\\u0100-\\u017f', '\\\\'];
 const atom = fc.oneof(
   fc.constantFrom(...LITERALS),
@@ -182,7 +238,8 @@ test('regex: sampled outputs always fully match', () => {
         const text = sampleGbnf(compiled.grammar, random, { maxExtraRepeats: 2 });
         if (text.length > MAX_CHECKED_LENGTH) continue;
         checked++;
-        if (!full.test(text)) throw new Error(`sample ${JSON.stringify(text)} does not match /${pattern}/${flags}\n${compiled.gbnf}`);
+        if (!full.test(text))
+          throw new Error(`sample ${JSON.stringify(text)} does not match /${pattern}/${flags}\n${compiled.gbnf}`);
       }
     }),
     { seed: 42, numRuns: 400 },

@@ -11,11 +11,17 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runSvc(args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+export function runSvc(
+  args: string[],
+  options: { input?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CliRun> {
   const env: Record<string, string | undefined> = { ...process.env, ...options.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/svc.js'), ...args], { cwd: ROOT, env: env as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/svc.js'), ...args], {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -7,7 +7,10 @@ import type { LlamaContext, LlamaModel, Token } from 'node-llama-cpp';
 // jest runs a test file's modules in a VM realm of their own, where node-llama-cpp's
 // `result instanceof Array` is false for the arrays its addon makes (the main realm's), so
 // evaluateWithMetadata dropped the probabilities. Array.isArray sees through realms.
-Object.defineProperty(Array, Symbol.hasInstance, { value: (value: unknown) => Array.isArray(value), configurable: true });
+Object.defineProperty(Array, Symbol.hasInstance, {
+  value: (value: unknown) => Array.isArray(value),
+  configurable: true,
+});
 
 /** One step of the edge's generation (src/edge/engine/wllama.ts TokenStep). */
 export interface EdgeStep {
@@ -16,7 +19,12 @@ export interface EdgeStep {
 }
 
 /** The greedy tokens node-llama-cpp generates after `input`: the engine's loop (src/engine/engine.ts), ending at an end-of-generation token or `budget`. */
-export async function nativeTokens(model: LlamaModel, context: LlamaContext, input: Token[], budget: number): Promise<Token[]> {
+export async function nativeTokens(
+  model: LlamaModel,
+  context: LlamaContext,
+  input: Token[],
+  budget: number,
+): Promise<Token[]> {
   const sequence = context.getSequence();
   const out: Token[] = [];
   try {
@@ -48,7 +56,11 @@ export async function nativeTop(
   try {
     const fed = [input, ...generated.slice(0, at).map((t) => [t])];
     for (const batch of fed.slice(0, -1)) await sequence.evaluateWithoutGeneratingNewTokens(batch);
-    const steps = sequence.evaluateWithMetadata(fed[fed.length - 1], { probabilities: true }, { temperature: 1, topK: 0, topP: 1, minP: 0, seed: 42 });
+    const steps = sequence.evaluateWithMetadata(
+      fed[fed.length - 1],
+      { probabilities: true },
+      { temperature: 1, topK: 0, topP: 1, minP: 0, seed: 42 },
+    );
     const first = await steps.next();
     await steps.return();
     if (first.done) throw new Error('node-llama-cpp generated nothing');

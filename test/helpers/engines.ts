@@ -19,7 +19,12 @@ export interface ByteEngines {
 export async function loadByteEngines(prefix: string, storiesSequences: number): Promise<ByteEngines> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   writeFileSync(join(dir, 'test.gguf'), makeTestModel());
-  const stories = await Engine.load({ model: STORIES_MODEL, threads: 1, sequences: storiesSequences, contextSize: 256 });
+  const stories = await Engine.load({
+    model: STORIES_MODEL,
+    threads: 1,
+    sequences: storiesSequences,
+    contextSize: 256,
+  });
   const qwen = await Engine.load({ model: await realVocabModel('qwen2'), threads: 1, sequences: 1, contextSize: 256 });
   const bytes = await Engine.load({ model: join(dir, 'test.gguf'), threads: 1, sequences: 1, contextSize: 256 });
   return {

@@ -8,4 +8,11 @@
 //   vocabulary (MIT), pooled as named ('rank': a reranker with a classification head).
 // The first call per model takes a few seconds (clone of node-llama-cpp's bundled llama.cpp source,
 // then writing the GGUF); later calls return the cached path.
-export { EMBED_MODEL, STORIES_MODEL, bertEmbeddingModel, llamaVocabFile, realVocabModel, type RealVocab } from '../../scripts/real-models.js';
+export {
+  EMBED_MODEL,
+  STORIES_MODEL,
+  bertEmbeddingModel,
+  llamaVocabFile,
+  realVocabModel,
+  type RealVocab,
+} from '../../scripts/real-models.js';

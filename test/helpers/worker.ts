@@ -14,7 +14,11 @@ export interface WorkerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startWorker(cluster: Cluster, env: Record<string, string> = {}, model = ensureTestModel()): WorkerProcess {
+export function startWorker(
+  cluster: Cluster,
+  env: Record<string, string> = {},
+  model = ensureTestModel(),
+): WorkerProcess {
   const child = spawnWorker(cluster, {
     role: ROLES.worker,
     model,
@@ -40,9 +44,15 @@ export function startWorker(cluster: Cluster, env: Record<string, string> = {}, 
  * fresh for a minute) but claiming nothing, so a synchronous call waits for it until svc.sync_timeout,
  * as for a busy worker. kill() ends it.
  */
-export async function frozenWorker(cluster: Cluster, db: { query(sql: string): Promise<{ rows: unknown[] }> }): Promise<{ kill(): Promise<void> }> {
+export async function frozenWorker(
+  cluster: Cluster,
+  db: { query(sql: string): Promise<{ rows: unknown[] }> },
+): Promise<{ kill(): Promise<void> }> {
   const w = startWorker(cluster);
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_workers WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_workers WHERE state = 'running'`)).rows.length > 0,
+  );
   w.child.kill('SIGSTOP');
   return {
     async kill() {
@@ -54,11 +64,19 @@ export async function frozenWorker(cluster: Cluster, db: { query(sql: string): P
 
 /** Waits until a worker has sent a heartbeat as running: a sync call with no live worker is refused at once (SV006). */
 export async function heardFrom(db: { query(sql: string): Promise<{ rows: unknown[] }> }): Promise<void> {
-  await eventually('a worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_workers WHERE state = 'running'`)).rows.length > 0, 60_000);
+  await eventually(
+    'a worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_workers WHERE state = 'running'`)).rows.length > 0,
+    60_000,
+  );
 }
 
 /** Waits until `predicate` holds, polling; fails with `what` after `ms`. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  ms = 30_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();

@@ -138,7 +138,11 @@ async function bertTokens(path: string, text: string): Promise<number[]> {
   const tokens = model.tokenize(text).map(Number);
   const cls = model.tokens.bos ?? null;
   const sep = model.tokens.sep ?? null;
-  return [...(cls !== null && tokens[0] !== Number(cls) ? [Number(cls)] : []), ...tokens, ...(sep !== null ? [Number(sep)] : [])];
+  return [
+    ...(cls !== null && tokens[0] !== Number(cls) ? [Number(cls)] : []),
+    ...tokens,
+    ...(sep !== null ? [Number(sep)] : []),
+  ];
 }
 
 const TEXT = 'Le café est très bon, naïve 日本語';
@@ -190,7 +194,10 @@ describe.each(['cls', 'mean'] as const)('a BERT model with %s pooling', (pooling
         () => undefined,
         (e: { code?: string; message?: string }) => e,
       );
-      expect(error).toMatchObject({ code: 'invalid-options', message: expect.stringMatching(/^embed: the text gives the model nothing to embed/) });
+      expect(error).toMatchObject({
+        code: 'invalid-options',
+        message: expect.stringMatching(/^embed: the text gives the model nothing to embed/),
+      });
     }
     await expect(rerank('café', ['un café', '\u200B'], { model: path, task: '' })).rejects.toMatchObject({
       code: 'invalid-options',
@@ -255,7 +262,11 @@ describe('through SQL, a worker serving the embedding model, then the reranker',
     await eventually(
       'the worker',
       async () =>
-        (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1`, [`${path.split('/').at(-1)}:%`])).rows.length > 0,
+        (
+          await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1`, [
+            `${path.split('/').at(-1)}:%`,
+          ])
+        ).rows.length > 0,
       60_000,
     );
     return { db, worker };
@@ -276,7 +287,9 @@ describe('through SQL, a worker serving the embedding model, then the reranker',
         message: expect.stringMatching(/failed: the text gives the model nothing to embed/),
       });
       expect(await entries()).toBe(before);
-      expect((await db.query(`SELECT retry_count FROM svc_queue WHERE parameters->>'text_input' = E'\\u200B\\u0301'`)).rows).toEqual([{ retry_count: 0 }]);
+      expect(
+        (await db.query(`SELECT retry_count FROM svc_queue WHERE parameters->>'text_input' = E'\\u200B\\u0301'`)).rows,
+      ).toEqual([{ retry_count: 0 }]);
     } finally {
       await worker.stop();
     }

@@ -12,12 +12,33 @@ afterAll(async () => {
   configure({ model: undefined, threads: undefined });
 });
 
-const SUBJECTS = ['Tom', 'Lily', 'the dog', 'a little bird', 'Sue', 'the sun', 'Ben', 'the big tree', 'Mom', 'a red ball'];
-const FRAMES = ['How sure is %s? ', 'Once upon a time, %s was happy. Score:', '%s went to the park. Confidence:', 'Rate %s from 0 to 1:', '%s said yes.'];
+const SUBJECTS = [
+  'Tom',
+  'Lily',
+  'the dog',
+  'a little bird',
+  'Sue',
+  'the sun',
+  'Ben',
+  'the big tree',
+  'Mom',
+  'a red ball',
+];
+const FRAMES = [
+  'How sure is %s? ',
+  'Once upon a time, %s was happy. Score:',
+  '%s went to the park. Confidence:',
+  'Rate %s from 0 to 1:',
+  '%s said yes.',
+];
 const PROMPTS = FRAMES.flatMap((frame) => SUBJECTS.map((subject) => frame.replace('%s', subject)));
 
 test('50 prompts: a number between 0 and 1 every time, and the grammar lists nothing for the validator', async () => {
-  const schema = { type: 'object', properties: { confidence: { type: 'number', minimum: 0, maximum: 1 } }, required: ['confidence'] };
+  const schema = {
+    type: 'object',
+    properties: { confidence: { type: 'number', minimum: 0, maximum: 1 } },
+    required: ['confidence'],
+  };
   expect(compileJsonSchema(schema).approximations).toEqual([]);
   expect(PROMPTS.length).toBe(50);
   const values: number[] = [];

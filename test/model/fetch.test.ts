@@ -38,9 +38,13 @@ async function startHub(): Promise<Hub> {
     const manifest = /^\/v2\/([^/]+)\/([^/]+)\/manifests\/([^/]+)$/.exec(url.pathname);
     if (manifest) {
       const prefix = `${manifest[1]}/${manifest[2]}/`;
-      const file = Object.keys(FILES).find((f) => f.startsWith(prefix) && f.toUpperCase().includes(manifest[3].toUpperCase()));
+      const file = Object.keys(FILES).find(
+        (f) => f.startsWith(prefix) && f.toUpperCase().includes(manifest[3].toUpperCase()),
+      );
       if (!file) return res.writeHead(404).end('{}');
-      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ggufFile: { rfilename: file.slice(prefix.length) } }));
+      return res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ggufFile: { rfilename: file.slice(prefix.length) } }));
     }
     const m = /^\/([^/]+)\/([^/]+)\/resolve\/main\/(.+)$/.exec(url.pathname);
     const body = m && FILES[`${m[1]}/${m[2]}/${decodeURIComponent(m[3])}`];
@@ -126,10 +130,15 @@ test("a hub URI is fetched once into the cache, in the hub's layout, recorded, t
 test('a quant tag is resolved by the hub manifest; an https/http URL is fetched as it is', async () => {
   const path = await resolveModelFile('hf:svc/embed-GGUF:Q8_0', {}, env);
   expect(path).toBe(join(cache, 'hf/svc/embed-GGUF/svc-embed.Q8_0.gguf'));
-  expect(hub.requests.map((r) => r.path)).toEqual(['/v2/svc/embed-GGUF/manifests/Q8_0', '/svc/embed-GGUF/resolve/main/svc-embed.Q8_0.gguf']);
+  expect(hub.requests.map((r) => r.path)).toEqual([
+    '/v2/svc/embed-GGUF/manifests/Q8_0',
+    '/svc/embed-GGUF/resolve/main/svc-embed.Q8_0.gguf',
+  ]);
   const url = `${hub.endpoint}svc/stories/resolve/main/stories260K.gguf`;
   const byUrl = await resolveModelFile(url, {}, env);
-  expect(byUrl).toBe(join(cache, 'url', new URL(hub.endpoint).host.replace(':', '_'), 'svc/stories/resolve/main/stories260K.gguf'));
+  expect(byUrl).toBe(
+    join(cache, 'url', new URL(hub.endpoint).host.replace(':', '_'), 'svc/stories/resolve/main/stories260K.gguf'),
+  );
   expect(sha(readFileSync(byUrl))).toBe(sha(FILES['svc/stories/stories260K.gguf']));
 });
 
@@ -184,15 +193,23 @@ test('offline or unknown: a clear error naming the URI and the cache path', asyn
   const tag = await failure(resolveModelFile('hf:svc/stories:Q4_K_M', {}, offline));
   expect(tag!.message).toMatch(/^cannot resolve hf:svc\/stories:Q4_K_M: the hub .* is unreachable.*\(cache /);
   expect((await failure(resolveModelFile('hf:svc/none/x.gguf', {}, env)))!.message).toMatch(/the server answered 404/);
-  expect((await failure(resolveModelFile('hf:svc', {}, env)))!.message).toMatch(/^model URI hf:svc: a hub URI is hf:<user>\/<repo>\/<file>.gguf/);
+  expect((await failure(resolveModelFile('hf:svc', {}, env)))!.message).toMatch(
+    /^model URI hf:svc: a hub URI is hf:<user>\/<repo>\/<file>.gguf/,
+  );
   expect((await failure(resolveModelFile('hf:svc/stories/../x.gguf', {}, env)))!.message).toMatch(/"\.\."/);
-  expect((await failure(resolveModelFile('/no/such/model.gguf', {}, env)))!.message).toBe('model file not found: /no/such/model.gguf');
+  expect((await failure(resolveModelFile('/no/such/model.gguf', {}, env)))!.message).toBe(
+    'model file not found: /no/such/model.gguf',
+  );
   expect((await failure(resolveModelFile('hf:svc/stories/x.gguf#../../..', {}, env)))!.message).toMatch(
     /^model URI hf:svc\/stories\/x.gguf#..\/..\/..: at most one '#<branch>'/,
   );
   // An escaped "/" or ".." in a URL's path never leads out of the cache.
-  expect((await failure(resolveModelFile(`${hub.endpoint}a/%2E%2E%2F%2E%2E%2Fx.gguf`, {}, env)))!.message).toMatch(/its path has a "\.\." part \(cache /);
-  expect((await failure(resolveModelFile(`${hub.endpoint}a/..%5Cx.gguf`, {}, env)))!.message).toMatch(/its path has a "\.\." part \(cache /);
+  expect((await failure(resolveModelFile(`${hub.endpoint}a/%2E%2E%2F%2E%2E%2Fx.gguf`, {}, env)))!.message).toMatch(
+    /its path has a "\.\." part \(cache /,
+  );
+  expect((await failure(resolveModelFile(`${hub.endpoint}a/..%5Cx.gguf`, {}, env)))!.message).toMatch(
+    /its path has a "\.\." part \(cache /,
+  );
 });
 
 test('two processes fetching one model at once: one fetches, the other waits, both get the same checked file', async () => {
@@ -200,7 +217,10 @@ test('two processes fetching one model at once: one fetches, the other waits, bo
   const script = `import { resolveModelFile } from './src/model/fetch.ts'; console.log(await resolveModelFile(${JSON.stringify(STORIES_URI)}));`;
   const run = () =>
     new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (c) => (out += c));
@@ -218,8 +238,15 @@ test('a fetching process killed mid-transfer: the next one takes its lock over a
   hub.delay = 100;
   const path = join(cache, 'hf/svc/stories/stories260K.gguf');
   const script = `import { resolveModelFile } from './src/model/fetch.ts'; await resolveModelFile(${JSON.stringify(STORIES_URI)});`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, stdio: 'ignore' });
-  await eventually('half the file', async () => existsSync(`${path}.part`) && statSync(`${path}.part`).size > 500_000, 30_000);
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    env,
+    stdio: 'ignore',
+  });
+  await eventually(
+    'half the file',
+    async () => existsSync(`${path}.part`) && statSync(`${path}.part`).size > 500_000,
+    30_000,
+  );
   child.kill('SIGKILL');
   await new Promise((resolve) => child.once('exit', resolve));
   expect(readFileSync(`${path}.lock`, 'utf8')).toMatch(new RegExp(` ${child.pid}$`));
@@ -246,9 +273,15 @@ test('the library loads a model by hub URI (the engine resolves it through the c
 }, 60_000);
 
 /** `svc ARGS` with the test's environment: exit code, stdout, stderr. */
-function svcCommand(args: string[], environment: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
+function svcCommand(
+  args: string[],
+  environment: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/svc.js', ...args], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/svc.js', ...args], {
+      env: environment,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
@@ -263,7 +296,9 @@ test('svc models pull fetches a URI (progress on stderr, the path on stdout); li
   expect(pulled.err).toMatch(/^fetching: 0\.0 MB of 1\.2 MB, 0%\n(.*\n)*fetching: 1\.2 MB of 1\.2 MB, 100%\n$/);
   const listed = await svcCommand(['models', 'list'], env);
   expect(listed.code).toBe(0);
-  expect(listed.out).toContain('bge-small-en           embed    hf:CompendiumLabs/bge-small-en-v1.5-gguf/bge-small-en-v1.5-q8_0.gguf');
+  expect(listed.out).toContain(
+    'bge-small-en           embed    hf:CompendiumLabs/bge-small-en-v1.5-gguf/bge-small-en-v1.5-q8_0.gguf',
+  );
   expect(listed.out).toContain('not cached');
   const bad = await svcCommand(['models', 'pull', 'nope'], env);
   expect(bad.code).toBe(2);
@@ -272,11 +307,15 @@ test('svc models pull fetches a URI (progress on stderr, the path on stdout); li
   );
   const offline = await svcCommand(['models', 'pull', 'bge-small-en'], { ...env, HF_ENDPOINT: 'http://127.0.0.1:9/' });
   expect(offline.code).toBe(1);
-  expect(offline.err).toContain(`into the cache ${cache}/hf/CompendiumLabs/bge-small-en-v1.5-gguf/bge-small-en-v1.5-q8_0.gguf: unreachable`);
+  expect(offline.err).toContain(
+    `into the cache ${cache}/hf/CompendiumLabs/bge-small-en-v1.5-gguf/bge-small-en-v1.5-q8_0.gguf: unreachable`,
+  );
 }, 60_000);
 
 test('a worker list names a model by hub URI or by URL of a GGUF file (a URL of no GGUF file is still a server to name)', () => {
-  expect(parseModelList('embed=https://example.org/m/x.gguf?download=true,default=hf:svc/stories/stories260K.gguf')).toEqual([
+  expect(
+    parseModelList('embed=https://example.org/m/x.gguf?download=true,default=hf:svc/stories/stories260K.gguf'),
+  ).toEqual([
     { name: 'embed', path: 'https://example.org/m/x.gguf?download=true' },
     { name: 'default', path: 'hf:svc/stories/stories260K.gguf' },
   ]);
@@ -294,9 +333,19 @@ describe('a worker serving models by URI', () => {
       `default=${STORIES_URI},embed=${hub.endpoint}svc/embed-GGUF/resolve/main/svc-embed.Q8_0.gguf`,
     );
     try {
-      await eventually('the worker', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0, 60_000);
-      const fetching = worker.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'fetching model');
-      expect(fetching.filter((l) => l.model === 'default').at(-1)).toMatchObject({ uri: STORIES_URI, received: 1185344, total: 1185344 });
+      await eventually(
+        'the worker',
+        async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+        60_000,
+      );
+      const fetching = worker.logs
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((l) => l.msg === 'fetching model');
+      expect(fetching.filter((l) => l.model === 'default').at(-1)).toMatchObject({
+        uri: STORIES_URI,
+        received: 1185344,
+        total: 1185344,
+      });
       expect(fetching.some((l) => l.model === 'embed')).toBe(true);
       await db.query(`SET svc.embed_model = 'embed'`);
       const vector = (await db.query('SELECT svc_embed($1) AS v', ['a red ball'])).rows[0].v as number[];
@@ -307,7 +356,11 @@ describe('a worker serving models by URI', () => {
   }, 120_000);
 
   test('a model the hub cannot give is a configuration error naming the URI and the cache path', async () => {
-    const worker = startWorker(svc().cluster, { HF_ENDPOINT: 'http://127.0.0.1:9/', SVC_MODEL_CACHE: cache }, STORIES_URI);
+    const worker = startWorker(
+      svc().cluster,
+      { HF_ENDPOINT: 'http://127.0.0.1:9/', SVC_MODEL_CACHE: cache },
+      STORIES_URI,
+    );
     expect(await worker.exited).not.toBe(0);
     expect(worker.logs.join('\n')).toContain(
       `--model ${STORIES_URI}: cannot fetch ${STORIES_URI} (http://127.0.0.1:9/svc/stories/resolve/main/stories260K.gguf?download=true) into the cache ${cache}/hf/svc/stories/stories260K.gguf: unreachable`,

@@ -41,39 +41,57 @@ const untagged = (text: string) => text.replace(/^<json-output>/, '').replace(/<
 
 const cli = (args: string[], input: string) => runSvc(args, { input, env: { SVC_MODEL: undefined, SVC_THREADS: '1' } });
 
-const one = async (sql: string, params: unknown[] = []) => (await db.query(`SELECT ${sql} AS out`, params)).rows[0].out as string;
+const one = async (sql: string, params: unknown[] = []) =>
+  (await db.query(`SELECT ${sql} AS out`, params)).rows[0].out as string;
 
 test('the same JSON request gives the same bytes from the library, the CLI, SQL sync, set-based and async', async () => {
-  const library = untagged(await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(SCHEMA), maxTokens: MAX_TOKENS }));
+  const library = untagged(
+    await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(SCHEMA), maxTokens: MAX_TOKENS }),
+  );
   expect(Object.keys(JSON.parse(library))).toEqual(['name', 'age']);
 
-  const command = await cli(['generate', PROMPT, '--schema', '-', '--model', STORIES_MODEL, '--max-tokens', String(MAX_TOKENS)], SCHEMA);
+  const command = await cli(
+    ['generate', PROMPT, '--schema', '-', '--model', STORIES_MODEL, '--max-tokens', String(MAX_TOKENS)],
+    SCHEMA,
+  );
   expect(command).toMatchObject({ code: 0, stdout: `<json-output>${library}</json-output>\n` });
 
   // A literal schema is text: the order written.
   const literal = SCHEMA.replace(/'/g, "''");
-  expect(await one(`svc_generate_json($1, '${literal}', max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT])).toBe(library);
+  expect(
+    await one(`svc_generate_json($1, '${literal}', max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT]),
+  ).toBe(library);
   // A parameter of unknown type resolves the same way; cached, the same bytes again.
   expect(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA])).toBe(library);
   expect(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA])).toBe(library);
-  const set = await db.query(`SELECT ord, result, error FROM svc_generate_json(ARRAY[$1, 'Lily is 4.'], $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [
+  const set = await db.query(
+    `SELECT ord, result, error FROM svc_generate_json(ARRAY[$1, 'Lily is 4.'], $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`,
+    [PROMPT, SCHEMA],
+  );
+  expect(set.rows[0]).toEqual({ ord: 1, result: library, error: null });
+  const id = await one(`svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [
     PROMPT,
     SCHEMA,
   ]);
-  expect(set.rows[0]).toEqual({ ord: 1, result: library, error: null });
-  const id = await one(`svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, SCHEMA]);
   expect(await one(`svc_get_async_result($1, 60)`, [id])).toBe(library);
 }, 120_000);
 
 test("a jsonb schema has jsonb's key order, the library's answer to that order; its own cache entry", async () => {
-  const jsonb = await one(`svc_generate_json($1, $2::jsonb, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, SCHEMA]);
+  const jsonb = await one(`svc_generate_json($1, $2::jsonb, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [
+    PROMPT,
+    SCHEMA,
+  ]);
   const reordered = (await db.query(`SELECT $1::jsonb::text AS s`, [SCHEMA])).rows[0].s as string;
   expect(Object.keys(JSON.parse(reordered).properties)).toEqual(['age', 'name']);
   expect(Object.keys(JSON.parse(jsonb))).toEqual(['age', 'name']);
-  expect(untagged(await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(reordered), maxTokens: MAX_TOKENS }))).toBe(jsonb);
+  expect(
+    untagged(await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(reordered), maxTokens: MAX_TOKENS })),
+  ).toBe(jsonb);
   // The text request cached above is another request: the jsonb one is not served from it, nor it from the jsonb one.
   expect(await one(`svc_generate_json($1, $2::jsonb, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA])).toBe(jsonb);
-  expect(Object.keys(JSON.parse(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA])))).toEqual(['name', 'age']);
+  expect(
+    Object.keys(JSON.parse(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS})`, [PROMPT, SCHEMA]))),
+  ).toEqual(['name', 'age']);
 }, 120_000);
 
 test('a text schema that is not JSON, empty or NULL is refused naming schema, and queues nothing', async () => {
@@ -101,13 +119,21 @@ test("allOf's two patterns and a bounded decimal (#54): the library and SQL give
   // The grammar kept one of two patterns and left numbers' bounds to the validator; the output then failed validation.
   const schema =
     '{"type":"object","properties":{"code":{"allOf":[{"type":"string","pattern":"^[a-c]{1,6}$"},{"pattern":"b"}]},"confidence":{"type":"number","minimum":0,"maximum":1}},"required":["code","confidence"]}';
-  const library = untagged(await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(schema), maxTokens: MAX_TOKENS }));
+  const library = untagged(
+    await generate(PROMPT, { model: STORIES_MODEL, schema: JSON.parse(schema), maxTokens: MAX_TOKENS }),
+  );
   const value = JSON.parse(library) as { code: string; confidence: number };
   expect(value.code).toMatch(/^(?=.*b)[a-c]{1,6}$/);
   expect(value.confidence >= 0 && value.confidence <= 1).toBe(true);
-  expect(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, schema])).toBe(library);
-  const id = await one(`svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, schema]);
-  const grammar = (await db.query(`SELECT grammar FROM svc_queue WHERE request_id = $1`, [id])).rows[0].grammar as string;
+  expect(
+    await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, schema]),
+  ).toBe(library);
+  const id = await one(`svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [
+    PROMPT,
+    schema,
+  ]);
+  const grammar = (await db.query(`SELECT grammar FROM svc_queue WHERE request_id = $1`, [id])).rows[0]
+    .grammar as string;
   expect(grammar).toMatch(/string-part/);
   expect(await one(`svc_get_async_result($1, 60)`, [id])).toBe(library);
 }, 120_000);
@@ -119,7 +145,20 @@ test('open objects (#36 point 7): the library option, the CLI flag and svc.open_
   const library = untagged(await generate(PROMPT, open));
   expect(JSON.parse(library)).toMatchObject({ name: expect.any(String), age: expect.any(Number) });
 
-  const command = await cli(['generate', PROMPT, '--schema', '-', '--open-objects', '--model', STORIES_MODEL, '--max-tokens', String(MAX_TOKENS)], SCHEMA);
+  const command = await cli(
+    [
+      'generate',
+      PROMPT,
+      '--schema',
+      '-',
+      '--open-objects',
+      '--model',
+      STORIES_MODEL,
+      '--max-tokens',
+      String(MAX_TOKENS),
+    ],
+    SCHEMA,
+  );
   expect(command).toMatchObject({ code: 0, stdout: `<json-output>${library}</json-output>\n` });
   expect(await cli(['generate', PROMPT, '--open-objects', '--model', STORIES_MODEL], '')).toMatchObject({
     stderr: expect.stringMatching(/--open-objects only applies to --schema/),
@@ -127,12 +166,19 @@ test('open objects (#36 point 7): the library option, the CLI flag and svc.open_
 
   await db.query(`SET svc.open_objects = 'on'`);
   try {
-    const id = (await db.query(`SELECT svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false) AS id`, [PROMPT, SCHEMA])).rows[0].id;
+    const id = (
+      await db.query(`SELECT svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false) AS id`, [
+        PROMPT,
+        SCHEMA,
+      ])
+    ).rows[0].id;
     const row = (await db.query(`SELECT parameters, grammar FROM svc_queue WHERE request_id = $1`, [id])).rows[0];
     expect(row.parameters.open_objects).toBe(true);
     expect(row.grammar).toMatch(/extra-key/);
     expect(await one(`svc_get_async_result($1)`, [id])).toBe(library);
-    expect(await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, SCHEMA])).toBe(library);
+    expect(
+      await one(`svc_generate_json($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false)`, [PROMPT, SCHEMA]),
+    ).toBe(library);
     await db.query(`SET svc.open_objects = 'maybe'`);
     await expect(db.query(`SELECT svc_generate_json_async('x', '{"type":"object"}')`)).rejects.toMatchObject({
       code: '22023',
@@ -142,9 +188,14 @@ test('open objects (#36 point 7): the library option, the CLI flag and svc.open_
     await db.query(`RESET svc.open_objects`);
   }
   // Off (the default): nothing recorded, the closed grammar.
-  const closedId = (await db.query(`SELECT svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false) AS id`, [PROMPT, SCHEMA])).rows[0]
-    .id;
-  const closed = (await db.query(`SELECT parameters, grammar FROM svc_queue WHERE request_id = $1`, [closedId])).rows[0];
+  const closedId = (
+    await db.query(`SELECT svc_generate_json_async($1, $2, max_tokens := ${MAX_TOKENS}, use_cache := false) AS id`, [
+      PROMPT,
+      SCHEMA,
+    ])
+  ).rows[0].id;
+  const closed = (await db.query(`SELECT parameters, grammar FROM svc_queue WHERE request_id = $1`, [closedId]))
+    .rows[0];
   expect(closed.parameters.open_objects).toBeUndefined();
   expect(closed.grammar).not.toMatch(/extra-key/);
 }, 180_000);
@@ -155,14 +206,23 @@ test('on a byte-level BPE vocabulary (qwen2), multi-byte property names in the w
   worker = startWorker(svc().cluster, {}, qwen2);
   await eventually(
     'a worker on qwen2',
-    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1`, [`${basename(qwen2)}:%`])).rows.length > 0,
+    async () =>
+      (
+        await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1`, [
+          `${basename(qwen2)}:%`,
+        ])
+      ).rows.length > 0,
     60_000,
   );
   const schema =
     '{"type":"object","properties":{"名前":{"enum":["café","日本語","🎉"]},"âge":{"type":"integer","minimum":0,"maximum":99}},"required":["名前","âge"]}';
-  const library = untagged(await generate('Une personne:', { model: qwen2, schema: JSON.parse(schema), maxTokens: 40 }));
+  const library = untagged(
+    await generate('Une personne:', { model: qwen2, schema: JSON.parse(schema), maxTokens: 40 }),
+  );
   expect(Object.keys(JSON.parse(library))).toEqual(['名前', 'âge']);
-  expect(await one(`svc_generate_json('Une personne:', $1, max_tokens := 40, use_cache := false)`, [schema])).toBe(library);
+  expect(await one(`svc_generate_json('Une personne:', $1, max_tokens := 40, use_cache := false)`, [schema])).toBe(
+    library,
+  );
   const id = await one(`svc_generate_json_async('Une personne:', $1, max_tokens := 40, use_cache := false)`, [schema]);
   expect(await one(`svc_get_async_result($1, 60)`, [id])).toBe(library);
 }, 180_000);

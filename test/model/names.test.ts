@@ -21,7 +21,11 @@ let hub: Server;
 let endpoint: string;
 let dir: string;
 let file: Buffer;
-const saved = { HF_ENDPOINT: process.env.HF_ENDPOINT, SVC_MODEL_CACHE: process.env.SVC_MODEL_CACHE, SVC_MODEL: process.env.SVC_MODEL };
+const saved = {
+  HF_ENDPOINT: process.env.HF_ENDPOINT,
+  SVC_MODEL_CACHE: process.env.SVC_MODEL_CACHE,
+  SVC_MODEL: process.env.SVC_MODEL,
+};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-names-'));
@@ -47,7 +51,9 @@ afterAll(async () => {
 });
 
 const svc = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runSvc(args, { env: { HF_ENDPOINT: endpoint, SVC_MODEL_CACHE: join(dir, 'cache'), SVC_MODEL: undefined, SVC_THREADS: '1', ...env } });
+  runSvc(args, {
+    env: { HF_ENDPOINT: endpoint, SVC_MODEL_CACHE: join(dir, 'cache'), SVC_MODEL: undefined, SVC_THREADS: '1', ...env },
+  });
 
 test('the names: the two shipped models, then the recommended ones; each stands for a file or a hub URI', () => {
   expect(MODEL_NAMES).toEqual(['stories260K', 'svc-embed', ...RECOMMENDED_MODELS.map((m) => m.name)]);
@@ -60,7 +66,10 @@ test('the names: the two shipped models, then the recommended ones; each stands 
 
 test('a pulled name works as svc --model, SVC_MODEL, the library, and the worker --model, from the cache', async () => {
   const pulled = await svc(['models', 'pull', 'bge-small-en']);
-  expect(pulled).toMatchObject({ code: 0, stdout: `${join(dir, 'cache/hf/CompendiumLabs/bge-small-en-v1.5-gguf/bge-small-en-v1.5-q8_0.gguf')}\n` });
+  expect(pulled).toMatchObject({
+    code: 0,
+    stdout: `${join(dir, 'cache/hf/CompendiumLabs/bge-small-en-v1.5-gguf/bge-small-en-v1.5-q8_0.gguf')}\n`,
+  });
   await new Promise<void>((resolve) => hub.close(() => resolve())); // offline from here: read from the cache
   const [byFlag, byEnv] = await Promise.all([
     svc(['embed', 'a cat sat on the mat', '--model', 'bge-small-en', '--json']),

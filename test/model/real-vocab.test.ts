@@ -63,10 +63,10 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
       `a worker on ${name}`,
       async () =>
         (
-          await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1 AND concurrency = $2`, [
-            `${basename(model)}:%`,
-            concurrency,
-          ])
+          await db.query(
+            `SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND model LIKE $1 AND concurrency = $2`,
+            [`${basename(model)}:%`, concurrency],
+          )
         ).rows.length > 0,
       60_000,
     );
@@ -97,7 +97,9 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
 
   test('choices: exactly one of the non-ASCII choices', async () => {
     for (const prompt of ['Country:', 'Once upon a time']) {
-      expect(CHOICES).toContain(await one(`svc_generate_choice($1, $2::text[], use_cache := false)`, [prompt, CHOICES]));
+      expect(CHOICES).toContain(
+        await one(`svc_generate_choice($1, $2::text[], use_cache := false)`, [prompt, CHOICES]),
+      );
     }
   });
 
@@ -113,10 +115,14 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
 
   if (name === 'stories260K') {
     test('a trained model: coherent English, and choices that start with a space keep it', async () => {
-      expect(await one(`svc_generate('Once upon a time', max_tokens := 16)`)).toMatch(/^, there was a little girl named Lily\./);
+      expect(await one(`svc_generate('Once upon a time', max_tokens := 16)`)).toMatch(
+        /^, there was a little girl named Lily\./,
+      );
       // SentencePiece writes the space into the word's token ("▁mom"): the output must keep it.
       // (Lost before the engine decoded the generated tokens' own bytes, #22 point 3.)
-      expect(await one(`svc_generate_choice('Lily went to the park with her', ARRAY[' mom', ' dog', ' car'])`)).toBe(' mom');
+      expect(await one(`svc_generate_choice('Lily went to the park with her', ARRAY[' mom', ' dog', ' car'])`)).toBe(
+        ' mom',
+      );
     });
   }
 
@@ -132,7 +138,9 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
     // An embedding reads back as real[] text from SQL and as a pgvector literal from an async
     // result: compare them as float4 values, the rest as bytes.
     const comparable = (rows: string[]) =>
-      rows.map((r, i) => (isEmbed(i) ? (JSON.parse(r.replace(/^\{/, '[').replace(/\}$/, ']')) as number[]).map(Math.fround) : r));
+      rows.map((r, i) =>
+        isEmbed(i) ? (JSON.parse(r.replace(/^\{/, '[').replace(/\}$/, ']')) as number[]).map(Math.fround) : r,
+      );
     const sync = async (useCache: boolean) => {
       const out: string[] = [];
       for (const r of requests) out.push(await one(r.replace('%s', String(useCache))));

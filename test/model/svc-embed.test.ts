@@ -68,7 +68,9 @@ test("llama.cpp's embedding is the weighted mean of the tokens' vectors, as the 
     for (let i = 0; i < 128; i++) expect(Math.abs(vector[i] - expected[i])).toBeLessThan(1e-3);
   }
   // Frequent words weigh little: "the" adds almost nothing to a text's vector.
-  expect(cosine(await embed('the ball', { model: EMBED_MODEL }), await embed('ball', { model: EMBED_MODEL }))).toBeGreaterThan(0.98);
+  expect(
+    cosine(await embed('the ball', { model: EMBED_MODEL }), await embed('ball', { model: EMBED_MODEL })),
+  ).toBeGreaterThan(0.98);
 });
 
 test('it means something: paraphrases are near, unrelated texts far; the demo’s "A red ball" finds the ball story', async () => {
@@ -93,7 +95,11 @@ test('rerank orders by meaning: "a cake" puts the cake first, with and without t
     const ranked = await rerank('a cake', docs, { model: EMBED_MODEL, ...options });
     expect(ranked[0].document).toBe('The cake was sweet');
   }
-  const ranked = await rerank('a dog in the park', ['Max the dog ran in the park', 'The cake was sweet', 'Tom read a book'], { model: EMBED_MODEL });
+  const ranked = await rerank(
+    'a dog in the park',
+    ['Max the dog ran in the park', 'The cake was sweet', 'Tom read a book'],
+    { model: EMBED_MODEL },
+  );
   expect(ranked[0].index).toBe(0);
 });
 
@@ -106,7 +112,9 @@ test('the committed model was written by the sources as they are (the recipe has
   'training again writes the committed bytes',
   () => {
     const bytes = trainEmbedder();
-    expect(createHash('sha256').update(bytes).digest('hex')).toBe(createHash('sha256').update(readFileSync(EMBED_MODEL)).digest('hex'));
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(
+      createHash('sha256').update(readFileSync(EMBED_MODEL)).digest('hex'),
+    );
   },
   900_000,
 );

@@ -108,7 +108,9 @@ describe('node-llama-cpp loads the test model', () => {
       const ctx = await m16.createContext({ contextSize: 128, threads } as never);
       const completion = new LlamaCompletion({ contextSequence: ctx.getSequence() });
       const grammar = new LlamaGrammar(llama, { grammar: 'root ::= [0-9]{3}' });
-      expect(await completion.generateCompletion('n', { maxTokens: 8, grammar, temperature: 0 } as never)).toMatch(/^[0-9]{3}$/);
+      expect(await completion.generateCompletion('n', { maxTokens: 8, grammar, temperature: 0 } as never)).toMatch(
+        /^[0-9]{3}$/,
+      );
       await ctx.dispose();
     } finally {
       await m16.dispose();

@@ -10,8 +10,16 @@ import { llamaVocabFile, realVocabModel } from '../helpers/real-models.js';
 test('readGguf reads back what writeGguf wrote: metadata with its types, f32 tensors', () => {
   const { meta, tensors } = readGguf(makeTestModel());
   expect(meta.find(([k]) => k === 'general.architecture')).toEqual(['general.architecture', 'str', 'llama']);
-  expect(meta.find(([k]) => k === 'tokenizer.ggml.tokens')).toEqual(['tokenizer.ggml.tokens', 'strs', testModelVocab().tokens]);
-  expect(meta.find(([k]) => k === 'tokenizer.ggml.add_bos_token')).toEqual(['tokenizer.ggml.add_bos_token', 'bool', true]);
+  expect(meta.find(([k]) => k === 'tokenizer.ggml.tokens')).toEqual([
+    'tokenizer.ggml.tokens',
+    'strs',
+    testModelVocab().tokens,
+  ]);
+  expect(meta.find(([k]) => k === 'tokenizer.ggml.add_bos_token')).toEqual([
+    'tokenizer.ggml.add_bos_token',
+    'bool',
+    true,
+  ]);
   const norm = tensors.find((t) => t.name === 'output_norm.weight')!;
   expect(norm).toMatchObject({ dims: [64], type: GGML_F32 });
   expect([...norm.data!]).toEqual(new Array(64).fill(1));
@@ -21,7 +29,13 @@ test('a real vocabulary is copied key by key, with its value types, into the sam
   const vocab = readGgufMeta(llamaVocabFile('ggml-vocab-phi-3.gguf'));
   const tokenizer = tokenizerMeta(vocab);
   expect(tokenizer.map(([k]) => k)).toEqual(
-    expect.arrayContaining(['tokenizer.ggml.model', 'tokenizer.ggml.tokens', 'tokenizer.ggml.scores', 'tokenizer.ggml.token_type', 'tokenizer.chat_template']),
+    expect.arrayContaining([
+      'tokenizer.ggml.model',
+      'tokenizer.ggml.tokens',
+      'tokenizer.ggml.scores',
+      'tokenizer.ggml.token_type',
+      'tokenizer.chat_template',
+    ]),
   );
   const a = makeVocabModel(tokenizer, { arch: 'llama', dtype: 'f32' });
   expect(Buffer.from(makeVocabModel(tokenizer, { arch: 'llama', dtype: 'f32' })).equals(Buffer.from(a))).toBe(true);

@@ -34,9 +34,15 @@ let admin: pg.Client; // the superuser, in the database `app`
 let adminUpgraded: pg.Client; // the superuser, in the database `upgraded`
 let worker: ChildProcess | undefined;
 const clients: pg.Client[] = [];
-const serverOsUser = () => readFileSync('/proc/' + cluster.postmasterPid + '/status', 'utf8').match(/^Uid:\s+(\d+)/m)![1];
+const serverOsUser = () =>
+  readFileSync('/proc/' + cluster.postmasterPid + '/status', 'utf8').match(/^Uid:\s+(\d+)/m)![1];
 
-async function login(user: string, password: string | undefined, database = 'app', host = '127.0.0.1'): Promise<pg.Client> {
+async function login(
+  user: string,
+  password: string | undefined,
+  database = 'app',
+  host = '127.0.0.1',
+): Promise<pg.Client> {
   const client = new pg.Client({ host, port: cluster.port, user, password, database });
   client.on('error', () => undefined);
   await client.connect();
@@ -46,7 +52,13 @@ async function login(user: string, password: string | undefined, database = 'app
 
 /** Debian's default pg_hba.conf with `lines` before `local all all peer`, as the guide says. */
 function writeHba(lines: string[]): void {
-  const hba = ['local all postgres peer', ...lines, 'local all all peer', 'host all all 127.0.0.1/32 scram-sha-256', 'host all all ::1/128 scram-sha-256'];
+  const hba = [
+    'local all postgres peer',
+    ...lines,
+    'local all all peer',
+    'host all all 127.0.0.1/32 scram-sha-256',
+    'host all all ::1/128 scram-sha-256',
+  ];
   writeFileSync(join(cluster.dataDir, 'pg_hba.conf'), hba.join('\n') + '\n');
 }
 
@@ -68,7 +80,9 @@ beforeAll(async () => {
   const osUser = (await import('node:os')).userInfo({ encoding: 'utf8' });
   const serverUser = serverOsUser() === String(osUser.uid) ? osUser.username : 'postgres';
   writeHba(configLines(block("Peer (Debian's default)", 'conf', 0)));
-  const ident = configLines(block("Peer (Debian's default)", 'conf', 1)).map((line) => line.replace(/^(\S+)\s+postgres\s+/, `$1 ${serverUser} `));
+  const ident = configLines(block("Peer (Debian's default)", 'conf', 1)).map((line) =>
+    line.replace(/^(\S+)\s+postgres\s+/, `$1 ${serverUser} `),
+  );
   writeFileSync(join(cluster.dataDir, 'pg_ident.conf'), ident.join('\n') + '\n');
   await reload();
 }, 120_000);
@@ -87,7 +101,9 @@ afterAll(async () => {
 test('no trust: a role logs in only by peer mapping or password', async () => {
   const hba = readFileSync(join(cluster.dataDir, 'pg_hba.conf'), 'utf8');
   expect(hba).not.toMatch(/trust/);
-  await expect(login('postgres', undefined, 'app', cluster.host)).rejects.toThrow(/Peer authentication failed|password authentication failed/);
+  await expect(login('postgres', undefined, 'app', cluster.host)).rejects.toThrow(
+    /Peer authentication failed|password authentication failed/,
+  );
 });
 
 test("2: the guide's npm command is accepted by npm 11 and npm 10 (a dry run over the package files, which is where npm ci refused)", async () => {
@@ -176,7 +192,10 @@ test('5, scram-sha-256: with the peer line gone, svc_sync logs in with its passw
   writeHba([]);
   await reload();
   const app = await login('app', 'app-secret');
-  await expect(app.query(`SELECT svc_generate('A cat', max_tokens := 8)`)).rejects.toMatchObject({ code: '08001', message: expect.stringMatching(/svc_sync/) });
+  await expect(app.query(`SELECT svc_generate('A cat', max_tokens := 8)`)).rejects.toMatchObject({
+    code: '08001',
+    message: expect.stringMatching(/svc_sync/),
+  });
   // The guide's statements; the test cluster's port added to the target (the guide's server is on 5432).
   const sql = block('Passwords (scram-sha-256)', 'sql').replace(
     "'host=127.0.0.1 password=sync-secret'",
@@ -210,13 +229,14 @@ test("8: uninstall drops the extension, then its roles and the guide's", async (
   const [dropExtension, dropRoles] = fencedBlocks(GUIDE, '8. Uninstall', 'sql');
   await admin.query(dropExtension);
   // Its destination stayed, the application's now; svc_owner keeps nothing there.
-  expect((await admin.query(`SELECT tableowner FROM pg_tables WHERE schemaname = 'app_data' ORDER BY tablename`)).rows).toEqual([
-    { tableowner: 'app' },
-    { tableowner: 'app' },
-  ]);
+  expect(
+    (await admin.query(`SELECT tableowner FROM pg_tables WHERE schemaname = 'app_data' ORDER BY tablename`)).rows,
+  ).toEqual([{ tableowner: 'app' }, { tableowner: 'app' }]);
   await admin.query(`DROP SCHEMA app_data CASCADE`); // the test's own, so that the guide's DROP ROLE app finds nothing of it
   await adminUpgraded.query(dropExtension);
   await admin.query(dropRoles);
-  const { rows } = await admin.query(`SELECT rolname FROM pg_roles WHERE rolname LIKE 'svc%' OR rolname IN ('app', 'ops')`);
+  const { rows } = await admin.query(
+    `SELECT rolname FROM pg_roles WHERE rolname LIKE 'svc%' OR rolname IN ('app', 'ops')`,
+  );
   expect(rows).toEqual([]);
 });

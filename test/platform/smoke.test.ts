@@ -22,7 +22,10 @@ beforeAll(async () => {
   alice = await svc().connect(ROLES.alice);
   bob = await svc().connect(ROLES.bob);
   worker = startWorker(svc().cluster, {}, STORIES_MODEL);
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
 }, 60_000);
 afterAll(async () => {
   await worker?.stop();
@@ -39,10 +42,13 @@ test('the server and the plv8 handler are the ones the leg names', async () => {
 });
 
 test('an ordinary role generates (sync and async give the same text) and embeds through the worker', async () => {
-  const sync = (await alice.query(`SELECT svc_generate('Once upon a time', max_tokens := 12, use_cache := false) AS t`)).rows[0].t;
+  const sync = (await alice.query(`SELECT svc_generate('Once upon a time', max_tokens := 12, use_cache := false) AS t`))
+    .rows[0].t;
   expect(typeof sync).toBe('string');
   expect(sync.length).toBeGreaterThan(0);
-  const id = (await alice.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 12, use_cache := false) AS id`)).rows[0].id;
+  const id = (
+    await alice.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 12, use_cache := false) AS id`)
+  ).rows[0].id;
   const result = await eventually('the async result', async () => {
     const { rows } = await alice.query(`SELECT status, result FROM svc_check_async($1)`, [id]);
     return rows[0].status === 'completed' ? rows[0].result : undefined;
@@ -61,7 +67,9 @@ test("a waiting call whose wait on the worker's lock times out (lock_timeout, ca
   child.kill('SIGSTOP');
   let id = '';
   try {
-    id = (await alice.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 12, use_cache := false) AS id`)).rows[0].id;
+    id = (
+      await alice.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 12, use_cache := false) AS id`)
+    ).rows[0].id;
     await bob.query('SELECT pg_advisory_lock($1, hashtext($2::text))', [REQUEST_LOCK, id]);
     const started = Date.now();
     const call = alice.query('SELECT svc_get_async_result($1, 30) AS text', [id]);
@@ -78,9 +86,24 @@ test("a waiting call whose wait on the worker's lock times out (lock_timeout, ca
 });
 
 test.each([
-  ['svc_generate_async', `SELECT svc_generate_async('x', max_tokens := 0)`, '22023', /svc_generate_async: max_tokens must be/],
-  ['svc_search', `SELECT * FROM svc_search('no such vectorizer', 'x')`, '42704', /svc_search: name "no such vectorizer" is no vectorizer of role alice/],
-  ['svc_get_async_result', `SELECT svc_get_async_result('00000000-0000-0000-0000-000000000000', 1)`, 'SV004', /does not exist or is not visible/],
+  [
+    'svc_generate_async',
+    `SELECT svc_generate_async('x', max_tokens := 0)`,
+    '22023',
+    /svc_generate_async: max_tokens must be/,
+  ],
+  [
+    'svc_search',
+    `SELECT * FROM svc_search('no such vectorizer', 'x')`,
+    '42704',
+    /svc_search: name "no such vectorizer" is no vectorizer of role alice/,
+  ],
+  [
+    'svc_get_async_result',
+    `SELECT svc_get_async_result('00000000-0000-0000-0000-000000000000', 1)`,
+    'SV004',
+    /does not exist or is not visible/,
+  ],
 ])('%s: a bad call raises its SQLSTATE under either handler', async (_fn, sql, code, message) => {
   await expect(alice.query(sql)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
 });
@@ -96,14 +119,18 @@ test('with pgvector (where installed): a vector(n) destination searched through 
   const cast = (await alice.query(`SELECT (svc_embed('a cat')::vector)::real[] AS v, svc_embed('a cat') AS r`)).rows[0];
   expect(cast.v).toEqual(cast.r);
   const id = (await alice.query(`SELECT svc_embed_async('a cat') AS id`)).rows[0].id;
-  expect((await alice.query(`SELECT (svc_get_async_result($1, 30)::vector)::real[] AS v`, [id])).rows[0].v).toEqual(cast.r);
+  expect((await alice.query(`SELECT (svc_get_async_result($1, 30)::vector)::real[] AS v`, [id])).rows[0].v).toEqual(
+    cast.r,
+  );
   await alice.query(`CREATE TABLE smoke.notes (id integer PRIMARY KEY, body text);
     INSERT INTO smoke.notes SELECT i, 'A note about the number ' || i FROM generate_series(1, 8) i`);
   const dims = (await alice.query(`SELECT cardinality(svc_embed('x')) AS n`)).rows[0].n;
   await alice.query(`SELECT svc_vectorize('smoke.notes', 'body', 'notes', dimensions := ${dims})`);
   await eventually(
     'the backfill',
-    async () => (await alice.query(`SELECT rows_pending FROM svc_vectorizer_status() WHERE name = 'notes'`)).rows[0].rows_pending === '0',
+    async () =>
+      (await alice.query(`SELECT rows_pending FROM svc_vectorizer_status() WHERE name = 'notes'`)).rows[0]
+        .rows_pending === '0',
     60_000,
   );
   const type = (
@@ -114,10 +141,18 @@ test('with pgvector (where installed): a vector(n) destination searched through 
   expect(type).toBe(`vector(${dims})`);
   // svc built the HNSW index the dimension allows (the destination is svc's: alice may not index it).
   expect(
-    (await alice.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'smoke' AND tablename = 'notes_chunks' AND indexdef LIKE '%USING hnsw%'`)).rows,
+    (
+      await alice.query(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = 'smoke' AND tablename = 'notes_chunks' AND indexdef LIKE '%USING hnsw%'`,
+      )
+    ).rows,
   ).toHaveLength(1);
-  const found = (await alice.query(`SELECT key, distance FROM svc_search('notes', 'A note about the number 5', 3)`)).rows;
+  const found = (await alice.query(`SELECT key, distance FROM svc_search('notes', 'A note about the number 5', 3)`))
+    .rows;
   expect(found[0].key).toEqual({ id: 5 });
   expect(found[0].distance).toBeLessThan(1e-6);
-  expect((await alice.query(`SELECT (embedding::real[]) = svc_embed(chunk) AS same FROM smoke.notes_chunks WHERE id = 3`)).rows[0].same).toBe(true);
+  expect(
+    (await alice.query(`SELECT (embedding::real[]) = svc_embed(chunk) AS same FROM smoke.notes_chunks WHERE id = 3`))
+      .rows[0].same,
+  ).toBe(true);
 });

@@ -3,7 +3,8 @@
 import { MAX_NESTING, parseTemplate, renderTemplate, TemplateError } from '../../src/prompt/template.js';
 
 type Vars = Parameters<typeof renderTemplate>[1];
-const render = (source: string, variables: Vars = {}, maxChars?: number) => renderTemplate(parseTemplate(source), variables, { maxChars });
+const render = (source: string, variables: Vars = {}, maxChars?: number) =>
+  renderTemplate(parseTemplate(source), variables, { maxChars });
 const failure = (fn: () => unknown): TemplateError => {
   try {
     fn();
@@ -17,10 +18,15 @@ const failure = (fn: () => unknown): TemplateError => {
 describe('variables', () => {
   test('strings as they are, other JSON as JSON, dotted paths through objects and arrays', () => {
     expect(render('Hi {{ name }}!', { name: 'Tom' })).toBe('Hi Tom!');
-    expect(render('{{n}} {{b}} {{o}} {{a}}', { n: 9.5, b: false, o: { x: [1] }, a: ['p', 'q'] })).toBe('9.5 false {"x":[1]} ["p","q"]');
-    expect(render('{{ c.address.city }} / {{ items.1 }} / {{ items.0.k }}', { c: { address: { city: 'Oslo' } }, items: [{ k: 'v' }, 'two'] })).toBe(
-      'Oslo / two / v',
+    expect(render('{{n}} {{b}} {{o}} {{a}}', { n: 9.5, b: false, o: { x: [1] }, a: ['p', 'q'] })).toBe(
+      '9.5 false {"x":[1]} ["p","q"]',
     );
+    expect(
+      render('{{ c.address.city }} / {{ items.1 }} / {{ items.0.k }}', {
+        c: { address: { city: 'Oslo' } },
+        items: [{ k: 'v' }, 'two'],
+      }),
+    ).toBe('Oslo / two / v');
   });
 
   test('a missing or null variable is an error naming it and where it is used', () => {
@@ -32,7 +38,14 @@ describe('variables', () => {
   });
 
   test('nothing but own properties is reachable: no prototype, constructor or global', () => {
-    for (const source of ['{{ constructor }}', '{{ x.constructor }}', '{{ x.__proto__ }}', '{{ x.toString }}', '{{ items.length }}', '{{ s.length }}']) {
+    for (const source of [
+      '{{ constructor }}',
+      '{{ x.constructor }}',
+      '{{ x.__proto__ }}',
+      '{{ x.toString }}',
+      '{{ items.length }}',
+      '{{ s.length }}',
+    ]) {
       expect(failure(() => render(source, { x: {}, items: [1], s: 'abc' })).code).toBe('missing-variable');
     }
     expect(render('{{ x.constructor }}', { x: { constructor: 'mine' } })).toBe('mine');
@@ -49,15 +62,21 @@ describe('conditionals and loops', () => {
     expect(renderTemplate(t, { vip: true })).toBe('VIP');
     expect(renderTemplate(t, {})).toBe('new');
     expect(renderTemplate(t, { known: 1 })).toBe('known');
-    for (const falsy of [false, null, '', 0, [], {}]) expect(render('{% if x %}y{% else %}n{% endif %}', { x: falsy })).toBe('n');
-    for (const truthy of [true, 'a', 1, [0], { a: 0 }]) expect(render('{% if x %}y{% else %}n{% endif %}', { x: truthy })).toBe('y');
+    for (const falsy of [false, null, '', 0, [], {}])
+      expect(render('{% if x %}y{% else %}n{% endif %}', { x: falsy })).toBe('n');
+    for (const truthy of [true, 'a', 1, [0], { a: 0 }])
+      expect(render('{% if x %}y{% else %}n{% endif %}', { x: truthy })).toBe('y');
   });
 
   test('for over an array, with loop.index, loop.first, loop.last, nested and shadowing', () => {
     expect(
-      render('{% for d in docs %}{{ loop.index }}. {{ d.title }}{% if not loop.last %}, {% endif %}{% endfor %}', { docs: [{ title: 'a' }, { title: 'b' }] }),
+      render('{% for d in docs %}{{ loop.index }}. {{ d.title }}{% if not loop.last %}, {% endif %}{% endfor %}', {
+        docs: [{ title: 'a' }, { title: 'b' }],
+      }),
     ).toBe('1. a, 2. b');
-    expect(render('{% for r in rows %}[{% for c in r %}{{ c }}{% endfor %}]{% endfor %}', { rows: [[1, 2], [3]] })).toBe('[12][3]');
+    expect(
+      render('{% for r in rows %}[{% for c in r %}{{ c }}{% endfor %}]{% endfor %}', { rows: [[1, 2], [3]] }),
+    ).toBe('[12][3]');
     expect(render('{{ x }}{% for x in xs %}{{ x }}{% endfor %}{{ x }}', { x: 'o', xs: ['i'] })).toBe('oio');
     expect(render('{% for x in xs %}never{% endfor %}done', { xs: [] })).toBe('done');
   });
@@ -66,7 +85,10 @@ describe('conditionals and loops', () => {
     const e = failure(() => render('{% for i in items %}{% endfor %}', { items: { a: 1 } }));
     expect(e).toMatchObject({ code: 'not-a-list', variable: 'items' });
     expect(e.message).toBe("'items' must be an array to loop over (is an object; {% for %} at line 1, column 1)");
-    expect(failure(() => render('{% for i in items %}{% endfor %}', {}))).toMatchObject({ code: 'missing-variable', variable: 'items' });
+    expect(failure(() => render('{% for i in items %}{% endfor %}', {}))).toMatchObject({
+      code: 'missing-variable',
+      variable: 'items',
+    });
   });
 });
 
@@ -77,7 +99,9 @@ describe('layout', () => {
     expect(render('a {% if x %}b{% endif %} c', { x: 1 })).toBe('a b c');
     expect(render('  {% if x %}\n  yes\n  {% endif %}  \nno', { x: true })).toBe('  yes\nno');
     expect(render('{% if x %}{% endif %}\nz', {})).toBe('\nz'); // two tags on a line: not standalone
-    expect(render('{% for t in ts %}\n- {{ t }}{% if loop.last %}.{% endif %}\n{% endfor %}\nend', { ts: ['a', 'b'] })).toBe('- a\n- b.\nend');
+    expect(
+      render('{% for t in ts %}\n- {{ t }}{% if loop.last %}.{% endif %}\n{% endfor %}\nend', { ts: ['a', 'b'] }),
+    ).toBe('- a\n- b.\nend');
   });
 
   test('raw keeps tags as written; comments vanish', () => {
@@ -91,17 +115,38 @@ describe('refused when stored', () => {
     ['a\n {% if x %}', '{% if %} at line 2, column 2 is not closed by {% endif %}'],
     ['{% endif %}', '{% endif %} at line 1, column 1 closes no {% if %}'],
     ['{% for x in xs %}{% endif %}', '{% endif %} at line 1, column 18 closes no {% if %}'],
-    ['{% if x %}{% else %}{% else %}{% endif %}', '{% else %} at line 1, column 21 is not inside an {% if %}, or comes twice, or has words after it'],
-    ['{% if x %}{% else %}{% elif y %}{% endif %}', '{% elif %} at line 1, column 21 is not inside an {% if %} before its {% else %}'],
-    ['{% for x of xs %}{% endfor %}', "{% for %} at line 1, column 1 must read {% for item in list %} (got '{% for x of xs %}')"],
+    [
+      '{% if x %}{% else %}{% else %}{% endif %}',
+      '{% else %} at line 1, column 21 is not inside an {% if %}, or comes twice, or has words after it',
+    ],
+    [
+      '{% if x %}{% else %}{% elif y %}{% endif %}',
+      '{% elif %} at line 1, column 21 is not inside an {% if %} before its {% else %}',
+    ],
+    [
+      '{% for x of xs %}{% endfor %}',
+      "{% for %} at line 1, column 1 must read {% for item in list %} (got '{% for x of xs %}')",
+    ],
     [
       '{% for loop in xs %}{% endfor %}',
       "{% for %} at line 1, column 1: 'loop' is the loop's own variable (loop.index, loop.first, loop.last); name the item otherwise",
     ],
-    ['{% include "x" %}', 'unknown tag {% include %} at line 1, column 1 (tags: if, elif, else, endif, for, endfor, raw, endraw)'],
-    ['{{ a + b }}', "{{ }} at line 1, column 1 must be a variable name or a dotted path such as customer.name or items.0 (got 'a + b')"],
-    ['{{ }}', "{{ }} at line 1, column 1 must be a variable name or a dotted path such as customer.name or items.0 (got '')"],
-    ['{% if 1x %}{% endif %}', "{% if %} at line 1, column 1 must be a variable name or a dotted path such as customer.name or items.0 (got '1x')"],
+    [
+      '{% include "x" %}',
+      'unknown tag {% include %} at line 1, column 1 (tags: if, elif, else, endif, for, endfor, raw, endraw)',
+    ],
+    [
+      '{{ a + b }}',
+      "{{ }} at line 1, column 1 must be a variable name or a dotted path such as customer.name or items.0 (got 'a + b')",
+    ],
+    [
+      '{{ }}',
+      "{{ }} at line 1, column 1 must be a variable name or a dotted path such as customer.name or items.0 (got '')",
+    ],
+    [
+      '{% if 1x %}{% endif %}',
+      "{% if %} at line 1, column 1 must be a variable name or a dotted path such as customer.name or items.0 (got '1x')",
+    ],
     ['{% raw %}x', '{% raw %} at line 1, column 1 has no {% endraw %}'],
     ['x{% endraw %}', '{% endraw %} at line 1, column 2 closes no {% raw %}'],
   ];
@@ -114,22 +159,25 @@ describe('refused when stored', () => {
   test(`blocks nested deeper than ${MAX_NESTING}`, () => {
     const deep = (n: number) => '{% if x %}'.repeat(n) + '{% endif %}'.repeat(n);
     expect(() => parseTemplate(deep(MAX_NESTING))).not.toThrow();
-    expect(failure(() => parseTemplate(deep(MAX_NESTING + 1))).message).toMatch(/^blocks nest deeper than 32 at line 1, column 321$/);
+    expect(failure(() => parseTemplate(deep(MAX_NESTING + 1))).message).toMatch(
+      /^blocks nest deeper than 32 at line 1, column 321$/,
+    );
   });
 });
 
 test('the variables a template reads, in first-use order, without loop variables', () => {
-  expect(parseTemplate('{{ b }} {% if a.x %}{% for i in items %}{{ i }}{{ loop.index }}{{ c }}{% endfor %}{% endif %}{{ b.y }}').variables).toEqual([
-    'b',
-    'a',
-    'items',
-    'c',
-  ]);
+  expect(
+    parseTemplate(
+      '{{ b }} {% if a.x %}{% for i in items %}{{ i }}{{ loop.index }}{{ c }}{% endfor %}{% endif %}{{ b.y }}',
+    ).variables,
+  ).toEqual(['b', 'a', 'items', 'c']);
   expect(parseTemplate('{% raw %}{{ hidden }}{% endraw %}').variables).toEqual([]);
 });
 
 test('output is bounded: a loop that would pass maxChars stops with too-large', () => {
-  const t = parseTemplate('{% for a in xs %}{% for b in xs %}{% for c in xs %}0123456789{% endfor %}{% endfor %}{% endfor %}');
+  const t = parseTemplate(
+    '{% for a in xs %}{% for b in xs %}{% for c in xs %}0123456789{% endfor %}{% endfor %}{% endfor %}',
+  );
   const xs = Array.from({ length: 100 }, (_, i) => i);
   expect(failure(() => renderTemplate(t, { xs }, { maxChars: 1_000_000 }))).toMatchObject({
     code: 'too-large',
@@ -137,7 +185,9 @@ test('output is bounded: a loop that would pass maxChars stops with too-large', 
   });
   expect(renderTemplate(t, { xs: xs.slice(0, 10) })).toHaveLength(10_000);
   // Loops of no output are bounded by their steps.
-  const silent = parseTemplate('{% for a in xs %}{% for b in xs %}{% for c in xs %}{% endfor %}{% endfor %}{% endfor %}');
+  const silent = parseTemplate(
+    '{% for a in xs %}{% for b in xs %}{% for c in xs %}{% endfor %}{% endfor %}{% endfor %}',
+  );
   expect(failure(() => renderTemplate(silent, { xs }, { maxSteps: 100_000 }))).toMatchObject({
     code: 'too-large',
     message: 'rendering takes more than 100000 steps (loops inside loops)',
@@ -151,13 +201,24 @@ describe('filters', () => {
     expect(render('{{ name | trim | upper }}|{{ name | lower }}|{{ tags | join(", ") }}|{{ tags | join }}', vars)).toBe(
       'ZOÉ|  zoé |a, 1, true, null|a1truenull',
     );
-    expect(render('{{ tags | length }} {{ o | length }} {{ name | length }} {{ emoji | length }} {{ n | length }}', vars)).toBe('4 2 6 3 2');
-    expect(render('{{ name | trim | truncate(2) }}|{{ emoji | truncate(2) }}|{{ o | truncate(5) }}|{{ name | truncate(0) }}', vars)).toBe('Zo|😀😀|{"a":|');
-    expect(render(`{{ tags | join(" \\"|\\" ") }}|{{ tags | join(' - ') }}`, vars)).toBe('a "|" 1 "|" true "|" null|a - 1 - true - null');
+    expect(
+      render('{{ tags | length }} {{ o | length }} {{ name | length }} {{ emoji | length }} {{ n | length }}', vars),
+    ).toBe('4 2 6 3 2');
+    expect(
+      render(
+        '{{ name | trim | truncate(2) }}|{{ emoji | truncate(2) }}|{{ o | truncate(5) }}|{{ name | truncate(0) }}',
+        vars,
+      ),
+    ).toBe('Zo|😀😀|{"a":|');
+    expect(render(`{{ tags | join(" \\"|\\" ") }}|{{ tags | join(' - ') }}`, vars)).toBe(
+      'a "|" 1 "|" true "|" null|a - 1 - true - null',
+    );
   });
 
   test('default replaces a missing or null value, which the other filters pass on; without one it is an error, or empty when not strict', () => {
-    expect(render('{{ x | default("n/a") }} {{ y | default(7) }} {{ z | upper | default("none") | upper }}', { y: null })).toBe('n/a 7 NONE');
+    expect(
+      render('{{ x | default("n/a") }} {{ y | default(7) }} {{ z | upper | default("none") | upper }}', { y: null }),
+    ).toBe('n/a 7 NONE');
     expect(render('{{ x | default("n/a") }}', { x: 'here' })).toBe('here');
     expect(failure(() => render('{{ x | upper }}'))).toMatchObject({
       code: 'missing-variable',
@@ -175,16 +236,34 @@ describe('filters', () => {
   });
 
   const refused: Array<[string, string]> = [
-    ['{{ a | title }}', "unknown filter 'title' at line 1, column 1 (filters: upper, lower, trim, length, default, join, truncate)"],
-    ['{{ a | constructor }}', "unknown filter 'constructor' at line 1, column 1 (filters: upper, lower, trim, length, default, join, truncate)"],
+    [
+      '{{ a | title }}',
+      "unknown filter 'title' at line 1, column 1 (filters: upper, lower, trim, length, default, join, truncate)",
+    ],
+    [
+      '{{ a | constructor }}',
+      "unknown filter 'constructor' at line 1, column 1 (filters: upper, lower, trim, length, default, join, truncate)",
+    ],
     ['{{ a | upper(1) }}', "filter 'upper' at line 1, column 1 takes no argument"],
     ['{{ a | truncate }}', "filter 'truncate' at line 1, column 1 needs an argument: truncate(40)"],
-    ['{{ a | truncate(-1) }}', "filter 'truncate' at line 1, column 1: its argument must be an integer from 0 to 1000000 (got -1)"],
-    ['{{ a | truncate("3") }}', 'filter \'truncate\' at line 1, column 1: its argument must be an integer from 0 to 1000000 (got "3")'],
+    [
+      '{{ a | truncate(-1) }}',
+      "filter 'truncate' at line 1, column 1: its argument must be an integer from 0 to 1000000 (got -1)",
+    ],
+    [
+      '{{ a | truncate("3") }}',
+      'filter \'truncate\' at line 1, column 1: its argument must be an integer from 0 to 1000000 (got "3")',
+    ],
     ['{{ a | default }}', 'filter \'default\' at line 1, column 1 needs an argument: default("text")'],
-    ['{{ a | default(b) }}', "filter 'default' at line 1, column 1: its argument must be a quoted string or an integer (got 'b')"],
+    [
+      '{{ a | default(b) }}',
+      "filter 'default' at line 1, column 1: its argument must be a quoted string or an integer (got 'b')",
+    ],
     ['{{ a | join(1) }}', "filter 'join' at line 1, column 1: its argument must be a quoted string (got 1)"],
-    ['{{ a | }}', "filter '' at line 1, column 1 must read name or name(argument) (filters: upper, lower, trim, length, default, join, truncate)"],
+    [
+      '{{ a | }}',
+      "filter '' at line 1, column 1 must read name or name(argument) (filters: upper, lower, trim, length, default, join, truncate)",
+    ],
   ];
   test.each(refused)('refused when stored: %j', (source, message) => {
     expect(failure(() => parseTemplate(source))).toMatchObject({ code: 'syntax', message });

@@ -1,4 +1,11 @@
-import { DEFAULT_SEPARATORS, MAX_CHUNKS_PER_ROW, chunkCountProblem, chunkingProblem, declarationProblem, splitText } from '../../src/vectorizer/chunk.js';
+import {
+  DEFAULT_SEPARATORS,
+  MAX_CHUNKS_PER_ROW,
+  chunkCountProblem,
+  chunkingProblem,
+  declarationProblem,
+  splitText,
+} from '../../src/vectorizer/chunk.js';
 import { seededRandom } from '../../src/grammar/index.js';
 import type { Chunking } from '../../src/vectorizer/chunk.js';
 import { DEFAULT_TEMPLATE, renderTemplate, templateFields, templateProblem } from '../../src/vectorizer/template.js';
@@ -9,7 +16,12 @@ const byCharacters = (size: number, overlap = 0, separators: readonly string[] =
   overlap,
   separators,
 });
-const byTokens = (size: number, overlap = 0, separators: readonly string[] = DEFAULT_SEPARATORS): Chunking => ({ by: 'tokens', size, overlap, separators });
+const byTokens = (size: number, overlap = 0, separators: readonly string[] = DEFAULT_SEPARATORS): Chunking => ({
+  by: 'tokens',
+  size,
+  overlap,
+  separators,
+});
 
 const codePoints = (text: string) => Array.from(text).length;
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '').length;
@@ -18,7 +30,8 @@ const threeCharacterTokens = (text: string) => Math.ceil(codePoints(text) / 3);
 /** A tokenizer whose count of a joined text is far above the sum of its pieces': merging must measure chunks, not add up pieces. */
 const squaredWords = (text: string) => words(text) ** 2;
 const isBlank = (text: string) => text.trim() === '';
-const hasLoneSurrogate = (text: string) => Array.from(text).some((character) => character.length === 1 && /[\ud800-\udfff]/.test(character));
+const hasLoneSurrogate = (text: string) =>
+  Array.from(text).some((character) => character.length === 1 && /[\ud800-\udfff]/.test(character));
 
 /** A seeded PRNG, so that a failing random case fails the same way every run. */
 const random = seededRandom;
@@ -51,7 +64,15 @@ function randomText(next: () => number): string {
 }
 
 function randomSeparators(next: () => number): readonly string[] {
-  const choices: readonly (readonly string[])[] = [DEFAULT_SEPARATORS, ['\n\n', '\n', ' '], [' '], [], [''], ['. ', ''], ['😀', ' ', '']];
+  const choices: readonly (readonly string[])[] = [
+    DEFAULT_SEPARATORS,
+    ['\n\n', '\n', ' '],
+    [' '],
+    [],
+    [''],
+    ['. ', ''],
+    ['😀', ' ', ''],
+  ];
   return choices[Math.floor(next() * choices.length)];
 }
 
@@ -83,7 +104,11 @@ function reassembles(text: string, chunks: readonly string[], overlap: number): 
       if (codePoints(head) > overlap) break;
       if (!previous.endsWith(head)) continue;
       const rest = chunk.slice(repeated);
-      for (let found = text.indexOf(rest, position); found !== -1 && isBlank(text.slice(position, found)); found = text.indexOf(rest, found + 1)) {
+      for (
+        let found = text.indexOf(rest, position);
+        found !== -1 && isBlank(text.slice(position, found));
+        found = text.indexOf(rest, found + 1)
+      ) {
         if (from(index + 1, found + rest.length)) return true;
       }
     }
@@ -101,12 +126,22 @@ describe('splitText by characters', () => {
   });
 
   test('pieces keep their separator at the end and are packed greedily up to size', () => {
-    expect(splitText('one two three four five six', byCharacters(10))).toEqual(['one two ', 'three ', 'four five ', 'six']);
+    expect(splitText('one two three four five six', byCharacters(10))).toEqual([
+      'one two ',
+      'three ',
+      'four five ',
+      'six',
+    ]);
   });
 
   test('overlap: a chunk starts with the previous chunk’s last pieces that fit within overlap', () => {
     // 'two ' (4) fits an overlap of 4 and leaves room for 'three ' (4 + 6 = 10); 'three ' (6) does not.
-    expect(splitText('one two three four five six', byCharacters(10, 4))).toEqual(['one two ', 'two three ', 'four five ', 'six']);
+    expect(splitText('one two three four five six', byCharacters(10, 4))).toEqual([
+      'one two ',
+      'two three ',
+      'four five ',
+      'six',
+    ]);
     expect(splitText('a b c d e f g', byCharacters(6, 4))).toEqual(['a b c ', 'b c d ', 'c d e ', 'd e f ', 'e f g']);
     // Repeated pieces must leave room for a new one: 'bb ' + 'cccccc' would exceed 8, 'bb ' + 'ccccc' not.
     expect(splitText('aa bb cccccc', byCharacters(8, 3))).toEqual(['aa bb ', 'cccccc']);
@@ -117,8 +152,18 @@ describe('splitText by characters', () => {
     const text = 'Short one.\n\nThis paragraph is longer. It has two sentences.\n\nEnd.';
     // The long paragraph is cut at '\n' (its trailing '\n\n' splits in two), then at '. '; the lone
     // '\n' left over is a whitespace-only chunk and dropped; 'End.' is not packed with the paragraph.
-    expect(splitText(text, byCharacters(30))).toEqual(['Short one.\n\n', 'This paragraph is longer. ', 'It has two sentences.\n', 'End.']);
-    expect(splitText(text, byCharacters(30, 8))).toEqual(['Short one.\n\n', 'This paragraph is longer. ', 'It has two sentences.\n', 'End.']);
+    expect(splitText(text, byCharacters(30))).toEqual([
+      'Short one.\n\n',
+      'This paragraph is longer. ',
+      'It has two sentences.\n',
+      'End.',
+    ]);
+    expect(splitText(text, byCharacters(30, 8))).toEqual([
+      'Short one.\n\n',
+      'This paragraph is longer. ',
+      'It has two sentences.\n',
+      'End.',
+    ]);
     expect(splitText('aaa\n\nbbb ccc ddd\n\neee', byCharacters(8))).toEqual(['aaa\n\n', 'bbb ccc ', 'ddd\n', 'eee']);
   });
 
@@ -141,13 +186,22 @@ describe('splitText by characters', () => {
 
   test('whitespace-only chunks are dropped; the others keep their whitespace', () => {
     expect(splitText('  aaaa\n\n\n\n    \n\n\n\nbbbb  ', byCharacters(6, 0, ['\n\n']))).toEqual(['  aaaa', 'bbbb  ']);
-    expect(splitText('  aaaa\n\n\n\n    \n\n\n\nbbbb  ', byCharacters(4, 0, ['\n\n', '']))).toEqual(['  aa', 'aa\n\n', 'bbbb']);
+    expect(splitText('  aaaa\n\n\n\n    \n\n\n\nbbbb  ', byCharacters(4, 0, ['\n\n', '']))).toEqual([
+      '  aa',
+      'aa\n\n',
+      'bbbb',
+    ]);
   });
 
   test('emoji and CJK are counted as code points and never cut inside a surrogate pair', () => {
     expect(splitText('😀😁😂🤣😃😄', byCharacters(4, 1))).toEqual(['😀😁😂🤣', '🤣😃😄']);
     expect(splitText('😀😁😂', byCharacters(1, 0, []))).toEqual(['😀', '😁', '😂']);
-    expect(splitText('日本語の文章です。中文', byCharacters(4, 0, ['。', '']))).toEqual(['日本語の', '文章です', '。', '中文']);
+    expect(splitText('日本語の文章です。中文', byCharacters(4, 0, ['。', '']))).toEqual([
+      '日本語の',
+      '文章です',
+      '。',
+      '中文',
+    ]);
     expect(splitText('𝔸𝔹 ℂ𝔻𝔼', byCharacters(3, 0, [' ']))).toEqual(['𝔸𝔹 ', 'ℂ𝔻𝔼']);
     const text = '🇫🇷👍🏽 汉字😀 '.repeat(50);
     for (let size = 1; size <= 12; size++) {
@@ -164,7 +218,8 @@ describe('splitText by characters', () => {
     const text =
       'First paragraph, with some words.\nA second line. And a sentence.\n\nSecond paragraph: 😀 emoji, 日本語の文章, and aVeryLongWordWithoutAnySpacesAtAll.';
     // Without whitespace no chunk can be dropped, so the chunks are exactly the text.
-    const unspaced = 'First|paragraph,with;some|words.||A|second;line,😀|日本語の文章;and||aVeryLongWordWithoutAnySeparatorsAtAll,end';
+    const unspaced =
+      'First|paragraph,with;some|words.||A|second;line,😀|日本語の文章;and||aVeryLongWordWithoutAnySeparatorsAtAll,end';
     for (let size = 1; size <= 120; size++) {
       for (const separators of [DEFAULT_SEPARATORS, ['||', '|', ',', ';', ''], [',', ';'], ['|'], []]) {
         expect(concatenates(text, splitText(text, byCharacters(size, 0, separators)))).toBe(true);
@@ -183,9 +238,11 @@ describe('splitText by characters', () => {
       const chunks = splitText(text, byCharacters(size, overlap, separators));
       const context = JSON.stringify({ text, size, overlap, separators, chunks });
       for (const chunk of chunks) {
-        if (codePoints(chunk) > size || isBlank(chunk) || hasLoneSurrogate(chunk)) throw new Error(`bad chunk ${JSON.stringify(chunk)} in ${context}`);
+        if (codePoints(chunk) > size || isBlank(chunk) || hasLoneSurrogate(chunk))
+          throw new Error(`bad chunk ${JSON.stringify(chunk)} in ${context}`);
       }
-      if (overlap === 0 && !concatenates(text, chunks)) throw new Error(`chunks do not join back to the text: ${context}`);
+      if (overlap === 0 && !concatenates(text, chunks))
+        throw new Error(`chunks do not join back to the text: ${context}`);
       if (!reassembles(text, chunks, overlap)) throw new Error(`chunks do not rebuild the text: ${context}`);
       expect(splitText(text, byCharacters(size, overlap, separators))).toEqual(chunks); // deterministic
     }
@@ -201,8 +258,16 @@ describe('splitText by tokens', () => {
   });
 
   test('a chunk is measured whole, for tokenizers that count a joined text above the sum of its pieces', () => {
-    expect(splitText('one two three four five six seven', byTokens(9), squaredWords)).toEqual(['one two three ', 'four five six ', 'seven']);
-    expect(splitText('one two three four five six seven', byTokens(9, 1), squaredWords)).toEqual(['one two three ', 'three four five ', 'five six seven']);
+    expect(splitText('one two three four five six seven', byTokens(9), squaredWords)).toEqual([
+      'one two three ',
+      'four five six ',
+      'seven',
+    ]);
+    expect(splitText('one two three four five six seven', byTokens(9, 1), squaredWords)).toEqual([
+      'one two three ',
+      'three four five ',
+      'five six seven',
+    ]);
     // The overlap is the repeated pieces' summed lengths (here 2 for 'two three ', though the whole counts 4).
     expect(splitText('one two three four five six seven', byTokens(9, 2), squaredWords)).toEqual([
       'one two three ',
@@ -230,7 +295,12 @@ describe('splitText by tokens', () => {
 
   test('random texts: every chunk within size as the tokenizer counts (seeded)', () => {
     const next = random(7);
-    const tokenizers = [words, threeCharacterTokens, squaredWords, (text: string) => new TextEncoder().encode(text).length];
+    const tokenizers = [
+      words,
+      threeCharacterTokens,
+      squaredWords,
+      (text: string) => new TextEncoder().encode(text).length,
+    ];
     for (let round = 0; round < 400; round++) {
       const text = randomText(next);
       const length = tokenizers[round % tokenizers.length];
@@ -241,9 +311,11 @@ describe('splitText by tokens', () => {
       const context = JSON.stringify({ text, size, overlap, separators, tokenizer: round % tokenizers.length, chunks });
       for (const chunk of chunks) {
         const tooLong = length(chunk) > size && codePoints(chunk) > 1;
-        if (tooLong || isBlank(chunk) || hasLoneSurrogate(chunk)) throw new Error(`bad chunk ${JSON.stringify(chunk)} in ${context}`);
+        if (tooLong || isBlank(chunk) || hasLoneSurrogate(chunk))
+          throw new Error(`bad chunk ${JSON.stringify(chunk)} in ${context}`);
       }
-      if (overlap === 0 && !concatenates(text, chunks)) throw new Error(`chunks do not join back to the text: ${context}`);
+      if (overlap === 0 && !concatenates(text, chunks))
+        throw new Error(`chunks do not join back to the text: ${context}`);
     }
   });
 
@@ -270,7 +342,9 @@ describe('declarationProblem: what svc_vectorize asks beyond a valid chunking', 
     expect(declarationProblem(byTokens(7, 3))).toBeUndefined();
     expect(declarationProblem(byCharacters(1, 0))).toBeUndefined();
     expect(declarationProblem({ by: 'none' })).toBeUndefined();
-    expect(declarationProblem(byCharacters(1000, 501))).toBe('overlap must be at most half of size (is 501, size 1000)');
+    expect(declarationProblem(byCharacters(1000, 501))).toBe(
+      'overlap must be at most half of size (is 501, size 1000)',
+    );
     expect(declarationProblem(byTokens(7, 4))).toBe('overlap must be at most half of size (is 4, size 7)');
     // chunkingProblem's own findings come first.
     expect(declarationProblem(byCharacters(10, 10))).toBe('overlap must be less than size (is 10, size 10)');
@@ -278,7 +352,9 @@ describe('declarationProblem: what svc_vectorize asks beyond a valid chunking', 
 
   test(`a row may make at most ${MAX_CHUNKS_PER_ROW} chunks`, () => {
     expect(chunkCountProblem(MAX_CHUNKS_PER_ROW)).toBeUndefined();
-    expect(chunkCountProblem(MAX_CHUNKS_PER_ROW + 1)).toBe('the text makes 1001 chunks, more than the 1000 one row may make (a larger chunk_size makes fewer)');
+    expect(chunkCountProblem(MAX_CHUNKS_PER_ROW + 1)).toBe(
+      'the text makes 1001 chunks, more than the 1000 one row may make (a larger chunk_size makes fewer)',
+    );
   });
 });
 
@@ -320,13 +396,19 @@ describe('chunkingProblem', () => {
   });
 
   test('splitText refuses an invalid chunking with the problem', () => {
-    expect(() => splitText('text', byCharacters(10, 10))).toThrow(new RangeError('invalid chunking: overlap must be less than size (is 10, size 10)'));
+    expect(() => splitText('text', byCharacters(10, 10))).toThrow(
+      new RangeError('invalid chunking: overlap must be less than size (is 10, size 10)'),
+    );
   });
 });
 
 describe('format templates', () => {
   test('templateFields: columns in first-use order, without duplicates, $chunk and $$ aside', () => {
-    expect(templateFields('Title: $title\n${Body Text} $chunk $title ${chunk} $$price $author_1. ${title}')).toEqual(['title', 'Body Text', 'author_1']);
+    expect(templateFields('Title: $title\n${Body Text} $chunk $title ${chunk} $$price $author_1. ${title}')).toEqual([
+      'title',
+      'Body Text',
+      'author_1',
+    ]);
     expect(templateFields('$chunk')).toEqual([]);
     expect(templateFields('$chunky $Chunk $chunk_2')).toEqual(['chunky', 'Chunk', 'chunk_2']);
     expect(templateFields('$a$b${c}d')).toEqual(['a', 'b', 'c']);
@@ -357,9 +439,13 @@ describe('format templates', () => {
 
   test('renderTemplate fills in the chunk and the columns', () => {
     expect(renderTemplate(DEFAULT_TEMPLATE, { title: 'ignored' }, 'the chunk')).toBe('the chunk');
-    expect(renderTemplate('Title: $title\nBy ${Author Name}\n\n${chunk}.', { title: 'Dune', 'Author Name': 'Herbert' }, 'Spice')).toBe(
-      'Title: Dune\nBy Herbert\n\nSpice.',
-    );
+    expect(
+      renderTemplate(
+        'Title: $title\nBy ${Author Name}\n\n${chunk}.',
+        { title: 'Dune', 'Author Name': 'Herbert' },
+        'Spice',
+      ),
+    ).toBe('Title: Dune\nBy Herbert\n\nSpice.');
     expect(renderTemplate('$$$chunk costs $$5', {}, 'X')).toBe('$X costs $5');
     expect(renderTemplate('$a$b|$chunk', { a: '1', b: '2' }, 'c')).toBe('12|c');
   });
@@ -369,9 +455,9 @@ describe('format templates', () => {
   });
 
   test('renderTemplate is one pass: no $ in a value or the chunk is expanded', () => {
-    expect(renderTemplate('$title: $chunk', { title: 'about $chunk and $body', body: 'B' }, 'text with $title and $$')).toBe(
-      'about $chunk and $body: text with $title and $$',
-    );
+    expect(
+      renderTemplate('$title: $chunk', { title: 'about $chunk and $body', body: 'B' }, 'text with $title and $$'),
+    ).toBe('about $chunk and $body: text with $title and $$');
   });
 
   test('renderTemplate copies a malformed $ as it stands', () => {

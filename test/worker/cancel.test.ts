@@ -12,7 +12,11 @@ const svc = useSvc({ settings: { 'svc.retry_backoff': "'0'" } });
 let su: pg.Client;
 let alice: pg.Client;
 let bob: pg.Client;
-const workers = workerSet(() => svc().cluster, { SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_PROGRESS_INTERVAL: '0.05', SVC_WORKER_CONTEXT_SIZE: '8192' });
+const workers = workerSet(() => svc().cluster, {
+  SVC_WORKER_CONCURRENCY: '1',
+  SVC_WORKER_PROGRESS_INTERVAL: '0.05',
+  SVC_WORKER_CONTEXT_SIZE: '8192',
+});
 const start = workers.start;
 
 beforeAll(async () => {
@@ -32,10 +36,12 @@ const row = async (id: string) => (await su.query('SELECT * FROM svc_queue WHERE
 const tokensSoFar = async (id: string): Promise<number> =>
   Number((await su.query('SELECT tokens FROM svc_partial_results WHERE request_id = $1', [id])).rows[0]?.tokens ?? 0);
 const cacheEntries = async () => Number((await su.query('SELECT count(*) AS n FROM svc_cache')).rows[0].n);
-const logged = (w: WorkerProcess, msg: string, id: string) => w.logs.some((l) => l.includes(`"msg":"${msg}`) && l.includes(id));
+const logged = (w: WorkerProcess, msg: string, id: string) =>
+  w.logs.some((l) => l.includes(`"msg":"${msg}`) && l.includes(id));
 
 async function running(client: pg.Client, prompt: string, maxTokens = LONG): Promise<string> {
-  const id = (await client.query(`SELECT svc_generate_async($1, max_tokens := $2) AS id`, [prompt, maxTokens])).rows[0].id as string;
+  const id = (await client.query(`SELECT svc_generate_async($1, max_tokens := $2) AS id`, [prompt, maxTokens])).rows[0]
+    .id as string;
   await eventually('the generation to stream its first tokens', async () => (await tokensSoFar(id)) > 0);
   return id;
 }
@@ -54,12 +60,16 @@ test("an owner's cancel stops a running generation at its next token: nothing wr
   expect(stoppedAt).toBeLessThan(LONG);
   // The next job ran in the only slot, freed long before the cancelled generation's LONG tokens; the
   // cancelled one stays as it was cancelled.
-  expect(await eventually('the next job', async () => ((await row(next)).status === 'completed' ? true : undefined), 30_000)).toBe(true);
+  expect(
+    await eventually('the next job', async () => ((await row(next)).status === 'completed' ? true : undefined), 30_000),
+  ).toBe(true);
   expect(await row(id)).toMatchObject({ status: 'cancelled', result: null, error: null });
   await expect(alice.query('SELECT svc_get_async_result($1, 1)', [id])).rejects.toMatchObject({ code: 'SV002' });
   // Only the next job's answer is cached, not the cancelled generation's.
   expect(await cacheEntries()).toBe(1);
-  expect(w.logs.some((l) => l.includes('"msg":"job failed"') || (l.includes('"msg":"job completed"') && l.includes(id)))).toBe(false);
+  expect(
+    w.logs.some((l) => l.includes('"msg":"job failed"') || (l.includes('"msg":"job completed"') && l.includes(id))),
+  ).toBe(false);
 }, 90_000);
 
 test('a forged svc_cancel notification from any role stops nothing', async () => {
@@ -85,7 +95,9 @@ test('a synchronous caller that gives up: its running request is stopped and the
   // This worker's own heartbeat: the one a previous test killed may still look alive.
   await eventually(
     'the worker to run',
-    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
+    async () =>
+      (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows
+        .length > 0,
   );
   // bob gives up after 3 s (a statement timeout) while alice's call still runs; alice gives up only
   // after that (a cancel), so that her slot is never freed for bob's request before he stops waiting,
@@ -99,13 +111,15 @@ test('a synchronous caller that gives up: its running request is stopped and the
     const aliceId = await eventually(
       "alice's request to run",
       async () =>
-        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice'::regrole AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
+        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice'::regrole AND status = 'processing'`))
+          .rows[0]?.request_id as string | undefined,
     );
     const bobCall = bob.query(`SELECT svc_generate('a sync call claimed ahead', max_tokens := 50, use_cache := false)`);
     const bobId = await eventually(
       "bob's request to be claimed ahead",
       async () =>
-        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'bob'::regrole AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
+        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'bob'::regrole AND status = 'processing'`))
+          .rows[0]?.request_id as string | undefined,
     );
     await expect(bobCall).rejects.toMatchObject({ code: '57014' });
     expect((await row(aliceId)).status).toBe('processing');
@@ -114,7 +128,12 @@ test('a synchronous caller that gives up: its running request is stopped and the
     await eventually("alice's request to be stopped", async () => logged(w, 'job stopped', aliceId), 10_000);
     await eventually("bob's request to be dropped", async () => logged(w, 'job dropped before it ran', bobId), 10_000);
     for (const id of [aliceId, bobId]) {
-      expect(await row(id)).toMatchObject({ status: 'cancelled', result: null, error: 'cancelled: its synchronous caller stopped waiting', waiter: null });
+      expect(await row(id)).toMatchObject({
+        status: 'cancelled',
+        result: null,
+        error: 'cancelled: its synchronous caller stopped waiting',
+        waiter: null,
+      });
     }
     // bob's never started (the worker logs each start at debug level), and alice's ran.
     expect(logged(w, 'job started', bobId)).toBe(false);
@@ -131,14 +150,20 @@ test('callers that give up together: the running request is stopped and the one 
   const w = start({ SVC_WORKER_PREFETCH: '4', SVC_WORKER_DEBUG: '1', SVC_WORKER_POLL_INTERVAL: '0.05' });
   await eventually(
     'the worker to run',
-    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
+    async () =>
+      (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows
+        .length > 0,
   );
   const pids = [];
-  for (const client of [alice, bob]) pids.push((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number);
+  for (const client of [alice, bob])
+    pids.push((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number);
   const aliceCall = alice.query(`SELECT svc_generate('a long sync call', max_tokens := ${LONG}, use_cache := false)`);
   const processing = (owner: string) =>
     eventually(`${owner}'s request to be claimed`, async () => {
-      const { rows } = await su.query(`SELECT request_id FROM svc_queue WHERE owner = $1::regrole AND status = 'processing'`, [owner]);
+      const { rows } = await su.query(
+        `SELECT request_id FROM svc_queue WHERE owner = $1::regrole AND status = 'processing'`,
+        [owner],
+      );
       return rows[0]?.request_id as string | undefined;
     });
   const aliceId = await processing('alice');
@@ -156,7 +181,9 @@ test('a synchronous call that times out cancels its running request at once, eve
   const w = start({ SVC_WORKER_CONTEXT_SIZE: '32768' });
   await eventually(
     'the worker to run',
-    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
+    async () =>
+      (await su.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows
+        .length > 0,
   );
   await alice.query(`SET svc.sync_timeout = '8s'`);
   await alice.query('BEGIN');
@@ -165,12 +192,15 @@ test('a synchronous call that times out cancels its running request at once, eve
     const id = await eventually(
       'the request to run',
       async () =>
-        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice'::regrole AND status = 'processing'`)).rows[0]?.request_id as string | undefined,
+        (await su.query(`SELECT request_id FROM svc_queue WHERE owner = 'alice'::regrole AND status = 'processing'`))
+          .rows[0]?.request_id as string | undefined,
     );
     await expect(call).rejects.toMatchObject({
       code: 'SV003',
       // (the state it names is the call's last read of it, which a running request need not have changed)
-      detail: expect.stringMatching(/^request \S+ was (pending|processing); it is cancelled \(a worker running it stops\)$/),
+      detail: expect.stringMatching(
+        /^request \S+ was (pending|processing); it is cancelled \(a worker running it stops\)$/,
+      ),
     });
     // The transaction is still open (aborted), so its waiter lock is held: the call's own cancel stopped it.
     await eventually('the worker to stop it', async () => logged(w, 'job stopped', id), 10_000);
@@ -184,7 +214,8 @@ test('a synchronous call that times out cancels its running request at once, eve
 test('the job timeout holds for a job whose engine call does not watch it: a rerank fails at SVC_WORKER_TIMEOUT, not when it ends', async () => {
   start({ SVC_WORKER_TIMEOUT: '0.3', SVC_WORKER_MAX_RETRIES: '0' });
   const documents = Array.from({ length: 1000 }, (_, i) => `document ${i} `.repeat(40));
-  const id = (await alice.query(`SELECT svc_rerank_async('which one', $1, use_cache := false) AS id`, [documents])).rows[0].id as string;
+  const id = (await alice.query(`SELECT svc_rerank_async('which one', $1, use_cache := false) AS id`, [documents]))
+    .rows[0].id as string;
   const done = await eventually(
     'the rerank to finish',
     async () => {

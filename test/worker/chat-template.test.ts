@@ -45,8 +45,10 @@ beforeEach(async () => {
   await db.query('RESET ALL');
 });
 
-const generateSql = async (extra = '') => (await db.query(`SELECT svc_generate($1, max_tokens := 8${extra}) AS out`, [PROMPT])).rows[0].out as string;
-const stats = async () => (await db.query('SELECT entries::int, hits::int, misses::int FROM svc_cache_stats()')).rows[0];
+const generateSql = async (extra = '') =>
+  (await db.query(`SELECT svc_generate($1, max_tokens := 8${extra}) AS out`, [PROMPT])).rows[0].out as string;
+const stats = async () =>
+  (await db.query('SELECT entries::int, hits::int, misses::int FROM svc_cache_stats()')).rows[0];
 
 test('the three formats differ (the template changes what the model sees)', () => {
   expect(new Set(Object.values(expected)).size).toBe(3);
@@ -73,14 +75,18 @@ test("sync: each format gives the library's bytes and has its own cache entry", 
 
 test('async, uncached: the same bytes, and the queue records the format', async () => {
   const run = async () => {
-    const id = (await db.query(`SELECT svc_generate_async($1, max_tokens := 8, use_cache := false) AS id`, [PROMPT])).rows[0].id;
+    const id = (await db.query(`SELECT svc_generate_async($1, max_tokens := 8, use_cache := false) AS id`, [PROMPT]))
+      .rows[0].id;
     const out = (await db.query('SELECT svc_get_async_result($1, timeout_seconds := 120) AS out', [id])).rows[0].out;
     const { parameters } = (await db.query('SELECT parameters FROM svc_queue WHERE request_id = $1', [id])).rows[0];
     return { out, parameters };
   };
   expect(await run()).toMatchObject({ out: expected.chat, parameters: { prompt_format: 'chat' } });
   await db.query(`SET svc.system_prompt = $$${SYSTEM}$$`);
-  expect(await run()).toMatchObject({ out: expected.system, parameters: { prompt_format: 'chat', system_prompt: SYSTEM } });
+  expect(await run()).toMatchObject({
+    out: expected.system,
+    parameters: { prompt_format: 'chat', system_prompt: SYSTEM },
+  });
   await db.query(`SET svc.prompt_format = 'raw'`);
   const raw = await run();
   expect(raw).toMatchObject({ out: expected.raw, parameters: { prompt_format: 'raw' } });
@@ -88,7 +94,13 @@ test('async, uncached: the same bytes, and the queue records the format', async 
 });
 
 test('constrained generation uses the format too: regex, chat and raw', async () => {
-  const regex = async () => (await db.query(`SELECT svc_generate_regex($1, $2, max_tokens := 16, use_cache := false) AS out`, [PROMPT, PATTERN])).rows[0].out;
+  const regex = async () =>
+    (
+      await db.query(`SELECT svc_generate_regex($1, $2, max_tokens := 16, use_cache := false) AS out`, [
+        PROMPT,
+        PATTERN,
+      ])
+    ).rows[0].out;
   expect(await regex()).toBe(expectedRegex.chat);
   await db.query(`SET svc.prompt_format = 'raw'`);
   expect(await regex()).toBe(expectedRegex.raw);

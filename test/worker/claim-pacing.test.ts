@@ -36,7 +36,10 @@ async function claims(): Promise<{ calls: number; jobs: number }> {
 test('per-row sync calls: one claim each, none as a job ends with the queue empty', async () => {
   await su.query('SELECT pg_stat_statements_reset()');
   const rows = 20;
-  const { rows: out } = await alice.query(`SELECT svc_embed('row ' || i, use_cache := false) AS e FROM generate_series(1, $1) i`, [rows]);
+  const { rows: out } = await alice.query(
+    `SELECT svc_embed('row ' || i, use_cache := false) AS e FROM generate_series(1, $1) i`,
+    [rows],
+  );
   expect(out).toHaveLength(rows);
   const { calls, jobs } = await claims();
   expect(jobs).toBe(rows);
@@ -47,9 +50,10 @@ test('per-row sync calls: one claim each, none as a job ends with the queue empt
 test('a set-based call: several jobs a claim', async () => {
   await su.query('SELECT pg_stat_statements_reset()');
   const rows = 200;
-  const { rows: out } = await alice.query(`SELECT count(*) AS n FROM svc_embed(ARRAY(SELECT 'text ' || i FROM generate_series(1, $1) i), use_cache := false)`, [
-    rows,
-  ]);
+  const { rows: out } = await alice.query(
+    `SELECT count(*) AS n FROM svc_embed(ARRAY(SELECT 'text ' || i FROM generate_series(1, $1) i), use_cache := false)`,
+    [rows],
+  );
   expect(Number(out[0].n)).toBe(rows);
   const { calls, jobs } = await claims();
   expect(jobs).toBe(rows);

@@ -32,11 +32,14 @@ function counted(client: pg.Client) {
 }
 
 async function submitMany(n: number): Promise<string[]> {
-  const { rows } = await db.query('SELECT svc_generate_batch_async($1::text[]) AS ids', [Array.from({ length: n }, (_, i) => `p${i}`)]);
+  const { rows } = await db.query('SELECT svc_generate_batch_async($1::text[]) AS ids', [
+    Array.from({ length: n }, (_, i) => `p${i}`),
+  ]);
   return rows[0].ids;
 }
 
-const status = async (id: string) => (await db.query('SELECT status, result FROM svc_queue WHERE request_id = $1', [id])).rows[0];
+const status = async (id: string) =>
+  (await db.query('SELECT status, result FROM svc_queue WHERE request_id = $1', [id])).rows[0];
 
 test('results finishing in the same turn go out in one call', async () => {
   const ids = await submitMany(6);
@@ -73,7 +76,10 @@ test('a refused completion reports false to its own caller only; a failed call r
   const held = await protocol.claim(workers[0], { ...options, maxJobs: 2 });
   expect(await protocol.complete(workers[0], held[0], 'first')).toBe(true);
   const batcher = new CompletionBatcher([workers[0]]);
-  expect(await Promise.all([batcher.complete(held[0], 'again'), batcher.complete(held[1], 'ok')])).toEqual([false, true]);
+  expect(await Promise.all([batcher.complete(held[0], 'again'), batcher.complete(held[1], 'ok')])).toEqual([
+    false,
+    true,
+  ]);
   expect(await status(held[0].request_id)).toEqual({ status: 'completed', result: 'first' });
 
   const broken = [batcher.complete({ request_id: 'not a uuid', attempt: 1 }, 'x'), batcher.complete(held[1], 'y')];
@@ -94,11 +100,13 @@ test('cache entries go out in the same call as their completions, stored even wh
   const { lane, calls } = counted(workers[0]);
   const batcher = new CompletionBatcher([lane]);
   const entry = (i: number) => ({ identity: `identity ${i}`, model: 'm.gguf:1:ab', functionName: 'generate' });
-  expect(await Promise.all([batcher.complete(held[0], 'r0', entry(0)), batcher.complete(held[1], 'r1'), batcher.complete(held[2], 'r2', entry(2))])).toEqual([
-    true,
-    true,
-    false,
-  ]);
+  expect(
+    await Promise.all([
+      batcher.complete(held[0], 'r0', entry(0)),
+      batcher.complete(held[1], 'r1'),
+      batcher.complete(held[2], 'r2', entry(2)),
+    ]),
+  ).toEqual([true, true, false]);
   expect(calls).toEqual([3]);
   const { rows } = await db.query(`SELECT cache_key, model, function_name, result FROM svc_cache ORDER BY result`);
   const key = (identity: string) => createHash('sha256').update(identity).digest('hex');
@@ -118,12 +126,18 @@ test('cache entries go out in the same call as their completions, stored even wh
 test("svc_worker_complete_cached: arrays of one length without NULL ids, and svc_worker's only", async () => {
   const call = (client: pg.Client, args: string) => client.query(`SELECT svc_worker_complete_cached(${args})`);
   const u = `'{00000000-0000-0000-0000-000000000001}'::uuid[]`;
-  await expect(call(workers[0], `${u}, '{1}', '{a}', '{}', '{}', '{}'`)).rejects.toThrow(/must be arrays of the same length/);
-  await expect(call(workers[0], `${u}, NULL, '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(/must be arrays of the same length/);
-  await expect(call(workers[0], `'{NULL}'::uuid[], '{1}', '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(/must not contain NULL/);
-  expect((await call(workers[0], `${u}, '{1}', '{a}', '{NULL}', '{NULL}', '{NULL}'`)).rows[0].svc_worker_complete_cached).toEqual([
-    '00000000-0000-0000-0000-000000000001',
-  ]);
+  await expect(call(workers[0], `${u}, '{1}', '{a}', '{}', '{}', '{}'`)).rejects.toThrow(
+    /must be arrays of the same length/,
+  );
+  await expect(call(workers[0], `${u}, NULL, '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(
+    /must be arrays of the same length/,
+  );
+  await expect(call(workers[0], `'{NULL}'::uuid[], '{1}', '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(
+    /must not contain NULL/,
+  );
+  expect(
+    (await call(workers[0], `${u}, '{1}', '{a}', '{NULL}', '{NULL}', '{NULL}'`)).rows[0].svc_worker_complete_cached,
+  ).toEqual(['00000000-0000-0000-0000-000000000001']);
   const user = await svc().connect(ROLES.alice);
   try {
     await expect(call(user, `${u}, '{1}', '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(/permission denied/);

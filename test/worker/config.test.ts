@@ -15,8 +15,12 @@ describe('--model / SVC_MODEL', () => {
   });
 
   test('SVC_MODEL lists models separated by commas or newlines; --model wins over it', () => {
-    expect(loadConfig([], { SVC_MODEL: 'writer=/m/w.gguf, embedder=/m/e.gguf\nr=/m/r.gguf' }).models.map((m) => m.name)).toEqual(['writer', 'embedder', 'r']);
-    expect(loadConfig(['--model', '/m/x.gguf'], { SVC_MODEL: 'writer=/m/w.gguf' }).models).toEqual([{ name: 'default', path: '/m/x.gguf' }]);
+    expect(
+      loadConfig([], { SVC_MODEL: 'writer=/m/w.gguf, embedder=/m/e.gguf\nr=/m/r.gguf' }).models.map((m) => m.name),
+    ).toEqual(['writer', 'embedder', 'r']);
+    expect(loadConfig(['--model', '/m/x.gguf'], { SVC_MODEL: 'writer=/m/w.gguf' }).models).toEqual([
+      { name: 'default', path: '/m/x.gguf' },
+    ]);
   });
 
   test('a path whose text before "=" is no model name is a path', () => {
@@ -41,15 +45,23 @@ describe('--model / SVC_MODEL', () => {
 
 describe('a model served by an inference server', () => {
   test('llama-server+URL and vllm+URL#model name the server; a bare URL must say its protocol', () => {
-    expect(parseModels('writer=llama-server+http://gpu-1:8080,chat=vllm+http://gpu-2:8000/v1#Qwen/Qwen2.5-7B-Instruct')).toEqual([
-      { name: 'writer', path: 'llama-server+http://gpu-1:8080', server: { kind: 'llama-server', url: 'http://gpu-1:8080/' } },
+    expect(
+      parseModels('writer=llama-server+http://gpu-1:8080,chat=vllm+http://gpu-2:8000/v1#Qwen/Qwen2.5-7B-Instruct'),
+    ).toEqual([
+      {
+        name: 'writer',
+        path: 'llama-server+http://gpu-1:8080',
+        server: { kind: 'llama-server', url: 'http://gpu-1:8080/' },
+      },
       {
         name: 'chat',
         path: 'vllm+http://gpu-2:8000/v1#Qwen/Qwen2.5-7B-Instruct',
         server: { kind: 'vllm', url: 'http://gpu-2:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct' },
       },
     ]);
-    expect(() => parseModels('writer=http://gpu-1:8080')).toThrow(/--model writer=…: .*say which protocol the server speaks: llama-server\+http/);
+    expect(() => parseModels('writer=http://gpu-1:8080')).toThrow(
+      /--model writer=…: .*say which protocol the server speaks: llama-server\+http/,
+    );
   });
 });
 
@@ -60,7 +72,9 @@ describe('SVC_WORKER_STOP_GRACE', () => {
     expect(config({ SVC_WORKER_STOP_GRACE: '0' }).stopGraceMs).toBe(0);
     expect(config({ SVC_WORKER_STOP_GRACE: '2.5' }).stopGraceMs).toBe(2500);
     for (const bad of ['-1', 'soon']) {
-      expect(() => config({ SVC_WORKER_STOP_GRACE: bad })).toThrow(new ConfigError(`SVC_WORKER_STOP_GRACE must be a number of at least 0 (got "${bad}")`));
+      expect(() => config({ SVC_WORKER_STOP_GRACE: bad })).toThrow(
+        new ConfigError(`SVC_WORKER_STOP_GRACE must be a number of at least 0 (got "${bad}")`),
+      );
     }
   });
 });
@@ -84,15 +98,22 @@ describe('#45: defaults from the model, and typos', () => {
     const config = loadConfig(['--model', 'models/a.gguf'], {});
     expect(config.threads).toBeUndefined();
     expect(config.contextSize).toBeUndefined();
-    expect(loadConfig(['--model', 'a.gguf', '--threads', '3'], { SVC_WORKER_CONTEXT_SIZE: '1024' })).toMatchObject({ threads: 3, contextSize: 1024 });
+    expect(loadConfig(['--model', 'a.gguf', '--threads', '3'], { SVC_WORKER_CONTEXT_SIZE: '1024' })).toMatchObject({
+      threads: 3,
+      contextSize: 1024,
+    });
     expect(() => loadConfig(['--model', 'a.gguf'], { SVC_WORKER_CONTEXT_SIZE: '10' })).toThrow(
       /SVC_WORKER_CONTEXT_SIZE must be an integer of at least 64 \(got "10"\)/,
     );
   });
 
   test('an unknown option names the nearest the worker takes', () => {
-    expect(() => loadConfig(['--model', 'a.gguf', '--thread', '2'], {})).toThrow(/^unknown option --thread; did you mean --threads\?\n/);
-    expect(() => loadConfig(['--model', 'a.gguf', '--db-hots', 'x'], {})).toThrow(/^unknown option --db-hots; did you mean --db-host\?\n/);
+    expect(() => loadConfig(['--model', 'a.gguf', '--thread', '2'], {})).toThrow(
+      /^unknown option --thread; did you mean --threads\?\n/,
+    );
+    expect(() => loadConfig(['--model', 'a.gguf', '--db-hots', 'x'], {})).toThrow(
+      /^unknown option --db-hots; did you mean --db-host\?\n/,
+    );
     expect(() => loadConfig(['--model', 'a.gguf', '--zzz'], {})).toThrow(/^unknown option --zzz\n/);
   });
 });

@@ -16,13 +16,20 @@ let worker: WorkerProcess;
 beforeAll(async () => {
   db = await svc().connect();
   worker = startWorker(svc().cluster, {}, STORIES_MODEL);
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
 }, 60_000);
 afterAll(async () => {
   await worker?.stop();
 });
 
-const SCHEMA = { type: 'object', properties: { title: { type: 'string' }, story: { type: 'string' } }, required: ['title', 'story'] };
+const SCHEMA = {
+  type: 'object',
+  properties: { title: { type: 'string' }, story: { type: 'string' } },
+  required: ['title', 'story'],
+};
 const compiled = compileJsonSchema(SCHEMA);
 
 test('svc_generate_json at max_tokens 24-60 returns JSON valid against the schema, the same bytes again', async () => {
@@ -37,10 +44,16 @@ test('svc_generate_json at max_tokens 24-60 returns JSON valid against the schem
 }, 120_000);
 
 test('a max_tokens below the shortest output fails at once: SV001 naming the minimum, no retry', async () => {
-  await expect(db.query(`SELECT svc_generate_json('Once upon a time', $1::jsonb, max_tokens := 5, use_cache := false)`, [SCHEMA])).rejects.toMatchObject({
+  await expect(
+    db.query(`SELECT svc_generate_json('Once upon a time', $1::jsonb, max_tokens := 5, use_cache := false)`, [SCHEMA]),
+  ).rejects.toMatchObject({
     code: 'SV001',
-    message: expect.stringMatching(/max_tokens 5 is below the \d+ tokens the shortest output of this constraint takes on this model/),
+    message: expect.stringMatching(
+      /max_tokens 5 is below the \d+ tokens the shortest output of this constraint takes on this model/,
+    ),
   });
-  const { rows } = await db.query(`SELECT status, retry_count FROM svc_queue WHERE (parameters->>'max_tokens')::int = 5`);
+  const { rows } = await db.query(
+    `SELECT status, retry_count FROM svc_queue WHERE (parameters->>'max_tokens')::int = 5`,
+  );
   expect(rows).toEqual([{ status: 'failed', retry_count: 0 }]);
 }, 60_000);

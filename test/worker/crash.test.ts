@@ -29,7 +29,9 @@ afterEach(async () => {
 const LONG = 2500; // tokens: a few seconds of the tiny model on one thread
 
 async function submit(prompt: string, maxTokens = LONG): Promise<string> {
-  return (await db.query(`SELECT svc_generate_async($1, max_tokens := $2, use_cache := false) AS id`, [prompt, maxTokens])).rows[0].id;
+  return (
+    await db.query(`SELECT svc_generate_async($1, max_tokens := $2, use_cache := false) AS id`, [prompt, maxTokens])
+  ).rows[0].id;
 }
 const row = async (id: string) => (await db.query('SELECT * FROM svc_queue WHERE request_id = $1', [id])).rows[0];
 const finished = (id: string) => async () => {
@@ -60,7 +62,10 @@ test('kill -9 mid-job: another worker completes it exactly once after the lease 
 test('a PostgreSQL restart: the worker reconnects and drains the queue', async () => {
   start({ SVC_WORKER_CONCURRENCY: '2' });
   const before = [await submit('before 1', 400), await submit('before 2', 400), await submit('before 3', 400)];
-  await eventually('work to start', async () => (await db.query(`SELECT 1 FROM svc_queue WHERE status = 'processing'`)).rows.length > 0);
+  await eventually(
+    'work to start',
+    async () => (await db.query(`SELECT 1 FROM svc_queue WHERE status = 'processing'`)).rows.length > 0,
+  );
   await svc().cluster.restart();
   db = await svc().connect();
   await listen();
@@ -88,11 +93,14 @@ test('a job past SVC_WORKER_TIMEOUT is aborted and retried, then fails with its 
 test('output that cannot satisfy its constraint fails at once, without useless retries', async () => {
   start({ SVC_WORKER_CONCURRENCY: '1' });
   const schema = { type: 'object', properties: { text: { type: 'string', minLength: 40 } }, required: ['text'] };
-  const id = (await db.query(`SELECT svc_generate_json_async('x', $1::jsonb, max_tokens := 6) AS id`, [schema])).rows[0].id;
+  const id = (await db.query(`SELECT svc_generate_json_async('x', $1::jsonb, max_tokens := 6) AS id`, [schema])).rows[0]
+    .id;
   const done = await eventually('the job to fail', finished(id), 60_000);
   expect(done).toMatchObject({ status: 'failed', retry_count: 0 });
   // The decoder knows the grammar's shortest output on this vocabulary: 6 tokens cannot hold it (#23).
-  expect(done.error).toMatch(/^max_tokens 6 is below the \d+ tokens the shortest output of this constraint takes on this model$/);
+  expect(done.error).toMatch(
+    /^max_tokens 6 is below the \d+ tokens the shortest output of this constraint takes on this model$/,
+  );
 });
 
 test('SIGTERM: the worker finishes the job in flight, then exits 0', async () => {
@@ -121,10 +129,17 @@ test('a slot is free once its job has run: a result held up in writing does not 
     await blocker.query('BEGIN');
     await blocker.query('SELECT 1 FROM svc_queue WHERE request_id = $1 FOR UPDATE', [first]);
     const second = await submit('next', 16);
-    await eventually('the second job to be claimed while the first result waits', async () => (await row(second)).status === 'processing', 60_000);
+    await eventually(
+      'the second job to be claimed while the first result waits',
+      async () => (await row(second)).status === 'processing',
+      60_000,
+    );
     expect((await row(first)).status).toBe('processing');
     w.child.kill('SIGTERM');
-    const early = await Promise.race([w.exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('still writing'), 500))]);
+    const early = await Promise.race([
+      w.exited.then(() => 'exited'),
+      new Promise((r) => setTimeout(() => r('still writing'), 500)),
+    ]);
     expect(early).toBe('still writing');
     await blocker.query('COMMIT');
     expect(await w.exited).toBe(0);
@@ -144,7 +159,10 @@ test('bad worker configuration is a clear error with exit code 2', async () => {
 describe('waking up', () => {
   test('the enqueue notification wakes an idle worker long before its poll interval', async () => {
     start({ SVC_WORKER_POLL_INTERVAL: '60' });
-    await eventually('the worker to start', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+    await eventually(
+      'the worker to start',
+      async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+    );
     await new Promise((r) => setTimeout(r, 300)); // idle now, waiting on LISTEN
     const started = Date.now();
     const id = await submit('wake up', 4);
@@ -165,7 +183,8 @@ describe('waking up', () => {
       const w = start();
       const row = await eventually(
         'a heartbeat',
-        async () => (await db.query(`SELECT concurrency FROM svc_worker_status() WHERE pid = $1`, [w.child.pid])).rows[0],
+        async () =>
+          (await db.query(`SELECT concurrency FROM svc_worker_status() WHERE pid = $1`, [w.child.pid])).rows[0],
       );
       expect(row.concurrency).toBe(3);
     } finally {

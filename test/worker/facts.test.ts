@@ -31,8 +31,10 @@ afterAll(async () => {
   await worker?.stop();
 });
 
-const STORY = 'Lily had a red ball. She played with it in the park every day. One day the ball rolled into the pond, and her dog Max brought it back.';
-const facts = async (sql: string, params: unknown[] = []): Promise<string[]> => (await alice.query(`SELECT ${sql} AS f`, params)).rows[0].f as string[];
+const STORY =
+  'Lily had a red ball. She played with it in the park every day. One day the ball rolled into the pond, and her dog Max brought it back.';
+const facts = async (sql: string, params: unknown[] = []): Promise<string[]> =>
+  (await alice.query(`SELECT ${sql} AS f`, params)).rows[0].f as string[];
 
 test('svc_extract_facts: a list of at most max_facts non-blank facts, the same again, through one generate_json request', async () => {
   const list = await facts(`svc_extract_facts($1, 3)`, [STORY]);
@@ -41,10 +43,18 @@ test('svc_extract_facts: a list of at most max_facts non-blank facts, the same a
   for (const fact of list) expect(fact).toMatch(/^\S(.*\S)?$/s);
   expect(new Set(list).size).toBe(list.length);
   expect(await facts(`svc_extract_facts($1, 3)`, [STORY])).toEqual(list);
-  const request = (await su.query(`SELECT function_name, parameters FROM svc_queue WHERE parameters->>'prompt' LIKE 'Extract at most 3 short facts%'`)).rows;
+  const request = (
+    await su.query(
+      `SELECT function_name, parameters FROM svc_queue WHERE parameters->>'prompt' LIKE 'Extract at most 3 short facts%'`,
+    )
+  ).rows;
   expect(request).toHaveLength(1); // the second call was a cache hit
   expect(request[0].function_name).toBe('generate_json');
-  expect(JSON.parse(request[0].parameters.schema)).toEqual({ type: 'array', items: { type: 'string', minLength: 1, maxLength: 300 }, maxItems: 3 });
+  expect(JSON.parse(request[0].parameters.schema)).toEqual({
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: 300 },
+    maxItems: 3,
+  });
   expect(request[0].parameters.prompt).toContain(STORY);
   // max_facts 1: at most one.
   expect((await facts(`svc_extract_facts($1, 1, use_cache := false)`, [STORY])).length).toBeLessThanOrEqual(1);
@@ -91,10 +101,11 @@ test('svc_deduplicate_facts: paraphrases merged into the first of each, distinct
     'Tom went to the park.',
   ]);
   // A threshold of 1 merges only facts of the same embedding; a low one merges more.
-  expect(await facts(`svc_deduplicate_facts($1::text[], 1)`, [['Lily has a red ball.', 'Lily owns a ball that is red.', 'Lily has a red ball.']])).toEqual([
-    'Lily has a red ball.',
-    'Lily owns a ball that is red.',
-  ]);
+  expect(
+    await facts(`svc_deduplicate_facts($1::text[], 1)`, [
+      ['Lily has a red ball.', 'Lily owns a ball that is red.', 'Lily has a red ball.'],
+    ]),
+  ).toEqual(['Lily has a red ball.', 'Lily owns a ball that is red.']);
   expect((await facts(`svc_deduplicate_facts($1::text[], 0.3)`, [input])).length).toBeLessThan(6);
   expect(await facts(`svc_deduplicate_facts(ARRAY[]::text[])`)).toEqual([]);
   expect(await facts(`svc_deduplicate_facts(ARRAY['one fact'])`)).toEqual(['one fact']);
@@ -105,20 +116,34 @@ test('svc_deduplicate_facts: paraphrases merged into the first of each, distinct
 }, 120_000);
 
 test('errors name the parameter and the rule; nothing is enqueued', async () => {
-  const pending = async () => Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE status = 'pending'`)).rows[0].n);
+  const pending = async () =>
+    Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE status = 'pending'`)).rows[0].n);
   const before = await pending();
   const cases: Array<[string, string, string]> = [
     [`svc_extract_facts(NULL)`, '22004', 'svc_extract_facts: text_input must not be NULL'],
     [`svc_extract_facts('  ')`, '22023', 'svc_extract_facts: text_input must not be empty'],
     [`svc_extract_facts('x', 0)`, '22023', 'svc_extract_facts: max_facts must be between 1 and 100 (got 0)'],
-    [`svc_extract_facts('x', temperature := 9)`, '22023', 'svc_extract_facts: temperature must be a number from 0 to 2 (got 9)'],
+    [
+      `svc_extract_facts('x', temperature := 9)`,
+      '22023',
+      'svc_extract_facts: temperature must be a number from 0 to 2 (got 9)',
+    ],
     [`svc_deduplicate_facts(NULL)`, '22004', 'svc_deduplicate_facts: facts must not be NULL'],
     [`svc_deduplicate_facts(ARRAY['a', NULL])`, '22004', 'svc_deduplicate_facts: facts[2] must not be NULL'],
     [`svc_deduplicate_facts(ARRAY['a', ' '])`, '22023', 'svc_deduplicate_facts: facts[2] must not be empty'],
-    [`svc_deduplicate_facts(ARRAY['a', 'b'], 1.5)`, '22023', 'svc_deduplicate_facts: threshold must be a cosine similarity from 0 to 1 (got 1.5)'],
+    [
+      `svc_deduplicate_facts(ARRAY['a', 'b'], 1.5)`,
+      '22023',
+      'svc_deduplicate_facts: threshold must be a cosine similarity from 0 to 1 (got 1.5)',
+    ],
     [`svc_deduplicate_facts(ARRAY['a', 'b'], NULL)`, '22004', 'svc_deduplicate_facts: threshold must not be NULL'],
-    [`svc_deduplicate_facts(array_fill('a'::text, ARRAY[1001]))`, '54000', 'svc_deduplicate_facts: facts must have at most 1000 items (got 1001)'],
+    [
+      `svc_deduplicate_facts(array_fill('a'::text, ARRAY[1001]))`,
+      '54000',
+      'svc_deduplicate_facts: facts must have at most 1000 items (got 1001)',
+    ],
   ];
-  for (const [call, code, message] of cases) await expect(alice.query(`SELECT ${call}`)).rejects.toMatchObject({ code, message });
+  for (const [call, code, message] of cases)
+    await expect(alice.query(`SELECT ${call}`)).rejects.toMatchObject({ code, message });
   expect(await pending()).toBe(before);
 });

@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 const streamStatus = async () =>
-  (await su.query(`SELECT status FROM svc_queue WHERE parameters ? 'stream' ORDER BY created_at DESC LIMIT 1`)).rows[0]?.status as string | undefined;
+  (await su.query(`SELECT status FROM svc_queue WHERE parameters ? 'stream' ORDER BY created_at DESC LIMIT 1`)).rows[0]
+    ?.status as string | undefined;
 
 /** The rows of a stream read one FETCH at a time, each with the state of its request when it came. */
 async function fetchAll(client: pg.Client, call: string, params: unknown[] = []) {
@@ -50,7 +51,8 @@ async function fetchAll(client: pg.Client, call: string, params: unknown[] = [])
   }
 }
 
-const one = async (sql: string, params: unknown[] = []) => (await alice.query(`SELECT ${sql} AS r`, params)).rows[0].r as string;
+const one = async (sql: string, params: unknown[] = []) =>
+  (await alice.query(`SELECT ${sql} AS r`, params)).rows[0].r as string;
 
 test("through a cursor each piece comes while the request runs; joined, they are svc_generate's result", async () => {
   const rows = await fetchAll(alice, `svc_generate_stream('Once upon a time', max_tokens := 600, use_cache := false)`);
@@ -63,30 +65,55 @@ test("through a cursor each piece comes while the request runs; joined, they are
   expect(rows.at(-1)!.status).toBe('completed');
   for (const r of rows) expect(r.piece).not.toBe('');
   // The stream's request is svc_generate's, marked stream only, and it belongs to the caller.
-  const stored = (await su.query(`SELECT parameters, owner::text FROM svc_queue WHERE parameters ? 'stream' ORDER BY created_at DESC LIMIT 1`)).rows[0];
+  const stored = (
+    await su.query(
+      `SELECT parameters, owner::text FROM svc_queue WHERE parameters ? 'stream' ORDER BY created_at DESC LIMIT 1`,
+    )
+  ).rows[0];
   expect(stored).toEqual({
-    parameters: { prompt: 'Once upon a time', max_tokens: 600, use_cache: false, seed: 42, prompt_format: 'chat', stream: true },
+    parameters: {
+      prompt: 'Once upon a time',
+      max_tokens: 600,
+      use_cache: false,
+      seed: 42,
+      prompt_format: 'chat',
+      stream: true,
+    },
     owner: ROLES.alice,
   });
 }, 120_000);
 
 test("in a plain SELECT, FROM and set-based over a table: the same rows; the cache is svc_generate's", async () => {
-  const plain = (await alice.query(`SELECT svc_generate_stream('A cat', max_tokens := 300, use_cache := false) AS piece`)).rows.map((r) => r.piece);
-  const from = (await alice.query(`SELECT piece FROM svc_generate_stream('A cat', max_tokens := 300, use_cache := false) AS piece`)).rows.map((r) => r.piece);
+  const plain = (
+    await alice.query(`SELECT svc_generate_stream('A cat', max_tokens := 300, use_cache := false) AS piece`)
+  ).rows.map((r) => r.piece);
+  const from = (
+    await alice.query(`SELECT piece FROM svc_generate_stream('A cat', max_tokens := 300, use_cache := false) AS piece`)
+  ).rows.map((r) => r.piece);
   const result = await one(`svc_generate('A cat', max_tokens := 300, use_cache := false)`);
   expect(plain.join('')).toBe(result);
   expect(from.join('')).toBe(result);
   // Streamed with the cache: stored under svc_generate's key, then a hit for both (one row, the whole text).
   const hits = async () => Number((await su.query('SELECT hits FROM svc_cache_stats()')).rows[0].hits);
-  const streamed = (await alice.query(`SELECT svc_generate_stream('A dog', max_tokens := 200) AS piece`)).rows.map((r) => r.piece);
+  const streamed = (await alice.query(`SELECT svc_generate_stream('A dog', max_tokens := 200) AS piece`)).rows.map(
+    (r) => r.piece,
+  );
   const before = await hits();
   expect(await one(`svc_generate('A dog', max_tokens := 200)`)).toBe(streamed.join(''));
   expect(await hits()).toBe(before + 1);
-  expect((await alice.query(`SELECT svc_generate_stream('A dog', max_tokens := 200) AS piece`)).rows).toEqual([{ piece: streamed.join('') }]);
+  expect((await alice.query(`SELECT svc_generate_stream('A dog', max_tokens := 200) AS piece`)).rows).toEqual([
+    { piece: streamed.join('') },
+  ]);
   expect(await hits()).toBe(before + 2);
   // Several streams in one statement, one per row of a table.
-  await alice.query(`CREATE TEMP TABLE prompts AS SELECT * FROM (VALUES (1, 'A bird'), (2, 'A fish')) AS t(id, prompt)`);
-  const rows = (await alice.query(`SELECT id, svc_generate_stream(prompt, max_tokens := 60, use_cache := false) AS piece FROM prompts ORDER BY id`)).rows;
+  await alice.query(
+    `CREATE TEMP TABLE prompts AS SELECT * FROM (VALUES (1, 'A bird'), (2, 'A fish')) AS t(id, prompt)`,
+  );
+  const rows = (
+    await alice.query(
+      `SELECT id, svc_generate_stream(prompt, max_tokens := 60, use_cache := false) AS piece FROM prompts ORDER BY id`,
+    )
+  ).rows;
   for (const [id, prompt] of [
     [1, 'A bird'],
     [2, 'A fish'],
@@ -115,7 +142,11 @@ test('qwen2 vocabulary, sampled, with a stop string: whole characters, joined th
     }
     const full = await one(`svc_generate('Ελλάδα', max_tokens := 300, use_cache := false)`);
     const stop = full.slice(100, 102);
-    const rows = await fetchAll(alice, `svc_generate_stream('Ελλάδα', max_tokens := 300, use_cache := false, stop := ARRAY[$1])`, [stop]);
+    const rows = await fetchAll(
+      alice,
+      `svc_generate_stream('Ελλάδα', max_tokens := 300, use_cache := false, stop := ARRAY[$1])`,
+      [stop],
+    );
     expect(rows.map((r) => r.piece).join('')).toBe(full.slice(0, full.indexOf(stop)));
   } finally {
     await alice.query('RESET svc.model');
@@ -125,21 +156,30 @@ test('qwen2 vocabulary, sampled, with a stop string: whole characters, joined th
 test('cancelling the statement cancels the request: the worker stops it and writes nothing', async () => {
   const reader = await svc().connect(ROLES.alice);
   const pid = (await reader.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-  const running = reader.query(`SELECT svc_generate_stream('Once upon a time', max_tokens := 4000, use_cache := false, seed := 99, temperature := 1)`).then(
-    () => undefined,
-    (error: { code?: string }) => error,
-  );
+  const running = reader
+    .query(
+      `SELECT svc_generate_stream('Once upon a time', max_tokens := 4000, use_cache := false, seed := 99, temperature := 1)`,
+    )
+    .then(
+      () => undefined,
+      (error: { code?: string }) => error,
+    );
   await eventually('the stream to run', async () => (await streamStatus()) === 'processing');
   await su.query('SELECT pg_cancel_backend($1)', [pid]);
   expect(await running).toMatchObject({ code: '57014' });
   await eventually('the request to be cancelled', async () => (await streamStatus()) === 'cancelled');
-  const row = (await su.query(`SELECT result, completed_at FROM svc_queue WHERE parameters ? 'stream' ORDER BY created_at DESC LIMIT 1`)).rows[0];
+  const row = (
+    await su.query(
+      `SELECT result, completed_at FROM svc_queue WHERE parameters ? 'stream' ORDER BY created_at DESC LIMIT 1`,
+    )
+  ).rows[0];
   expect(row).toEqual({ result: null, completed_at: null });
   await eventually('the worker to say it stopped it', async () => worker.logs.some((l) => /job stopped/.test(l)));
 }, 120_000);
 
 test('errors: each named, nothing enqueued', async () => {
-  const queued = async () => Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE status = 'pending'`)).rows[0].n);
+  const queued = async () =>
+    Number((await su.query(`SELECT count(*) AS n FROM svc_queue WHERE status = 'pending'`)).rows[0].n);
   const before = await queued();
   await expect(alice.query(`SELECT svc_generate_stream(NULL)`)).rejects.toMatchObject({
     code: '22004',
@@ -156,7 +196,9 @@ test('errors: each named, nothing enqueued', async () => {
   });
   await alice.query('ROLLBACK');
   // The helpers are svc's own: no role calls them.
-  await expect(alice.query(`SELECT svc__stream_next('{"id": "00000000-0000-0000-0000-000000000000", "shown": 0, "done": false}')`)).rejects.toMatchObject({
+  await expect(
+    alice.query(`SELECT svc__stream_next('{"id": "00000000-0000-0000-0000-000000000000", "shown": 0, "done": false}')`),
+  ).rejects.toMatchObject({
     code: '42501',
   });
   expect(await queued()).toBe(before);

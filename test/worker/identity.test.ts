@@ -21,19 +21,26 @@ afterAll(async () => {
   await worker?.stop();
 });
 
-const oidOf = async (role: string): Promise<string> => (await su.query(`SELECT oid::text FROM pg_roles WHERE rolname = $1`, [role])).rows[0].oid;
+const oidOf = async (role: string): Promise<string> =>
+  (await su.query(`SELECT oid::text FROM pg_roles WHERE rolname = $1`, [role])).rows[0].oid;
 
 test("a role made again under a dropped role's name inherits nothing; the cleanup cancels and deletes what the old one left", async () => {
   await su.query(`CREATE ROLE mallory LOGIN; CREATE SCHEMA mallory AUTHORIZATION mallory`);
   const first = await svc().connect('mallory');
   const firstOid = await oidOf('mallory');
-  await first.query(`CREATE TABLE mallory.notes (id integer PRIMARY KEY, body text); INSERT INTO mallory.notes VALUES (1, 'a note')`);
+  await first.query(
+    `CREATE TABLE mallory.notes (id integer PRIMARY KEY, body text); INSERT INTO mallory.notes VALUES (1, 'a note')`,
+  );
   await first.query(`SELECT svc_vectorize('mallory.notes', 'body', 'notes')`);
-  const ids = (await first.query(`SELECT svc_generate_batch_async(ARRAY['one', 'two'], max_tokens := 4) AS ids`)).rows[0].ids as string[];
+  const ids = (await first.query(`SELECT svc_generate_batch_async(ARRAY['one', 'two'], max_tokens := 4) AS ids`))
+    .rows[0].ids as string[];
   await first.query(`SELECT svc_prompt_create('greeting', 'Hello {{name}}')`);
   await admin.query(`SELECT svc_set_role_limits('mallory', 7)`);
   // Refused while svc's destination is granted to it, naming the table.
-  await expect(su.query(`DROP ROLE mallory`)).rejects.toMatchObject({ code: '2BP01', detail: expect.stringContaining('mallory.notes_chunks') });
+  await expect(su.query(`DROP ROLE mallory`)).rejects.toMatchObject({
+    code: '2BP01',
+    detail: expect.stringContaining('mallory.notes_chunks'),
+  });
   await first.end();
   await su.query(`REASSIGN OWNED BY mallory TO postgres; DROP OWNED BY mallory; DROP ROLE mallory`);
 
@@ -41,7 +48,9 @@ test("a role made again under a dropped role's name inherits nothing; the cleanu
   expect(await oidOf('mallory')).not.toBe(firstOid);
   const again = await svc().connect('mallory');
   expect((await again.query(`SELECT count(*)::int AS n FROM svc_queue`)).rows[0].n).toBe(0);
-  await expect(again.query(`SELECT svc_get_async_result($1, timeout_seconds := 1)`, [ids[0]])).rejects.toMatchObject({ code: 'SV004' });
+  await expect(again.query(`SELECT svc_get_async_result($1, timeout_seconds := 1)`, [ids[0]])).rejects.toMatchObject({
+    code: 'SV004',
+  });
   expect(await again.query(`SELECT svc_cancel_async($1) AS c`, [ids[0]])).toMatchObject({ rows: [{ c: false }] });
   expect((await again.query(`SELECT * FROM svc_prompt_list()`)).rows).toEqual([]);
   expect((await again.query(`SELECT * FROM svc_vectorizer_status()`)).rows).toEqual([]);
@@ -55,15 +64,34 @@ test("a role made again under a dropped role's name inherits nothing; the cleanu
   expect((await su.query(`SELECT status, error FROM svc_queue WHERE request_id = ANY ($1)`, [ids])).rows).toEqual(
     ids.map(() => ({ status: 'cancelled', error: 'cancelled: the role that submitted it was dropped' })),
   );
-  expect((await su.query(`SELECT count(*)::int AS n FROM svc_prompts WHERE owner::oid = $1`, [firstOid])).rows[0].n).toBe(0);
-  expect((await su.query(`SELECT count(*)::int AS n FROM svc_role_limits WHERE role_name::oid = $1`, [firstOid])).rows[0].n).toBe(0);
+  expect(
+    (await su.query(`SELECT count(*)::int AS n FROM svc_prompts WHERE owner::oid = $1`, [firstOid])).rows[0].n,
+  ).toBe(0);
+  expect(
+    (await su.query(`SELECT count(*)::int AS n FROM svc_role_limits WHERE role_name::oid = $1`, [firstOid])).rows[0].n,
+  ).toBe(0);
   // Its vectorizer queues nothing any more, and an administrator drops it with its proxy.
   await su.query(`INSERT INTO mallory.notes VALUES (2, 'another')`);
-  expect((await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE function_name = 'vectorize' AND status = 'pending'`)).rows[0].n).toBe(0);
+  expect(
+    (
+      await su.query(
+        `SELECT count(*)::int AS n FROM svc_queue WHERE function_name = 'vectorize' AND status = 'pending'`,
+      )
+    ).rows[0].n,
+  ).toBe(0);
   expect((await admin.query(`SELECT name FROM svc_vectorizer_status()`)).rows).toEqual([{ name: 'notes' }]);
   await admin.query(`SELECT svc_vectorize_drop('notes')`);
-  expect((await su.query(`SELECT count(*)::int AS n FROM pg_roles WHERE rolname = $1`, [`svc_vectorizer_${firstOid}`])).rows[0].n).toBe(0);
-  expect((await su.query(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = 'mallory.notes'::regclass AND NOT tgisinternal`)).rows[0].n).toBe(0);
+  expect(
+    (await su.query(`SELECT count(*)::int AS n FROM pg_roles WHERE rolname = $1`, [`svc_vectorizer_${firstOid}`]))
+      .rows[0].n,
+  ).toBe(0);
+  expect(
+    (
+      await su.query(
+        `SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = 'mallory.notes'::regclass AND NOT tgisinternal`,
+      )
+    ).rows[0].n,
+  ).toBe(0);
 });
 
 test("a role's vectorizers in two databases each drop cleanly; its proxy goes with the last", async () => {
@@ -101,7 +129,10 @@ test("svc_vectorize_drop never deadlocks with a worker completing the same vecto
     `CREATE TABLE victor.t (id integer PRIMARY KEY, body text); INSERT INTO victor.t SELECT i, 'row number ' || i FROM generate_series(1, 400) i`,
   );
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '4' }, STORIES_MODEL);
-  await eventually('the worker to heartbeat', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
   for (let round = 0; round < 5; round++) {
     await victor.query(`SELECT svc_vectorize('victor.t', 'body', 'churn', batch_size := 2)`);
     // Some of its jobs done, others running or claimed ahead: drop it while the worker completes them.
@@ -116,7 +147,9 @@ test("svc_vectorize_drop never deadlocks with a worker completing the same vecto
   // The worker went on: what it completed after a drop wrote nothing.
   await eventually(
     'the queue to drain',
-    async () => (await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE status IN ('pending', 'processing')`)).rows[0].n === 0,
+    async () =>
+      (await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE status IN ('pending', 'processing')`)).rows[0]
+        .n === 0,
     60_000,
   );
   expect((await su.query(`SELECT count(*)::int AS n FROM pg_class WHERE relname = 'churn_chunks'`)).rows[0].n).toBe(0);

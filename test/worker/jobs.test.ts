@@ -27,7 +27,11 @@ afterAll(async () => {
 const SCHEMA = { type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] };
 const ATTACKER = 'root ::= "{\\"email\\":\\"attacker@example.com\\"}"';
 
-function job(function_name: ClaimedJob['function_name'], parameters: Record<string, unknown>, grammar: string | null): ClaimedJob {
+function job(
+  function_name: ClaimedJob['function_name'],
+  parameters: Record<string, unknown>,
+  grammar: string | null,
+): ClaimedJob {
   return {
     request_id: '00000000-0000-0000-0000-000000000001',
     function_name,
@@ -50,7 +54,9 @@ const failure = async (p: Promise<unknown>) =>
 
 test('a grammar llama.cpp refuses fails the job permanently (it would be refused on every retry)', async () => {
   for (const grammar of ['root ::= [', 'root ::= root "a" | "b"']) {
-    const error = await failure(runJob(engine, job('generate_json', { schema: SCHEMA }, grammar), new AbortController().signal));
+    const error = await failure(
+      runJob(engine, job('generate_json', { schema: SCHEMA }, grammar), new AbortController().signal),
+    );
     expect(error).toBeInstanceOf(PermanentJobError);
     expect(error.message).toBe("llama.cpp refused the job's grammar: Failed to parse grammar");
   }
@@ -58,9 +64,15 @@ test('a grammar llama.cpp refuses fails the job permanently (it would be refused
 
 describe("checkJobGrammar: the job's grammar must be the one its parameters compile to", () => {
   test('the grammars the submitters store pass', () => {
-    expect(() => checkJobGrammar(job('generate_json', { schema: SCHEMA }, compileJsonSchema(SCHEMA).gbnf))).not.toThrow();
-    expect(() => checkJobGrammar(job('generate_regex', { pattern: '[a-z]{3}' }, compileRegex('[a-z]{3}').gbnf))).not.toThrow();
-    expect(() => checkJobGrammar(job('generate_choice', { choices: ['a', 'b'] }, compileChoices(['a', 'b']).gbnf))).not.toThrow();
+    expect(() =>
+      checkJobGrammar(job('generate_json', { schema: SCHEMA }, compileJsonSchema(SCHEMA).gbnf)),
+    ).not.toThrow();
+    expect(() =>
+      checkJobGrammar(job('generate_regex', { pattern: '[a-z]{3}' }, compileRegex('[a-z]{3}').gbnf)),
+    ).not.toThrow();
+    expect(() =>
+      checkJobGrammar(job('generate_choice', { choices: ['a', 'b'] }, compileChoices(['a', 'b']).gbnf)),
+    ).not.toThrow();
     expect(() => checkJobGrammar(job('generate', {}, null))).not.toThrow();
     expect(() => checkJobGrammar(job('embed', { text_input: 'x' }, null))).not.toThrow();
   });
@@ -110,13 +122,18 @@ test('output is checked against the constraint its parameters compile to', async
 describe("promptOptions: a generation job's recorded prompt format", () => {
   test('chat or raw, with the system prompt when recorded; none recorded (older rows) runs raw', () => {
     expect(promptOptions({ prompt: 'x', prompt_format: 'chat' })).toEqual({ promptFormat: 'chat' });
-    expect(promptOptions({ prompt: 'x', prompt_format: 'chat', system_prompt: 'Be brief.' })).toEqual({ promptFormat: 'chat', systemPrompt: 'Be brief.' });
+    expect(promptOptions({ prompt: 'x', prompt_format: 'chat', system_prompt: 'Be brief.' })).toEqual({
+      promptFormat: 'chat',
+      systemPrompt: 'Be brief.',
+    });
     expect(promptOptions({ prompt: 'x', prompt_format: 'raw' })).toEqual({ promptFormat: 'raw' });
     expect(promptOptions({ prompt: 'x' })).toEqual({ promptFormat: 'raw' });
   });
 
   test('anything else fails the job permanently', () => {
     expect(() => promptOptions({ prompt_format: 'markdown' })).toThrow(PermanentJobError);
-    expect(() => promptOptions({ prompt_format: 'chat', system_prompt: 7 })).toThrow(/parameters.system_prompt must be text/);
+    expect(() => promptOptions({ prompt_format: 'chat', system_prompt: 7 })).toThrow(
+      /parameters.system_prompt must be text/,
+    );
   });
 });

@@ -22,7 +22,9 @@ beforeAll(async () => {
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' }, `${STORIES_MODEL},embed=${EMBED_MODEL}`);
   await eventually(
     'the worker serving both',
-    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'embed' = ANY (models)`)).rows.length > 0,
+    async () =>
+      (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'embed' = ANY (models)`)).rows
+        .length > 0,
   );
 }, 120_000);
 afterAll(async () => {
@@ -31,7 +33,9 @@ afterAll(async () => {
 });
 
 /** The model the last request of `fn` went to. */
-const lastModel = async (fn: string) => (await db.query(`SELECT model FROM svc_queue WHERE function_name = $1 ORDER BY seq DESC LIMIT 1`, [fn])).rows[0].model;
+const lastModel = async (fn: string) =>
+  (await db.query(`SELECT model FROM svc_queue WHERE function_name = $1 ORDER BY seq DESC LIMIT 1`, [fn])).rows[0]
+    .model;
 
 test('unset: generation goes to default, embeddings and reranking to the model named embed', async () => {
   await alice.query(`SELECT svc_generate('Once upon a time', max_tokens := 4, use_cache := false)`);
@@ -39,7 +43,11 @@ test('unset: generation goes to default, embeddings and reranking to the model n
   const vector = (await alice.query(`SELECT svc_embed('a dog barked', use_cache := false) AS v`)).rows[0].v as number[];
   expect(await lastModel('embed')).toBe('embed');
   expect(vector.map(Math.fround)).toEqual((await embed('a dog barked', { model: EMBED_MODEL })).map(Math.fround));
-  const ranked = (await alice.query(`SELECT document FROM svc_rerank('a dog', ARRAY['The cake was sweet', 'Max the dog barked'], use_cache := false)`)).rows;
+  const ranked = (
+    await alice.query(
+      `SELECT document FROM svc_rerank('a dog', ARRAY['The cake was sweet', 'Max the dog barked'], use_cache := false)`,
+    )
+  ).rows;
   expect(ranked.map((r) => r.document)).toEqual(['Max the dog barked', 'The cake was sweet']);
   expect(await lastModel('rerank')).toBe('embed');
 });
@@ -55,7 +63,8 @@ test('svc.embed_model moves svc_embed and svc_rerank; svc.rerank_model moves svc
     await alice.query(`SELECT svc_embed('x', use_cache := false)`);
     await alice.query(`SELECT * FROM svc_rerank('q', ARRAY['d'], use_cache := false)`);
     if (expected.generate) await alice.query(`SELECT svc_generate('x', max_tokens := 2, use_cache := false)`);
-    for (const [fn, model] of Object.entries(expected)) expect([set, fn, await lastModel(fn)]).toEqual([set, fn, model]);
+    for (const [fn, model] of Object.entries(expected))
+      expect([set, fn, await lastModel(fn)]).toEqual([set, fn, model]);
   }
   // svc.model names the embedder for generation too: refused, naming where the name came from.
   await expect(alice.query(`SELECT svc_generate('x', max_tokens := 2)`)).rejects.toMatchObject({

@@ -21,7 +21,9 @@ const start = (models: string) => {
 };
 const serving = (name: string) =>
   eventually(`a running worker serving ${name}`, async () => {
-    const { rows } = await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND $1 = ANY (models)`, [name]);
+    const { rows } = await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND $1 = ANY (models)`, [
+      name,
+    ]);
     return rows.length > 0;
   });
 const PROMPT = 'Once upon a time';
@@ -32,7 +34,9 @@ beforeAll(async () => {
   db = await svc().connect();
   alice = await svc().connect(ROLES.alice);
   const admin = await svc().connect(ROLES.admin);
-  await admin.query(`SELECT svc_model_declare('writer', ARRAY['generate']), svc_model_declare('embedder', ARRAY['embed'])`);
+  await admin.query(
+    `SELECT svc_model_declare('writer', ARRAY['generate']), svc_model_declare('embedder', ARRAY['embed'])`,
+  );
   await alice.query(`SET svc.generate_model = 'writer'; SET svc.embed_model = 'embedder'`);
 }, 120_000);
 afterAll(async () => {
@@ -44,8 +48,12 @@ test("one worker serving two models: each function goes to its model, with the l
   const worker = start(`writer=${STORIES_MODEL},embedder=${embedder}`);
   try {
     await serving('embedder');
-    expect((await db.query(`SELECT models FROM svc_worker_status()`)).rows).toEqual([{ models: ['embedder', 'writer'] }]);
-    const identities = (await db.query(`SELECT name, identity FROM svc_models WHERE name IN ('writer', 'embedder') ORDER BY name`)).rows;
+    expect((await db.query(`SELECT models FROM svc_worker_status()`)).rows).toEqual([
+      { models: ['embedder', 'writer'] },
+    ]);
+    const identities = (
+      await db.query(`SELECT name, identity FROM svc_models WHERE name IN ('writer', 'embedder') ORDER BY name`)
+    ).rows;
     expect(identities.map((r) => [r.name, r.identity.split(':')[0]])).toEqual([
       ['embedder', expect.stringContaining('svc-bert-bge-mean')],
       ['writer', expect.stringContaining('stories260K')],
@@ -63,10 +71,14 @@ test("one worker serving two models: each function goes to its model, with the l
     expect(JSON.parse(json)).toEqual({ name: expect.any(String) });
 
     const vector = (await alice.query(`SELECT svc_embed('a cat sat on the mat') AS v`)).rows[0].v as number[];
-    expect(vector.map(Math.fround)).toEqual((await embed('a cat sat on the mat', { model: embedder })).map(Math.fround));
+    expect(vector.map(Math.fround)).toEqual(
+      (await embed('a cat sat on the mat', { model: embedder })).map(Math.fround),
+    );
 
     // The queue recorded each request's model.
-    const models = (await db.query(`SELECT function_name, model, parameters->>'model' AS recorded FROM svc_queue ORDER BY seq`)).rows;
+    const models = (
+      await db.query(`SELECT function_name, model, parameters->>'model' AS recorded FROM svc_queue ORDER BY seq`)
+    ).rows;
     expect(models).toEqual([
       { function_name: 'generate', model: 'writer', recorded: 'writer' },
       { function_name: 'generate_json', model: 'writer', recorded: 'writer' },
@@ -86,31 +98,48 @@ test('two workers, one per model: killing one stops only its model; its requests
   expect(await embedWorker.stop('SIGKILL')).toBeNull(); // killed: no heartbeat 'stopped', no cleanup
 
   const texts = Array.from({ length: 6 }, (_, i) => `item ${i}`);
-  const submit = async (sql: string) => (await alice.query(`SELECT unnest(${sql}) AS id`, [texts])).rows.map((r) => r.id as string);
+  const submit = async (sql: string) =>
+    (await alice.query(`SELECT unnest(${sql}) AS id`, [texts])).rows.map((r) => r.id as string);
   const generated = await submit(`svc_generate_batch_async($1::text[], max_tokens := 8, use_cache := false)`);
   const embedded = await submit(`svc_embed_batch_async($1::text[], use_cache := false)`);
   const statusOf = async (list: string[]) =>
-    (await alice.query(`SELECT status FROM svc_check_async_batch($1::uuid[])`, [list])).rows.map((r) => r.status as string);
+    (await alice.query(`SELECT status FROM svc_check_async_batch($1::uuid[])`, [list])).rows.map(
+      (r) => r.status as string,
+    );
 
-  await eventually('the writer to finish its requests', async () => (await statusOf(generated)).every((s) => s === 'completed'), 120_000);
+  await eventually(
+    'the writer to finish its requests',
+    async () => (await statusOf(generated)).every((s) => s === 'completed'),
+    120_000,
+  );
   expect(await statusOf(embedded)).toEqual(Array(6).fill('pending'));
-  const stats = (await alice.query(`SELECT model, function_name, status, requests FROM svc_queue_stats() ORDER BY model`)).rows;
+  const stats = (
+    await alice.query(`SELECT model, function_name, status, requests FROM svc_queue_stats() ORDER BY model`)
+  ).rows;
   expect(stats).toEqual([
     { model: 'embedder', function_name: 'embed', status: 'pending', requests: '6' },
     { model: 'writer', function_name: 'generate', status: 'completed', requests: '6' },
   ]);
 
   embedWorker = start(`embedder=${embedder}`);
-  await eventually('the embedder to finish its requests once back', async () => (await statusOf(embedded)).every((s) => s === 'completed'), 120_000);
+  await eventually(
+    'the embedder to finish its requests once back',
+    async () => (await statusOf(embedded)).every((s) => s === 'completed'),
+    120_000,
+  );
   // Once each: every request was claimed by one attempt of one worker and never retried.
   const runs = (
-    await db.query(`SELECT model, count(*)::int AS n, max(attempt) AS attempts, max(retry_count) AS retries FROM svc_queue GROUP BY model ORDER BY model`)
+    await db.query(
+      `SELECT model, count(*)::int AS n, max(attempt) AS attempts, max(retry_count) AS retries FROM svc_queue GROUP BY model ORDER BY model`,
+    )
   ).rows;
   expect(runs).toEqual([
     { model: 'embedder', n: 6, attempts: 1, retries: 0 },
     { model: 'writer', n: 6, attempts: 1, retries: 0 },
   ]);
-  const results = (await db.query(`SELECT result FROM svc_queue WHERE model = 'embedder' ORDER BY batch_index`)).rows.map((r) => r.result as string);
+  const results = (
+    await db.query(`SELECT result FROM svc_queue WHERE model = 'embedder' ORDER BY batch_index`)
+  ).rows.map((r) => r.result as string);
   for (const [i, text] of texts.entries()) {
     const expected = await embed(text, { model: embedder });
     expect(JSON.parse(results[i]).map(Math.fround)).toEqual(expected.map(Math.fround));

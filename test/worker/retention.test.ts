@@ -21,7 +21,8 @@ afterEach(async () => {
   await db.query(`ALTER ROLE ${ROLES.worker} RESET svc.retention`);
 });
 
-const count = async (where: string) => Number((await db.query(`SELECT count(*) AS n FROM svc_queue WHERE ${where}`)).rows[0].n);
+const count = async (where: string) =>
+  Number((await db.query(`SELECT count(*) AS n FROM svc_queue WHERE ${where}`)).rows[0].n);
 
 test('svc_worker_cleanup deletes finished requests older than svc.retention, oldest first, at most max_rows', async () => {
   await db.query(`INSERT INTO svc_queue (function_name, parameters, status, completed_at, failed_at, cancelled_at)
@@ -30,14 +31,19 @@ test('svc_worker_cleanup deletes finished requests older than svc.retention, old
   await db.query(
     `INSERT INTO svc_queue (function_name, parameters, status, completed_at) VALUES ('generate', '{"prompt":"recent"}', 'completed', now() - interval '1 hour')`,
   );
-  await db.query(`INSERT INTO svc_queue (function_name, parameters, created_at) VALUES ('generate', '{"prompt":"old pending"}', now() - interval '3 days')`);
+  await db.query(
+    `INSERT INTO svc_queue (function_name, parameters, created_at) VALUES ('generate', '{"prompt":"old pending"}', now() - interval '3 days')`,
+  );
   expect(await protocol.cleanup(workerDb, 10)).toBe(10);
   // The oldest went first: old 30 .. old 21.
   expect(await count(`parameters->>'prompt' IN ('old 30', 'old 21')`)).toBe(0);
   expect(await count(`parameters->>'prompt' = 'old 20'`)).toBe(1);
   expect(await protocol.cleanup(workerDb, 1000)).toBe(20);
   expect(await protocol.cleanup(workerDb, 1000)).toBe(0);
-  expect((await db.query(`SELECT parameters->>'prompt' AS p FROM svc_queue ORDER BY 1`)).rows.map((r) => r.p)).toEqual(['old pending', 'recent']);
+  expect((await db.query(`SELECT parameters->>'prompt' AS p FROM svc_queue ORDER BY 1`)).rows.map((r) => r.p)).toEqual([
+    'old pending',
+    'recent',
+  ]);
   await expect(workerDb.query('SELECT svc_worker_cleanup(0)')).rejects.toMatchObject({ code: '22023' });
   await expect(
     svc()
@@ -55,9 +61,14 @@ test('svc_worker_cleanup deletes finished requests older than svc.retention, old
 test('a running worker removes what it finished once svc.retention has passed, with no admin call', async () => {
   await db.query(`ALTER ROLE ${ROLES.worker} SET svc.retention = '1 second'`);
   worker = startWorker(svc().cluster);
-  const ids = (await db.query(`SELECT svc_generate_batch_async(ARRAY['r1', 'r2', 'r3'], max_tokens := 4) AS ids`)).rows[0].ids as string[];
+  const ids = (await db.query(`SELECT svc_generate_batch_async(ARRAY['r1', 'r2', 'r3'], max_tokens := 4) AS ids`))
+    .rows[0].ids as string[];
   for (const id of ids) await db.query('SELECT svc_get_async_result($1) AS r', [id]);
-  await eventually('the finished requests to be deleted', async () => (await count(`request_id = ANY ('{${ids.join(',')}}')`)) === 0, 20_000);
+  await eventually(
+    'the finished requests to be deleted',
+    async () => (await count(`request_id = ANY ('{${ids.join(',')}}')`)) === 0,
+    20_000,
+  );
   expect(worker.logs.filter((l) => l.includes('retention cleanup failed'))).toEqual([]);
 });
 

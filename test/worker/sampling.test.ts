@@ -47,7 +47,8 @@ afterAll(async () => {
 });
 
 const PROMPT = 'Once upon a time';
-const one = async (sql: string, params: unknown[] = []): Promise<string> => (await alice.query(`SELECT ${sql} AS r`, params)).rows[0].r as string;
+const one = async (sql: string, params: unknown[] = []): Promise<string> =>
+  (await alice.query(`SELECT ${sql} AS r`, params)).rows[0].r as string;
 const viaAsync = async (sql: string, params: unknown[] = []): Promise<string> => {
   const id = await one(sql, params);
   return one('svc_get_async_result($1, 120)', [id]);
@@ -60,38 +61,68 @@ test('the default is greedy and unchanged: temperature 0 is the request (and cac
   expect(greedy).toMatch(/^, there was a little girl named Lily/);
   const { hits } = (await su.query('SELECT hits FROM svc_cache_stats()')).rows[0];
   // The cached request itself (a hit), though top_k, top_p and min_p are given.
-  expect(await one(`svc_generate($1, max_tokens := 40, temperature := 0, top_k := 3, top_p := 0.5, min_p := 0.3)`, [PROMPT])).toBe(greedy);
+  expect(
+    await one(`svc_generate($1, max_tokens := 40, temperature := 0, top_k := 3, top_p := 0.5, min_p := 0.3)`, [PROMPT]),
+  ).toBe(greedy);
   expect(Number((await su.query('SELECT hits FROM svc_cache_stats()')).rows[0].hits)).toBe(Number(hits) + 1);
 }, 120_000);
 
 test('stories260K: the same request and seed give the same bytes sync, async, set-based, cached, concurrent, in the library and the CLI; other seeds other bytes', async () => {
-  const call = (seed: number, cache = false) => `svc_generate($1, max_tokens := 48, seed := ${seed}, temperature := 0.9, use_cache := ${cache})`;
+  const call = (seed: number, cache = false) =>
+    `svc_generate($1, max_tokens := 48, seed := ${seed}, temperature := 0.9, use_cache := ${cache})`;
   const bySeed = new Map<number, string>();
   for (const seed of [1, 2, 3, 4]) bySeed.set(seed, await one(call(seed), [PROMPT]));
   // Another seed, other bytes; each still a story.
   expect(new Set(bySeed.values()).size).toBe(4);
   for (const text of bySeed.values()) expect(text).toMatch(/^, there/);
   // The library (the engine the worker runs), in process.
-  for (const [seed, text] of bySeed) expect((await stories.generate({ prompt: PROMPT, maxTokens: 48, seed, sampling, promptFormat: 'chat' })).text).toBe(text);
+  for (const [seed, text] of bySeed)
+    expect((await stories.generate({ prompt: PROMPT, maxTokens: 48, seed, sampling, promptFormat: 'chat' })).text).toBe(
+      text,
+    );
   // Sync again, async, cached (stored, then a hit), set-based.
   expect(await one(call(1), [PROMPT])).toBe(bySeed.get(1));
-  expect(await viaAsync(`svc_generate_async($1, max_tokens := 48, seed := 2, temperature := 0.9, use_cache := false)`, [PROMPT])).toBe(bySeed.get(2));
+  expect(
+    await viaAsync(`svc_generate_async($1, max_tokens := 48, seed := 2, temperature := 0.9, use_cache := false)`, [
+      PROMPT,
+    ]),
+  ).toBe(bySeed.get(2));
   expect(await one(call(3, true), [PROMPT])).toBe(bySeed.get(3));
   expect(await one(call(3, true), [PROMPT])).toBe(bySeed.get(3));
   const set = (
-    await alice.query(`SELECT result FROM svc_generate($1::text[], max_tokens := 48, seed := 4, temperature := 0.9, use_cache := false) ORDER BY ord`, [
-      [PROMPT, PROMPT],
-    ])
+    await alice.query(
+      `SELECT result FROM svc_generate($1::text[], max_tokens := 48, seed := 4, temperature := 0.9, use_cache := false) ORDER BY ord`,
+      [[PROMPT, PROMPT]],
+    )
   ).rows;
   expect(set.map((r) => r.result)).toEqual([bySeed.get(4), bySeed.get(4)]);
   // Concurrent: eight requests on a worker running four at once, each seed twice.
   const ids = await Promise.all(
-    [1, 2, 3, 4, 4, 3, 2, 1].map((seed) => one(`svc_generate_async($1, max_tokens := 48, seed := ${seed}, temperature := 0.9, use_cache := false)`, [PROMPT])),
+    [1, 2, 3, 4, 4, 3, 2, 1].map((seed) =>
+      one(`svc_generate_async($1, max_tokens := 48, seed := ${seed}, temperature := 0.9, use_cache := false)`, [
+        PROMPT,
+      ]),
+    ),
   );
-  const results = (await alice.query(`SELECT ord, result FROM svc_get_async_results($1::uuid[], 120) ORDER BY ord`, [ids])).rows.map((r) => r.result);
+  const results = (
+    await alice.query(`SELECT ord, result FROM svc_get_async_results($1::uuid[], 120) ORDER BY ord`, [ids])
+  ).rows.map((r) => r.result);
   expect(results).toEqual([1, 2, 3, 4, 4, 3, 2, 1].map((seed) => bySeed.get(seed)));
   // The CLI.
-  const cli = await runSvc(['generate', PROMPT, '--model', STORIES_MODEL, '--max-tokens', '48', '--seed', '2', '--temperature', '0.9', '--threads', '1']);
+  const cli = await runSvc([
+    'generate',
+    PROMPT,
+    '--model',
+    STORIES_MODEL,
+    '--max-tokens',
+    '48',
+    '--seed',
+    '2',
+    '--temperature',
+    '0.9',
+    '--threads',
+    '1',
+  ]);
   expect(cli).toMatchObject({ code: 0, stdout: `${bySeed.get(2)}\n` });
 }, 300_000);
 
@@ -101,15 +132,34 @@ test('after a worker restart the same seed gives the same bytes', async () => {
   await worker!.stop();
   await startOne();
   expect(await one(call, [PROMPT])).toBe(before);
-  expect(before).toBe((await stories.generate({ prompt: PROMPT, maxTokens: 32, seed: 11, sampling: { temperature: 1.2, topK: 0, topP: 1, minP: 0 } })).text);
+  expect(before).toBe(
+    (
+      await stories.generate({
+        prompt: PROMPT,
+        maxTokens: 32,
+        seed: 11,
+        sampling: { temperature: 1.2, topK: 0, topP: 1, minP: 0 },
+      })
+    ).text,
+  );
 }, 180_000);
 
 test("qwen2 vocabulary: sampled bytes are the library's under the chat template; a JSON Schema holds at every draw, and the seeds differ", async () => {
   await alice.query(`SET svc.model = 'qwen'`);
   try {
-    const text = await one(`svc_generate('Write a word', max_tokens := 24, seed := 5, temperature := 1, use_cache := false)`);
+    const text = await one(
+      `svc_generate('Write a word', max_tokens := 24, seed := 5, temperature := 1, use_cache := false)`,
+    );
     expect(text).toBe(
-      (await qwen.generate({ prompt: 'Write a word', maxTokens: 24, seed: 5, sampling: { ...sampling, temperature: 1 }, promptFormat: 'chat' })).text,
+      (
+        await qwen.generate({
+          prompt: 'Write a word',
+          maxTokens: 24,
+          seed: 5,
+          sampling: { ...sampling, temperature: 1 },
+          promptFormat: 'chat',
+        })
+      ).text,
     );
     const schema = {
       type: 'object',
@@ -159,22 +209,36 @@ describe('stop strings', () => {
     const cut = full.slice(0, full.indexOf('girl'));
     expect(cut).toMatch(/little $/);
     expect(await one(`svc_generate($1, max_tokens := 60, stop := ARRAY['girl'])`, [PROMPT])).toBe(cut);
-    expect(await viaAsync(`svc_generate_async($1, max_tokens := 60, stop := ARRAY['girl'], use_cache := false)`, [PROMPT])).toBe(cut);
+    expect(
+      await viaAsync(`svc_generate_async($1, max_tokens := 60, stop := ARRAY['girl'], use_cache := false)`, [PROMPT]),
+    ).toBe(cut);
     // The first of several, whichever is listed first; a stop string never met changes nothing.
-    expect(await one(`svc_generate($1, max_tokens := 60, stop := ARRAY['Lily', 'named'])`, [PROMPT])).toBe(full.slice(0, full.indexOf('named')));
+    expect(await one(`svc_generate($1, max_tokens := 60, stop := ARRAY['Lily', 'named'])`, [PROMPT])).toBe(
+      full.slice(0, full.indexOf('named')),
+    );
     expect(await one(`svc_generate($1, max_tokens := 60, stop := ARRAY['zebra'])`, [PROMPT])).toBe(full);
-    const set = (await alice.query(`SELECT result FROM svc_generate($1::text[], max_tokens := 60, stop := ARRAY['girl']) ORDER BY ord`, [[PROMPT]])).rows;
+    const set = (
+      await alice.query(
+        `SELECT result FROM svc_generate($1::text[], max_tokens := 60, stop := ARRAY['girl']) ORDER BY ord`,
+        [[PROMPT]],
+      )
+    ).rows;
     expect(set[0].result).toBe(cut);
     expect((await stories.generate({ prompt: PROMPT, maxTokens: 60, seed: 42, stop: ['girl'] })).text).toBe(cut);
     // Part of the cache key: the request without stop strings keeps its own answer.
     expect(await one(`svc_generate($1, max_tokens := 60)`, [PROMPT])).toBe(full);
     // With sampling, the stop applies to the sampled text.
-    const sampled = await one(`svc_generate($1, max_tokens := 48, seed := 1, temperature := 0.9, use_cache := false)`, [PROMPT]);
+    const sampled = await one(`svc_generate($1, max_tokens := 48, seed := 1, temperature := 0.9, use_cache := false)`, [
+      PROMPT,
+    ]);
     const at = sampled.indexOf('.');
     expect(at).toBeGreaterThan(0);
-    expect(await one(`svc_generate($1, max_tokens := 48, seed := 1, temperature := 0.9, stop := ARRAY['.'], use_cache := false)`, [PROMPT])).toBe(
-      sampled.slice(0, at),
-    );
+    expect(
+      await one(
+        `svc_generate($1, max_tokens := 48, seed := 1, temperature := 0.9, stop := ARRAY['.'], use_cache := false)`,
+        [PROMPT],
+      ),
+    ).toBe(sampled.slice(0, at));
   }, 120_000);
 
   test('qwen2: a stop string inside a multi-byte character split across tokens', async () => {
@@ -190,8 +254,12 @@ describe('stop strings', () => {
       const stop = chars[k];
       const expected = full.slice(0, full.indexOf(stop));
       expect(bytes.length).toBeGreaterThan(Buffer.byteLength(expected));
-      expect(await one(`svc_generate($1, max_tokens := 40, stop := ARRAY[$2], use_cache := false)`, [prompt, stop])).toBe(expected);
-      expect((await qwen.generate({ prompt, maxTokens: 40, seed: 42, stop: [stop], promptFormat: 'chat' })).text).toBe(expected);
+      expect(
+        await one(`svc_generate($1, max_tokens := 40, stop := ARRAY[$2], use_cache := false)`, [prompt, stop]),
+      ).toBe(expected);
+      expect((await qwen.generate({ prompt, maxTokens: 40, seed: 42, stop: [stop], promptFormat: 'chat' })).text).toBe(
+        expected,
+      );
     } finally {
       await alice.query('RESET svc.model');
     }
@@ -207,6 +275,8 @@ describe('stop strings', () => {
     const firstSpaceAfter10 = full.indexOf(' ', 10);
     expect(out).toBe(full.slice(0, firstSpaceAfter10));
     // A choice is never cut short: 'red wine' is complete, 'red' alone is not a choice.
-    expect(await one(`svc_generate_choice('Pick', ARRAY['red wine', 'blue'], stop := ARRAY[' wine', 'wine'])`)).toMatch(/^(red wine|blue)$/);
+    expect(await one(`svc_generate_choice('Pick', ARRAY['red wine', 'blue'], stop := ARRAY[' wine', 'wine'])`)).toMatch(
+      /^(red wine|blue)$/,
+    );
   }, 120_000);
 });

@@ -25,18 +25,24 @@ beforeAll(async () => {
   alice = await svc().connect(ROLES.alice);
   // No retries: a job that fails fails for good, and its rows say why.
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2', SVC_WORKER_MAX_RETRIES: '0' }, STORIES_MODEL);
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
 }, 60_000);
 afterAll(async () => {
   await worker?.stop();
 });
 
-const lastHeartbeat = async (): Promise<Date> => (await db.query(`SELECT max(last_heartbeat) AS t FROM svc_workers`)).rows[0].t;
+const lastHeartbeat = async (): Promise<Date> =>
+  (await db.query(`SELECT max(last_heartbeat) AS t FROM svc_workers`)).rows[0].t;
 
 /** While `hold` is in force: alice's uncached call is answered, and the worker heartbeats after it. */
 async function othersServed(what: string): Promise<void> {
   const before = await lastHeartbeat();
-  const answer = (await alice.query(`SELECT svc_generate($1, max_tokens := 8, use_cache := false) AS r`, [`Once upon a time ${what}`])).rows[0].r;
+  const answer = (
+    await alice.query(`SELECT svc_generate($1, max_tokens := 8, use_cache := false) AS r`, [`Once upon a time ${what}`])
+  ).rows[0].r;
   expect(typeof answer).toBe('string');
   await eventually(`a heartbeat while ${what}`, async () => (await lastHeartbeat()) > before, 60_000);
 }
@@ -50,7 +56,9 @@ const status = async (name: string) =>
   ).rows[0];
 
 test("eve's destination locked by her open transaction: her rows fail with the lock's message, everyone else is served", async () => {
-  await eve.query(`CREATE TABLE eve.locked (id integer PRIMARY KEY, body text); INSERT INTO eve.locked VALUES (1, 'first')`);
+  await eve.query(
+    `CREATE TABLE eve.locked (id integer PRIMARY KEY, body text); INSERT INTO eve.locked VALUES (1, 'first')`,
+  );
   await eve.query(`SELECT svc_vectorize('eve.locked', 'body', 'locked')`);
   await eventually('the backfill', async () => Number((await status('locked')).rows_done) === 1, 60_000);
   // She owns the schema, so she may drop svc's table: in a transaction she leaves open, it stays locked.
@@ -90,8 +98,11 @@ test('rows of her source held by her open write: the job that embeds their older
     const job = await eventually(
       'the first job to fail',
       async () => {
-        const r = (await db.query(`SELECT status, error FROM svc_queue WHERE function_name = 'vectorize' AND parameters->'items'->0->>'text' = 'held first'`))
-          .rows[0];
+        const r = (
+          await db.query(
+            `SELECT status, error FROM svc_queue WHERE function_name = 'vectorize' AND parameters->'items'->0->>'text' = 'held first'`,
+          )
+        ).rows[0];
         return r?.status === 'failed' ? r : undefined;
       },
       60_000,
@@ -101,28 +112,40 @@ test('rows of her source held by her open write: the job that embeds their older
     await eveHolds.query('COMMIT');
   }
   // Her committed write queued the second version, which is embedded.
-  await eventually('the second version', async () => (await eve.query(`SELECT chunk FROM eve.held_chunks`)).rows[0]?.chunk === 'held second', 60_000);
+  await eventually(
+    'the second version',
+    async () => (await eve.query(`SELECT chunk FROM eve.held_chunks`)).rows[0]?.chunk === 'held second',
+    60_000,
+  );
   expect(await status('held')).toMatchObject({ rows_done: '1', rows_failed: '0' });
 }, 180_000);
 
 test('her cancel of a running request, left uncommitted, holds up no completion, renewal or claim of anyone else', async () => {
-  const id = (await eve.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 400, use_cache := false) AS id`)).rows[0].id;
+  const id = (
+    await eve.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 400, use_cache := false) AS id`)
+  ).rows[0].id;
   await eventually(
     'her request to run',
-    async () => (await eve.query(`SELECT status FROM svc_queue WHERE request_id = $1`, [id])).rows[0].status === 'processing',
+    async () =>
+      (await eve.query(`SELECT status FROM svc_queue WHERE request_id = $1`, [id])).rows[0].status === 'processing',
   );
   await eveHolds.query('BEGIN');
   await eveHolds.query(`SELECT svc_cancel_async($1)`, [id]);
   try {
     // Its completion does not wait for her: refused at once, while her transaction is still open.
-    await eventually('her completion refused', async () => worker!.logs.some((l) => l.includes('completion refused') && l.includes(id)), 60_000);
+    await eventually(
+      'her completion refused',
+      async () => worker!.logs.some((l) => l.includes('completion refused') && l.includes(id)),
+      60_000,
+    );
     for (let i = 0; i < 3; i++) await othersServed(`her cancel is open (${i})`);
   } finally {
     await eveHolds.query('COMMIT');
   }
   await eventually(
     'her request cancelled',
-    async () => (await eve.query(`SELECT status FROM svc_queue WHERE request_id = $1`, [id])).rows[0].status === 'cancelled',
+    async () =>
+      (await eve.query(`SELECT status FROM svc_queue WHERE request_id = $1`, [id])).rows[0].status === 'cancelled',
   );
 }, 180_000);
 
@@ -144,11 +167,15 @@ test('a sleeping trigger of hers slows only her own writes; she cannot put one w
   await eve.query(`CREATE TABLE eve.slow (id integer PRIMARY KEY, body text);
     CREATE FUNCTION eve.nap() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(3600); RETURN NEW; END $$`);
   await eve.query(`SELECT svc_vectorize('eve.slow', 'body', 'slow')`);
-  await expect(eve.query(`CREATE TRIGGER nap BEFORE INSERT ON eve.slow_chunks FOR EACH ROW EXECUTE FUNCTION eve.nap()`)).rejects.toMatchObject({
+  await expect(
+    eve.query(`CREATE TRIGGER nap BEFORE INSERT ON eve.slow_chunks FOR EACH ROW EXECUTE FUNCTION eve.nap()`),
+  ).rejects.toMatchObject({
     code: '42501',
   });
   await expect(
-    eve.query(`CREATE CONSTRAINT TRIGGER nap AFTER INSERT ON eve.slow_chunks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION eve.nap()`),
+    eve.query(
+      `CREATE CONSTRAINT TRIGGER nap AFTER INSERT ON eve.slow_chunks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION eve.nap()`,
+    ),
   ).rejects.toMatchObject({ code: '42501' });
   await eve.query(`CREATE TRIGGER nap BEFORE INSERT ON eve.slow FOR EACH ROW EXECUTE FUNCTION eve.nap()`);
   const pid = (await eveHolds.query(`SELECT pg_backend_pid() AS pid`)).rows[0].pid;
@@ -156,7 +183,9 @@ test('a sleeping trigger of hers slows only her own writes; she cannot put one w
   try {
     await eventually(
       'her insert to sleep',
-      async () => (await db.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event = 'PgSleep'`, [pid])).rows.length > 0,
+      async () =>
+        (await db.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event = 'PgSleep'`, [pid])).rows
+          .length > 0,
     );
     await othersServed('her trigger sleeps');
   } finally {

@@ -25,7 +25,11 @@ interface Target {
 }
 
 /** svc-worker with the given arguments (after the connection options, when `target` is given). */
-function worker(target: Target | undefined, args: string[] = [], env: Record<string, string> = {}): WorkerProcess & { stdout: string[] } {
+function worker(
+  target: Target | undefined,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): WorkerProcess & { stdout: string[] } {
   const connection =
     target === undefined
       ? []
@@ -73,7 +77,9 @@ const exitWithin = (w: WorkerProcess, ms: number) =>
   Promise.race([w.exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), ms))]);
 
 const logged = (w: WorkerProcess, msg: string | RegExp) =>
-  eventually(`the worker to log ${msg}`, async () => w.logs.some((l) => (typeof msg === 'string' ? l.includes(msg) : msg.test(l))));
+  eventually(`the worker to log ${msg}`, async () =>
+    w.logs.some((l) => (typeof msg === 'string' ? l.includes(msg) : msg.test(l))),
+  );
 
 test('--help and -h print the usage and exit 0, without a model or a database', async () => {
   for (const flag of ['--help', '-h']) {
@@ -92,7 +98,9 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
     await admin.query('CREATE DATABASE plain');
     const w = worker({ ...here(), database: 'plain' });
     expect(await exitWithin(w, 20_000)).toBe(2);
-    expect(w.logs.join('\n')).toMatch(/^svc-worker: the database plain has no svc extension: run CREATE EXTENSION svc CASCADE in it/m);
+    expect(w.logs.join('\n')).toMatch(
+      /^svc-worker: the database plain has no svc extension: run CREATE EXTENSION svc CASCADE in it/m,
+    );
   });
 
   test('an svc extension of a version this worker does not speak', async () => {
@@ -145,7 +153,9 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
     const noDb = worker({ ...here(), database: 'nowhere' });
     const noRole = worker({ ...here(), role: 'nobody' });
     expect(await exitWithin(noDb, 20_000)).toBe(2);
-    expect(noDb.logs.join('\n')).toMatch(/^svc-worker: database "nowhere" does not exist: point the worker at the database that has the svc extension/m);
+    expect(noDb.logs.join('\n')).toMatch(
+      /^svc-worker: database "nowhere" does not exist: point the worker at the database that has the svc extension/m,
+    );
     expect(await exitWithin(noRole, 20_000)).toBe(2);
     expect(noRole.logs.join('\n')).toMatch(
       /^svc-worker: cannot connect as role "nobody": role "nobody" does not exist\. .*CREATE ROLE <role> LOGIN IN ROLE svc_worker/m,
@@ -174,13 +184,16 @@ test('a role losing svc_worker while the worker runs: it says what to do, keeps 
   const w = worker({ ...here(), role: 'fickle' });
   await eventually(
     'the worker to run',
-    async () => (await admin.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows.length > 0,
+    async () =>
+      (await admin.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [w.child.pid])).rows
+        .length > 0,
   );
   await admin.query('REVOKE svc_worker FROM fickle');
   await logged(w, /claim failed: the role fickle is not a member of svc_worker.*run GRANT svc_worker TO fickle/);
   expect(w.child.exitCode).toBeNull();
   await admin.query('GRANT svc_worker TO fickle');
-  const id = (await admin.query(`SELECT svc_generate_async('back again', max_tokens := 4, use_cache := false) AS id`)).rows[0].id;
+  const id = (await admin.query(`SELECT svc_generate_async('back again', max_tokens := 4, use_cache := false) AS id`))
+    .rows[0].id;
   const done = await eventually('the job to complete', async () => {
     const r = (await admin.query('SELECT status, worker_id FROM svc_queue WHERE request_id = $1', [id])).rows[0];
     return r.status === 'completed' ? r : undefined;
@@ -208,15 +221,20 @@ describe('the database goes away', () => {
     // A context beyond the test model's training one (2048 tokens, the default since #45), so that the job runs long.
     const busy = worker(target, [], { SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_CONTEXT_SIZE: '16384' });
     // A prompt the test model does not end early: it runs to max_tokens, many seconds on one thread.
-    const id = (await db.query(`SELECT svc_generate_async('keep going', max_tokens := 16000, use_cache := false) AS id`)).rows[0].id;
+    const id = (
+      await db.query(`SELECT svc_generate_async('keep going', max_tokens := 16000, use_cache := false) AS id`)
+    ).rows[0].id;
     await eventually(
       'the job to be claimed',
-      async () => (await db.query('SELECT status FROM svc_queue WHERE request_id = $1', [id])).rows[0].status === 'processing',
+      async () =>
+        (await db.query('SELECT status FROM svc_queue WHERE request_id = $1', [id])).rows[0].status === 'processing',
     );
     const idle = worker(target);
     await eventually(
       'the idle worker to run',
-      async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [idle.child.pid])).rows.length > 0,
+      async () =>
+        (await db.query(`SELECT 1 FROM svc_worker_status() WHERE pid = $1 AND state = 'running'`, [idle.child.pid]))
+          .rows.length > 0,
     );
     await db.end();
     await cluster.stop();

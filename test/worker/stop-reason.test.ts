@@ -23,7 +23,11 @@ beforeAll(async () => {
   alice = await svc().connect(ROLES.alice);
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' }, STORIES_MODEL);
   stories = await Engine.load({ model: STORIES_MODEL, threads: 1, sequences: 1 });
-  await eventually('a running worker', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0, 60_000);
+  await eventually(
+    'a running worker',
+    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+    60_000,
+  );
 }, 120_000);
 afterAll(async () => {
   await worker?.stop();
@@ -39,12 +43,17 @@ async function finished(id: string): Promise<{ result: string; stop_reason: stri
   await alice.query('SELECT svc_get_async_result($1, 120)', [id]);
   return (await alice.query('SELECT result, stop_reason FROM svc_queue WHERE request_id = $1', [id])).rows[0];
 }
-const submit = async (sql: string, params: unknown[]): Promise<string> => (await alice.query(`SELECT ${sql} AS id`, params)).rows[0].id;
+const submit = async (sql: string, params: unknown[]): Promise<string> =>
+  (await alice.query(`SELECT ${sql} AS id`, params)).rows[0].id;
 
 test("an output cut where the context is full says 'context', in the engine, the queue's row and the cache; at max_tokens it says max_tokens", async () => {
   const cut = await stories.generate({ prompt: LONG, maxTokens: 400, seed: 42 });
   expect(cut).toMatchObject({ tokens: 270, stopReason: 'context' });
-  expect(await stories.generate({ prompt: LONG, maxTokens: 270, seed: 42 })).toMatchObject({ text: cut.text, tokens: 270, stopReason: 'maxTokens' });
+  expect(await stories.generate({ prompt: LONG, maxTokens: 270, seed: 42 })).toMatchObject({
+    text: cut.text,
+    tokens: 270,
+    stopReason: 'maxTokens',
+  });
 
   // A miss runs it; the same request again is a hit the worker serves from the cache, marked alike.
   const miss = await finished(await submit('svc_generate_async($1, max_tokens := 400)', [LONG]));
@@ -56,12 +65,18 @@ test("an output cut where the context is full says 'context', in the engine, the
   expect((await su.query(`SELECT hits FROM svc_cache WHERE result = $1`, [cut.text])).rows).toEqual([{ hits: '1' }]);
 
   // Without the cache, and through a synchronous call (its row keeps how it ended, as an async one's).
-  expect(await finished(await submit('svc_generate_async($1, max_tokens := 400, use_cache := false)', [LONG]))).toEqual({
+  expect(await finished(await submit('svc_generate_async($1, max_tokens := 400, use_cache := false)', [LONG]))).toEqual(
+    {
+      result: cut.text,
+      stop_reason: 'context',
+    },
+  );
+  expect(await finished(await submit('svc_generate_async($1, max_tokens := 270)', [LONG]))).toEqual({
     result: cut.text,
-    stop_reason: 'context',
+    stop_reason: 'max_tokens',
   });
-  expect(await finished(await submit('svc_generate_async($1, max_tokens := 270)', [LONG]))).toEqual({ result: cut.text, stop_reason: 'max_tokens' });
-  const sync = (await alice.query(`SELECT svc_generate($1, max_tokens := 300, use_cache := false) AS r`, [LONG])).rows[0].r;
+  const sync = (await alice.query(`SELECT svc_generate($1, max_tokens := 300, use_cache := false) AS r`, [LONG]))
+    .rows[0].r;
   expect(sync).toBe(cut.text);
   const rows = await alice.query(`SELECT stop_reason FROM svc_queue WHERE parameters->>'max_tokens' = '300'`);
   expect(rows.rows).toEqual([{ stop_reason: 'context' }]);
@@ -69,7 +84,11 @@ test("an output cut where the context is full says 'context', in the engine, the
 
 test('every generation records how it ended as the engine says it: the end, a stop string, max_tokens; other functions record none', async () => {
   const cases: Array<{ sql: string; params: unknown[]; engine: Parameters<Engine['generate']>[0] }> = [
-    { sql: 'svc_generate_async($1, max_tokens := 20)', params: ['Once upon a time'], engine: { prompt: 'Once upon a time', maxTokens: 20, seed: 42 } },
+    {
+      sql: 'svc_generate_async($1, max_tokens := 20)',
+      params: ['Once upon a time'],
+      engine: { prompt: 'Once upon a time', maxTokens: 20, seed: 42 },
+    },
     {
       sql: `svc_generate_async($1, max_tokens := 60, stop := ARRAY['Lily'])`,
       params: ['Once upon a time'],

@@ -13,14 +13,18 @@ beforeAll(async () => {
   db = await svc().connect();
 });
 
-const heartbeat = async (): Promise<Date | undefined> => (await db.query(`SELECT max(last_heartbeat) AS t FROM svc_workers WHERE state = 'running'`)).rows[0].t;
-const jobStatus = async () => (await db.query(`SELECT status, error, retry_count FROM svc_queue WHERE function_name = 'vectorize'`)).rows[0];
+const heartbeat = async (): Promise<Date | undefined> =>
+  (await db.query(`SELECT max(last_heartbeat) AS t FROM svc_workers WHERE state = 'running'`)).rows[0].t;
+const jobStatus = async () =>
+  (await db.query(`SELECT status, error, retry_count FROM svc_queue WHERE function_name = 'vectorize'`)).rows[0];
 
 test('heartbeats go on while a long job runs, and SIGTERM stops the worker within its grace; the job runs again', async () => {
   // 20 rows of 999 chunks each, in one job: about 20,000 embeddings, each of its chunk 40 times over
   // (the format), seconds of llama.cpp even through svc's embedding addon (the bare 2-character
   // chunks took ~1 s there, and the job could end before the stop grace).
-  await db.query(`CREATE TABLE long (id integer PRIMARY KEY, body text); INSERT INTO long SELECT i, repeat('ab', 500) FROM generate_series(1, 20) i`);
+  await db.query(
+    `CREATE TABLE long (id integer PRIMARY KEY, body text); INSERT INTO long SELECT i, repeat('ab', 500) FROM generate_series(1, 20) i`,
+  );
   await db.query(
     `SELECT svc_vectorize('long', 'body', 'long', chunk_by := 'characters', chunk_size := 2, chunk_overlap := 1, separators := ARRAY[''], batch_size := 20, format := repeat('$chunk ', 40))`,
   );

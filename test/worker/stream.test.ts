@@ -31,7 +31,10 @@ beforeAll(async () => {
     { SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_PROGRESS_INTERVAL: String(INTERVAL_MS / 1000) },
     `default=${STORIES_MODEL},qwen=${await realVocabModel('qwen2')}`,
   );
-  await eventually('the worker to heartbeat', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
   listener.on('notification', (n) => {
     if (n.channel === 'svc_progress') notices.push({ payload: n.payload!, at: Date.now() });
   });
@@ -48,7 +51,8 @@ interface Partial {
   error: string | null;
 }
 const partial = async (client: pg.Client, id: string): Promise<Partial | undefined> =>
-  (await client.query<Partial>('SELECT status, partial_result, tokens, error FROM svc_get_partial_result($1)', [id])).rows[0];
+  (await client.query<Partial>('SELECT status, partial_result, tokens, error FROM svc_get_partial_result($1)', [id]))
+    .rows[0];
 
 /** Reads a request as a streaming reader would, until it is finished: the states seen, and the text built from each new end of partial_result. */
 async function follow(id: string) {
@@ -71,10 +75,17 @@ async function streamed(submit: string, sync: string, params: unknown[], model =
   try {
     const id = (await alice.query(submit, params)).rows[0].id as string;
     const run = await follow(id);
-    const notified = notices.filter((n) => JSON.parse(n.payload).request_id === id).map((n) => JSON.parse(n.payload) as { request_id: string; tokens: number });
+    const notified = notices
+      .filter((n) => JSON.parse(n.payload).request_id === id)
+      .map((n) => JSON.parse(n.payload) as { request_id: string; tokens: number });
     const byAsync = (await alice.query('SELECT svc_get_async_result($1) AS r', [id])).rows[0].r as string;
     const bySync = (await alice.query(sync, params)).rows[0].r as string;
-    const ran = (await alice.query(`SELECT extract(epoch FROM completed_at - started_at) * 1000 AS ms FROM svc_queue WHERE request_id = $1`, [id])).rows[0].ms;
+    const ran = (
+      await alice.query(
+        `SELECT extract(epoch FROM completed_at - started_at) * 1000 AS ms FROM svc_queue WHERE request_id = $1`,
+        [id],
+      )
+    ).rows[0].ms;
     return { id, ...run, notified, byAsync, bySync, ranMs: Number(ran) };
   } finally {
     await alice.query('RESET svc.model');
@@ -132,7 +143,8 @@ test('constrained generation streams too: a regex on stories260K', async () => {
 
 test("another role sees nothing of a request's partial text: not through the function, not in the table, not by writing it; svc_admin sees it", async () => {
   await alice.query(`SET svc.model = 'qwen'`);
-  const id = (await alice.query(`SELECT svc_generate_async('日本語', max_tokens := 400, use_cache := false) AS id`)).rows[0].id as string;
+  const id = (await alice.query(`SELECT svc_generate_async('日本語', max_tokens := 400, use_cache := false) AS id`))
+    .rows[0].id as string;
   await alice.query('RESET svc.model');
   // Caught while it runs, with text: alice reads her row of the table too.
   const mine = await eventually('partial text', async () => {
@@ -140,20 +152,31 @@ test("another role sees nothing of a request's partial text: not through the fun
     return state?.status === 'processing' && state.partial_result !== '' ? state : undefined;
   });
   expect(mine.tokens).toBeGreaterThan(0);
-  expect((await alice.query('SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1', [id])).rows[0].n).toBe(1);
+  expect(
+    (await alice.query('SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1', [id])).rows[0].n,
+  ).toBe(1);
   expect(await partial(bob, id)).toBeUndefined();
   expect((await bob.query('SELECT count(*)::int AS n FROM svc_partial_results')).rows[0].n).toBe(0);
   // svc_admin members see every request, as in svc_check_async.
   const admin = await svc().connect(ROLES.admin);
   expect((await partial(admin, id))?.status).toMatch(/^(processing|completed)$/);
   await admin.end();
-  await expect(bob.query(`SELECT svc_worker_progress($1, 1, 'forged', 1)`, [id])).rejects.toMatchObject({ code: '42501' });
-  await expect(bob.query(`INSERT INTO svc_partial_results VALUES ($1, 1, 'bob', 'forged', 1, now())`, [id])).rejects.toMatchObject({ code: '42501' });
-  await expect(bob.query(`UPDATE svc_partial_results SET partial_result = 'forged'`)).rejects.toMatchObject({ code: '42501' });
+  await expect(bob.query(`SELECT svc_worker_progress($1, 1, 'forged', 1)`, [id])).rejects.toMatchObject({
+    code: '42501',
+  });
+  await expect(
+    bob.query(`INSERT INTO svc_partial_results VALUES ($1, 1, 'bob', 'forged', 1, now())`, [id]),
+  ).rejects.toMatchObject({ code: '42501' });
+  await expect(bob.query(`UPDATE svc_partial_results SET partial_result = 'forged'`)).rejects.toMatchObject({
+    code: '42501',
+  });
   await follow(id);
   expect((await partial(bob, id)) ?? null).toBeNull();
   // Finished: its row goes with the workers' retention sweep.
-  await eventually('the partial row to go', async () => (await su.query('SELECT 1 FROM svc_partial_results WHERE request_id = $1', [id])).rows.length === 0);
+  await eventually(
+    'the partial row to go',
+    async () => (await su.query('SELECT 1 FROM svc_partial_results WHERE request_id = $1', [id])).rows.length === 0,
+  );
 }, 60_000);
 
 test('before a worker takes it: pending, no text; cancelled or failed: the error and no text', async () => {
@@ -183,7 +206,8 @@ test('error paths: a NULL id is 22004 naming it; an unknown id is no row; the wo
     message: 'svc_get_partial_result: request_id must not be NULL',
   });
   expect(await partial(alice, '00000000-0000-0000-0000-000000000000')).toBeUndefined();
-  const id = (await alice.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 4) AS id`)).rows[0].id as string;
+  const id = (await alice.query(`SELECT svc_generate_async('Once upon a time', max_tokens := 4) AS id`)).rows[0]
+    .id as string;
   await follow(id);
   await expect(workerRole.query(`SELECT svc_worker_progress(NULL, 1, 'x', 1)`)).rejects.toMatchObject({
     code: '22004',
@@ -196,7 +220,14 @@ test('error paths: a NULL id is 22004 naming it; an unknown id is no row; the wo
   // Completed: the attempt no longer runs it, so nothing is stored.
   expect((await workerRole.query(`SELECT svc_worker_progress($1, 1, 'late', 1) AS ok`, [id])).rows[0].ok).toBe(false);
   // (A row the running attempt wrote may still be there until the cleanup: on a loaded machine 4 tokens can take a progress interval.)
-  expect((await su.query(`SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1 AND partial_result = 'late'`, [id])).rows[0].n).toBe(0);
+  expect(
+    (
+      await su.query(
+        `SELECT count(*)::int AS n FROM svc_partial_results WHERE request_id = $1 AND partial_result = 'late'`,
+        [id],
+      )
+    ).rows[0].n,
+  ).toBe(0);
 });
 
 test("the SQL reference's streaming example runs in psql as written: the request's state, then its result", async () => {

@@ -26,13 +26,17 @@ beforeAll(async () => {
   alice = await svc().connect(ROLES.alice);
   bob = await svc().connect(ROLES.bob);
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' }, STORIES_MODEL);
-  await eventually('the worker to heartbeat', async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
   // 'long': 60 rows of 2 sentences (~3,600 characters); 'many': 400 rows of a few characters (~5,000);
   // every row its own (numbered), so no two chunks are the same request (the cache would answer the second);
   // 'short': 2 rows; 'none': only NULL and blank rows.
   await su.query(`CREATE TABLE docs (id integer PRIMARY KEY, category text NOT NULL, body text)`);
   const rows: Array<[number, string, string | null]> = [];
-  for (let i = 0; i < 60; i++) rows.push([rows.length + 1, 'long', `${i}. ${SENTENCES[i % 5]} ${SENTENCES[(i * 3 + 1) % 5]}`]);
+  for (let i = 0; i < 60; i++)
+    rows.push([rows.length + 1, 'long', `${i}. ${SENTENCES[i % 5]} ${SENTENCES[(i * 3 + 1) % 5]}`]);
   for (let i = 0; i < 400; i++) rows.push([rows.length + 1, 'many', `${i % 2 ? 'Lily ran' : 'Tom sat'} ${i}.`]);
   rows.push([rows.length + 1, 'short', 'Lily went to the park.'], [rows.length + 2, 'short', 'She saw a big dog.']);
   rows.push([rows.length + 1, 'none', null], [rows.length + 2, 'none', '   ']);
@@ -49,11 +53,17 @@ afterAll(async () => {
 });
 
 const SUMMARIES = `SELECT category, svc_summarize(body, 24, 7 ORDER BY id) AS summary FROM docs GROUP BY category ORDER BY category`;
-const summaries = async (client: pg.Client = alice, sql = SUMMARIES) => Object.fromEntries((await client.query(sql)).rows.map((r) => [r.category, r.summary]));
-const generations = async () => (await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE function_name = 'generate'`)).rows[0].n as number;
+const summaries = async (client: pg.Client = alice, sql = SUMMARIES) =>
+  Object.fromEntries((await client.query(sql)).rows.map((r) => [r.category, r.summary]));
+const generations = async () =>
+  (await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE function_name = 'generate'`)).rows[0].n as number;
 const textLength = async (category: string) =>
-  (await su.query(`SELECT sum(length(btrim(body)))::int + 2 * (count(*)::int - 1) AS n FROM docs WHERE category = $1 AND btrim(body) <> ''`, [category]))
-    .rows[0].n as number;
+  (
+    await su.query(
+      `SELECT sum(length(btrim(body)))::int + 2 * (count(*)::int - 1) AS n FROM docs WHERE category = $1 AND btrim(body) <> ''`,
+      [category],
+    )
+  ).rows[0].n as number;
 
 test('GROUP BY: one summary per group, the same bytes again and after the cache is cleared; NULL for a group of no text', async () => {
   await su.query('SELECT svc_cache_clear()');
@@ -66,12 +76,17 @@ test('GROUP BY: one summary per group, the same bytes again and after the cache 
   expect(await summaries()).toEqual(first); // computed again
   // A short group is one model call: a summary of its text with the aggregate's max_tokens and seed.
   const short = (
-    await alice.query(`SELECT svc_generate(E'Lily went to the park.\\n\\nShe saw a big dog.\\n\\nSummarize the text above.\\nSummary:', 24, seed := 7) AS s`)
+    await alice.query(
+      `SELECT svc_generate(E'Lily went to the park.\\n\\nShe saw a big dog.\\n\\nSummarize the text above.\\nSummary:', 24, seed := 7) AS s`,
+    )
   ).rows[0].s;
   expect(first.short).toBe(short.trim());
   // The default max_tokens and seed (512, 42) are those of the one-argument form.
-  expect((await alice.query(`SELECT svc_summarize(body ORDER BY id) AS s FROM docs WHERE category = 'short'`)).rows[0].s).toBe(
-    (await alice.query(`SELECT svc_summarize(body, 512, 42 ORDER BY id) AS s FROM docs WHERE category = 'short'`)).rows[0].s,
+  expect(
+    (await alice.query(`SELECT svc_summarize(body ORDER BY id) AS s FROM docs WHERE category = 'short'`)).rows[0].s,
+  ).toBe(
+    (await alice.query(`SELECT svc_summarize(body, 512, 42 ORDER BY id) AS s FROM docs WHERE category = 'short'`))
+      .rows[0].s,
   );
 }, 300_000);
 
@@ -96,7 +111,12 @@ test('the state stays bounded however many rows: less than a chunk of text, part
   let largest = 0;
   await su.query(`SET svc.summarize_chunk_size = ${CHUNK}`);
   for (const { body } of rows) {
-    state = (await su.query(`SELECT svc__summarize_step($1::jsonb, $2, 24, 7) AS s`, [state === null ? null : JSON.stringify(state), body])).rows[0].s;
+    state = (
+      await su.query(`SELECT svc__summarize_step($1::jsonb, $2, 24, 7) AS s`, [
+        state === null ? null : JSON.stringify(state),
+        body,
+      ])
+    ).rows[0].s;
     const s = state as { text: string; parts: string[]; rows: number };
     expect(s.text.length).toBeLessThan(CHUNK);
     expect(s.parts.length === 1 || s.parts.join('\n\n').length <= CHUNK).toBe(true);
@@ -110,13 +130,19 @@ test('the state stays bounded however many rows: less than a chunk of text, part
 test('never in a parallel plan (its model calls write); partitionwise it combines partial states', async () => {
   const serial = await summaries();
   await su.query(`ALTER TABLE docs SET (parallel_workers = 2)`);
-  await alice.query(`SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2`);
+  await alice.query(
+    `SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2`,
+  );
   try {
     // The same scan without the aggregate is parallel; with it, the planner keeps it serial.
     expect(
-      (await alice.query(`EXPLAIN (COSTS OFF) SELECT category, count(body) FROM docs GROUP BY category`)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+      (await alice.query(`EXPLAIN (COSTS OFF) SELECT category, count(body) FROM docs GROUP BY category`)).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n'),
     ).toMatch(/Gather/);
-    expect((await alice.query(`EXPLAIN (COSTS OFF) ${SUMMARIES}`)).rows.map((r) => r['QUERY PLAN']).join('\n')).not.toMatch(/Gather|Parallel/);
+    expect(
+      (await alice.query(`EXPLAIN (COSTS OFF) ${SUMMARIES}`)).rows.map((r) => r['QUERY PLAN']).join('\n'),
+    ).not.toMatch(/Gather|Parallel/);
     expect(await summaries()).toEqual(serial);
   } finally {
     await alice.query('RESET ALL');
@@ -141,7 +167,11 @@ test('never in a parallel plan (its model calls write); partitionwise it combine
 test('bad arguments and settings are refused naming them, enqueueing nothing; the support functions are not callable', async () => {
   const before = await generations();
   const cases: Array<[string, string, string]> = [
-    [`SELECT svc_summarize(body, 0) FROM docs`, '22023', 'svc_summarize: max_tokens must be between 1 and 32768 (got 0)'],
+    [
+      `SELECT svc_summarize(body, 0) FROM docs`,
+      '22023',
+      'svc_summarize: max_tokens must be between 1 and 32768 (got 0)',
+    ],
     [`SELECT svc_summarize(body, NULL::integer) FROM docs`, '22004', 'svc_summarize: max_tokens must not be NULL'],
     [`SELECT svc_summarize(body, 16, NULL) FROM docs`, '22004', 'svc_summarize: seed must not be NULL'],
     [
@@ -167,7 +197,9 @@ test('bad arguments and settings are refused naming them, enqueueing nothing; th
     ['99', 'must be an integer of at least 100 (is "99")'],
   ]) {
     await alice.query(`SET svc.summarize_chunk_size = '${value}'`);
-    await expect(alice.query(`SELECT svc_summarize(body) FROM docs`)).rejects.toThrow(`setting svc.summarize_chunk_size ${message}`);
+    await expect(alice.query(`SELECT svc_summarize(body) FROM docs`)).rejects.toThrow(
+      `setting svc.summarize_chunk_size ${message}`,
+    );
   }
   await alice.query(`SET svc.summarize_chunk_size = ${CHUNK}`);
   expect(await generations()).toBe(before);
@@ -180,19 +212,33 @@ test('bad arguments and settings are refused naming them, enqueueing nothing; th
     await expect(alice.query(sql)).rejects.toThrow(/permission denied for function svc__summarize_/);
   }
   // The model calls are alice's requests: bob sees none of them.
-  expect((await alice.query(`SELECT count(*)::int AS n FROM svc_queue WHERE function_name = 'generate'`)).rows[0].n).toBeGreaterThan(0);
+  expect(
+    (await alice.query(`SELECT count(*)::int AS n FROM svc_queue WHERE function_name = 'generate'`)).rows[0].n,
+  ).toBeGreaterThan(0);
   expect((await bob.query(`SELECT count(*)::int AS n FROM svc_queue`)).rows[0].n).toBe(0);
 });
 
 test("with its defaults on the shipped generator: chunks fit the model's context, for a 10,000-character text and for groups of 20 and 200 short rows", async () => {
   // bob sets nothing: max_tokens 512, and chunks cut to stories260K's 512-token context as its worker reported it.
   expect((await su.query(`SELECT context_size FROM svc_models WHERE name = 'default'`)).rows[0].context_size).toBe(512);
-  await su.query(`CREATE TABLE defaults (id integer PRIMARY KEY, grp text, body text); GRANT SELECT ON defaults TO bob`);
-  await su.query(`INSERT INTO defaults VALUES (1, 'long', $1)`, [Array.from({ length: 400 }, (_, n) => `${n}. ${SENTENCES[n % 5]}`).join(' ')]);
-  await su.query(`INSERT INTO defaults SELECT 100 + i, 'twenty', format('Lily ran %s times.', i) FROM generate_series(1, 20) i`);
-  await su.query(`INSERT INTO defaults SELECT 1000 + i, 'two hundred', format('Tom sat %s.', i) FROM generate_series(1, 200) i`);
-  expect((await su.query(`SELECT length(body) AS n FROM defaults WHERE id = 1`)).rows[0].n).toBeGreaterThanOrEqual(10_000);
-  const rows = (await bob.query(`SELECT grp, svc_summarize(body ORDER BY id) AS s FROM defaults GROUP BY grp ORDER BY grp`)).rows;
+  await su.query(
+    `CREATE TABLE defaults (id integer PRIMARY KEY, grp text, body text); GRANT SELECT ON defaults TO bob`,
+  );
+  await su.query(`INSERT INTO defaults VALUES (1, 'long', $1)`, [
+    Array.from({ length: 400 }, (_, n) => `${n}. ${SENTENCES[n % 5]}`).join(' '),
+  ]);
+  await su.query(
+    `INSERT INTO defaults SELECT 100 + i, 'twenty', format('Lily ran %s times.', i) FROM generate_series(1, 20) i`,
+  );
+  await su.query(
+    `INSERT INTO defaults SELECT 1000 + i, 'two hundred', format('Tom sat %s.', i) FROM generate_series(1, 200) i`,
+  );
+  expect((await su.query(`SELECT length(body) AS n FROM defaults WHERE id = 1`)).rows[0].n).toBeGreaterThanOrEqual(
+    10_000,
+  );
+  const rows = (
+    await bob.query(`SELECT grp, svc_summarize(body ORDER BY id) AS s FROM defaults GROUP BY grp ORDER BY grp`)
+  ).rows;
   expect(rows.map((r) => r.grp)).toEqual(['long', 'twenty', 'two hundred']);
   for (const r of rows) expect(r.s.length).toBeGreaterThan(0);
 }, 300_000);

@@ -13,7 +13,10 @@ let worker: WorkerProcess | undefined;
 
 async function startOne(): Promise<void> {
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '4' });
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
 }
 
 beforeAll(async () => {
@@ -29,12 +32,21 @@ const PROMPTS = ['Colour of the sky?', 'Colour of grass?', 'Colour of snow?', 'C
 const CHOICES = ['blue', 'green', 'white', 'black', 'red'];
 
 test('svc_generate_choice(prompts[]): a row per prompt in order, the bytes of the one-prompt call and of the async path', async () => {
-  const set = (await alice.query(`SELECT ord, result, error FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`, [PROMPTS, CHOICES])).rows;
+  const set = (
+    await alice.query(
+      `SELECT ord, result, error FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`,
+      [PROMPTS, CHOICES],
+    )
+  ).rows;
   expect(set.map((r) => r.ord)).toEqual([1, 2, 3, 4, 5]);
   expect(set.every((r) => r.error === null && CHOICES.includes(r.result))).toBe(true);
   for (const [i, prompt] of PROMPTS.entries()) {
-    const one = (await alice.query(`SELECT svc_generate_choice($1, $2::text[], use_cache := false) AS out`, [prompt, CHOICES])).rows[0].out;
-    const id = (await alice.query(`SELECT svc_generate_choice_async($1, $2::text[], use_cache := false) AS id`, [prompt, CHOICES])).rows[0].id;
+    const one = (
+      await alice.query(`SELECT svc_generate_choice($1, $2::text[], use_cache := false) AS out`, [prompt, CHOICES])
+    ).rows[0].out;
+    const id = (
+      await alice.query(`SELECT svc_generate_choice_async($1, $2::text[], use_cache := false) AS id`, [prompt, CHOICES])
+    ).rows[0].id;
     const viaAsync = (await alice.query(`SELECT svc_get_async_result($1) AS out`, [id])).rows[0].out;
     expect({ prompt, set: set[i].result }).toEqual({ prompt, set: one });
     expect(viaAsync).toBe(one);
@@ -42,11 +54,24 @@ test('svc_generate_choice(prompts[]): a row per prompt in order, the bytes of th
 });
 
 test('every set-based form gives what its one-input form gives, in input order', async () => {
-  const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 0, maximum: 9 } }, required: ['n'], additionalProperties: false };
+  const schema = {
+    type: 'object',
+    properties: { n: { type: 'integer', minimum: 0, maximum: 9 } },
+    required: ['n'],
+    additionalProperties: false,
+  };
   const forms: Array<[string, string, unknown[]]> = [
     ['svc_generate($1::text[], max_tokens := 12)', 'svc_generate($1, max_tokens := 12, use_cache := false)', []],
-    ['svc_generate_json($1::text[], $2::jsonb, max_tokens := 40)', 'svc_generate_json($1, $2::jsonb, max_tokens := 40, use_cache := false)', [schema]],
-    ['svc_generate_regex($1::text[], $2, max_tokens := 20)', 'svc_generate_regex($1, $2, max_tokens := 20, use_cache := false)', ['[a-z]{3}-[0-9]{2}']],
+    [
+      'svc_generate_json($1::text[], $2::jsonb, max_tokens := 40)',
+      'svc_generate_json($1, $2::jsonb, max_tokens := 40, use_cache := false)',
+      [schema],
+    ],
+    [
+      'svc_generate_regex($1::text[], $2, max_tokens := 20)',
+      'svc_generate_regex($1, $2, max_tokens := 20, use_cache := false)',
+      ['[a-z]{3}-[0-9]{2}'],
+    ],
   ];
   for (const [setCall, oneCall, extra] of forms) {
     const set = (await alice.query(`SELECT ord, result, error FROM ${setCall}`, [PROMPTS, ...extra])).rows;
@@ -57,18 +82,32 @@ test('every set-based form gives what its one-input form gives, in input order',
   }
   const embeddings = (await alice.query(`SELECT ord, embedding, error FROM svc_embed($1::text[])`, [PROMPTS])).rows;
   for (const [i, text] of PROMPTS.entries()) {
-    expect((await alice.query(`SELECT svc_embed($1, use_cache := false) AS e`, [text])).rows[0].e).toEqual(embeddings[i].embedding);
+    expect((await alice.query(`SELECT svc_embed($1, use_cache := false) AS e`, [text])).rows[0].e).toEqual(
+      embeddings[i].embedding,
+    );
   }
   const docs = ['Paris is in France', 'Bananas are yellow', 'The sky is blue'];
-  const ranked = (await alice.query(`SELECT ord, document, score, error FROM svc_rerank($1::text[], $2::text[])`, [['capital of France', 'fruit'], docs])).rows;
+  const ranked = (
+    await alice.query(`SELECT ord, document, score, error FROM svc_rerank($1::text[], $2::text[])`, [
+      ['capital of France', 'fruit'],
+      docs,
+    ])
+  ).rows;
   for (const [q, query] of ['capital of France', 'fruit'].entries()) {
-    const single = (await alice.query(`SELECT document, score FROM svc_rerank($1, $2::text[], use_cache := false)`, [query, docs])).rows;
+    const single = (
+      await alice.query(`SELECT document, score FROM svc_rerank($1, $2::text[], use_cache := false)`, [query, docs])
+    ).rows;
     expect(ranked.filter((r) => r.ord === q + 1).map(({ document, score }) => ({ document, score }))).toEqual(single);
   }
 });
 
 test("an input's error is reported in its row; the others get their results; arguments shared by all are the call's errors", async () => {
-  const rows = (await alice.query(`SELECT ord, result, error FROM svc_generate_choice(ARRAY['Sky?', NULL, '  ', 'Grass?'], $1::text[])`, [CHOICES])).rows;
+  const rows = (
+    await alice.query(
+      `SELECT ord, result, error FROM svc_generate_choice(ARRAY['Sky?', NULL, '  ', 'Grass?'], $1::text[])`,
+      [CHOICES],
+    )
+  ).rows;
   expect(rows.map((r) => r.ord)).toEqual([1, 2, 3, 4]);
   expect(CHOICES).toContain(rows[0].result);
   expect(rows[1]).toMatchObject({ result: null, error: 'svc_generate_choice: prompts[2] must not be NULL' });
@@ -78,19 +117,32 @@ test("an input's error is reported in its row; the others get their results; arg
     code: '22023',
     message: expect.stringMatching(/choices/),
   });
-  await expect(alice.query(`SELECT * FROM svc_generate(ARRAY['a'], max_tokens := 0)`)).rejects.toMatchObject({ code: '22023' });
-  await expect(alice.query(`SELECT * FROM svc_embed(ARRAY[]::text[])`)).rejects.toMatchObject({ code: '22023', message: 'svc_embed: texts must not be empty' });
-  await expect(alice.query(`SELECT * FROM svc_embed(array_fill('a'::text, ARRAY[100001]))`)).rejects.toMatchObject({ code: '54000' });
+  await expect(alice.query(`SELECT * FROM svc_generate(ARRAY['a'], max_tokens := 0)`)).rejects.toMatchObject({
+    code: '22023',
+  });
+  await expect(alice.query(`SELECT * FROM svc_embed(ARRAY[]::text[])`)).rejects.toMatchObject({
+    code: '22023',
+    message: 'svc_embed: texts must not be empty',
+  });
+  await expect(alice.query(`SELECT * FROM svc_embed(array_fill('a'::text, ARRAY[100001]))`)).rejects.toMatchObject({
+    code: '54000',
+  });
 });
 
 test('served from the cache where it can: a second call is all hits, the same bytes; only misses are enqueued', async () => {
   const texts = Array.from({ length: 40 }, (_, i) => `cached text ${i}`);
   const first = (await alice.query(`SELECT embedding FROM svc_embed($1::text[]) ORDER BY ord`, [texts])).rows;
-  const queued = async () => Number((await db.query(`SELECT count(*) AS n FROM svc_queue WHERE parameters->>'text_input' LIKE 'cached text %'`)).rows[0].n);
+  const queued = async () =>
+    Number(
+      (await db.query(`SELECT count(*) AS n FROM svc_queue WHERE parameters->>'text_input' LIKE 'cached text %'`))
+        .rows[0].n,
+    );
   const before = await queued();
   const hits = async () => Number((await db.query(`SELECT hits FROM svc_cache_stats()`)).rows[0].hits);
   const hitsBefore = await hits();
-  const second = (await alice.query(`SELECT embedding FROM svc_embed($1::text[]) ORDER BY ord`, [[...texts, 'one new text']])).rows;
+  const second = (
+    await alice.query(`SELECT embedding FROM svc_embed($1::text[]) ORDER BY ord`, [[...texts, 'one new text']])
+  ).rows;
   expect(second.slice(0, 40)).toEqual(first);
   expect((await hits()) - hitsBefore).toBe(40);
   expect((await queued()) - before).toBe(0);
@@ -99,11 +151,21 @@ test('served from the cache where it can: a second call is all hits, the same by
 
 test('more inputs than the window (1,000 in the queue at once) in one statement, under REPEATABLE READ too', async () => {
   const texts = Array.from({ length: 1100 }, (_, i) => `window ${i}`);
-  const rows = (await alice.query(`SELECT ord, error, array_length(embedding, 1) AS n FROM svc_embed($1::text[], use_cache := false)`, [texts])).rows;
+  const rows = (
+    await alice.query(
+      `SELECT ord, error, array_length(embedding, 1) AS n FROM svc_embed($1::text[], use_cache := false)`,
+      [texts],
+    )
+  ).rows;
   expect(rows).toHaveLength(1100);
   expect(rows.every((r, i) => r.ord === i + 1 && r.error === null && r.n === 64)).toBe(true);
   await alice.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
-  const rr = (await alice.query(`SELECT ord, result FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`, [PROMPTS, CHOICES])).rows;
+  const rr = (
+    await alice.query(`SELECT ord, result FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`, [
+      PROMPTS,
+      CHOICES,
+    ])
+  ).rows;
   await alice.query('COMMIT');
   expect(rr.every((r) => CHOICES.includes(r.result))).toBe(true);
 }, 120_000);
@@ -111,16 +173,22 @@ test('more inputs than the window (1,000 in the queue at once) in one statement,
 test('a set call larger than the room in the queue goes through in smaller windows; one that cannot start fails as a one-input call', async () => {
   await alice.query('SET svc.max_queue_size = 3');
   try {
-    const rows = (await alice.query(`SELECT ord, error FROM svc_embed($1::text[], use_cache := false)`, [Array.from({ length: 12 }, (_, i) => `room ${i}`)]))
-      .rows;
+    const rows = (
+      await alice.query(`SELECT ord, error FROM svc_embed($1::text[], use_cache := false)`, [
+        Array.from({ length: 12 }, (_, i) => `room ${i}`),
+      ])
+    ).rows;
     expect(rows.map((r) => [r.ord, r.error])).toEqual(Array.from({ length: 12 }, (_, i) => [i + 1, null]));
     // Three requests for a model no worker serves fill the queue (3 of 3) for good.
     await db.query(`SELECT svc_model_declare('unserved')`);
     await db.query(`SET svc.model = 'unserved'`);
-    const ids = (await db.query(`SELECT svc_generate_batch_async(ARRAY['x', 'y', 'z']) AS ids`)).rows[0].ids as string[];
+    const ids = (await db.query(`SELECT svc_generate_batch_async(ARRAY['x', 'y', 'z']) AS ids`)).rows[0]
+      .ids as string[];
     await db.query('RESET svc.model');
     try {
-      await expect(alice.query(`SELECT * FROM svc_embed(ARRAY['no room'], use_cache := false)`)).rejects.toMatchObject({ code: '53400' });
+      await expect(alice.query(`SELECT * FROM svc_embed(ARRAY['no room'], use_cache := false)`)).rejects.toMatchObject({
+        code: '53400',
+      });
     } finally {
       for (const id of ids) await db.query('SELECT svc_cancel_async($1)', [id]);
     }
@@ -130,10 +198,14 @@ test('a set call larger than the room in the queue goes through in smaller windo
 });
 
 test('svc_get_async_results: one row per id in input order, results and errors in their rows, at once when all are settled', async () => {
-  const ids = (await alice.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 8) AS ids`, [PROMPTS])).rows[0].ids as string[];
+  const ids = (await alice.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 8) AS ids`, [PROMPTS]))
+    .rows[0].ids as string[];
   const unknown = '00000000-0000-0000-0000-000000000000';
-  const rows = (await alice.query(`SELECT ord, request_id, status, result, error FROM svc_get_async_results($1::uuid[], 60)`, [[...ids, unknown, ids[0]]]))
-    .rows;
+  const rows = (
+    await alice.query(`SELECT ord, request_id, status, result, error FROM svc_get_async_results($1::uuid[], 60)`, [
+      [...ids, unknown, ids[0]],
+    ])
+  ).rows;
   expect(rows.map((r) => [r.ord, r.request_id])).toEqual([...ids, unknown, ids[0]].map((id, i) => [i + 1, id]));
   for (const [i, id] of ids.entries()) {
     expect(rows[i]).toMatchObject({ status: 'completed', error: null });
@@ -147,7 +219,9 @@ test('svc_get_async_results: one row per id in input order, results and errors i
   expect(rows[6].result).toBe(rows[0].result);
   // Another role's ids are unknown to bob.
   const bob = await svc().connect(ROLES.bob);
-  expect((await bob.query(`SELECT status, error FROM svc_get_async_results($1::uuid[], 0)`, [ids.slice(0, 1)])).rows[0]).toMatchObject({
+  expect(
+    (await bob.query(`SELECT status, error FROM svc_get_async_results($1::uuid[], 0)`, [ids.slice(0, 1)])).rows[0],
+  ).toMatchObject({
     status: null,
     error: expect.stringMatching(/does not exist or is not visible/),
   });
@@ -184,15 +258,25 @@ describe('with no worker answering', () => {
   test('a set call that times out reports it in each row and cancels what it submitted; svc_get_async_results reports the still pending', async () => {
     await alice.query(`SET svc.sync_timeout = '1s'`);
     const rows = (
-      await alice.query(`SELECT ord, result, error FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`, [['late 1', 'late 2'], CHOICES])
+      await alice.query(
+        `SELECT ord, result, error FROM svc_generate_choice($1::text[], $2::text[], use_cache := false)`,
+        [['late 1', 'late 2'], CHOICES],
+      )
     ).rows;
     await alice.query('RESET svc.sync_timeout');
     expect(rows.map((r) => r.ord)).toEqual([1, 2]);
-    for (const r of rows) expect(r.error).toMatch(/svc_generate_choice: timed out: no result within 1 s \(svc.sync_timeout\)/);
-    expect((await db.query(`SELECT DISTINCT status FROM svc_queue WHERE parameters->>'prompt' LIKE 'late %'`)).rows).toEqual([{ status: 'cancelled' }]);
+    for (const r of rows)
+      expect(r.error).toMatch(/svc_generate_choice: timed out: no result within 1 s \(svc.sync_timeout\)/);
+    expect(
+      (await db.query(`SELECT DISTINCT status FROM svc_queue WHERE parameters->>'prompt' LIKE 'late %'`)).rows,
+    ).toEqual([{ status: 'cancelled' }]);
     const id = (await alice.query(`SELECT svc_generate_async('pending one') AS id`)).rows[0].id;
-    const pending = (await alice.query(`SELECT status, error FROM svc_get_async_results(ARRAY[$1]::uuid[], 0)`, [id])).rows[0];
-    expect(pending).toEqual({ status: 'pending', error: `svc_get_async_results: timed out after 0 s: request ${id} is still pending` });
+    const pending = (await alice.query(`SELECT status, error FROM svc_get_async_results(ARRAY[$1]::uuid[], 0)`, [id]))
+      .rows[0];
+    expect(pending).toEqual({
+      status: 'pending',
+      error: `svc_get_async_results: timed out after 0 s: request ${id} is still pending`,
+    });
     await alice.query('SELECT svc_cancel_async($1)', [id]);
   });
 });

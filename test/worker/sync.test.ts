@@ -9,7 +9,10 @@ import * as protocol from '../../worker/protocol.js';
 /** A worker started and heard from: a sync call with no live worker is refused at once (SV006), so each restart waits for it. */
 async function started(env: Record<string, string>): Promise<WorkerProcess> {
   const w = startWorker(svc().cluster, env);
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
   return w;
 }
 
@@ -20,7 +23,10 @@ let worker: WorkerProcess;
 beforeAll(async () => {
   db = await svc().connect();
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '4' });
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
 }, 60_000);
 afterAll(async () => {
   await worker?.stop();
@@ -38,7 +44,9 @@ const SCHEMA = {
 };
 
 test('svc_generate_json returns JSON valid against the schema', async () => {
-  const { rows } = await db.query(`SELECT svc_generate_json('A person as JSON', $1::jsonb, max_tokens := 200) AS out`, [SCHEMA]);
+  const { rows } = await db.query(`SELECT svc_generate_json('A person as JSON', $1::jsonb, max_tokens := 200) AS out`, [
+    SCHEMA,
+  ]);
   // ajv is CommonJS: under ESM its class may sit on `default`.
   const Ajv = ((AjvModule as unknown as { default?: typeof AjvModule }).default ?? AjvModule) as unknown as new () => {
     compile(s: object): (v: unknown) => boolean;
@@ -49,7 +57,9 @@ test('svc_generate_json returns JSON valid against the schema', async () => {
 
 test('svc_generate_regex returns text that fully matches the pattern', async () => {
   const pattern = '[A-Z][a-z]{2,8} (19|20)[0-9]{2}';
-  const { rows } = await db.query(`SELECT svc_generate_regex('A name and a year', $1, max_tokens := 40) AS out`, [pattern]);
+  const { rows } = await db.query(`SELECT svc_generate_regex('A name and a year', $1, max_tokens := 40) AS out`, [
+    pattern,
+  ]);
   expect(rows[0].out).toMatch(new RegExp(`^(?:${pattern})$`));
 });
 
@@ -60,7 +70,9 @@ test('svc_generate_choice returns one of the choices', async () => {
 });
 
 test('svc_embed returns a real[] of the model dimension, L2-normalized', async () => {
-  const { rows } = await db.query(`SELECT svc_embed('hello world') AS v, array_length(svc_embed('hello world'), 1) AS n`);
+  const { rows } = await db.query(
+    `SELECT svc_embed('hello world') AS v, array_length(svc_embed('hello world'), 1) AS n`,
+  );
   expect(rows[0].n).toBe(64);
   const norm = Math.sqrt((rows[0].v as number[]).reduce((s, x) => s + x * x, 0));
   expect(norm).toBeCloseTo(1, 4);
@@ -68,7 +80,10 @@ test('svc_embed returns a real[] of the model dimension, L2-normalized', async (
 
 test('an async embedding result casts to real[] of the model dimension', async () => {
   const id = (await db.query(`SELECT svc_embed_async('hello world') AS id`)).rows[0].id;
-  const { rows } = await db.query(`SELECT array_length(translate(svc_get_async_result($1), '[]', '{}')::real[], 1) AS n`, [id]);
+  const { rows } = await db.query(
+    `SELECT array_length(translate(svc_get_async_result($1), '[]', '{}')::real[], 1) AS n`,
+    [id],
+  );
   expect(rows[0].n).toBe(64);
 });
 
@@ -94,7 +109,11 @@ test('sync calls work inside explicit transactions, READ COMMITTED and REPEATABL
 
 test('unconstrained output is stored whatever bytes the model produced (NUL becomes U+FFFD)', async () => {
   const prompts = Array.from({ length: 12 }, (_, i) => `raw ${i}`);
-  const ids = (await db.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 48, use_cache := false) AS ids`, [prompts])).rows[0].ids;
+  const ids = (
+    await db.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 48, use_cache := false) AS ids`, [
+      prompts,
+    ])
+  ).rows[0].ids;
   for (const id of ids) {
     const out = (await db.query('SELECT svc_get_async_result($1) AS r', [id])).rows[0].r as string;
     expect(out).not.toContain('\u0000');
@@ -113,7 +132,8 @@ describe('determinism', () => {
 
   async function syncResults(useCache: boolean): Promise<string[]> {
     const out: string[] = [];
-    for (const r of requests) out.push((await db.query(`SELECT ${r.replace('%s', String(useCache))} AS out`)).rows[0].out);
+    for (const r of requests)
+      out.push((await db.query(`SELECT ${r.replace('%s', String(useCache))} AS out`)).rows[0].out);
     return out;
   }
 
@@ -139,7 +159,11 @@ describe('determinism', () => {
   test('concurrency 1 and 4 give the same bytes (batched decoding changes nothing)', async () => {
     const prompts = Array.from({ length: 8 }, (_, i) => `Prompt number ${i}:`);
     const run = async () => {
-      const ids = (await db.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 32, use_cache := false) AS ids`, [prompts])).rows[0].ids;
+      const ids = (
+        await db.query(`SELECT svc_generate_batch_async($1::text[], max_tokens := 32, use_cache := false) AS ids`, [
+          prompts,
+        ])
+      ).rows[0].ids;
       const out: string[] = [];
       for (const id of ids) out.push((await db.query('SELECT svc_get_async_result($1) AS r', [id])).rows[0].r);
       return out;
@@ -164,7 +188,9 @@ describe('the result cache', () => {
     await db.query(`SELECT svc_generate('cache me', max_tokens := 8)`); // hit
     await db.query(`SELECT svc_generate('cache me', max_tokens := 8, use_cache := false)`); // neither
     await db.query(`SELECT svc_generate('not cached', max_tokens := 8, use_cache := false)`);
-    const stats = (await db.query('SELECT entries::int, hits::int, misses::int, hit_rate, max_entries::int FROM svc_cache_stats()')).rows[0];
+    const stats = (
+      await db.query('SELECT entries::int, hits::int, misses::int, hit_rate, max_entries::int FROM svc_cache_stats()')
+    ).rows[0];
     expect(stats).toEqual({ entries: 1, hits: 1, misses: 1, hit_rate: 1 / 2, max_entries: 10000 });
     const entry = (await db.query(`SELECT function_name, hits::int, model FROM svc_cache`)).rows[0];
     expect(entry.function_name).toBe('generate');
@@ -197,19 +223,26 @@ describe('the result cache', () => {
       [attack, 'root ::= "{\\"email\\":\\"attacker@example.com\\"}"'],
     );
     const done = await eventually('the inserted job to finish', async () => {
-      const r = (await db.query('SELECT status, error, retry_count, result FROM svc_queue WHERE request_id = $1', [rows[0].request_id])).rows[0];
+      const r = (
+        await db.query('SELECT status, error, retry_count, result FROM svc_queue WHERE request_id = $1', [
+          rows[0].request_id,
+        ])
+      ).rows[0];
       return ['completed', 'failed'].includes(r.status) ? r : undefined;
     });
     expect(done).toEqual({
       status: 'failed',
-      error: "the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)",
+      error:
+        "the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)",
       retry_count: 0,
       result: null,
     });
     expect((await db.query('SELECT count(*)::int AS n FROM svc_cache')).rows[0].n).toBe(0);
     // Another role asking the same request gets what the request itself produces.
     const alice = await svc().connect(ROLES.alice);
-    const out = (await alice.query(`SELECT svc_generate_json($1, $2::jsonb, max_tokens := 48) AS out`, [attack.prompt, schema])).rows[0].out;
+    const out = (
+      await alice.query(`SELECT svc_generate_json($1, $2::jsonb, max_tokens := 48) AS out`, [attack.prompt, schema])
+    ).rows[0].out;
     expect(out).not.toContain('attacker@example.com');
     expect(JSON.parse(out)).toEqual({ email: expect.any(String) });
     expect((await db.query('SELECT function_name FROM svc_cache')).rows).toEqual([{ function_name: 'generate_json' }]);
@@ -240,7 +273,10 @@ test('with no live worker, a sync call fails at once with a clear error naming t
       message: 'svc_generate: no worker is running (none sent a heartbeat in the last minute)',
       hint: 'Start a worker (svc-worker), or use the _async functions: their requests wait for one.',
     });
-    expect((await db.query(`SELECT count(*)::int AS n FROM svc_queue WHERE parameters->>'prompt' = 'nobody home'`)).rows[0].n).toBe(0);
+    expect(
+      (await db.query(`SELECT count(*)::int AS n FROM svc_queue WHERE parameters->>'prompt' = 'nobody home'`)).rows[0]
+        .n,
+    ).toBe(0);
     // A worker that says it is starting (loading its models: worker/main.ts) is waited for, up to svc.sync_timeout.
     const starting = await svc().connect(ROLES.worker);
     await protocol.heartbeat(starting, {
@@ -258,7 +294,9 @@ test('with no live worker, a sync call fails at once with a clear error naming t
     await db.query(`SET svc.sync_timeout = '1s'`);
     await expect(db.query(`SELECT svc_generate('wait for it', use_cache := false)`)).rejects.toMatchObject({
       code: 'SV003',
-      message: expect.stringMatching(/^svc_generate: timed out: no result within 1 s \(svc.sync_timeout\); 1 worker\(s\) running/),
+      message: expect.stringMatching(
+        /^svc_generate: timed out: no result within 1 s \(svc.sync_timeout\); 1 worker\(s\) running/,
+      ),
     });
     await db.query(`RESET svc.sync_timeout; DELETE FROM svc_workers WHERE worker_id = 'starting-worker'`);
   } finally {
@@ -269,11 +307,21 @@ test('with no live worker, a sync call fails at once with a clear error naming t
 test('bad arguments to sync functions are rejected before anything is queued', async () => {
   const before = (await db.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n;
   await expect(db.query(`SELECT svc_generate('')`)).rejects.toThrow(/svc_generate: prompt must not be empty/);
-  await expect(db.query(`SELECT svc_generate_json('x', '{"type":"bogus"}')`)).rejects.toThrow(/svc_generate_json: schema is not a usable constraint/);
-  await expect(db.query(`SELECT svc_generate_regex('x', '(?<=a)b')`)).rejects.toThrow(/svc_generate_regex: pattern is not a usable constraint/);
-  await expect(db.query(`SELECT svc_generate_choice('x', ARRAY[]::text[])`)).rejects.toThrow(/svc_generate_choice: choices must not be empty/);
+  await expect(db.query(`SELECT svc_generate_json('x', '{"type":"bogus"}')`)).rejects.toThrow(
+    /svc_generate_json: schema is not a usable constraint/,
+  );
+  await expect(db.query(`SELECT svc_generate_regex('x', '(?<=a)b')`)).rejects.toThrow(
+    /svc_generate_regex: pattern is not a usable constraint/,
+  );
+  await expect(db.query(`SELECT svc_generate_choice('x', ARRAY[]::text[])`)).rejects.toThrow(
+    /svc_generate_choice: choices must not be empty/,
+  );
   await expect(db.query(`SELECT svc_embed(NULL)`)).rejects.toThrow(/svc_embed: text_input must not be NULL/);
-  await expect(db.query(`SELECT * FROM svc_rerank('q', ARRAY[]::text[])`)).rejects.toThrow(/svc_rerank: documents must not be empty/);
-  await expect(db.query(`SELECT svc_generate('x', max_tokens := 0)`)).rejects.toThrow(/svc_generate: max_tokens must be between 1 and 32768/);
+  await expect(db.query(`SELECT * FROM svc_rerank('q', ARRAY[]::text[])`)).rejects.toThrow(
+    /svc_rerank: documents must not be empty/,
+  );
+  await expect(db.query(`SELECT svc_generate('x', max_tokens := 0)`)).rejects.toThrow(
+    /svc_generate: max_tokens must be between 1 and 32768/,
+  );
   expect((await db.query('SELECT count(*)::int AS n FROM svc_queue')).rows[0].n).toBe(before);
 });

@@ -29,7 +29,9 @@ beforeAll(async () => {
     ids.set(
       w,
       await eventually('the worker to heartbeat as running', async () => {
-        const { rows } = await su.query(`SELECT worker_id FROM svc_workers WHERE pid = $1 AND state = 'running'`, [w.child.pid]);
+        const { rows } = await su.query(`SELECT worker_id FROM svc_workers WHERE pid = $1 AND state = 'running'`, [
+          w.child.pid,
+        ]);
         return rows[0]?.worker_id as string | undefined;
       }),
     );
@@ -47,8 +49,12 @@ async function batch(tag: string, n: number): Promise<string[]> {
   await eventually(
     `the ${tag} batch to finish`,
     async () =>
-      (await su.query(`SELECT count(*) = 0 AS done FROM svc_queue WHERE request_id = ANY ($1) AND status IN ('pending', 'processing')`, [requests])).rows[0]
-        .done,
+      (
+        await su.query(
+          `SELECT count(*) = 0 AS done FROM svc_queue WHERE request_id = ANY ($1) AND status IN ('pending', 'processing')`,
+          [requests],
+        )
+      ).rows[0].done,
     60_000,
   );
   return requests;
@@ -74,14 +80,21 @@ test('each request is run and completed once, by one of the two workers, and bot
   // Both at once: one set-based call, whose requests both workers claim from, a few at a time.
   const before = (await su.query(`SELECT coalesce(max(seq), 0) AS seq FROM svc_queue`)).rows[0].seq;
   const texts = Array.from({ length: 300 }, (_, i) => `together ${i}`);
-  const { rows: answers } = await alice.query(`SELECT ord, error FROM svc_embed($1::text[], use_cache := false)`, [texts]);
+  const { rows: answers } = await alice.query(`SELECT ord, error FROM svc_embed($1::text[], use_cache := false)`, [
+    texts,
+  ]);
   expect(answers.filter((r) => r.error !== null)).toEqual([]);
   expect(answers).toHaveLength(texts.length);
-  const together: string[] = (await su.query(`SELECT array_agg(request_id) AS ids FROM svc_queue WHERE seq > $1`, [before])).rows[0].ids;
+  const together: string[] = (
+    await su.query(`SELECT array_agg(request_id) AS ids FROM svc_queue WHERE seq > $1`, [before])
+  ).rows[0].ids;
   expect(together).toHaveLength(texts.length);
 
   const all = [...first, ...second, ...together];
-  const { rows } = await su.query(`SELECT request_id, status, attempt, retry_count, worker_id FROM svc_queue WHERE request_id = ANY ($1)`, [all]);
+  const { rows } = await su.query(
+    `SELECT request_id, status, attempt, retry_count, worker_id FROM svc_queue WHERE request_id = ANY ($1)`,
+    [all],
+  );
   const row = new Map(rows.map((r) => [r.request_id as string, r]));
   // Every request completed, claimed once and never requeued.
   expect(rows.filter((r) => r.status !== 'completed' || r.attempt !== 1 || r.retry_count !== 0)).toEqual([]);
@@ -89,7 +102,9 @@ test('each request is run and completed once, by one of the two workers, and bot
   // Who completed each: the batches run alone by the worker that ran; the rest by one of the two.
   expect(new Set(first.map((id) => row.get(id)!.worker_id))).toEqual(new Set([ids.get(a)]));
   expect(new Set(second.map((id) => row.get(id)!.worker_id))).toEqual(new Set([ids.get(b)]));
-  expect(together.filter((id) => row.get(id)!.worker_id !== ids.get(a) && row.get(id)!.worker_id !== ids.get(b))).toEqual([]);
+  expect(
+    together.filter((id) => row.get(id)!.worker_id !== ids.get(a) && row.get(id)!.worker_id !== ids.get(b)),
+  ).toEqual([]);
 
   // The workers' own logs: each request started once and completed once, by the worker the queue names.
   for (const msg of ['job started', 'job completed']) {
@@ -104,7 +119,9 @@ test('each request is run and completed once, by one of the two workers, and bot
   const ranBy = (w: WorkerProcess) => all.filter((id) => row.get(id)!.worker_id === ids.get(w)).length;
   for (const w of [a, b]) {
     await eventually('the heartbeat to count its jobs', async () => {
-      const { rows: beat } = await su.query(`SELECT jobs_done, jobs_failed FROM svc_workers WHERE worker_id = $1`, [ids.get(w)]);
+      const { rows: beat } = await su.query(`SELECT jobs_done, jobs_failed FROM svc_workers WHERE worker_id = $1`, [
+        ids.get(w),
+      ]);
       return Number(beat[0].jobs_done) === ranBy(w) && Number(beat[0].jobs_failed) === 0;
     });
   }
@@ -122,14 +139,20 @@ test('a completion refused while another statement holds its row for a moment is
   let id: string | undefined;
   for (let tries = 0; id === undefined && tries < 10; tries++) {
     // A generation long enough to be caught running (the test model rarely ends one early).
-    const { rows } = await alice.query(`SELECT svc_generate_async($1, max_tokens := 1500, use_cache := false) AS id`, [`held ${tries}`]);
+    const { rows } = await alice.query(`SELECT svc_generate_async($1, max_tokens := 1500, use_cache := false) AS id`, [
+      `held ${tries}`,
+    ]);
     const candidate: string = rows[0].id;
     await eventually(
       'the request to be claimed',
-      async () => (await su.query(`SELECT status <> 'pending' AS claimed FROM svc_queue WHERE request_id = $1`, [candidate])).rows[0].claimed,
+      async () =>
+        (await su.query(`SELECT status <> 'pending' AS claimed FROM svc_queue WHERE request_id = $1`, [candidate]))
+          .rows[0].claimed,
     );
     await locker.query('BEGIN');
-    const { rows: held } = await locker.query(`SELECT status FROM svc_queue WHERE request_id = $1 FOR UPDATE`, [candidate]);
+    const { rows: held } = await locker.query(`SELECT status FROM svc_queue WHERE request_id = $1 FOR UPDATE`, [
+      candidate,
+    ]);
     if (held[0].status === 'processing') id = candidate;
     else await locker.query('ROLLBACK'); // finished before it was caught: another
   }
@@ -137,14 +160,19 @@ test('a completion refused while another statement holds its row for a moment is
   // Refused once (the worker then writes it again; before #55 it gave the request up to its lease).
   const refused = () =>
     [a, b].some((w) =>
-      w.logs.some((line) => line.includes(id!) && (line.includes('"completion refused; writing it again"') || line.includes('"completion refused: '))),
+      w.logs.some(
+        (line) =>
+          line.includes(id!) &&
+          (line.includes('"completion refused; writing it again"') || line.includes('"completion refused: ')),
+      ),
     );
   await eventually('the completion to be refused', async () => refused(), 60_000);
   await locker.query('COMMIT');
   // (Given up, it would run again once its lease of 30 s expired.)
   await eventually(
     'the request to complete',
-    async () => (await su.query(`SELECT status = 'completed' AS done FROM svc_queue WHERE request_id = $1`, [id])).rows[0].done,
+    async () =>
+      (await su.query(`SELECT status = 'completed' AS done FROM svc_queue WHERE request_id = $1`, [id])).rows[0].done,
     90_000,
   );
   const { rows } = await su.query(`SELECT attempt, retry_count FROM svc_queue WHERE request_id = $1`, [id]);

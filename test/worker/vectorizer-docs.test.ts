@@ -18,18 +18,33 @@ test("docs/vectorizer.md's psql example runs as written", async () => {
   try {
     await eventually(
       'the worker serving both',
-      async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'embed' = ANY (models)`)).rows.length > 0,
+      async () =>
+        (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'embed' = ANY (models)`)).rows
+          .length > 0,
     );
-    const [declare, search] = fencedBlocks('docs/vectorizer.md', 'A complete example (psql, the bundled models)', 'sql');
+    const [declare, search] = fencedBlocks(
+      'docs/vectorizer.md',
+      'A complete example (psql, the bundled models)',
+      'sql',
+    );
     await alice.query(declare);
-    expect((await alice.query(`SELECT model FROM svc_vectorizers WHERE name = 'stories_body'`)).rows).toEqual([{ model: 'embed' }]);
-    await eventually('the backfill', async () => (await alice.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0]?.rows_pending === '0', 60_000);
+    expect((await alice.query(`SELECT model FROM svc_vectorizers WHERE name = 'stories_body'`)).rows).toEqual([
+      { model: 'embed' },
+    ]);
+    await eventually(
+      'the backfill',
+      async () => (await alice.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0]?.rows_pending === '0',
+      60_000,
+    );
     expect(Number((await alice.query(`SELECT count(*) AS n FROM stories_body_chunks`)).rows[0].n)).toBeGreaterThan(3);
-    const found = (await alice.query(`SELECT key->>'id' AS id FROM svc_search('stories_body', 'A red ball', k := 2)`)).rows;
+    const found = (await alice.query(`SELECT key->>'id' AS id FROM svc_search('stories_body', 'A red ball', k := 2)`))
+      .rows;
     expect(found[0]).toEqual({ id: '2' });
     await alice.query(search);
     expect((await alice.query(`SELECT count(*)::int AS n FROM stories`)).rows[0].n).toBe(2);
-    expect((await alice.query(`SELECT count(*)::int AS n FROM svc_vectorizers WHERE name = 'stories_body'`)).rows[0].n).toBe(0);
+    expect(
+      (await alice.query(`SELECT count(*)::int AS n FROM svc_vectorizers WHERE name = 'stories_body'`)).rows[0].n,
+    ).toBe(0);
   } finally {
     await worker.stop();
   }

@@ -23,7 +23,10 @@ let worker: WorkerProcess | undefined;
 
 async function startOne(): Promise<void> {
   worker = startWorker(svc().cluster, { SVC_WORKER_CONCURRENCY: '2' }, STORIES_MODEL);
-  await eventually('the worker to heartbeat', async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0);
+  await eventually(
+    'the worker to heartbeat',
+    async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
+  );
 }
 
 beforeAll(async () => {
@@ -62,23 +65,28 @@ const settled = (client: pg.Client, name: string) =>
     60_000,
   );
 
-const embed = async (text: string): Promise<number[]> => (await alice.query(`SELECT svc_embed($1, use_cache := false) AS e`, [text])).rows[0].e;
+const embed = async (text: string): Promise<number[]> =>
+  (await alice.query(`SELECT svc_embed($1, use_cache := false) AS e`, [text])).rows[0].e;
 
 test('backfill, then inserts, updates and deletes keep the destination in step; each embedding is svc_embed of the chunk', async () => {
   await alice.query(`CREATE TABLE app.docs (id integer PRIMARY KEY, title text, body text, views integer DEFAULT 0)`);
   await alice.query(
     `INSERT INTO app.docs (id, title, body) SELECT i, 'Title ' || i, 'Once upon a time there was a cat number ' || i FROM generate_series(1, 12) i`,
   );
-  const queued = (await alice.query(`SELECT svc_vectorize('app.docs', 'body', 'docs_body', format := '$title: $chunk') AS n`)).rows[0].n;
+  const queued = (
+    await alice.query(`SELECT svc_vectorize('app.docs', 'body', 'docs_body', format := '$title: $chunk') AS n`)
+  ).rows[0].n;
   expect(Number(queued)).toBe(12);
   const s = await settled(alice, 'docs_body');
   expect(s).toMatchObject({ rows_done: '12', rows_failed: '0', chunks: '12' });
-  const rows = (await alice.query(`SELECT id, chunk_index, chunk, embedding FROM app.docs_body_chunks ORDER BY id`)).rows;
+  const rows = (await alice.query(`SELECT id, chunk_index, chunk, embedding FROM app.docs_body_chunks ORDER BY id`))
+    .rows;
   expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
   expect(rows[2]).toMatchObject({ chunk_index: 0, chunk: 'Once upon a time there was a cat number 3' });
   expect(rows[2].embedding).toEqual(await embed('Title 3: Once upon a time there was a cat number 3'));
 
-  const jobs = async () => Number((await db.query(`SELECT count(*) AS n FROM svc_queue WHERE function_name = 'vectorize'`)).rows[0].n);
+  const jobs = async () =>
+    Number((await db.query(`SELECT count(*) AS n FROM svc_queue WHERE function_name = 'vectorize'`)).rows[0].n);
   const before = await jobs();
   // A column the vectorizer does not read: nothing is queued.
   await alice.query(`UPDATE app.docs SET views = views + 1`);
@@ -89,7 +97,9 @@ test('backfill, then inserts, updates and deletes keep the destination in step; 
   await alice.query(`DELETE FROM app.docs WHERE id = 3`);
   await alice.query(`UPDATE app.docs SET id = 40 WHERE id = 4`);
   await settled(alice, 'docs_body');
-  const after = new Map((await alice.query(`SELECT id, chunk, embedding FROM app.docs_body_chunks`)).rows.map((r) => [r.id, r]));
+  const after = new Map(
+    (await alice.query(`SELECT id, chunk, embedding FROM app.docs_body_chunks`)).rows.map((r) => [r.id, r]),
+  );
   expect([...after.keys()].sort((a, b) => a - b)).toEqual([1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 40]);
   expect(after.get(1).chunk).toBe('The sun was hot');
   expect(after.get(1).embedding).toEqual(await embed('Title 1: The sun was hot'));
@@ -104,7 +114,8 @@ test('backfill, then inserts, updates and deletes keep the destination in step; 
 
 test('chunking by characters with overlap, composite text keys, and search finds the row a query came from', async () => {
   await alice.query(`CREATE TABLE app.notes (region text, code uuid, body text, PRIMARY KEY (region, code))`);
-  const long = 'The little bird sang a song. It was happy in the tree.\n\nThe cat looked up at the bird. The cat wanted to play with the bird all day long.';
+  const long =
+    'The little bird sang a song. It was happy in the tree.\n\nThe cat looked up at the bird. The cat wanted to play with the bird all day long.';
   const rows = [
     ['north', '00000000-0000-4000-8000-000000000001', long],
     ['south', '00000000-0000-4000-8000-000000000002', 'Tom had a red ball. He gave it to his friend Sue.'],
@@ -115,14 +126,25 @@ test('chunking by characters with overlap, composite text keys, and search finds
     `SELECT svc_vectorize('app.notes', 'body', 'notes', chunk_by := 'characters', chunk_size := 40, chunk_overlap := 10, destination := 'app.note_chunks')`,
   );
   await settled(alice, 'notes');
-  const chunks = (await alice.query(`SELECT region, code, chunk_index, chunk FROM app.note_chunks WHERE region = 'north' ORDER BY chunk_index`)).rows;
-  const expected = splitText(long, { by: 'characters', size: 40, overlap: 10, separators: ['\n\n', '\n', '. ', ' ', ''] });
+  const chunks = (
+    await alice.query(
+      `SELECT region, code, chunk_index, chunk FROM app.note_chunks WHERE region = 'north' ORDER BY chunk_index`,
+    )
+  ).rows;
+  const expected = splitText(long, {
+    by: 'characters',
+    size: 40,
+    overlap: 10,
+    separators: ['\n\n', '\n', '. ', ' ', ''],
+  });
   expect(expected.length).toBeGreaterThan(2);
   expect(chunks.map((c) => c.chunk)).toEqual(expected);
   expect(chunks.map((c) => c.chunk_index)).toEqual(expected.map((_, i) => i));
 
   // The query is the text of one chunk: that row comes first, at distance ~0, one result per row.
-  const found = (await alice.query(`SELECT key, chunk_index, chunk, distance FROM svc_search('notes', $1, 3)`, [expected[1]])).rows;
+  const found = (
+    await alice.query(`SELECT key, chunk_index, chunk, distance FROM svc_search('notes', $1, 3)`, [expected[1]])
+  ).rows;
   expect(found).toHaveLength(3);
   expect(found[0]).toMatchObject({ key: { region: 'north', code: rows[0][1] }, chunk_index: 1, chunk: expected[1] });
   expect(found[0].distance).toBeLessThan(1e-6);
@@ -130,10 +152,10 @@ test('chunking by characters with overlap, composite text keys, and search finds
   expect(found[1].distance).toBeLessThanOrEqual(found[2].distance);
   // Distances are svc_cosine_distance of the stored vectors.
   const direct = (
-    await alice.query(`SELECT svc_cosine_distance(c.embedding, svc_embed($1)) AS d FROM app.note_chunks c WHERE region = 'south' AND code = $2`, [
-      expected[1],
-      rows[2][1],
-    ])
+    await alice.query(
+      `SELECT svc_cosine_distance(c.embedding, svc_embed($1)) AS d FROM app.note_chunks c WHERE region = 'south' AND code = $2`,
+      [expected[1], rows[2][1]],
+    )
   ).rows[0].d;
   expect(found.find((f) => f.key.code === rows[2][1]).distance).toBeCloseTo(direct, 12);
   await expect(alice.query(`SELECT * FROM svc_search('notes', 'x', 0)`)).rejects.toMatchObject({
@@ -213,12 +235,32 @@ test('bad declarations are clear errors naming the argument, and create nothing'
   const cases: Array<[string, string, RegExp]> = [
     [`svc_vectorize('app.missing', 'body', 'x')`, '42P01', /relation "app.missing" does not exist/],
     [`svc_vectorize(NULL, 'body', 'x')`, '22004', /^svc_vectorize: source must not be NULL$/],
-    [`svc_vectorize('app.plain', 'nope', 'x')`, '42703', /^svc_vectorize: column_name "nope" is no column of "app"."plain"$/],
-    [`svc_vectorize('app.plain', 'n', 'x')`, '42804', /^svc_vectorize: column_name must be a text column \("n" is integer\)$/],
+    [
+      `svc_vectorize('app.plain', 'nope', 'x')`,
+      '42703',
+      /^svc_vectorize: column_name "nope" is no column of "app"."plain"$/,
+    ],
+    [
+      `svc_vectorize('app.plain', 'n', 'x')`,
+      '42804',
+      /^svc_vectorize: column_name must be a text column \("n" is integer\)$/,
+    ],
     [`svc_vectorize('app.nokey', 'body', 'x')`, '55000', /^svc_vectorize: source must have a primary key/],
-    [`svc_vectorize('app.aview', 'body', 'x')`, '42809', /^svc_vectorize: source must be an ordinary table \("app"."aview" is a view\)$/],
-    [`svc_vectorize('app.plain', 'body', 'x', model := 'nomodel')`, '22023', /^svc_vectorize: model "nomodel" is not declared in svc_models$/],
-    [`svc_vectorize('app.plain', 'body', 'x', model := 'ranker')`, '22023', /^svc_vectorize: model "ranker" does not serve embed \(it serves rerank\)$/],
+    [
+      `svc_vectorize('app.aview', 'body', 'x')`,
+      '42809',
+      /^svc_vectorize: source must be an ordinary table \("app"."aview" is a view\)$/,
+    ],
+    [
+      `svc_vectorize('app.plain', 'body', 'x', model := 'nomodel')`,
+      '22023',
+      /^svc_vectorize: model "nomodel" is not declared in svc_models$/,
+    ],
+    [
+      `svc_vectorize('app.plain', 'body', 'x', model := 'ranker')`,
+      '22023',
+      /^svc_vectorize: model "ranker" does not serve embed \(it serves rerank\)$/,
+    ],
     [
       `svc_vectorize('app.plain', 'body', 'x', chunk_by := 'characters', chunk_size := 100, chunk_overlap := 100)`,
       '22023',
@@ -232,18 +274,35 @@ test('bad declarations are clear errors naming the argument, and create nothing'
       /^svc_vectorize: format refers to \$missing, which is no column of "app"."plain"$/,
     ],
     [`svc_vectorize('app.plain', 'body', 'Bad-Name')`, '22023', /^svc_vectorize: name must be a lower-case identifier/],
-    [`svc_vectorize('app.plain', 'body', 'x', destination := 'app.taken')`, '42P07', /^svc_vectorize: destination "app"."taken" exists/],
-    [`svc_vectorize('app.plain', 'body', 'x', destination := 'nowhere.t')`, '3F000', /^svc_vectorize: destination names a schema that does not exist/],
-    [`svc_vectorize('app.plain', 'body', 'x', batch_size := 0)`, '22023', /^svc_vectorize: batch_size must be between 1 and 1000 \(got 0\)$/],
+    [
+      `svc_vectorize('app.plain', 'body', 'x', destination := 'app.taken')`,
+      '42P07',
+      /^svc_vectorize: destination "app"."taken" exists/,
+    ],
+    [
+      `svc_vectorize('app.plain', 'body', 'x', destination := 'nowhere.t')`,
+      '3F000',
+      /^svc_vectorize: destination names a schema that does not exist/,
+    ],
+    [
+      `svc_vectorize('app.plain', 'body', 'x', batch_size := 0)`,
+      '22023',
+      /^svc_vectorize: batch_size must be between 1 and 1000 \(got 0\)$/,
+    ],
     [`svc_vectorize('b.bobs', 'body', 'x')`, '42501', /^svc_vectorize: source must be readable by role alice/],
   ];
   for (const [call, code, message] of cases) {
-    await expect(alice.query(`SELECT ${call}`)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
+    await expect(alice.query(`SELECT ${call}`)).rejects.toMatchObject({
+      code,
+      message: expect.stringMatching(message),
+    });
   }
   const wide = Array.from({ length: 51 }, (_, i) => `c${i} text`).join(', ');
   await alice.query(`CREATE TABLE app.wide (id integer PRIMARY KEY, body text, ${wide})`);
   const template = Array.from({ length: 51 }, (_, i) => `$c${i}`).join(' ') + ' $chunk';
-  await expect(alice.query(`SELECT svc_vectorize('app.wide', 'body', 'x', format := $1)`, [template])).rejects.toMatchObject({
+  await expect(
+    alice.query(`SELECT svc_vectorize('app.wide', 'body', 'x', format := $1)`, [template]),
+  ).rejects.toMatchObject({
     code: '54000',
     message: 'svc_vectorize: format may refer to at most 50 columns (refers to 51)',
   });
@@ -251,31 +310,43 @@ test('bad declarations are clear errors naming the argument, and create nothing'
   // A second vectorizer of one name; a destination in a schema the role may not create in.
   await alice.query(`SELECT svc_vectorize('app.plain', 'body', 'plain_once', format := '\${Title Text}: $chunk')`);
   const withOne = await traces();
-  await expect(alice.query(`SELECT svc_vectorize('app.plain', 'body', 'plain_once', destination := 'elsewhere')`)).rejects.toMatchObject({
+  await expect(
+    alice.query(`SELECT svc_vectorize('app.plain', 'body', 'plain_once', destination := 'elsewhere')`),
+  ).rejects.toMatchObject({
     code: '42710',
     message: expect.stringMatching(/^svc_vectorize: name "plain_once" is taken/),
   });
   await db.query(`CREATE SCHEMA locked`);
-  await expect(alice.query(`SELECT svc_vectorize('app.plain', 'body', 'y', destination := 'locked.t')`)).rejects.toMatchObject({
+  await expect(
+    alice.query(`SELECT svc_vectorize('app.plain', 'body', 'y', destination := 'locked.t')`),
+  ).rejects.toMatchObject({
     code: '42501',
-    message: expect.stringMatching(/^svc_vectorize: destination must be in a schema where role alice may create tables/),
+    message: expect.stringMatching(
+      /^svc_vectorize: destination must be in a schema where role alice may create tables/,
+    ),
   });
   expect(await traces()).toEqual(withOne);
-  expect(await alice.query(`SELECT svc_vectorize_drop('plain_once')`)).toMatchObject({ rows: [{ svc_vectorize_drop: true }] });
+  expect(await alice.query(`SELECT svc_vectorize_drop('plain_once')`)).toMatchObject({
+    rows: [{ svc_vectorize_drop: true }],
+  });
   expect(await traces()).toMatchObject({ ...before, jobs: expect.any(String) });
   expect(Number((await alice.query(`SELECT count(*) AS n FROM app.plain`)).rows[0].n)).toBe(1);
   await expect(alice.query(`SELECT svc_vectorize_drop('plain_once')`)).rejects.toMatchObject({ code: '42704' });
 }, 120_000);
 
 test("roles: nobody sees, searches or drops another role's vectorizer; reads of the source run as the declarer's proxy, never as a superuser", async () => {
-  await alice.query(`CREATE TABLE app.secret (id integer PRIMARY KEY, body text); INSERT INTO app.secret VALUES (1, 'alice only')`);
+  await alice.query(
+    `CREATE TABLE app.secret (id integer PRIMARY KEY, body text); INSERT INTO app.secret VALUES (1, 'alice only')`,
+  );
   await alice.query(`SELECT svc_vectorize('app.secret', 'body', 'secret')`);
   await settled(alice, 'secret');
   expect(await status(bob, 'secret')).toBeUndefined();
   expect((await bob.query(`SELECT * FROM svc_vectorizers`)).rows).toEqual([]);
   await expect(bob.query(`SELECT * FROM svc_search('secret', 'alice')`)).rejects.toMatchObject({ code: '42704' });
   await expect(bob.query(`SELECT svc_vectorizer_embed('secret', 'alice')`)).rejects.toMatchObject({ code: '42704' });
-  expect((await alice.query(`SELECT svc_vectorizer_embed('secret', 'alice only') AS e`)).rows[0].e).toEqual(await embed('alice only'));
+  expect((await alice.query(`SELECT svc_vectorizer_embed('secret', 'alice only') AS e`)).rows[0].e).toEqual(
+    await embed('alice only'),
+  );
   await expect(bob.query(`SELECT svc_vectorize_drop('secret')`)).rejects.toMatchObject({ code: '42704' });
   await expect(bob.query(`SELECT * FROM app.secret_chunks`)).rejects.toMatchObject({ code: '42501' });
   const id = (await db.query(`SELECT id FROM svc_vectorizers WHERE name = 'secret'`)).rows[0].id;
@@ -313,13 +384,17 @@ test("roles: nobody sees, searches or drops another role's vectorizer; reads of 
   // Row-level security that applies to the declarer: refused (the triggers would see rows it cannot).
   await bob.query(`CREATE TABLE b.shared (id integer PRIMARY KEY, body text); ALTER TABLE b.shared ENABLE ROW LEVEL SECURITY;
     CREATE POLICY mine ON b.shared USING (body <> 'hidden'); GRANT SELECT, TRIGGER ON b.shared TO ${ROLES.alice}`);
-  await expect(alice.query(`SELECT svc_vectorize('b.shared', 'body', 'shared', destination := 'app.shared_chunks')`)).rejects.toMatchObject({ code: '0A000' });
+  await expect(
+    alice.query(`SELECT svc_vectorize('b.shared', 'body', 'shared', destination := 'app.shared_chunks')`),
+  ).rejects.toMatchObject({ code: '0A000' });
   // Bob may write alice's source where she let him; his rows reach her destination, and nothing of hers reaches him.
   await alice.query(`GRANT INSERT ON app.secret TO ${ROLES.bob}`);
   await bob.query(`INSERT INTO app.secret VALUES (2, 'from bob')`);
   await settled(alice, 'secret');
   expect((await alice.query(`SELECT id FROM app.secret_chunks ORDER BY id`)).rows.map((r) => r.id)).toEqual([1, 2]);
-  expect((await bob.query(`SELECT count(*) AS n FROM svc_queue WHERE function_name = 'vectorize'`)).rows[0].n).toBe('0');
+  expect((await bob.query(`SELECT count(*) AS n FROM svc_queue WHERE function_name = 'vectorize'`)).rows[0].n).toBe(
+    '0',
+  );
 }, 120_000);
 
 test('svc_vectorize_drop leaves the source untouched, stops the triggers and cancels queued work', async () => {
@@ -339,20 +414,38 @@ test('svc_vectorize_drop leaves the source untouched, stops the triggers and can
   await alice.query(`INSERT INTO app.gone VALUES (6, 'after')`);
   expect(Number((await alice.query(`SELECT count(*) AS n FROM app.gone`)).rows[0].n)).toBe(6);
   expect(Number((await alice.query(`SELECT count(*) AS n FROM app.gone_chunks`)).rows[0].n)).toBe(0);
-  expect((await db.query(`SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = 'app.gone'::regclass AND NOT tgisinternal`)).rows[0].n).toBe(0);
+  expect(
+    (
+      await db.query(
+        `SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = 'app.gone'::regclass AND NOT tgisinternal`,
+      )
+    ).rows[0].n,
+  ).toBe(0);
 }, 120_000);
 
 test("chunking by tokens counts the model's tokens", async () => {
-  const text = 'Once upon a time, there was a little girl named Lily. She loved to play outside in the sunshine. One day, she saw a big red ball.';
-  await alice.query(`CREATE TABLE app.tok (id integer PRIMARY KEY, body text); INSERT INTO app.tok VALUES (1, $1)`.replace('$1', `'${text}'`));
-  await alice.query(`SELECT svc_vectorize('app.tok', 'body', 'tok', chunk_by := 'tokens', chunk_size := 12, chunk_overlap := 3)`);
+  const text =
+    'Once upon a time, there was a little girl named Lily. She loved to play outside in the sunshine. One day, she saw a big red ball.';
+  await alice.query(
+    `CREATE TABLE app.tok (id integer PRIMARY KEY, body text); INSERT INTO app.tok VALUES (1, $1)`.replace(
+      '$1',
+      `'${text}'`,
+    ),
+  );
+  await alice.query(
+    `SELECT svc_vectorize('app.tok', 'body', 'tok', chunk_by := 'tokens', chunk_size := 12, chunk_overlap := 3)`,
+  );
   await settled(alice, 'tok');
   const engine = await Engine.load({ model: STORIES_MODEL, threads: 1, contextSize: 256 });
   try {
-    const expected = splitText(text, { by: 'tokens', size: 12, overlap: 3, separators: DEFAULT_SEPARATORS }, (piece) => engine.countTokens(piece));
+    const expected = splitText(text, { by: 'tokens', size: 12, overlap: 3, separators: DEFAULT_SEPARATORS }, (piece) =>
+      engine.countTokens(piece),
+    );
     expect(expected.length).toBeGreaterThan(3);
     expect(expected.every((chunk) => engine.countTokens(chunk) <= 12)).toBe(true);
-    expect((await alice.query(`SELECT chunk FROM app.tok_chunks ORDER BY chunk_index`)).rows.map((r) => r.chunk)).toEqual(expected);
+    expect(
+      (await alice.query(`SELECT chunk FROM app.tok_chunks ORDER BY chunk_index`)).rows.map((r) => r.chunk),
+    ).toEqual(expected);
   } finally {
     await engine.dispose();
   }
@@ -371,7 +464,9 @@ test("the SQL reference's vectorizer example runs as written", async () => {
       INSERT INTO stories VALUES (1, 'The ball', 'Tom had a red ball.'), (2, 'The fish', 'A big fish swam in the blue sea.')`);
     expect((await alice.query(declare)).rows).toEqual([{ svc_vectorize: '2' }]);
     await settled(alice, 'stories_body');
-    expect((await alice.query(status)).rows).toContainEqual(expect.objectContaining({ name: 'stories_body', rows_done: '2', chunks: '2' }));
+    expect((await alice.query(status)).rows).toContainEqual(
+      expect.objectContaining({ name: 'stories_body', rows_done: '2', chunks: '2' }),
+    );
     expect((await alice.query(search)).rows).toHaveLength(2);
     await alice.query(drop);
     expect((await alice.query(`SELECT to_regclass('readme.stories_body_chunks') AS t`)).rows[0].t).toBeNull();
@@ -390,7 +485,11 @@ test("a job that fails for good marks its rows failed with the worker's error; t
     const jobs = await protocol.claim(claimer, { workerId: 'test', maxJobs: 10, leaseSeconds: 30, maxRetries: 0 });
     expect(jobs.map((j) => j.function_name)).toEqual(['vectorize']);
     await protocol.fail(claimer, jobs[0], 'the model fell over', 0);
-    expect(await status(alice, 'doomed')).toMatchObject({ rows_pending: '0', rows_failed: '2', last_error: 'the model fell over' });
+    expect(await status(alice, 'doomed')).toMatchObject({
+      rows_pending: '0',
+      rows_failed: '2',
+      last_error: 'the model fell over',
+    });
   } finally {
     await startOne();
   }
@@ -410,7 +509,9 @@ test.each([
     try {
       await eventually(
         `a worker serving ${model}`,
-        async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND $1 = ANY (models)`, [model])).rows.length > 0,
+        async () =>
+          (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND $1 = ANY (models)`, [model]))
+            .rows.length > 0,
       );
       const text =
         'Café crème at the Zürich station. 東京の夜は静かでした。 The naïve résumé — 🌙 moonlight over São Paulo, señor! Ελληνικά κείμενα και ελληνικές λέξεις.';
@@ -424,7 +525,9 @@ test.each([
       const engine = await Engine.load({ model: path, threads: 1, contextSize: 256 });
       let expected: string[];
       try {
-        expected = splitText(text, { by: 'tokens', size: 10, overlap: 2, separators: DEFAULT_SEPARATORS }, (piece) => engine.countTokens(piece));
+        expected = splitText(text, { by: 'tokens', size: 10, overlap: 2, separators: DEFAULT_SEPARATORS }, (piece) =>
+          engine.countTokens(piece),
+        );
       } finally {
         await engine.dispose();
       }
@@ -437,7 +540,9 @@ test.each([
       } finally {
         await alice.query(`RESET svc.model`);
       }
-      const found = (await alice.query(`SELECT key, chunk_index, distance FROM svc_search('${table}', $1, 1)`, [expected[2]])).rows;
+      const found = (
+        await alice.query(`SELECT key, chunk_index, distance FROM svc_search('${table}', $1, 1)`, [expected[2]])
+      ).rows;
       expect(found).toEqual([{ key: { id: 1 }, chunk_index: 2, distance: expect.any(Number) }]);
       expect(found[0].distance).toBeLessThan(1e-6);
     } finally {
@@ -448,7 +553,9 @@ test.each([
 );
 
 // pgvector is not a Debian 12 package: this runs where it is installed, and is skipped (reported as such) elsewhere.
-const PGVECTOR = existsSync(join(execFileSync('pg_config', ['--sharedir'], { encoding: 'utf8' }).trim(), 'extension/vector.control'));
+const PGVECTOR = existsSync(
+  join(execFileSync('pg_config', ['--sharedir'], { encoding: 'utf8' }).trim(), 'extension/vector.control'),
+);
 
 (PGVECTOR ? test : test.skip)(
   'with pgvector: a vector(n) destination, the same embeddings, search through <=>',
@@ -461,38 +568,62 @@ const PGVECTOR = existsSync(join(execFileSync('pg_config', ['--sharedir'], { enc
     await alice.query(`SELECT svc_vectorize('app.vec', 'body', 'vec')`);
     await settled(alice, 'vec');
     const type = (
-      await alice.query(`SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'app.vec_chunks'::regclass AND attname = 'embedding'`)
+      await alice.query(
+        `SELECT format_type(atttypid, atttypmod) AS t FROM pg_attribute WHERE attrelid = 'app.vec_chunks'::regclass AND attname = 'embedding'`,
+      )
     ).rows[0].t;
     expect(type).toBe(`vector(${dims})`);
     const stored = (await alice.query(`SELECT embedding::real[] AS e FROM app.vec_chunks WHERE id = 7`)).rows[0].e;
     expect(stored).toEqual(await embed('A story about the number 7'));
     // svc made the HNSW index a dimension allows; the search goes through it.
-    const indexes = (await db.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'app' AND tablename = 'vec_chunks' AND indexdef LIKE '%hnsw%'`)).rows;
+    const indexes = (
+      await db.query(
+        `SELECT indexdef FROM pg_indexes WHERE schemaname = 'app' AND tablename = 'vec_chunks' AND indexdef LIKE '%hnsw%'`,
+      )
+    ).rows;
     expect(indexes).toHaveLength(1);
     expect(indexes[0].indexdef).toMatch(/USING hnsw \(embedding \S*vector_cosine_ops\)/);
     await alice.query('SET enable_seqscan = off');
     try {
       const plan = (
-        await alice.query(`EXPLAIN (COSTS OFF) SELECT id FROM app.vec_chunks ORDER BY embedding <=> (SELECT embedding FROM app.vec_chunks LIMIT 1) LIMIT 3`)
+        await alice.query(
+          `EXPLAIN (COSTS OFF) SELECT id FROM app.vec_chunks ORDER BY embedding <=> (SELECT embedding FROM app.vec_chunks LIMIT 1) LIMIT 3`,
+        )
       ).rows;
       expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Scan using vec_chunks_embedding_idx/);
     } finally {
       await alice.query('RESET enable_seqscan');
     }
     // svc_search's own statement (vectorizer-sql.ts searchQuery) goes through the index.
-    const sql = searchQuery({ destination: 'app.vec_chunks', svcSchema: 'public', keys: [{ name: 'id' }], vectorSchema: 'public' });
+    const sql = searchQuery({
+      destination: 'app.vec_chunks',
+      svcSchema: 'public',
+      keys: [{ name: 'id' }],
+      vectorSchema: 'public',
+    });
     const query = `[${(await alice.query(`SELECT svc_embed('A story about the number 7') AS e`)).rows[0].e.join(',')}]`;
-    const searchPlan = (await alice.query(`EXPLAIN (COSTS OFF) ${sql.replaceAll('$1', `'${query}'`).replaceAll('$2', '3')}`)).rows;
+    const searchPlan = (
+      await alice.query(`EXPLAIN (COSTS OFF) ${sql.replaceAll('$1', `'${query}'`).replaceAll('$2', '3')}`)
+    ).rows;
     expect(searchPlan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Scan using vec_chunks_embedding_idx/);
     // index := 'none': none built.
     await alice.query(`CREATE TABLE app.vec2 (id integer PRIMARY KEY, body text)`);
     await alice.query(`SELECT svc_vectorize('app.vec2', 'body', 'vec2', index := 'none')`);
-    expect((await db.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'vec2_chunks' AND indexdef LIKE '%hnsw%'`)).rows[0].n).toBe(0);
-    await expect(alice.query(`SELECT svc_vectorize('app.vec2', 'body', 'vec3', index := 'ivfflat')`)).rejects.toMatchObject({
+    expect(
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = 'vec2_chunks' AND indexdef LIKE '%hnsw%'`,
+        )
+      ).rows[0].n,
+    ).toBe(0);
+    await expect(
+      alice.query(`SELECT svc_vectorize('app.vec2', 'body', 'vec3', index := 'ivfflat')`),
+    ).rejects.toMatchObject({
       code: '22023',
       message: `svc_vectorize: index must be 'hnsw' or 'none' (got "ivfflat")`,
     });
-    const found = (await alice.query(`SELECT key, distance FROM svc_search('vec', 'A story about the number 7', 3)`)).rows;
+    const found = (await alice.query(`SELECT key, distance FROM svc_search('vec', 'A story about the number 7', 3)`))
+      .rows;
     expect(found[0].key).toEqual({ id: 7 });
     expect(found[0].distance).toBeLessThan(1e-6);
   },

@@ -31,7 +31,10 @@ const LONG = 1500;
 const pidOf = async (client: pg.Client) => Number((await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
 const processing = async (prompt: string) =>
   eventually('the request to be claimed', async () => {
-    const { rows } = await su.query(`SELECT request_id FROM svc_queue WHERE status = 'processing' AND parameters->>'prompt' = $1`, [prompt]);
+    const { rows } = await su.query(
+      `SELECT request_id FROM svc_queue WHERE status = 'processing' AND parameters->>'prompt' = $1`,
+      [prompt],
+    );
     return rows[0]?.request_id as string | undefined;
   });
 /** The backends holding request `id`'s lock (the worker's claim connection), by application_name. */
@@ -77,20 +80,25 @@ test("a sync call waits on the running request's lock, held by the worker until 
 
 test('svc_get_async_result waits on the lock of a running request too', async () => {
   start();
-  const id = (await alice.query(`SELECT svc_generate_async('wake me', max_tokens := $1, use_cache := false) AS id`, [LONG])).rows[0].id as string;
+  const id = (
+    await alice.query(`SELECT svc_generate_async('wake me', max_tokens := $1, use_cache := false) AS id`, [LONG])
+  ).rows[0].id as string;
   await processing('wake me');
   const callerPid = await pidOf(alice);
   const call = alice.query('SELECT svc_get_async_result($1, 60) AS text', [id]);
   const events = await waitEvents(callerPid, id);
   expect(events.filter((e) => e === 'Lock/advisory').length).toBeGreaterThan(events.length / 2);
-  expect((await call).rows[0].text).toBe((await su.query('SELECT result FROM svc_queue WHERE request_id = $1', [id])).rows[0].result);
+  expect((await call).rows[0].text).toBe(
+    (await su.query('SELECT result FROM svc_queue WHERE request_id = $1', [id])).rows[0].result,
+  );
 }, 60_000);
 
 test("another role holding a request's lock key delays the caller's answer, never changes or loses it", async () => {
   // Bob takes the key of alice's next request before any worker runs: the worker then cannot take it,
   // and alice's call, finding it held by a session that is not running her request, waits at most a
   // second at a time and reads again.
-  const first = (await alice.query(`SELECT svc_generate_async('held key', max_tokens := 64, use_cache := false) AS id`)).rows[0].id as string;
+  const first = (await alice.query(`SELECT svc_generate_async('held key', max_tokens := 64, use_cache := false) AS id`))
+    .rows[0].id as string;
   await bob.query(`SELECT pg_advisory_lock($1, hashtext($2::text))`, [REQUEST_LOCK, first]);
   try {
     start();
@@ -105,7 +113,9 @@ test("another role holding a request's lock key delays the caller's answer, neve
 test('a worker killed while it holds a lock wakes the caller, whose request another worker then answers', async () => {
   const first = start({ SVC_WORKER_LEASE: '1' });
   await heardFrom(su);
-  const call = alice.query(`SELECT svc_generate('killed under me', max_tokens := $1, use_cache := false) AS text`, [LONG]);
+  const call = alice.query(`SELECT svc_generate('killed under me', max_tokens := $1, use_cache := false) AS text`, [
+    LONG,
+  ]);
   const id = await processing('killed under me');
   await eventually('the worker to hold its lock', async () => (await lockHolders(id)).length === 1);
   first.child.kill('SIGKILL');

@@ -18,7 +18,8 @@ ${EXIT_HELP}`;
 
 export function run(args: string[]): Promise<number> {
   return runModelCommand('embed', HELP, args, { json: { type: 'boolean' } }, async ({ values, positionals }) => {
-    if (positionals.length > 1) throw new UsageError(`give the text as one argument (quote it); got ${positionals.length} arguments`);
+    if (positionals.length > 1)
+      throw new UsageError(`give the text as one argument (quote it); got ${positionals.length} arguments`);
     const text = positionals[0] ?? readStdin('text');
     // Before loading the model; the same rule as embed() and svc_embed.
     if (text.trim() === '') throw new UsageError('text must not be empty');

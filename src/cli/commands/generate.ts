@@ -1,5 +1,11 @@
 // `svc generate`: constrained (or plain) generation from the command line, through the client library (src/cli/generate.ts registers it).
-import { generate, generateFormat, generateStream, type BasicTypeSpec, type GenerateOptions } from '../../client/index.js';
+import {
+  generate,
+  generateFormat,
+  generateStream,
+  type BasicTypeSpec,
+  type GenerateOptions,
+} from '../../client/index.js';
 import { choicesConstraint, compile, regexConstraint, schemaConstraint } from '../../client/constraint.js';
 import { EXIT_HELP, MODEL_HELP, positiveInteger, prepareModel, readStdin, runModelCommand } from '../model-command.js';
 import { CONSTRAINT_OPTIONS, givenConstraints, parseChoicesFlag, readSchema, UsageError } from '../command.js';
@@ -59,19 +65,28 @@ export function run(args: string[]): Promise<number> {
   } as const;
   return runModelCommand('generate', HELP, args, flags, async ({ values, positionals }) => {
     const given = givenConstraints(values);
-    if (given.length > 1) throw new UsageError(`give at most one of --schema, --regex, --choices, --type; got ${given.map((g) => '--' + g).join(' and ')}`);
-    if (positionals.length > 1) throw new UsageError(`give the prompt as one argument (quote it); got ${positionals.length} arguments`);
+    if (given.length > 1)
+      throw new UsageError(
+        `give at most one of --schema, --regex, --choices, --type; got ${given.map((g) => '--' + g).join(' and ')}`,
+      );
+    if (positionals.length > 1)
+      throw new UsageError(`give the prompt as one argument (quote it); got ${positionals.length} arguments`);
     let prompt = positionals[0];
     if (prompt === undefined) {
-      if (values.schema === '-') throw new UsageError('--schema - reads the schema from stdin, so give the prompt as an argument');
+      if (values.schema === '-')
+        throw new UsageError('--schema - reads the schema from stdin, so give the prompt as an argument');
       prompt = readStdin('prompt');
     }
     if (values.stream && (values.json || values.type !== undefined)) {
-      throw new UsageError(`--stream prints the text as it comes: give --stream or ${values.json ? '--json' : '--type'}, not both`);
+      throw new UsageError(
+        `--stream prints the text as it comes: give --stream or ${values.json ? '--json' : '--type'}, not both`,
+      );
     }
-    if (values.raw && values.system !== undefined) throw new UsageError('--system needs the chat template: give --raw or --system, not both');
+    if (values.raw && values.system !== undefined)
+      throw new UsageError('--system needs the chat template: give --raw or --system, not both');
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-    if (timeout !== undefined && !(timeout > 0)) throw new UsageError(`--timeout must be a positive number of seconds; got '${values.timeout}'`);
+    if (timeout !== undefined && !(timeout > 0))
+      throw new UsageError(`--timeout must be a positive number of seconds; got '${values.timeout}'`);
     const options: GenerateOptions = {
       maxTokens: positiveInteger('max-tokens', values['max-tokens']),
       seed: positiveInteger('seed', values.seed, 0),
@@ -86,12 +101,14 @@ export function run(args: string[]): Promise<number> {
       promptFormat: values.raw ? 'raw' : undefined,
       systemPrompt: values.system,
     };
-    if (values['open-objects'] && values.schema === undefined) throw new UsageError('--open-objects only applies to --schema');
+    if (values['open-objects'] && values.schema === undefined)
+      throw new UsageError('--open-objects only applies to --schema');
     if (values.schema !== undefined) options.schema = readSchema(values.schema) as GenerateOptions['schema'];
     if (values['open-objects']) options.openObjects = true;
     if (values.regex !== undefined) options.regex = values.regex;
     if (values.choices !== undefined) options.choices = parseChoicesFlag(values.choices);
-    for (const key of Object.keys(options) as (keyof GenerateOptions)[]) if (options[key] === undefined) delete options[key];
+    for (const key of Object.keys(options) as (keyof GenerateOptions)[])
+      if (options[key] === undefined) delete options[key];
 
     // Compile the constraint first: an invalid one fails before any model loads.
     if (options.schema !== undefined) compile(schemaConstraint(options.schema, false, options.openObjects));
@@ -104,7 +121,8 @@ export function run(args: string[]): Promise<number> {
       const json = options.schema !== undefined;
       if (json) process.stdout.write('<json-output>');
       try {
-        for await (const event of generateStream(prompt, options)) if (event.type === 'text') process.stdout.write(event.text);
+        for await (const event of generateStream(prompt, options))
+          if (event.type === 'text') process.stdout.write(event.text);
       } catch (error) {
         process.stdout.write('\n'); // the printed part ends its line; the error follows on stderr
         throw error;
@@ -120,7 +138,8 @@ export function run(args: string[]): Promise<number> {
       text = typeof value === 'string' ? value : JSON.stringify(value);
     } else {
       text = await generate(prompt, options);
-      value = options.schema !== undefined ? JSON.parse(text.slice('<json-output>'.length, -'</json-output>'.length)) : text;
+      value =
+        options.schema !== undefined ? JSON.parse(text.slice('<json-output>'.length, -'</json-output>'.length)) : text;
     }
     process.stdout.write(values.json ? JSON.stringify({ text, value }) + '\n' : text + '\n');
   });

@@ -39,10 +39,12 @@ export function run(args: string[]): Promise<number> {
           : readStdin('documents')
               .split(/\r?\n/)
               .filter((line) => line.trim() !== '');
-      if (docs.length === 0) throw new UsageError('no documents to rank: pass them as arguments or one per line on stdin');
+      if (docs.length === 0)
+        throw new UsageError('no documents to rank: pass them as arguments or one per line on stdin');
       const blank = docs.findIndex((d) => d.trim() === '');
       // Counted from 0, as the index column of the output.
-      if (blank >= 0) throw new UsageError(`document ${blank} must not be empty (documents count from 0, as the printed index)`);
+      if (blank >= 0)
+        throw new UsageError(`document ${blank} must not be empty (documents count from 0, as the printed index)`);
       const topK = values['top-k'] === undefined ? undefined : Number(values['top-k']);
       if (topK !== undefined && !(Number.isInteger(topK) && topK >= 1))
         throw new UsageError(`--top-k must be a positive integer; got ${JSON.stringify(values['top-k'])}`);

@@ -24,7 +24,8 @@ export function modelFile(parts: readonly Uint8Array[]): ModelFile {
     }
     return out.buffer;
   };
-  const clamp = (n: number | undefined, fallback: number) => Math.min(size, Math.max(0, n === undefined ? fallback : n < 0 ? size + n : n));
+  const clamp = (n: number | undefined, fallback: number) =>
+    Math.min(size, Math.max(0, n === undefined ? fallback : n < 0 ? size + n : n));
   return {
     size,
     slice(start, end) {

@@ -25,7 +25,10 @@ export function modelTag(name: string, version: string, etag: string): string {
 
 type Store = { CACHE: KVNamespace; MODELS: R2Bucket };
 
-async function locate(env: { CACHE: KVNamespace }, name: string): Promise<{ name: string; version: string; key: string }> {
+async function locate(
+  env: { CACHE: KVNamespace },
+  name: string,
+): Promise<{ name: string; version: string; key: string }> {
   const version = await env.CACHE.get(`model_version:${name}`);
   if (version === null || version === '') throw new Error(`Model version not found in KV: model_version:${name}`);
   return { name, version, key: modelObjectKey(name, version) };
@@ -39,7 +42,10 @@ export async function currentModelTag(env: Store, model: string): Promise<string
   return modelTag(name, version, head.etag);
 }
 
-export async function fetchModel(env: Store, model: string): Promise<{ name: string; version: string; key: string; tag: string; bytes: ArrayBuffer }> {
+export async function fetchModel(
+  env: Store,
+  model: string,
+): Promise<{ name: string; version: string; key: string; tag: string; bytes: ArrayBuffer }> {
   const { name, version, key } = await locate(env, model);
   const obj = await env.MODELS.get(key);
   if (!obj) throw new Error(`Model not found in R2: ${key}`);

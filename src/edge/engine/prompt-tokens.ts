@@ -21,7 +21,9 @@ const value = (meta: GgufMeta[], key: string): unknown => meta.find(([k]) => k =
  */
 export function spacePrefixDiffers(meta: GgufMeta[]): boolean {
   if (value(meta, 'tokenizer.ggml.model') !== 'llama') return false;
-  return value(meta, 'tokenizer.ggml.add_space_prefix') !== false && value(meta, 'tokenizer.ggml.add_bos_token') !== false;
+  return (
+    value(meta, 'tokenizer.ggml.add_space_prefix') !== false && value(meta, 'tokenizer.ggml.add_bos_token') !== false
+  );
 }
 
 /** A model's bytes as the edge loads them (parts of one file), and the texts it sends llama.cpp for a prompt and an embedding. */

@@ -243,13 +243,23 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 function limitError(err: unknown, what: 'prompt' | 'text', limits: LoadedModel['limits']): InputLimitError | null {
   const m = messageOf(err);
   const tokens =
-    /(?:request|input) \((\d+) tokens\) (?:exceeds the available context size|is larger than the max context size)/.exec(m)?.[1] ??
-    /input \((\d+) tokens\) is too large to process/.exec(m)?.[1];
+    /(?:request|input) \((\d+) tokens\) (?:exceeds the available context size|is larger than the max context size)/.exec(
+      m,
+    )?.[1] ?? /input \((\d+) tokens\) is too large to process/.exec(m)?.[1];
   return tokens === undefined ? null : inputLimit(what, Number(tokens), limits);
 }
 
-function inputLimit(what: 'prompt' | 'text', tokens: number, { contextTokens, embedTokens }: LoadedModel['limits']): InputLimitError {
-  const error = new ContextExceededError(what === 'prompt' ? 'prompt' : 'the text', tokens, contextTokens, what === 'prompt' ? contextTokens - 1 : embedTokens);
+function inputLimit(
+  what: 'prompt' | 'text',
+  tokens: number,
+  { contextTokens, embedTokens }: LoadedModel['limits'],
+): InputLimitError {
+  const error = new ContextExceededError(
+    what === 'prompt' ? 'prompt' : 'the text',
+    tokens,
+    contextTokens,
+    what === 'prompt' ? contextTokens - 1 : embedTokens,
+  );
   return new InputLimitError(error.message);
 }
 
@@ -259,7 +269,10 @@ function inputLimit(what: 'prompt' | 'text', tokens: number, { contextTokens, em
  * instance, heap and copy of the weights) is not needed. Throws when llama.cpp cannot load the
  * bytes (a corrupt or truncated file): wllama itself does not check its load result.
  */
-export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages = WASM_MAX_PAGES): Promise<LoadedModel> {
+export async function loadWllamaModel(
+  bytes: ArrayBuffer | Uint8Array,
+  maxPages = WASM_MAX_PAGES,
+): Promise<LoadedModel> {
   const file = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   const meta = readGgufMeta(file); // the vocabulary too: read once (152k strings for qwen2's)
   // Tokenized as the library tokenizes (prompt-tokens.ts).
@@ -270,7 +283,10 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
   const memory = takeMemory(maxPages);
   // The model comes from R2 as bytes: wllama's download cache (OPFS/Cache API, absent in workerd)
   // and model manager are never used, so stand-ins keep the constructor from probing storage.
-  const w = new Wllama({ default: 'wllama.wasm' }, { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never });
+  const w = new Wllama(
+    { default: 'wllama.wasm' },
+    { suppressNativeLog: true, logger: quietLogger, cacheManager: {} as never, modelManager: {} as never },
+  );
   w.setCompat(null);
   // Whether exit succeeds or not, nothing runs in the memory afterwards.
   const release = () =>
@@ -338,7 +354,9 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
         let predicted: number | undefined;
         // Stop strings as the library's engine applies them (src/decode/stop.ts), on the text as it comes: what
         // may still begin one is held back; once one is found the completion is aborted.
-        const scanner = options.stop?.length ? new StopScanner(options.stop, options.grammar ? grammarComplete(options.grammar) : undefined) : undefined;
+        const scanner = options.stop?.length
+          ? new StopScanner(options.stop, options.grammar ? grammarComplete(options.grammar) : undefined)
+          : undefined;
         const stopped = new AbortController();
         const decoder = new TextDecoder();
         const take = (piece: string): string => {
@@ -368,7 +386,13 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
           const diagnostics = options.logprobs ? { steps } : {};
           if (scanner?.stopped) return { text, tokens, cut: false, stopped: true, ...diagnostics };
           // Cut at max_tokens or where the context is full: the engine's stop reason 'maxTokens' either way.
-          return { text, tokens, cut: tokens >= maxTokens || promptTokens + tokens >= contextTokens, stopped: false, ...diagnostics };
+          return {
+            text,
+            tokens,
+            cut: tokens >= maxTokens || promptTokens + tokens >= contextTokens,
+            stopped: false,
+            ...diagnostics,
+          };
         };
         try {
           await w.createCompletion({
@@ -396,7 +420,10 @@ export async function loadWllamaModel(bytes: ArrayBuffer | Uint8Array, maxPages 
             ...(options.logprobs ? { n_probs: options.logprobs } : {}),
             abortSignal: stopped.signal,
             onData: (chunk: {
-              choices?: { text?: string; logprobs?: { content?: Array<{ id: number; top_logprobs?: Array<{ id: number; logprob: number }> }> } }[];
+              choices?: {
+                text?: string;
+                logprobs?: { content?: Array<{ id: number; top_logprobs?: Array<{ id: number; logprob: number }> }> };
+              }[];
               content?: string;
               usage?: { completion_tokens?: number; prompt_tokens?: number };
               timings?: { prompt_n?: number; predicted_n?: number };
