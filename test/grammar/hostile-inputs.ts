@@ -783,12 +783,10 @@ export const hostileSchema = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc
-      .tuple(hostileSchemaTree, fc.integer({ min: 1, max: 2500 }))
-      .map(([value, n]) => ({
-        type: 'object',
-        properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, value])),
-      })),
+    arbitrary: fc.tuple(hostileSchemaTree, fc.integer({ min: 1, max: 2500 })).map(([value, n]) => ({
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, value])),
+    })),
   },
   {
     weight: 1,
