@@ -80,7 +80,8 @@ test('a dry run (the default) lists what would go and removes nothing; the real 
   expect(after.entries).toBe(2);
   expect(before.bytes - after.bytes).toBe(preview.reduce((s, r) => s + r.bytes, 0));
   // What is left answers hits as before.
-  expect((await worker.query(`SELECT svc_worker_cache_get('e', 'm') IS NOT NULL AS hit, svc_worker_cache_get('a', 'm') IS NULL AS gone`)).rows[0])
+  expect((await worker.query(`SELECT (SELECT result FROM svc_worker_cache_get('e', 'm')) IS NOT NULL AS hit,
+       (SELECT result FROM svc_worker_cache_get('a', 'm')) IS NULL AS gone`)).rows[0])
     .toEqual({ hit: true, gone: true });
 });
 

@@ -6,6 +6,8 @@
 -- (plv8-compat does not). It is made here, quietly, so that the rest reads the same on both handlers.
 SET client_min_messages = error;
 SELECT regress.err($$SELECT svc_generate_async(NULL)$$) IS NOT NULL AS owner_context;
+-- And the superuser's, where svc_vectorize_drop runs (its owner is the superuser: docs/security.md).
+SELECT regress.err($$SELECT svc_vectorize_drop(NULL)$$) IS NOT NULL AS superuser_context;
 RESET client_min_messages;
 \pset tuples_only on
 
