@@ -120,6 +120,9 @@ describe('after a sync call, however it ended, nothing svc opened is reachable',
       const pid = (await who().query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       for (const delay of [0, 5, 30, 200]) {
         const call = who().query(syncCall()).then(() => undefined, (e: { code?: string }) => e.code);
+        // Once the call runs: a cancel that reaches the backend before its statement does is lost,
+        // and the call then waits out its sync timeout (a loaded machine delays the statement).
+        await eventually('the call to run', async () => (await su.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active'`, [pid])).rows.length > 0);
         await new Promise((r) => setTimeout(r, delay));
         await su.query('SELECT pg_cancel_backend($1)', [pid]);
         expect(['57014', undefined]).toContain(await call);
