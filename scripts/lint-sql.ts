@@ -76,7 +76,7 @@ export async function lintScript(script: string, replaceable: ReadonlySet<string
     const replaces = stmt.node.replace === true;
     if (replaces && !(name !== undefined && replaceable.has(name))) {
       problems.push(
-        `${stmt.kind} ${name ?? ''} uses OR REPLACE over an object the extension did not make`.replace('  ', ' '),
+        `${[stmt.kind, name].filter(Boolean).join(' ')} uses OR REPLACE over an object the extension did not make`,
       );
     }
     if (stmt.node.if_not_exists === true)

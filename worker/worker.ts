@@ -544,6 +544,23 @@ export class Worker {
   }
 
   /**
+   * A write of a job's outcome that was refused (`taken` false for its answer), written again after
+   * each REFUSED_RETRY_MS pause until it is taken or the worker gives up its jobs; the last answer.
+   */
+  private async writeAgainWhileRefused<T>(
+    answer: T,
+    taken: (answer: T) => boolean,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    for (const ms of REFUSED_RETRY_MS) {
+      if (taken(answer) || this.abandon.signal.aborted) break;
+      await sleep(ms, this.abandon.signal);
+      answer = await write();
+    }
+    return answer;
+  }
+
+  /**
    * Writes the outcome, retrying while the database is unreachable (the lease decides who wins). A
    * result goes out with the others that finished meanwhile (svc_worker_complete_and_claim, claiming
    * nothing: the claim loop claims for the freed slots); a retry writes it alone.
@@ -563,15 +580,18 @@ export class Worker {
                 ? await this.completions.complete(job, outcome.result, outcome.cache, outcome.stopReason)
                 : !(await protocol.completeCached(this.pool, [{ job, ...outcome }])).has(job.request_id);
           // (A vectorize job's completion waits for its locks instead: completeVectorize.)
-          for (const ms of job.function_name === 'vectorize' ? [] : REFUSED_RETRY_MS) {
-            if (stored || this.abandon.signal.aborted) break;
-            log('debug', 'completion refused; writing it again', {
-              requestId: job.request_id,
-              attempt: job.attempt,
-              afterMs: ms,
-            });
-            await sleep(ms, this.abandon.signal);
-            stored = !(await protocol.completeCached(this.pool, [{ job, ...(outcome as Ran) }])).has(job.request_id);
+          if (job.function_name !== 'vectorize') {
+            stored = await this.writeAgainWhileRefused(
+              stored,
+              (taken) => taken,
+              async () => {
+                log('debug', 'completion refused; writing it again', {
+                  requestId: job.request_id,
+                  attempt: job.attempt,
+                });
+                return !(await protocol.completeCached(this.pool, [{ job, ...(outcome as Ran) }])).has(job.request_id);
+              },
+            );
           }
           this.reached();
           this.jobsDone++;
@@ -589,12 +609,8 @@ export class Worker {
         } else {
           const permanent = outcome.error instanceof PermanentJobError;
           const message = toPgText(outcome.error instanceof Error ? outcome.error.message : String(outcome.error));
-          let status = await protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
-          for (const ms of REFUSED_RETRY_MS) {
-            if (status !== null || this.abandon.signal.aborted) break;
-            await sleep(ms, this.abandon.signal);
-            status = await protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
-          }
+          const fail = () => protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
+          const status = await this.writeAgainWhileRefused(await fail(), (taken) => taken !== null, fail);
           this.reached();
           if (status === 'pending') this.heardOfWork(); // its retry is work no notification announces
           this.jobsFailed++;

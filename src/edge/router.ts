@@ -225,12 +225,7 @@ async function streamGenerate(
           stopped: line.stopped === true,
         };
         checkOutput(request, out);
-        // Cut where the context is full before max_tokens: context, as the library's stopReason (the engine object says so: `cut`); a stop string ended it: stop.
-        const stop = out.stopped
-          ? 'stop'
-          : line.cut === true && out.tokens < maxTokens
-            ? 'context'
-            : stopReason(out.tokens, maxTokens);
+        const stop = stopReason({ ...out, cut: line.cut === true }, maxTokens);
         await send({ text: out.text, cached: false, tokens: out.tokens, stop_reason: stop }, 'done');
         await writer.close(); // the reader has its answer; the cache write goes on
         await storeGeneration(env, request, out);

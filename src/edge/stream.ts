@@ -4,6 +4,7 @@
 // stream has begun is `event: error` with the status and message the call without stream answers.
 // Data is JSON, so a newline in the text cannot end an event early.
 
+import { STOP_REASON_NAMES, type StopReason, type StopReasonName } from '../engine/outcomes.js';
 export const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };
 
 /** One server-sent event: `data` as JSON, under `event` when it is not the default (message). */
@@ -17,9 +18,24 @@ export function sseCached(text: string): Response {
   return new Response(body, { headers: SSE_HEADERS });
 }
 
-/** Why the output ended, as the done event says it: at max_tokens, or the model (or its constraint) ended it. */
-export const stopReason = (tokens: number, maxTokens: number): 'max_tokens' | 'end' =>
-  tokens >= maxTokens ? 'max_tokens' : 'end';
+/**
+ * Why the output ended, as the done event says it, in the library's terms (outcomes.ts): a stop string
+ * ended it, the context filled before max_tokens (the engine object says `cut`), max_tokens, or the
+ * model (or its constraint) ended it.
+ */
+export function stopReason(
+  out: { tokens: number; stopped?: boolean; cut?: boolean },
+  maxTokens: number,
+): StopReasonName {
+  const reason: StopReason = out.stopped
+    ? 'stopString'
+    : out.tokens >= maxTokens
+      ? 'maxTokens'
+      : out.cut
+        ? 'context'
+        : 'eogToken';
+  return STOP_REASON_NAMES[reason];
+}
 
 /** The values of a newline-delimited JSON body (the engine object's streamed answer), one per line. */
 export async function* jsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, unknown>> {
