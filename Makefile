@@ -66,7 +66,7 @@ $(NATIVE_BUILT_FOR): FORCE
 	@mkdir -p $(dir $@) && echo '$(NATIVE_PG)' | cmp -s - $@ || echo '$(NATIVE_PG)' > $@
 .PHONY: FORCE
 
-$(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/sql/*.sql src/extension/migrations/*.sql src/automaton/*.ts src/grammar/*.ts src/vectorizer/*.ts src/prompt/*.ts src/decode/sampling.ts src/decode/stop.ts)
+$(DATA_built) &: svc.control scripts/build-extension.ts $(wildcard src/extension/*.ts src/extension/*.sql src/extension/sql/*.sql src/extension/migrations/*.sql src/queue/*.ts src/automaton/*.ts src/grammar/*.ts src/vectorizer/*.ts src/prompt/*.ts src/decode/sampling.ts src/decode/stop.ts)
 	node_modules/.bin/tsx scripts/build-extension.ts
 
 plv8-compat:

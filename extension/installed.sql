@@ -251,9 +251,9 @@ CREATE OR REPLACE FUNCTION public.svc__backoff(retry_count integer)
  RETURNS interval
  LANGUAGE sql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT least(svc__setting_interval('svc.retry_backoff') * power(2, $1), interval '5 minutes')
+AS $function$SELECT least(public.svc__setting_interval('svc.retry_backoff') * power(2, $1), interval '5 minutes')
 $function$;
 -- grants on svc__backoff(integer): {svc_owner=X/svc_owner}
 -- comment: Internal: the delay before retry n, svc.retry_backoff * 2^n, at most 5 minutes.
@@ -261,7 +261,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__bundle()
  RETURNS void
  LANGUAGE plv8
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $bundle$ (the TypeScript bundle) $bundle$;
 -- grants on svc__bundle(): (default: PUBLIC may execute)
@@ -269,15 +269,15 @@ AS $bundle$ (the TypeScript bundle) $bundle$;
 CREATE OR REPLACE FUNCTION public.svc__cache_trim()
  RETURNS void
  LANGUAGE sql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Evicts the lowest-frecency entries beyond svc.cache_size (after svc_worker_cache_put and
 -- svc_worker_complete_cached store theirs), but those whose row another transaction holds (a hit in
 -- a role's open transaction): the worker never waits on that; the next trim takes them.
-DELETE FROM svc_cache WHERE (cache_key, model) IN (
-  SELECT cache_key, model FROM svc_cache
+DELETE FROM public.svc_cache WHERE (cache_key, model) IN (
+  SELECT cache_key, model FROM public.svc_cache
   ORDER BY (hits + 1) / (extract(epoch FROM clock_timestamp() - last_hit_at) + 3600)
-  LIMIT greatest(0, (SELECT count(*) FROM svc_cache) - svc__setting_integer('svc.cache_size', 0))
+  LIMIT greatest(0, (SELECT count(*) FROM public.svc_cache) - public.svc__setting_integer('svc.cache_size', 0))
   FOR UPDATE SKIP LOCKED)
 $function$;
 -- grants on svc__cache_trim(): {svc_owner=X/svc_owner}
@@ -286,7 +286,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__claim(claimer text, max_jobs integer, lease_seconds double precision, max_retries integer, relax_commit boolean, models text[])
  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The claim shared by svc_worker_claim and svc_worker_complete_and_claim (which run it under their
 -- settings: generic plans, index scans only; see svc_worker_claim.sql): three statements, each
@@ -337,40 +337,40 @@ BEGIN
   END IF;
 
   WITH RECURSIVE waiting AS (
-    (SELECT w.waiter FROM svc_queue w WHERE w.waiter IS NOT NULL ORDER BY w.waiter LIMIT 1)
+    (SELECT w.waiter FROM public.svc_queue w WHERE w.waiter IS NOT NULL ORDER BY w.waiter LIMIT 1)
     UNION ALL
-    SELECT (SELECT w.waiter FROM svc_queue w WHERE w.waiter > k.waiter ORDER BY w.waiter LIMIT 1) FROM waiting k WHERE k.waiter IS NOT NULL
+    SELECT (SELECT w.waiter FROM public.svc_queue w WHERE w.waiter > k.waiter ORDER BY w.waiter LIMIT 1) FROM waiting k WHERE k.waiter IS NOT NULL
   )
   , gone AS (
-    UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL, lease_expires_at = NULL,
+    UPDATE public.svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL, lease_expires_at = NULL,
       error = 'cancelled: its synchronous caller stopped waiting'
     WHERE w.request_id = ANY (ARRAY(
-      SELECT l.request_id FROM svc_queue l
-      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), k.waiter))
+      SELECT l.request_id FROM public.svc_queue l
+      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(public.svc__sync_waiter_lock_key(), k.waiter))
         AND (l.status = pending_ OR l.status = processing_)
       FOR UPDATE SKIP LOCKED))
     RETURNING w.request_id, w.worker_id
   )
   SELECT count(pg_notify('svc_cancel', g.request_id::text)) INTO released FROM gone g WHERE g.worker_id IS NOT NULL;
 
-  IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
+  IF (SELECT e.lease_expires_at FROM public.svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
     WITH requeued AS (
-      UPDATE svc_queue q SET
+      UPDATE public.svc_queue q SET
         status = CASE WHEN q.retry_count < max_retries THEN 'pending' ELSE 'failed' END,
         retry_count = CASE WHEN q.retry_count < max_retries THEN q.retry_count + 1 ELSE q.retry_count END,
-        run_after = clock_timestamp() + svc__backoff(q.retry_count),
+        run_after = clock_timestamp() + public.svc__backoff(q.retry_count),
         failed_at = CASE WHEN q.retry_count < max_retries THEN NULL ELSE clock_timestamp() END,
         waiter = CASE WHEN q.retry_count < max_retries THEN q.waiter END,
         error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
         lease_expires_at = NULL, worker_id = NULL
       WHERE q.request_id = ANY (ARRAY(
-        SELECT e.request_id FROM svc_queue e
+        SELECT e.request_id FROM public.svc_queue e
         WHERE e.status = 'processing' AND e.lease_expires_at < now_
         ORDER BY e.lease_expires_at
         FOR UPDATE SKIP LOCKED))
       RETURNING q.request_id, q.function_name, q.status
     )
-    SELECT count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'failed'))) INTO announced
+    SELECT count(pg_notify('svc_completed', public.svc__completed_payload(request_id, function_name, 'failed'))) INTO announced
     FROM requeued WHERE status = 'failed';
     now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
   END IF;
@@ -381,7 +381,7 @@ BEGIN
 
   IF cardinality(models) = 1 THEN
     picked := ARRAY(
-      SELECT p.request_id FROM svc_queue p
+      SELECT p.request_id FROM public.svc_queue p
       WHERE p.model = models[1] AND p.status = 'pending' AND p.run_after <= now_
       ORDER BY p.priority DESC, p.seq
       LIMIT max_jobs
@@ -389,7 +389,7 @@ BEGIN
   ELSE
     picked := ARRAY(
       SELECT p.request_id FROM unnest(models) AS m(name), LATERAL (
-        SELECT p.request_id, p.priority, p.seq FROM svc_queue p
+        SELECT p.request_id, p.priority, p.seq FROM public.svc_queue p
         WHERE p.model = m.name AND p.status = 'pending' AND p.run_after <= now_
         ORDER BY p.priority DESC, p.seq
         LIMIT max_jobs
@@ -400,7 +400,7 @@ BEGIN
 
   RETURN QUERY
   WITH claimed AS (
-    UPDATE svc_queue q SET
+    UPDATE public.svc_queue q SET
       status = 'processing', started_at = now_, attempt = q.attempt + 1,
       worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
     WHERE q.request_id = ANY (picked)
@@ -411,7 +411,7 @@ BEGIN
   -- gets them back: its parameters are then exactly svc_rerank_async's, and so are its answer and cache key.
   SELECT c.request_id, c.function_name,
     CASE WHEN c.documents_id IS NULL THEN c.parameters
-      ELSE c.parameters || jsonb_build_object('documents', (SELECT d.documents FROM svc_documents d WHERE d.id = c.documents_id)) END,
+      ELSE c.parameters || jsonb_build_object('documents', (SELECT d.documents FROM public.svc_documents d WHERE d.id = c.documents_id)) END,
     c.grammar, c.attempt, c.retry_count, c.priority, c.waited
   FROM claimed c ORDER BY c.priority DESC, c.seq;
 END
@@ -422,7 +422,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__complete(ids uuid[], attempts integer[], results text[], stop_reasons text[])
  RETURNS uuid[]
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The completion shared by svc_worker_complete and svc_worker_complete_and_claim: store the results
 -- of the listed attempts (and how each generation ended: stop_reasons, NULL for none) and announce
@@ -449,21 +449,21 @@ DECLARE
   announced integer;
 BEGIN
   WITH done AS (
-    UPDATE svc_queue q SET
+    UPDATE public.svc_queue q SET
       status = 'completed', error = NULL,
       -- A vectorizer's chunks go to its destination now; the row keeps what was written, not the vectors.
       result = CASE WHEN q.function_name = 'vectorize'
-        THEN svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
+        THEN public.svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
         ELSE results[array_position(ids, q.request_id)] END,
       stop_reason = stop_reasons[array_position(ids, q.request_id)],
       completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
     WHERE q.request_id = ANY (ARRAY(
-        SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY (ids) AND l.status = processing_
+        SELECT l.request_id FROM public.svc_queue l WHERE l.request_id = ANY (ids) AND l.status = processing_
           AND l.attempt = attempts[array_position(ids, l.request_id)]
         FOR UPDATE SKIP LOCKED))
     RETURNING q.request_id, q.function_name
   )
-  SELECT array_agg(request_id), count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'completed')))
+  SELECT array_agg(request_id), count(pg_notify('svc_completed', public.svc__completed_payload(request_id, function_name, 'completed')))
   INTO stored, announced FROM done;
   IF announced = cardinality(ids) THEN
     RETURN '{}';
@@ -478,7 +478,7 @@ CREATE OR REPLACE FUNCTION public.svc__completed_payload(request_id uuid, functi
  RETURNS text
  LANGUAGE sql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The svc_completed payload of a queue row (DESIGN.md), for every completion and final failure: the
 -- `function` field maps the queue function (constrained and batch generation count as generate).
@@ -501,11 +501,11 @@ CREATE OR REPLACE FUNCTION public.svc__model_identity(name text)
  RETURNS text
  LANGUAGE sql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The file a worker last loaded under a model name (svc_models.identity): the cache keeps answers
 -- per identity, so the synchronous functions look up a request's answer under its model's.
-SELECT identity FROM svc_models WHERE name = $1
+SELECT identity FROM public.svc_models WHERE name = $1
 $function$;
 -- grants on svc__model_identity(text): {svc_owner=X/svc_owner}
 -- comment: Internal: the identity of the file a worker last loaded under a model name, under which the cache keeps answers.
@@ -514,7 +514,7 @@ CREATE OR REPLACE FUNCTION public.svc__queue_depth()
  RETURNS bigint
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -524,7 +524,7 @@ CREATE OR REPLACE FUNCTION public.svc__queue_depth()
 AS $function$-- PL/pgSQL so its plans are kept for the session: as an SQL function (SECURITY DEFINER, SET
 -- search_path, so never inlined) each call from a plv8 plan parsed and planned the body again.
 BEGIN
-  RETURN (SELECT count(*) FROM svc_queue WHERE status = 'pending') + (SELECT count(*) FROM svc_queue WHERE status = 'processing');
+  RETURN (SELECT count(*) FROM public.svc_queue WHERE status = 'pending') + (SELECT count(*) FROM public.svc_queue WHERE status = 'processing');
 END
 $function$;
 -- grants on svc__queue_depth(): {svc_owner=X/svc_owner}
@@ -541,12 +541,12 @@ CREATE OR REPLACE FUNCTION public.svc__run_cache_clear()
  RETURNS bigint
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
-AS $function$WITH removed AS (DELETE FROM svc_cache RETURNING 1)
+AS $function$WITH removed AS (DELETE FROM public.svc_cache RETURNING 1)
 SELECT count(*) FROM removed
-WHERE setval('svc_cache_hits', 1, false) > 0 AND setval('svc_cache_misses', 1, false) > 0
+WHERE setval('public.svc_cache_hits', 1, false) > 0 AND setval('public.svc_cache_misses', 1, false) > 0
 $function$;
 -- grants on svc__run_cache_clear(): {svc_owner=X/svc_owner,svc_admin=X/svc_owner}
 -- comment: Internal: the body of svc_cache_clear, run by its relay (svc_relay).
@@ -555,7 +555,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_cache_evict(older_than interval, unus
  RETURNS TABLE(cache_key text, model text, function_name text, created_at timestamp with time zone, last_hit_at timestamp with time zone, hits bigint, bytes bigint, result_preview text)
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Removes (or, with dry_run, lists) the cache entries that meet every criterion given: created longer
@@ -602,7 +602,7 @@ BEGIN
       left(c.result, 80) AS result_preview,
       row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
                                   c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
-    FROM svc_cache c
+    FROM public.svc_cache c
   ), eligible AS (
     SELECT r.*,
       -- The bytes the cache still holds before this entry goes, the less valuable eligible ones gone first.
@@ -616,7 +616,7 @@ BEGIN
   ), chosen AS (
     SELECT * FROM eligible e WHERE target_bytes IS NULL OR e.left_before > target_bytes
   ), gone AS (
-    DELETE FROM svc_cache c USING chosen e
+    DELETE FROM public.svc_cache c USING chosen e
     WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
     RETURNING c.cache_key, c.model
   )
@@ -633,14 +633,14 @@ CREATE OR REPLACE FUNCTION public.svc__run_cache_usage()
  RETURNS TABLE(function_name text, model text, entries bigint, bytes bigint, hits bigint, last_used_at timestamp with time zone)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- The cache by function and model, the largest first: how many entries, the bytes they take (each
 -- row as stored, as svc_cache_stats().bytes and svc_cache_evict's bytes count them), their hits and
 -- their latest use (a hit, else when stored). What svc_cache_evict(target_bytes := …) weighs.
 SELECT c.function_name, c.model, count(*), sum(pg_column_size(c.*))::bigint, sum(c.hits)::bigint, max(c.last_hit_at)
-FROM svc_cache c
+FROM public.svc_cache c
 GROUP BY c.function_name, c.model
 ORDER BY 4 DESC, 1, 2
 $function$;
@@ -651,7 +651,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_cancel_async(request_id uuid)
  RETURNS boolean
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -669,7 +669,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_cleanup(retention interval)
  RETURNS bigint
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Finished requests, and the rows of workers not heard from, older than the retention.
@@ -679,16 +679,16 @@ BEGIN
   IF $1 IS NULL THEN
     RAISE EXCEPTION 'svc_cleanup: retention must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  DELETE FROM svc_workers WHERE last_heartbeat < clock_timestamp() - $1;
+  DELETE FROM public.svc_workers WHERE last_heartbeat < clock_timestamp() - $1;
   WITH finished AS (
-    DELETE FROM svc_queue
+    DELETE FROM public.svc_queue
     WHERE status IN ('completed', 'failed', 'cancelled')
       AND coalesce(completed_at, failed_at, cancelled_at) < clock_timestamp() - $1
     RETURNING 1
   )
   SELECT count(*) INTO removed FROM finished;
   -- Documents stored once for a batch (svc_documents) go with the last request that names them.
-  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
+  DELETE FROM public.svc_documents d WHERE NOT EXISTS (SELECT FROM public.svc_queue q WHERE q.documents_id = d.id);
   RETURN removed;
 END
 $function$;
@@ -699,7 +699,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_deduplicate_facts(facts text[], thres
  RETURNS text[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -717,7 +717,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_embed(text_input text, use_cache bool
  RETURNS real[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -735,7 +735,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_embed(texts text[], use_cache boolean
  RETURNS TABLE(ord integer, embedding real[], error text)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -754,7 +754,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_embed_async(text_input text, use_cach
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -772,7 +772,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_embed_batch_async(texts text[], use_c
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -790,7 +790,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_extract_facts(text_input text, max_fa
  RETURNS text[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -808,7 +808,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate(prompt text, max_tokens inte
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -826,7 +826,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate(prompts text[], max_tokens i
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -845,7 +845,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_async(prompt text, max_token
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -863,7 +863,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_batch_async(prompts text[], 
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -881,7 +881,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompt text, choices 
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -899,7 +899,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice(prompts text[], choic
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -918,7 +918,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_choice_async(prompt text, ch
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -936,7 +936,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema jso
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -954,7 +954,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompt text, schema tex
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -972,7 +972,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema 
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -991,7 +991,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json(prompts text[], schema 
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1010,7 +1010,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, sche
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1028,7 +1028,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_json_async(prompt text, sche
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1046,7 +1046,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompt text, pattern t
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1064,7 +1064,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex(prompts text[], patter
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1083,7 +1083,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_generate_regex_async(prompt text, pat
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1100,7 +1100,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__run_get_async_result(request_id uuid, timeout_seconds integer)
  RETURNS text
  LANGUAGE plv8
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
@@ -1116,7 +1116,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__run_get_async_results(request_ids uuid[], timeout_seconds integer)
  RETURNS TABLE(ord integer, request_id uuid, status text, result text, error text)
  LANGUAGE plv8
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
@@ -1133,7 +1133,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_model_declare(name text, serves text[
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Declares a model name, or changes which functions an existing one serves. Requests already queued
@@ -1154,7 +1154,7 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   -- What the model's file can do, as its worker read it (svc_models.capabilities): an embedding model never serves generate.
-  SELECT m.identity, m.capabilities INTO known FROM svc_models AS m WHERE m.name = $1;
+  SELECT m.identity, m.capabilities INTO known FROM public.svc_models AS m WHERE m.name = $1;
   IF known.capabilities IS NOT NULL AND NOT serves <@ known.capabilities THEN
     RAISE EXCEPTION 'svc_model_declare: model % cannot serve %: the file its worker loaded (%) is an embedding model, which serves only %',
       quote_literal(name), array_to_string(ARRAY(SELECT f FROM unnest(serves) AS f WHERE NOT f = ANY (known.capabilities)), ', '),
@@ -1162,7 +1162,7 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
         HINT = 'Serve generation with a text-generation (decoder) model under another name: svc-worker --model NAME=PATH.';
   END IF;
-  INSERT INTO svc_models AS m (name, serves) VALUES (name, ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE f = ANY (serves)))
+  INSERT INTO public.svc_models AS m (name, serves) VALUES (name, ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE f = ANY (serves)))
   ON CONFLICT ON CONSTRAINT svc_models_pkey DO UPDATE SET serves = excluded.serves;
 END
 $function$;
@@ -1173,7 +1173,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_create(name text, template tex
  RETURNS integer
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1191,7 +1191,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_render(name text, variables js
  RETURNS text
  LANGUAGE plv8
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1209,7 +1209,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_prompt_update(name text, template tex
  RETURNS integer
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1227,7 +1227,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_queue_limits()
  RETURNS TABLE(role_name text, max_queue_size bigint, queue_depth bigint, max_pending bigint, pending bigint, max_stored_bytes bigint, stored_bytes bigint)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1245,7 +1245,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_rerank(query text, documents text[], 
  RETURNS TABLE(document text, score double precision)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1263,7 +1263,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_rerank(queries text[], documents text
  RETURNS TABLE(ord integer, document text, score double precision, error text)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1282,7 +1282,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_rerank_async(query text, documents te
  RETURNS uuid
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1300,7 +1300,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_rerank_batch(queries text[], document
  RETURNS TABLE(ord integer, query text, rank integer, doc_index integer, document text, score double precision, error text)
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1319,7 +1319,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_rerank_batch_async(queries text[], do
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1337,7 +1337,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_rerank_docs_only(query text, document
  RETURNS SETOF text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1354,7 +1354,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__run_role_quota_check(fn text, role oid, added integer)
  RETURNS void
  LANGUAGE plv8
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
@@ -1370,7 +1370,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__run_search(name text, query text, k integer)
  RETURNS TABLE(key jsonb, chunk_index integer, chunk text, distance double precision)
  LANGUAGE plv8
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET plan_cache_mode TO 'force_generic_plan'
  SET enable_seqscan TO 'off'
@@ -1387,7 +1387,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_set_queue_limits(max_queue_size bigin
  RETURNS void
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1405,7 +1405,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_set_role_limits(role_name text, max_p
  RETURNS void
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1423,7 +1423,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_set_sync_connection(conninfo text)
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1441,7 +1441,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_stream_next(state jsonb)
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1460,7 +1460,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_stream_start(prompt text, max_tokens 
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1478,7 +1478,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_combine(a jsonb, b jsonb)
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1496,7 +1496,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_final(state jsonb)
  RETURNS text
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1514,7 +1514,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_merge(state jsonb, partial 
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1532,7 +1532,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial(state jsonb)
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1550,7 +1550,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial_step(state jsonb, b
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1568,7 +1568,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_partial_step(state jsonb, b
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1586,7 +1586,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1604,7 +1604,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1622,7 +1622,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1640,7 +1640,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_summarize_step(state jsonb, body text
  RETURNS jsonb
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1658,7 +1658,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_sync_submit(payload jsonb)
  RETURNS uuid[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1676,7 +1676,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_vectorize(source regclass, column_nam
  RETURNS bigint
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1695,7 +1695,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_vectorize_drop(name text, drop_destin
  RETURNS boolean
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1713,7 +1713,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_vectorizer_embed(name text, query tex
  RETURNS real[]
  LANGUAGE plv8
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1731,7 +1731,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_cache_get(identity text, model
  RETURNS TABLE(result text, stop_reason text)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats). The bump skips an
@@ -1739,17 +1739,17 @@ AS $function$-- A hit bumps the entry's frecency; hits and misses are counted (s
 -- holds its row until that commits, and no other caller, sync session or worker waits for that; the
 -- answer is read all the same.
 WITH entry AS (
-  SELECT c.result, c.stop_reason FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2
+  SELECT c.result, c.stop_reason FROM public.svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2
 ), bump AS (
-  UPDATE svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
+  UPDATE public.svc_cache SET hits = hits + 1, last_hit_at = clock_timestamp()
   WHERE (cache_key, model) IN (
-    SELECT l.cache_key, l.model FROM svc_cache l WHERE l.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND l.model = $2
+    SELECT l.cache_key, l.model FROM public.svc_cache l WHERE l.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND l.model = $2
     FOR UPDATE SKIP LOCKED)
   RETURNING 1
 )
 SELECT result, stop_reason FROM (
   SELECT (SELECT result FROM entry) AS result, (SELECT stop_reason FROM entry) AS stop_reason, (SELECT count(*) FROM bump) AS bumped) AS r
-WHERE CASE WHEN result IS NULL THEN nextval('svc_cache_misses') ELSE nextval('svc_cache_hits') END > 0
+WHERE CASE WHEN result IS NULL THEN nextval('public.svc_cache_misses') ELSE nextval('public.svc_cache_hits') END > 0
 $function$;
 -- grants on svc__run_worker_cache_get(text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_cache_get, run by its relay (svc_relay).
@@ -1758,18 +1758,18 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_cache_put(identity text, model
  RETURNS void
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Store, then evict the lowest-frecency entries beyond svc.cache_size. An entry there already is not
 -- inserted at all: ON CONFLICT alone would wait for a transaction whose hit bumped it (a role's,
 -- left open); only workers insert entries, so no role's transaction holds one that is missing.
-INSERT INTO svc_cache (cache_key, model, function_name, result, stop_reason)
+INSERT INTO public.svc_cache (cache_key, model, function_name, result, stop_reason)
 SELECT encode(sha256(convert_to($1, 'UTF8')), 'hex'), $2, $3, $4, $5
-WHERE NOT EXISTS (SELECT FROM svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2)
+WHERE NOT EXISTS (SELECT FROM public.svc_cache c WHERE c.cache_key = encode(sha256(convert_to($1, 'UTF8')), 'hex') AND c.model = $2)
 ON CONFLICT (cache_key, model) DO NOTHING;
 
-SELECT svc__cache_trim();
+SELECT public.svc__cache_trim();
 $function$;
 -- grants on svc__run_worker_cache_put(text,text,text,text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_cache_put, run by its relay (svc_relay).
@@ -1778,7 +1778,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_claim(worker_id text, max_jobs
  RETURNS TABLE(request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1797,7 +1797,7 @@ AS $function$-- The worker protocol is PL/pgSQL, whose plans are kept for the se
 -- the same whatever the table held when it was made. (Folding the lease probe into the claim
 -- statement, through a loop over its rows, measured no faster.) The claim itself: svc__claim.
 BEGIN
-  RETURN QUERY SELECT * FROM svc__claim($1, $2, $3, $4, true, $5);
+  RETURN QUERY SELECT * FROM public.svc__claim($1, $2, $3, $4, true, $5);
 END
 $function$;
 -- grants on svc__run_worker_claim(text,integer,double precision,integer,text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
@@ -1807,7 +1807,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_cleanup(max_rows integer)
  RETURNS integer
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1828,43 +1828,43 @@ AS $function$-- Retention, done by the workers (worker/worker.ts, after each hea
 DECLARE
   removed integer;
   orphans integer;
-  cutoff timestamptz := clock_timestamp() - svc__setting_interval('svc.retention');
+  cutoff timestamptz := clock_timestamp() - public.svc__setting_interval('svc.retention');
 BEGIN
   IF max_rows IS NULL OR max_rows < 1 THEN
     RAISE EXCEPTION 'svc_worker_cleanup: max_rows must be a positive integer' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   WITH old AS (
-    SELECT q.request_id FROM svc_queue q
+    SELECT q.request_id FROM public.svc_queue q
     WHERE q.status IN ('completed', 'failed', 'cancelled') AND coalesce(q.completed_at, q.failed_at, q.cancelled_at) < cutoff
     ORDER BY coalesce(q.completed_at, q.failed_at, q.cancelled_at)
     LIMIT max_rows
     FOR UPDATE SKIP LOCKED
   ), gone AS (
-    DELETE FROM svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
+    DELETE FROM public.svc_queue q USING old WHERE q.request_id = old.request_id RETURNING 1
   )
   SELECT count(*) INTO removed FROM gone;
   -- Documents stored once for a batch (svc_documents) go with the last request that names them.
-  DELETE FROM svc_documents d WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.documents_id = d.id);
-  DELETE FROM svc_partial_results p
-  WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
+  DELETE FROM public.svc_documents d WHERE NOT EXISTS (SELECT FROM public.svc_queue q WHERE q.documents_id = d.id);
+  DELETE FROM public.svc_partial_results p
+  WHERE NOT EXISTS (SELECT FROM public.svc_queue q WHERE q.request_id = p.request_id AND q.status = 'processing' AND q.attempt = p.attempt);
   WITH RECURSIVE owners AS (
-    (SELECT o.owner FROM svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 ORDER BY o.owner LIMIT 1)
+    (SELECT o.owner FROM public.svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 ORDER BY o.owner LIMIT 1)
     UNION ALL
-    SELECT (SELECT o.owner FROM svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 AND o.owner > k.owner ORDER BY o.owner LIMIT 1)
+    SELECT (SELECT o.owner FROM public.svc_queue o WHERE o.status IN ('pending', 'processing') AND o.stored_bytes >= 0 AND o.owner > k.owner ORDER BY o.owner LIMIT 1)
     FROM owners k WHERE k.owner IS NOT NULL
   ), orphaned AS (
-    UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL,
+    UPDATE public.svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL,
       error = 'cancelled: the role that submitted it was dropped'
     WHERE q.request_id = ANY (ARRAY(
-      SELECT l.request_id FROM svc_queue l
+      SELECT l.request_id FROM public.svc_queue l
       WHERE l.owner IN (SELECT k.owner FROM owners k WHERE k.owner IS NOT NULL AND NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = k.owner))
         AND l.status IN ('pending', 'processing') AND l.stored_bytes >= 0
       FOR UPDATE SKIP LOCKED))
     RETURNING q.request_id, q.worker_id
   )
   SELECT count(*) FILTER (WHERE pg_notify('svc_cancel', o.request_id::text) IS NOT NULL) INTO orphans FROM orphaned o WHERE o.worker_id IS NOT NULL;
-  DELETE FROM svc_prompts p WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = p.owner);
-  DELETE FROM svc_role_limits l WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = l.role_name);
+  DELETE FROM public.svc_prompts p WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = p.owner);
+  DELETE FROM public.svc_role_limits l WHERE NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = l.role_name);
   RETURN removed;
 END
 $function$;
@@ -1875,7 +1875,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_complete(request_id uuid, atte
  RETURNS boolean
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1885,7 +1885,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_complete(request_id uuid, atte
 AS $function$-- A completion names the attempt it ran; a late one from a worker whose lease expired (and whose
 -- job was claimed again) matches nothing and is refused (false).
 BEGIN
-  RETURN cardinality(svc__complete(ARRAY[$1], ARRAY[$2], ARRAY[$3], ARRAY[$4])) = 0;
+  RETURN cardinality(public.svc__complete(ARRAY[$1], ARRAY[$2], ARRAY[$3], ARRAY[$4])) = 0;
 END
 $function$;
 -- grants on svc__run_worker_complete(uuid,integer,text,text): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
@@ -1895,7 +1895,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_and_claim(complete_re
  RETURNS TABLE(refused uuid[], request_id uuid, function_name text, parameters jsonb, grammar text, attempt integer, retry_count integer, priority integer, waited boolean)
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1927,9 +1927,9 @@ BEGIN
   IF wanted < 0 THEN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  dropped := svc__complete($1, $2, $3, $9);
+  dropped := public.svc__complete($1, $2, $3, $9);
   IF wanted > 0 THEN
-    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false, $8) c;
+    RETURN QUERY SELECT dropped, c.* FROM public.svc__claim($4, wanted, $5, $6, false, $8) c;
     IF FOUND THEN
       RETURN;
     END IF;
@@ -1945,7 +1945,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_cached(request_ids uu
  RETURNS uuid[]
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -1972,16 +1972,16 @@ BEGIN
   IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  refused := svc__complete(request_ids, attempts, results, stop_reasons);
+  refused := public.svc__complete(request_ids, attempts, results, stop_reasons);
   IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
-    INSERT INTO svc_cache (cache_key, model, function_name, result, stop_reason)
+    INSERT INTO public.svc_cache (cache_key, model, function_name, result, stop_reason)
     SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result, stop_reasons[c.i]
     FROM unnest(cache_identities, cache_models, function_names, results) WITH ORDINALITY AS c(identity, model, function_name, result, i)
     WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
       -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
-      AND NOT EXISTS (SELECT FROM svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
+      AND NOT EXISTS (SELECT FROM public.svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
     ON CONFLICT (cache_key, model) DO NOTHING;
-    PERFORM svc__cache_trim();
+    PERFORM public.svc__cache_trim();
   END IF;
   RETURN refused;
 END
@@ -1993,7 +1993,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_fail(request_id uuid, attempt 
  RETURNS text
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -2008,22 +2008,22 @@ DECLARE
   new_status text;
   payload text;
 BEGIN
-  UPDATE svc_queue SET
+  UPDATE public.svc_queue SET
     status = CASE WHEN retry_count < $4 THEN 'pending' ELSE 'failed' END,
     retry_count = CASE WHEN retry_count < $4 THEN retry_count + 1 ELSE retry_count END,
-    run_after = clock_timestamp() + svc__backoff(retry_count),
+    run_after = clock_timestamp() + public.svc__backoff(retry_count),
     failed_at = CASE WHEN retry_count < $4 THEN NULL ELSE clock_timestamp() END,
     error = $3, lease_expires_at = NULL, worker_id = NULL,
     -- A request that failed for good waits for nobody (as completion clears it).
     waiter = CASE WHEN retry_count < $4 THEN waiter END
-  WHERE request_id = (SELECT l.request_id FROM svc_queue l WHERE l.request_id = $1 AND l.status = processing_ AND l.attempt = $2 FOR UPDATE SKIP LOCKED)
-  RETURNING status, svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
+  WHERE request_id = (SELECT l.request_id FROM public.svc_queue l WHERE l.request_id = $1 AND l.status = processing_ AND l.attempt = $2 FOR UPDATE SKIP LOCKED)
+  RETURNING status, public.svc__completed_payload(request_id, function_name, status) INTO new_status, payload;
   IF new_status = 'failed' THEN
     PERFORM pg_notify('svc_completed', payload);
     -- The source rows a failed vectorizer job was embedding (none for other jobs: an index probe), but
     -- those a role's write to the source holds (it queues them again, or forgets them, as it commits).
-    UPDATE svc_vectorizer_rows r SET state = 'failed', error = $3, done_at = clock_timestamp()
-    WHERE (r.vectorizer, r.key) IN (SELECT l.vectorizer, l.key FROM svc_vectorizer_rows l WHERE l.request_id = $1 FOR UPDATE SKIP LOCKED);
+    UPDATE public.svc_vectorizer_rows r SET state = 'failed', error = $3, done_at = clock_timestamp()
+    WHERE (r.vectorizer, r.key) IN (SELECT l.vectorizer, l.key FROM public.svc_vectorizer_rows l WHERE l.request_id = $1 FOR UPDATE SKIP LOCKED);
   END IF;
   RETURN new_status;
 END
@@ -2035,7 +2035,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_heartbeat(worker_id text, host
  RETURNS void
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- `models`: the names this worker serves, each with the identity of the file it loaded (NULL: one
@@ -2053,7 +2053,7 @@ WITH served AS (
     CASE WHEN jsonb_typeof($11 -> key -> 'context') = 'number' THEN ($11 -> key ->> 'context')::integer END AS context_size
   FROM jsonb_each_text(coalesce($10, jsonb_build_object('default', $6)))
 ), declared AS (
-  INSERT INTO svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension, context_size)
+  INSERT INTO public.svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension, context_size)
   SELECT name, identity, clock_timestamp(), coalesce(nullif(capabilities, '{}'), ARRAY['generate', 'embed', 'rerank']), capabilities, dimension, context_size FROM served
   -- A worker still loading its models ('starting') knows their names, not what they are: it records nothing of them yet.
   WHERE $4 <> 'starting'
@@ -2064,7 +2064,7 @@ WITH served AS (
   WHERE (excluded.identity IS NOT NULL AND m.identity IS DISTINCT FROM excluded.identity) OR m.capabilities IS DISTINCT FROM excluded.capabilities
     OR m.dimension IS DISTINCT FROM excluded.dimension OR m.context_size IS DISTINCT FROM excluded.context_size
 )
-INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
+INSERT INTO public.svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ARRAY(SELECT name FROM served ORDER BY name))
 ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excluded.concurrency,
   model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,
@@ -2077,7 +2077,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_progress(request_id uuid, atte
  RETURNS boolean
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Streaming: the text a worker has generated so far for a request it is running, stored while that
@@ -2094,11 +2094,11 @@ BEGIN
   IF $4 < 0 THEN
     RAISE EXCEPTION 'svc_worker_progress: tokens must not be negative (got %)', $4 USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  SELECT q.owner INTO owner_ FROM svc_queue q WHERE q.request_id = $1 AND q.status = 'processing' AND q.attempt = $2;
+  SELECT q.owner INTO owner_ FROM public.svc_queue q WHERE q.request_id = $1 AND q.status = 'processing' AND q.attempt = $2;
   IF NOT FOUND THEN
     RETURN false;
   END IF;
-  INSERT INTO svc_partial_results AS p (request_id, attempt, owner, partial_result, tokens, updated_at)
+  INSERT INTO public.svc_partial_results AS p (request_id, attempt, owner, partial_result, tokens, updated_at)
   VALUES ($1, $2, owner_, $3, $4, clock_timestamp())
   ON CONFLICT (request_id) DO UPDATE SET attempt = excluded.attempt, owner = excluded.owner,
     partial_result = excluded.partial_result, tokens = excluded.tokens, updated_at = excluded.updated_at;
@@ -2113,7 +2113,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_released(worker_id text, reque
  RETURNS uuid[]
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET plan_cache_mode TO 'force_generic_plan'
@@ -2135,18 +2135,18 @@ BEGIN
   IF $1 IS NULL OR $2 IS NULL THEN
     RAISE EXCEPTION 'svc_worker_released: worker_id and request_ids must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
+  UPDATE public.svc_queue q SET status = 'cancelled', cancelled_at = clock_timestamp(), waiter = NULL, lease_expires_at = NULL,
     error = 'cancelled: its synchronous caller stopped waiting'
   WHERE q.request_id = ANY (ARRAY(
-    SELECT l.request_id FROM svc_queue l
+    SELECT l.request_id FROM public.svc_queue l
     WHERE l.request_id = ANY ($2)
       -- The lock is tried only for these rows (a CASE orders it after them; a NULL waiter gives NULL),
       -- and no clause names the waiter alone, so svc_queue_waiter_idx never serves this lookup by id.
-      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), l.waiter) ELSE false END
+      AND CASE WHEN l.status = processing_ AND l.worker_id = $1 THEN pg_try_advisory_xact_lock(public.svc__sync_waiter_lock_key(), l.waiter) ELSE false END
     FOR UPDATE SKIP LOCKED));
   RETURN ARRAY(
     SELECT given.id FROM unnest($2) AS given(id)
-    WHERE NOT EXISTS (SELECT FROM svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
+    WHERE NOT EXISTS (SELECT FROM public.svc_queue q WHERE q.request_id = given.id AND q.status = processing_ AND q.worker_id = $1));
 END
 $function$;
 -- grants on svc__run_worker_released(text,uuid[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
@@ -2156,15 +2156,15 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_renew(worker_id text, request_
  RETURNS integer
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Never waits for a row lock (see svc__complete.sql): a row locked by its owner's cancel, left
 -- uncommitted, would hold up the renewal of every lease the worker holds.
 WITH renewed AS (
-  UPDATE svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
+  UPDATE public.svc_queue SET lease_expires_at = clock_timestamp() + make_interval(secs => $3)
   WHERE request_id = ANY (ARRAY(
-    SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY ($2) AND l.worker_id = $1 AND l.status = 'processing'
+    SELECT l.request_id FROM public.svc_queue l WHERE l.request_id = ANY ($2) AND l.worker_id = $1 AND l.status = 'processing'
     FOR UPDATE SKIP LOCKED))
   RETURNING 1
 )
@@ -2177,10 +2177,10 @@ CREATE OR REPLACE FUNCTION public.svc__setting(name text)
  RETURNS text
  LANGUAGE sql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- A setting's value in this session, or its default (svc_settings) when unset or empty.
-SELECT value FROM svc_settings() WHERE name = $1
+SELECT value FROM public.svc_settings() WHERE name = $1
 $function$;
 -- grants on svc__setting(text): {svc_owner=X/svc_owner}
 -- comment: Internal: a setting's value in this session, or its default (as svc_settings lists them).
@@ -2189,12 +2189,12 @@ CREATE OR REPLACE FUNCTION public.svc__setting_integer(name text, minimum bigint
  RETURNS bigint
  LANGUAGE plpgsql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- An integer setting (svc.cache_size) of at least `minimum`, or its default: a malformed value is an
 -- error naming the setting, as settings.ts's integerSetting words it for the plv8 functions.
 DECLARE
-  raw text := svc__setting(name);
+  raw text := public.svc__setting(name);
 BEGIN
   IF raw IS NULL OR btrim(raw) !~ '^[+-]?[0-9]{1,18}$' OR btrim(raw)::bigint < minimum THEN
     RAISE EXCEPTION 'setting % must be an integer of at least % (is "%")', name, minimum, raw USING ERRCODE = 'invalid_parameter_value';
@@ -2209,12 +2209,12 @@ CREATE OR REPLACE FUNCTION public.svc__setting_interval(name text)
  RETURNS interval
  LANGUAGE plpgsql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- An interval setting (svc.retry_backoff), zero or more, or its default: a malformed value is an
 -- error naming the setting.
 DECLARE
-  raw text := svc__setting(name);
+  raw text := public.svc__setting(name);
   value interval;
 BEGIN
   BEGIN
@@ -2319,7 +2319,7 @@ CREATE OR REPLACE FUNCTION public.svc__sync_cancel(request_ids uuid[], token tex
  RETURNS integer
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- A sync call's requests cancelled from its autonomous session when its wait ends in an error or a
@@ -2328,9 +2328,9 @@ AS $function$-- A sync call's requests cancelled from its autonomous session whe
 -- is announced on svc_cancel, so that the worker running it (or holding it claimed ahead) lets it go
 -- (svc_worker_released). Returns how many were cancelled.
 WITH cancelled AS (
-  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL, lease_expires_at = NULL
+  UPDATE public.svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL, lease_expires_at = NULL
   WHERE q.request_id = ANY (ARRAY(
-    SELECT l.request_id FROM svc_queue l
+    SELECT l.request_id FROM public.svc_queue l
     WHERE l.request_id = ANY ($1) AND l.status IN ('pending', 'processing') AND l.sync_token = sha256(convert_to($2, 'UTF8'))
     -- A row its owner's svc_cancel_async holds is being cancelled already; waiting for that would
     -- hold the autonomous session on what the role controls.
@@ -2346,7 +2346,7 @@ CREATE OR REPLACE FUNCTION public.svc__sync_dblink(action text, target jsonb, ap
  RETURNS SETOF text
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- svc's one door to dblink (autonomous.ts). Owned by the superuser who installed svc and executable by
@@ -2361,17 +2361,20 @@ AS $function$-- svc's one door to dblink (autonomous.ts). Owned by the superuser
 --   'run': the statement on it; 'run_once': the statement in a session of its own, named
 --   application_name, which dblink closes when the statement ends, however it ends;
 --   'describe': the connection string of `target`, its password masked.
--- Statements return one text column; their rows come back as they are.
+-- Statements return one text column; their rows come back as they are. dblink is called by its
+-- schema, read from the catalog (an administrator's choice, wherever CREATE EXTENSION put it): the
+-- search_path is pg_catalog's alone, and PostgreSQL 15 has no @extschema:dblink@.
 DECLARE
+  dblink_ text := (SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'dblink');
   conninfo text := '';
   part record;
   given record;
 BEGIN
   IF action = 'disconnect' THEN
-    PERFORM dblink_disconnect('svc_sync');
+    EXECUTE format('SELECT %s.dblink_disconnect($1)', dblink_) USING 'svc_sync';
     RETURN;
   ELSIF action = 'run' THEN
-    RETURN QUERY SELECT t.r FROM dblink('svc_sync', statement) AS t(r text);
+    RETURN QUERY EXECUTE format('SELECT t.r FROM %s.dblink($1, $2) AS t(r text)', dblink_) USING 'svc_sync', statement;
     RETURN;
   ELSIF action IS NULL OR action NOT IN ('connect', 'run_once', 'describe') THEN
     RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
@@ -2408,9 +2411,9 @@ BEGIN
   IF action = 'describe' THEN
     RETURN NEXT conninfo;
   ELSIF action = 'connect' THEN
-    PERFORM dblink_connect_u('svc_sync', conninfo);
+    EXECUTE format('SELECT %s.dblink_connect_u($1, $2)', dblink_) USING 'svc_sync', conninfo;
   ELSE
-    RETURN QUERY SELECT t.r FROM dblink(conninfo, statement) AS t(r text);
+    RETURN QUERY EXECUTE format('SELECT t.r FROM %s.dblink($1, $2) AS t(r text)', dblink_) USING conninfo, statement;
   END IF;
   RETURN;
 END
@@ -2422,14 +2425,14 @@ CREATE OR REPLACE FUNCTION public.svc__sync_state(request_ids uuid[], token text
  RETURNS TABLE(request_id uuid, status text, result text, error text)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- The states of a sync call's requests, for the autonomous session of a caller waiting under
 -- REPEATABLE READ or SERIALIZABLE (whose own snapshot would not show the answers): only those
 -- submitted with this call's token (svc_queue.sync_token holds its digest), which only the waiting
 -- backend and its autonomous session know.
-SELECT q.request_id, q.status, q.result, q.error FROM svc_queue q
+SELECT q.request_id, q.status, q.result, q.error FROM public.svc_queue q
 WHERE q.request_id = ANY ($1) AND q.sync_token = sha256(convert_to($2, 'UTF8'))
 $function$;
 -- grants on svc__sync_state(uuid[],text): {svc_owner=X/svc_owner,svc_sync=X/svc_owner}
@@ -2446,7 +2449,7 @@ CREATE OR REPLACE FUNCTION public.svc__sync_token_key(token text)
  RETURNS bigint
  LANGUAGE sql
  IMMUTABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The advisory lock (one bigint key) a sync call's waiting backend holds for its token: the first 64
 -- bits of the token's SHA-256. pg_locks shows the key to every role, never the token.
@@ -2459,7 +2462,7 @@ CREATE OR REPLACE FUNCTION public.svc__sync_waiter_lock_key()
  RETURNS integer
  LANGUAGE sql
  IMMUTABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$SELECT 1937138551
 $function$;
@@ -2469,7 +2472,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__sync_waiter_may_act_as(backend_pid integer, waiter integer, token text, owner oid)
  RETURNS boolean
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Whether backend `backend_pid`, connected to this database, waits for a sync call: it holds the waiter
 -- lock `waiter` (svc__sync_waiter_lock_key(), 'svcw', and the session's key; a two-key
@@ -2481,12 +2484,12 @@ AS $function$-- Whether backend `backend_pid`, connected to this database, waits
 DECLARE
   holder oid;
   db oid := (SELECT d.oid FROM pg_database d WHERE d.datname = current_database());
-  token_key bigint := svc__sync_token_key(token);
+  token_key bigint := public.svc__sync_token_key(token);
 BEGIN
   IF backend_pid IS NULL OR waiter IS NULL OR token IS NULL OR owner IS NULL OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
-      AND l.objsubid = 2 AND l.classid = svc__sync_waiter_lock_key()::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+      AND l.objsubid = 2 AND l.classid = public.svc__sync_waiter_lock_key()::oid AND l.objid = (waiter::bigint & 4294967295)::oid
   ) OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
@@ -2504,7 +2507,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__tables_as_made(caller text)
  RETURNS void
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The superuser's functions (svc_vectorize, svc_vectorize_drop: docs/security.md, "Who owns svc's
 -- objects") read and write these tables of svc_owner's. What their owner could attach to a table runs
@@ -2515,10 +2518,10 @@ AS $function$-- The superuser's functions (svc_vectorize, svc_vectorize_drop: do
 -- locked against DDL (ROW EXCLUSIVE) until the transaction ends, so nothing is attached in between.
 -- Owned by the superuser and SECURITY INVOKER: svc_owner cannot change it, and it runs as its caller.
 DECLARE
-  tables regclass[] := ARRAY['svc_vectorizers', 'svc_vectorizer_rows', 'svc_queue', 'svc_models']::regclass[];
+  tables regclass[] := ARRAY['public.svc_vectorizers', 'public.svc_vectorizer_rows', 'public.svc_queue', 'public.svc_models']::regclass[];
   found text;
 BEGIN
-  LOCK TABLE svc_vectorizers, svc_vectorizer_rows, svc_queue, svc_models IN ROW EXCLUSIVE MODE;
+  LOCK TABLE public.svc_vectorizers, public.svc_vectorizer_rows, public.svc_queue, public.svc_models IN ROW EXCLUSIVE MODE;
   SELECT format('%s: %s', x.rel, x.what) INTO found FROM (
     SELECT c.oid::regclass AS rel, 'it is no longer a plain table' AS what FROM pg_class c WHERE c.oid = ANY (tables) AND c.relkind <> 'r'
     UNION ALL
@@ -2554,7 +2557,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_apply(request uuid, job_parameters jsonb, job_result text)
  RETURNS text
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Called by the completion of a 'vectorize' job (svc__complete): writes the chunks of the items that
 -- this request still stands for into the vectorizer's destination, marks them done, and returns what
@@ -2571,7 +2574,7 @@ AS $function$-- Called by the completion of a 'vectorize' job (svc__complete): w
 -- source row locked past it fails the completion, and the job is retried; a destination locked past
 -- it, or gone, or any other failure of the write, marks this job's rows failed with the message.
 DECLARE
-  v svc_vectorizers;
+  v public.svc_vectorizers;
   mine jsonb;
   given integer := jsonb_array_length(job_parameters->'items');
   result_items jsonb;
@@ -2581,12 +2584,12 @@ DECLARE
   refused integer;
   dest text;
 BEGIN
-  SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer FOR SHARE;
+  SELECT * INTO v FROM public.svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer FOR SHARE;
   IF NOT FOUND THEN
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', given, 'note', 'the vectorizer was dropped')::text;
   END IF;
   SELECT jsonb_agg(r.key) INTO mine
-  FROM (SELECT key FROM svc_vectorizer_rows WHERE vectorizer = v.id AND request_id = request FOR UPDATE) AS r;
+  FROM (SELECT key FROM public.svc_vectorizer_rows WHERE vectorizer = v.id AND request_id = request FOR UPDATE) AS r;
   IF mine IS NULL THEN
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', given)::text;
   END IF;
@@ -2604,21 +2607,21 @@ BEGIN
     SELECT coalesce(jsonb_agg(x.item->'key' || jsonb_build_object('chunk_index', c.ord - 1, 'chunk', c.chunk->'text', 'embedding', c.chunk->'embedding')), '[]')
     INTO chunk_rows
     FROM jsonb_array_elements(pairs) AS x(item), jsonb_array_elements(x.item->'chunks') WITH ORDINALITY AS c(chunk, ord);
-    dest := svc__vectorizer_destination(v.destination);
+    dest := public.svc__vectorizer_destination(v.destination);
     IF dest IS NULL THEN
       RAISE EXCEPTION 'the destination of vectorizer % no longer exists: svc_vectorize_drop it and declare it again', v.name;
     END IF;
     -- The rows' old chunks go, then the new ones.
-    PERFORM svc__vectorizer_delete_chunks(dest, v.key_columns, mine);
+    PERFORM public.svc__vectorizer_delete_chunks(dest, v.key_columns, mine);
     EXECUTE format('INSERT INTO %1$s SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::%1$s, $1)', dest) USING chunk_rows;
-    UPDATE svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
+    UPDATE public.svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
       chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)
     WHERE r.vectorizer = v.id AND r.request_id = request AND r.key = x.item->'key';
     GET DIAGNOSTICS written = ROW_COUNT;
     SELECT count(*) INTO refused FROM jsonb_array_elements(pairs) AS x(item) WHERE jsonb_typeof(x.item->'error') = 'string';
   EXCEPTION WHEN OTHERS THEN
-    UPDATE svc_vectorizer_rows SET state = 'failed', error = SQLERRM, done_at = clock_timestamp() WHERE vectorizer = v.id AND request_id = request;
+    UPDATE public.svc_vectorizer_rows SET state = 'failed', error = SQLERRM, done_at = clock_timestamp() WHERE vectorizer = v.id AND request_id = request;
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'failed', jsonb_array_length(mine), 'error', SQLERRM)::text;
   END;
   -- 'refused': the rows the worker refused (counted in rows, marked failed); absent when none.
@@ -2632,7 +2635,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_delete_chunks(destination text, key_columns text[], keys jsonb)
  RETURNS void
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Deletes the chunks of these source keys (jsonb objects of the key columns) from a destination that
 -- svc__vectorizer_destination named and locked. The keys are compared typed, as the destination stores
@@ -2649,7 +2652,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc__vectorizer_destination(destination regclass)
  RETURNS text
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- A vectorizer's destination as SQL names it, locked against DDL (ROW EXCLUSIVE) until the transaction
 -- ends, for svc's own writes (svc__vectorizer_forget, svc__vectorizer_apply); NULL when it is gone.
@@ -2679,7 +2682,7 @@ CREATE OR REPLACE FUNCTION public.svc__vectorizer_enqueue(vectorizer_id integer,
  RETURNS integer
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Queues the items of one statement on a vectorizer's source (its trigger) or of a part of its
@@ -2693,11 +2696,11 @@ AS $function$-- Queues the items of one statement on a vectorizer's source (its 
 -- The items come from the proxy's functions (through the vectorizer's gate), where code of the
 -- declaring role runs: their shape is checked, and only as jsonb.
 DECLARE
-  v svc_vectorizers;
+  v public.svc_vectorizers;
   queued integer;
   jobs integer;
 BEGIN
-  SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
+  SELECT * INTO v FROM public.svc_vectorizers WHERE id = vectorizer_id;
   -- A vectorizer whose role was dropped belongs to nobody: it queues nothing (svc_worker_cleanup).
   IF NOT FOUND OR new_items IS NULL OR NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = v.owner) THEN
     RETURN 0;
@@ -2713,7 +2716,7 @@ BEGIN
     SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)
   ), todo AS (
     SELECT g.*, (row_number() OVER (ORDER BY g.ord) - 1) / v.batch_size AS part
-    FROM given g LEFT JOIN svc_vectorizer_rows r ON r.vectorizer = v.id AND r.key = g.key
+    FROM given g LEFT JOIN public.svc_vectorizer_rows r ON r.vectorizer = v.id AND r.key = g.key
     WHERE r.key IS NULL OR r.input_hash <> g.hash OR r.state = 'failed'
   ), parts AS (
     SELECT part, gen_random_uuid() AS request_id, jsonb_agg(item ORDER BY ord) AS items FROM todo GROUP BY part
@@ -2722,11 +2725,11 @@ BEGIN
         || CASE WHEN v.model = 'default' THEN '{}' ELSE jsonb_build_object('model', v.model) END AS parameters
     FROM parts p
   ), jobs AS (
-    INSERT INTO svc_queue (request_id, function_name, parameters, owner, stored_bytes)
+    INSERT INTO public.svc_queue (request_id, function_name, parameters, owner, stored_bytes)
     SELECT m.request_id, 'vectorize', m.parameters, v.owner, pg_column_size(m.parameters) FROM made m ORDER BY m.part
     RETURNING 1
   ), recorded AS (
-    INSERT INTO svc_vectorizer_rows AS r (vectorizer, key, input_hash, request_id, state, queued_at)
+    INSERT INTO public.svc_vectorizer_rows AS r (vectorizer, key, input_hash, request_id, state, queued_at)
     SELECT v.id, t.key, t.hash, p.request_id, 'pending', clock_timestamp() FROM todo t JOIN parts p USING (part)
     ON CONFLICT (vectorizer, key) DO UPDATE SET input_hash = excluded.input_hash, request_id = excluded.request_id,
       state = 'pending', error = NULL, queued_at = excluded.queued_at
@@ -2734,7 +2737,7 @@ BEGIN
   )
   SELECT (SELECT count(*) FROM recorded), (SELECT count(*) FROM jobs) INTO queued, jobs;
   IF queued > 0 THEN
-    PERFORM svc__role_quota_check(format('vectorizer %s', v.name), v.owner, jobs);
+    PERFORM public.svc__role_quota_check(format('vectorizer %s', v.name), v.owner, jobs);
     PERFORM pg_notify('svc_jobs', 'vectorize');
   END IF;
   RETURN queued;
@@ -2747,30 +2750,30 @@ CREATE OR REPLACE FUNCTION public.svc__vectorizer_forget(vectorizer_id integer, 
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- The source rows with these keys are gone (deleted, or their key changed): nothing is kept for them,
 -- their chunks are deleted, and a job still embedding them writes nothing (svc__vectorizer_apply finds
 -- no row). NULL keys: all of them (TRUNCATE).
 DECLARE
-  v svc_vectorizers;
+  v public.svc_vectorizers;
   dest text;
 BEGIN
-  SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
+  SELECT * INTO v FROM public.svc_vectorizers WHERE id = vectorizer_id;
   IF NOT FOUND THEN
     RETURN;
   END IF;
-  DELETE FROM svc_vectorizer_rows r
+  DELETE FROM public.svc_vectorizer_rows r
   WHERE r.vectorizer = vectorizer_id AND (gone_keys IS NULL OR r.key IN (SELECT jsonb_array_elements(gone_keys)));
   -- A destination dropped by its schema's owner keeps nothing to delete (and fails no write to the source).
-  dest := svc__vectorizer_destination(v.destination);
+  dest := public.svc__vectorizer_destination(v.destination);
   IF dest IS NULL THEN
     RETURN;
   ELSIF gone_keys IS NULL THEN
     EXECUTE format('TRUNCATE %s', dest);
   ELSE
-    PERFORM svc__vectorizer_delete_chunks(dest, v.key_columns, gone_keys);
+    PERFORM public.svc__vectorizer_delete_chunks(dest, v.key_columns, gone_keys);
   END IF;
 END
 $function$;
@@ -2795,7 +2798,7 @@ CREATE OR REPLACE FUNCTION public.svc_cache_stats()
  RETURNS TABLE(entries bigint, hits bigint, misses bigint, hit_rate double precision, max_entries bigint, bytes bigint, disk_bytes bigint)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- bytes: what the live entries take (each row as stored, TOAST-compressed results included);
@@ -2806,10 +2809,10 @@ FROM (
   SELECT c.entries, c.bytes,
     h.last_value - CASE WHEN h.is_called THEN 0 ELSE 1 END AS hits,
     m.last_value - CASE WHEN m.is_called THEN 0 ELSE 1 END AS misses,
-    svc__setting_integer('svc.cache_size', 0) AS max_entries,
-    pg_total_relation_size('svc_cache'::regclass) AS disk_bytes
-  FROM svc_cache_hits h, svc_cache_misses m,
-    (SELECT count(*) AS entries, coalesce(sum(pg_column_size(e.*)), 0)::bigint AS bytes FROM svc_cache e) AS c
+    public.svc__setting_integer('svc.cache_size', 0) AS max_entries,
+    pg_total_relation_size('public.svc_cache'::regclass) AS disk_bytes
+  FROM public.svc_cache_hits h, public.svc_cache_misses m,
+    (SELECT count(*) AS entries, coalesce(sum(pg_column_size(e.*)), 0)::bigint AS bytes FROM public.svc_cache e) AS c
 ) AS s
 $function$;
 -- grants on svc_cache_stats(): (default: PUBLIC may execute)
@@ -2833,7 +2836,7 @@ AS '$libdir/svc', $function$svc_relay$function$;
 CREATE OR REPLACE FUNCTION public.svc_check_async(request_id uuid)
  RETURNS TABLE(status text, result text, error text, created_at timestamp without time zone, started_at timestamp without time zone, completed_at timestamp without time zone, priority integer)
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$#variable_conflict use_column
 BEGIN
@@ -2842,7 +2845,7 @@ BEGIN
   END IF;
   RETURN QUERY
     SELECT status, result, error, created_at::timestamp, started_at::timestamp, completed_at::timestamp, priority
-    FROM svc_queue WHERE request_id = $1;
+    FROM public.svc_queue WHERE request_id = $1;
 END
 $function$;
 -- grants on svc_check_async(uuid): (default: PUBLIC may execute)
@@ -2851,7 +2854,7 @@ $function$;
 CREATE OR REPLACE FUNCTION public.svc_check_async_batch(request_ids uuid[])
  RETURNS TABLE(request_id uuid, status text, result text, error text, created_at timestamp without time zone, completed_at timestamp without time zone)
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- One row per id given, in that order; an id that is unknown or not yours gives a row of NULLs
 -- beside it, so results line up with the input.
@@ -2863,7 +2866,7 @@ BEGIN
   RETURN QUERY
     SELECT ids.id, q.status, q.result, q.error, q.created_at::timestamp, q.completed_at::timestamp
     FROM unnest($1) WITH ORDINALITY AS ids(id, ord)
-    LEFT JOIN svc_queue q ON q.request_id = ids.id
+    LEFT JOIN public.svc_queue q ON q.request_id = ids.id
     ORDER BY ids.ord;
 END
 $function$;
@@ -2979,9 +2982,9 @@ AS '$libdir/svc', $function$svc_relay$function$;
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS text
  LANGUAGE sql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
+AS $function$SELECT public.svc_generate_json(prompt, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
 $function$;
 -- grants on svc_generate_json(text,json,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: Generate JSON matching a JSON Schema of type json: its properties in the order written, as the text overload.
@@ -3003,9 +3006,9 @@ AS '$libdir/svc', $function$svc_relay$function$;
 CREATE OR REPLACE FUNCTION public.svc_generate_json(prompts text[], schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[])
  RETURNS TABLE(ord integer, result text, error text)
  LANGUAGE sql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT * FROM svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
+AS $function$SELECT * FROM public.svc_generate_json(prompts, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
 $function$;
 -- grants on svc_generate_json(text[],json,integer,boolean,integer,double precision,integer,double precision,double precision,text[]): (default: PUBLIC may execute)
 -- comment: JSON matching the schema (json: its properties in the order written) for each prompt: one row per prompt, in order (ord).
@@ -3027,9 +3030,9 @@ AS '$libdir/svc', $function$svc_relay$function$;
 CREATE OR REPLACE FUNCTION public.svc_generate_json_async(prompt text, schema json, max_tokens integer DEFAULT 512, use_cache boolean DEFAULT true, seed integer DEFAULT 42, temperature double precision DEFAULT 0, top_k integer DEFAULT 40, top_p double precision DEFAULT 0.95, min_p double precision DEFAULT 0.05, stop text[] DEFAULT NULL::text[], priority integer DEFAULT 0)
  RETURNS uuid
  LANGUAGE sql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
-AS $function$SELECT svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority)
+AS $function$SELECT public.svc_generate_json_async(prompt, schema::text, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop, priority)
 $function$;
 -- grants on svc_generate_json_async(text,json,integer,boolean,integer,double precision,integer,double precision,double precision,text[],integer): (default: PUBLIC may execute)
 -- comment: Queue a generation constrained to JSON matching a JSON Schema of type json: its properties in the order written.
@@ -3073,7 +3076,7 @@ CREATE OR REPLACE FUNCTION public.svc_generate_stream(prompt text, max_tokens in
  RETURNS SETOF text
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
  SET "plv8.execution_timeout" TO '65536'
@@ -3082,9 +3085,9 @@ AS $function$-- A generation as rows (src/extension/stream.ts): the first row of
 -- PostgreSQL evaluates this query a row at a time when the function is called in a SELECT list
 -- (a cursor's FETCH then returns each piece as it is written); in FROM it gathers every row first.
 WITH RECURSIVE s(state) AS (
-  SELECT svc__stream_start(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
+  SELECT public.svc__stream_start(prompt, max_tokens, use_cache, seed, temperature, top_k, top_p, min_p, stop)
   UNION ALL
-  SELECT svc__stream_next(s.state) FROM s WHERE NOT (s.state ->> 'done')::boolean
+  SELECT public.svc__stream_next(s.state) FROM s WHERE NOT (s.state ->> 'done')::boolean
 )
 SELECT s.state ->> 'piece' FROM s WHERE coalesce(s.state ->> 'piece', '') <> ''
 $function$;
@@ -3108,7 +3111,7 @@ AS '$libdir/svc', $function$svc_relay$function$;
 CREATE OR REPLACE FUNCTION public.svc_get_partial_result(request_id uuid)
  RETURNS TABLE(status text, partial_result text, tokens integer, error text, updated_at timestamp without time zone)
  LANGUAGE plpgsql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Streaming: what a request has so far, read as the caller (row-level security: no row when the
 -- request is unknown or not yours, as svc_check_async). While processing, the text a worker last
@@ -3126,8 +3129,8 @@ BEGIN
       CASE q.status WHEN 'processing' THEN coalesce(p.tokens, 0) WHEN 'pending' THEN 0 END,
       q.error,
       (CASE q.status WHEN 'processing' THEN coalesce(p.updated_at, q.started_at) ELSE coalesce(q.completed_at, q.failed_at, q.cancelled_at) END)::timestamp
-    FROM svc_queue q
-    LEFT JOIN svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
+    FROM public.svc_queue q
+    LEFT JOIN public.svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
     WHERE q.request_id = $1;
 END
 $function$;
@@ -3152,7 +3155,7 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_delete(name text)
  RETURNS integer
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Removes every version of one of the session role's prompts; returns how many.
@@ -3162,7 +3165,7 @@ BEGIN
   IF svc_prompt_delete.name IS NULL THEN
     RAISE EXCEPTION 'svc_prompt_delete: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  DELETE FROM svc_prompts p
+  DELETE FROM public.svc_prompts p
   WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_delete.name;
   GET DIAGNOSTICS removed = ROW_COUNT;
@@ -3180,7 +3183,7 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_get(name text, version integer DEFA
  RETURNS TABLE(prompt_name text, prompt_version integer, template text, description text, variables text[], created_at timestamp with time zone, metadata jsonb)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- One version of one of the session role's prompts: version `version`, or the latest when it is NULL.
@@ -3193,7 +3196,7 @@ BEGIN
     RAISE EXCEPTION 'svc_prompt_get: version must be between 1 and 2147483647 (got %)', svc_prompt_get.version USING ERRCODE = 'invalid_parameter_value';
   END IF;
   RETURN QUERY
-  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at, p.metadata FROM svc_prompts p
+  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at, p.metadata FROM public.svc_prompts p
   WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_get.name AND (svc_prompt_get.version IS NULL OR p.version = svc_prompt_get.version)
   ORDER BY p.version DESC LIMIT 1;
@@ -3211,16 +3214,16 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_list()
  RETURNS TABLE(prompt_name text, latest_version integer, versions integer, description text, variables text[], created_at timestamp with time zone, updated_at timestamp with time zone, metadata jsonb)
  LANGUAGE sql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- The session role's prompts, one row each: its latest version's description, variables and metadata.
 SELECT l.name, l.version, n.versions, l.description, l.variables, n.created_at, l.created_at, l.metadata
 FROM (SELECT p.name, count(*)::integer AS versions, min(p.created_at) AS created_at, max(p.version) AS latest
-      FROM svc_prompts p
+      FROM public.svc_prompts p
       WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
       GROUP BY p.name) AS n
-JOIN svc_prompts l ON l.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
+JOIN public.svc_prompts l ON l.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
   AND l.name = n.name AND l.version = n.latest
 ORDER BY l.name
 $function$;
@@ -3246,7 +3249,7 @@ CREATE OR REPLACE FUNCTION public.svc_prompt_versions(name text)
  RETURNS TABLE(prompt_version integer, is_active boolean, description text, metadata jsonb, variables text[], created_at timestamp with time zone)
  LANGUAGE plpgsql
  STABLE SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- Every version of one of the session role's prompts, oldest first. is_active marks the version that
@@ -3257,7 +3260,7 @@ BEGIN
     RAISE EXCEPTION 'svc_prompt_versions: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   RETURN QUERY
-  SELECT p.version, p.version = max(p.version) OVER (), p.description, p.metadata, p.variables, p.created_at FROM svc_prompts p
+  SELECT p.version, p.version = max(p.version) OVER (), p.description, p.metadata, p.variables, p.created_at FROM public.svc_prompts p
   WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_versions.name
   ORDER BY p.version;
@@ -3281,14 +3284,14 @@ CREATE OR REPLACE FUNCTION public.svc_queue_stats()
  RETURNS TABLE(model text, function_name text, status text, requests bigint, oldest_pending_age interval, mean_wait interval, mean_run interval)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$SELECT model, function_name, status, count(*),
   clock_timestamp() - min(created_at) FILTER (WHERE status = 'pending'),
   avg(started_at - created_at) FILTER (WHERE started_at IS NOT NULL),
   avg(completed_at - started_at) FILTER (WHERE completed_at IS NOT NULL)
-FROM svc_queue GROUP BY model, function_name, status ORDER BY model, function_name, status
+FROM public.svc_queue GROUP BY model, function_name, status ORDER BY model, function_name, status
 $function$;
 -- grants on svc_queue_stats(): (default: PUBLIC may execute)
 -- comment: Counts per model, function and status over the whole queue, with waiting and running times.
@@ -3367,7 +3370,7 @@ CREATE OR REPLACE FUNCTION public.svc_settings()
  RETURNS TABLE(name text, value text, default_value text, meaning text)
  LANGUAGE sql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- Generated by scripts/build-extension.ts from src/extension/settings-catalog.ts.
 SELECT s.name, coalesce(nullif(current_setting(s.name, true), ''), s.default_value), s.default_value, s.meaning
@@ -3419,21 +3422,21 @@ CREATE OR REPLACE FUNCTION public.svc_vectorizer_status()
  RETURNS TABLE(name text, source regclass, column_name text, destination regclass, model text, rows_pending bigint, rows_done bigint, rows_failed bigint, chunks bigint, lag interval, last_error text)
  LANGUAGE sql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
 AS $function$-- The session's own vectorizers (svc_admin members: all), with how far each is. The counts read
 -- every row of a vectorizer (~20 ms per 100,000); the last error is one probe of the failed rows' index.
 SELECT v.name, v.source, v.source_column, v.destination, v.model, c.pending, c.done, c.failed, c.chunks, c.lag,
-  (SELECT r.error FROM svc_vectorizer_rows r WHERE r.vectorizer = v.id AND r.state = 'failed' ORDER BY r.done_at DESC LIMIT 1)
+  (SELECT r.error FROM public.svc_vectorizer_rows r WHERE r.vectorizer = v.id AND r.state = 'failed' ORDER BY r.done_at DESC LIMIT 1)
 FROM (SELECT r.oid AS id, r.rolname AS role FROM pg_roles r
       WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END)) AS me,
-  svc_vectorizers v,
+  public.svc_vectorizers v,
   LATERAL (
     SELECT count(*) FILTER (WHERE r.state = 'pending') AS pending, count(*) FILTER (WHERE r.state = 'done') AS done,
       count(*) FILTER (WHERE r.state = 'failed') AS failed, coalesce(sum(r.chunks) FILTER (WHERE r.state = 'done'), 0) AS chunks,
       clock_timestamp() - min(r.queued_at) FILTER (WHERE r.state = 'pending') AS lag
-    FROM svc_vectorizer_rows r WHERE r.vectorizer = v.id
+    FROM public.svc_vectorizer_rows r WHERE r.vectorizer = v.id
   ) AS c
 -- The session's role (its SET ROLE) by oid, as svc's other functions name it (SESSION_ROLE_ID in queries.ts).
 WHERE v.owner = me.id OR pg_has_role(me.role, 'svc_admin', 'MEMBER')
@@ -3446,7 +3449,7 @@ CREATE OR REPLACE FUNCTION public.svc_version()
  RETURNS text
  LANGUAGE sql
  STABLE
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The version of svc installed in this database, as ALTER EXTENSION svc UPDATE left it.
 SELECT e.extversion::text FROM pg_extension e WHERE e.extname = 'svc'
@@ -3541,14 +3544,14 @@ AS '$libdir/svc', $function$svc_relay$function$;
 CREATE OR REPLACE FUNCTION public.svc_worker_status()
  RETURNS TABLE(worker_id text, host text, pid integer, state text, started_at timestamp with time zone, last_heartbeat timestamp with time zone, jobs_done bigint, jobs_failed bigint, jobs_in_flight integer, concurrency integer, model text, models text[])
  LANGUAGE sql
- SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+ SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- A stopped worker is listed for 10 minutes after it stopped, a silent one (unresponsive after a
 -- minute) for a day; svc_cleanup deletes the rows of workers silent for longer than its retention.
 SELECT worker_id, host, pid,
   CASE WHEN state <> 'stopped' AND last_heartbeat < clock_timestamp() - interval '1 minute' THEN 'unresponsive' ELSE state END,
   started_at, last_heartbeat, jobs_done, jobs_failed, jobs_in_flight, concurrency, model, models
-FROM svc_workers
+FROM public.svc_workers
 WHERE last_heartbeat > clock_timestamp() - CASE WHEN state = 'stopped' THEN interval '10 minutes' ELSE interval '1 day' END
 ORDER BY started_at, worker_id
 $function$;

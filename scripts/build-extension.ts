@@ -56,10 +56,14 @@ function sqlBody(name: string, body: { generated?: string }): string {
 
 /**
  * The settings every svc function runs under, whoever calls it (docs/security.md, "What svc's owner
- * never evaluates"): built-ins first on the search_path and pg_temp last, so nothing a caller creates
- * shadows what svc calls; literals read with standard_conforming_strings on, whatever the caller set.
+ * never evaluates"): the search_path is pg_catalog and pg_temp, last, alone, as pgai's, so an
+ * unqualified function, operator or type can only be a built-in (PostgreSQL never looks in pg_temp for
+ * functions or operators, and pg_catalog comes first for types) and svc's own objects are named
+ * `@extschema@.name` (scripts/lint-sql.ts checks both): nothing a role creates, in svc's schema (say
+ * public, where a database owner may create) or in her temporary one, can stand in for what svc calls.
+ * Literals are read with standard_conforming_strings on, whatever the caller set.
  */
-const PINNED = `SET search_path = pg_catalog, @extschema@, pg_temp SET standard_conforming_strings = on`;
+const PINNED = `SET search_path = pg_catalog, pg_temp SET standard_conforming_strings = on`;
 /**
  * And for a SECURITY DEFINER function: plv8.start_proc empty, so that no function of a caller's
  * choosing runs when a call creates the owner's plv8 context (the genuine plv8 lets any role set it).

@@ -124,7 +124,7 @@ const DECLARED: readonly SqlFunction[] = [
   // A schema of type json (a json column keeps its text as written) is the text overload's schema, in the order written.
   {
     name: 'svc_generate_json', params: [p('prompt', 'text'), p('schema', 'json'), ...GENERATION], returns: 'text', volatility: 'VOLATILE', security: 'INVOKER',
-    body: { language: 'sql', generated: `SELECT svc_generate_json(prompt, schema::text, ${GENERATION_ARGS})` },
+    body: { language: 'sql', generated: `SELECT @extschema@.svc_generate_json(prompt, schema::text, ${GENERATION_ARGS})` },
     comment: 'Generate JSON matching a JSON Schema of type json: its properties in the order written, as the text overload.',
   },
   {
@@ -169,7 +169,7 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_generate_json', params: [p('prompts', 'text[]'), p('schema', 'json'), ...GENERATION], returns: SET_RESULT, volatility: 'VOLATILE', security: 'INVOKER',
-    body: { language: 'sql', generated: `SELECT * FROM svc_generate_json(prompts, schema::text, ${GENERATION_ARGS})` },
+    body: { language: 'sql', generated: `SELECT * FROM @extschema@.svc_generate_json(prompts, schema::text, ${GENERATION_ARGS})` },
     comment: 'JSON matching the schema (json: its properties in the order written) for each prompt: one row per prompt, in order (ord).',
   },
   {
@@ -233,7 +233,7 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_generate_json_async', params: [p('prompt', 'text'), p('schema', 'json'), ...GENERATION, PRIORITY], returns: 'uuid', volatility: 'VOLATILE',
-    security: 'INVOKER', body: { language: 'sql', generated: `SELECT svc_generate_json_async(prompt, schema::text, ${GENERATION_ARGS}, priority)` },
+    security: 'INVOKER', body: { language: 'sql', generated: `SELECT @extschema@.svc_generate_json_async(prompt, schema::text, ${GENERATION_ARGS}, priority)` },
     comment: 'Queue a generation constrained to JSON matching a JSON Schema of type json: its properties in the order written.',
   },
   {

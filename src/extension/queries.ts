@@ -28,8 +28,8 @@ const REQUEST_KEY = requestLockKeys('$1');
 // The limits that bind role `role` (an SQL expression of its oid): the ceiling and defaults an
 // administrator set, and the role's own quotas (quotas.ts LimitColumns). Two primary-key lookups.
 const LIMIT_COLUMNS = (role: string) =>
-  `(SELECT c.value FROM svc_config c WHERE c.name = 'queue_limits') AS queue_limits,
-   (SELECT jsonb_build_object('max_pending', l.max_pending, 'max_stored_bytes', l.max_stored_bytes) FROM svc_role_limits l WHERE l.role_name = ${role}) AS role_limits`;
+  `(SELECT c.value FROM @extschema@.svc_config c WHERE c.name = 'queue_limits') AS queue_limits,
+   (SELECT jsonb_build_object('max_pending', l.max_pending, 'max_stored_bytes', l.max_stored_bytes) FROM @extschema@.svc_role_limits l WHERE l.role_name = ${role}) AS role_limits`;
 
 // What a capacity check reads (submit.ts's Capacity), from the view svc__queue_depth_bound joined as
 // `b` (see queue-bound.sql), the setting, and the limits of role `role`.
@@ -59,39 +59,39 @@ export const QUERIES = {
          (1, nullif(btrim(current_setting('svc.model', true)), ''), 'svc.model'),
          (2, nullif(btrim(current_setting('svc.' || $1 || '_model', true)), ''), 'svc.' || $1 || '_model'),
          (3, CASE WHEN $1 = 'rerank' THEN nullif(btrim(current_setting('svc.embed_model', true)), '') END, 'svc.embed_model'),
-         (4, (SELECT e.name FROM svc_models e WHERE e.name = 'embed' AND $1 IN ('embed', 'rerank') AND $1 = ANY (e.serves)), 'the embedding model, named embed'),
+         (4, (SELECT e.name FROM @extschema@.svc_models e WHERE e.name = 'embed' AND $1 IN ('embed', 'rerank') AND $1 = ANY (e.serves)), 'the embedding model, named embed'),
          (5, 'default', 'the default')) AS g(rank, name, source)
        WHERE g.name IS NOT NULL ORDER BY g.rank LIMIT 1
      )
-     SELECT s.name, s.source, m.serves, m.context_size FROM given s LEFT JOIN svc_models m ON m.name = s.name`,
+     SELECT s.name, s.source, m.serves, m.context_size FROM given s LEFT JOIN @extschema@.svc_models m ON m.name = s.name`,
     'text',
   ),
-  modelServes: q(`SELECT serves, dimension FROM svc_models WHERE name = $1`, 'text'),
+  modelServes: q(`SELECT serves, dimension FROM @extschema@.svc_models WHERE name = $1`, 'text'),
 
   // The exact count, and the last submission number read before it (so that count plus the numbers given out since bounds the queue).
-  queueDepth: q(`SELECT s.last_value AS last_seq, svc__queue_depth() AS depth FROM svc_queue_seq_seq s`),
+  queueDepth: q(`SELECT s.last_value AS last_seq, @extschema@.svc__queue_depth() AS depth FROM @extschema@.svc_queue_seq_seq s`),
   // $1: the oid of the role whose limits apply (NULL: the session's); its oid and name come back.
   capacity: q(
     `SELECT r.id::text AS role_id, pg_get_userbyid(r.id)::text AS role, ${CAPACITY_COLUMNS('r.id')}
-     FROM (SELECT coalesce($1, ${SESSION_ROLE_ID}) AS id) r, svc__queue_depth_bound b`,
+     FROM (SELECT coalesce($1, ${SESSION_ROLE_ID}) AS id) r, @extschema@.svc__queue_depth_bound b`,
     'oid',
   ),
   // Role $1's requests pending or processing submitted after number $2 (0: all), with the bytes they
   // store, and the last number given out: one range of svc_queue_owner_active_idx (limits.sql).
   roleUsage: q(
-    `SELECT count(*) AS pending, coalesce(sum(q.stored_bytes), 0) AS bytes, (SELECT s.last_value FROM svc_queue_seq_seq s) AS last_seq
-     FROM svc_queue q WHERE q.owner = $1 AND q.seq > $2 AND q.status IN ('pending', 'processing') AND q.stored_bytes >= 0`,
+    `SELECT count(*) AS pending, coalesce(sum(q.stored_bytes), 0) AS bytes, (SELECT s.last_value FROM @extschema@.svc_queue_seq_seq s) AS last_seq
+     FROM @extschema@.svc_queue q WHERE q.owner = $1 AND q.seq > $2 AND q.status IN ('pending', 'processing') AND q.stored_bytes >= 0`,
     'oid', 'bigint',
   ),
   // svc_queue_limits: the session's role, the exact queue depth and the role's limits.
-  sessionLimits: q(`SELECT ${SESSION_ROLE}::text AS role, ${SESSION_ROLE_ID}::text AS role_id, svc__queue_depth() AS depth, ${LIMIT_COLUMNS(SESSION_ROLE_ID)}`),
+  sessionLimits: q(`SELECT ${SESSION_ROLE}::text AS role, ${SESSION_ROLE_ID}::text AS role_id, @extschema@.svc__queue_depth() AS depth, ${LIMIT_COLUMNS(SESSION_ROLE_ID)}`),
   // $1: the role's oid.
   roleLimitsPut: q(
-    `INSERT INTO svc_role_limits (role_name, max_pending, max_stored_bytes) VALUES ($1, $2, $3)
+    `INSERT INTO @extschema@.svc_role_limits (role_name, max_pending, max_stored_bytes) VALUES ($1, $2, $3)
      ON CONFLICT (role_name) DO UPDATE SET max_pending = excluded.max_pending, max_stored_bytes = excluded.max_stored_bytes, set_at = now() RETURNING role_name`,
     'oid', 'bigint', 'bigint',
   ),
-  roleLimitsDelete: q(`DELETE FROM svc_role_limits WHERE role_name = $1 RETURNING role_name`, 'oid'),
+  roleLimitsDelete: q(`DELETE FROM @extschema@.svc_role_limits WHERE role_name = $1 RETURNING role_name`, 'oid'),
 
   // One request (owned by the session's role), the workers' wakeup and the capacity figures in one
   // statement: one SPI call per submission. The capacity figures are read in the statement's snapshot,
@@ -99,11 +99,11 @@ export const QUERIES = {
   // the capacity check or anything else fail.
   insertJob: q(
     `WITH job AS (
-       INSERT INTO svc_queue (function_name, parameters, grammar, priority, owner, stored_bytes)
+       INSERT INTO @extschema@.svc_queue (function_name, parameters, grammar, priority, owner, stored_bytes)
        VALUES ($1, $2, $3, $4, ${SESSION_ROLE_ID}, ${STORED_BYTES('$2')}) RETURNING request_id, owner
      )
      SELECT job.request_id, job.owner::oid::text AS role_id, ${SESSION_ROLE}::text AS role, pg_notify('svc_jobs', $1), ${CAPACITY_COLUMNS('job.owner')}
-     FROM job, svc__queue_depth_bound b`,
+     FROM job, @extschema@.svc__queue_depth_bound b`,
     'text', 'jsonb', 'text', 'integer',
   ),
 
@@ -113,7 +113,7 @@ export const QUERIES = {
   // back with their 1-based position.
   insertForWaiter: q(
     `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token)
+     INSERT INTO @extschema@.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token)
      SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES('t.item')}, sha256(convert_to($7, 'UTF8'))
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
@@ -125,7 +125,7 @@ export const QUERIES = {
   // back with their 1-based position so the caller can return them in input order.
   insertBatch: q(
     `WITH batch AS (SELECT gen_random_uuid() AS id)
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, stored_bytes)
+     INSERT INTO @extschema@.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, stored_bytes)
      SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE_ID}, ${STORED_BYTES('t.item')}
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
@@ -136,9 +136,9 @@ export const QUERIES = {
   // The same, the documents $5 stored once (svc_documents) and named by every row (documents_id):
   // svc_rerank_batch_async. The first row counts their bytes.
   insertBatchSharing: q(
-    `WITH docs AS (INSERT INTO svc_documents (owner, documents) VALUES (${SESSION_ROLE_ID}, $5) RETURNING id, pg_column_size(documents) AS bytes),
+    `WITH docs AS (INSERT INTO @extschema@.svc_documents (owner, documents) VALUES (${SESSION_ROLE_ID}, $5) RETURNING id, pg_column_size(documents) AS bytes),
           batch AS (SELECT gen_random_uuid() AS id)
-     INSERT INTO svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, stored_bytes, documents_id)
+     INSERT INTO @extschema@.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, stored_bytes, documents_id)
      SELECT $1, t.item, $3, $4, batch.id, t.ord, ${SESSION_ROLE_ID}, ${STORED_BYTES('t.item')} + CASE WHEN t.ord = 1 THEN docs.bytes ELSE 0 END, docs.id
      FROM batch, docs, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
@@ -151,7 +151,7 @@ export const QUERIES = {
   // uncommitted: submitted by this very transaction, so no worker can see it before it commits.
   jobStates: q(
     `SELECT request_id, status, result, error, submitted_xact = pg_current_xact_id_if_assigned() AS uncommitted
-     FROM svc_queue WHERE request_id = ANY ($1)`,
+     FROM @extschema@.svc_queue WHERE request_id = ANY ($1)`,
     'uuid[]',
   ),
 
@@ -160,7 +160,7 @@ export const QUERIES = {
   // worker last published for the attempt running it.
   streamState: q(
     `SELECT q.status, q.result, q.error, CASE q.status WHEN 'processing' THEN p.partial_result END AS partial
-     FROM svc_queue q LEFT JOIN svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
+     FROM @extschema@.svc_queue q LEFT JOIN @extschema@.svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
      WHERE q.request_id = $1 AND q.owner = ${SESSION_ROLE_ID}`,
     'uuid',
   ),
@@ -183,18 +183,18 @@ export const QUERIES = {
   // A sync call's requests that keep its waiter key (svc_queue_waiter_idx): those not finished yet
   // (completing, failing for good and cancelling clear it), with their status alone.
   waiterStates: q(
-    `SELECT request_id, status, submitted_xact = pg_current_xact_id_if_assigned() AS uncommitted FROM svc_queue WHERE waiter = $1`,
+    `SELECT request_id, status, submitted_xact = pg_current_xact_id_if_assigned() AS uncommitted FROM @extschema@.svc_queue WHERE waiter = $1`,
     'integer',
   ),
 
   // --- the result cache -----------------------------------------------------------------------
   // A hit bumps the entry's frecency; hits and misses are counted (svc_cache_stats).
   // $2: the request's model name; the cache keeps answers under the identity of its file.
-  cacheGet: q(`SELECT result FROM svc_worker_cache_get($1, svc__model_identity($2))`, 'text', 'text'),
+  cacheGet: q(`SELECT result FROM @extschema@.svc_worker_cache_get($1, @extschema@.svc__model_identity($2))`, 'text', 'text'),
   // The same for many requests ($1 identities, $2 model names), a row per hit with its 1-based position.
   cacheGetMany: q(
     `SELECT t.ord, r.result FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS t(identity, model, ord),
-       LATERAL svc_worker_cache_get(t.identity, svc__model_identity(t.model)) r
+       LATERAL @extschema@.svc_worker_cache_get(t.identity, @extschema@.svc__model_identity(t.model)) r
      WHERE r.result IS NOT NULL`,
     'text[]', 'text[]',
   ),
@@ -205,7 +205,7 @@ export const QUERIES = {
   // could reach a connection svc left open in this backend (superusers could anyway, and gain nothing).
   syncContext: q(
     `SELECT ${SESSION_ROLE}::text AS owner, ${SESSION_ROLE_ID}::text AS owner_id, pg_backend_pid() AS pid, current_setting('transaction_isolation') AS isolation,
-            (SELECT value FROM svc_config WHERE name = 'sync_connection') AS target,
+            (SELECT value FROM @extschema@.svc_config WHERE name = 'sync_connection') AS target,
             NOT (SELECT rolsuper FROM pg_roles WHERE rolname = session_user) AND EXISTS (
               SELECT FROM pg_depend d
               JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'dblink'
@@ -224,24 +224,24 @@ export const QUERIES = {
     'name',
   ),
   // Settings only an administrator makes (svc_config; svc_set_sync_connection).
-  configPut: q(`INSERT INTO svc_config (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_at = now() RETURNING name`, 'text', 'jsonb'),
-  configGet: q(`SELECT value FROM svc_config WHERE name = $1`, 'text'),
-  configDelete: q(`DELETE FROM svc_config WHERE name = $1 RETURNING name`, 'text'),
+  configPut: q(`INSERT INTO @extschema@.svc_config (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value, set_at = now() RETURNING name`, 'text', 'jsonb'),
+  configGet: q(`SELECT value FROM @extschema@.svc_config WHERE name = $1`, 'text'),
+  configDelete: q(`DELETE FROM @extschema@.svc_config WHERE name = $1 RETURNING name`, 'text'),
   // A fresh token for a one-shot session's application_name, so that no connection of the caller's
   // can carry its connection string as a name (dblink takes a named connection first).
   randomToken: q(`SELECT replace(gen_random_uuid()::text, '-', '') AS token`),
   // The autonomous session through svc's one door to dblink (sql/svc__sync_dblink.sql, autonomous.ts):
   // $1 the action, $2 the administrator's target, $3 a one-shot session's application_name, $4 one of
   // REMOTE's statements, its arguments quoted literals (dblink takes no parameters).
-  syncDblink: q(`SELECT r FROM svc__sync_dblink($1, $2, $3, $4) AS r`, 'text', 'jsonb', 'text', 'text'),
+  syncDblink: q(`SELECT r FROM @extschema@.svc__sync_dblink($1, $2, $3, $4) AS r`, 'text', 'jsonb', 'text', 'text'),
   // In the autonomous session: whether backend $1 holds waiter lock $2 and the lock of token $3, and its login role may act as $4.
-  syncWaiterMayActAs: q(`SELECT svc__sync_waiter_may_act_as($1, $2, $3, $4) AS ok`, 'integer', 'integer', 'text', 'oid'),
+  syncWaiterMayActAs: q(`SELECT @extschema@.svc__sync_waiter_may_act_as($1, $2, $3, $4) AS ok`, 'integer', 'integer', 'text', 'oid'),
   // true when this transaction holds (or now takes) the waiter lock with this key; false when another
   // session holds it.
   waiterLock: q(`SELECT pg_try_advisory_xact_lock(${SYNC_WAITER_LOCK}, $1) AS locked`, 'integer'),
   // The same for the lock of a sync call's token $1 (svc__sync_token_key), which proves to
   // svc__sync_submit that the backend named is the one that holds the token.
-  tokenLock: q(`SELECT pg_try_advisory_xact_lock(svc__sync_token_key($1)) AS locked`, 'text'),
+  tokenLock: q(`SELECT pg_try_advisory_xact_lock(@extschema@.svc__sync_token_key($1)) AS locked`, 'text'),
   // A sync call's token: 244 random bits (two version-4 UUIDs), known only to the waiting backend's
   // plv8 context (the owner's) and the autonomous session it opens.
   syncToken: q(`SELECT replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '') AS token`),
@@ -251,11 +251,11 @@ export const QUERIES = {
     `SELECT count(*) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
             count(*) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)) AS serving,
             count(*) AS known
-     FROM svc_workers`,
+     FROM @extschema@.svc_workers`,
     'text',
   ),
   // The requests pending for model $1: only for a timeout's message (it counts them).
-  pendingForModel: q(`SELECT count(*) AS pending FROM svc_queue WHERE status = 'pending' AND model = $1`, 'text'),
+  pendingForModel: q(`SELECT count(*) AS pending FROM @extschema@.svc_queue WHERE status = 'pending' AND model = $1`, 'text'),
 
   // Only the owner cancels, a pending or a processing request ($2: the statuses, a parameter, not
   // literals, so that the plan (generic, made once) cannot take svc_queue_claim_idx for this lookup by
@@ -263,7 +263,7 @@ export const QUERIES = {
   // worker/protocol.ts): the worker running it checks (svc_worker_released) and stops at its next token.
   cancel: q(
     `WITH cancelled AS (
-       UPDATE svc_queue SET status = 'cancelled', cancelled_at = now(), lease_expires_at = NULL
+       UPDATE @extschema@.svc_queue SET status = 'cancelled', cancelled_at = now(), lease_expires_at = NULL
        WHERE request_id = $1 AND status = ANY ($2) AND owner = ${SESSION_ROLE_ID} RETURNING request_id, worker_id
      )
      SELECT request_id, CASE WHEN worker_id IS NOT NULL THEN pg_notify('svc_cancel', request_id::text) END FROM cancelled`,
@@ -272,7 +272,7 @@ export const QUERIES = {
 
   // --- vectorizers (vectorizer.ts) --------------------------------------------------------------
   // First in the superuser's functions: svc_owner's tables they touch carry nothing svc did not make ($1: the caller, for the error).
-  tablesAsMade: q(`SELECT svc__tables_as_made($1)`, 'text'),
+  tablesAsMade: q(`SELECT @extschema@.svc__tables_as_made($1)`, 'text'),
   sessionRole: q(`SELECT r.rolname AS role, r.oid::text AS oid FROM pg_roles r WHERE r.rolname = ${SESSION_ROLE}`),
   extensionSchema: q(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1`, 'text'),
   // $1: a regclass as plv8 hands it over (its oid, or its name as text).
@@ -321,9 +321,9 @@ export const QUERIES = {
   relationByName: q(`SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`, 'text', 'text'),
   roleExists: q(`SELECT 1 FROM pg_roles WHERE rolname = $1`, 'text'),
   roleId: q(`SELECT oid::text AS id FROM pg_roles WHERE rolname = $1`, 'text'),
-  vectorizerExists: q(`SELECT 1 FROM svc_vectorizers WHERE name = $1`, 'text'),
+  vectorizerExists: q(`SELECT 1 FROM @extschema@.svc_vectorizers WHERE name = $1`, 'text'),
   vectorizerInsert: q(
-    `INSERT INTO svc_vectorizers (name, owner, source, source_column, key_columns, format, chunking, model, destination, embedding_type, batch_size)
+    `INSERT INTO @extschema@.svc_vectorizers (name, owner, source, source_column, key_columns, format, chunking, model, destination, embedding_type, batch_size)
      VALUES ($1, $2, $3::oid, $4, $5, $6, $7::jsonb, $8, $9::regclass, $10, $11) RETURNING id`,
     'text', 'oid', 'text', 'text', 'text[]', 'text', 'text', 'text', 'text', 'text', 'integer',
   ),
@@ -339,7 +339,7 @@ export const QUERIES = {
   vectorizerOfSession: q(
     `SELECT v.id, v.name, v.owner::oid::text AS owner_id, pg_get_userbyid(v.owner)::text AS owner, v.key_columns, v.model, v.embedding_type,
        ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination
-     FROM svc_vectorizers v WHERE v.name = $1 AND v.owner = ${SESSION_ROLE_ID}`,
+     FROM @extschema@.svc_vectorizers v WHERE v.name = $1 AND v.owner = ${SESSION_ROLE_ID}`,
     'text',
   ),
   // The same for svc_vectorize_drop: the session role's, or any for an svc_admin member (a dropped role's too).
@@ -347,35 +347,35 @@ export const QUERIES = {
     `SELECT v.id, v.name, v.owner::oid::text AS owner_id, r.rolname::text AS owner, v.key_columns, v.model, v.embedding_type,
        ${qualifiedRelation('v.source')} AS source, ${qualifiedRelation('v.destination')} AS destination,
        (SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = v.destination) AS destination_schema
-     FROM svc_vectorizers v LEFT JOIN pg_roles r ON r.oid = v.owner
+     FROM @extschema@.svc_vectorizers v LEFT JOIN pg_roles r ON r.oid = v.owner
      WHERE v.name = $1 AND (v.owner = ${SESSION_ROLE_ID} OR pg_has_role(${SESSION_ROLE}, 'svc_admin', 'MEMBER'))`,
     'text',
   ),
   // The same as the caller sees it (svc_search runs as the caller: row-level security shows its own).
   vectorizerForSearch: q(
-    `SELECT v.id, v.name, v.key_columns, v.embedding_type, ${qualifiedRelation('v.destination')} AS destination FROM svc_vectorizers v WHERE v.name = $1`,
+    `SELECT v.id, v.name, v.key_columns, v.embedding_type, ${qualifiedRelation('v.destination')} AS destination FROM @extschema@.svc_vectorizers v WHERE v.name = $1`,
     'text',
   ),
-  vectorizerEmbedding: q(`SELECT svc_vectorizer_embed($1, $2) AS embedding`, 'text', 'text'),
+  vectorizerEmbedding: q(`SELECT @extschema@.svc_vectorizer_embed($1, $2) AS embedding`, 'text', 'text'),
   // Whether a vectorizer's destination is in schema $1 (then svc_owner keeps its USAGE there).
   destinationInSchema: q(
-    `SELECT 1 FROM svc_vectorizers v JOIN pg_class c ON c.oid = v.destination JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 LIMIT 1`,
+    `SELECT 1 FROM @extschema@.svc_vectorizers v JOIN pg_class c ON c.oid = v.destination JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 LIMIT 1`,
     'text',
   ),
-  vectorizerLock: q(`SELECT 1 FROM svc_vectorizers WHERE id = $1 FOR UPDATE`, 'integer'),
+  vectorizerLock: q(`SELECT 1 FROM @extschema@.svc_vectorizers WHERE id = $1 FOR UPDATE`, 'integer'),
   // Its pending jobs, but those a claim holds now (they run, and write nothing: the vectorizer is gone).
   vectorizerCancelJobs: q(
-    `UPDATE svc_queue SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL
+    `UPDATE @extschema@.svc_queue SET status = 'cancelled', cancelled_at = clock_timestamp(), lease_expires_at = NULL
      WHERE request_id = ANY (ARRAY(
-       SELECT l.request_id FROM svc_queue l WHERE l.status = 'pending' AND l.function_name = 'vectorize' AND l.parameters->>'vectorizer' = $1::text
+       SELECT l.request_id FROM @extschema@.svc_queue l WHERE l.status = 'pending' AND l.function_name = 'vectorize' AND l.parameters->>'vectorizer' = $1::text
        FOR UPDATE SKIP LOCKED))`,
     'integer',
   ),
-  vectorizerDelete: q(`DELETE FROM svc_vectorizers WHERE id = $1`, 'integer'),
+  vectorizerDelete: q(`DELETE FROM @extschema@.svc_vectorizers WHERE id = $1`, 'integer'),
   // How many vectorizers role $1 still has here, and whether its proxy ($2) owns or is granted anything in
   // another database (its vectorizers there): the proxy goes with the last of them all.
   vectorizerOwnerLeft: q(
-    `SELECT (SELECT count(*) FROM svc_vectorizers WHERE owner = $1) AS others,
+    `SELECT (SELECT count(*) FROM @extschema@.svc_vectorizers WHERE owner = $1) AS others,
             EXISTS (SELECT FROM pg_shdepend d JOIN pg_roles r ON r.oid = d.refobjid
                     WHERE r.rolname = $2 AND d.refclassid = 'pg_authid'::regclass
                       AND d.dbid NOT IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))) AS elsewhere`,
@@ -385,7 +385,7 @@ export const QUERIES = {
   // --- the prompt registry (prompts.ts): the session role's own prompts only --------------------
   // Version 1 of a new prompt; no row when the role already has one of that name.
   promptInsertFirst: q(
-    `INSERT INTO svc_prompts (owner, name, version, template, description, variables, metadata)
+    `INSERT INTO @extschema@.svc_prompts (owner, name, version, template, description, variables, metadata)
      VALUES (${SESSION_ROLE_ID}, $1, 1, $2, $3, $4, coalesce($5, '{}'))
      ON CONFLICT ON CONSTRAINT svc_prompts_pkey DO NOTHING RETURNING version`,
     'text', 'text', 'text', 'text[]', 'jsonb',
@@ -394,22 +394,22 @@ export const QUERIES = {
   // after the one before it committed (read committed: the next statement's snapshot is taken after
   // the lock). A row lock, not an advisory one: no other role can take it (FOR UPDATE needs UPDATE on
   // svc_prompts, and row-level security hides the row).
-  promptLock: q(`SELECT p.version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version LIMIT 1 FOR UPDATE`, 'text'),
+  promptLock: q(`SELECT p.version FROM @extschema@.svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version LIMIT 1 FOR UPDATE`, 'text'),
   // The next version, its description and metadata the latest's unless given; no row when there is no such prompt.
   promptInsertNext: q(
-    `INSERT INTO svc_prompts (owner, name, version, template, description, variables, metadata)
-     SELECT p.owner, p.name, p.version + 1, $2, coalesce($3, p.description), $4, coalesce($5, p.metadata) FROM svc_prompts p
+    `INSERT INTO @extschema@.svc_prompts (owner, name, version, template, description, variables, metadata)
+     SELECT p.owner, p.name, p.version + 1, $2, coalesce($3, p.description), $4, coalesce($5, p.metadata) FROM @extschema@.svc_prompts p
      WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 ORDER BY p.version DESC LIMIT 1
      RETURNING version`,
     'text', 'text', 'text', 'text[]', 'jsonb',
   ),
   // Version $2 of the prompt, or its latest when $2 is NULL.
   promptVersion: q(
-    `SELECT p.version, p.template FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 AND ($2::integer IS NULL OR p.version = $2)
+    `SELECT p.version, p.template FROM @extschema@.svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1 AND ($2::integer IS NULL OR p.version = $2)
      ORDER BY p.version DESC LIMIT 1`,
     'text', 'integer',
   ),
-  promptLatestVersion: q(`SELECT max(p.version) AS version FROM svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1`, 'text'),
+  promptLatestVersion: q(`SELECT max(p.version) AS version FROM @extschema@.svc_prompts p WHERE p.owner = ${SESSION_ROLE_ID} AND p.name = $1`, 'text'),
 } as const;
 
 /**

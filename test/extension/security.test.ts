@@ -138,7 +138,7 @@ test('the worker completes the request, and only its owner reads the result', as
   await expect(bob.query('SELECT svc_get_async_result($1)', [aliceId])).rejects.toThrow(/not visible/);
 });
 
-test('every svc function pins search_path: built-ins first, svc\'s schema, pg_temp last', async () => {
+test('every svc function pins search_path to pg_catalog and pg_temp alone (it names svc\'s own objects by schema)', async () => {
   // An aggregate (svc_summarize) takes no settings: the functions it runs are in this list and pin theirs.
   // Nor do svc.so's C functions, which run no SQL (docs/security.md): the distance, its lower bound and the relays, each SECURITY INVOKER.
   const { rows } = await alice.query(`SELECT p.proname, p.proconfig, l.lanname = 'c' AS native, p.prosecdef, p.prosrc FROM pg_proc p
@@ -158,7 +158,31 @@ test('every svc function pins search_path: built-ins first, svc\'s schema, pg_te
   }
   expect(rows.length).toBeGreaterThan(40);
   for (const { proname, proconfig } of rows.filter((r) => !r.native)) {
-    expect({ proname, path: (proconfig as string[] | null)?.find((c) => c.startsWith('search_path=')) }).toEqual({ proname, path: 'search_path=pg_catalog, public, pg_temp' });
+    expect({ proname, path: (proconfig as string[] | null)?.find((c) => c.startsWith('search_path=')) }).toEqual({ proname, path: 'search_path=pg_catalog, pg_temp' });
+  }
+});
+
+test("a role that may create in svc's schema plants better matches for built-ins: svc's code calls none of them", async () => {
+  // PostgreSQL prefers a later schema's function whose argument types match better (CVE-2018-1058):
+  // with public on svc's search_path, convert_to(text, 'UTF8') in the cache's SQL would have been
+  // bob's convert_to(text, text), run as svc_owner. svc's search_path is pg_catalog's alone.
+  const superuser = await svc().connect();
+  await superuser.query(`GRANT CREATE ON SCHEMA public TO ${ROLES.bob}`);
+  try {
+    for (const planted of ['convert_to(a text, b text) RETURNS bytea', 'format(a text, b name) RETURNS text', 'format(a text, b text) RETURNS text'])
+      await bob.query(`CREATE FUNCTION public.${planted} LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'bob''s function ran as %', current_user; END $$`);
+    const prompt = 'planted functions prompt';
+    const id = (await alice.query(`SELECT svc_generate_async($1) AS id`, [prompt])).rows[0].id;
+    for (const job of await protocol.claim(worker, { workerId: 'w', maxJobs: 10, leaseSeconds: 30, maxRetries: 3 }))
+      await protocol.complete(worker, job, `answer to ${job.parameters.prompt}`);
+    expect((await alice.query('SELECT svc_get_async_result($1) AS r', [id])).rows[0].r).toBe(`answer to ${prompt}`);
+    // The cache's SQL keys entries by convert_to(identity, 'UTF8').
+    await protocol.cachePut(worker, 'planted identity', 'model', 'generate', 'cached answer', 'end');
+    expect(await protocol.cacheGet(worker, 'planted identity', 'model')).toEqual({ result: 'cached answer', stopReason: 'end' });
+    expect((await admin.query('SELECT entries::int FROM svc_cache_stats()')).rows[0].entries).toBeGreaterThan(0);
+  } finally {
+    await bob.query('DROP FUNCTION public.convert_to(text, text), public.format(text, name), public.format(text, text)');
+    await superuser.query(`REVOKE CREATE ON SCHEMA public FROM ${ROLES.bob}`);
   }
 });
 

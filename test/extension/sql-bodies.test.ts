@@ -13,7 +13,7 @@ test('one file per SQL or PL/pgSQL function of the catalog, and no other', () =>
 });
 
 test('the claim takes the waiter lock under the key the sync functions hold: one definition, generated into SQL', () => {
-  expect(readFileSync(`${DIR}/svc__claim.sql`, 'utf8')).toContain(`pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), k.waiter)`);
+  expect(readFileSync(`${DIR}/svc__claim.sql`, 'utf8')).toContain(`pg_try_advisory_xact_lock(@extschema@.svc__sync_waiter_lock_key(), k.waiter)`);
   expect(FUNCTIONS.find((fn) => fn.name === 'svc__sync_waiter_lock_key')?.body).toEqual({ language: 'sql', generated: `SELECT ${SYNC_WAITER_LOCK}` });
   // No body spells a lock key as a number.
   for (const file of readdirSync(DIR)) expect([file, readFileSync(`${DIR}/${file}`, 'utf8')]).not.toEqual([file, expect.stringMatching(/1937138551|1937138546/)]);

@@ -47,40 +47,40 @@ BEGIN
   END IF;
 
   WITH RECURSIVE waiting AS (
-    (SELECT w.waiter FROM svc_queue w WHERE w.waiter IS NOT NULL ORDER BY w.waiter LIMIT 1)
+    (SELECT w.waiter FROM @extschema@.svc_queue w WHERE w.waiter IS NOT NULL ORDER BY w.waiter LIMIT 1)
     UNION ALL
-    SELECT (SELECT w.waiter FROM svc_queue w WHERE w.waiter > k.waiter ORDER BY w.waiter LIMIT 1) FROM waiting k WHERE k.waiter IS NOT NULL
+    SELECT (SELECT w.waiter FROM @extschema@.svc_queue w WHERE w.waiter > k.waiter ORDER BY w.waiter LIMIT 1) FROM waiting k WHERE k.waiter IS NOT NULL
   )
   , gone AS (
-    UPDATE svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL, lease_expires_at = NULL,
+    UPDATE @extschema@.svc_queue w SET status = 'cancelled', cancelled_at = now_, waiter = NULL, lease_expires_at = NULL,
       error = 'cancelled: its synchronous caller stopped waiting'
     WHERE w.request_id = ANY (ARRAY(
-      SELECT l.request_id FROM svc_queue l
-      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(svc__sync_waiter_lock_key(), k.waiter))
+      SELECT l.request_id FROM @extschema@.svc_queue l
+      WHERE l.waiter IN (SELECT k.waiter FROM waiting k WHERE k.waiter IS NOT NULL AND pg_try_advisory_xact_lock(@extschema@.svc__sync_waiter_lock_key(), k.waiter))
         AND (l.status = pending_ OR l.status = processing_)
       FOR UPDATE SKIP LOCKED))
     RETURNING w.request_id, w.worker_id
   )
   SELECT count(pg_notify('svc_cancel', g.request_id::text)) INTO released FROM gone g WHERE g.worker_id IS NOT NULL;
 
-  IF (SELECT e.lease_expires_at FROM svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
+  IF (SELECT e.lease_expires_at FROM @extschema@.svc_queue e WHERE e.status = 'processing' ORDER BY e.lease_expires_at LIMIT 1) < now_ THEN
     WITH requeued AS (
-      UPDATE svc_queue q SET
+      UPDATE @extschema@.svc_queue q SET
         status = CASE WHEN q.retry_count < max_retries THEN 'pending' ELSE 'failed' END,
         retry_count = CASE WHEN q.retry_count < max_retries THEN q.retry_count + 1 ELSE q.retry_count END,
-        run_after = clock_timestamp() + svc__backoff(q.retry_count),
+        run_after = clock_timestamp() + @extschema@.svc__backoff(q.retry_count),
         failed_at = CASE WHEN q.retry_count < max_retries THEN NULL ELSE clock_timestamp() END,
         waiter = CASE WHEN q.retry_count < max_retries THEN q.waiter END,
         error = 'lease expired: worker ' || coalesce(q.worker_id, '?') || ' stopped renewing it',
         lease_expires_at = NULL, worker_id = NULL
       WHERE q.request_id = ANY (ARRAY(
-        SELECT e.request_id FROM svc_queue e
+        SELECT e.request_id FROM @extschema@.svc_queue e
         WHERE e.status = 'processing' AND e.lease_expires_at < now_
         ORDER BY e.lease_expires_at
         FOR UPDATE SKIP LOCKED))
       RETURNING q.request_id, q.function_name, q.status
     )
-    SELECT count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'failed'))) INTO announced
+    SELECT count(pg_notify('svc_completed', @extschema@.svc__completed_payload(request_id, function_name, 'failed'))) INTO announced
     FROM requeued WHERE status = 'failed';
     now_ := clock_timestamp(); -- requeued jobs whose backoff is zero may be claimed right away
   END IF;
@@ -91,7 +91,7 @@ BEGIN
 
   IF cardinality(models) = 1 THEN
     picked := ARRAY(
-      SELECT p.request_id FROM svc_queue p
+      SELECT p.request_id FROM @extschema@.svc_queue p
       WHERE p.model = models[1] AND p.status = 'pending' AND p.run_after <= now_
       ORDER BY p.priority DESC, p.seq
       LIMIT max_jobs
@@ -99,7 +99,7 @@ BEGIN
   ELSE
     picked := ARRAY(
       SELECT p.request_id FROM unnest(models) AS m(name), LATERAL (
-        SELECT p.request_id, p.priority, p.seq FROM svc_queue p
+        SELECT p.request_id, p.priority, p.seq FROM @extschema@.svc_queue p
         WHERE p.model = m.name AND p.status = 'pending' AND p.run_after <= now_
         ORDER BY p.priority DESC, p.seq
         LIMIT max_jobs
@@ -110,7 +110,7 @@ BEGIN
 
   RETURN QUERY
   WITH claimed AS (
-    UPDATE svc_queue q SET
+    UPDATE @extschema@.svc_queue q SET
       status = 'processing', started_at = now_, attempt = q.attempt + 1,
       worker_id = claimer, lease_expires_at = now_ + make_interval(secs => lease_seconds)
     WHERE q.request_id = ANY (picked)
@@ -121,7 +121,7 @@ BEGIN
   -- gets them back: its parameters are then exactly svc_rerank_async's, and so are its answer and cache key.
   SELECT c.request_id, c.function_name,
     CASE WHEN c.documents_id IS NULL THEN c.parameters
-      ELSE c.parameters || jsonb_build_object('documents', (SELECT d.documents FROM svc_documents d WHERE d.id = c.documents_id)) END,
+      ELSE c.parameters || jsonb_build_object('documents', (SELECT d.documents FROM @extschema@.svc_documents d WHERE d.id = c.documents_id)) END,
     c.grammar, c.attempt, c.retry_count, c.priority, c.waited
   FROM claimed c ORDER BY c.priority DESC, c.seq;
 END

@@ -23,21 +23,21 @@ DECLARE
   announced integer;
 BEGIN
   WITH done AS (
-    UPDATE svc_queue q SET
+    UPDATE @extschema@.svc_queue q SET
       status = 'completed', error = NULL,
       -- A vectorizer's chunks go to its destination now; the row keeps what was written, not the vectors.
       result = CASE WHEN q.function_name = 'vectorize'
-        THEN svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
+        THEN @extschema@.svc__vectorizer_apply(q.request_id, q.parameters, results[array_position(ids, q.request_id)])
         ELSE results[array_position(ids, q.request_id)] END,
       stop_reason = stop_reasons[array_position(ids, q.request_id)],
       completed_at = clock_timestamp(), lease_expires_at = NULL, waiter = NULL
     WHERE q.request_id = ANY (ARRAY(
-        SELECT l.request_id FROM svc_queue l WHERE l.request_id = ANY (ids) AND l.status = processing_
+        SELECT l.request_id FROM @extschema@.svc_queue l WHERE l.request_id = ANY (ids) AND l.status = processing_
           AND l.attempt = attempts[array_position(ids, l.request_id)]
         FOR UPDATE SKIP LOCKED))
     RETURNING q.request_id, q.function_name
   )
-  SELECT array_agg(request_id), count(pg_notify('svc_completed', svc__completed_payload(request_id, function_name, 'completed')))
+  SELECT array_agg(request_id), count(pg_notify('svc_completed', @extschema@.svc__completed_payload(request_id, function_name, 'completed')))
   INTO stored, announced FROM done;
   IF announced = cardinality(ids) THEN
     RETURN '{}';

@@ -1,7 +1,7 @@
 -- An interval setting (svc.retry_backoff), zero or more, or its default: a malformed value is an
 -- error naming the setting.
 DECLARE
-  raw text := svc__setting(name);
+  raw text := @extschema@.svc__setting(name);
   value interval;
 BEGIN
   BEGIN

@@ -4,9 +4,9 @@
 -- is announced on svc_cancel, so that the worker running it (or holding it claimed ahead) lets it go
 -- (svc_worker_released). Returns how many were cancelled.
 WITH cancelled AS (
-  UPDATE svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL, lease_expires_at = NULL
+  UPDATE @extschema@.svc_queue q SET status = 'cancelled', cancelled_at = now(), waiter = NULL, lease_expires_at = NULL
   WHERE q.request_id = ANY (ARRAY(
-    SELECT l.request_id FROM svc_queue l
+    SELECT l.request_id FROM @extschema@.svc_queue l
     WHERE l.request_id = ANY ($1) AND l.status IN ('pending', 'processing') AND l.sync_token = sha256(convert_to($2, 'UTF8'))
     -- A row its owner's svc_cancel_async holds is being cancelled already; waiting for that would
     -- hold the autonomous session on what the role controls.

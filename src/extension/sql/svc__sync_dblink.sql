@@ -10,17 +10,20 @@
 --   'run': the statement on it; 'run_once': the statement in a session of its own, named
 --   application_name, which dblink closes when the statement ends, however it ends;
 --   'describe': the connection string of `target`, its password masked.
--- Statements return one text column; their rows come back as they are.
+-- Statements return one text column; their rows come back as they are. dblink is called by its
+-- schema, read from the catalog (an administrator's choice, wherever CREATE EXTENSION put it): the
+-- search_path is pg_catalog's alone, and PostgreSQL 15 has no @extschema:dblink@.
 DECLARE
+  dblink_ text := (SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'dblink');
   conninfo text := '';
   part record;
   given record;
 BEGIN
   IF action = 'disconnect' THEN
-    PERFORM dblink_disconnect('svc_sync');
+    EXECUTE format('SELECT %s.dblink_disconnect($1)', dblink_) USING 'svc_sync';
     RETURN;
   ELSIF action = 'run' THEN
-    RETURN QUERY SELECT t.r FROM dblink('svc_sync', statement) AS t(r text);
+    RETURN QUERY EXECUTE format('SELECT t.r FROM %s.dblink($1, $2) AS t(r text)', dblink_) USING 'svc_sync', statement;
     RETURN;
   ELSIF action IS NULL OR action NOT IN ('connect', 'run_once', 'describe') THEN
     RAISE EXCEPTION USING ERRCODE = 'invalid_parameter_value', MESSAGE = format('svc__sync_dblink: action must be connect, disconnect, run, run_once or describe (is %L)', action);
@@ -57,9 +60,9 @@ BEGIN
   IF action = 'describe' THEN
     RETURN NEXT conninfo;
   ELSIF action = 'connect' THEN
-    PERFORM dblink_connect_u('svc_sync', conninfo);
+    EXECUTE format('SELECT %s.dblink_connect_u($1, $2)', dblink_) USING 'svc_sync', conninfo;
   ELSE
-    RETURN QUERY SELECT t.r FROM dblink(conninfo, statement) AS t(r text);
+    RETURN QUERY EXECUTE format('SELECT t.r FROM %s.dblink($1, $2) AS t(r text)', dblink_) USING conninfo, statement;
   END IF;
   RETURN;
 END

@@ -8,12 +8,12 @@
 DECLARE
   holder oid;
   db oid := (SELECT d.oid FROM pg_database d WHERE d.datname = current_database());
-  token_key bigint := svc__sync_token_key(token);
+  token_key bigint := @extschema@.svc__sync_token_key(token);
 BEGIN
   IF backend_pid IS NULL OR waiter IS NULL OR token IS NULL OR owner IS NULL OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db
-      AND l.objsubid = 2 AND l.classid = svc__sync_waiter_lock_key()::oid AND l.objid = (waiter::bigint & 4294967295)::oid
+      AND l.objsubid = 2 AND l.classid = @extschema@.svc__sync_waiter_lock_key()::oid AND l.objid = (waiter::bigint & 4294967295)::oid
   ) OR NOT EXISTS (
     SELECT FROM pg_lock_status() l
     WHERE l.locktype = 'advisory' AND l.pid = backend_pid AND l.granted AND l.database = db

@@ -7,10 +7,10 @@
 -- locked against DDL (ROW EXCLUSIVE) until the transaction ends, so nothing is attached in between.
 -- Owned by the superuser and SECURITY INVOKER: svc_owner cannot change it, and it runs as its caller.
 DECLARE
-  tables regclass[] := ARRAY['svc_vectorizers', 'svc_vectorizer_rows', 'svc_queue', 'svc_models']::regclass[];
+  tables regclass[] := ARRAY['@extschema@.svc_vectorizers', '@extschema@.svc_vectorizer_rows', '@extschema@.svc_queue', '@extschema@.svc_models']::regclass[];
   found text;
 BEGIN
-  LOCK TABLE svc_vectorizers, svc_vectorizer_rows, svc_queue, svc_models IN ROW EXCLUSIVE MODE;
+  LOCK TABLE @extschema@.svc_vectorizers, @extschema@.svc_vectorizer_rows, @extschema@.svc_queue, @extschema@.svc_models IN ROW EXCLUSIVE MODE;
   SELECT format('%s: %s', x.rel, x.what) INTO found FROM (
     SELECT c.oid::regclass AS rel, 'it is no longer a plain table' AS what FROM pg_class c WHERE c.oid = ANY (tables) AND c.relkind <> 'r'
     UNION ALL

@@ -13,7 +13,7 @@
 -- source row locked past it fails the completion, and the job is retried; a destination locked past
 -- it, or gone, or any other failure of the write, marks this job's rows failed with the message.
 DECLARE
-  v svc_vectorizers;
+  v @extschema@.svc_vectorizers;
   mine jsonb;
   given integer := jsonb_array_length(job_parameters->'items');
   result_items jsonb;
@@ -23,12 +23,12 @@ DECLARE
   refused integer;
   dest text;
 BEGIN
-  SELECT * INTO v FROM svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer FOR SHARE;
+  SELECT * INTO v FROM @extschema@.svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer FOR SHARE;
   IF NOT FOUND THEN
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', given, 'note', 'the vectorizer was dropped')::text;
   END IF;
   SELECT jsonb_agg(r.key) INTO mine
-  FROM (SELECT key FROM svc_vectorizer_rows WHERE vectorizer = v.id AND request_id = request FOR UPDATE) AS r;
+  FROM (SELECT key FROM @extschema@.svc_vectorizer_rows WHERE vectorizer = v.id AND request_id = request FOR UPDATE) AS r;
   IF mine IS NULL THEN
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'skipped', given)::text;
   END IF;
@@ -46,21 +46,21 @@ BEGIN
     SELECT coalesce(jsonb_agg(x.item->'key' || jsonb_build_object('chunk_index', c.ord - 1, 'chunk', c.chunk->'text', 'embedding', c.chunk->'embedding')), '[]')
     INTO chunk_rows
     FROM jsonb_array_elements(pairs) AS x(item), jsonb_array_elements(x.item->'chunks') WITH ORDINALITY AS c(chunk, ord);
-    dest := svc__vectorizer_destination(v.destination);
+    dest := @extschema@.svc__vectorizer_destination(v.destination);
     IF dest IS NULL THEN
       RAISE EXCEPTION 'the destination of vectorizer % no longer exists: svc_vectorize_drop it and declare it again', v.name;
     END IF;
     -- The rows' old chunks go, then the new ones.
-    PERFORM svc__vectorizer_delete_chunks(dest, v.key_columns, mine);
+    PERFORM @extschema@.svc__vectorizer_delete_chunks(dest, v.key_columns, mine);
     EXECUTE format('INSERT INTO %1$s SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::%1$s, $1)', dest) USING chunk_rows;
-    UPDATE svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
+    UPDATE @extschema@.svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
       chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)
     WHERE r.vectorizer = v.id AND r.request_id = request AND r.key = x.item->'key';
     GET DIAGNOSTICS written = ROW_COUNT;
     SELECT count(*) INTO refused FROM jsonb_array_elements(pairs) AS x(item) WHERE jsonb_typeof(x.item->'error') = 'string';
   EXCEPTION WHEN OTHERS THEN
-    UPDATE svc_vectorizer_rows SET state = 'failed', error = SQLERRM, done_at = clock_timestamp() WHERE vectorizer = v.id AND request_id = request;
+    UPDATE @extschema@.svc_vectorizer_rows SET state = 'failed', error = SQLERRM, done_at = clock_timestamp() WHERE vectorizer = v.id AND request_id = request;
     RETURN jsonb_build_object('rows', 0, 'chunks', 0, 'failed', jsonb_array_length(mine), 'error', SQLERRM)::text;
   END;
   -- 'refused': the rows the worker refused (counted in rows, marked failed); absent when none.

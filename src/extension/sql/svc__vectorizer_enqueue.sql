@@ -9,11 +9,11 @@
 -- The items come from the proxy's functions (through the vectorizer's gate), where code of the
 -- declaring role runs: their shape is checked, and only as jsonb.
 DECLARE
-  v svc_vectorizers;
+  v @extschema@.svc_vectorizers;
   queued integer;
   jobs integer;
 BEGIN
-  SELECT * INTO v FROM svc_vectorizers WHERE id = vectorizer_id;
+  SELECT * INTO v FROM @extschema@.svc_vectorizers WHERE id = vectorizer_id;
   -- A vectorizer whose role was dropped belongs to nobody: it queues nothing (svc_worker_cleanup).
   IF NOT FOUND OR new_items IS NULL OR NOT EXISTS (SELECT FROM pg_roles r WHERE r.oid = v.owner) THEN
     RETURN 0;
@@ -29,7 +29,7 @@ BEGIN
     SELECT t.item, t.item->'key' AS key, md5(t.item::text) AS hash, t.ord FROM jsonb_array_elements(new_items) WITH ORDINALITY AS t(item, ord)
   ), todo AS (
     SELECT g.*, (row_number() OVER (ORDER BY g.ord) - 1) / v.batch_size AS part
-    FROM given g LEFT JOIN svc_vectorizer_rows r ON r.vectorizer = v.id AND r.key = g.key
+    FROM given g LEFT JOIN @extschema@.svc_vectorizer_rows r ON r.vectorizer = v.id AND r.key = g.key
     WHERE r.key IS NULL OR r.input_hash <> g.hash OR r.state = 'failed'
   ), parts AS (
     SELECT part, gen_random_uuid() AS request_id, jsonb_agg(item ORDER BY ord) AS items FROM todo GROUP BY part
@@ -38,11 +38,11 @@ BEGIN
         || CASE WHEN v.model = 'default' THEN '{}' ELSE jsonb_build_object('model', v.model) END AS parameters
     FROM parts p
   ), jobs AS (
-    INSERT INTO svc_queue (request_id, function_name, parameters, owner, stored_bytes)
+    INSERT INTO @extschema@.svc_queue (request_id, function_name, parameters, owner, stored_bytes)
     SELECT m.request_id, 'vectorize', m.parameters, v.owner, pg_column_size(m.parameters) FROM made m ORDER BY m.part
     RETURNING 1
   ), recorded AS (
-    INSERT INTO svc_vectorizer_rows AS r (vectorizer, key, input_hash, request_id, state, queued_at)
+    INSERT INTO @extschema@.svc_vectorizer_rows AS r (vectorizer, key, input_hash, request_id, state, queued_at)
     SELECT v.id, t.key, t.hash, p.request_id, 'pending', clock_timestamp() FROM todo t JOIN parts p USING (part)
     ON CONFLICT (vectorizer, key) DO UPDATE SET input_hash = excluded.input_hash, request_id = excluded.request_id,
       state = 'pending', error = NULL, queued_at = excluded.queued_at
@@ -50,7 +50,7 @@ BEGIN
   )
   SELECT (SELECT count(*) FROM recorded), (SELECT count(*) FROM jobs) INTO queued, jobs;
   IF queued > 0 THEN
-    PERFORM svc__role_quota_check(format('vectorizer %s', v.name), v.owner, jobs);
+    PERFORM @extschema@.svc__role_quota_check(format('vectorizer %s', v.name), v.owner, jobs);
     PERFORM pg_notify('svc_jobs', 'vectorize');
   END IF;
   RETURN queued;

@@ -42,7 +42,7 @@ BEGIN
       left(c.result, 80) AS result_preview,
       row_number() OVER (ORDER BY CASE WHEN order_by = 'frequency' THEN c.hits END DESC NULLS LAST,
                                   c.last_hit_at DESC, c.hits DESC, c.cache_key, c.model) AS rank
-    FROM svc_cache c
+    FROM @extschema@.svc_cache c
   ), eligible AS (
     SELECT r.*,
       -- The bytes the cache still holds before this entry goes, the less valuable eligible ones gone first.
@@ -56,7 +56,7 @@ BEGIN
   ), chosen AS (
     SELECT * FROM eligible e WHERE target_bytes IS NULL OR e.left_before > target_bytes
   ), gone AS (
-    DELETE FROM svc_cache c USING chosen e
+    DELETE FROM @extschema@.svc_cache c USING chosen e
     WHERE NOT dry_run AND c.cache_key = e.cache_key AND c.model = e.model
     RETURNING c.cache_key, c.model
   )

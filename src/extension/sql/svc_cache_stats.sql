@@ -6,8 +6,8 @@ FROM (
   SELECT c.entries, c.bytes,
     h.last_value - CASE WHEN h.is_called THEN 0 ELSE 1 END AS hits,
     m.last_value - CASE WHEN m.is_called THEN 0 ELSE 1 END AS misses,
-    svc__setting_integer('svc.cache_size', 0) AS max_entries,
-    pg_total_relation_size('svc_cache'::regclass) AS disk_bytes
-  FROM svc_cache_hits h, svc_cache_misses m,
-    (SELECT count(*) AS entries, coalesce(sum(pg_column_size(e.*)), 0)::bigint AS bytes FROM svc_cache e) AS c
+    @extschema@.svc__setting_integer('svc.cache_size', 0) AS max_entries,
+    pg_total_relation_size('@extschema@.svc_cache'::regclass) AS disk_bytes
+  FROM @extschema@.svc_cache_hits h, @extschema@.svc_cache_misses m,
+    (SELECT count(*) AS entries, coalesce(sum(pg_column_size(e.*)), 0)::bigint AS bytes FROM @extschema@.svc_cache e) AS c
 ) AS s

@@ -5,5 +5,5 @@ BEGIN
   END IF;
   RETURN QUERY
     SELECT status, result, error, created_at::timestamp, started_at::timestamp, completed_at::timestamp, priority
-    FROM svc_queue WHERE request_id = $1;
+    FROM @extschema@.svc_queue WHERE request_id = $1;
 END

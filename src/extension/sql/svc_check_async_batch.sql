@@ -8,6 +8,6 @@ BEGIN
   RETURN QUERY
     SELECT ids.id, q.status, q.result, q.error, q.created_at::timestamp, q.completed_at::timestamp
     FROM unnest($1) WITH ORDINALITY AS ids(id, ord)
-    LEFT JOIN svc_queue q ON q.request_id = ids.id
+    LEFT JOIN @extschema@.svc_queue q ON q.request_id = ids.id
     ORDER BY ids.ord;
 END

@@ -14,7 +14,7 @@ BEGIN
       CASE q.status WHEN 'processing' THEN coalesce(p.tokens, 0) WHEN 'pending' THEN 0 END,
       q.error,
       (CASE q.status WHEN 'processing' THEN coalesce(p.updated_at, q.started_at) ELSE coalesce(q.completed_at, q.failed_at, q.cancelled_at) END)::timestamp
-    FROM svc_queue q
-    LEFT JOIN svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
+    FROM @extschema@.svc_queue q
+    LEFT JOIN @extschema@.svc_partial_results p ON p.request_id = q.request_id AND p.attempt = q.attempt
     WHERE q.request_id = $1;
 END

@@ -16,7 +16,7 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   -- What the model's file can do, as its worker read it (svc_models.capabilities): an embedding model never serves generate.
-  SELECT m.identity, m.capabilities INTO known FROM svc_models AS m WHERE m.name = $1;
+  SELECT m.identity, m.capabilities INTO known FROM @extschema@.svc_models AS m WHERE m.name = $1;
   IF known.capabilities IS NOT NULL AND NOT serves <@ known.capabilities THEN
     RAISE EXCEPTION 'svc_model_declare: model % cannot serve %: the file its worker loaded (%) is an embedding model, which serves only %',
       quote_literal(name), array_to_string(ARRAY(SELECT f FROM unnest(serves) AS f WHERE NOT f = ANY (known.capabilities)), ', '),
@@ -24,6 +24,6 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value',
         HINT = 'Serve generation with a text-generation (decoder) model under another name: svc-worker --model NAME=PATH.';
   END IF;
-  INSERT INTO svc_models AS m (name, serves) VALUES (name, ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE f = ANY (serves)))
+  INSERT INTO @extschema@.svc_models AS m (name, serves) VALUES (name, ARRAY(SELECT f FROM unnest(ARRAY['generate', 'embed', 'rerank']) AS f WHERE f = ANY (serves)))
   ON CONFLICT ON CONSTRAINT svc_models_pkey DO UPDATE SET serves = excluded.serves;
 END

@@ -5,7 +5,7 @@ BEGIN
   IF svc_prompt_delete.name IS NULL THEN
     RAISE EXCEPTION 'svc_prompt_delete: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  DELETE FROM svc_prompts p
+  DELETE FROM @extschema@.svc_prompts p
   WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_delete.name;
   GET DIAGNOSTICS removed = ROW_COUNT;

@@ -8,7 +8,7 @@ BEGIN
     RAISE EXCEPTION 'svc_prompt_get: version must be between 1 and 2147483647 (got %)', svc_prompt_get.version USING ERRCODE = 'invalid_parameter_value';
   END IF;
   RETURN QUERY
-  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at, p.metadata FROM svc_prompts p
+  SELECT p.name, p.version, p.template, p.description, p.variables, p.created_at, p.metadata FROM @extschema@.svc_prompts p
   WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_get.name AND (svc_prompt_get.version IS NULL OR p.version = svc_prompt_get.version)
   ORDER BY p.version DESC LIMIT 1;

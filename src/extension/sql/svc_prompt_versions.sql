@@ -6,7 +6,7 @@ BEGIN
     RAISE EXCEPTION 'svc_prompt_versions: name must not be NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   RETURN QUERY
-  SELECT p.version, p.version = max(p.version) OVER (), p.description, p.metadata, p.variables, p.created_at FROM svc_prompts p
+  SELECT p.version, p.version = max(p.version) OVER (), p.description, p.metadata, p.variables, p.created_at FROM @extschema@.svc_prompts p
   WHERE p.owner = (SELECT r.oid FROM pg_roles r WHERE r.rolname = (CASE current_setting('role') WHEN 'none' THEN session_user ELSE current_setting('role')::name END))
     AND p.name = svc_prompt_versions.name
   ORDER BY p.version;

@@ -10,5 +10,5 @@
 -- the same whatever the table held when it was made. (Folding the lease probe into the claim
 -- statement, through a loop over its rows, measured no faster.) The claim itself: svc__claim.
 BEGIN
-  RETURN QUERY SELECT * FROM svc__claim($1, $2, $3, $4, true, $5);
+  RETURN QUERY SELECT * FROM @extschema@.svc__claim($1, $2, $3, $4, true, $5);
 END

@@ -23,9 +23,9 @@ BEGIN
   IF wanted < 0 THEN
     RAISE EXCEPTION 'svc_worker_complete_and_claim: claim_jobs must be at least 0' USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  dropped := svc__complete($1, $2, $3, $9);
+  dropped := @extschema@.svc__complete($1, $2, $3, $9);
   IF wanted > 0 THEN
-    RETURN QUERY SELECT dropped, c.* FROM svc__claim($4, wanted, $5, $6, false, $8) c;
+    RETURN QUERY SELECT dropped, c.* FROM @extschema@.svc__claim($4, wanted, $5, $6, false, $8) c;
     IF FOUND THEN
       RETURN;
     END IF;

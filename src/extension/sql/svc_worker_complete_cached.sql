@@ -18,16 +18,16 @@ BEGIN
   IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
-  refused := svc__complete(request_ids, attempts, results, stop_reasons);
+  refused := @extschema@.svc__complete(request_ids, attempts, results, stop_reasons);
   IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
-    INSERT INTO svc_cache (cache_key, model, function_name, result, stop_reason)
+    INSERT INTO @extschema@.svc_cache (cache_key, model, function_name, result, stop_reason)
     SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result, stop_reasons[c.i]
     FROM unnest(cache_identities, cache_models, function_names, results) WITH ORDINALITY AS c(identity, model, function_name, result, i)
     WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
       -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
-      AND NOT EXISTS (SELECT FROM svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
+      AND NOT EXISTS (SELECT FROM @extschema@.svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
     ON CONFLICT (cache_key, model) DO NOTHING;
-    PERFORM svc__cache_trim();
+    PERFORM @extschema@.svc__cache_trim();
   END IF;
   RETURN refused;
 END

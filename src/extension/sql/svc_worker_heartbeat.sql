@@ -13,7 +13,7 @@ WITH served AS (
     CASE WHEN jsonb_typeof($11 -> key -> 'context') = 'number' THEN ($11 -> key ->> 'context')::integer END AS context_size
   FROM jsonb_each_text(coalesce($10, jsonb_build_object('default', $6)))
 ), declared AS (
-  INSERT INTO svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension, context_size)
+  INSERT INTO @extschema@.svc_models AS m (name, identity, loaded_at, serves, capabilities, dimension, context_size)
   SELECT name, identity, clock_timestamp(), coalesce(nullif(capabilities, '{}'), ARRAY['generate', 'embed', 'rerank']), capabilities, dimension, context_size FROM served
   -- A worker still loading its models ('starting') knows their names, not what they are: it records nothing of them yet.
   WHERE $4 <> 'starting'
@@ -24,7 +24,7 @@ WITH served AS (
   WHERE (excluded.identity IS NOT NULL AND m.identity IS DISTINCT FROM excluded.identity) OR m.capabilities IS DISTINCT FROM excluded.capabilities
     OR m.dimension IS DISTINCT FROM excluded.dimension OR m.context_size IS DISTINCT FROM excluded.context_size
 )
-INSERT INTO svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
+INSERT INTO @extschema@.svc_workers AS w (worker_id, host, pid, state, concurrency, model, jobs_done, jobs_failed, jobs_in_flight, models)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, ARRAY(SELECT name FROM served ORDER BY name))
 ON CONFLICT (worker_id) DO UPDATE SET state = excluded.state, concurrency = excluded.concurrency,
   model = excluded.model, jobs_done = excluded.jobs_done, jobs_failed = excluded.jobs_failed,

@@ -12,11 +12,11 @@ BEGIN
   IF $4 < 0 THEN
     RAISE EXCEPTION 'svc_worker_progress: tokens must not be negative (got %)', $4 USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  SELECT q.owner INTO owner_ FROM svc_queue q WHERE q.request_id = $1 AND q.status = 'processing' AND q.attempt = $2;
+  SELECT q.owner INTO owner_ FROM @extschema@.svc_queue q WHERE q.request_id = $1 AND q.status = 'processing' AND q.attempt = $2;
   IF NOT FOUND THEN
     RETURN false;
   END IF;
-  INSERT INTO svc_partial_results AS p (request_id, attempt, owner, partial_result, tokens, updated_at)
+  INSERT INTO @extschema@.svc_partial_results AS p (request_id, attempt, owner, partial_result, tokens, updated_at)
   VALUES ($1, $2, owner_, $3, $4, clock_timestamp())
   ON CONFLICT (request_id) DO UPDATE SET attempt = excluded.attempt, owner = excluded.owner,
     partial_result = excluded.partial_result, tokens = excluded.tokens, updated_at = excluded.updated_at;

@@ -3,6 +3,6 @@
 SELECT worker_id, host, pid,
   CASE WHEN state <> 'stopped' AND last_heartbeat < clock_timestamp() - interval '1 minute' THEN 'unresponsive' ELSE state END,
   started_at, last_heartbeat, jobs_done, jobs_failed, jobs_in_flight, concurrency, model, models
-FROM svc_workers
+FROM @extschema@.svc_workers
 WHERE last_heartbeat > clock_timestamp() - CASE WHEN state = 'stopped' THEN interval '10 minutes' ELSE interval '1 day' END
 ORDER BY started_at, worker_id
