@@ -163,7 +163,7 @@ class TestClaimer {
     }
   }
 
-  /** Runs a job on a slot, frees the slot, and writes the result as the worker does (worker/worker.ts). */
+  /** Runs a job on a slot, frees the slot, and writes the result as the worker does (worker/worker.ts, worker/outcomes.ts). */
   private async runJob(job: ClaimedJob): Promise<void> {
     this.inFlight++;
     await Promise.resolve(); // the no-op job

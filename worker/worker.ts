@@ -4,68 +4,26 @@
 // keeps its leases and heartbeat fresh. Wakes on the enqueue notification, polls as a fallback, survives database restarts, and on stop() finishes and
 // writes what it holds before returning — unless the database is unreachable then: what it holds is
 // given up at once (never written: the leases expire and the jobs run again), so a stop is prompt.
-import pg from 'pg';
-import { hostname } from 'node:os';
+//
+// This file is the claim loop and the slots; the rest is shared out: execute.ts runs a job,
+// outcomes.ts writes its outcome, heartbeat.ts beats and cleans up, leases.ts renews the leases,
+// releases.ts lets go of cancelled jobs, listener.ts hears of work, reach.ts tracks the database.
+import type pg from 'pg';
 import type { InferenceEngine } from '../src/queue/inference-engine.js';
-import { PermanentJobError } from '../src/queue/job-errors.js';
-import type { WorkerConfig } from './config.js';
-import { errorFields, log } from './log.js';
-import { checkJobGrammar, runJob, toPgText, type JobResult } from './jobs.js';
-import * as protocol from './protocol.js';
-import { CompletionBatcher } from './completions.js';
-import { ProgressPublisher, STREAMED } from './progress.js';
-import { cacheIdentity } from '../src/queue/cache-key.js';
 import { servable } from '../src/engine/capabilities.js';
+import type { WorkerConfig } from './config.js';
 import { ConfigError } from './config.js';
-import { SETUP_SQLSTATES, WORKER_SESSION, checkSetup, isUnreachable, sqlState } from './setup.js';
-import { completeVectorize, VectorizeWriteTimeout } from './vectorize.js';
+import { errorFields, log } from './log.js';
+import type * as protocol from './protocol.js';
+import { SETUP_SQLSTATES, checkSetup, sqlState } from './setup.js';
 import { RequestLocks } from './request-locks.js';
-
-/** Waits `ms`, or less when `signal` aborts first. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** How long the final 'stopped' heartbeat may take before the worker exits without it. */
-const FINAL_BEAT_MS = 2000;
-
-/** Retention: finished requests deleted per call, and calls at most per heartbeat (cleanUp). */
-const RETENTION_BATCH = 1000;
-const RETENTION_BATCHES = 20;
-
-/** How long a result waits for others still running to be written with it, at most, and for how many. */
-const COMPLETION_HOLD_MS = 2;
-const COMPLETION_HOLD_UP_TO = 16;
-/**
- * How long while jobs claimed ahead wait too (a batch being worked through: a set-based call, a
- * backfill): long enough for the next job or two of a one-slot worker to join (a few ms each on a small
- * model), so that a worker at SVC_WORKER_CONCURRENCY=1 writes several results a call instead of one
- * (each call costs a statement, a commit, an unlock and a wake-up of the waiting caller). No caller
- * waits on one result alone then: the batch's caller waits for all of them.
- */
-const COMPLETION_HOLD_BATCH_MS = 8;
-
-/**
- * A refused completion or failure is written again after each of these pauses before it counts as
- * refused. The write never waits for a row lock (svc__complete.sql), so a row that another statement
- * holds for a moment refuses it too: the worker's own lease renewal (svc_worker_renew locks the rows it
- * renews, over another connection of the pool), a claim's expired-lease sweep that locked a row it
- * then found renewed. Refused once and left, the request stayed processing until its lease expired
- * and then ran again, a second time (#55: 1-10 requests in a set-based call of 10,000). A refusal
- * for good (the lease lost, the request cancelled) is refused again, at the cost of these statements.
- */
-const REFUSED_RETRY_MS = [10, 40, 160, 640];
-
-/** How often the worker asks which of the jobs it holds it must let go (svc_worker_released). */
-const RELEASE_CHECK_MS = 1000;
+import { DatabaseReach } from './reach.js';
+import { JobExecutor, type Ran } from './execute.js';
+import { OutcomeWriter } from './outcomes.js';
+import { Heartbeat, modelIdentities } from './heartbeat.js';
+import { renewLeases } from './leases.js';
+import { RELEASE_CHECK_MS, ReleaseChecker } from './releases.js';
+import { WorkListener } from './listener.js';
 
 interface Running {
   job: protocol.ClaimedJob;
@@ -76,27 +34,15 @@ interface Running {
   released: boolean;
 }
 
-/** A job's result (and how a generation ended), and its cache entry when its request allows the cache (written with the completion). */
-interface Ran extends JobResult {
-  cache?: protocol.CacheEntry;
-}
-
-/** A job that has run and whose outcome is being written. */
-interface Writing {
-  job: protocol.ClaimedJob;
-  written: Promise<void>;
-}
-
 export class Worker {
   private readonly running = new Map<string, Running>();
   /** Jobs claimed ahead of a free slot (their leases held and renewed), highest priority first. */
   private readonly backlog: protocol.ClaimedJob[] = [];
-  private readonly writing = new Set<Writing>();
   private stopping = false;
-  /** Aborts when the worker gives up what it holds (stopping while the database is unreachable). */
-  private readonly abandon = new AbortController();
-  /** Whether the last call to the database failed to reach it (isUnreachable). */
-  private unreachable = false;
+  /** Whether the database answers, and whether the worker gave up what it holds (giveUp). */
+  private readonly reach = new DatabaseReach(() => {
+    if (this.stopping) this.giveUp();
+  });
   /** The setup problem last logged (checkSetup), so it is logged once, not on every retry. */
   private setupProblem?: string;
   private wake: () => void = () => undefined;
@@ -110,14 +56,15 @@ export class Worker {
   private heard = 0;
   /** When the last claim was sent (performance.now()): the poll claims SVC_WORKER_POLL_INTERVAL after it, however often the worker wakes. */
   private lastClaimAt = -Infinity;
-  private listener?: pg.Client;
-  private jobsDone = 0;
-  private jobsFailed = 0;
   private timers: NodeJS.Timeout[] = [];
-  private lastBeat: Promise<void> = Promise.resolve();
-  private readonly completions: CompletionBatcher;
+  private readonly executor: JobExecutor;
+  private readonly outcomes: OutcomeWriter;
+  private readonly heartbeat: Heartbeat;
+  private readonly releases: ReleaseChecker;
+  private readonly listener: WorkListener;
   /** The claims' connection and the locks it holds on the requests claimed, which wake their waiting callers. */
   private readonly locks: RequestLocks;
+  private readonly models: string[];
 
   constructor(
     private readonly config: WorkerConfig,
@@ -126,40 +73,50 @@ export class Worker {
     private readonly engines: ReadonlyMap<string, InferenceEngine>,
   ) {
     this.models = [...engines.keys()];
-    // Results wait a little for others still running to share their call (completions.ts Hold), and a
-    // little longer while jobs claimed ahead wait (the backlog array is only ever changed in place).
-    const backlog = this.backlog;
-    this.completions = new CompletionBatcher([pool], Infinity, {
-      more: () => this.running.size > 0,
-      get ms() {
-        return backlog.length > 0 ? COMPLETION_HOLD_BATCH_MS : COMPLETION_HOLD_MS;
+    this.executor = new JobExecutor(pool, engines, config.progressIntervalMs);
+    this.outcomes = new OutcomeWriter(
+      pool,
+      config.maxRetries,
+      this.reach,
+      { running: () => this.running.size > 0, claimedAhead: () => this.backlog.length > 0 },
+      () => this.heardOfWork(),
+    );
+    this.heartbeat = new Heartbeat(
+      pool,
+      config,
+      engines,
+      this.reach,
+      () => ({
+        jobsDone: this.outcomes.jobsDone,
+        jobsFailed: this.outcomes.jobsFailed,
+        jobsInFlight: this.running.size,
+      }),
+      () => this.stopping,
+    );
+    this.releases = new ReleaseChecker(
+      pool,
+      config.workerId,
+      {
+        running: () => [...this.running.keys()],
+        claimedAhead: () => this.backlog.map((j) => j.request_id),
+        release: (id) => this.release(id),
       },
-      upTo: COMPLETION_HOLD_UP_TO,
+      this.reach,
+    );
+    this.listener = new WorkListener(config.db, () => this.stopping, {
+      work: () => this.heardOfWork(),
+      cancel: (id) => {
+        if (this.holds(id)) this.releases.check([id]);
+      },
     });
     this.locks = new RequestLocks(config.db);
-  }
-
-  private readonly models: string[];
-
-  /** The engine of a job's model: the one its parameters name, else 'default'. */
-  private engineFor(job: protocol.ClaimedJob): InferenceEngine {
-    const name = typeof job.parameters.model === 'string' ? job.parameters.model : 'default';
-    const engine = this.engines.get(name);
-    // The claim takes only this worker's models, so this is a request changed under it.
-    if (!engine) throw new Error(`this worker does not serve model "${name}" (it serves ${this.models.join(', ')})`);
-    return engine;
-  }
-
-  /** Each served name with the identity of its file (the cache's model). */
-  private identities(): Record<string, string> {
-    return Object.fromEntries([...this.engines].map(([name, engine]) => [name, engine.modelId]));
   }
 
   /** Runs until stop() is called and every claimed job has been finished. */
   async run(): Promise<void> {
     log('info', 'worker started', {
       workerId: this.config.workerId,
-      models: this.identities(),
+      models: modelIdentities(this.engines),
       concurrency: this.config.concurrency,
       // How each in-process model runs: its threads (SVC_WORKER_THREADS), context (SVC_WORKER_CONTEXT_SIZE)
       // and generation contexts (one per thread-group of the cores), and what it serves.
@@ -177,13 +134,13 @@ export class Worker {
         ]),
       ),
     });
-    void this.listen();
-    await this.beat('running');
+    void this.listener.run();
+    await this.heartbeat.beat('running');
     this.timers.push(
-      setInterval(() => void this.beat(this.stopping ? 'stopping' : 'running'), this.config.heartbeatMs),
+      setInterval(() => void this.heartbeat.beat(this.stopping ? 'stopping' : 'running'), this.config.heartbeatMs),
     );
     this.timers.push(setInterval(() => void this.renewLeases(), (this.config.leaseSeconds * 1000) / 3));
-    this.timers.push(setInterval(() => this.checkReleased(), RELEASE_CHECK_MS));
+    this.timers.push(setInterval(() => this.releases.check(), RELEASE_CHECK_MS));
     let failures = 0;
     while (!this.stopping) {
       this.startClaimed();
@@ -199,7 +156,7 @@ export class Worker {
         const heard = this.heard;
         this.lastClaimAt = performance.now();
         try {
-          const jobs = await this.untilAbandoned(
+          const jobs = await this.reach.untilAbandoned(
             this.locks.claim({
               workerId: this.config.workerId,
               maxJobs: want,
@@ -208,7 +165,7 @@ export class Worker {
               models: this.models,
             }),
           );
-          this.reached();
+          this.reach.reached();
           failures = 0;
           // Highest priority first, then in claim order: a sync call's request claimed after queued
           // async work still runs next.
@@ -218,7 +175,7 @@ export class Worker {
           this.drained = claimed < want && this.heard === heard;
         } catch (error) {
           failures++;
-          this.missed(error);
+          this.reach.missed(error);
           await this.claimFailed(error, failures);
           await this.idle(Math.min(100 * 2 ** failures, 5000));
           continue;
@@ -229,21 +186,21 @@ export class Worker {
       await this.idle(this.config.pollIntervalMs);
     }
     // What was claimed is run: the backlog too, as slots free.
-    while (this.running.size > 0 || (this.backlog.length > 0 && !this.abandon.signal.aborted)) {
+    while (this.running.size > 0 || (this.backlog.length > 0 && !this.reach.abandoned)) {
       this.startClaimed();
       await Promise.race([...this.running.values()].map((r) => r.done));
     }
     // A write held up by the database (a lock) is waited for; one to a database that is gone is not.
-    await this.untilAbandoned(Promise.all([...this.writing].map((w) => w.written)));
+    await this.reach.untilAbandoned(this.outcomes.allWritten());
     for (const timer of this.timers) clearInterval(timer);
-    await this.untilAbandoned(Promise.race([this.beat('stopped'), sleep(FINAL_BEAT_MS)]));
-    void this.listener?.end().catch(() => undefined);
+    await this.reach.untilAbandoned(this.heartbeat.stopped());
+    this.listener.close();
     await this.locks.close();
     log('info', 'worker stopped', {
       workerId: this.config.workerId,
-      jobsDone: this.jobsDone,
-      jobsFailed: this.jobsFailed,
-      abandoned: this.abandon.signal.aborted,
+      jobsDone: this.outcomes.jobsDone,
+      jobsFailed: this.outcomes.jobsFailed,
+      abandoned: this.reach.abandoned,
     });
   }
 
@@ -261,8 +218,8 @@ export class Worker {
     });
     this.stopping = true;
     this.wake();
-    if (this.unreachable) this.giveUp();
-    else void this.beat('stopping'); // says so at once, and finds out whether the database is still there
+    if (this.reach.unreachable) this.giveUp();
+    else void this.heartbeat.beat('stopping'); // says so at once, and finds out whether the database is still there
     this.timers.push(setTimeout(() => this.stopInFlight(), this.config.stopGraceMs));
   }
 
@@ -289,41 +246,16 @@ export class Worker {
    * not yet written. Nothing is lost: each job's lease expires and it is claimed again.
    */
   private giveUp(): void {
-    if (this.abandon.signal.aborted) return;
+    if (this.reach.abandoned) return;
     log(
       'warn',
       'stopping while the database is unreachable: giving up the jobs in flight and results not yet written; their leases will expire and they will run again',
-      { inFlight: this.running.size, unwritten: this.writing.size },
+      { inFlight: this.running.size, unwritten: this.outcomes.pending },
     );
     const reason = new Error('given up: the worker stopped while the database was unreachable');
     for (const job of this.backlog.splice(0)) this.locks.unlock(job.request_id);
     for (const r of this.running.values()) r.controller.abort(reason);
-    this.abandon.abort(reason);
-  }
-
-  /** A call reached the database. */
-  private reached(): void {
-    this.unreachable = false;
-  }
-
-  /** A call failed: notes whether the database could not be reached (and gives up when stopping). */
-  private missed(error: unknown): void {
-    this.unreachable = isUnreachable(error); // a statement's error came from a database that is there
-    if (this.unreachable && this.stopping) this.giveUp();
-  }
-
-  /** Settles with `promise`, or with undefined once the worker gives up (giveUp). */
-  private untilAbandoned<T>(promise: Promise<T>): Promise<T | undefined> {
-    const signal = this.abandon.signal;
-    if (signal.aborted) {
-      promise.catch(() => undefined);
-      return Promise.resolve(undefined);
-    }
-    return new Promise<T | undefined>((resolve, reject) => {
-      const onAbort = () => resolve(undefined);
-      signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    this.reach.abandon.abort(reason);
   }
 
   /**
@@ -351,7 +283,7 @@ export class Worker {
 
   /** Starts backlog jobs in the free slots. */
   private startClaimed(): void {
-    if (this.abandon.signal.aborted) return;
+    if (this.reach.abandoned) return;
     while (this.running.size < this.config.concurrency && this.backlog.length > 0) this.start(this.backlog.shift()!);
   }
 
@@ -392,7 +324,7 @@ export class Worker {
       this.config.timeoutMs,
     );
     log('debug', 'job started', { requestId: job.request_id, function: job.function_name, attempt: job.attempt });
-    const ran = this.execute(job, signal).then(
+    const ran = this.executor.execute(job, signal).then(
       (ran): Ran => ran,
       (error: unknown) => ({ error: signal.aborted ? signal.reason : error }),
     );
@@ -418,7 +350,7 @@ export class Worker {
   /** A job's outcome, written unless the worker gave up what it holds or the job was released. */
   private decided(entry: Running, outcome: Ran | { error: unknown }): void {
     const { job } = entry;
-    if (this.abandon.signal.aborted) {
+    if (this.reach.abandoned) {
       log('info', 'job given up; its lease will expire and it will run again', {
         requestId: job.request_id,
         attempt: job.attempt,
@@ -435,52 +367,7 @@ export class Worker {
       return;
     }
     // Its lock is let go once the outcome has committed, so that the waiting call wakes to read it.
-    const writing: Writing = {
-      job,
-      written: this.finish(job, outcome).finally(() => {
-        this.writing.delete(writing);
-        this.locks.unlock(job.request_id);
-      }),
-    };
-    this.writing.add(writing);
-  }
-
-  /** Ids a svc_cancel notification named that the next release check asks about first. */
-  private readonly toCheck = new Set<string>();
-  private checking = false;
-
-  /**
-   * Asks which of the jobs it holds (`only`: those ids) it must let go (svc_worker_released), and lets
-   * them go: dropped from the backlog, or stopped at their next token with nothing written.
-   */
-  private checkReleased(only?: readonly string[]): void {
-    if (only) for (const id of only) this.toCheck.add(id);
-    if (this.checking) return;
-    // A check for notified jobs also asks about every job claimed ahead: a claim cancels all the
-    // requests whose callers stopped waiting and announces each in a notification of its own, so a
-    // running one released on its own notification would free its slot for a claimed-ahead one whose
-    // notification is not checked yet, and that one would start.
-    const claimedAhead = this.backlog.map((j) => j.request_id);
-    const held = only ? [...new Set([...this.toCheck, ...claimedAhead])] : [...this.running.keys(), ...claimedAhead];
-    this.toCheck.clear();
-    if (held.length === 0) return;
-    this.checking = true;
-    protocol
-      .released(this.pool, this.config.workerId, held)
-      .then(
-        (gone) => {
-          this.reached();
-          for (const id of gone) this.release(id);
-        },
-        (error: unknown) => {
-          this.missed(error);
-          log('warn', 'could not check for cancelled jobs', errorFields(error));
-        },
-      )
-      .finally(() => {
-        this.checking = false;
-        if (this.toCheck.size > 0) this.checkReleased([]);
-      });
+    this.outcomes.write(job, outcome, () => this.locks.unlock(job.request_id));
   }
 
   private release(id: string): void {
@@ -506,208 +393,10 @@ export class Worker {
     return this.running.has(id) || this.backlog.some((j) => j.request_id === id);
   }
 
-  /**
-   * The job's result: from the cache when the request allows it, else from the engine (then cached).
-   * Only a job whose grammar is the one its parameters compile to runs at all (checkJobGrammar), and
-   * only output that satisfies that constraint is returned (runJob): what goes into the shared cache
-   * under the request's parameters is what those parameters produce.
-   */
-  private async execute(job: protocol.ClaimedJob, signal: AbortSignal): Promise<Ran> {
-    checkJobGrammar(job);
-    // The request's cache key, where it allows the cache (computing it costs a canonical JSON and a hash).
-    const identity = job.parameters.use_cache === true ? cacheIdentity(job.function_name, job.parameters) : null;
-    const engine = this.engineFor(job);
-    // A synchronous call's request is not looked up again: its caller did, just before submitting it.
-    if (identity !== null && !job.waited) {
-      const cached = await protocol.cacheGet(this.pool, identity, engine.modelId);
-      if (cached !== null) return cached;
-    }
-    // Streaming: an async generation's text so far, for svc_get_partial_result, and svc_generate_stream's (a sync caller waits for the result alone).
-    const publisher =
-      STREAMED.has(job.function_name) &&
-      (!job.waited || (job.parameters as { stream?: unknown }).stream === true) &&
-      this.config.progressIntervalMs > 0
-        ? new ProgressPublisher(this.pool, job, this.config.progressIntervalMs)
-        : undefined;
-    let ran: JobResult;
-    try {
-      ran = await runJob(engine, job, signal, publisher?.onText);
-    } finally {
-      await publisher?.close();
-    }
-    // A job stopped (timed out or released) writes nothing, to the cache either, whatever its engine call returned.
-    signal.throwIfAborted();
-    // Stored with the completion, in one statement: when a caller has its answer, the next identical request finds it cached.
-    return identity !== null
-      ? { ...ran, cache: { identity, model: engine.modelId, functionName: job.function_name } }
-      : ran;
-  }
-
-  /**
-   * A write of a job's outcome that was refused (`taken` false for its answer), written again after
-   * each REFUSED_RETRY_MS pause until it is taken or the worker gives up its jobs; the last answer.
-   */
-  private async writeAgainWhileRefused<T>(
-    answer: T,
-    taken: (answer: T) => boolean,
-    write: () => Promise<T>,
-  ): Promise<T> {
-    for (const ms of REFUSED_RETRY_MS) {
-      if (taken(answer) || this.abandon.signal.aborted) break;
-      await sleep(ms, this.abandon.signal);
-      answer = await write();
-    }
-    return answer;
-  }
-
-  /**
-   * Writes the outcome, retrying while the database is unreachable (the lease decides who wins). A
-   * result goes out with the others that finished meanwhile (svc_worker_complete_and_claim, claiming
-   * nothing: the claim loop claims for the freed slots); a retry writes it alone.
-   */
-  private async finish(job: protocol.ClaimedJob, outcome: Ran | { error: unknown }): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        if ('result' in outcome) {
-          // A vectorize job's completion waits on locks a role's transactions may hold: alone, under timeouts (completeVectorize).
-          let stored =
-            job.function_name === 'vectorize'
-              ? await completeVectorize(this.pool, job, outcome.result).catch((error: unknown) => {
-                  if (error instanceof VectorizeWriteTimeout) outcome = { error };
-                  throw error;
-                })
-              : attempt === 0
-                ? await this.completions.complete(job, outcome.result, outcome.cache, outcome.stopReason)
-                : !(await protocol.completeCached(this.pool, [{ job, ...outcome }])).has(job.request_id);
-          // (A vectorize job's completion waits for its locks instead: completeVectorize.)
-          if (job.function_name !== 'vectorize') {
-            stored = await this.writeAgainWhileRefused(
-              stored,
-              (taken) => taken,
-              async () => {
-                log('debug', 'completion refused; writing it again', {
-                  requestId: job.request_id,
-                  attempt: job.attempt,
-                });
-                return !(await protocol.completeCached(this.pool, [{ job, ...(outcome as Ran) }])).has(job.request_id);
-              },
-            );
-          }
-          this.reached();
-          this.jobsDone++;
-          log(
-            stored ? 'info' : 'warn',
-            stored
-              ? 'job completed'
-              : "completion refused: the request is no longer this attempt's (its lease was lost, or it is being cancelled)",
-            {
-              requestId: job.request_id,
-              attempt: job.attempt,
-            },
-          );
-          return;
-        } else {
-          const permanent = outcome.error instanceof PermanentJobError;
-          const message = toPgText(outcome.error instanceof Error ? outcome.error.message : String(outcome.error));
-          const fail = () => protocol.fail(this.pool, job, message, permanent ? 0 : this.config.maxRetries);
-          const status = await this.writeAgainWhileRefused(await fail(), (taken) => taken !== null, fail);
-          this.reached();
-          if (status === 'pending') this.heardOfWork(); // its retry is work no notification announces
-          this.jobsFailed++;
-          log('warn', 'job failed', {
-            requestId: job.request_id,
-            attempt: job.attempt,
-            error: message,
-            newStatus: status,
-            permanent,
-          });
-        }
-        return;
-      } catch (error) {
-        if (error instanceof VectorizeWriteTimeout) continue; // written as the job's failure, at once
-        this.missed(error);
-        if (attempt >= 60 || this.abandon.signal.aborted) {
-          log('error', 'giving up on writing a job outcome; its lease will expire and it will run again', {
-            requestId: job.request_id,
-            ...errorFields(error),
-          });
-          return;
-        }
-        await sleep(Math.min(100 * 2 ** attempt, 5000), this.abandon.signal);
-      }
-    }
-  }
-
-  private async renewLeases(): Promise<void> {
-    // Jobs whose outcome is still being written keep their leases too.
-    const held = [
-      ...this.running.keys(),
-      ...this.backlog.map((j) => j.request_id),
-      ...[...this.writing].map((w) => w.job.request_id),
-    ];
-    if (held.length === 0) return;
-    try {
-      await protocol.renew(this.pool, this.config.workerId, held, this.config.leaseSeconds);
-      this.reached();
-    } catch (error) {
-      this.missed(error);
-      log('warn', 'lease renewal failed', errorFields(error));
-    }
-  }
-
-  /**
-   * Retention: after each heartbeat, deletes the requests finished longer ago than svc.retention, in
-   * batches of RETENTION_BATCH while they come back full (at most RETENTION_BATCHES per heartbeat, so
-   * a backlog of years goes away over a few beats, not in one long run).
-   */
-  private async cleanUp(): Promise<void> {
-    try {
-      for (let batch = 0; batch < RETENTION_BATCHES && !this.stopping; batch++) {
-        if ((await protocol.cleanup(this.pool, RETENTION_BATCH)) < RETENTION_BATCH) return;
-      }
-    } catch (error) {
-      this.missed(error);
-      log('warn', 'retention cleanup failed', errorFields(error));
-    }
-  }
-
-  /**
-   * Reports the worker's state. Heartbeats go out one after another, so that a periodic one still in
-   * flight cannot land after the final 'stopped' (each takes its own pool connection).
-   */
-  private beat(state: string): Promise<void> {
-    this.lastBeat = this.lastBeat
-      .then(() => this.sendBeat(state))
-      .then(() => (state === 'running' ? this.cleanUp() : undefined));
-    return this.lastBeat;
-  }
-
-  private async sendBeat(state: string): Promise<void> {
-    try {
-      await protocol.heartbeat(this.pool, {
-        workerId: this.config.workerId,
-        host: hostname(),
-        pid: process.pid,
-        state,
-        concurrency: this.config.concurrency,
-        model: this.engines.values().next().value!.modelId,
-        models: this.identities(),
-        capabilities: Object.fromEntries(
-          [...this.engines].flatMap(([name, e]) =>
-            e.capabilities
-              ? [[name, { serves: servable(e.capabilities), dimension: e.dimension, context: e.contextSize }]]
-              : [],
-          ),
-        ),
-        jobsDone: this.jobsDone,
-        jobsFailed: this.jobsFailed,
-        jobsInFlight: this.running.size,
-      });
-      this.reached();
-    } catch (error) {
-      this.missed(error);
-      log('warn', 'heartbeat failed', errorFields(error));
-    }
+  /** Renews the leases of every job held: running, claimed ahead, or its outcome being written. */
+  private renewLeases(): Promise<void> {
+    const held = [...this.running.keys(), ...this.backlog.map((j) => j.request_id), ...this.outcomes.requestIds()];
+    return renewLeases(this.pool, this.config.workerId, held, this.config.leaseSeconds, this.reach);
   }
 
   /** A submission was announced (or may have been, while the listener was away): claim again. */
@@ -715,35 +404,5 @@ export class Worker {
     this.heard++;
     this.drained = false;
     this.wake();
-  }
-
-  /** Keeps a LISTEN connection open, reconnecting with backoff; polling covers the gaps. */
-  private async listen(): Promise<void> {
-    for (let failures = 0; !this.stopping;) {
-      const client = new pg.Client({ ...this.config.db, options: WORKER_SESSION });
-      try {
-        await client.connect();
-        const closed = new Promise<void>((resolve) => {
-          client.on('error', (error) => {
-            log('warn', 'listen connection lost', errorFields(error));
-            resolve();
-          });
-          client.on('end', () => resolve());
-        });
-        client.on('notification', (n) => {
-          if (n.channel !== protocol.CANCEL_CHANNEL) this.heardOfWork();
-          else if (n.payload && this.holds(n.payload)) this.checkReleased([n.payload]);
-        });
-        await client.query(`LISTEN ${protocol.WAKEUP_CHANNEL}; LISTEN ${protocol.CANCEL_CHANNEL}`);
-        this.listener = client;
-        failures = 0;
-        this.heardOfWork(); // anything enqueued while we were away
-        await closed;
-      } catch (error) {
-        log('warn', 'listen connection failed', errorFields(error));
-      }
-      await client.end().catch(() => undefined);
-      if (!this.stopping) await sleep(Math.min(100 * 2 ** ++failures, 5000));
-    }
   }
 }

@@ -2,6 +2,7 @@
 // later call in the process.
 import { existsSync } from 'node:fs';
 import { Engine } from '../engine/engine.js';
+import { servable } from '../engine/capabilities.js';
 import { ClientError, invalidOptions } from './errors.js';
 import { MODEL_NAME, ModelListError, parseModelList } from '../engine/model-list.js';
 import { parseServerSpec } from '../engine/server-engine.js';
@@ -208,4 +209,51 @@ export async function unloadModels(): Promise<void> {
   const all = [...engines.values()];
   engines.clear();
   for (const engine of all) await (await engine.catch(() => undefined))?.dispose();
+}
+
+/** A local model's path for `fn`; none named: `purpose`'s default (resolveModel). */
+export function localOnly(model: string | undefined, fn: string, purpose: ModelPurpose): string {
+  const ref = resolveModel(model, purpose);
+  if (ref.kind === 'remote')
+    throw new ClientError('unsupported-operation', `${fn}: runs on local models only; '${model}' is a remote model`);
+  return ref.path;
+}
+
+/**
+ * Loads a local model now (e.g. to show progress before the first call) and describes it; none
+ * named: the one `purpose`'s calls would run (the default generator, or embedder for 'embed' and 'rerank').
+ */
+export async function loadModel(model?: string, purpose: ModelPurpose = 'generate'): Promise<LoadedModelInfo> {
+  const path = localOnly(model, 'loadModel', purpose);
+  const engine = await localEngine(path);
+  const c = engine.capabilities;
+  return {
+    path,
+    modelId: engine.modelId,
+    dimension: engine.dimension,
+    hasRankingHead: engine.hasRankingHead,
+    threads: engine.threads,
+    contextSize: engine.contextSize,
+    trainContextSize: engine.trainContextSize,
+    serves: servable(c),
+    pooling: c.pooling,
+  };
+}
+
+/** What loadModel tells of a loaded local model. */
+export interface LoadedModelInfo {
+  path: string;
+  modelId: string;
+  dimension: number;
+  hasRankingHead: boolean;
+  /** CPU threads it runs on (configure({ threads }), SVC_THREADS, else the default: docs/client.md "Threads"). */
+  threads: number;
+  /** Tokens per sequence, prompt and output together (configure({ contextSize }), SVC_CONTEXT_SIZE, else trainContextSize). */
+  contextSize: number;
+  /** The context the model was trained with. */
+  trainContextSize: number;
+  /** What the model can do: an embedding model (an encoder, or a GGUF with a pooling type) does not generate. */
+  serves: Array<'generate' | 'embed' | 'rerank'>;
+  /** How embed pools its token vectors: the GGUF's pooling type, or 'none' (a decoder: the last token's vector). */
+  pooling: string;
 }

@@ -55,7 +55,7 @@ export const stopMessage = (problem: StopProblem): string => `${problem.subject}
 let encoder: TextEncoder | undefined;
 let decoder: TextDecoder | undefined;
 const encode = (text: string): Uint8Array => (encoder ??= new TextEncoder()).encode(text);
-// ignoreBOM: a U+FEFF the model writes is part of the output, as in engine.ts.
+// ignoreBOM: a U+FEFF the model writes is part of the output, as in src/engine/token-text.ts.
 const decode = (bytes: Uint8Array): string => (decoder ??= new TextDecoder('utf-8', { ignoreBOM: true })).decode(bytes);
 
 export class StopScanner {

@@ -1,6 +1,6 @@
 // Embeddings and rankings of a loaded model (Engine's embed, embedEach and rerank): node-llama-cpp's
 // embedding and ranking contexts, or svc's embedding addon (embed-native.ts) where it is built, each
-// made on first use. Loading a model and generating stay in engine.ts.
+// made on first use. Loading a model is model-load.ts's, generating generation.ts's.
 import type { Llama, LlamaEmbeddingContext, LlamaModel, LlamaRankingContext, Token } from 'node-llama-cpp';
 import { ENCODER_ARCHITECTURES } from './capabilities.js';
 import { EMBED_LANES, EmbeddingPool, embedInLanes } from './embed-pool.js';

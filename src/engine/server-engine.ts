@@ -26,7 +26,8 @@
 // The server shapes the output, so it is checked locally against the constraint as any output is
 // (worker/jobs.ts checks every constrained job's output; the client library checks its own).
 import type { Capabilities } from './capabilities.js';
-import { GrammarRefusedError, type GenerateRequest, type GenerateResult, type RerankResult } from './engine.js';
+import type { GenerateRequest, GenerateResult } from './generation.js';
+import { GrammarRefusedError, type RerankResult } from './outcomes.js';
 import { l2Normalize } from './embedder.js';
 import { HttpUnreachableError, displayUrl, requestJson, serverMessage, type JsonResponse } from './http-json.js';
 import { isGreedy, samplerSeed } from '../decode/sampling.js';

@@ -1,7 +1,7 @@
 // Streaming a generation's text as its tokens come: each token's bytes go through one streaming
 // UTF-8 decoder, so text is handed on only at whole characters (a character split across tokens
 // waits for its last byte), and the pieces handed on, joined, are exactly the final text: the
-// engine's output is the same bytes decoded once (engine.ts decode), and WHATWG's streaming decode
+// engine's output is the same bytes decoded once (token-text.ts decode), and WHATWG's streaming decode
 // of a byte sequence in parts equals its decode in one go, U+FFFD for bytes that are not UTF-8
 // included (test/engine/stream.test.ts checks it on byte-level BPE and SentencePiece vocabularies).
 

@@ -18,7 +18,7 @@ export interface EdgeStep {
   top: Array<{ id: number; logprob: number }>;
 }
 
-/** The greedy tokens node-llama-cpp generates after `input`: the engine's loop (src/engine/engine.ts), ending at an end-of-generation token or `budget`. */
+/** The greedy tokens node-llama-cpp generates after `input`: the engine's loop (src/engine/generation.ts), ending at an end-of-generation token or `budget`. */
 export async function nativeTokens(
   model: LlamaModel,
   context: LlamaContext,
