@@ -1814,7 +1814,7 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_cleanup(max_rows integer)
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
-AS $function$-- Retention, done by the workers (worker/worker.ts, after each heartbeat): up to max_rows finished
+AS $function$-- Retention, done by the workers (worker/heartbeat.ts, after each heartbeat): up to max_rows finished
 -- (completed, failed, cancelled) requests that finished longer ago than svc.retention are deleted, the
 -- oldest first, through svc_queue_finished_idx; rows another worker is deleting are skipped. Small
 -- batches keep each transaction short; the worker calls again while a batch comes back full.
@@ -2125,7 +2125,7 @@ AS $function$-- Of the jobs a worker holds (claimed ahead or running), those it 
 -- synchronous requests whose caller stopped waiting (its waiter lock is free), cancelled here. The
 -- worker asks on each svc_cancel notification that names a job it holds (any role may NOTIFY, so the
 -- notification alone proves nothing) and every second for what it holds; it drops what comes back
--- from its backlog and stops what runs at its next token, writing nothing (worker/worker.ts).
+-- from its backlog and stops what runs at its next token, writing nothing (worker/releases.ts).
 -- Lookups by id only; the status is compared with a variable, and no row lock is waited for (see
 -- svc__complete.sql: a row locked by its owner's cancel is let go once that commits, announced).
 #variable_conflict use_column

@@ -1,4 +1,4 @@
--- Retention, done by the workers (worker/worker.ts, after each heartbeat): up to max_rows finished
+-- Retention, done by the workers (worker/heartbeat.ts, after each heartbeat): up to max_rows finished
 -- (completed, failed, cancelled) requests that finished longer ago than svc.retention are deleted, the
 -- oldest first, through svc_queue_finished_idx; rows another worker is deleting are skipped. Small
 -- batches keep each transaction short; the worker calls again while a batch comes back full.

@@ -3,7 +3,7 @@
 -- synchronous requests whose caller stopped waiting (its waiter lock is free), cancelled here. The
 -- worker asks on each svc_cancel notification that names a job it holds (any role may NOTIFY, so the
 -- notification alone proves nothing) and every second for what it holds; it drops what comes back
--- from its backlog and stops what runs at its next token, writing nothing (worker/worker.ts).
+-- from its backlog and stops what runs at its next token, writing nothing (worker/releases.ts).
 -- Lookups by id only; the status is compared with a variable, and no row lock is waited for (see
 -- svc__complete.sql: a row locked by its owner's cancel is let go once that commits, announced).
 #variable_conflict use_column
