@@ -9,7 +9,7 @@ import type { InferenceEngine } from '../src/queue/inference-engine.js';
 import type { FetchProgress } from '../src/model/fetch.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
 import { versionLine } from '../src/version.js';
-import { checkSetup, connectionConfigError, WORKER_SESSION } from './setup.js';
+import { checkSetup, connectionConfigError, PIN_SEARCH_PATH, WORKER_SESSION } from './setup.js';
 import { errorFields, log } from './log.js';
 import { Worker } from './worker.js';
 import * as protocol from './protocol.js';
@@ -101,6 +101,12 @@ async function main(): Promise<void> {
     options: WORKER_SESSION,
   });
   pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
+  // Queued before anything the pool hands the connection out for (pg runs a client's queries in order).
+  pool.on('connect', (client) => {
+    client
+      .query(PIN_SEARCH_PATH)
+      .catch((error: unknown) => log('warn', 'could not pin the search_path', errorFields(error)));
+  });
   config = await prepareDatabase(pool, config);
   // While the models load, the worker says it is starting: a sync call for its models waits for it then,
   // instead of being refused for want of a live worker (SV006).

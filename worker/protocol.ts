@@ -27,7 +27,8 @@ export interface ClaimOptions {
 
 type Queryable = Pick<pg.Client, 'query'>;
 
-const CLAIM = 'svc_worker_claim(worker_id => $1, max_jobs => $2, lease_seconds => $3, max_retries => $4, models => $5)';
+const CLAIM =
+  'svc_worker_claim(worker_id => $1::text, max_jobs => $2::integer, lease_seconds => $3::float8, max_retries => $4::integer, models => $5::text[])';
 
 /**
  * `holdLocks`: the statement also takes the lock of each request claimed (but a vectorize job's, which
@@ -66,12 +67,10 @@ export async function complete(
   result: string,
   stopReason: StopReasonName | null = null,
 ): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>('SELECT svc_worker_complete($1, $2, $3, $4) AS ok', [
-    job.request_id,
-    job.attempt,
-    result,
-    stopReason,
-  ]);
+  const { rows } = await db.query<{ ok: boolean }>(
+    'SELECT svc_worker_complete($1::uuid, $2::integer, $3::text, $4::text) AS ok',
+    [job.request_id, job.attempt, result, stopReason],
+  );
   return rows[0].ok;
 }
 
@@ -100,7 +99,7 @@ export async function completeAndClaim(
 ): Promise<CompleteAndClaimResult> {
   const { rows } = await db.query<ClaimedJob & { refused: string[] }>({
     name: 'svc_worker_complete_and_claim',
-    text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4, $5, $6, $7, $8, $9::text[])',
+    text: 'SELECT * FROM svc_worker_complete_and_claim($1::uuid[], $2::integer[], $3::text[], $4::text, $5::float8, $6::integer, $7::integer, $8::text[], $9::text[])',
     values: [
       completions.map((c) => c.job.request_id),
       completions.map((c) => c.job.attempt),
@@ -158,7 +157,7 @@ export async function fail(
   maxRetries: number,
 ): Promise<'pending' | 'failed' | null> {
   const { rows } = await db.query<{ status: 'pending' | 'failed' | null }>(
-    'SELECT svc_worker_fail($1, $2, $3, $4) AS status',
+    'SELECT svc_worker_fail($1::uuid, $2::integer, $3::text, $4::integer) AS status',
     [job.request_id, job.attempt, error, maxRetries],
   );
   return rows[0].status;
@@ -171,7 +170,7 @@ export async function fail(
 export async function released(db: Queryable, workerId: string, requestIds: readonly string[]): Promise<string[]> {
   const { rows } = await db.query<{ ids: string[] }>({
     name: 'svc_worker_released',
-    text: 'SELECT svc_worker_released($1, $2::uuid[]) AS ids',
+    text: 'SELECT svc_worker_released($1::text, $2::uuid[]) AS ids',
     values: [workerId, requestIds],
   });
   return rows[0].ids;
@@ -186,7 +185,7 @@ export async function progress(
 ): Promise<boolean> {
   const { rows } = await db.query<{ ok: boolean }>({
     name: 'svc_worker_progress',
-    text: 'SELECT svc_worker_progress($1, $2, $3, $4) AS ok',
+    text: 'SELECT svc_worker_progress($1::uuid, $2::integer, $3::text, $4::integer) AS ok',
     values: [job.request_id, job.attempt, partialResult, tokens],
   });
   return rows[0].ok;
@@ -198,7 +197,7 @@ export async function renew(
   requestIds: string[],
   leaseSeconds: number,
 ): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT svc_worker_renew($1, $2::uuid[], $3) AS n', [
+  const { rows } = await db.query<{ n: number }>('SELECT svc_worker_renew($1::text, $2::uuid[], $3::float8) AS n', [
     workerId,
     requestIds,
     leaseSeconds,
@@ -224,19 +223,22 @@ export interface Heartbeat {
 }
 
 export async function heartbeat(db: Queryable, h: Heartbeat): Promise<void> {
-  await db.query('SELECT svc_worker_heartbeat($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)', [
-    h.workerId,
-    h.host,
-    h.pid,
-    h.state,
-    h.concurrency,
-    h.model,
-    h.jobsDone,
-    h.jobsFailed,
-    h.jobsInFlight,
-    h.models ?? null,
-    h.capabilities ?? null,
-  ]);
+  await db.query(
+    'SELECT svc_worker_heartbeat($1::text, $2::text, $3::integer, $4::text, $5::integer, $6::text, $7::bigint, $8::bigint, $9::integer, $10::jsonb, $11::jsonb)',
+    [
+      h.workerId,
+      h.host,
+      h.pid,
+      h.state,
+      h.concurrency,
+      h.model,
+      h.jobsDone,
+      h.jobsFailed,
+      h.jobsInFlight,
+      h.models ?? null,
+      h.capabilities ?? null,
+    ],
+  );
 }
 
 /** The channel workers LISTEN on: a notification per enqueue, delivered when the submitter commits. */
@@ -257,7 +259,7 @@ export async function cacheGet(
   model: string,
 ): Promise<{ result: string; stopReason?: StopReasonName } | null> {
   const { rows } = await db.query<{ result: string | null; stop_reason: StopReasonName | null }>(
-    'SELECT * FROM svc_worker_cache_get($1, $2)',
+    'SELECT * FROM svc_worker_cache_get($1::text, $2::text)',
     [identity, model],
   );
   const { result, stop_reason } = rows[0];
@@ -273,7 +275,7 @@ export async function cachePut(
   result: string,
   stopReason: StopReasonName | null = null,
 ): Promise<void> {
-  await db.query('SELECT svc_worker_cache_put($1, $2, $3, $4, $5)', [
+  await db.query('SELECT svc_worker_cache_put($1::text, $2::text, $3::text, $4::text, $5::text)', [
     identity,
     model,
     functionName,
@@ -286,7 +288,7 @@ export async function cachePut(
 export async function cleanup(db: Queryable, maxRows: number): Promise<number> {
   const { rows } = await db.query<{ removed: number }>({
     name: 'svc_worker_cleanup',
-    text: 'SELECT svc_worker_cleanup($1) AS removed',
+    text: 'SELECT svc_worker_cleanup($1::integer) AS removed',
     values: [maxRows],
   });
   return rows[0].removed;

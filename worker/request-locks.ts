@@ -7,7 +7,7 @@
 // poll until the next claim), and the next claim opens another.
 import pg from 'pg';
 import * as protocol from './protocol.js';
-import { WORKER_SESSION } from './setup.js';
+import { PIN_SEARCH_PATH, WORKER_SESSION } from './setup.js';
 
 export class RequestLocks {
   private client?: Promise<pg.Client>;
@@ -57,7 +57,10 @@ export class RequestLocks {
   private connection(): Promise<pg.Client> {
     if (this.client) return this.client;
     const client = new pg.Client({ ...this.db, options: WORKER_SESSION });
-    const made = client.connect().then(() => client);
+    const made = client
+      .connect()
+      .then(() => client.query(PIN_SEARCH_PATH))
+      .then(() => client);
     client.on('error', () => this.drop(made));
     client.on('end', () => this.drop(made));
     made.catch(() => this.drop(made));

@@ -55,9 +55,25 @@ export function connectionConfigError(
  * connections (four, shared by every role's jobs) for longer. A vectorize job's completion sets
  * tighter ones of its own (worker/vectorize.ts). PGOPTIONS, which libpq would read, comes after.
  */
-export const WORKER_SESSION = ['-c lock_timeout=5s -c statement_timeout=60s', process.env.PGOPTIONS]
+export const WORKER_SESSION = [
+  '-c lock_timeout=5s -c statement_timeout=60s -c search_path=pg_catalog',
+  process.env.PGOPTIONS,
+]
   .filter(Boolean)
   .join(' ');
+
+/**
+ * The first statement of every connection the worker calls svc's functions on: its search_path is
+ * pg_catalog and then svc's schema, whatever the database's or the role's defaults name (a database
+ * owner may set them), and the protocol's statements type every argument (worker/protocol.ts). A
+ * role that may create in svc's schema (public, where CREATE was PUBLIC's before PostgreSQL 15) could
+ * otherwise plant, say, svc_worker_complete(text, text, text, text), which PostgreSQL prefers for
+ * untyped arguments, and run as the worker's role, which completes anyone's requests. Written with
+ * pg_catalog's names only: it runs before the path is set.
+ */
+export const PIN_SEARCH_PATH = `SELECT pg_catalog.set_config('search_path', 'pg_catalog, ' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(n.nspname), false)
+  FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+  WHERE e.extname OPERATOR(pg_catalog.=) 'svc'`;
 
 /** SQLSTATEs of a claim that may mean the extension is gone or the role lost svc_worker. */
 export const SETUP_SQLSTATES: ReadonlySet<string> = new Set<string>([
