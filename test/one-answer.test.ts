@@ -85,7 +85,6 @@ describe.each(Object.keys(MODELS) as Array<keyof typeof MODELS>)('%s: the corpus
       await eventually(
         `a worker on ${name}`,
         async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
-        120_000,
       );
       const { rows } = await db.query<{ ord: number; result: string | null; error: string | null }>(
         `SELECT ord, result, error FROM svc_generate($1::text[], max_tokens := ${MAX_TOKENS}, use_cache := false) ORDER BY ord`,

@@ -10,7 +10,8 @@ export type { ModelSpec };
 export interface WorkerConfig {
   /** One or more, distinct names; a lone --model PATH is named 'default'. */
   models: ModelSpec[];
-  db: { host?: string; port?: number; database?: string; user?: string };
+  /** `options`: the session's settings (workerSession), once svc's schema is known. */
+  db: { host?: string; port?: number; database?: string; user?: string; options?: string };
   concurrency: number;
   /** Jobs claimed ahead of a free slot (0: none). */
   prefetch: number;

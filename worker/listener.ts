@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { errorFields, log } from './log.js';
 import * as protocol from './protocol.js';
-import { WORKER_SESSION } from './setup.js';
+import { workerSession } from './setup.js';
 import { sleep } from './sleep.js';
 
 /** What the worker does with a notification. */
@@ -27,7 +27,7 @@ export class WorkListener {
   /** Keeps a LISTEN connection open, reconnecting with backoff, until the worker stops. */
   async run(): Promise<void> {
     for (let failures = 0; !this.stopping();) {
-      const client = new pg.Client({ ...this.db, options: WORKER_SESSION });
+      const client = new pg.Client({ options: workerSession(), ...this.db });
       try {
         await client.connect();
         const closed = new Promise<void>((resolve) => {

@@ -9,7 +9,7 @@ import type { InferenceEngine } from '../src/queue/inference-engine.js';
 import type { FetchProgress } from '../src/model/fetch.js';
 import { ConfigError, USAGE, loadConfig, parseArgs, type WorkerConfig } from './config.js';
 import { versionLine } from '../src/version.js';
-import { checkSetup, connectionConfigError, PIN_SEARCH_PATH, WORKER_SESSION } from './setup.js';
+import { checkSetup, connectionConfigError, workerSession } from './setup.js';
 import { errorFields, log } from './log.js';
 import { Worker } from './worker.js';
 import * as protocol from './protocol.js';
@@ -54,8 +54,9 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 async function prepareDatabase(pool: pg.Pool, config: WorkerConfig): Promise<WorkerConfig> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await checkSetup(pool);
-      return await applyDatabaseSettings(pool, config, process.env);
+      const { schema } = await checkSetup(pool);
+      const prepared = await applyDatabaseSettings(pool, config, process.env);
+      return { ...prepared, db: { ...prepared.db, options: workerSession(schema) } };
     } catch (error) {
       if (error instanceof ConfigError) throw error;
       const fatal = connectionConfigError(error, config.db);
@@ -92,22 +93,16 @@ async function main(): Promise<void> {
     });
   }
   // A connection attempt gives up after 10 s (a host that does not answer at all), so a stopping
-  // worker is never held up by one. WORKER_SESSION bounds every statement and lock wait.
-  const pool = new pg.Pool({
-    ...config.db,
-    max: 4,
-    connectionTimeoutMillis: 10_000,
-    keepAlive: true,
-    options: WORKER_SESSION,
-  });
-  pool.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
-  // Queued before anything the pool hands the connection out for (pg runs a client's queries in order).
-  pool.on('connect', (client) => {
-    client
-      .query(PIN_SEARCH_PATH)
-      .catch((error: unknown) => log('warn', 'could not pin the search_path', errorFields(error)));
-  });
-  config = await prepareDatabase(pool, config);
+  // worker is never held up by one. workerSession bounds every statement and lock wait, and pins the
+  // search_path: pg_catalog alone for the check that finds svc's schema, then with it.
+  const connect = (db: WorkerConfig['db']) => {
+    const made = new pg.Pool({ ...db, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true });
+    made.on('error', (error) => log('warn', 'idle database connection lost', errorFields(error)));
+    return made;
+  };
+  const setup = connect({ ...config.db, options: workerSession() });
+  config = await prepareDatabase(setup, config).finally(() => setup.end());
+  const pool = connect(config.db);
   // While the models load, the worker says it is starting: a sync call for its models waits for it then,
   // instead of being refused for want of a live worker (SV006).
   const starting = startingBeats(pool, config);

@@ -7,7 +7,7 @@
 // poll until the next claim), and the next claim opens another.
 import pg from 'pg';
 import * as protocol from './protocol.js';
-import { PIN_SEARCH_PATH, WORKER_SESSION } from './setup.js';
+import { workerSession } from './setup.js';
 
 export class RequestLocks {
   private client?: Promise<pg.Client>;
@@ -56,11 +56,8 @@ export class RequestLocks {
 
   private connection(): Promise<pg.Client> {
     if (this.client) return this.client;
-    const client = new pg.Client({ ...this.db, options: WORKER_SESSION });
-    const made = client
-      .connect()
-      .then(() => client.query(PIN_SEARCH_PATH))
-      .then(() => client);
+    const client = new pg.Client({ options: workerSession(), ...this.db });
+    const made = client.connect().then(() => client);
     client.on('error', () => this.drop(made));
     client.on('end', () => this.drop(made));
     made.catch(() => this.drop(made));

@@ -54,26 +54,24 @@ export function connectionConfigError(
  * whatever that reasoning missed, so that no role's open transaction can hold the worker's
  * connections (four, shared by every role's jobs) for longer. A vectorize job's completion sets
  * tighter ones of its own (worker/vectorize.ts). PGOPTIONS, which libpq would read, comes after.
+ *
+ * The search_path is pg_catalog and then svc's schema (`schema`, quoted; pg_catalog alone until
+ * checkSetup has found it), set at connection, so that neither the database's nor the role's defaults
+ * (a database owner may set them) name anything, and the protocol's statements type every argument
+ * (worker/protocol.ts): a role that may create in svc's schema (public, where CREATE was PUBLIC's
+ * before PostgreSQL 15) could otherwise plant, say, svc_worker_complete(text, text, text, text),
+ * which PostgreSQL prefers for untyped arguments, and run as the worker's role.
  */
-export const WORKER_SESSION = [
-  '-c lock_timeout=5s -c statement_timeout=60s -c search_path=pg_catalog',
-  process.env.PGOPTIONS,
-]
-  .filter(Boolean)
-  .join(' ');
-
-/**
- * The first statement of every connection the worker calls svc's functions on: its search_path is
- * pg_catalog and then svc's schema, whatever the database's or the role's defaults name (a database
- * owner may set them), and the protocol's statements type every argument (worker/protocol.ts). A
- * role that may create in svc's schema (public, where CREATE was PUBLIC's before PostgreSQL 15) could
- * otherwise plant, say, svc_worker_complete(text, text, text, text), which PostgreSQL prefers for
- * untyped arguments, and run as the worker's role, which completes anyone's requests. Written with
- * pg_catalog's names only: it runs before the path is set.
- */
-export const PIN_SEARCH_PATH = `SELECT pg_catalog.set_config('search_path', 'pg_catalog, ' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(n.nspname), false)
-  FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
-  WHERE e.extname OPERATOR(pg_catalog.=) 'svc'`;
+export function workerSession(schema?: string): string {
+  // The server splits options at spaces; a backslash keeps one (and itself) in a value.
+  const path = ['pg_catalog', schema]
+    .filter(Boolean)
+    .join(',')
+    .replace(/[\\\s]/g, (c) => `\\${c}`);
+  return [`-c lock_timeout=5s -c statement_timeout=60s -c search_path=${path}`, process.env.PGOPTIONS]
+    .filter(Boolean)
+    .join(' ');
+}
 
 /** SQLSTATEs of a claim that may mean the extension is gone or the role lost svc_worker. */
 export const SETUP_SQLSTATES: ReadonlySet<string> = new Set<string>([
@@ -86,16 +84,23 @@ export const SETUP_SQLSTATES: ReadonlySet<string> = new Set<string>([
 
 /**
  * Throws a ConfigError unless the svc extension is installed in the connected database, at a version
- * this worker speaks, and the connected role is a member of svc_worker. Other failures (e.g. the database is unreachable) are
+ * this worker speaks, and the connected role is a member of svc_worker; returns svc's schema, quoted. Other failures (e.g. the database is unreachable) are
  * thrown as they are.
  */
-export async function checkSetup(db: Queryable): Promise<void> {
-  const { rows } = await db.query<{ role: string; database: string; installed: string | null; member: boolean | null }>(
+export async function checkSetup(db: Queryable): Promise<{ schema: string }> {
+  const { rows } = await db.query<{
+    role: string;
+    database: string;
+    installed: string | null;
+    schema: string | null;
+    member: boolean | null;
+  }>(
     `SELECT quote_ident(current_user) AS role, quote_ident(current_database()) AS database,
       (SELECT extversion FROM pg_extension WHERE extname = 'svc') AS installed,
+      (SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc') AS schema,
       (SELECT pg_has_role(current_user, oid, 'MEMBER') FROM pg_roles WHERE rolname = 'svc_worker') AS member`,
   );
-  const { role, database, installed, member } = rows[0];
+  const { role, database, installed, schema, member } = rows[0];
   if (installed === null) {
     throw new ConfigError(
       `the database ${database} has no svc extension: run CREATE EXTENSION svc CASCADE in it ` +
@@ -114,4 +119,5 @@ export async function checkSetup(db: Queryable): Promise<void> {
         `run GRANT svc_worker TO ${role} (as a superuser), or connect as a role that is (--db-user or PGUSER)`,
     );
   }
+  return { schema: schema! };
 }

@@ -63,7 +63,6 @@ beforeAll(async () => {
     async () =>
       (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'ranker' = ANY (models)`)).rows
         .length > 0,
-    120_000,
   );
 }, 180_000);
 afterAll(async () => {

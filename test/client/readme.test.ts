@@ -57,7 +57,6 @@ test('the SQL tour runs in psql as written, with a worker serving the models its
     await eventually(
       'the backfill',
       async () => (await db.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0]?.rows_pending === '0',
-      60_000,
     );
     const found = psql(search).trim().split('\n');
     expect(found).toHaveLength(3);

@@ -113,7 +113,7 @@ test("eve's attached code runs only in her own sessions, as her or her proxy, on
   await eve.query(`UPDATE eve.src SET body = 'Snow fell all day.' WHERE region = 'north'`);
   await eve.query(`DELETE FROM eve.src WHERE region = 'south'`);
   // The worker embeds her rows and writes her destination; her async and sync calls go through it and the sync session.
-  await eventually('her rows embedded', async () => Number((await eve.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0].rows_pending) === 0, 60_000);
+  await eventually('her rows embedded', async () => Number((await eve.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0].rows_pending) === 0);
   const eveAsync = (await eve.query(`SELECT svc_generate_async('Eve had a plan', max_tokens := 8) AS id`)).rows[0].id;
   await eve.query(`SELECT svc_get_async_result($1, timeout_seconds := 60)`, [eveAsync]);
   await eve.query(`SELECT svc_generate('Eve had a plan', max_tokens := 8, use_cache := false), svc_embed('Eve'), svc_generate_choice('Eve went', ARRAY[' home', ' out'])`);

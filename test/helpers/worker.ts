@@ -67,21 +67,26 @@ export async function heardFrom(db: { query(sql: string): Promise<{ rows: unknow
   await eventually(
     'a worker to heartbeat',
     async () => (await db.query(`SELECT 1 FROM svc_workers WHERE state = 'running'`)).rows.length > 0,
-    60_000,
   );
 }
 
-/** Waits until `predicate` holds, polling; fails with `what` after `ms`. */
-export async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
+/**
+ * Waits until `probe` holds, polling: on a state, never on a time. Load stretches every wait, so
+ * there is no deadline of its own; the test's timeout bounds it, and `what` says what never came.
+ */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>): Promise<T> {
+  const started = Date.now();
+  let said = started;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    const now = Date.now();
+    // Past any test's timeout: a probe left running by a test that already failed.
+    if (now - started > 3_600_000) throw new Error(`gave up waiting for ${what}`);
+    if (now - said > 60_000) {
+      said = now;
+      console.warn(`still waiting for ${what} (${Math.round((now - started) / 1000)} s)`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

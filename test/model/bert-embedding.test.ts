@@ -267,7 +267,6 @@ describe('through SQL, a worker serving the embedding model, then the reranker',
             `${path.split('/').at(-1)}:%`,
           ])
         ).rows.length > 0,
-      60_000,
     );
     return { db, worker };
   }

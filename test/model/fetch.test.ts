@@ -242,11 +242,7 @@ test('a fetching process killed mid-transfer: the next one takes its lock over a
     env,
     stdio: 'ignore',
   });
-  await eventually(
-    'half the file',
-    async () => existsSync(`${path}.part`) && statSync(`${path}.part`).size > 500_000,
-    30_000,
-  );
+  await eventually('half the file', async () => existsSync(`${path}.part`) && statSync(`${path}.part`).size > 500_000);
   child.kill('SIGKILL');
   await new Promise((resolve) => child.once('exit', resolve));
   expect(readFileSync(`${path}.lock`, 'utf8')).toMatch(new RegExp(` ${child.pid}$`));
@@ -336,7 +332,6 @@ describe('a worker serving models by URI', () => {
       await eventually(
         'the worker',
         async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
-        60_000,
       );
       const fetching = worker.logs
         .map((l) => JSON.parse(l) as Record<string, unknown>)

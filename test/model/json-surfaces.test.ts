@@ -22,7 +22,6 @@ beforeAll(async () => {
   await eventually(
     'the worker to heartbeat',
     async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
-    60_000,
   );
 }, 90_000);
 afterAll(async () => {
@@ -212,7 +211,6 @@ test('on a byte-level BPE vocabulary (qwen2), multi-byte property names in the w
           `${basename(qwen2)}:%`,
         ])
       ).rows.length > 0,
-    60_000,
   );
   const schema =
     '{"type":"object","properties":{"名前":{"enum":["café","日本語","🎉"]},"âge":{"type":"integer","minimum":0,"maximum":99}},"required":["名前","âge"]}';

@@ -68,7 +68,6 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
             [`${basename(model)}:%`, concurrency],
           )
         ).rows.length > 0,
-      60_000,
     );
   };
 

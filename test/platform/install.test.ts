@@ -170,10 +170,8 @@ test("6: the worker logs in with its password over TCP, and the guide's status q
   worker.stderr!.setEncoding('utf8').on('data', (chunk: string) => logs.push(chunk));
   const ops = await login('ops', 'ops-secret');
   const status = block('6. The worker as a service', 'sql');
-  const running = await eventually(
-    `the worker to heartbeat (its log: ${logs.join('')})`,
-    async () => (await ops.query(status)).rows.find((r) => r.state === 'running'),
-    60_000,
+  const running = await eventually(`the worker to heartbeat (its log: ${logs.join('')})`, async () =>
+    (await ops.query(status)).rows.find((r) => r.state === 'running'),
   );
   expect(running.model).toMatch(/stories260K/);
 });

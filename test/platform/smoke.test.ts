@@ -131,7 +131,6 @@ test('with pgvector (where installed): a vector(n) destination searched through 
     async () =>
       (await alice.query(`SELECT rows_pending FROM svc_vectorizer_status() WHERE name = 'notes'`)).rows[0]
         .rows_pending === '0',
-    60_000,
   );
   const type = (
     await alice.query(

@@ -55,13 +55,13 @@ test("an owner's cancel stops a running generation at its next token: nothing wr
   const next = (await alice.query(`SELECT svc_generate_async('next', max_tokens := 8) AS id`)).rows[0].id as string;
   expect((await alice.query('SELECT svc_cancel_async($1) AS ok', [id])).rows[0].ok).toBe(true);
   expect((await alice.query('SELECT svc_cancel_async($1) AS ok', [id])).rows[0].ok).toBe(false);
-  await eventually('the worker to stop it', async () => logged(w, 'job stopped', id), 10_000);
+  await eventually('the worker to stop it', async () => logged(w, 'job stopped', id));
   const stoppedAt = await tokensSoFar(id);
   expect(stoppedAt).toBeLessThan(LONG);
   // The next job ran in the only slot, freed long before the cancelled generation's LONG tokens; the
   // cancelled one stays as it was cancelled.
   expect(
-    await eventually('the next job', async () => ((await row(next)).status === 'completed' ? true : undefined), 30_000),
+    await eventually('the next job', async () => ((await row(next)).status === 'completed' ? true : undefined)),
   ).toBe(true);
   expect(await row(id)).toMatchObject({ status: 'cancelled', result: null, error: null });
   await expect(alice.query('SELECT svc_get_async_result($1, 1)', [id])).rejects.toMatchObject({ code: 'SV002' });
@@ -77,14 +77,10 @@ test('a forged svc_cancel notification from any role stops nothing', async () =>
   const id = await running(alice, 'keep going', 1500);
   await bob.query(`SELECT pg_notify('svc_cancel', $1)`, [id]);
   await alice.query(`SELECT pg_notify('svc_cancel', $1)`, [id]);
-  const done = await eventually(
-    'the job to finish',
-    async () => {
-      const r = await row(id);
-      return r.status === 'processing' ? undefined : r;
-    },
-    60_000,
-  );
+  const done = await eventually('the job to finish', async () => {
+    const r = await row(id);
+    return r.status === 'processing' ? undefined : r;
+  });
   expect(done.status).toBe('completed');
   expect(done.result.length).toBeGreaterThan(0);
   expect(logged(w, 'job stopped', id)).toBe(false);
@@ -125,8 +121,8 @@ test('a synchronous caller that gives up: its running request is stopped and the
     expect((await row(aliceId)).status).toBe('processing');
     await su.query('SELECT pg_cancel_backend($1)', [alicePid]);
     await expect(aliceCall).rejects.toMatchObject({ code: '57014' });
-    await eventually("alice's request to be stopped", async () => logged(w, 'job stopped', aliceId), 10_000);
-    await eventually("bob's request to be dropped", async () => logged(w, 'job dropped before it ran', bobId), 10_000);
+    await eventually("alice's request to be stopped", async () => logged(w, 'job stopped', aliceId));
+    await eventually("bob's request to be dropped", async () => logged(w, 'job dropped before it ran', bobId));
     for (const id of [aliceId, bobId]) {
       expect(await row(id)).toMatchObject({
         status: 'cancelled',
@@ -172,8 +168,8 @@ test('callers that give up together: the running request is stopped and the one 
   await su.query('SELECT pg_cancel_backend(p) FROM unnest($1::int[]) p', [pids]);
   await expect(aliceCall).rejects.toMatchObject({ code: '57014' });
   await expect(bobCall).rejects.toMatchObject({ code: '57014' });
-  await eventually("alice's request to be stopped", async () => logged(w, 'job stopped', aliceId), 10_000);
-  await eventually("bob's request to be dropped", async () => logged(w, 'job dropped before it ran', bobId), 10_000);
+  await eventually("alice's request to be stopped", async () => logged(w, 'job stopped', aliceId));
+  await eventually("bob's request to be dropped", async () => logged(w, 'job dropped before it ran', bobId));
   expect(logged(w, 'job started', bobId)).toBe(false);
 }, 90_000);
 
@@ -203,7 +199,7 @@ test('a synchronous call that times out cancels its running request at once, eve
       ),
     });
     // The transaction is still open (aborted), so its waiter lock is held: the call's own cancel stopped it.
-    await eventually('the worker to stop it', async () => logged(w, 'job stopped', id), 10_000);
+    await eventually('the worker to stop it', async () => logged(w, 'job stopped', id));
     expect(await row(id)).toMatchObject({ status: 'cancelled', result: null });
   } finally {
     await alice.query('ROLLBACK');
@@ -216,14 +212,10 @@ test('the job timeout holds for a job whose engine call does not watch it: a rer
   const documents = Array.from({ length: 1000 }, (_, i) => `document ${i} `.repeat(40));
   const id = (await alice.query(`SELECT svc_rerank_async('which one', $1, use_cache := false) AS id`, [documents]))
     .rows[0].id as string;
-  const done = await eventually(
-    'the rerank to finish',
-    async () => {
-      const r = await row(id);
-      return ['pending', 'processing'].includes(r.status) ? undefined : r;
-    },
-    60_000,
-  );
+  const done = await eventually('the rerank to finish', async () => {
+    const r = await row(id);
+    return ['pending', 'processing'].includes(r.status) ? undefined : r;
+  });
   expect(done).toMatchObject({ status: 'failed', result: null, error: 'timed out after 0.3 s (SVC_WORKER_TIMEOUT)' });
   expect(await cacheEntries()).toBe(0);
 }, 90_000);

@@ -34,7 +34,6 @@ beforeAll(async () => {
   await eventually(
     'the worker to heartbeat',
     async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
-    60_000,
   );
 }, 120_000);
 afterAll(async () => {

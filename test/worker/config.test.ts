@@ -1,5 +1,6 @@
 // The worker's options and environment (worker/config.ts): pure parsing, errors naming the option.
 import { ConfigError, loadConfig, parseModels } from '../../worker/config.js';
+import { workerSession } from '../../worker/setup.js';
 
 describe('--model / SVC_MODEL', () => {
   test("a bare path is the model 'default'; NAME=PATH names it; both forms repeat", () => {
@@ -115,5 +116,15 @@ describe('#45: defaults from the model, and typos', () => {
       /^unknown option --db-hots; did you mean --db-host\?\n/,
     );
     expect(() => loadConfig(['--model', 'a.gguf', '--zzz'], {})).toThrow(/^unknown option --zzz\n/);
+  });
+});
+
+describe("the worker's session settings", () => {
+  test("search_path: pg_catalog, then svc's schema as quoted, a space or backslash kept by a backslash", () => {
+    const session = workerSession('"svc home\\x"');
+    expect(session).toContain(String.raw`-c search_path=pg_catalog,"svc\ home\\x"`);
+    expect(session).toContain('-c lock_timeout=5s -c statement_timeout=60s');
+    expect(workerSession()).toContain('-c search_path=pg_catalog');
+    expect(workerSession()).not.toContain('search_path=pg_catalog,');
   });
 });

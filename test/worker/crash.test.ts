@@ -50,7 +50,7 @@ test('kill -9 mid-job: another worker completes it exactly once after the lease 
   first.child.kill('SIGKILL');
   await first.exited;
   start({ SVC_WORKER_LEASE: '1', SVC_WORKER_CONCURRENCY: '1' });
-  const done = await eventually('the job to finish', finished(id), 90_000);
+  const done = await eventually('the job to finish', finished(id));
   expect(done.status).toBe('completed');
   expect(done.attempt).toBe(claimed.attempt + 1);
   expect(done.retry_count).toBe(1);
@@ -71,7 +71,7 @@ test('a PostgreSQL restart: the worker reconnects and drains the queue', async (
   await listen();
   const after = [await submit('after 1', 16), await submit('after 2', 16)];
   for (const id of [...before, ...after]) {
-    expect((await eventually(`request ${id} to finish`, finished(id), 90_000)).status).toBe('completed');
+    expect((await eventually(`request ${id} to finish`, finished(id))).status).toBe('completed');
   }
   const { rows } = await db.query(`SELECT count(*)::int AS n FROM svc_queue WHERE status = 'completed'`);
   expect(rows[0].n).toBe(5);
@@ -80,7 +80,7 @@ test('a PostgreSQL restart: the worker reconnects and drains the queue', async (
 test('a job past SVC_WORKER_TIMEOUT is aborted and retried, then fails with its error after the retries', async () => {
   start({ SVC_WORKER_TIMEOUT: '0.3', SVC_WORKER_MAX_RETRIES: '2', SVC_WORKER_CONCURRENCY: '1' });
   const id = await submit('never finishes in time', 3000);
-  const done = await eventually('the job to fail', finished(id), 60_000);
+  const done = await eventually('the job to fail', finished(id));
   expect(done.status).toBe('failed');
   expect(done.retry_count).toBe(2);
   expect(done.attempt).toBe(3);
@@ -95,7 +95,7 @@ test('output that cannot satisfy its constraint fails at once, without useless r
   const schema = { type: 'object', properties: { text: { type: 'string', minLength: 40 } }, required: ['text'] };
   const id = (await db.query(`SELECT svc_generate_json_async('x', $1::jsonb, max_tokens := 6) AS id`, [schema])).rows[0]
     .id;
-  const done = await eventually('the job to fail', finished(id), 60_000);
+  const done = await eventually('the job to fail', finished(id));
   expect(done).toMatchObject({ status: 'failed', retry_count: 0 });
   // The decoder knows the grammar's shortest output on this vocabulary: 6 tokens cannot hold it (#23).
   expect(done.error).toMatch(
@@ -132,7 +132,6 @@ test('a slot is free once its job has run: a result held up in writing does not 
     await eventually(
       'the second job to be claimed while the first result waits',
       async () => (await row(second)).status === 'processing',
-      60_000,
     );
     expect((await row(first)).status).toBe('processing');
     w.child.kill('SIGTERM');
@@ -157,24 +156,22 @@ test('bad worker configuration is a clear error with exit code 2', async () => {
 });
 
 describe('waking up', () => {
-  test('the enqueue notification wakes an idle worker long before its poll interval', async () => {
-    start({ SVC_WORKER_POLL_INTERVAL: '60' });
+  test('the enqueue notification wakes an idle worker, whose poll would come an hour later', async () => {
+    start({ SVC_WORKER_POLL_INTERVAL: '3600' });
     await eventually(
       'the worker to start',
       async () => (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
     );
     await new Promise((r) => setTimeout(r, 300)); // idle now, waiting on LISTEN
-    const started = Date.now();
     const id = await submit('wake up', 4);
-    expect((await eventually('the job to finish', finished(id), 20_000)).status).toBe('completed');
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect((await eventually('the job to finish', finished(id))).status).toBe('completed');
   }, 60_000);
 
   test('polling finds work that arrived without a notification', async () => {
     start({ SVC_WORKER_POLL_INTERVAL: '0.3' });
     const { rows } = await db.query(`INSERT INTO svc_queue (function_name, parameters)
       VALUES ('generate', '{"prompt": "silent", "max_tokens": 4, "use_cache": false, "seed": 42}') RETURNING request_id`);
-    expect((await eventually('the job to finish', finished(rows[0].request_id), 20_000)).status).toBe('completed');
+    expect((await eventually('the job to finish', finished(rows[0].request_id))).status).toBe('completed');
   }, 60_000);
 
   test('svc.worker_concurrency applies when SVC_WORKER_CONCURRENCY is unset', async () => {

@@ -139,7 +139,6 @@ test("svc_vectorize_drop never deadlocks with a worker completing the same vecto
     await eventually(
       'some rows embedded',
       async () => Number((await victor.query(`SELECT rows_done FROM svc_vectorizer_status()`)).rows[0].rows_done) > 10,
-      60_000,
     );
     await victor.query(`SELECT svc_vectorize_drop('churn')`);
     expect((await victor.query(`SELECT count(*)::int AS n FROM svc_vectorizers`)).rows[0].n).toBe(0);
@@ -150,7 +149,6 @@ test("svc_vectorize_drop never deadlocks with a worker completing the same vecto
     async () =>
       (await su.query(`SELECT count(*)::int AS n FROM svc_queue WHERE status IN ('pending', 'processing')`)).rows[0]
         .n === 0,
-    60_000,
   );
   expect((await su.query(`SELECT count(*)::int AS n FROM pg_class WHERE relname = 'churn_chunks'`)).rows[0].n).toBe(0);
 }, 180_000);

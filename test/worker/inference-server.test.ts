@@ -75,7 +75,6 @@ beforeAll(async () => {
     async () =>
       (await db.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running' AND 'remote' = ANY (models)`)).rows
         .length > 0,
-    60_000,
   );
   await alice.query(`SET svc.model = 'remote'`);
 }, 120_000);
@@ -123,11 +122,11 @@ test('a request the server rejects (400) fails at once; a server error (503) is 
       .rows[0];
     return row.status === 'failed' ? row : undefined;
   };
-  const a = await eventually('the rejected job to fail', finished(rejected), 30_000);
+  const a = await eventually('the rejected job to fail', finished(rejected));
   expect(a).toMatchObject({ retry_count: 0 });
   expect(a.error).toMatch(/400.*the request is invalid/);
   expect(a.error).toMatch(/127\.0\.0\.1/);
-  const b = await eventually('the overloaded job to fail after its retry', finished(overloaded), 30_000);
+  const b = await eventually('the overloaded job to fail after its retry', finished(overloaded));
   expect(b).toMatchObject({ retry_count: 1 });
   expect(b.error).toMatch(/503.*Loading model/);
 });

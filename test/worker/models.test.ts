@@ -107,10 +107,8 @@ test('two workers, one per model: killing one stops only its model; its requests
       (r) => r.status as string,
     );
 
-  await eventually(
-    'the writer to finish its requests',
-    async () => (await statusOf(generated)).every((s) => s === 'completed'),
-    120_000,
+  await eventually('the writer to finish its requests', async () =>
+    (await statusOf(generated)).every((s) => s === 'completed'),
   );
   expect(await statusOf(embedded)).toEqual(Array(6).fill('pending'));
   const stats = (
@@ -122,10 +120,8 @@ test('two workers, one per model: killing one stops only its model; its requests
   ]);
 
   embedWorker = start(`embedder=${embedder}`);
-  await eventually(
-    'the embedder to finish its requests once back',
-    async () => (await statusOf(embedded)).every((s) => s === 'completed'),
-    120_000,
+  await eventually('the embedder to finish its requests once back', async () =>
+    (await statusOf(embedded)).every((s) => s === 'completed'),
   );
   // Once each: every request was claimed by one attempt of one worker and never retried.
   const runs = (

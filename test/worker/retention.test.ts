@@ -67,7 +67,6 @@ test('a running worker removes what it finished once svc.retention has passed, w
   await eventually(
     'the finished requests to be deleted',
     async () => (await count(`request_id = ANY ('{${ids.join(',')}}')`)) === 0,
-    20_000,
   );
   expect(worker.logs.filter((l) => l.includes('retention cleanup failed'))).toEqual([]);
 });
@@ -75,10 +74,8 @@ test('a running worker removes what it finished once svc.retention has passed, w
 test('a malformed svc.retention is logged by the worker, which goes on serving', async () => {
   await db.query(`ALTER ROLE ${ROLES.worker} SET svc.retention = 'forever and a day'`);
   worker = startWorker(svc().cluster);
-  await eventually(
-    'the error to be logged',
-    async () => worker!.logs.some((l) => l.includes('retention cleanup failed') && l.includes('svc.retention')),
-    20_000,
+  await eventually('the error to be logged', async () =>
+    worker!.logs.some((l) => l.includes('retention cleanup failed') && l.includes('svc.retention')),
   );
   const id = (await db.query(`SELECT svc_generate_async('still served', max_tokens := 4) AS id`)).rows[0].id;
   expect(typeof (await db.query('SELECT svc_get_async_result($1) AS r', [id])).rows[0].r).toBe('string');

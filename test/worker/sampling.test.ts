@@ -26,7 +26,6 @@ async function startOne(): Promise<void> {
   await eventually(
     'the worker to heartbeat',
     async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
-    60_000,
   );
 }
 

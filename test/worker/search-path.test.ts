@@ -53,7 +53,6 @@ test('the worker serves sync and async calls, heartbeats and lets go of cancelle
   await eventually(
     'the worker to heartbeat',
     async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
-    120_000,
   );
   expect((await alice.query(`SELECT svc_generate('Once upon a time', max_tokens := 8) AS text`)).rows[0].text).toEqual(
     expect.any(String),
@@ -62,7 +61,6 @@ test('the worker serves sync and async calls, heartbeats and lets go of cancelle
   await eventually(
     'the async request to complete',
     async () => (await alice.query('SELECT status FROM svc_check_async($1)', [id])).rows[0].status === 'completed',
-    120_000,
   );
   const long = (
     await alice.query(`SELECT svc_generate_async('keep going', max_tokens := 4000, use_cache := false) AS id`)
@@ -70,7 +68,6 @@ test('the worker serves sync and async calls, heartbeats and lets go of cancelle
   await eventually(
     'the long request to run',
     async () => (await alice.query('SELECT status FROM svc_check_async($1)', [long])).rows[0].status === 'processing',
-    120_000,
   );
   expect((await alice.query('SELECT svc_cancel_async($1) AS ok', [long])).rows[0].ok).toBe(true);
   await eventually(
@@ -78,7 +75,6 @@ test('the worker serves sync and async calls, heartbeats and lets go of cancelle
     async () =>
       (await su.query(`SELECT jobs_in_flight FROM svc_worker_status() WHERE jobs_done >= 2`, [])).rows[0]
         ?.jobs_in_flight === 0,
-    120_000,
   );
   expect((await su.query(`SELECT jobs_failed::int FROM svc_worker_status()`)).rows).toEqual([{ jobs_failed: 0 }]);
   expect(w.logs.join('\n')).not.toMatch(/bob's function/);

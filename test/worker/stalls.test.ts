@@ -44,7 +44,7 @@ async function othersServed(what: string): Promise<void> {
     await alice.query(`SELECT svc_generate($1, max_tokens := 8, use_cache := false) AS r`, [`Once upon a time ${what}`])
   ).rows[0].r;
   expect(typeof answer).toBe('string');
-  await eventually(`a heartbeat while ${what}`, async () => (await lastHeartbeat()) > before, 60_000);
+  await eventually(`a heartbeat while ${what}`, async () => (await lastHeartbeat()) > before);
 }
 
 const status = async (name: string) =>
@@ -60,27 +60,23 @@ test("eve's destination locked by her open transaction: her rows fail with the l
     `CREATE TABLE eve.locked (id integer PRIMARY KEY, body text); INSERT INTO eve.locked VALUES (1, 'first')`,
   );
   await eve.query(`SELECT svc_vectorize('eve.locked', 'body', 'locked')`);
-  await eventually('the backfill', async () => Number((await status('locked')).rows_done) === 1, 60_000);
+  await eventually('the backfill', async () => Number((await status('locked')).rows_done) === 1);
   // She owns the schema, so she may drop svc's table: in a transaction she leaves open, it stays locked.
   await eveHolds.query(`BEGIN; DROP TABLE eve.locked_chunks`);
   try {
     await eve.query(`UPDATE eve.locked SET body = 'second'`);
     await othersServed('the destination is locked');
-    const failed = await eventually(
-      'her row to fail',
-      async () => {
-        const s = await status('locked');
-        return Number(s.rows_failed) === 1 ? s : undefined;
-      },
-      60_000,
-    );
+    const failed = await eventually('her row to fail', async () => {
+      const s = await status('locked');
+      return Number(s.rows_failed) === 1 ? s : undefined;
+    });
     expect(failed.last_error).toMatch(/lock timeout/);
   } finally {
     await eveHolds.query('ROLLBACK');
   }
   // Let go, her next write is embedded as ever.
   await eve.query(`UPDATE eve.locked SET body = 'third'`);
-  await eventually('her row to be embedded', async () => Number((await status('locked')).rows_done) === 1, 60_000);
+  await eventually('her row to be embedded', async () => Number((await status('locked')).rows_done) === 1);
   expect((await eve.query(`SELECT chunk FROM eve.locked_chunks`)).rows).toEqual([{ chunk: 'third' }]);
 }, 180_000);
 
@@ -95,18 +91,14 @@ test('rows of her source held by her open write: the job that embeds their older
   try {
     await heardFrom(db);
     await othersServed('a source row is held');
-    const job = await eventually(
-      'the first job to fail',
-      async () => {
-        const r = (
-          await db.query(
-            `SELECT status, error FROM svc_queue WHERE function_name = 'vectorize' AND parameters->'items'->0->>'text' = 'held first'`,
-          )
-        ).rows[0];
-        return r?.status === 'failed' ? r : undefined;
-      },
-      60_000,
-    );
+    const job = await eventually('the first job to fail', async () => {
+      const r = (
+        await db.query(
+          `SELECT status, error FROM svc_queue WHERE function_name = 'vectorize' AND parameters->'items'->0->>'text' = 'held first'`,
+        )
+      ).rows[0];
+      return r?.status === 'failed' ? r : undefined;
+    });
     expect(job.error).toMatch(/could not write the chunks within the vectorizer's timeouts .*lock timeout/);
   } finally {
     await eveHolds.query('COMMIT');
@@ -115,7 +107,6 @@ test('rows of her source held by her open write: the job that embeds their older
   await eventually(
     'the second version',
     async () => (await eve.query(`SELECT chunk FROM eve.held_chunks`)).rows[0]?.chunk === 'held second',
-    60_000,
   );
   expect(await status('held')).toMatchObject({ rows_done: '1', rows_failed: '0' });
 }, 180_000);
@@ -133,10 +124,8 @@ test('her cancel of a running request, left uncommitted, holds up no completion,
   await eveHolds.query(`SELECT svc_cancel_async($1)`, [id]);
   try {
     // Its completion does not wait for her: refused at once, while her transaction is still open.
-    await eventually(
-      'her completion refused',
-      async () => worker!.logs.some((l) => l.includes('completion refused') && l.includes(id)),
-      60_000,
+    await eventually('her completion refused', async () =>
+      worker!.logs.some((l) => l.includes('completion refused') && l.includes(id)),
     );
     for (let i = 0; i < 3; i++) await othersServed(`her cancel is open (${i})`);
   } finally {

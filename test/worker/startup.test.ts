@@ -84,7 +84,7 @@ const logged = (w: WorkerProcess, msg: string | RegExp) =>
 test('--help and -h print the usage and exit 0, without a model or a database', async () => {
   for (const flag of ['--help', '-h']) {
     const w = worker(undefined, [flag], { SVC_MODEL: '', PGHOST: '/nonexistent' });
-    expect(await exitWithin(w, 20_000)).toBe(0);
+    expect(await w.exited).toBe(0);
     const out = w.stdout.join('');
     expect(out).toMatch(/^usage: svc-worker --model \[NAME=\]PATH/);
     expect(out).toMatch(/CREATE EXTENSION svc/);
@@ -97,7 +97,7 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
     const admin = await svc().connect();
     await admin.query('CREATE DATABASE plain');
     const w = worker({ ...here(), database: 'plain' });
-    expect(await exitWithin(w, 20_000)).toBe(2);
+    expect(await w.exited).toBe(2);
     expect(w.logs.join('\n')).toMatch(
       /^svc-worker: the database plain has no svc extension: run CREATE EXTENSION svc CASCADE in it/m,
     );
@@ -113,7 +113,7 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
       await older.end();
     }
     const w = worker({ ...here(), database: 'older' });
-    expect(await exitWithin(w, 20_000)).toBe(2);
+    expect(await w.exited).toBe(2);
     expect(w.logs.join('\n')).toMatch(
       /^svc-worker: the database older has svc extension 0\.1\.0, and this worker \(svc 0\.2\.0\) speaks 0\.2\.0: run ALTER EXTENSION svc UPDATE in it/m,
     );
@@ -123,7 +123,7 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
     const admin = await svc().connect();
     await admin.query('CREATE ROLE outsider LOGIN');
     const w = worker({ ...here(), role: 'outsider' });
-    expect(await exitWithin(w, 20_000)).toBe(2);
+    expect(await w.exited).toBe(2);
     expect(w.logs.join('\n')).toMatch(
       /^svc-worker: the role outsider is not a member of svc_worker, so it may not serve the queue: run GRANT svc_worker TO outsider/m,
     );
@@ -145,18 +145,18 @@ describe('a database not set up for svc: exit 2 at once, saying what to do', () 
       '--db-user',
       ROLES.worker,
     ]);
-    expect(await exitWithin(w, 30_000)).toBe(2);
+    expect(await w.exited).toBe(2);
     expect(w.logs.join('\n')).toMatch(/^svc-worker: --model \/nope\.gguf: model file not found: \/nope\.gguf/m);
   });
 
   test('no such database, no such role', async () => {
     const noDb = worker({ ...here(), database: 'nowhere' });
     const noRole = worker({ ...here(), role: 'nobody' });
-    expect(await exitWithin(noDb, 20_000)).toBe(2);
+    expect(await noDb.exited).toBe(2);
     expect(noDb.logs.join('\n')).toMatch(
       /^svc-worker: database "nowhere" does not exist: point the worker at the database that has the svc extension/m,
     );
-    expect(await exitWithin(noRole, 20_000)).toBe(2);
+    expect(await noRole.exited).toBe(2);
     expect(noRole.logs.join('\n')).toMatch(
       /^svc-worker: cannot connect as role "nobody": role "nobody" does not exist\. .*CREATE ROLE <role> LOGIN IN ROLE svc_worker/m,
     );
@@ -169,10 +169,9 @@ test('a database not reachable yet is waited for, and SIGTERM stops the wait at 
     const w = worker({ host: nowhere, port: 5432 });
     await logged(w, '"msg":"database not reachable yet"');
     expect(await exitWithin(w, 1500)).toBe('still running');
-    const signalled = Date.now();
+    // Exit 0 at once: left to wait, it would give up after 30 tries with an error.
     w.child.kill('SIGTERM');
-    expect(await exitWithin(w, 5000)).toBe(0);
-    expect(Date.now() - signalled).toBeLessThan(5000);
+    expect(await w.exited).toBe(0);
   } finally {
     rmSync(nowhere, { recursive: true, force: true });
   }
@@ -239,12 +238,11 @@ describe('the database goes away', () => {
     await db.end();
     await cluster.stop();
     await Promise.all([busy, idle].map((w) => logged(w, /"msg":"(claim failed; retrying|heartbeat failed)"/)));
-    const signalled = Date.now();
+    // The busy one does not wait for its job (16,000 tokens): it gives it up (the logs below).
     busy.child.kill('SIGTERM');
     idle.child.kill('SIGTERM');
-    expect(await exitWithin(busy, 10_000)).toBe(0);
-    expect(await exitWithin(idle, 10_000)).toBe(0);
-    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(await busy.exited).toBe(0);
+    expect(await idle.exited).toBe(0);
     for (const w of [busy, idle]) expect(w.logs.some((l) => JSON.parse(l).msg === 'worker stopped')).toBe(true);
     expect(busy.logs.join('\n')).toMatch(/stopping while the database is unreachable: giving up the jobs in flight/);
     expect(busy.logs.join('\n')).toMatch(/job given up; its lease will expire and it will run again/);

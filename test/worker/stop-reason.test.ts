@@ -26,7 +26,6 @@ beforeAll(async () => {
   await eventually(
     'a running worker',
     async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
-    60_000,
   );
 }, 120_000);
 afterAll(async () => {

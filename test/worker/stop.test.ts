@@ -30,7 +30,7 @@ test('heartbeats go on while a long job runs, and SIGTERM stops the worker withi
   );
   const worker = startWorker(svc().cluster, { SVC_WORKER_STOP_GRACE: '1', SVC_WORKER_HEARTBEAT: '0.3' }, STORIES_MODEL);
   try {
-    await eventually('the job to run', async () => (await jobStatus())?.status === 'processing', 60_000);
+    await eventually('the job to run', async () => (await jobStatus())?.status === 'processing');
     // Three heartbeats, each newer than the last, while the job is still running.
     for (let beat = 0; beat < 3; beat++) {
       const before = await heartbeat();

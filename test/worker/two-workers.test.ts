@@ -55,7 +55,6 @@ async function batch(tag: string, n: number): Promise<string[]> {
           [requests],
         )
       ).rows[0].done,
-    60_000,
   );
   return requests;
 }
@@ -166,14 +165,13 @@ test('a completion refused while another statement holds its row for a moment is
           (line.includes('"completion refused; writing it again"') || line.includes('"completion refused: ')),
       ),
     );
-  await eventually('the completion to be refused', async () => refused(), 60_000);
+  await eventually('the completion to be refused', async () => refused());
   await locker.query('COMMIT');
   // (Given up, it would run again once its lease of 30 s expired.)
   await eventually(
     'the request to complete',
     async () =>
       (await su.query(`SELECT status = 'completed' AS done FROM svc_queue WHERE request_id = $1`, [id])).rows[0].done,
-    90_000,
   );
   const { rows } = await su.query(`SELECT attempt, retry_count FROM svc_queue WHERE request_id = $1`, [id]);
   expect(rows[0]).toEqual({ attempt: 1, retry_count: 0 });

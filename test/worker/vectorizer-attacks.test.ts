@@ -43,14 +43,10 @@ interface Status {
 }
 
 const settled = (name: string) =>
-  eventually(
-    `vectorizer ${name} to catch up`,
-    async () => {
-      const s = (await eve.query<Status>(`SELECT * FROM svc_vectorizer_status() WHERE name = $1`, [name])).rows[0];
-      return s && Number(s.rows_pending) === 0 ? s : undefined;
-    },
-    60_000,
-  );
+  eventually(`vectorizer ${name} to catch up`, async () => {
+    const s = (await eve.query<Status>(`SELECT * FROM svc_vectorizer_status() WHERE name = $1`, [name])).rows[0];
+    return s && Number(s.rows_pending) === 0 ? s : undefined;
+  });
 
 /** Who ran eve's functions for `what`, and that none of them was a superuser or anyone but her proxy. */
 async function ranOnlyAsProxy(what: string): Promise<number> {

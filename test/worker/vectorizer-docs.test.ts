@@ -34,7 +34,6 @@ test("docs/vectorizer.md's psql example runs as written", async () => {
     await eventually(
       'the backfill',
       async () => (await alice.query(`SELECT rows_pending FROM svc_vectorizer_status()`)).rows[0]?.rows_pending === '0',
-      60_000,
     );
     expect(Number((await alice.query(`SELECT count(*) AS n FROM stories_body_chunks`)).rows[0].n)).toBeGreaterThan(3);
     const found = (await alice.query(`SELECT key->>'id' AS id FROM svc_search('stories_body', 'A red ball', k := 2)`))

@@ -56,14 +56,10 @@ const status = async (client: pg.Client, name: string): Promise<Status | undefin
 
 /** Waits until the vectorizer has nothing pending, and returns its status. */
 const settled = (client: pg.Client, name: string) =>
-  eventually(
-    `vectorizer ${name} to catch up`,
-    async () => {
-      const s = await status(client, name);
-      return s && Number(s.rows_pending) === 0 ? s : undefined;
-    },
-    60_000,
-  );
+  eventually(`vectorizer ${name} to catch up`, async () => {
+    const s = await status(client, name);
+    return s && Number(s.rows_pending) === 0 ? s : undefined;
+  });
 
 const embed = async (text: string): Promise<number[]> =>
   (await alice.query(`SELECT svc_embed($1, use_cache := false) AS e`, [text])).rows[0].e;
@@ -198,14 +194,10 @@ test('a failure to write is visible in svc_vectorizer_status and goes away when 
   // svc reaches the destination in alice's schema through the USAGE it was granted there: she takes it back.
   await alice.query(`REVOKE USAGE ON SCHEMA app FROM svc_owner`);
   await alice.query(`INSERT INTO app.poison VALUES (1, 'poison'), (2, 'fine')`);
-  const failed = await eventually(
-    'the failure',
-    async () => {
-      const s = await status(alice, 'poison');
-      return s && Number(s.rows_failed) === 2 ? s : undefined;
-    },
-    60_000,
-  );
+  const failed = await eventually('the failure', async () => {
+    const s = await status(alice, 'poison');
+    return s && Number(s.rows_failed) === 2 ? s : undefined;
+  });
   expect(failed.last_error).toMatch(/permission denied for schema app/);
   await alice.query(`GRANT USAGE ON SCHEMA app TO svc_owner`);
   await alice.query(`UPDATE app.poison SET body = 'cured' WHERE id = 1`);

@@ -74,7 +74,7 @@ test("a sync call waits on the running request's lock, held by the worker until 
   expect(events.filter((e) => e === 'Lock/advisory').length).toBeGreaterThan(events.length / 2);
   expect(events.slice(events.indexOf('Lock/advisory'))).not.toContain('Timeout/PgSleep');
   // The lock is let go once the outcome has committed, and the answer is the request's own.
-  await eventually('the worker to let the lock go', async () => (await lockHolders(id)).length === 0, 5000);
+  await eventually('the worker to let the lock go', async () => (await lockHolders(id)).length === 0);
   expect(text).toBe((await su.query('SELECT result FROM svc_queue WHERE request_id = $1', [id])).rows[0].result);
 }, 60_000);
 
