@@ -8255,6 +8255,7 @@ var __svc_exports = (() => {
   function parameterError(fn, parameter, rule, extra = {}, code = SQLSTATE.invalid_parameter_value) {
     return new SvcError(code, `${fn}: ${parameter} ${rule}`, extra);
   }
+  var isDataException = (error) => String(error.sqlerrcode ?? "").startsWith("22");
 
   // src/decode/sampling.ts
   var SAMPLING_DEFAULTS = { temperature: 0, topK: 40, topP: 0.95, minP: 0.05 };
@@ -8993,7 +8994,8 @@ var __svc_exports = (() => {
     let seconds;
     try {
       seconds = Number(one(QUERIES.intervalSeconds, value)?.seconds);
-    } catch {
+    } catch (error) {
+      if (!isDataException(error)) throw error;
       seconds = void 0;
     }
     if (seconds === void 0 || !Number.isFinite(seconds) || seconds <= 0) {
@@ -15857,7 +15859,8 @@ SELECT ${key} AS key, t.chunk_index, t.chunk, t.distance FROM (
     let parts;
     try {
       parts = one(QUERIES.parseIdent, text3).parts;
-    } catch {
+    } catch (error) {
+      if (!isDataException(error)) throw error;
       throw parameterError(fn, "destination", `must be a table name, optionally schema-qualified (got "${text3}")`, {}, SQLSTATE.invalid_name);
     }
     if (parts.length > 2) throw parameterError(fn, "destination", `must be a table name, optionally schema-qualified (got "${text3}")`, {}, SQLSTATE.invalid_name);

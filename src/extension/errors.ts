@@ -33,3 +33,11 @@ export class SvcError extends Error {
 export function parameterError(fn: string, parameter: string, rule: string, extra: { detail?: string; hint?: string } = {}, code: string = SQLSTATE.invalid_parameter_value): SvcError {
   return new SvcError(code, `${fn}: ${parameter} ${rule}`, extra);
 }
+
+/**
+ * Whether an SPI error is the fault of the value a statement read (class 22, data exception), which
+ * svc reports as a bad parameter or setting; anything else (a cancel or statement_timeout that landed
+ * in the statement: 57014) is rethrown as it is, so that a call ends the way it was ended.
+ */
+export const isDataException = (error: unknown): boolean =>
+  String((error as { sqlerrcode?: string }).sqlerrcode ?? '').startsWith('22');

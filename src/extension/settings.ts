@@ -2,7 +2,7 @@
 // documented defaults. Unset or empty means the default; a malformed value is an error naming it.
 import { one } from './db.js';
 import { QUERIES } from './queries.js';
-import { SvcError } from './errors.js';
+import { isDataException, SvcError } from './errors.js';
 import { SQLSTATE } from '../queue/sqlstate.js';
 import { SETTINGS, type SettingName } from './settings-catalog.js';
 import { LIMITS } from './limits.js';
@@ -34,7 +34,8 @@ export function intervalSetting(name: 'svc.sync_timeout' | 'svc.worker_poll_inte
   let seconds: number | undefined;
   try {
     seconds = Number(one<{ seconds: number | string }>(QUERIES.intervalSeconds, value)?.seconds);
-  } catch {
+  } catch (error) {
+    if (!isDataException(error)) throw error;
     seconds = undefined;
   }
   if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) {

@@ -9,7 +9,7 @@
 // it evaluates nothing of the role's types (docs/security.md). docs/vectorizer.md.
 import { one, rows, run } from './db.js';
 import { QUERIES } from './queries.js';
-import { parameterError, SvcError } from './errors.js';
+import { isDataException, parameterError, SvcError } from './errors.js';
 import { SQLSTATE } from '../queue/sqlstate.js';
 import * as v from './validate.js';
 import { declarationProblem, MAX_CHUNK_SIZE, MAX_SEPARATORS, type Chunking } from '../vectorizer/chunk.js';
@@ -180,7 +180,8 @@ function destinationName(fn: string, destination: unknown, sourceSchema: string,
   let parts: string[];
   try {
     parts = one<{ parts: string[] }>(QUERIES.parseIdent, text)!.parts;
-  } catch {
+  } catch (error) {
+    if (!isDataException(error)) throw error;
     throw parameterError(fn, 'destination', `must be a table name, optionally schema-qualified (got "${text}")`, {}, SQLSTATE.invalid_name);
   }
   if (parts.length > 2) throw parameterError(fn, 'destination', `must be a table name, optionally schema-qualified (got "${text}")`, {}, SQLSTATE.invalid_name);
