@@ -33,7 +33,9 @@ OBJS = src/native/distance.o src/native/relay.o
 # No LLVM bitcode: JIT inlining gains nothing on a loop this small, and it would need clang.
 override with_llvm = no
 # The same distances on every machine: no fused multiply-add where the CPU has one (GCC fuses by default).
-PG_CFLAGS = -ffp-contract=off
+# The same bytes from every clone: no path of this one in the debug info (check-installed compares
+# the module with the installed one, which another clone of the same commit may have installed).
+PG_CFLAGS = -ffp-contract=off -ffile-prefix-map=$(CURDIR)=.
 
 # pg_regress suite of svc's SQL surface (test/regress/sql, expected/): `make installcheck` against a
 # running server runs it after plv8-compat's.
