@@ -8255,7 +8255,8 @@ var __svc_exports = (() => {
   function parameterError(fn, parameter, rule, extra = {}, code = SQLSTATE.invalid_parameter_value) {
     return new SvcError(code, `${fn}: ${parameter} ${rule}`, extra);
   }
-  var isDataException = (error) => String(error.sqlerrcode ?? "").startsWith("22");
+  var sqlState = (error) => String(error.sqlerrcode ?? "");
+  var isDataException = (error) => sqlState(error).startsWith("22");
 
   // src/decode/sampling.ts
   var SAMPLING_DEFAULTS = { temperature: 0, topK: 40, topP: 0.95, minP: 0.05 };
@@ -14993,7 +14994,7 @@ var __svc_exports = (() => {
     try {
       one(QUERIES.awaitRequest, first, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
     } catch (error) {
-      if (error.sqlerrcode !== SQLSTATE.lock_not_available) throw error;
+      if (sqlState(error) !== SQLSTATE.lock_not_available) throw error;
     } finally {
       one(QUERIES.lockTimeout, probe.lock_timeout);
     }
@@ -15138,7 +15139,7 @@ var __svc_exports = (() => {
     try {
       dblink("connect", target, null, null);
     } catch (error) {
-      if (error.sqlerrcode !== SQLSTATE.duplicate_object) throw connectionError(fn, error);
+      if (sqlState(error) !== SQLSTATE.duplicate_object) throw connectionError(fn, error);
       dblink("disconnect", null, null, null);
       try {
         dblink("connect", target, null, null);
@@ -15180,7 +15181,7 @@ var __svc_exports = (() => {
       try {
         return session.keep ? dblink("run", null, null, statement) : dblink("run_once", session.target, session.applicationName, statement);
       } catch (error) {
-        const code = String(error.sqlerrcode ?? "");
+        const code = sqlState(error);
         if (!code.startsWith("08")) throw error;
         if (!session.keep || attempt > 0) throw connectionError(session.fn, error);
         dropKept();
@@ -15318,7 +15319,7 @@ var __svc_exports = (() => {
           window = Math.min(WINDOW, window * 2);
           return ids;
         } catch (error) {
-          if (error.sqlerrcode !== SQLSTATE.configuration_limit_exceeded || batch.length === 1 && inQueue === 0) throw error;
+          if (sqlState(error) !== SQLSTATE.configuration_limit_exceeded || batch.length === 1 && inQueue === 0) throw error;
           window = Math.max(1, Math.floor(batch.length / 2));
           if (inQueue > 0) return [];
         }

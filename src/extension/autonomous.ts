@@ -12,7 +12,7 @@
 // that dblink closes when the statement ends, whatever ends it.
 import { one, rows } from './db.js';
 import { QUERIES, REMOTE } from './queries.js';
-import { SvcError } from './errors.js';
+import { sqlState, SvcError } from './errors.js';
 import { SQLSTATE } from '../queue/sqlstate.js';
 import { SYNC_ROLE, parseConninfo, type SyncTarget } from './conninfo.js';
 import * as jobs from './jobs.js';
@@ -95,7 +95,7 @@ function connectKept(fn: string, target: SyncTarget): void {
     dblink('connect', target, null, null);
   } catch (error) {
     // A connection named svc_sync this context did not know of (its state was reset): replace it.
-    if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.duplicate_object) throw connectionError(fn, error);
+    if (sqlState(error) !== SQLSTATE.duplicate_object) throw connectionError(fn, error);
     dblink('disconnect', null, null, null);
     try { dblink('connect', target, null, null); } catch (again) { throw connectionError(fn, again); }
   }
@@ -140,7 +140,7 @@ function remote(session: Session, statement: string): string[] {
     try {
       return session.keep ? dblink('run', null, null, statement) : dblink('run_once', session.target, session.applicationName, statement);
     } catch (error) {
-      const code = String((error as { sqlerrcode?: string }).sqlerrcode ?? '');
+      const code = sqlState(error);
       if (!code.startsWith('08')) throw error;
       if (!session.keep || attempt > 0) throw connectionError(session.fn, error);
       dropKept();

@@ -34,10 +34,12 @@ export function parameterError(fn: string, parameter: string, rule: string, extr
   return new SvcError(code, `${fn}: ${parameter} ${rule}`, extra);
 }
 
+/** The SQLSTATE of an error caught in JavaScript (an SPI error's, or an SvcError's), else ''. */
+export const sqlState = (error: unknown): string => String((error as { sqlerrcode?: string }).sqlerrcode ?? '');
+
 /**
  * Whether an SPI error is the fault of the value a statement read (class 22, data exception), which
  * svc reports as a bad parameter or setting; anything else (a cancel or statement_timeout that landed
  * in the statement: 57014) is rethrown as it is, so that a call ends the way it was ended.
  */
-export const isDataException = (error: unknown): boolean =>
-  String((error as { sqlerrcode?: string }).sqlerrcode ?? '').startsWith('22');
+export const isDataException = (error: unknown): boolean => sqlState(error).startsWith('22');

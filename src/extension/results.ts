@@ -2,7 +2,7 @@
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
 import { LIMITS } from './limits.js';
-import { SvcError } from './errors.js';
+import { sqlState, SvcError } from './errors.js';
 import { SQLSTATE } from '../queue/sqlstate.js';
 import * as v from './validate.js';
 
@@ -75,7 +75,7 @@ function waitForWorker(waiting: readonly string[], leftMs: number): boolean {
   try {
     one(QUERIES.awaitRequest, first, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
   } catch (error) {
-    if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.lock_not_available) throw error;
+    if (sqlState(error) !== SQLSTATE.lock_not_available) throw error;
   } finally {
     one(QUERIES.lockTimeout, probe.lock_timeout);
   }

@@ -10,7 +10,7 @@
 // holds, so the next claim cancels its requests that have not started (SYNC_WAITER_LOCK in src/queue/locks.ts).
 import { one, rows } from './db.js';
 import { QUERIES } from './queries.js';
-import { SvcError } from './errors.js';
+import { sqlState, SvcError } from './errors.js';
 import { SQLSTATE } from '../queue/sqlstate.js';
 import { LIMITS } from './limits.js';
 import { intervalSetting } from './settings.js';
@@ -120,7 +120,7 @@ function runAll(fn: string, items: Item[]): Outcome[] {
         window = Math.min(WINDOW, window * 2);
         return ids;
       } catch (error) {
-        if ((error as { sqlerrcode?: string }).sqlerrcode !== SQLSTATE.configuration_limit_exceeded || (batch.length === 1 && inQueue === 0)) throw error;
+        if (sqlState(error) !== SQLSTATE.configuration_limit_exceeded || (batch.length === 1 && inQueue === 0)) throw error;
         window = Math.max(1, Math.floor(batch.length / 2));
         if (inQueue > 0) return [];
       }

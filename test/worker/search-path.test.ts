@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import * as protocol from '../../worker/protocol.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
-import { eventually, workerSet } from '../helpers/worker.js';
+import { eventually, heardFrom, workerSet } from '../helpers/worker.js';
 
 const svc = useSvc();
 let su: pg.Client;
@@ -50,10 +50,7 @@ test('an untyped call in a session on the default search_path would run them (wh
 
 test('the worker serves sync and async calls, heartbeats and lets go of cancelled jobs; none of them runs', async () => {
   const w = workers.start();
-  await eventually(
-    'the worker to heartbeat',
-    async () => (await su.query(`SELECT 1 FROM svc_worker_status() WHERE state = 'running'`)).rows.length > 0,
-  );
+  await heardFrom(su);
   expect((await alice.query(`SELECT svc_generate('Once upon a time', max_tokens := 8) AS text`)).rows[0].text).toEqual(
     expect.any(String),
   );
