@@ -53,8 +53,8 @@ The database needs the svc extension (CREATE EXTENSION svc CASCADE) and the role
 GRANT svc_worker TO <role>; without them the worker exits at once saying so.
 Environment: SVC_MODEL (one PATH or NAME=PATH; several separated by commas or newlines), SVC_WORKER_CONCURRENCY (4), SVC_WORKER_POLL_INTERVAL (1 s),
 SVC_WORKER_MAX_RETRIES (3), SVC_WORKER_TIMEOUT (300 s), SVC_WORKER_LEASE (30 s), SVC_WORKER_THREADS (1 for a model under 256 MiB, else the physical cores, at most 8),
-SVC_WORKER_CONTEXT_SIZE (tokens per job, prompt and output: the model's training context), SVC_WORKER_HEARTBEAT (5 s), SVC_WORKER_PREFETCH (4 jobs claimed
-ahead of a free slot, so that it starts its next job at once; 0: none), SVC_WORKER_PROGRESS_INTERVAL (0.5 s:
+SVC_WORKER_CONTEXT_SIZE (tokens per job, prompt and output: the model's training context), SVC_WORKER_HEARTBEAT (5 s), SVC_WORKER_PREFETCH (at least 4 jobs claimed
+ahead of a free slot, so that it starts its next job at once; more where jobs are short, about 50 ms of work a slot, at most 64; 0: none), SVC_WORKER_PROGRESS_INTERVAL (0.5 s:
 the least time between two writes of a running async generation's text so far, for svc_get_partial_result; 0: none).
 SIGTERM or SIGINT: finish the jobs in flight and write their results, then exit 0 (jobs in flight
 while the database is unreachable are given up: their leases expire and they run again).

@@ -24,6 +24,7 @@ import { Heartbeat, modelIdentities } from './heartbeat.js';
 import { renewLeases } from './leases.js';
 import { RELEASE_CHECK_MS, ReleaseChecker } from './releases.js';
 import { WorkListener } from './listener.js';
+import { JobTimes, jobsAhead } from './claim-ahead.js';
 
 interface Running {
   job: protocol.ClaimedJob;
@@ -65,6 +66,7 @@ export class Worker {
   /** The claims' connection and the locks it holds on the requests claimed, which wake their waiting callers. */
   private readonly locks: RequestLocks;
   private readonly models: string[];
+  private readonly jobTimes = new JobTimes();
 
   constructor(
     private readonly config: WorkerConfig,
@@ -144,15 +146,16 @@ export class Worker {
     let failures = 0;
     while (!this.stopping) {
       this.startClaimed();
-      // Claims for the free slots and up to `prefetch` jobs ahead (the backlog), so that a slot that
-      // frees starts its next job at once instead of after a claim's round trip, and claims come in
-      // batches.
-      const want = this.config.concurrency + this.config.prefetch - this.running.size - this.backlog.length;
+      // Claims for the free slots and some jobs ahead (the backlog: claim-ahead.ts), so that a slot
+      // that frees starts its next job at once instead of after a claim's round trip, and claims come
+      // in batches.
+      const ahead = this.ahead();
+      const want = this.config.concurrency + ahead - this.running.size - this.backlog.length;
       let claimed = 0;
       // After an empty claim, the next waits for a submission to be announced, or for the poll: what no
       // notification announces (a retry's backoff ending, an expired lease, a notification missed).
       const pollDue = performance.now() - this.lastClaimAt >= this.config.pollIntervalMs;
-      if (this.shouldClaim(want) && (!this.drained || pollDue)) {
+      if (this.shouldClaim(want, ahead) && (!this.drained || pollDue)) {
         const heard = this.heard;
         this.lastClaimAt = performance.now();
         try {
@@ -289,12 +292,17 @@ export class Worker {
 
   /**
    * Whether to claim now, for `want` jobs: only once the jobs held ahead are nearly all started (at
-   * most a quarter of SVC_WORKER_PREFETCH left), so that a worker of short jobs claims several in one
-   * statement rather than one each time a slot frees (a claim costs about the same for one job as for
-   * several), while the one or two left cover the claim's round trip.
+   * most a quarter of `ahead` left), so that a worker of short jobs claims several in one statement
+   * rather than one each time a slot frees (a claim costs about the same for one job as for several),
+   * while the few left cover the claim's round trip.
    */
-  private shouldClaim(want: number): boolean {
-    return want > 0 && this.backlog.length <= Math.floor(this.config.prefetch / 4);
+  private shouldClaim(want: number, ahead: number): boolean {
+    return want > 0 && this.backlog.length <= Math.floor(ahead / 4);
+  }
+
+  /** Jobs to hold claimed ahead: SVC_WORKER_PREFETCH, more where jobs are short (claim-ahead.ts). */
+  private ahead(): number {
+    return jobsAhead(this.config.prefetch, this.config.concurrency, this.jobTimes.averageMs);
   }
 
   /** Waits for a notification, a freed slot, stop(), or `ms`. */
@@ -324,6 +332,7 @@ export class Worker {
       this.config.timeoutMs,
     );
     log('debug', 'job started', { requestId: job.request_id, function: job.function_name, attempt: job.attempt });
+    const startedAt = performance.now();
     const ran = this.executor.execute(job, signal).then(
       (ran): Ran => ran,
       (error: unknown) => ({ error: signal.aborted ? signal.reason : error }),
@@ -337,6 +346,7 @@ export class Worker {
       released: false,
       done: ran.then(() => {
         clearTimeout(timeout);
+        this.jobTimes.ran(performance.now() - startedAt);
         // Not when this very request runs again already (its lease was lost, and it was requeued and claimed anew).
         if (this.running.get(job.request_id) === entry) this.running.delete(job.request_id);
         this.startClaimed(); // the slot is free: its next job, if one was claimed ahead
