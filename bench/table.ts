@@ -9,13 +9,17 @@
 // BENCH_TOKENS tokens a row). Ratios are to the library at the same concurrency. Each model runs with
 // BENCH_THREADS threads (1); the machine's load is printed beside the figures.
 //
-// The library's sequential rate and the set-based rate, whose ratio is #47's measure, are taken in
-// interleaved rounds of BENCH_ROUND rows (100): a round of one, then a round of the other, over the
-// whole table, so that load from the rest of the machine falls on both alike.
+// The library's sequential rate, the library's at the worker's concurrency and the set-based rate,
+// whose ratios are #47's and #55's measures, are taken in interleaved rounds of BENCH_ROUND rows
+// (100): a round of each in turn, over the whole table, so that load from the rest of the machine
+// falls on all three alike. BENCH_BUSY=1 starts one CPU-bound process beside them for the whole run
+// (#55's loaded machine).
 //
 //   npx tsx bench/table.ts                                    # the issue's sizes (10,000 rows), both models
 //   BENCH_MODELS=qwen2-512 BENCH_KINDS=embed npx tsx bench/table.ts   # the 512-wide qwen2-vocabulary model (embed: models/svc-embed.gguf)
 //   BENCH_ROWS=2000 BENCH_MODELS=stories npx tsx bench/table.ts
+//   BENCH_BUSY=1 BENCH_MODELS=stories npx tsx bench/table.ts      # with one other CPU-bound process running
+import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import type pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
@@ -34,6 +38,8 @@ const KINDS = (process.env.BENCH_KINDS ?? 'choice,json,embed').split(',') as Kin
 // Per-row sync calls are the slow path: they run on a sample of the table (BENCH_PER_ROW rows).
 const PER_ROW = Math.min(ROWS, Number(process.env.BENCH_PER_ROW ?? 1000));
 const ROUND = Math.min(ROWS, Number(process.env.BENCH_ROUND ?? 100));
+/** CPU-bound processes started beside the bench, for the whole run (a loaded machine). */
+const BUSY = Number(process.env.BENCH_BUSY ?? 0);
 
 type Kind = 'choice' | 'json' | 'embed';
 const CHOICES = ['happy', 'sad', 'angry', 'scared'];
@@ -120,7 +126,7 @@ async function benchModel(name: string, model: string): Promise<void> {
     const many = await Engine.load({ model, threads: THREADS, contextSize: 512, sequences: CONCURRENCY });
     let stop = await startWorker(CONCURRENCY);
     console.log(
-      `\n### ${name} (${basename(model)}), ${ROWS} rows (library sequential and set-based in interleaved rounds of ${ROUND}; per-row sync on ${PER_ROW}), worker concurrency ${CONCURRENCY}, ${THREADS} thread(s); load ${load()}\n`,
+      `\n### ${name} (${basename(model)}), ${ROWS} rows (library sequential, library × concurrency and set-based in interleaved rounds of ${ROUND}; per-row sync on ${PER_ROW}), worker concurrency ${CONCURRENCY}, ${THREADS} thread(s)${BUSY > 0 ? `, ${BUSY} other CPU-bound process(es) running` : ''}; load ${load()}\n`,
     );
     console.log(
       '| kind | library sequential | library × concurrency | SQL per-row sync | SQL set-based | SQL async + wait | set-based / library × concurrency | set-based / library sequential | per-row / library sequential | load after |',
@@ -128,24 +134,24 @@ async function benchModel(name: string, model: string): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     for (const kind of KINDS) {
       const rate = (rows: number, s: number) => rows / s;
-      // Interleaved rounds: the library on a round's rows, then the set-based call on the same rows.
+      // Interleaved rounds: the library one request after another on a round's rows, then the library
+      // at the worker's concurrency on the same rows, then the set-based call on them.
       let libSeconds = 0;
+      let concSeconds = 0;
       let setSeconds = 0;
       for (let start = 0; start < ROWS; start += ROUND) {
         const round = bodies.slice(start, start + ROUND);
         libSeconds += await seconds(async () => {
           for (const b of round) await libraryCall(one, kind, b);
         });
+        concSeconds += await seconds(() => pool(round.length, CONCURRENCY, (i) => libraryCall(many, kind, round[i])));
         setSeconds += await seconds(() =>
           user.query(`SELECT count(*) FILTER (WHERE error IS NULL) FROM ${SQL[kind].set}`, [round]),
         );
       }
       const libSeq = rate(ROWS, libSeconds);
+      const libConc = rate(ROWS, concSeconds);
       const set = rate(ROWS, setSeconds);
-      const libConc = rate(
-        ROWS,
-        await seconds(() => pool(ROWS, CONCURRENCY, (i) => libraryCall(many, kind, bodies[i]))),
-      );
       const perRow = rate(
         PER_ROW,
         await seconds(() => user.query(`SELECT ${SQL[kind].perRow} FROM docs WHERE id < $1`, [PER_ROW])),
@@ -193,9 +199,15 @@ async function benchModel(name: string, model: string): Promise<void> {
   }
 }
 
+// Each burns a core in slices of 100 ms and ends once this script is gone (its parent changes), however
+// it ends: a signal skips the exit handler.
+const BURN = `const parent = process.ppid; for (;;) { const t = Date.now(); while (Date.now() - t < 100); if (process.ppid !== parent) process.exit(); }`;
+const busy = Array.from({ length: BUSY }, () => spawn(process.execPath, ['-e', BURN], { stdio: 'ignore' }));
+process.on('exit', () => busy.forEach((p) => p.kill()));
 for (const name of MODELS) {
   await benchModel(
     name,
     name === 'stories' ? STORIES_MODEL : name === 'embed' ? EMBED_MODEL : await realVocabModel(name as RealVocab),
   );
 }
+busy.forEach((p) => p.kill());

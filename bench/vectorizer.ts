@@ -2,9 +2,9 @@
 // BENCH_ROWS short rows (100,000) queues them all in jobs of BENCH_BATCH rows (64), and one worker
 // (BENCH_CONCURRENCY sequences, 1; BENCH_THREADS threads, 1) embeds them and writes the destination.
 // Side by side, on the same machine and model: the library in process embedding the same texts one
-// after another (on a sample of BENCH_SAMPLE rows, min(rows, 10,000)), and the backfill from the
-// call to the last row done; rows/s of each, their ratio (the goal: >= 0.8), and the declaration's
-// own time (the enqueue). Progress goes to stderr every ~10%; the machine's load is printed beside
+// after another and BENCH_BATCH at a time as the worker does (on a sample of BENCH_SAMPLE rows,
+// min(rows, 10,000)), and the backfill from the call to the last row done; rows/s of each, the
+// ratios (the goal: >= 0.8), and the declaration's own time (the enqueue). Progress goes to stderr every ~10%; the machine's load is printed beside
 // the figures. Model: the trained stories260K in models/ (SVC_MODEL for another GGUF). Embeddings
 // go through svc's embedding addon where it is built (embed-native.ts); SVC_EMBED_NATIVE=0 gives
 // node-llama-cpp alone, for a before/after on the same machine:
@@ -107,17 +107,23 @@ try {
   ]);
   await db.query('ANALYZE docs');
 
-  // In process: the same texts, one after another, on one sequence of one context; measured before
-  // and again after the backfill (the machine's load moves it by 10-20%), the ratio to their mean.
-  const inProcessRate = async () => {
+  // In process: the same texts one after another (one sequence of one context), and as the worker
+  // embeds a job's texts (Engine.embedEach of BENCH_BATCH at a time, over every embedding context: the
+  // library at the worker's concurrency); measured before and again after the backfill (the machine's
+  // load moves them by 10-20%), the ratios to their means.
+  const inProcessRates = async () => {
     const engine = await Engine.load({ model: MODEL, threads: THREADS, contextSize: 512 });
-    const began = process.hrtime.bigint();
+    let began = process.hrtime.bigint();
     for (let i = 0; i < SAMPLE; i++) await engine.embed(body(i));
-    const rate = SAMPLE / seconds(began);
+    const sequential = SAMPLE / seconds(began);
+    began = process.hrtime.bigint();
+    for (let i = 0; i < SAMPLE; i += BATCH)
+      await engine.embedEach(Array.from({ length: Math.min(BATCH, SAMPLE - i) }, (_, k) => body(i + k)));
+    const batched = SAMPLE / seconds(began);
     await engine.dispose();
-    return rate;
+    return { sequential, batched };
   };
-  const before = await inProcessRate();
+  const before = await inProcessRates();
 
   // Through svc: the worker, then the declaration on the full table, then its backfill to the end.
   const child = spawnWorker(cluster, {
@@ -170,18 +176,19 @@ try {
   const workerMs = ((cpuAfter.worker - cpuBefore.worker) / ROWS) * 1000;
   const postgresMs = ((cpuAfter.postgres - cpuBefore.postgres) / ROWS) * 1000;
   await stopWorker();
-  const after = await inProcessRate();
-  const inProcess = (before + after) / 2;
+  const after = await inProcessRates();
+  const sequential = (before.sequential + after.sequential) / 2;
+  const batched = (before.batched + after.batched) / 2;
 
   console.log(
     `\nmodel ${MODEL}, ${ROWS} rows (in process on ${SAMPLE}), batch ${BATCH}, status read every ${POLL_MS} ms, worker concurrency ${CONCURRENCY}, ${THREADS} thread(s); load ${load()}\n`,
   );
   console.log(
-    '| model | embedding | rows | in-process rows/s (before / after) | svc backfill rows/s (end to end) | ratio to their mean | backfill s | CPU ms a row: worker / PostgreSQL | svc_vectorize call ms | batch | concurrency | threads | load |',
+    '| model | embedding | rows | library sequential rows/s (before / after) | library as the worker batches rows/s (before / after) | svc backfill rows/s (end to end) | backfill / library sequential | backfill / library batched | backfill s | CPU ms a row: worker / PostgreSQL | svc_vectorize call ms | batch | concurrency | threads | load |',
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|');
   console.log(
-    `| ${MODEL.split('/').pop()} | ${EMBEDDING} | ${ROWS} | ${before.toFixed(0)} / ${after.toFixed(0)} | ${throughSvc.toFixed(0)} | ${(throughSvc / inProcess).toFixed(2)} | ${backfillS.toFixed(1)} | ${workerMs.toFixed(3)} / ${postgresMs.toFixed(3)} | ${declareMs.toFixed(0)} | ${BATCH} | ${CONCURRENCY} | ${THREADS} | ${load()} |`,
+    `| ${MODEL.split('/').pop()} | ${EMBEDDING} | ${ROWS} | ${before.sequential.toFixed(0)} / ${after.sequential.toFixed(0)} | ${before.batched.toFixed(0)} / ${after.batched.toFixed(0)} | ${throughSvc.toFixed(0)} | ${(throughSvc / sequential).toFixed(2)} | ${(throughSvc / batched).toFixed(2)} | ${backfillS.toFixed(1)} | ${workerMs.toFixed(3)} / ${postgresMs.toFixed(3)} | ${declareMs.toFixed(0)} | ${BATCH} | ${CONCURRENCY} | ${THREADS} | ${load()} |`,
   );
 
   const { rows: dest } = await db.query<{ n: string }>('SELECT count(*) AS n FROM docs_chunks');

@@ -45,6 +45,20 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
     [],
     { BENCH_ROWS: '20', BENCH_PER_ROW: '5', BENCH_ROUND: '10', BENCH_MODELS: 'stories', BENCH_TOKENS: '4' },
   ],
+  // With one other CPU-bound process beside it (#55's loaded machine), stopped when the script ends.
+  [
+    'bench/table.ts',
+    [],
+    {
+      BENCH_ROWS: '8',
+      BENCH_PER_ROW: '2',
+      BENCH_ROUND: '4',
+      BENCH_MODELS: 'stories',
+      BENCH_KINDS: 'embed',
+      BENCH_TOKENS: '2',
+      BENCH_BUSY: '1',
+    },
+  ],
   ['bench/queue-miss.ts', [], { BENCH_CALLS: '10' }],
   ['bench/workers.ts', [], { BENCH_ROWS: '40', BENCH_ROUND: '20' }],
   ['bench/divergence.ts', ['--model', 'stories', '--prompts', '3', '--max-tokens', '16'], {}],
