@@ -6,8 +6,8 @@
 //   - SQL set-based: SELECT … FROM svc_generate_choice(array_agg(body), …)   (one call);
 //   - SQL async:     one svc_*_async per row, then svc_get_async_results(ids) for all of them;
 // and the worker's tokens/s at concurrency 1, 4 and 16 (set-based unconstrained generation of
-// BENCH_TOKENS tokens a row). Ratios are to the library at the same concurrency. Each model runs with
-// BENCH_THREADS threads (1); the machine's load is printed beside the figures.
+// BENCH_TOKENS tokens a row). Ratios are to the library at the same concurrency and to the sequential
+// one. Each model runs with BENCH_THREADS threads (1); the machine's load is printed beside the figures.
 //
 // The library's sequential rate, the library's at the worker's concurrency and the set-based rate,
 // whose ratios are #47's and #55's measures, are taken in interleaved rounds of BENCH_ROUND rows

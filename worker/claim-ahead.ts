@@ -20,12 +20,17 @@ export function jobsAhead(prefetch: number, concurrency: number, averageMs: numb
   return Math.max(prefetch, Math.min(MOST_AHEAD, covering));
 }
 
-/** The recent time of a job in a slot (from its start to its engine call's return), a moving average. */
+/**
+ * The recent time of a job in a slot (from its start to its engine call's return): a slower job sets it
+ * at once, faster ones bring it down a tenth of the way each. Erring long keeps the backlog small where
+ * short jobs (cache hits) and long ones (generations) mix: a backlog claimed on a short estimate would
+ * hold long jobs back from other workers, and new requests from this one, until it is nearly started.
+ */
 export class JobTimes {
   private average: number | undefined;
 
   ran(ms: number): void {
-    this.average = this.average === undefined ? ms : this.average * 0.9 + ms * 0.1;
+    this.average = this.average === undefined || ms > this.average ? ms : this.average * 0.9 + ms * 0.1;
   }
 
   get averageMs(): number | undefined {

@@ -1,5 +1,6 @@
 // How many jobs the worker holds claimed ahead (worker/claim-ahead.ts): SVC_WORKER_PREFETCH at least,
-// about AHEAD_MS of work a slot where jobs are short, never more than MOST_AHEAD, none when 0.
+// about AHEAD_MS of work a slot where jobs are short, never more than MOST_AHEAD, none when 0; the job
+// time it goes by errs long.
 import { AHEAD_MS, JobTimes, MOST_AHEAD, jobsAhead } from '../../worker/claim-ahead.js';
 
 test('before any job has run: SVC_WORKER_PREFETCH', () => {
@@ -28,11 +29,16 @@ test('a prefetch above what the time rule gives is kept', () => {
   expect(jobsAhead(100, 4, 10)).toBe(100);
 });
 
-test('the job time is a moving average: one slow job moves it a tenth of the way', () => {
+test('the job time rises at once with a slower job and falls a tenth of the way with each faster one', () => {
   const times = new JobTimes();
   expect(times.averageMs).toBeUndefined();
   times.ran(10);
   expect(times.averageMs).toBe(10);
-  times.ran(110);
-  expect(times.averageMs).toBeCloseTo(20);
+  times.ran(1000);
+  expect(times.averageMs).toBe(1000);
+  expect(jobsAhead(4, 4, times.averageMs)).toBe(4);
+  times.ran(0);
+  expect(times.averageMs).toBeCloseTo(900);
+  for (let i = 0; i < 100; i++) times.ran(2);
+  expect(jobsAhead(4, 4, times.averageMs)).toBe(MOST_AHEAD);
 });
