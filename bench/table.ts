@@ -210,4 +210,5 @@ for (const name of MODELS) {
     name === 'stories' ? STORIES_MODEL : name === 'embed' ? EMBED_MODEL : await realVocabModel(name as RealVocab),
   );
 }
+// A running child keeps this script alive: stopped here, and by the exit handler on a failure.
 busy.forEach((p) => p.kill());

@@ -12,11 +12,11 @@ export const MOST_AHEAD = 64;
 
 /**
  * Jobs to hold ahead: `prefetch` (0 means none, and stays none), or enough to cover AHEAD_MS a slot at
- * `averageMs` a job, at most MOST_AHEAD.
+ * `estimateMs` a job, at most MOST_AHEAD.
  */
-export function jobsAhead(prefetch: number, concurrency: number, averageMs: number | undefined): number {
-  if (prefetch === 0 || averageMs === undefined) return prefetch;
-  const covering = Math.floor((concurrency * AHEAD_MS) / Math.max(averageMs, 0.1));
+export function jobsAhead(prefetch: number, concurrency: number, estimateMs: number | undefined): number {
+  if (prefetch === 0 || estimateMs === undefined) return prefetch;
+  const covering = Math.floor((concurrency * AHEAD_MS) / Math.max(estimateMs, 0.1));
   return Math.max(prefetch, Math.min(MOST_AHEAD, covering));
 }
 
@@ -27,13 +27,13 @@ export function jobsAhead(prefetch: number, concurrency: number, averageMs: numb
  * hold long jobs back from other workers, and new requests from this one, until it is nearly started.
  */
 export class JobTimes {
-  private average: number | undefined;
+  private estimate: number | undefined;
 
   ran(ms: number): void {
-    this.average = this.average === undefined || ms > this.average ? ms : this.average * 0.9 + ms * 0.1;
+    this.estimate = this.estimate === undefined || ms > this.estimate ? ms : this.estimate * 0.9 + ms * 0.1;
   }
 
-  get averageMs(): number | undefined {
-    return this.average;
+  get estimateMs(): number | undefined {
+    return this.estimate;
   }
 }

@@ -302,7 +302,7 @@ export class Worker {
 
   /** Jobs to hold claimed ahead: SVC_WORKER_PREFETCH, more where jobs are short (claim-ahead.ts). */
   private ahead(): number {
-    return jobsAhead(this.config.prefetch, this.config.concurrency, this.jobTimes.averageMs);
+    return jobsAhead(this.config.prefetch, this.config.concurrency, this.jobTimes.estimateMs);
   }
 
   /** Waits for a notification, a freed slot, stop(), or `ms`. */

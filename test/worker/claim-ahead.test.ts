@@ -31,14 +31,14 @@ test('a prefetch above what the time rule gives is kept', () => {
 
 test('the job time rises at once with a slower job and falls a tenth of the way with each faster one', () => {
   const times = new JobTimes();
-  expect(times.averageMs).toBeUndefined();
+  expect(times.estimateMs).toBeUndefined();
   times.ran(10);
-  expect(times.averageMs).toBe(10);
+  expect(times.estimateMs).toBe(10);
   times.ran(1000);
-  expect(times.averageMs).toBe(1000);
-  expect(jobsAhead(4, 4, times.averageMs)).toBe(4);
+  expect(times.estimateMs).toBe(1000);
+  expect(jobsAhead(4, 4, times.estimateMs)).toBe(4);
   times.ran(0);
-  expect(times.averageMs).toBeCloseTo(900);
+  expect(times.estimateMs).toBeCloseTo(900);
   for (let i = 0; i < 100; i++) times.ran(2);
-  expect(jobsAhead(4, 4, times.averageMs)).toBe(MOST_AHEAD);
+  expect(jobsAhead(4, 4, times.estimateMs)).toBe(MOST_AHEAD);
 });
