@@ -29,7 +29,7 @@ DATA = $(wildcard extension/releases/svc--*.sql)
 # (svc_cosine_distance) and the relay before svc's JavaScript and administrators' functions
 # (svc_relay). The SQL declares them at MODULE_PATHNAME (svc.control's module_pathname).
 MODULE_big = svc
-OBJS = src/native/distance.o src/native/relay.o
+OBJS = src/native/distance.o src/native/reals.o src/native/relay.o
 # No LLVM bitcode: JIT inlining gains nothing on a loop this small, and it would need clang.
 override with_llvm = no
 # The same distances on every machine: no fused multiply-add where the CPU has one (GCC fuses by default).

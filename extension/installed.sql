@@ -530,6 +530,14 @@ $function$;
 -- grants on svc__queue_depth(): {svc_owner=X/svc_owner}
 -- comment: Internal: requests pending or processing, over all roles (for svc.max_queue_size).
 
+CREATE OR REPLACE FUNCTION public.svc__reals(bytes bytea)
+ RETURNS real[]
+ LANGUAGE c
+ IMMUTABLE
+AS '$libdir/svc', $function$svc_reals_from_bytes$function$;
+-- grants on svc__reals(bytea): {svc_owner=X/svc_owner}
+-- comment: Internal (svc__vectorizer_apply): the real[] of these bytes, float32s little-endian, as a vectorize job's result carries each vector.
+
 CREATE OR REPLACE FUNCTION public.svc__role_quota_check(fn text, role oid, added integer)
  RETURNS void
  LANGUAGE c
@@ -2583,6 +2591,7 @@ DECLARE
   written integer;
   refused integer;
   dest text;
+  svc_schema text := (SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc');
 BEGIN
   SELECT * INTO v FROM public.svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer FOR SHARE;
   IF NOT FOUND THEN
@@ -2611,9 +2620,16 @@ BEGIN
     IF dest IS NULL THEN
       RAISE EXCEPTION 'the destination of vectorizer % no longer exists: svc_vectorize_drop it and declare it again', v.name;
     END IF;
-    -- The rows' old chunks go, then the new ones.
+    -- The rows' old chunks go, then the new ones: each chunk's columns from its object but the
+    -- embedding, which comes as the worker's float32 bytes in base64 (worker/vectorize.ts) and goes in
+    -- through svc__reals (a vector column takes the real[] by pgvector's assignment cast).
     PERFORM public.svc__vectorizer_delete_chunks(dest, v.key_columns, mine);
-    EXECUTE format('INSERT INTO %1$s SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::%1$s, $1)', dest) USING chunk_rows;
+    EXECUTE format('INSERT INTO %1$s (%2$s, chunk_index, chunk, embedding) SELECT %3$s, p.chunk_index, p.chunk, %4$s.svc__reals(pg_catalog.decode(r.value OPERATOR(pg_catalog.->>) ''embedding'', ''base64''))'
+      ' FROM pg_catalog.jsonb_array_elements($1) AS r, pg_catalog.jsonb_populate_record(NULL::%1$s, r.value OPERATOR(pg_catalog.-) ''embedding''::text) AS p',
+      dest,
+      (SELECT string_agg(format('%I', c), ', ') FROM unnest(v.key_columns) AS c),
+      (SELECT string_agg(format('p.%I', c), ', ') FROM unnest(v.key_columns) AS c),
+      svc_schema) USING chunk_rows;
     UPDATE public.svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
       chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)

@@ -8,6 +8,7 @@ import { EMBED_LANES, embedInLanes } from '../src/engine/embed-pool.js';
 import type { InferenceEngine } from '../src/queue/inference-engine.js';
 import { PermanentJobError } from '../src/queue/job-errors.js';
 import * as protocol from './protocol.js';
+import { endianness } from 'node:os';
 import type pg from 'pg';
 import { SQLSTATE } from '../src/queue/sqlstate.js';
 
@@ -22,7 +23,8 @@ interface Item {
  * none and the error its row is failed with.
  */
 export interface VectorizedItem {
-  chunks: Array<{ text: string; embedding: number[] }>;
+  /** Each chunk's text and its vector (realsBase64). */
+  chunks: Array<{ text: string; embedding: string }>;
   error?: string;
 }
 
@@ -35,12 +37,23 @@ function checkedParameters(p: Record<string, unknown>): { chunking: Chunking; fo
   return { chunking: p.chunking as Chunking, format: p.format, items: p.items as Item[] };
 }
 
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 /**
- * A vector component as the real (float4) it becomes, in the fewest digits that name that real (9
- * significant digits always do): the destination then holds exactly what svc_embed of the same text
- * gives, and the result carries half the digits of the double.
+ * A vector as svc__reals (src/native/reals.c) reads it at completion: its reals (float4, each
+ * component rounded to the nearest, as svc_embed's real[] is) little-endian, in base64. The
+ * destination then holds exactly what svc_embed of the same text gives, and neither the worker nor
+ * PostgreSQL prints or parses a decimal: as JSON numbers the vectors were most of the database's
+ * CPU a row in a backfill, and a tenth of the worker's (#55, docs/benchmarks.md).
  */
-export const asReal = (x: number): number => Number(Math.fround(x).toPrecision(9));
+export function realsBase64(vector: readonly number[]): string {
+  // + 0 turns -0 into 0, as svc_embed's JSON does (JSON.stringify(-0) is "0").
+  const reals = Float32Array.from(vector, (x) => x + 0);
+  if (LITTLE_ENDIAN) return Buffer.from(reals.buffer).toString('base64');
+  const bytes = Buffer.alloc(reals.length * 4);
+  reals.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+  return bytes.toString('base64');
+}
 
 /**
  * The vectors of `inputs` in their order (null: the model makes no tokens of it): many per call
@@ -91,7 +104,7 @@ export async function runVectorize(
   pieces.forEach((piece, k) => {
     // A chunk the model makes no tokens of has no vector, and is left out.
     const embedding = vectors[k];
-    if (embedding !== null) out[piece.item].chunks.push({ text: piece.text, embedding: embedding.map(asReal) });
+    if (embedding !== null) out[piece.item].chunks.push({ text: piece.text, embedding: realsBase64(embedding) });
   });
   return JSON.stringify({ items: out });
 }

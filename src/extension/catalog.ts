@@ -661,6 +661,12 @@ const DECLARED: readonly SqlFunction[] = [
     comment: "Internal (svc__complete): write a vectorize job's chunks into the vectorizer's destination, for the rows it still stands for; returns the counts the queue keeps.",
   },
   {
+    // svc__vectorizer_apply's: a job's vectors come as the worker's float32 bytes (src/native/reals.c).
+    name: 'svc__reals', params: [p('bytes', 'bytea')], returns: 'real[]',
+    volatility: 'IMMUTABLE', security: 'INVOKER', grantTo: 'nobody', body: { c: 'svc_reals_from_bytes' },
+    comment: "Internal (svc__vectorizer_apply): the real[] of these bytes, float32s little-endian, as a vectorize job's result carries each vector.",
+  },
+  {
     name: 'svc__role_quota_check', params: [p('fn', 'text'), p('role', 'oid'), p('added', 'integer')], returns: 'void',
     volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { ts: 'roleQuotaCheck' },
     comment: "Internal (svc__vectorizer_enqueue): refuses (53400) when the role's requests pending or processing, the added ones counted, pass its quotas.",

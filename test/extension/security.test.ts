@@ -140,13 +140,14 @@ test('the worker completes the request, and only its owner reads the result', as
 
 test('every svc function pins search_path to pg_catalog and pg_temp alone (it names svc\'s own objects by schema)', async () => {
   // An aggregate (svc_summarize) takes no settings: the functions it runs are in this list and pin theirs.
-  // Nor do svc.so's C functions, which run no SQL (docs/security.md): the distance, its lower bound and the relays, each SECURITY INVOKER.
+  // Nor do svc.so's C functions, which run no SQL (docs/security.md): the distance, its lower bound, svc__reals and the relays, each SECURITY INVOKER.
   const { rows } = await alice.query(`SELECT p.proname, p.proconfig, l.lanname = 'c' AS native, p.prosecdef, p.prosrc FROM pg_proc p
     JOIN pg_language l ON l.oid = p.prolang JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e'
     JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'svc' WHERE p.prokind <> 'a' ORDER BY p.proname`);
   const native = rows.filter((r) => r.native);
   expect(native.filter((r) => r.prosrc !== 'svc_relay').map((r) => [r.proname, r.prosecdef, r.proconfig])).toEqual([
     ['svc__cosine_distance_lower_bound', false, null],
+    ['svc__reals', false, null],
     ['svc_cosine_distance', false, null],
   ]);
   // Every relay has its body, which pins the settings (checked below with the rest).

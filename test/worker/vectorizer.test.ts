@@ -489,6 +489,36 @@ test("a job that fails for good marks its rows failed with the worker's error; t
   expect(await settled(alice, 'doomed')).toMatchObject({ rows_failed: '0', rows_done: '2', chunks: '2' });
 }, 120_000);
 
+test('a result whose vector is not whole reals fails its rows with the reason and writes no chunk; the next write heals them', async () => {
+  await alice.query(`CREATE TABLE app.torn (id integer PRIMARY KEY, body text)`);
+  await alice.query(`SELECT svc_vectorize('app.torn', 'body', 'torn')`);
+  await worker!.stop();
+  try {
+    await alice.query(`INSERT INTO app.torn VALUES (1, 'one'), (2, 'two')`);
+    const claimer = await svc().connect(ROLES.worker);
+    const [job] = await protocol.claim(claimer, { workerId: 'test', maxJobs: 10, leaseSeconds: 30, maxRetries: 0 });
+    expect(job.function_name).toBe('vectorize');
+    // The first item's vector is five bytes (a real, 1.0, and one more).
+    const result = JSON.stringify({
+      items: [
+        { chunks: [{ text: 'one', embedding: Buffer.from([0, 0, 128, 63, 0]).toString('base64') }] },
+        { chunks: [{ text: 'two', embedding: 'AACAPw==' }] },
+      ],
+    });
+    expect(await protocol.complete(claimer, job, result)).toBe(true);
+    expect(await status(alice, 'torn')).toMatchObject({
+      rows_failed: '2',
+      chunks: '0',
+      last_error: 'svc__reals: bytes must hold whole 4-byte reals (holds 5 bytes)',
+    });
+    expect((await alice.query(`SELECT count(*)::int AS n FROM app.torn_chunks`)).rows[0].n).toBe(0);
+  } finally {
+    await startOne();
+  }
+  await alice.query(`UPDATE app.torn SET body = body`);
+  expect(await settled(alice, 'torn')).toMatchObject({ rows_failed: '0', rows_done: '2', chunks: '2' });
+}, 120_000);
+
 // Real tokenizers: bge's WordPiece (an embedding model) and qwen2's byte-level BPE (a decoder, embedded as svc_embed does).
 test.each([
   ['bge', 'a WordPiece vocabulary (bge)', () => bertEmbeddingModel('mean')],

@@ -22,6 +22,7 @@ DECLARE
   written integer;
   refused integer;
   dest text;
+  svc_schema text := (SELECT quote_ident(n.nspname) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'svc');
 BEGIN
   SELECT * INTO v FROM @extschema@.svc_vectorizers WHERE id = (job_parameters->>'vectorizer')::integer FOR SHARE;
   IF NOT FOUND THEN
@@ -50,9 +51,16 @@ BEGIN
     IF dest IS NULL THEN
       RAISE EXCEPTION 'the destination of vectorizer % no longer exists: svc_vectorize_drop it and declare it again', v.name;
     END IF;
-    -- The rows' old chunks go, then the new ones.
+    -- The rows' old chunks go, then the new ones: each chunk's columns from its object but the
+    -- embedding, which comes as the worker's float32 bytes in base64 (worker/vectorize.ts) and goes in
+    -- through svc__reals (a vector column takes the real[] by pgvector's assignment cast).
     PERFORM @extschema@.svc__vectorizer_delete_chunks(dest, v.key_columns, mine);
-    EXECUTE format('INSERT INTO %1$s SELECT * FROM pg_catalog.jsonb_populate_recordset(NULL::%1$s, $1)', dest) USING chunk_rows;
+    EXECUTE format('INSERT INTO %1$s (%2$s, chunk_index, chunk, embedding) SELECT %3$s, p.chunk_index, p.chunk, %4$s.svc__reals(pg_catalog.decode(r.value OPERATOR(pg_catalog.->>) ''embedding'', ''base64''))'
+      ' FROM pg_catalog.jsonb_array_elements($1) AS r, pg_catalog.jsonb_populate_record(NULL::%1$s, r.value OPERATOR(pg_catalog.-) ''embedding''::text) AS p',
+      dest,
+      (SELECT string_agg(format('%I', c), ', ') FROM unnest(v.key_columns) AS c),
+      (SELECT string_agg(format('p.%I', c), ', ') FROM unnest(v.key_columns) AS c),
+      svc_schema) USING chunk_rows;
     UPDATE @extschema@.svc_vectorizer_rows r SET state = CASE WHEN x.item->'error' IS NULL OR x.item->'error' = 'null' THEN 'done' ELSE 'failed' END,
       chunks = jsonb_array_length(x.item->'chunks'), error = x.item->>'error', done_at = clock_timestamp()
     FROM jsonb_array_elements(pairs) AS x(item)
