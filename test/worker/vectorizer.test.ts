@@ -467,37 +467,41 @@ test("the SQL reference's vectorizer example runs as written", async () => {
   }
 }, 120_000);
 
-test("a job that fails for good marks its rows failed with the worker's error; the next write queues them again", async () => {
-  await alice.query(`CREATE TABLE app.doomed (id integer PRIMARY KEY, body text)`);
-  await alice.query(`SELECT svc_vectorize('app.doomed', 'body', 'doomed')`);
+/**
+ * A vectorizer `name` over a new table app.<name> whose two rows are inserted while no worker runs;
+ * `settle` gets their job, claimed by the test as a worker, and says what becomes of it. Then a
+ * worker runs again, and an update of the rows queues them anew: they end done, whatever `settle` did.
+ */
+async function withClaimedJob(name: string, settle: (claimer: pg.Client, job: protocol.ClaimedJob) => Promise<void>) {
+  await alice.query(`CREATE TABLE app.${name} (id integer PRIMARY KEY, body text)`);
+  await alice.query(`SELECT svc_vectorize('app.${name}', 'body', '${name}')`);
   await worker!.stop();
   try {
-    await alice.query(`INSERT INTO app.doomed VALUES (1, 'one'), (2, 'two')`);
+    await alice.query(`INSERT INTO app.${name} VALUES (1, 'one'), (2, 'two')`);
     const claimer = await svc().connect(ROLES.worker);
     const jobs = await protocol.claim(claimer, { workerId: 'test', maxJobs: 10, leaseSeconds: 30, maxRetries: 0 });
     expect(jobs.map((j) => j.function_name)).toEqual(['vectorize']);
-    await protocol.fail(claimer, jobs[0], 'the model fell over', 0);
+    await settle(claimer, jobs[0]);
+  } finally {
+    await startOne();
+  }
+  await alice.query(`UPDATE app.${name} SET body = body`);
+  expect(await settled(alice, name)).toMatchObject({ rows_failed: '0', rows_done: '2', chunks: '2' });
+}
+
+test("a job that fails for good marks its rows failed with the worker's error; the next write queues them again", async () => {
+  await withClaimedJob('doomed', async (claimer, job) => {
+    await protocol.fail(claimer, job, 'the model fell over', 0);
     expect(await status(alice, 'doomed')).toMatchObject({
       rows_pending: '0',
       rows_failed: '2',
       last_error: 'the model fell over',
     });
-  } finally {
-    await startOne();
-  }
-  await alice.query(`UPDATE app.doomed SET body = body`);
-  expect(await settled(alice, 'doomed')).toMatchObject({ rows_failed: '0', rows_done: '2', chunks: '2' });
+  });
 }, 120_000);
 
 test('a result whose vector is not whole reals fails its rows with the reason and writes no chunk; the next write heals them', async () => {
-  await alice.query(`CREATE TABLE app.torn (id integer PRIMARY KEY, body text)`);
-  await alice.query(`SELECT svc_vectorize('app.torn', 'body', 'torn')`);
-  await worker!.stop();
-  try {
-    await alice.query(`INSERT INTO app.torn VALUES (1, 'one'), (2, 'two')`);
-    const claimer = await svc().connect(ROLES.worker);
-    const [job] = await protocol.claim(claimer, { workerId: 'test', maxJobs: 10, leaseSeconds: 30, maxRetries: 0 });
-    expect(job.function_name).toBe('vectorize');
+  await withClaimedJob('torn', async (claimer, job) => {
     // The first item's vector is five bytes (a real, 1.0, and one more).
     const result = JSON.stringify({
       items: [
@@ -512,11 +516,7 @@ test('a result whose vector is not whole reals fails its rows with the reason an
       last_error: 'svc__reals: bytes must hold whole 4-byte reals (holds 5 bytes)',
     });
     expect((await alice.query(`SELECT count(*)::int AS n FROM app.torn_chunks`)).rows[0].n).toBe(0);
-  } finally {
-    await startOne();
-  }
-  await alice.query(`UPDATE app.torn SET body = body`);
-  expect(await settled(alice, 'torn')).toMatchObject({ rows_failed: '0', rows_done: '2', chunks: '2' });
+  });
 }, 120_000);
 
 // Real tokenizers: bge's WordPiece (an embedding model) and qwen2's byte-level BPE (a decoder, embedded as svc_embed does).
