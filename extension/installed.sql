@@ -3441,6 +3441,7 @@ CREATE OR REPLACE FUNCTION public.svc_vectorizer_status()
  SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
  SET "plv8.start_proc" TO ''
+ SET jit TO 'off'
 AS $function$-- The session's own vectorizers (svc_admin members: all), with how far each is. The counts read
 -- every row of a vectorizer (~20 ms per 100,000); the last error is one probe of the failed rows' index.
 SELECT v.name, v.source, v.source_column, v.destination, v.model, c.pending, c.done, c.failed, c.chunks, c.lag,
