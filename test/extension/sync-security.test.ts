@@ -309,6 +309,28 @@ describe('dblink and svc_sync', () => {
     }
   });
 
+
+  test('the waiting backend must hold both its waiter lock and its token\'s lock, as a role that may act as the owner', async () => {
+    const waiting = await svc().connect(ROLES.alice);
+    const pid = (await waiting.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const owner = (await waiting.query(`SELECT oid::text FROM pg_roles WHERE rolname = current_user`)).rows[0].oid;
+    const token = 'cd'.repeat(32);
+    const mayAct = async (waiter: number, tokenGiven = token, ownerGiven = owner) =>
+      (await su.query('SELECT svc__sync_waiter_may_act_as($1, $2, $3, $4) AS ok', [pid, waiter, tokenGiven, ownerGiven])).rows[0].ok;
+    await waiting.query('BEGIN');
+    await waiting.query(`SELECT pg_advisory_xact_lock(1937138551, 9)`);
+    expect(await mayAct(9)).toBe(false); // the waiter lock alone
+    await waiting.query('ROLLBACK; BEGIN');
+    await waiting.query(`SELECT pg_advisory_xact_lock(('x' || left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 16))::bit(64)::bigint)`, [token]);
+    expect(await mayAct(9)).toBe(false); // the token's lock alone
+    await waiting.query(`SELECT pg_advisory_xact_lock(1937138551, 9)`);
+    expect(await mayAct(9)).toBe(true);
+    expect(await mayAct(8)).toBe(false);
+    expect(await mayAct(9, 'ef'.repeat(32))).toBe(false);
+    expect(await mayAct(9, token, (await su.query(`SELECT oid::text FROM pg_roles WHERE rolname = 'svc_owner'`)).rows[0].oid)).toBe(false);
+    await waiting.query('ROLLBACK');
+    expect(await mayAct(9)).toBe(false);
+  });
   test('logged in as svc_sync while alice waits: without her call\'s token, none of its requests is read, cancelled or added to', async () => {
     const waiting = await svc().connect(ROLES.alice);
     const pid = (await waiting.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
