@@ -12,8 +12,9 @@
 // The library's sequential rate, the library's at the worker's concurrency and the set-based rate,
 // whose ratios are #47's and #55's measures, are taken in interleaved rounds of BENCH_ROUND rows
 // (100): a round of each in turn, over the whole table, so that load from the rest of the machine
-// falls on all three alike. BENCH_BUSY=1 starts one CPU-bound process beside them for the whole run
-// (#55's loaded machine).
+// falls on all three alike. The per-row calls join the first rounds, on those rounds' rows, up to
+// BENCH_PER_ROW rows; their ratio is to the sequential library on the same rows in the same rounds.
+// BENCH_BUSY=1 starts one CPU-bound process beside them for the whole run (#55's loaded machine).
 //
 //   npx tsx bench/table.ts                                    # the issue's sizes (10,000 rows), both models
 //   BENCH_MODELS=qwen2-512 BENCH_KINDS=embed npx tsx bench/table.ts   # the 512-wide qwen2-vocabulary model (embed: models/svc-embed.gguf)
@@ -126,7 +127,7 @@ async function benchModel(name: string, model: string): Promise<void> {
     const many = await Engine.load({ model, threads: THREADS, contextSize: 512, sequences: CONCURRENCY });
     let stop = await startWorker(CONCURRENCY);
     console.log(
-      `\n### ${name} (${basename(model)}), ${ROWS} rows (library sequential, library × concurrency and set-based in interleaved rounds of ${ROUND}; per-row sync on ${PER_ROW}), worker concurrency ${CONCURRENCY}, ${THREADS} thread(s)${BUSY > 0 ? `, ${BUSY} other CPU-bound process(es) running` : ''}; load ${load()}\n`,
+      `\n### ${name} (${basename(model)}), ${ROWS} rows (library sequential, library × concurrency and set-based in interleaved rounds of ${ROUND}; per-row sync in the first ${Math.ceil(PER_ROW / ROUND)}, on ${PER_ROW}), worker concurrency ${CONCURRENCY}, ${THREADS} thread(s)${BUSY > 0 ? `, ${BUSY} other CPU-bound process(es) running` : ''}; load ${load()}\n`,
     );
     console.log(
       '| kind | library sequential | library × concurrency | SQL per-row sync | SQL set-based | SQL async + wait | set-based / library × concurrency | set-based / library sequential | per-row / library sequential | load after |',
@@ -135,27 +136,37 @@ async function benchModel(name: string, model: string): Promise<void> {
     for (const kind of KINDS) {
       const rate = (rows: number, s: number) => rows / s;
       // Interleaved rounds: the library one request after another on a round's rows, then the library
-      // at the worker's concurrency on the same rows, then the set-based call on them.
+      // at the worker's concurrency on the same rows, then the set-based call on them, then (in the
+      // first rounds, up to PER_ROW rows) the per-row calls on them.
       let libSeconds = 0;
       let concSeconds = 0;
       let setSeconds = 0;
+      let perRowRows = 0;
+      let perRowSeconds = 0;
+      let perRowLibSeconds = 0; // the sequential library's on the same rows
       for (let start = 0; start < ROWS; start += ROUND) {
         const round = bodies.slice(start, start + ROUND);
-        libSeconds += await seconds(async () => {
+        const lib = await seconds(async () => {
           for (const b of round) await libraryCall(one, kind, b);
         });
+        libSeconds += lib;
         concSeconds += await seconds(() => pool(round.length, CONCURRENCY, (i) => libraryCall(many, kind, round[i])));
         setSeconds += await seconds(() =>
           user.query(`SELECT count(*) FILTER (WHERE error IS NULL) FROM ${SQL[kind].set}`, [round]),
         );
+        if (start < PER_ROW) {
+          const end = Math.min(start + round.length, PER_ROW);
+          perRowSeconds += await seconds(() =>
+            user.query(`SELECT ${SQL[kind].perRow} FROM docs WHERE id >= $1 AND id < $2`, [start, end]),
+          );
+          perRowLibSeconds += (lib * (end - start)) / round.length;
+          perRowRows += end - start;
+        }
       }
       const libSeq = rate(ROWS, libSeconds);
       const libConc = rate(ROWS, concSeconds);
       const set = rate(ROWS, setSeconds);
-      const perRow = rate(
-        PER_ROW,
-        await seconds(() => user.query(`SELECT ${SQL[kind].perRow} FROM docs WHERE id < $1`, [PER_ROW])),
-      );
+      const perRow = rate(perRowRows, perRowSeconds);
       const asyncRate = rate(
         ROWS,
         await seconds(async () => {
@@ -165,7 +176,7 @@ async function benchModel(name: string, model: string): Promise<void> {
       );
       const f = (x: number) => x.toFixed(0);
       console.log(
-        `| ${kind} | ${f(libSeq)} | ${f(libConc)} | ${f(perRow)} | ${f(set)} | ${f(asyncRate)} | ${(set / libConc).toFixed(2)} | ${(set / libSeq).toFixed(2)} | ${(perRow / libSeq).toFixed(2)} | ${load()} |`,
+        `| ${kind} | ${f(libSeq)} | ${f(libConc)} | ${f(perRow)} | ${f(set)} | ${f(asyncRate)} | ${(set / libConc).toFixed(2)} | ${(set / libSeq).toFixed(2)} | ${(perRowLibSeconds / perRowSeconds).toFixed(2)} | ${load()} |`,
       );
       await db.query(`DELETE FROM svc_queue`);
     }
