@@ -9,6 +9,14 @@ import * as protocol from './protocol.js';
 type Queryable = Parameters<typeof protocol.completeCached>[0];
 type Entry = protocol.Completion & { cache?: protocol.CacheEntry };
 
+/**
+ * Where a call goes: a connection (or pool), or a writer of its own: the worker's claims connection
+ * (worker/request-locks.ts), which lets the requests' locks go in the completions' transaction.
+ */
+export type Lane = Queryable | { complete(completions: Entry[]): Promise<Set<string>> };
+const write = (lane: Lane, completions: Entry[]) =>
+  'complete' in lane ? lane.complete(completions) : protocol.completeCached(lane, completions);
+
 interface Waiting {
   completion: Entry;
   resolve: (stored: boolean) => void;
@@ -29,7 +37,7 @@ export interface Hold {
 
 export class CompletionBatcher {
   private waiting: Waiting[] = [];
-  private readonly freeLanes: Queryable[];
+  private readonly freeLanes: Lane[];
   private scheduled = false;
   /** When the oldest result waiting was handed in (performance.now()), and the timer that sends it. */
   private oldest = 0;
@@ -40,7 +48,7 @@ export class CompletionBatcher {
    * `maxBatch`: the most results per call; more spread over the free lanes. `hold`: see Hold.
    */
   constructor(
-    lanes: readonly Queryable[],
+    lanes: readonly Lane[],
     private readonly maxBatch = Infinity,
     private readonly hold?: Hold,
   ) {
@@ -96,12 +104,11 @@ export class CompletionBatcher {
     return true;
   }
 
-  private sendBatch(lane: Queryable, batch: Waiting[]): void {
-    protocol
-      .completeCached(
-        lane,
-        batch.map((w) => w.completion),
-      )
+  private sendBatch(lane: Lane, batch: Waiting[]): void {
+    write(
+      lane,
+      batch.map((w) => w.completion),
+    )
       .then(
         (refused) => {
           for (const w of batch) w.resolve(!refused.has(w.completion.job.request_id));

@@ -7,7 +7,7 @@ import { PermanentJobError } from '../src/queue/job-errors.js';
 import { errorFields, log } from './log.js';
 import { toPgText } from './jobs.js';
 import * as protocol from './protocol.js';
-import { CompletionBatcher } from './completions.js';
+import { CompletionBatcher, type Lane } from './completions.js';
 import { completeVectorize, VectorizeWriteTimeout } from './vectorize.js';
 import type { DatabaseReach } from './reach.js';
 import type { Ran } from './execute.js';
@@ -20,7 +20,7 @@ const COMPLETION_HOLD_UP_TO = 16;
  * How long while jobs claimed ahead wait too (a batch being worked through: a set-based call, a
  * backfill): long enough for the next job or two of a one-slot worker to join (a few ms each on a small
  * model), so that a worker at SVC_WORKER_CONCURRENCY=1 writes several results a call instead of one
- * (each call costs a statement, a commit, an unlock and a wake-up of the waiting caller). No caller
+ * (each call costs a statement, a commit and a wake-up of the waiting caller). No caller
  * waits on one result alone then: the batch's caller waits for all of them.
  */
 const COMPLETION_HOLD_BATCH_MS = 8;
@@ -64,10 +64,12 @@ export class OutcomeWriter {
     slots: SlotState,
     /** A failure was written as a retry: work no notification announces, so the worker claims again. */
     private readonly onRetryPending: () => void,
+    /** Where results go out first: the claims' connection, which lets their requests' locks go as they commit (request-locks.ts). */
+    resultsLane: Lane,
   ) {
     // Results wait a little for others still running to share their call (completions.ts Hold), and a
     // little longer while jobs claimed ahead wait.
-    this.completions = new CompletionBatcher([pool], Infinity, {
+    this.completions = new CompletionBatcher([resultsLane], Infinity, {
       more: () => slots.running(),
       get ms() {
         return slots.claimedAhead() ? COMPLETION_HOLD_BATCH_MS : COMPLETION_HOLD_MS;

@@ -125,17 +125,30 @@ export interface CacheEntry {
   functionName: string;
 }
 
+const COMPLETE_CACHED =
+  'SELECT svc_worker_complete_cached($1::uuid[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS refused';
+
 /**
  * complete() of each completion and cachePut() of each that carries a cache entry, in one statement
- * (svc_worker_complete_cached); returns the ids whose completion was refused.
+ * (svc_worker_complete_cached); returns the ids whose completion was refused. `release`: requests
+ * whose locks this connection holds (claim's holdLocks), let go in the same transaction: each lock is
+ * taken again for the transaction, after the completions, and the session's hold let go, so that it
+ * is free as the outcomes commit, with no statement after them (worker/request-locks.ts).
  */
 export async function completeCached(
   db: Queryable,
   completions: ReadonlyArray<Completion & { cache?: CacheEntry }>,
+  release: readonly string[] = [],
 ): Promise<Set<string>> {
   const { rows } = await db.query<{ refused: string[] }>({
-    name: 'svc_worker_complete_cached',
-    text: 'SELECT svc_worker_complete_cached($1::uuid[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS refused',
+    name: release.length === 0 ? 'svc_worker_complete_cached' : 'svc_worker_complete_cached_release',
+    // The target list is evaluated in order: the completions, then the transaction's locks, then the session's let go.
+    // Tried, never waited for (any role may take any key): this session holds each, so the try succeeds.
+    text:
+      release.length === 0
+        ? COMPLETE_CACHED
+        : `${COMPLETE_CACHED}, (SELECT count(*) FILTER (WHERE pg_catalog.pg_try_advisory_xact_lock(${requestLockKeys('id')})) FROM unnest($8::uuid[]) AS id) AS held,
+                (SELECT count(pg_catalog.pg_advisory_unlock(${requestLockKeys('id')})) FROM unnest($8::uuid[]) AS id) AS released`,
     values: [
       completions.map((c) => c.job.request_id),
       completions.map((c) => c.job.attempt),
@@ -144,6 +157,7 @@ export async function completeCached(
       completions.map((c) => c.cache?.model ?? null),
       completions.map((c) => c.cache?.functionName ?? null),
       completions.map((c) => c.stopReason ?? null),
+      ...(release.length === 0 ? [] : [release]),
     ],
   });
   return new Set(rows[0].refused);

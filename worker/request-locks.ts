@@ -1,10 +1,11 @@
 // The locks that wake waiting calls without polling (src/queue/locks.ts REQUEST_LOCK): the
 // worker claims over a connection of its own, and the claim's statement takes an advisory lock on each
-// request it claims, before the claim commits; each is let go once the request's outcome has committed,
-// or the worker lets the request go without one. A call waiting for a running request waits on its
-// lock, and wakes as the answer lands. Session locks belong to a connection, so claims and unlocks go
-// over the same one; when it is lost, its locks go with it (the callers wake, read the state again and
-// poll until the next claim), and the next claim opens another.
+// request it claims, before the claim commits; each is let go as the request's result commits (the
+// completion's statement goes over this connection: complete()), or once a failure has committed or
+// the worker lets the request go (unlock()). A call waiting for a running request waits on its lock,
+// and wakes as the answer lands. Session locks belong to a connection, so claims, completions and
+// unlocks go over the same one; when it is lost, its locks go with it (the callers wake, read the
+// state again and poll until the next claim), and the next claim opens another.
 import pg from 'pg';
 import * as protocol from './protocol.js';
 import { workerSession } from './setup.js';
@@ -24,6 +25,26 @@ export class RequestLocks {
     const jobs = await protocol.claim(client, o, true);
     for (const job of jobs) if (job.locked) this.held.set(job.request_id, (this.held.get(job.request_id) ?? 0) + 1);
     return jobs;
+  }
+
+  /**
+   * protocol.completeCached over the locks' connection, letting go in its transaction of the locks
+   * held once on those requests: their callers wake as the outcomes commit, where a statement of its
+   * own after the commit cost each sync call a round trip and a turn of the worker's event loop (#55).
+   * A lock held twice (a request claimed again while its first run is written) goes by unlock().
+   */
+  async complete(completions: Parameters<typeof protocol.completeCached>[1]): Promise<Set<string>> {
+    const client = this.client;
+    const release =
+      client === undefined ? [] : completions.map((c) => c.job.request_id).filter((id) => this.held.get(id) === 1);
+    for (const id of release) this.held.delete(id);
+    try {
+      return await protocol.completeCached(await this.connection(), completions, release);
+    } catch (error) {
+      // Not let go, the statement having failed: held still, unless the connection (and its locks) went.
+      if (this.client === client) for (const id of release) this.held.set(id, (this.held.get(id) ?? 0) + 1);
+      throw error;
+    }
   }
 
   /** The request's outcome has committed, or the worker let it go: its lock (if held) is let go, with others let go meanwhile in one statement. */

@@ -76,12 +76,14 @@ export class Worker {
   ) {
     this.models = [...engines.keys()];
     this.executor = new JobExecutor(pool, engines, config.progressIntervalMs);
+    this.locks = new RequestLocks(config.db);
     this.outcomes = new OutcomeWriter(
       pool,
       config.maxRetries,
       this.reach,
       { running: () => this.running.size > 0, claimedAhead: () => this.backlog.length > 0 },
       () => this.heardOfWork(),
+      this.locks,
     );
     this.heartbeat = new Heartbeat(
       pool,
@@ -111,7 +113,6 @@ export class Worker {
         if (this.holds(id)) this.releases.check([id]);
       },
     });
-    this.locks = new RequestLocks(config.db);
   }
 
   /** Runs until stop() is called and every claimed job has been finished. */

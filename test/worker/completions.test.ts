@@ -4,7 +4,11 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { CompletionBatcher } from '../../worker/completions.js';
 import * as protocol from '../../worker/protocol.js';
+import { RequestLocks } from '../../worker/request-locks.js';
+import { workerSession } from '../../worker/setup.js';
+import { requestLockKeys } from '../../src/queue/locks.js';
 import { ROLES, useSvc } from '../helpers/svc.js';
+import { eventually } from '../helpers/worker.js';
 
 const svc = useSvc();
 let db: pg.Client;
@@ -169,4 +173,54 @@ test('with a hold, a result waits for others still running to share its call; al
   await short.complete(held[4], 'e');
   expect(calls).toEqual([3, 1, 1]);
   for (const id of ids) expect((await status(id)).status).toBe('completed');
+});
+
+/** Whether no session holds request `id`'s lock (worker/request-locks.ts), asked without keeping it. */
+const lockFree = async (id: string) =>
+  (
+    await db.query(
+      `SELECT CASE WHEN pg_try_advisory_lock_shared(${requestLockKeys('$1')}) THEN pg_advisory_unlock_shared(${requestLockKeys('$1')}) ELSE false END AS free`,
+      [id],
+    )
+  ).rows[0].free as boolean;
+
+test("completeCached lets the claim's locks go in its own transaction: held until the outcomes commit, then free", async () => {
+  const [id, other] = await submitMany(2);
+  const held = await protocol.claim(workers[0], { ...options, maxJobs: 2 }, true);
+  expect(held.map((j) => j.locked)).toEqual([true, true]);
+  await workers[0].query('BEGIN');
+  expect(await protocol.completeCached(workers[0], [{ job: held[0], result: 'done' }], [id])).toEqual(new Set());
+  // Let go by the session, held by the transaction: a caller waiting on it reads the outcome once it has committed.
+  expect(await lockFree(id)).toBe(false);
+  expect((await status(id)).status).toBe('processing');
+  await workers[0].query('COMMIT');
+  expect(await lockFree(id)).toBe(true);
+  expect(await status(id)).toEqual({ status: 'completed', result: 'done' });
+  // The request not named keeps its lock.
+  expect(await lockFree(other)).toBe(false);
+  await protocol.unlockRequests(workers[0], [other]);
+  expect(await lockFree(other)).toBe(true);
+});
+
+test("the claims' connection writes results and lets their locks go; a failed write keeps them for unlock()", async () => {
+  const { host, port } = svc().cluster;
+  const locks = new RequestLocks({ host, port, user: ROLES.worker, database: 'postgres', options: workerSession('public') });
+  try {
+    const [id, next] = await submitMany(2);
+    const [job] = await locks.claim({ ...options, maxJobs: 1 });
+    expect(await lockFree(id)).toBe(false);
+    // PostgreSQL text cannot hold NUL: the statement fails, writing nothing and letting nothing go.
+    await expect(locks.complete([{ job, result: 'a\u0000b' }])).rejects.toThrow();
+    expect(await lockFree(id)).toBe(false);
+    locks.unlock(id);
+    await eventually('unlock() to let it go', () => lockFree(id));
+    const [second] = await locks.claim({ ...options, maxJobs: 1 });
+    expect(second.request_id).toBe(next);
+    expect(await locks.complete([{ job: second, result: 'ok' }])).toEqual(new Set());
+    expect(await lockFree(next)).toBe(true);
+    expect(await status(next)).toEqual({ status: 'completed', result: 'ok' });
+    locks.unlock(next); // already let go: nothing left to unlock, and no error
+  } finally {
+    await locks.close();
+  }
 });
