@@ -204,7 +204,13 @@ test("completeCached lets the claim's locks go in its own transaction: held unti
 
 test("the claims' connection writes results and lets their locks go; a failed write keeps them for unlock()", async () => {
   const { host, port } = svc().cluster;
-  const locks = new RequestLocks({ host, port, user: ROLES.worker, database: 'postgres', options: workerSession('public') });
+  const locks = new RequestLocks({
+    host,
+    port,
+    user: ROLES.worker,
+    database: 'postgres',
+    options: workerSession('public'),
+  });
   try {
     const [id, next] = await submitMany(2);
     const [job] = await locks.claim({ ...options, maxJobs: 1 });
