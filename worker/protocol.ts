@@ -51,11 +51,15 @@ export async function claim(
   return rows;
 }
 
+/** The session's hold let go of the lock of each request in the uuid[] parameter `ids` (how many), as an expression. */
+const unlockEach = (ids: string) =>
+  `(SELECT count(pg_catalog.pg_advisory_unlock(${requestLockKeys('id')})) FROM unnest(${ids}::uuid[]) AS id)`;
+
 /** Lets go of the locks claim() took on these requests (once each per id given). */
 export async function unlockRequests(db: Queryable, requestIds: readonly string[]): Promise<void> {
   await db.query({
     name: 'svc_worker_unlock_requests',
-    text: `SELECT count(pg_catalog.pg_advisory_unlock(${requestLockKeys('id')})) FROM unnest($1::uuid[]) AS id`,
+    text: `SELECT ${unlockEach('$1')}`,
     values: [requestIds],
   });
 }
@@ -148,7 +152,7 @@ export async function completeCached(
       release.length === 0
         ? COMPLETE_CACHED
         : `${COMPLETE_CACHED}, (SELECT count(*) FILTER (WHERE pg_catalog.pg_try_advisory_xact_lock(${requestLockKeys('id')})) FROM unnest($8::uuid[]) AS id) AS held,
-                (SELECT count(pg_catalog.pg_advisory_unlock(${requestLockKeys('id')})) FROM unnest($8::uuid[]) AS id) AS released`,
+                ${unlockEach('$8')} AS released`,
     values: [
       completions.map((c) => c.job.request_id),
       completions.map((c) => c.job.attempt),

@@ -35,8 +35,8 @@ export class RequestLocks {
    */
   async complete(completions: Parameters<typeof protocol.completeCached>[1]): Promise<Set<string>> {
     const client = this.client;
-    const release =
-      client === undefined ? [] : completions.map((c) => c.job.request_id).filter((id) => this.held.get(id) === 1);
+    // `held` is empty while no connection is open (drop() clears it).
+    const release = completions.map((c) => c.job.request_id).filter((id) => this.held.get(id) === 1);
     for (const id of release) this.held.delete(id);
     try {
       return await protocol.completeCached(await this.connection(), completions, release);
