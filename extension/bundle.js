@@ -14981,22 +14981,23 @@ var __svc_exports = (() => {
       if (waiting.length === 0) return states;
       const left = deadline - Date.now();
       if (left <= 0) return states;
-      if (waitForWorker(waiting, left)) continue;
+      if (waitForWorker(waiting, left, options.wakeAt ?? 0)) continue;
       one(QUERIES.sleep, Math.min(pause, Math.max(1e-3, left / 1e3)));
       pause = Math.min(pause * 1.15, maxPause);
     }
   }
   var LOCK_WAIT_MAX_MS = 1e3;
-  function waitForWorker(waiting, leftMs) {
-    const first = waiting[0];
-    const probe = one(QUERIES.requestUnheld, first);
-    if (probe.unheld) return false;
+  function waitForWorker(waiting, leftMs, wakeAt) {
+    const probe = (id) => ({ id, ...one(QUERIES.requestUnheld, id) });
+    let held = probe(waiting[Math.min(wakeAt, waiting.length - 1)]);
+    if (held.unheld && held.id !== waiting[0]) held = probe(waiting[0]);
+    if (held.unheld) return false;
     try {
-      one(QUERIES.awaitRequest, first, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
+      one(QUERIES.awaitRequest, held.id, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
     } catch (error) {
       if (sqlState(error) !== SQLSTATE.lock_not_available) throw error;
     } finally {
-      one(QUERIES.lockTimeout, probe.lock_timeout);
+      one(QUERIES.lockTimeout, held.lock_timeout);
     }
     return true;
   }
@@ -15254,6 +15255,7 @@ var __svc_exports = (() => {
 
   // src/extension/sync.ts
   var WINDOW = 1e3;
+  var WAKE_AT = 16;
   function workersSummary(model, withPending = false) {
     const s = one(QUERIES.workersSummary, model);
     const live = Number(s.live);
@@ -15331,7 +15333,8 @@ var __svc_exports = (() => {
     try {
       states = awaitAll(submitMore(0), timeout, 0.02, read, {
         onPoll: (waiting) => submitMore(waiting.length),
-        deadlineMovesOnProgress: true
+        deadlineMovesOnProgress: true,
+        wakeAt: WAKE_AT
       });
     } catch (error) {
       cancelRemoteQuietly(session, waiter, [...itemOf.keys()]);

@@ -18,6 +18,8 @@ export interface AwaitOptions {
   onPoll?: (waiting: readonly string[]) => readonly string[];
   /** The timeout runs from the last request that settled, not from the start (a set call goes on while answers come). */
   deadlineMovesOnProgress?: boolean;
+  /** Wait on the lock of the request this far into those still waited for (waitForWorker), not the first's. */
+  wakeAt?: number;
 }
 
 /**
@@ -48,7 +50,7 @@ export function awaitAll(ids: readonly string[], timeoutSeconds: number, maxPaus
     if (waiting.length === 0) return states;
     const left = deadline - Date.now();
     if (left <= 0) return states;
-    if (waitForWorker(waiting, left)) continue;
+    if (waitForWorker(waiting, left, options.wakeAt ?? 0)) continue;
     one(QUERIES.sleep, Math.min(pause, Math.max(0.001, left / 1000)));
     pause = Math.min(pause * 1.15, maxPause);
   }
@@ -62,22 +64,24 @@ export function awaitAll(ids: readonly string[], timeoutSeconds: number, maxPaus
 const LOCK_WAIT_MAX_MS = 1000;
 
 /**
- * Instead of a pause: when a worker is running the first request waited for, waits for the lock the
- * worker holds on it until its outcome has committed (src/queue/locks.ts REQUEST_LOCK), so the call wakes as
- * the answer lands rather than at its next poll. False when no session holds that lock (the request
- * is not claimed yet, or its worker takes no lock or is gone): the caller then polls. The lock is
- * asked about rather than the request's state, which the caller may not have read since the claim.
+ * Instead of a pause: when a worker is running the request `wakeAt` into those waited for (or else
+ * the first), waits for the lock the worker holds on it until its outcome has committed
+ * (src/queue/locks.ts REQUEST_LOCK), so the call wakes as that answer lands rather than at its next
+ * poll. False when no session holds either lock (not claimed yet, or its worker takes no lock or is
+ * gone): the caller then polls. The lock is asked about rather than the request's state, which the
+ * caller may not have read since the claim.
  */
-function waitForWorker(waiting: readonly string[], leftMs: number): boolean {
-  const first = waiting[0];
-  const probe = one<{ unheld: boolean; lock_timeout: string }>(QUERIES.requestUnheld, first)!;
-  if (probe.unheld) return false;
+function waitForWorker(waiting: readonly string[], leftMs: number, wakeAt: number): boolean {
+  const probe = (id: string) => ({ id, ...one<{ unheld: boolean; lock_timeout: string }>(QUERIES.requestUnheld, id)! });
+  let held = probe(waiting[Math.min(wakeAt, waiting.length - 1)]);
+  if (held.unheld && held.id !== waiting[0]) held = probe(waiting[0]);
+  if (held.unheld) return false;
   try {
-    one(QUERIES.awaitRequest, first, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
+    one(QUERIES.awaitRequest, held.id, `${Math.ceil(Math.min(leftMs, LOCK_WAIT_MAX_MS))}ms`);
   } catch (error) {
     if (sqlState(error) !== SQLSTATE.lock_not_available) throw error;
   } finally {
-    one(QUERIES.lockTimeout, probe.lock_timeout);
+    one(QUERIES.lockTimeout, held.lock_timeout);
   }
   return true;
 }

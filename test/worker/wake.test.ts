@@ -126,3 +126,56 @@ test('a worker killed while it holds a lock wakes the caller, whose request anot
   expect(done).toMatchObject({ status: 'completed', attempt: 2 });
   expect(text).toBe(done.result);
 }, 90_000);
+
+test('a set call waits on the lock of a request further on, so that it reads the states once for several answers', async () => {
+  // Every request claimed at once (held ahead), one running at a time: the call waits for the 17th to
+  // land (src/extension/sync.ts WAKE_AT), not for each answer.
+  start({ SVC_WORKER_PREFETCH: '30' });
+  await heardFrom(su);
+  const prompts = Array.from({ length: 20 }, (_, i) => `wake me ${i}`);
+  const callerPid = await pidOf(alice);
+  const call = alice.query(
+    `SELECT result FROM svc_generate($1::text[], max_tokens := 300, use_cache := false) ORDER BY ord`,
+    [prompts],
+  );
+  // The requests' positions in the call, by the key of each one's lock.
+  const position = new Map<string, number>();
+  await eventually('the requests to be claimed', async () => {
+    const { rows } = await su.query(
+      `SELECT (hashtext(request_id::text)::bigint & 4294967295)::text AS key, parameters->>'prompt' AS prompt FROM svc_queue WHERE parameters->>'prompt' = ANY($1) AND status <> 'pending'`,
+      [prompts],
+    );
+    for (const r of rows) position.set(r.key, prompts.indexOf(r.prompt));
+    return rows.length === prompts.length;
+  });
+  // Sampled while the call runs: the request the caller waits on, and how many of the call's requests
+  // before it are still to finish (with a wait on the first unfinished one, none ever would be).
+  const awaited: Array<{ position: number; unfinishedBefore: number }> = [];
+  for (;;) {
+    const { rows } = await su.query(
+      `SELECT l.objid::bigint::text AS key, ARRAY(SELECT parameters->>'prompt' FROM svc_queue WHERE parameters->>'prompt' = ANY($3) AND status IN ('pending', 'processing')) AS unfinished
+       FROM (SELECT 1) one LEFT JOIN pg_locks l ON l.pid = $1 AND NOT l.granted AND l.locktype = 'advisory' AND l.classid::bigint = $2 AND l.objsubid = 2`,
+      [callerPid, REQUEST_LOCK, prompts],
+    );
+    const unfinished = (rows[0].unfinished as string[]).map((p) => prompts.indexOf(p));
+    if (unfinished.length === 0) break;
+    if (rows[0].key !== null) {
+      const at = position.get(rows[0].key)!;
+      awaited.push({ position: at, unfinishedBefore: unfinished.filter((p) => p < at).length });
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  // Each row is its own request's answer.
+  const answers = new Map(
+    (
+      await su.query(
+        `SELECT parameters->>'prompt' AS prompt, result FROM svc_queue WHERE parameters->>'prompt' = ANY($1)`,
+        [prompts],
+      )
+    ).rows.map((r) => [r.prompt, r.result]),
+  );
+  expect((await call).rows.map((r) => r.result)).toEqual(prompts.map((p) => answers.get(p)));
+  // It waited for a request with many of the call's still to finish before it, and on few requests in all.
+  expect(Math.max(...awaited.map((a) => a.unfinishedBefore))).toBeGreaterThanOrEqual(8);
+  expect(new Set(awaited.map((a) => a.position)).size).toBeLessThan(prompts.length / 2);
+}, 90_000);
