@@ -166,7 +166,6 @@ async function benchModel(name: string, model: string): Promise<void> {
       const libSeq = rate(ROWS, libSeconds);
       const libConc = rate(ROWS, concSeconds);
       const set = rate(ROWS, setSeconds);
-      const perRow = rate(perRowRows, perRowSeconds);
       const asyncRate = rate(
         ROWS,
         await seconds(async () => {
@@ -175,8 +174,11 @@ async function benchModel(name: string, model: string): Promise<void> {
         }),
       );
       const f = (x: number) => x.toFixed(0);
+      // BENCH_PER_ROW=0 runs no per-row calls: their columns say so rather than NaN.
+      const perRowRate = perRowRows > 0 ? f(rate(perRowRows, perRowSeconds)) : '—';
+      const perRowRatio = perRowRows > 0 ? (perRowLibSeconds / perRowSeconds).toFixed(2) : '—';
       console.log(
-        `| ${kind} | ${f(libSeq)} | ${f(libConc)} | ${f(perRow)} | ${f(set)} | ${f(asyncRate)} | ${(set / libConc).toFixed(2)} | ${(set / libSeq).toFixed(2)} | ${(perRowLibSeconds / perRowSeconds).toFixed(2)} | ${load()} |`,
+        `| ${kind} | ${f(libSeq)} | ${f(libConc)} | ${perRowRate} | ${f(set)} | ${f(asyncRate)} | ${(set / libConc).toFixed(2)} | ${(set / libSeq).toFixed(2)} | ${perRowRatio} | ${load()} |`,
       );
       await db.query(`DELETE FROM svc_queue`);
     }
