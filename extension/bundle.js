@@ -7795,10 +7795,10 @@ var __svc_exports = (() => {
      FROM (SELECT coalesce($1, ${SESSION_ROLE_ID}) AS id) r, public.svc__queue_depth_bound b`,
       "oid"
     ),
-    // Role $1's requests pending or processing submitted after number $2 (0: all), with the bytes they
-    // store, and the last number given out: one range of svc_queue_owner_active_idx (limits.sql).
+    // Role $1's requests pending or processing submitted after number $2 (0: all), counted by the inputs
+    // they stand for (an embed_many request's texts), with the bytes they store, and the last number given out: one range of svc_queue_owner_active_idx (limits.sql).
     roleUsage: q(
-      `SELECT count(*) AS pending, coalesce(sum(q.stored_bytes), 0) AS bytes, (SELECT s.last_value FROM public.svc_queue_seq_seq s) AS last_seq
+      `SELECT coalesce(sum(q.inputs), 0) AS pending, coalesce(sum(q.stored_bytes), 0) AS bytes, (SELECT s.last_value FROM public.svc_queue_seq_seq s) AS last_seq
      FROM public.svc_queue q WHERE q.owner = $1 AND q.seq > $2 AND q.status IN ('pending', 'processing') AND q.stored_bytes >= 0`,
       "oid",
       "bigint"
@@ -7832,12 +7832,14 @@ var __svc_exports = (() => {
     ),
     // A sync call's requests (svc__sync_submit): one row per element of $2 (parameter objects) for the
     // role of oid $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
-    // svc__sync_cancel act on these rows for that token only); a batch when there are several. Ids come
-    // back with their 1-based position.
+    // svc__sync_cancel act on these rows for that token only); a batch when there are several. An
+    // embed_many request stands for its texts in the role's quota (inputs). Ids come back with their
+    // 1-based position.
     insertForWaiter: q(
       `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
-     INSERT INTO public.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token)
-     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES("t.item")}, sha256(convert_to($7, 'UTF8'))
+     INSERT INTO public.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token, inputs)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES("t.item")}, sha256(convert_to($7, 'UTF8')),
+       CASE WHEN $1 = 'embed_many' THEN jsonb_array_length(t.item->'texts') ELSE 1 END
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,
@@ -14734,6 +14736,12 @@ var __svc_exports = (() => {
   // src/queue/recorded-schema.ts
   var recordSchemaText = (schema) => JSON.stringify(schema);
 
+  // src/queue/embed-many.ts
+  var EMBED_MANY_MAX_TEXTS = 64;
+  function readEmbedManyResult(result) {
+    return JSON.parse(result);
+  }
+
   // src/extension/jobs.ts
   function modelParameters(fn, family, recorded) {
     const name = requestModel(fn, family, recorded);
@@ -14765,6 +14773,12 @@ var __svc_exports = (() => {
   function prepareEmbed(fn, textInput, useCache, model) {
     const parameters = { text_input: text(fn, "text_input", textInput), use_cache: boolean(fn, "use_cache", useCache), ...modelParameters(fn, "embed", model) };
     return { functionName: "embed", parameters, grammar: null };
+  }
+  function prepareEmbedMany(fn, texts, useCache, model) {
+    const checked = textArray(fn, "texts", texts, { maxItems: EMBED_MANY_MAX_TEXTS });
+    if (checked.length === 0) throw parameterError(fn, "texts", "must not be empty");
+    const parameters = { texts: checked, use_cache: boolean(fn, "use_cache", useCache), ...modelParameters(fn, "embed", model) };
+    return { functionName: "embed_many", parameters, grammar: null };
   }
   function prepareJson(fn, prompt, schema, args, format, compile, model) {
     const checkedPrompt = text(fn, "prompt", prompt);
@@ -14832,6 +14846,8 @@ var __svc_exports = (() => {
       }
       case "embed":
         return prepareEmbed(fn, p.text_input, p.use_cache, model);
+      case "embed_many":
+        return prepareEmbedMany(fn, p.texts, p.use_cache, model);
       case "generate_json":
         return prepareJson(fn, p.prompt, typeof p.schema === "string" ? new SchemaText(p.schema) : p.schema, args, format(), { strict: flagParameter(fn, "strict_schema", p.strict_schema), openObjects: flagParameter(fn, "open_objects", p.open_objects) }, model);
       case "generate_regex":
@@ -14841,7 +14857,7 @@ var __svc_exports = (() => {
       case "rerank":
         return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed, model);
       default:
-        throw parameterError(fn, "function_name", `must be one of generate, embed, generate_json, generate_regex, generate_choice, rerank`);
+        throw parameterError(fn, "function_name", `must be one of generate, embed, embed_many, generate_json, generate_regex, generate_choice, rerank`);
     }
   }
   function recordedModel(fn, model) {
@@ -14894,7 +14910,8 @@ var __svc_exports = (() => {
     const limits = effectiveLimits(capacity);
     checkCapacity(fn, capacity, limits, parameters.length, 0, as.maxQueueSize);
     const inserted = rows(QUERIES.insertForWaiter, functionName, parameters, grammar, priority2, as.ownerId, as.waiter, as.token);
-    checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, parameters.length);
+    const inputs = functionName === "embed_many" ? parameters.reduce((n, p) => n + p.texts.length, 0) : parameters.length;
+    checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, inputs);
     one(QUERIES.notifyWorkers, functionName);
     return inOrder(inserted, parameters.length);
   }
@@ -15288,7 +15305,17 @@ var __svc_exports = (() => {
     }
     return valid.filter((i) => outcomes[i].result === null);
   }
-  function runAll(fn, items) {
+  function unitsOf(items, todo, together) {
+    const job = (i) => items[i];
+    if (!together) return todo.map((i) => ({ items: [i], job: job(i) }));
+    const units = [];
+    for (let k = 0; k < todo.length; k += together.max) {
+      const run3 = todo.slice(k, k + together.max);
+      units.push({ items: run3, job: together.request(run3.map(job)) });
+    }
+    return units;
+  }
+  function runAll(fn, items, together) {
     const outcomes = items.map((item) => ({ result: null, error: item instanceof SvcError ? item : null }));
     let todo = fromCache(items, outcomes);
     if (todo.length === 0) return outcomes;
@@ -15303,61 +15330,76 @@ var __svc_exports = (() => {
       return error === null;
     });
     if (todo.length === 0) return outcomes;
+    const units = unitsOf(items, todo, together);
     const ctx = syncContext();
     const waiter = holdWaiterLock();
     const session = openSession(fn, ctx);
-    const itemOf = /* @__PURE__ */ new Map();
+    const unitOf = /* @__PURE__ */ new Map();
     let next = 0;
     let window = WINDOW;
-    const submitMore = (inQueue) => {
+    const submitMore = (inQueue2) => {
       for (; ; ) {
-        if (next >= todo.length || inQueue > window / 2) return [];
-        const batch = todo.slice(next, next + Math.max(1, window - inQueue));
-        const first = items[batch[0]];
+        if (next >= units.length || inQueue2 > window / 2) return [];
+        let end = next + 1;
+        for (let room = window - inQueue2 - units[next].items.length; end < units.length && room >= units[end].items.length; end++) room -= units[end].items.length;
+        const batch = units.slice(next, end);
         try {
-          const ids = submitRemote(session, ctx, waiter, first.functionName, batch.map((i) => items[i].parameters), maxQueueSize);
-          next += batch.length;
-          ids.forEach((id, k) => itemOf.set(id, batch[k]));
+          const ids = submitRemote(session, ctx, waiter, batch[0].job.functionName, batch.map((u) => u.job.parameters), maxQueueSize);
+          ids.forEach((id, k) => unitOf.set(id, next + k));
+          next = end;
           window = Math.min(WINDOW, window * 2);
           return ids;
         } catch (error) {
-          if (sqlState(error) !== SQLSTATE.configuration_limit_exceeded || batch.length === 1 && inQueue === 0) throw error;
-          window = Math.max(1, Math.floor(batch.length / 2));
-          if (inQueue > 0) return [];
+          const alone = batch.length === 1 && inQueue2 === 0;
+          if (sqlState(error) !== SQLSTATE.configuration_limit_exceeded || alone && batch[0].items.length === 1) throw error;
+          window = Math.max(1, Math.floor(batch.reduce((n, u) => n + u.items.length, 0) / 2));
+          if (alone) units.splice(next, 1, ...unitsOf(items, batch[0].items.slice(0, window), together), ...unitsOf(items, batch[0].items.slice(window), together));
+          if (inQueue2 > 0) return [];
         }
       }
     };
+    const inQueue = together ? (waiting) => waiting.reduce((n, id) => n + units[unitOf.get(id)].items.length, 0) : (waiting) => waiting.length;
     const local = ctx.isolation === "read committed";
     const read = local ? (ids) => readUnderWaiter(waiter.key, ids) : (ids) => readRemote(session, waiter, ids);
     let states;
     try {
       states = awaitAll(submitMore(0), timeout, 0.02, read, {
-        onPoll: (waiting) => submitMore(waiting.length),
+        onPoll: (waiting) => submitMore(inQueue(waiting)),
         deadlineMovesOnProgress: true,
-        wakeAt: WAKE_AT
+        // Requests of many items land a few at a time: each wake has few to read.
+        wakeAt: together ? 0 : WAKE_AT
       });
     } catch (error) {
-      cancelRemoteQuietly(session, waiter, [...itemOf.keys()]);
+      cancelRemoteQuietly(session, waiter, [...unitOf.keys()]);
       throw error;
     }
     const stillWaiting = [];
     let summary;
     const timedOut = (id, status) => {
-      summary ??= workersSummary(modelOf(items[itemOf.get(id)]), true).text;
+      summary ??= workersSummary(modelOf(units[unitOf.get(id)].job), true).text;
       return new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${summary}`, {
         detail: `request ${id} was ${status}; it is cancelled (a worker running it stops)`,
         hint: "Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions."
       });
     };
-    for (const [id, i] of itemOf) {
+    for (const [id, u] of unitOf) {
+      const unit = units[u];
       const state = states.get(id);
       const error = stateError(fn, id, state, () => timedOut(id, state.status));
       if (error?.sqlerrcode === SQLSTATE.svc_timed_out) stillWaiting.push(id);
-      if (error) outcomes[i].error = error;
-      else outcomes[i].result = state.result ?? "";
+      if (error) for (const i of unit.items) outcomes[i].error = error;
+      else if (!together) outcomes[unit.items[0]].result = state.result ?? "";
+      else {
+        const parts = together.split(state.result ?? "[]");
+        unit.items.forEach((i, k) => {
+          const part = parts[k] ?? { error: "its result has no answer for this input" };
+          if ("decoded" in part) outcomes[i].decoded = part.decoded;
+          else outcomes[i].error = stateError(fn, id, { status: "failed", result: null, error: part.error }, () => timedOut(id, "failed"));
+        });
+      }
     }
-    for (const i of todo.slice(next)) {
-      outcomes[i].error = new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out before this input was submitted: no result within ${timeout} s (svc.sync_timeout)`);
+    for (const unit of units.slice(next)) {
+      for (const i of unit.items) outcomes[i].error = new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out before this input was submitted: no result within ${timeout} s (svc.sync_timeout)`);
     }
     cancelRemoteQuietly(session, waiter, stillWaiting);
     return outcomes;
@@ -15403,10 +15445,22 @@ var __svc_exports = (() => {
   function embed(textInput, useCache) {
     return JSON.parse(runOne("svc_embed", prepareEmbed("svc_embed", textInput, useCache)));
   }
+  var EMBED_TOGETHER = {
+    max: EMBED_MANY_MAX_TEXTS,
+    request(texts) {
+      const { text_input: _first, ...rest } = texts[0].parameters;
+      return { functionName: "embed_many", parameters: { texts: texts.map((job) => job.parameters.text_input), ...rest }, grammar: null };
+    },
+    split: (result) => readEmbedManyResult(result).map((part) => Array.isArray(part) ? { decoded: part } : part)
+  };
   function embedMany(texts, useCache) {
     const fn = "svc_embed";
-    const outcomes = runAll(fn, prepareMany(fn, "texts", "text_input", texts, (f, t) => prepareEmbed(f, t, useCache)));
-    return outcomes.map((o, i) => ({ ord: i + 1, embedding: o.result === null ? null : JSON.parse(o.result), error: o.error?.message ?? null }));
+    const outcomes = runAll(fn, prepareMany(fn, "texts", "text_input", texts, (f, t) => prepareEmbed(f, t, useCache)), EMBED_TOGETHER);
+    return outcomes.map((o, i) => ({
+      ord: i + 1,
+      embedding: o.error ? null : o.decoded ?? JSON.parse(o.result),
+      error: o.error?.message ?? null
+    }));
   }
   function generateJson(prompt, schema, ...g) {
     return runOne("svc_generate_json", prepareJson("svc_generate_json", prompt, schema, generationArgs(g)));

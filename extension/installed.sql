@@ -135,8 +135,10 @@ CREATE TABLE svc_queue (
   stop_reason text,
   sync_token bytea,
   stored_bytes integer,
+  inputs integer NOT NULL DEFAULT 1,
   documents_id uuid,
-  CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text, 'vectorize'::text]))),
+  CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text, 'vectorize'::text, 'embed_many'::text]))),
+  CONSTRAINT svc_queue_inputs_check CHECK ((inputs >= 1)),
   CONSTRAINT svc_queue_pkey PRIMARY KEY (request_id),
   CONSTRAINT svc_queue_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),
   CONSTRAINT svc_queue_stop_reason_check CHECK ((stop_reason = ANY (ARRAY['end'::text, 'max_tokens'::text, 'stop'::text, 'context'::text])))
@@ -146,7 +148,7 @@ CREATE INDEX svc_queue_claim_idx ON public.svc_queue USING btree (model, priorit
 CREATE INDEX svc_queue_documents_idx ON public.svc_queue USING btree (documents_id) WHERE (documents_id IS NOT NULL);
 CREATE INDEX svc_queue_finished_idx ON public.svc_queue USING btree (COALESCE(completed_at, failed_at, cancelled_at)) WHERE (status = ANY (ARRAY['completed'::text, 'failed'::text, 'cancelled'::text]));
 CREATE INDEX svc_queue_lease_idx ON public.svc_queue USING btree (lease_expires_at) WHERE (status = 'processing'::text);
-CREATE INDEX svc_queue_owner_active_idx ON public.svc_queue USING btree (owner, seq) INCLUDE (stored_bytes) WHERE ((status = ANY (ARRAY['pending'::text, 'processing'::text])) AND (stored_bytes >= 0));
+CREATE INDEX svc_queue_owner_active_idx ON public.svc_queue USING btree (owner, seq) INCLUDE (stored_bytes, inputs) WHERE ((status = ANY (ARRAY['pending'::text, 'processing'::text])) AND (stored_bytes >= 0));
 CREATE UNIQUE INDEX svc_queue_pkey ON public.svc_queue USING btree (request_id);
 CREATE INDEX svc_queue_waiter_idx ON public.svc_queue USING btree (waiter) WHERE (waiter IS NOT NULL);
 ALTER TABLE svc_queue ENABLE ROW LEVEL SECURITY;
@@ -1949,7 +1951,7 @@ $function$;
 -- grants on svc__run_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_complete_and_claim, run by its relay (svc_relay).
 
-CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[], stop_reasons text[])
+CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], stop_reasons text[], cache_identities text[], cache_models text[], cache_functions text[], cache_results text[], cache_stop_reasons text[])
  RETURNS uuid[]
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -1960,31 +1962,38 @@ CREATE OR REPLACE FUNCTION public.svc__run_worker_complete_cached(request_ids uu
  SET enable_seqscan TO 'off'
  SET enable_bitmapscan TO 'off'
  SET jit TO 'off'
-AS $function$-- Results that finished together, and the cache entries of those whose request allows the cache, in
--- one statement and one transaction: svc__complete's completion of each (request, attempt, result),
--- then one insert of every entry (cache_identities[i] NULL: none for the i-th), then one eviction
--- beyond svc.cache_size. A caller has its answer and the cache holds it in the same commit, so the
--- next identical request finds it cached. Returns the ids whose completion was refused (usually
--- none); the cache entries are stored either way: they are what the request's parameters produce.
+AS $function$-- Results that finished together, and cache entries, in one statement and one transaction:
+-- svc__complete's completion of each (request, attempt, result, stop reason), then one insert of
+-- every entry (cache_identities[i], cache_models[i], cache_functions[i], cache_results[i],
+-- cache_stop_reasons[i]: a request's own result, or each input's of a request of many, embed_many),
+-- then one eviction beyond svc.cache_size. A caller has its answer and the cache holds it in the same
+-- commit, so the next identical request finds it cached. Returns the ids whose completion was refused
+-- (usually none); the cache entries are stored either way: they are what the requests' parameters produce.
 #variable_conflict use_column
 DECLARE
   n integer := cardinality(request_ids);
+  m integer := cardinality(cache_identities);
   refused uuid[];
 BEGIN
-  IF request_ids IS NULL OR attempts IS NULL OR results IS NULL OR cache_identities IS NULL OR cache_models IS NULL OR function_names IS NULL
-    OR cardinality(attempts) <> n OR cardinality(results) <> n OR cardinality(cache_identities) <> n
-    OR cardinality(cache_models) <> n OR cardinality(function_names) <> n OR coalesce(cardinality(stop_reasons), n) <> n THEN
-    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results, cache_identities, cache_models, function_names and stop_reasons (unless NULL) must be arrays of the same length'
+  IF request_ids IS NULL OR attempts IS NULL OR results IS NULL OR cardinality(attempts) <> n OR cardinality(results) <> n
+    OR coalesce(cardinality(stop_reasons), n) <> n THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: request_ids, attempts, results and stop_reasons (unless NULL) must be arrays of the same length'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF cache_identities IS NULL OR cache_models IS NULL OR cache_functions IS NULL OR cache_results IS NULL
+    OR cardinality(cache_models) <> m OR cardinality(cache_functions) <> m OR cardinality(cache_results) <> m
+    OR coalesce(cardinality(cache_stop_reasons), m) <> m THEN
+    RAISE EXCEPTION 'svc_worker_complete_cached: cache_identities, cache_models, cache_functions, cache_results and cache_stop_reasons (unless NULL) must be arrays of the same length'
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
   IF array_position(request_ids, NULL) IS NOT NULL OR array_position(attempts, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'svc_worker_complete_cached: request_ids and attempts must not contain NULL' USING ERRCODE = 'null_value_not_allowed';
   END IF;
   refused := public.svc__complete(request_ids, attempts, results, stop_reasons);
-  IF EXISTS (SELECT FROM unnest(cache_identities) AS c(identity) WHERE c.identity IS NOT NULL) THEN
+  IF m > 0 THEN
     INSERT INTO public.svc_cache (cache_key, model, function_name, result, stop_reason)
-    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result, stop_reasons[c.i]
-    FROM unnest(cache_identities, cache_models, function_names, results) WITH ORDINALITY AS c(identity, model, function_name, result, i)
+    SELECT encode(sha256(convert_to(c.identity, 'UTF8')), 'hex'), c.model, c.function_name, c.result, cache_stop_reasons[c.i]
+    FROM unnest(cache_identities, cache_models, cache_functions, cache_results) WITH ORDINALITY AS c(identity, model, function_name, result, i)
     WHERE c.identity IS NOT NULL AND c.model IS NOT NULL AND c.function_name IS NOT NULL AND c.result IS NOT NULL
       -- Not inserted when there already (see svc_worker_cache_put.sql: no wait on a role's open hit).
       AND NOT EXISTS (SELECT FROM public.svc_cache e WHERE e.cache_key = encode(sha256(convert_to(c.identity, 'UTF8')), 'hex') AND e.model = c.model)
@@ -1994,7 +2003,7 @@ BEGIN
   RETURN refused;
 END
 $function$;
--- grants on svc__run_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
+-- grants on svc__run_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[],text[],text[],text[]): {svc_owner=X/svc_owner,svc_worker=X/svc_owner}
 -- comment: Internal: the body of svc_worker_complete_cached, run by its relay (svc_relay).
 
 CREATE OR REPLACE FUNCTION public.svc__run_worker_fail(request_id uuid, attempt integer, error text, max_retries integer)
@@ -3514,12 +3523,12 @@ AS '$libdir/svc', $function$svc_relay$function$;
 -- grants on svc_worker_complete_and_claim(uuid[],integer[],text[],text,double precision,integer,integer,text[],text[]): (default: PUBLIC may execute)
 -- comment: Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason) given, then svc_worker_claim of up to claim_jobs jobs (default: one per completion) for the freed slots, in one call. Every row carries refused, the ids whose completion was refused (as by svc_worker_complete; the others were stored); with no job claimed, one row of NULL job columns.
 
-CREATE OR REPLACE FUNCTION public.svc_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], cache_identities text[], cache_models text[], function_names text[], stop_reasons text[] DEFAULT NULL::text[])
+CREATE OR REPLACE FUNCTION public.svc_worker_complete_cached(request_ids uuid[], attempts integer[], results text[], stop_reasons text[], cache_identities text[], cache_models text[], cache_functions text[], cache_results text[], cache_stop_reasons text[])
  RETURNS uuid[]
  LANGUAGE c
 AS '$libdir/svc', $function$svc_relay$function$;
--- grants on svc_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[],text[]): (default: PUBLIC may execute)
--- comment: Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason), and svc_worker_cache_put of each result whose cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.
+-- grants on svc_worker_complete_cached(uuid[],integer[],text[],text[],text[],text[],text[],text[],text[]): (default: PUBLIC may execute)
+-- comment: Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason), and svc_worker_cache_put of each cache entry (identity, model, function, result, stop reason: a request's, or each input's of a request of many), in one call; returns the ids whose completion was refused.
 
 CREATE OR REPLACE FUNCTION public.svc_worker_fail(request_id uuid, attempt integer, error text, max_retries integer DEFAULT 3)
  RETURNS text

@@ -7,7 +7,7 @@
 import * as protocol from './protocol.js';
 
 type Queryable = Parameters<typeof protocol.completeCached>[0];
-type Entry = protocol.Completion & { cache?: protocol.CacheEntry };
+type Entry = protocol.Completion & { cache?: readonly protocol.CacheEntry[] };
 
 /**
  * Where a call goes: a connection (or pool), or a writer of its own: the worker's claims connection
@@ -58,13 +58,13 @@ export class CompletionBatcher {
   }
 
   /**
-   * Stores the job's result (its cache entry, and how a generation ended, when given): true once stored, false when refused
+   * Stores the job's result (its cache entries, and how a generation ended, when given): true once stored, false when refused
    * (the job is no longer this attempt's to complete). Rejects when the call fails.
    */
   complete(
     job: protocol.Completion['job'],
     result: string,
-    cache?: protocol.CacheEntry,
+    cache?: readonly protocol.CacheEntry[],
     stopReason?: protocol.Completion['stopReason'],
   ): Promise<boolean> {
     return new Promise((resolve, reject) => {

@@ -8,9 +8,9 @@ import { checkJobGrammar, runJob, type JobResult } from './jobs.js';
 import * as protocol from './protocol.js';
 import { ProgressPublisher, STREAMED } from './progress.js';
 
-/** A job's result (and how a generation ended), and its cache entry when its request allows the cache (written with the completion). */
+/** A job's result (and how a generation ended), and its cache entries when its request allows the cache (written with the completion). */
 export interface Ran extends JobResult {
-  cache?: protocol.CacheEntry;
+  cache?: protocol.CacheEntry[];
 }
 
 export class JobExecutor {
@@ -43,8 +43,11 @@ export class JobExecutor {
    */
   async execute(job: protocol.ClaimedJob, signal: AbortSignal): Promise<Ran> {
     checkJobGrammar(job);
-    // The request's cache key, where it allows the cache (computing it costs a canonical JSON and a hash).
-    const identity = job.parameters.use_cache === true ? cacheIdentity(job.function_name, job.parameters) : null;
+    const allowsCache = job.parameters.use_cache === true;
+    // The request's cache key, where it allows the cache (computing it costs a canonical JSON and a
+    // hash). A request of many inputs is never looked up or cached itself: each input's answer is, as its own request's.
+    const identity =
+      allowsCache && job.function_name !== 'embed_many' ? cacheIdentity(job.function_name, job.parameters) : null;
     const engine = this.engineFor(job);
     // A synchronous call's request is not looked up again: its caller did, just before submitting it.
     if (identity !== null && !job.waited) {
@@ -67,8 +70,16 @@ export class JobExecutor {
     // A job stopped (timed out or released) writes nothing, to the cache either, whatever its engine call returned.
     signal.throwIfAborted();
     // Stored with the completion, in one statement: when a caller has its answer, the next identical request finds it cached.
-    return identity !== null
-      ? { ...ran, cache: { identity, model: engine.modelId, functionName: job.function_name } }
-      : ran;
+    if (!allowsCache) return ran;
+    const model = engine.modelId;
+    const cache = ran.answers
+      ? ran.answers.map((a) => ({
+          identity: cacheIdentity(a.functionName, a.parameters),
+          model,
+          functionName: a.functionName,
+          result: a.result,
+        }))
+      : [{ identity: identity!, model, functionName: job.function_name }];
+    return { ...ran, cache };
   }
 }

@@ -20,6 +20,7 @@ import { SQL_NAMES, samplingProblem, type Sampling } from '../src/decode/samplin
 import { stopMessage, stopProblem } from '../src/decode/stop.js';
 import type { ClaimedJob } from './protocol.js';
 import { runVectorize } from './vectorize.js';
+import { runEmbedMany } from './embed-many.js';
 import { PermanentJobError } from '../src/queue/job-errors.js';
 
 /**
@@ -92,6 +93,8 @@ function cutShort(tokens: number, maxTokens: number, stopReason: string): boolea
 export interface JobResult {
   result: string;
   stopReason?: StopReasonName;
+  /** A request of many inputs (embed_many): each input's own request (its parameters) and answer, cached as that request's. */
+  answers?: Array<{ functionName: 'embed'; parameters: Record<string, unknown>; result: string }>;
 }
 
 /** A template the model carries but node-llama-cpp cannot render fails every attempt alike. */
@@ -111,15 +114,20 @@ export async function runJob(
   try {
     return await runOn(engine, job, signal, onText);
   } catch (error) {
-    // A text the model has nothing to embed has nothing on every attempt; it is never cached.
-    if (error instanceof NothingToEmbedError) throw new PermanentJobError(error.message);
-    // An input over the context, or generation asked of an embedding model, fails alike every time: refused at once, never retried (#45).
-    if (error instanceof ContextExceededError || error instanceof ModelRoleError)
-      throw new PermanentJobError(error.message);
-    // A request an inference server rejects as invalid, or an endpoint it does not offer, fails alike every time.
-    if (error instanceof InferenceServerError && error.permanent) throw new PermanentJobError(error.message);
-    throw error;
+    throw failsAlike(error) ?? error;
   }
+}
+
+/** The error as a PermanentJobError where every attempt of the same input would fail alike; else undefined. */
+export function failsAlike(error: unknown): PermanentJobError | undefined {
+  // A text the model has nothing to embed has nothing on every attempt; it is never cached.
+  if (error instanceof NothingToEmbedError) return new PermanentJobError(error.message);
+  // An input over the context, or generation asked of an embedding model, fails alike every time: refused at once, never retried (#45).
+  if (error instanceof ContextExceededError || error instanceof ModelRoleError)
+    return new PermanentJobError(error.message);
+  // A request an inference server rejects as invalid, or an endpoint it does not offer, fails alike every time.
+  if (error instanceof InferenceServerError && error.permanent) return new PermanentJobError(error.message);
+  return error instanceof PermanentJobError ? error : undefined;
 }
 
 async function runOn(
@@ -177,6 +185,8 @@ async function runOn(
       const ranked = await engine.rerank(String(p.query), p.documents as string[], String(p.task));
       return { result: JSON.stringify(ranked) };
     }
+    case 'embed_many':
+      return runEmbedMany(engine, p, signal);
     case 'vectorize':
       return { result: await runVectorize(engine, p, signal) };
     default:

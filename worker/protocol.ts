@@ -6,7 +6,15 @@ import type { StopReasonName } from '../src/engine/outcomes.js';
 
 export interface ClaimedJob {
   request_id: string;
-  function_name: 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank' | 'vectorize';
+  function_name:
+    | 'generate'
+    | 'embed'
+    | 'embed_many'
+    | 'generate_json'
+    | 'generate_regex'
+    | 'generate_choice'
+    | 'rerank'
+    | 'vectorize';
   parameters: Record<string, unknown>;
   grammar: string | null;
   attempt: number;
@@ -127,23 +135,34 @@ export interface CacheEntry {
   identity: string;
   model: string;
   functionName: string;
+  /** The entry's answer and how it ended, where it is not its completion's (an input of a request of many). */
+  result?: string;
+  stopReason?: StopReasonName;
 }
 
 const COMPLETE_CACHED =
-  'SELECT svc_worker_complete_cached($1::uuid[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS refused';
+  'SELECT svc_worker_complete_cached($1::uuid[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS refused';
 
 /**
- * complete() of each completion and cachePut() of each that carries a cache entry, in one statement
- * (svc_worker_complete_cached); returns the ids whose completion was refused. `release`: requests
+ * complete() of each completion and cachePut() of each cache entry it carries (a request's own, or
+ * each input's of a request of many), in one statement (svc_worker_complete_cached); returns the ids
+ * whose completion was refused. `release`: requests
  * whose locks this connection holds (claim's holdLocks), let go in the same transaction: each lock is
  * taken again for the transaction, after the completions, and the session's hold let go, so that it
  * is free as the outcomes commit, with no statement after them (worker/request-locks.ts).
  */
 export async function completeCached(
   db: Queryable,
-  completions: ReadonlyArray<Completion & { cache?: CacheEntry }>,
+  completions: ReadonlyArray<Completion & { cache?: readonly CacheEntry[] }>,
   release: readonly string[] = [],
 ): Promise<Set<string>> {
+  const entries = completions.flatMap((c) =>
+    (c.cache ?? []).map((e) => ({
+      ...e,
+      result: e.result ?? c.result,
+      stopReason: e.stopReason ?? c.stopReason ?? null,
+    })),
+  );
   const { rows } = await db.query<{ refused: string[] }>({
     name: release.length === 0 ? 'svc_worker_complete_cached' : 'svc_worker_complete_cached_release',
     // The target list is evaluated in order: the completions, then the transaction's locks, then the session's let go.
@@ -151,16 +170,18 @@ export async function completeCached(
     text:
       release.length === 0
         ? COMPLETE_CACHED
-        : `${COMPLETE_CACHED}, (SELECT count(*) FILTER (WHERE pg_catalog.pg_try_advisory_xact_lock(${requestLockKeys('id')})) FROM unnest($8::uuid[]) AS id) AS held,
-                ${unlockEach('$8')} AS released`,
+        : `${COMPLETE_CACHED}, (SELECT count(*) FILTER (WHERE pg_catalog.pg_try_advisory_xact_lock(${requestLockKeys('id')})) FROM unnest($10::uuid[]) AS id) AS held,
+                ${unlockEach('$10')} AS released`,
     values: [
       completions.map((c) => c.job.request_id),
       completions.map((c) => c.job.attempt),
       completions.map((c) => c.result),
-      completions.map((c) => c.cache?.identity ?? null),
-      completions.map((c) => c.cache?.model ?? null),
-      completions.map((c) => c.cache?.functionName ?? null),
       completions.map((c) => c.stopReason ?? null),
+      entries.map((e) => e.identity),
+      entries.map((e) => e.model),
+      entries.map((e) => e.functionName),
+      entries.map((e) => e.result),
+      entries.map((e) => e.stopReason),
       ...(release.length === 0 ? [] : [release]),
     ],
   });

@@ -58,7 +58,7 @@ export function realsBase64(vector: readonly number[]): string {
  * where the engine takes many (Engine.embedEach: svc's embedding addon), else EMBED_LANES at a time.
  * The job's timeout (SVC_WORKER_TIMEOUT) or a failure stops it between two calls.
  */
-function embedAll(
+export function embedAll(
   engine: InferenceEngine,
   inputs: readonly string[],
   signal: AbortSignal,

@@ -527,11 +527,11 @@ const DECLARED: readonly SqlFunction[] = [
   },
   {
     name: 'svc_worker_complete_cached',
-    params: [p('request_ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]'), p('cache_identities', 'text[]'), p('cache_models', 'text[]'),
-      p('function_names', 'text[]'), p('stop_reasons', 'text[]', 'NULL')],
+    params: [p('request_ids', 'uuid[]'), p('attempts', 'integer[]'), p('results', 'text[]'), p('stop_reasons', 'text[]'),
+      p('cache_identities', 'text[]'), p('cache_models', 'text[]'), p('cache_functions', 'text[]'), p('cache_results', 'text[]'), p('cache_stop_reasons', 'text[]')],
     returns: 'uuid[]', volatility: 'VOLATILE', security: 'DEFINER', grantTo: 'svc_worker', settings: INDEX_PLANS, body: { language: 'plpgsql' },
-    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason), and svc_worker_cache_put of each result whose '
-      + 'cache_identities entry is not NULL, in one call; returns the ids whose completion was refused.',
+    comment: 'Worker protocol: svc_worker_complete of each (request, attempt, result, stop reason), and svc_worker_cache_put of each cache entry '
+      + '(identity, model, function, result, stop reason: a request\'s, or each input\'s of a request of many), in one call; returns the ids whose completion was refused.',
   },
   {
     name: 'svc__cache_trim', params: [], returns: 'void', volatility: 'VOLATILE', security: 'INVOKER', grantTo: 'nobody', body: { language: 'sql' },

@@ -10,8 +10,9 @@ import { recordSchemaText } from '../queue/recorded-schema.js';
 import { promptSettings, requestModel, schemaSettings, type ModelFunction, type PromptParameters } from './settings.js';
 import type { SchemaCompile } from './constraints.js';
 import { recordedSampling } from '../decode/sampling.js';
+import { EMBED_MANY_MAX_TEXTS } from '../queue/embed-many.js';
 
-export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank';
+export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank' | 'embed_many';
 
 export interface PreparedJob {
   functionName: QueueFunction;
@@ -83,6 +84,17 @@ export function prepareGenerate(fn: string, prompt: unknown, args: GenerationArg
 export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown, model?: string | null): PreparedJob {
   const parameters = { text_input: v.text(fn, 'text_input', textInput), use_cache: v.boolean(fn, 'use_cache', useCache), ...modelParameters(fn, 'embed', model) };
   return { functionName: 'embed', parameters, grammar: null };
+}
+
+/**
+ * A set-based svc_embed's texts in one request (src/queue/embed-many.ts), each checked as svc_embed
+ * checks its text_input; `fn` is the SQL function's name. Only svc's sync functions submit them.
+ */
+export function prepareEmbedMany(fn: string, texts: unknown, useCache: unknown, model?: string | null): PreparedJob {
+  const checked = v.textArray(fn, 'texts', texts, { maxItems: EMBED_MANY_MAX_TEXTS });
+  if (checked.length === 0) throw parameterError(fn, 'texts', 'must not be empty');
+  const parameters = { texts: checked, use_cache: v.boolean(fn, 'use_cache', useCache), ...modelParameters(fn, 'embed', model) };
+  return { functionName: 'embed_many', parameters, grammar: null };
 }
 
 /**
@@ -175,11 +187,12 @@ export function prepareFromParameters(fn: string, functionName: unknown, paramet
       return flagParameter(fn, 'stream', p.stream) ? { ...job, parameters: { ...job.parameters, stream: true } } : job;
     }
     case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache, model);
+    case 'embed_many': return prepareEmbedMany(fn, p.texts, p.use_cache, model);
     case 'generate_json': return prepareJson(fn, p.prompt, typeof p.schema === 'string' ? new SchemaText(p.schema) : p.schema, args, format(), { strict: flagParameter(fn, 'strict_schema', p.strict_schema), openObjects: flagParameter(fn, 'open_objects', p.open_objects) }, model);
     case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, args, format(), model);
     case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, args, format(), model);
     case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed, model);
-    default: throw parameterError(fn, 'function_name', `must be one of generate, embed, generate_json, generate_regex, generate_choice, rerank`);
+    default: throw parameterError(fn, 'function_name', `must be one of generate, embed, embed_many, generate_json, generate_regex, generate_choice, rerank`);
   }
 }
 

@@ -8,12 +8,17 @@
 -- its grammar, written by svc's submitters and by a vectorizer's (svc__vectorizer_enqueue).
 ALTER TABLE svc_queue ADD COLUMN stored_bytes integer;
 
+-- The inputs a request stands for, which a role's quota of requests counts: 1, or the texts of an
+-- embed_many request (a set-based svc_embed's texts, up to 64 a request: src/extension/sync.ts), so
+-- a role holds no more work in the queue by submitting texts together.
+ALTER TABLE svc_queue ADD COLUMN inputs integer NOT NULL DEFAULT 1 CHECK (inputs >= 1);
+
 -- A role's active requests in submission order with their bytes: a submission counts the role's
 -- requests since its session last counted (one index descent when there are none), and recounts
 -- them all only when that bound passes a limit (submit.ts checkRoleQuota). `stored_bytes >= 0` in
 -- the predicate keeps other statements from taking this index (their clauses never imply it; see
 -- queue-bound.sql) and leaves out the rows that do not count.
-CREATE INDEX svc_queue_owner_active_idx ON svc_queue (owner, seq) INCLUDE (stored_bytes)
+CREATE INDEX svc_queue_owner_active_idx ON svc_queue (owner, seq) INCLUDE (stored_bytes, inputs)
   WHERE status IN ('pending', 'processing') AND stored_bytes >= 0;
 
 -- A role's own quotas; a NULL column takes the default (svc_config 'queue_limits', else LIMITS in

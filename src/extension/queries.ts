@@ -76,10 +76,10 @@ export const QUERIES = {
      FROM (SELECT coalesce($1, ${SESSION_ROLE_ID}) AS id) r, @extschema@.svc__queue_depth_bound b`,
     'oid',
   ),
-  // Role $1's requests pending or processing submitted after number $2 (0: all), with the bytes they
-  // store, and the last number given out: one range of svc_queue_owner_active_idx (limits.sql).
+  // Role $1's requests pending or processing submitted after number $2 (0: all), counted by the inputs
+  // they stand for (an embed_many request's texts), with the bytes they store, and the last number given out: one range of svc_queue_owner_active_idx (limits.sql).
   roleUsage: q(
-    `SELECT count(*) AS pending, coalesce(sum(q.stored_bytes), 0) AS bytes, (SELECT s.last_value FROM @extschema@.svc_queue_seq_seq s) AS last_seq
+    `SELECT coalesce(sum(q.inputs), 0) AS pending, coalesce(sum(q.stored_bytes), 0) AS bytes, (SELECT s.last_value FROM @extschema@.svc_queue_seq_seq s) AS last_seq
      FROM @extschema@.svc_queue q WHERE q.owner = $1 AND q.seq > $2 AND q.status IN ('pending', 'processing') AND q.stored_bytes >= 0`,
     'oid', 'bigint',
   ),
@@ -109,12 +109,14 @@ export const QUERIES = {
 
   // A sync call's requests (svc__sync_submit): one row per element of $2 (parameter objects) for the
   // role of oid $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
-  // svc__sync_cancel act on these rows for that token only); a batch when there are several. Ids come
-  // back with their 1-based position.
+  // svc__sync_cancel act on these rows for that token only); a batch when there are several. An
+  // embed_many request stands for its texts in the role's quota (inputs). Ids come back with their
+  // 1-based position.
   insertForWaiter: q(
     `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
-     INSERT INTO @extschema@.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token)
-     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES('t.item')}, sha256(convert_to($7, 'UTF8'))
+     INSERT INTO @extschema@.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token, inputs)
+     SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES('t.item')}, sha256(convert_to($7, 'UTF8')),
+       CASE WHEN $1 = 'embed_many' THEN jsonb_array_length(t.item->'texts') ELSE 1 END
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index`,

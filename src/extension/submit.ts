@@ -81,7 +81,9 @@ export function enqueueForWaiter(fn: string, functionName: jobs.QueueFunction, p
   const limits = effectiveLimits(capacity);
   checkCapacity(fn, capacity, limits, parameters.length, 0, as.maxQueueSize);
   const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.ownerId, as.waiter, as.token);
-  checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, parameters.length);
+  // An embed_many request stands for its texts in the role's quota (svc_queue.inputs).
+  const inputs = functionName === 'embed_many' ? parameters.reduce((n, p) => n + (p as { texts: unknown[] }).texts.length, 0) : parameters.length;
+  checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, inputs);
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, parameters.length);
 }

@@ -18,6 +18,7 @@ import { sessionQueueBound } from './quotas.js';
 import { cacheIdentity } from '../queue/cache-key.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
+import { EMBED_MANY_MAX_TEXTS, readEmbedManyResult } from '../queue/embed-many.js';
 import { awaitAll, readStates, stateError, type JobState } from './results.js';
 import { cancelRemoteQuietly, holdWaiterLock, openSession, readRemote, submitRemote, syncContext } from './autonomous.js';
 
@@ -27,9 +28,11 @@ type Item = jobs.PreparedJob | SvcError;
 interface Outcome {
   result: string | null;
   error: SvcError | null;
+  /** The answer already decoded, for an item answered with others (Together.split); `result` is then null. */
+  decoded?: unknown;
 }
 
-/** Requests of one set call in the queue at once: the window moves on as they finish. */
+/** Items of one set call in the queue at once: the window moves on as they finish. */
 const WINDOW = 1000;
 
 /**
@@ -84,11 +87,39 @@ function fromCache(items: Item[], outcomes: Outcome[]): number[] {
 }
 
 /**
- * Runs the items: cached answers, then the rest through workers, at most WINDOW in the queue at once,
- * until each has an outcome. svc.sync_timeout bounds the wait for the next answer, not the whole call:
- * a set call goes on as long as answers keep coming. An outcome's error is that item's alone.
+ * How a call's items share requests (svc_embed's texts: src/queue/embed-many.ts): up to `max` items
+ * a request, `request` the request for a run of them, `split` each one's answer from its result.
  */
-function runAll(fn: string, items: Item[]): Outcome[] {
+interface Together {
+  max: number;
+  request(jobs: jobs.PreparedJob[]): jobs.PreparedJob;
+  split(result: string): Array<{ decoded: unknown } | { error: string }>;
+}
+
+/** A request of a call and the items it answers. */
+interface Unit {
+  items: number[];
+  job: jobs.PreparedJob;
+}
+
+function unitsOf(items: Item[], todo: number[], together?: Together): Unit[] {
+  const job = (i: number) => items[i] as jobs.PreparedJob;
+  if (!together) return todo.map((i) => ({ items: [i], job: job(i) }));
+  const units: Unit[] = [];
+  for (let k = 0; k < todo.length; k += together.max) {
+    const run = todo.slice(k, k + together.max);
+    units.push({ items: run, job: together.request(run.map(job)) });
+  }
+  return units;
+}
+
+/**
+ * Runs the items: cached answers, then the rest through workers (`together`: several to a request),
+ * at most WINDOW items in the queue at once, until each has an outcome. svc.sync_timeout bounds the
+ * wait for the next answer, not the whole call: a set call goes on as long as answers keep coming.
+ * An outcome's error is that item's alone.
+ */
+function runAll(fn: string, items: Item[], together?: Together): Outcome[] {
   const outcomes: Outcome[] = items.map((item) => ({ result: null, error: item instanceof SvcError ? item : null }));
   let todo = fromCache(items, outcomes);
   if (todo.length === 0) return outcomes;
@@ -107,34 +138,40 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   });
   if (todo.length === 0) return outcomes;
 
+  const units = unitsOf(items, todo, together);
   const ctx = syncContext();
   const waiter = holdWaiterLock();
   const session = openSession(fn, ctx);
-  const itemOf = new Map<string, number>();
+  const unitOf = new Map<string, number>();
   let next = 0;
-  // Submits the next requests while fewer than half the window are in the queue. A full queue (53400)
-  // halves the window (down to one request; it grows back as submissions fit); with requests of this
-  // call still in the queue the rest waits for them to free room. A single request that does not fit
-  // when none of the call's is in the queue fails the call, as a one-input call fails.
+  // Submits the next requests while fewer than half the window's items are in the queue. A full queue
+  // or quota (53400) halves the window (down to one item; it grows back as submissions fit); with
+  // requests of this call still in the queue the rest waits for them to free room. A request of several
+  // items refused alone is split in two; a single item's that does not fit when none of the call's is
+  // in the queue fails the call, as a one-input call fails.
   let window = WINDOW;
   const submitMore = (inQueue: number): string[] => {
     for (;;) {
-      if (next >= todo.length || inQueue > window / 2) return [];
-      const batch = todo.slice(next, next + Math.max(1, window - inQueue));
-      const first = items[batch[0]] as jobs.PreparedJob;
+      if (next >= units.length || inQueue > window / 2) return [];
+      let end = next + 1;
+      for (let room = window - inQueue - units[next].items.length; end < units.length && room >= units[end].items.length; end++) room -= units[end].items.length;
+      const batch = units.slice(next, end);
       try {
-        const ids = submitRemote(session, ctx, waiter, first.functionName, batch.map((i) => (items[i] as jobs.PreparedJob).parameters), maxQueueSize);
-        next += batch.length;
-        ids.forEach((id, k) => itemOf.set(id, batch[k]));
+        const ids = submitRemote(session, ctx, waiter, batch[0].job.functionName, batch.map((u) => u.job.parameters), maxQueueSize);
+        ids.forEach((id, k) => unitOf.set(id, next + k));
+        next = end;
         window = Math.min(WINDOW, window * 2);
         return ids;
       } catch (error) {
-        if (sqlState(error) !== SQLSTATE.configuration_limit_exceeded || (batch.length === 1 && inQueue === 0)) throw error;
-        window = Math.max(1, Math.floor(batch.length / 2));
+        const alone = batch.length === 1 && inQueue === 0;
+        if (sqlState(error) !== SQLSTATE.configuration_limit_exceeded || (alone && batch[0].items.length === 1)) throw error;
+        window = Math.max(1, Math.floor(batch.reduce((n, u) => n + u.items.length, 0) / 2));
+        if (alone) units.splice(next, 1, ...unitsOf(items, batch[0].items.slice(0, window), together), ...unitsOf(items, batch[0].items.slice(window), together));
         if (inQueue > 0) return [];
       }
     }
   };
+  const inQueue = together ? (waiting: readonly string[]) => waiting.reduce((n, id) => n + units[unitOf.get(id)!].items.length, 0) : (waiting: readonly string[]) => waiting.length;
   // Under READ COMMITTED each statement of this call sees what committed before it, so the rows are
   // read here; under REPEATABLE READ and SERIALIZABLE this transaction's snapshot would never show the
   // answers, so the autonomous session reads them.
@@ -143,32 +180,43 @@ function runAll(fn: string, items: Item[]): Outcome[] {
   let states;
   try {
     states = awaitAll(submitMore(0), timeout, 0.02, read, {
-      onPoll: (waiting) => submitMore(waiting.length),
+      onPoll: (waiting) => submitMore(inQueue(waiting)),
       deadlineMovesOnProgress: true,
-      wakeAt: WAKE_AT,
+      // Requests of many items land a few at a time: each wake has few to read.
+      wakeAt: together ? 0 : WAKE_AT,
     });
   } catch (error) {
-    cancelRemoteQuietly(session, waiter, [...itemOf.keys()]);
+    cancelRemoteQuietly(session, waiter, [...unitOf.keys()]);
     throw error;
   }
   const stillWaiting: string[] = [];
   let summary: string | undefined;
   const timedOut = (id: string, status: string) => {
-    summary ??= workersSummary(modelOf(items[itemOf.get(id)!] as jobs.PreparedJob), true).text;
+    summary ??= workersSummary(modelOf(units[unitOf.get(id)!].job), true).text;
     return new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out: no result within ${timeout} s (svc.sync_timeout); ${summary}`, {
       detail: `request ${id} was ${status}; it is cancelled (a worker running it stops)`,
       hint: 'Start a worker (svc-worker), raise svc.sync_timeout, or use the _async functions.',
     });
   };
-  for (const [id, i] of itemOf) {
+  for (const [id, u] of unitOf) {
+    const unit = units[u];
     const state = states.get(id);
     const error = stateError(fn, id, state, () => timedOut(id, state!.status));
     if (error?.sqlerrcode === SQLSTATE.svc_timed_out) stillWaiting.push(id);
-    if (error) outcomes[i].error = error;
-    else outcomes[i].result = state!.result ?? '';
+    if (error) for (const i of unit.items) outcomes[i].error = error;
+    else if (!together) outcomes[unit.items[0]].result = state!.result ?? '';
+    else {
+      const parts = together.split(state!.result ?? '[]');
+      unit.items.forEach((i, k) => {
+        const part = parts[k] ?? { error: 'its result has no answer for this input' };
+        if ('decoded' in part) outcomes[i].decoded = part.decoded;
+        // As a request of this item alone would have failed.
+        else outcomes[i].error = stateError(fn, id, { status: 'failed', result: null, error: part.error }, () => timedOut(id, 'failed'));
+      });
+    }
   }
-  for (const i of todo.slice(next)) {
-    outcomes[i].error = new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out before this input was submitted: no result within ${timeout} s (svc.sync_timeout)`);
+  for (const unit of units.slice(next)) {
+    for (const i of unit.items) outcomes[i].error = new SvcError(SQLSTATE.svc_timed_out, `${fn}: timed out before this input was submitted: no result within ${timeout} s (svc.sync_timeout)`);
   }
   cancelRemoteQuietly(session, waiter, stillWaiting);
   return outcomes;
@@ -241,10 +289,24 @@ export function embed(textInput: unknown, useCache: unknown): number[] {
   return JSON.parse(runOne('svc_embed', jobs.prepareEmbed('svc_embed', textInput, useCache))) as number[];
 }
 
+/** svc_embed's texts, EMBED_MANY_MAX_TEXTS to a request (src/queue/embed-many.ts); each cached, and failed, alone. */
+const EMBED_TOGETHER: Together = {
+  max: EMBED_MANY_MAX_TEXTS,
+  request(texts) {
+    const { text_input: _first, ...rest } = texts[0].parameters;
+    return { functionName: 'embed_many', parameters: { texts: texts.map((job) => job.parameters.text_input), ...rest }, grammar: null };
+  },
+  split: (result) => readEmbedManyResult(result).map((part) => (Array.isArray(part) ? { decoded: part } : part)),
+};
+
 export function embedMany(texts: unknown, useCache: unknown): Array<{ ord: number; embedding: number[] | null; error: string | null }> {
   const fn = 'svc_embed';
-  const outcomes = runAll(fn, prepareMany(fn, 'texts', 'text_input', texts, (f, t) => jobs.prepareEmbed(f, t, useCache)));
-  return outcomes.map((o, i) => ({ ord: i + 1, embedding: o.result === null ? null : (JSON.parse(o.result) as number[]), error: o.error?.message ?? null }));
+  const outcomes = runAll(fn, prepareMany(fn, 'texts', 'text_input', texts, (f, t) => jobs.prepareEmbed(f, t, useCache)), EMBED_TOGETHER);
+  return outcomes.map((o, i) => ({
+    ord: i + 1,
+    embedding: o.error ? null : ((o.decoded ?? JSON.parse(o.result!)) as number[]),
+    error: o.error?.message ?? null,
+  }));
 }
 
 export function generateJson(prompt: unknown, schema: unknown, ...g: jobs.GenerationArgList): string {

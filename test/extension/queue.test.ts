@@ -79,7 +79,7 @@ test('a completion records how a generation ended (stop_reason); a reason outsid
     ['completed', null],
   ]);
   const mismatch = await worker
-    .query(`SELECT svc_worker_complete_cached(ARRAY[$1::uuid], ARRAY[1], ARRAY['x'], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY[NULL::text], ARRAY['end', 'end'])`, [a])
+    .query(`SELECT svc_worker_complete_cached(ARRAY[$1::uuid], ARRAY[1], ARRAY['x'], ARRAY['end', 'end'], '{}', '{}', '{}', '{}', NULL)`, [a])
     .catch((e: unknown) => e as { code: string; message: string });
   expect(mismatch).toMatchObject({ code: '22023', message: expect.stringMatching(/stop_reasons \(unless NULL\) must be arrays of the same length/) });
 });

@@ -103,7 +103,7 @@ test('cache entries go out in the same call as their completions, stored even wh
   await db.query('SELECT svc_cache_clear()');
   const { lane, calls } = counted(workers[0]);
   const batcher = new CompletionBatcher([lane]);
-  const entry = (i: number) => ({ identity: `identity ${i}`, model: 'm.gguf:1:ab', functionName: 'generate' });
+  const entry = (i: number) => [{ identity: `identity ${i}`, model: 'm.gguf:1:ab', functionName: 'generate' }];
   expect(
     await Promise.all([
       batcher.complete(held[0], 'r0', entry(0)),
@@ -130,21 +130,28 @@ test('cache entries go out in the same call as their completions, stored even wh
 test("svc_worker_complete_cached: arrays of one length without NULL ids, and svc_worker's only", async () => {
   const call = (client: pg.Client, args: string) => client.query(`SELECT svc_worker_complete_cached(${args})`);
   const u = `'{00000000-0000-0000-0000-000000000001}'::uuid[]`;
-  await expect(call(workers[0], `${u}, '{1}', '{a}', '{}', '{}', '{}'`)).rejects.toThrow(
+  const noCache = `'{}', '{}', '{}', '{}', NULL`;
+  await expect(call(workers[0], `${u}, '{1}', '{a}', '{x,y}', ${noCache}`)).rejects.toThrow(
+    /request_ids, attempts, results and stop_reasons \(unless NULL\) must be arrays of the same length/,
+  );
+  await expect(call(workers[0], `${u}, NULL, '{a}', NULL, ${noCache}`)).rejects.toThrow(
     /must be arrays of the same length/,
   );
-  await expect(call(workers[0], `${u}, NULL, '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(
-    /must be arrays of the same length/,
+  await expect(call(workers[0], `${u}, '{1}', '{a}', NULL, '{x}', '{m}', '{f}', '{}', NULL`)).rejects.toThrow(
+    /cache_identities, cache_models, cache_functions, cache_results and cache_stop_reasons \(unless NULL\) must be arrays of the same length/,
   );
-  await expect(call(workers[0], `'{NULL}'::uuid[], '{1}', '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(
+  await expect(call(workers[0], `${u}, '{1}', '{a}', NULL, NULL, '{}', '{}', '{}', NULL`)).rejects.toThrow(
+    /cache_identities.*must be arrays of the same length/,
+  );
+  await expect(call(workers[0], `'{NULL}'::uuid[], '{1}', '{a}', NULL, ${noCache}`)).rejects.toThrow(
     /must not contain NULL/,
   );
   expect(
-    (await call(workers[0], `${u}, '{1}', '{a}', '{NULL}', '{NULL}', '{NULL}'`)).rows[0].svc_worker_complete_cached,
+    (await call(workers[0], `${u}, '{1}', '{a}', '{NULL}', ${noCache}`)).rows[0].svc_worker_complete_cached,
   ).toEqual(['00000000-0000-0000-0000-000000000001']);
   const user = await svc().connect(ROLES.alice);
   try {
-    await expect(call(user, `${u}, '{1}', '{a}', '{x}', '{m}', '{f}'`)).rejects.toThrow(/permission denied/);
+    await expect(call(user, `${u}, '{1}', '{a}', NULL, ${noCache}`)).rejects.toThrow(/permission denied/);
     await expect(user.query('SELECT svc__cache_trim()')).rejects.toThrow(/permission denied/);
   } finally {
     await user.end();

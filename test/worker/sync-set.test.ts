@@ -132,10 +132,15 @@ test("an input's error is reported in its row; the others get their results; arg
 test('served from the cache where it can: a second call is all hits, the same bytes; only misses are enqueued', async () => {
   const texts = Array.from({ length: 40 }, (_, i) => `cached text ${i}`);
   const first = (await alice.query(`SELECT embedding FROM svc_embed($1::text[]) ORDER BY ord`, [texts])).rows;
+  // Texts in the queue, alone ('embed') or together ('embed_many').
   const queued = async () =>
     Number(
-      (await db.query(`SELECT count(*) AS n FROM svc_queue WHERE parameters->>'text_input' LIKE 'cached text %'`))
-        .rows[0].n,
+      (
+        await db.query(
+          `SELECT count(*) AS n FROM svc_queue q, jsonb_array_elements_text(coalesce(q.parameters->'texts', jsonb_build_array(q.parameters->'text_input'))) t
+           WHERE t LIKE 'cached text %'`,
+        )
+      ).rows[0].n,
     );
   const before = await queued();
   const hits = async () => Number((await db.query(`SELECT hits FROM svc_cache_stats()`)).rows[0].hits);
@@ -147,6 +152,58 @@ test('served from the cache where it can: a second call is all hits, the same by
   expect((await hits()) - hitsBefore).toBe(40);
   expect((await queued()) - before).toBe(0);
   expect(await queued()).toBe(40);
+});
+
+test("svc_embed(texts[]) submits its texts together, 64 a request; each text's answer, error and cache entry are its own request's", async () => {
+  const texts = Array.from({ length: 70 }, (_, i) => `together ${i}`);
+  // Over the worker's context: its request alone fails, its group's others do not.
+  texts[5] = 'x'.repeat(20_000);
+  const set = (await alice.query(`SELECT ord, embedding, error FROM svc_embed($1::text[])`, [texts])).rows;
+  const groups = (
+    await db.query(
+      `SELECT function_name, inputs, jsonb_array_length(parameters->'texts') AS texts FROM svc_queue
+       WHERE parameters->'texts'->>0 = 'together 0' OR parameters->'texts'->>0 = 'together 64' ORDER BY seq`,
+    )
+  ).rows;
+  expect(groups).toEqual([
+    { function_name: 'embed_many', inputs: 64, texts: 64 },
+    { function_name: 'embed_many', inputs: 6, texts: 6 },
+  ]);
+  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+  const alone = await alice
+    .query(`SELECT svc_embed($1, use_cache := false)`, [texts[5]])
+    .catch((e: unknown) => e as Error);
+  expect(set[5].embedding).toBeNull();
+  expect(set[5].error.replace(uuid, 'ID')).toBe((alone as Error).message.replace(uuid, 'ID'));
+  expect(set[5].error).toMatch(/^svc_embed: request [0-9a-f-]{36} failed: .*context/);
+  // Every other text: its own request's bytes, cached as that request: the per-row call is a hit.
+  const hits = async () => Number((await db.query(`SELECT hits FROM svc_cache_stats()`)).rows[0].hits);
+  const before = await hits();
+  for (const i of [0, 6, 63, 64, 69]) {
+    const one = (await alice.query(`SELECT svc_embed($1) AS v`, [texts[i]])).rows[0].v;
+    expect({ i, v: set[i].embedding, error: set[i].error }).toEqual({ i, v: one, error: null });
+  }
+  expect((await hits()) - before).toBe(5);
+  const fresh = (await alice.query(`SELECT svc_embed($1, use_cache := false) AS v`, [texts[63]])).rows[0].v;
+  expect(fresh).toEqual(set[63].embedding);
+});
+
+test("a role's quota counts each text of a request of many: a set call under a small quota goes in requests that fit it", async () => {
+  await db.query(`SELECT svc_set_role_limits('${ROLES.alice}', 10, NULL)`);
+  try {
+    const texts = Array.from({ length: 30 }, (_, i) => `quota text ${i}`);
+    const rows = (await alice.query(`SELECT ord, error FROM svc_embed($1::text[], use_cache := false)`, [texts])).rows;
+    expect(rows.map((r) => [r.ord, r.error])).toEqual(texts.map((_, i) => [i + 1, null]));
+    const sizes = (
+      await db.query(
+        `SELECT inputs FROM svc_queue WHERE function_name = 'embed_many' AND parameters->'texts'->>0 LIKE 'quota text %'`,
+      )
+    ).rows.map((r) => r.inputs as number);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(30);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(10);
+  } finally {
+    await db.query(`SELECT svc_set_role_limits('${ROLES.alice}', NULL, NULL)`);
+  }
 });
 
 test('more inputs than the window (1,000 in the queue at once) in one statement, under REPEATABLE READ too', async () => {

@@ -79,9 +79,11 @@ test('each request is run and completed once, by one of the two workers, and bot
   // Both at once: one set-based call, whose requests both workers claim from, a few at a time.
   const before = (await su.query(`SELECT coalesce(max(seq), 0) AS seq FROM svc_queue`)).rows[0].seq;
   const texts = Array.from({ length: 300 }, (_, i) => `together ${i}`);
-  const { rows: answers } = await alice.query(`SELECT ord, error FROM svc_embed($1::text[], use_cache := false)`, [
-    texts,
-  ]);
+  // svc_generate: a request a row (svc_embed's set call puts 64 texts in one, src/queue/embed-many.ts).
+  const { rows: answers } = await alice.query(
+    `SELECT ord, error FROM svc_generate($1::text[], max_tokens := 1, use_cache := false)`,
+    [texts],
+  );
   expect(answers.filter((r) => r.error !== null)).toEqual([]);
   expect(answers).toHaveLength(texts.length);
   const together: string[] = (

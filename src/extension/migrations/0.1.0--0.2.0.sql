@@ -196,7 +196,7 @@ $dblink$;
 -- each source row is (as src/extension/vectorizer.sql defines them in 0.2.0).
 ALTER TABLE svc_queue DROP CONSTRAINT svc_queue_function_name_check,
   ADD CONSTRAINT svc_queue_function_name_check
-  CHECK (function_name IN ('generate', 'embed', 'generate_json', 'generate_regex', 'generate_choice', 'rerank', 'vectorize'));
+  CHECK (function_name IN ('generate', 'embed', 'generate_json', 'generate_regex', 'generate_choice', 'rerank', 'vectorize', 'embed_many'));
 CREATE TABLE svc_vectorizers (
   id             integer GENERATED ALWAYS AS IDENTITY UNIQUE,
   name           text PRIMARY KEY CONSTRAINT svc_vectorizers_name CHECK (name ~ '^[a-z_][a-z0-9_]{0,39}$'),
@@ -265,7 +265,8 @@ GRANT SELECT ON svc_partial_results TO PUBLIC;
 
 -- Limits across roles (since 0.2.0), as src/extension/limits.sql defines them in 0.2.0.
 ALTER TABLE svc_queue ADD COLUMN stored_bytes integer;
-CREATE INDEX svc_queue_owner_active_idx ON svc_queue (owner, seq) INCLUDE (stored_bytes)
+ALTER TABLE svc_queue ADD COLUMN inputs integer NOT NULL DEFAULT 1 CHECK (inputs >= 1);
+CREATE INDEX svc_queue_owner_active_idx ON svc_queue (owner, seq) INCLUDE (stored_bytes, inputs)
   WHERE status IN ('pending', 'processing') AND stored_bytes >= 0;
 CREATE TABLE svc_role_limits (
   role_name        regrole PRIMARY KEY,
