@@ -15308,9 +15308,10 @@ var __svc_exports = (() => {
   function unitsOf(items, todo, together) {
     const job = (i) => items[i];
     if (!together) return todo.map((i) => ({ items: [i], job: job(i) }));
+    const size = Math.ceil(todo.length / Math.ceil(todo.length / together.max));
     const units = [];
-    for (let k = 0; k < todo.length; k += together.max) {
-      const run3 = todo.slice(k, k + together.max);
+    for (let k = 0; k < todo.length; k += size) {
+      const run3 = todo.slice(k, k + size);
       units.push({ items: run3, job: together.request(run3.map(job)) });
     }
     return units;

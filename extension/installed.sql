@@ -483,9 +483,10 @@ CREATE OR REPLACE FUNCTION public.svc__completed_payload(request_id uuid, functi
  SET search_path TO 'pg_catalog', 'pg_temp'
  SET standard_conforming_strings TO 'on'
 AS $function$-- The svc_completed payload of a queue row (DESIGN.md), for every completion and final failure: the
--- `function` field maps the queue function (constrained and batch generation count as generate).
+-- `function` field maps the queue function (constrained and batch generation count as generate, a
+-- set-based svc_embed's requests of many texts as embed).
 SELECT json_build_object('request_id', $1,
-  'function', CASE $2 WHEN 'embed' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END,
+  'function', CASE $2 WHEN 'embed' THEN 'embed' WHEN 'embed_many' THEN 'embed' WHEN 'rerank' THEN 'rerank' ELSE 'generate' END,
   'status', $3)::text
 $function$;
 -- grants on svc__completed_payload(uuid,text,text): {svc_owner=X/svc_owner}

@@ -105,9 +105,11 @@ interface Unit {
 function unitsOf(items: Item[], todo: number[], together?: Together): Unit[] {
   const job = (i: number) => items[i] as jobs.PreparedJob;
   if (!together) return todo.map((i) => ({ items: [i], job: job(i) }));
+  // Runs of one size (100 texts: two of 50, not 64 and 36), so that the requests running side by side end together.
+  const size = Math.ceil(todo.length / Math.ceil(todo.length / together.max));
   const units: Unit[] = [];
-  for (let k = 0; k < todo.length; k += together.max) {
-    const run = todo.slice(k, k + together.max);
+  for (let k = 0; k < todo.length; k += size) {
+    const run = todo.slice(k, k + size);
     units.push({ items: run, job: together.request(run.map(job)) });
   }
   return units;

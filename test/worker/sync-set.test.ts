@@ -154,7 +154,7 @@ test('served from the cache where it can: a second call is all hits, the same by
   expect(await queued()).toBe(40);
 });
 
-test("svc_embed(texts[]) submits its texts together, 64 a request; each text's answer, error and cache entry are its own request's", async () => {
+test("svc_embed(texts[]) submits its texts together, up to 64 a request; each text's answer, error and cache entry are its own request's", async () => {
   const texts = Array.from({ length: 70 }, (_, i) => `together ${i}`);
   // Over the worker's context: its request alone fails, its group's others do not.
   texts[5] = 'x'.repeat(20_000);
@@ -162,12 +162,13 @@ test("svc_embed(texts[]) submits its texts together, 64 a request; each text's a
   const groups = (
     await db.query(
       `SELECT function_name, inputs, jsonb_array_length(parameters->'texts') AS texts FROM svc_queue
-       WHERE parameters->'texts'->>0 = 'together 0' OR parameters->'texts'->>0 = 'together 64' ORDER BY seq`,
+       WHERE parameters->'texts'->>0 = 'together 0' OR parameters->'texts'->>0 = 'together 35' ORDER BY seq`,
     )
   ).rows;
   expect(groups).toEqual([
-    { function_name: 'embed_many', inputs: 64, texts: 64 },
-    { function_name: 'embed_many', inputs: 6, texts: 6 },
+    // 70 texts: two requests of 35.
+    { function_name: 'embed_many', inputs: 35, texts: 35 },
+    { function_name: 'embed_many', inputs: 35, texts: 35 },
   ]);
   const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
   const alone = await alice
@@ -179,13 +180,18 @@ test("svc_embed(texts[]) submits its texts together, 64 a request; each text's a
   // Every other text: its own request's bytes, cached as that request: the per-row call is a hit.
   const hits = async () => Number((await db.query(`SELECT hits FROM svc_cache_stats()`)).rows[0].hits);
   const before = await hits();
-  for (const i of [0, 6, 63, 64, 69]) {
+  for (const i of [0, 6, 34, 35, 69]) {
     const one = (await alice.query(`SELECT svc_embed($1) AS v`, [texts[i]])).rows[0].v;
     expect({ i, v: set[i].embedding, error: set[i].error }).toEqual({ i, v: one, error: null });
   }
   expect((await hits()) - before).toBe(5);
-  const fresh = (await alice.query(`SELECT svc_embed($1, use_cache := false) AS v`, [texts[63]])).rows[0].v;
-  expect(fresh).toEqual(set[63].embedding);
+  const fresh = (await alice.query(`SELECT svc_embed($1, use_cache := false) AS v`, [texts[35]])).rows[0].v;
+  expect(fresh).toEqual(set[35].embedding);
+  // Its completions are announced as embeddings (svc_completed's function).
+  const payload = await db.query(
+    `SELECT svc__completed_payload(gen_random_uuid(), 'embed_many', 'completed')::json->>'function' AS f`,
+  );
+  expect(payload.rows[0].f).toBe('embed');
 });
 
 test("a role's quota counts each text of a request of many: a set call under a small quota goes in requests that fit it", async () => {
