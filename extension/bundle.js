@@ -14738,6 +14738,7 @@ var __svc_exports = (() => {
 
   // src/queue/embed-many.ts
   var EMBED_MANY_MAX_TEXTS = 64;
+  var EMBED_MANY_MAX_CHARS = 16384;
   function readEmbedManyResult(result) {
     return JSON.parse(result);
   }
@@ -14777,6 +14778,8 @@ var __svc_exports = (() => {
   function prepareEmbedMany(fn, texts, useCache, model) {
     const checked = textArray(fn, "texts", texts, { maxItems: EMBED_MANY_MAX_TEXTS });
     if (checked.length === 0) throw parameterError(fn, "texts", "must not be empty");
+    if (checked.length > 1 && checked.reduce((n, t) => n + t.length, 0) > EMBED_MANY_MAX_CHARS)
+      throw parameterError(fn, "texts", `must hold at most ${EMBED_MANY_MAX_CHARS} characters in all, or be one text`, {}, SQLSTATE.program_limit_exceeded);
     const parameters = { texts: checked, use_cache: boolean(fn, "use_cache", useCache), ...modelParameters(fn, "embed", model) };
     return { functionName: "embed_many", parameters, grammar: null };
   }
@@ -15309,12 +15312,21 @@ var __svc_exports = (() => {
     const job = (i) => items[i];
     if (!together) return todo.map((i) => ({ items: [i], job: job(i) }));
     const size = Math.ceil(todo.length / Math.ceil(todo.length / together.max));
-    const units = [];
-    for (let k = 0; k < todo.length; k += size) {
-      const run3 = todo.slice(k, k + size);
-      units.push({ items: run3, job: together.request(run3.map(job)) });
+    const runs = [];
+    let run3 = [];
+    let weight = 0;
+    for (const i of todo) {
+      const w = together.weight(job(i));
+      if (run3.length === size || run3.length > 0 && weight + w > together.maxWeight) {
+        runs.push(run3);
+        run3 = [];
+        weight = 0;
+      }
+      run3.push(i);
+      weight += w;
     }
-    return units;
+    runs.push(run3);
+    return runs.map((items2) => ({ items: items2, job: together.request(items2.map(job)) }));
   }
   function runAll(fn, items, together) {
     const outcomes = items.map((item) => ({ result: null, error: item instanceof SvcError ? item : null }));
@@ -15448,6 +15460,8 @@ var __svc_exports = (() => {
   }
   var EMBED_TOGETHER = {
     max: EMBED_MANY_MAX_TEXTS,
+    weight: (job) => job.parameters.text_input.length,
+    maxWeight: EMBED_MANY_MAX_CHARS,
     request(texts) {
       const { text_input: _first, ...rest } = texts[0].parameters;
       return { functionName: "embed_many", parameters: { texts: texts.map((job) => job.parameters.text_input), ...rest }, grammar: null };

@@ -10,7 +10,7 @@ import { recordSchemaText } from '../queue/recorded-schema.js';
 import { promptSettings, requestModel, schemaSettings, type ModelFunction, type PromptParameters } from './settings.js';
 import type { SchemaCompile } from './constraints.js';
 import { recordedSampling } from '../decode/sampling.js';
-import { EMBED_MANY_MAX_TEXTS } from '../queue/embed-many.js';
+import { EMBED_MANY_MAX_CHARS, EMBED_MANY_MAX_TEXTS } from '../queue/embed-many.js';
 
 export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank' | 'embed_many';
 
@@ -93,6 +93,8 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown, 
 export function prepareEmbedMany(fn: string, texts: unknown, useCache: unknown, model?: string | null): PreparedJob {
   const checked = v.textArray(fn, 'texts', texts, { maxItems: EMBED_MANY_MAX_TEXTS });
   if (checked.length === 0) throw parameterError(fn, 'texts', 'must not be empty');
+  if (checked.length > 1 && checked.reduce((n, t) => n + t.length, 0) > EMBED_MANY_MAX_CHARS)
+    throw parameterError(fn, 'texts', `must hold at most ${EMBED_MANY_MAX_CHARS} characters in all, or be one text`, {}, SQLSTATE.program_limit_exceeded);
   const parameters = { texts: checked, use_cache: v.boolean(fn, 'use_cache', useCache), ...modelParameters(fn, 'embed', model) };
   return { functionName: 'embed_many', parameters, grammar: null };
 }

@@ -18,7 +18,7 @@ import { sessionQueueBound } from './quotas.js';
 import { cacheIdentity } from '../queue/cache-key.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
-import { EMBED_MANY_MAX_TEXTS, readEmbedManyResult } from '../queue/embed-many.js';
+import { EMBED_MANY_MAX_CHARS, EMBED_MANY_MAX_TEXTS, readEmbedManyResult } from '../queue/embed-many.js';
 import { awaitAll, readStates, stateError, type JobState } from './results.js';
 import { cancelRemoteQuietly, holdWaiterLock, openSession, readRemote, submitRemote, syncContext } from './autonomous.js';
 
@@ -88,10 +88,14 @@ function fromCache(items: Item[], outcomes: Outcome[]): number[] {
 
 /**
  * How a call's items share requests (svc_embed's texts: src/queue/embed-many.ts): up to `max` items
- * a request, `request` the request for a run of them, `split` each one's answer from its result.
+ * and `maxWeight` a request, `request` the request for a run of them, `split` each one's answer from
+ * its result.
  */
 interface Together {
   max: number;
+  /** How much of a request an item takes (its characters), and how much a request of several may hold. */
+  weight(job: jobs.PreparedJob): number;
+  maxWeight: number;
   request(jobs: jobs.PreparedJob[]): jobs.PreparedJob;
   split(result: string): Array<{ decoded: unknown } | { error: string }>;
 }
@@ -105,14 +109,24 @@ interface Unit {
 function unitsOf(items: Item[], todo: number[], together?: Together): Unit[] {
   const job = (i: number) => items[i] as jobs.PreparedJob;
   if (!together) return todo.map((i) => ({ items: [i], job: job(i) }));
-  // Runs of one size (100 texts: two of 50, not 64 and 36), so that the requests running side by side end together.
+  // Runs of one size (100 texts: two of 50, not 64 and 36), so that the requests running side by side
+  // end together; a run ends early where the next item would take it past maxWeight.
   const size = Math.ceil(todo.length / Math.ceil(todo.length / together.max));
-  const units: Unit[] = [];
-  for (let k = 0; k < todo.length; k += size) {
-    const run = todo.slice(k, k + size);
-    units.push({ items: run, job: together.request(run.map(job)) });
+  const runs: number[][] = [];
+  let run: number[] = [];
+  let weight = 0;
+  for (const i of todo) {
+    const w = together.weight(job(i));
+    if (run.length === size || (run.length > 0 && weight + w > together.maxWeight)) {
+      runs.push(run);
+      run = [];
+      weight = 0;
+    }
+    run.push(i);
+    weight += w;
   }
-  return units;
+  runs.push(run);
+  return runs.map((items) => ({ items, job: together.request(items.map(job)) }));
 }
 
 /**
@@ -294,6 +308,8 @@ export function embed(textInput: unknown, useCache: unknown): number[] {
 /** svc_embed's texts, EMBED_MANY_MAX_TEXTS to a request (src/queue/embed-many.ts); each cached, and failed, alone. */
 const EMBED_TOGETHER: Together = {
   max: EMBED_MANY_MAX_TEXTS,
+  weight: (job) => (job.parameters.text_input as string).length,
+  maxWeight: EMBED_MANY_MAX_CHARS,
   request(texts) {
     const { text_input: _first, ...rest } = texts[0].parameters;
     return { functionName: 'embed_many', parameters: { texts: texts.map((job) => job.parameters.text_input), ...rest }, grammar: null };

@@ -8,6 +8,14 @@
 /** Texts a request at most: enough that the queue's cost a text is small, few enough that a set of 1,000 spreads over a worker's slots. */
 export const EMBED_MANY_MAX_TEXTS = 64;
 
+/**
+ * Characters a request of several texts holds at most (one text may hold more: it goes alone). A
+ * set call waits svc.sync_timeout (60 s) for its next answer, and answers now come a request at a
+ * time: a request costs at most about what one long text does (~4,000 tokens), so a large model on a
+ * CPU answers within it as it did a text at a time.
+ */
+export const EMBED_MANY_MAX_CHARS = 16_384;
+
 /** What an 'embed_many' request's result holds for one text: its 'embed' result (a vector literal), or why it has none. */
 export type EmbedManyPart = string | { error: string };
 

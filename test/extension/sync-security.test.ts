@@ -331,6 +331,42 @@ describe('dblink and svc_sync', () => {
     await waiting.query('ROLLBACK');
     expect(await mayAct(9)).toBe(false);
   });
+  test("a request of many texts (embed_many) is checked again in the sync session: at most 64 texts and 16,384 characters; counted as its texts", async () => {
+    const waiting = await svc().connect(ROLES.alice);
+    const sync = await svc().connect('svc_sync');
+    try {
+      const token = 'fe'.repeat(32);
+      await waiting.query('BEGIN');
+      await waiting.query(`SELECT pg_advisory_xact_lock(1937138551, 11), pg_advisory_xact_lock(('x' || left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 16))::bit(64)::bigint)`, [token]);
+      const payload = (texts: string[]) => ({
+        caller: 'svc_embed', function_name: 'embed_many', requests: [{ texts, use_cache: false }],
+        owner_id: null as string | null, pid: 0, waiter: 11, token, max_queue_size: 1000,
+      });
+      const submit = async (texts: string[]) => {
+        const p = payload(texts);
+        p.owner_id = (await waiting.query(`SELECT oid::text FROM pg_roles WHERE rolname = current_user`)).rows[0].oid;
+        p.pid = (await waiting.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+        return sync.query('SELECT svc__sync_submit($1) AS ids', [p]);
+      };
+      await expect(submit(Array.from({ length: 65 }, (_, i) => `t${i}`))).rejects.toMatchObject({ code: '54000', message: expect.stringMatching(/^svc_embed: texts /) });
+      await expect(submit(['a'.repeat(10_000), 'b'.repeat(10_000)])).rejects.toMatchObject({
+        code: '54000', message: 'svc_embed: texts must hold at most 16384 characters in all, or be one text',
+      });
+      await expect(submit([])).rejects.toMatchObject({ code: '22023', message: 'svc_embed: texts must not be empty' });
+      const [id] = (await submit(['c'.repeat(20_000)])).rows[0].ids;
+      const ids = (await submit(['one', 'two', 'three'])).rows[0].ids;
+      const rows = (await su.query(`SELECT function_name, inputs, owner::text FROM svc_queue WHERE request_id = ANY ($1) ORDER BY seq`, [[id, ...ids]])).rows;
+      expect(rows).toEqual([
+        { function_name: 'embed_many', inputs: 1, owner: 'alice' },
+        { function_name: 'embed_many', inputs: 3, owner: 'alice' },
+      ]);
+      await su.query(`DELETE FROM svc_queue WHERE request_id = ANY ($1)`, [[id, ...ids]]);
+    } finally {
+      await waiting.query('ROLLBACK');
+      await waiting.end();
+      await sync.end();
+    }
+  });
   test('logged in as svc_sync while alice waits: without her call\'s token, none of its requests is read, cancelled or added to', async () => {
     const waiting = await svc().connect(ROLES.alice);
     const pid = (await waiting.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;

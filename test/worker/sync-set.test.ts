@@ -157,7 +157,7 @@ test('served from the cache where it can: a second call is all hits, the same by
 test("svc_embed(texts[]) submits its texts together, up to 64 a request; each text's answer, error and cache entry are its own request's", async () => {
   const texts = Array.from({ length: 70 }, (_, i) => `together ${i}`);
   // Over the worker's context: its request alone fails, its group's others do not.
-  texts[5] = 'x'.repeat(20_000);
+  texts[5] = 'x'.repeat(10_000);
   const set = (await alice.query(`SELECT ord, embedding, error FROM svc_embed($1::text[])`, [texts])).rows;
   const groups = (
     await db.query(
@@ -192,6 +192,19 @@ test("svc_embed(texts[]) submits its texts together, up to 64 a request; each te
     `SELECT svc__completed_payload(gen_random_uuid(), 'embed_many', 'completed')::json->>'function' AS f`,
   );
   expect(payload.rows[0].f).toBe('embed');
+});
+
+test('a request of several texts holds at most 16,384 characters: long texts go fewer to a request', async () => {
+  // 1,908 characters each (under the test worker's context of 2,048): 8 to a request.
+  const texts = Array.from({ length: 12 }, (_, i) => `long ${String(i).padStart(2, '0')} ${'y'.repeat(1_899)}`);
+  const rows = (await alice.query(`SELECT ord, error FROM svc_embed($1::text[], use_cache := false)`, [texts])).rows;
+  expect(rows.map((r) => [r.ord, r.error])).toEqual(texts.map((_, i) => [i + 1, null]));
+  const sizes = (
+    await db.query(
+      `SELECT inputs FROM svc_queue WHERE function_name = 'embed_many' AND parameters->'texts'->>0 LIKE 'long %' ORDER BY seq`,
+    )
+  ).rows.map((r) => r.inputs as number);
+  expect(sizes).toEqual([8, 4]);
 });
 
 test("a role's quota counts each text of a request of many: a set call under a small quota goes in requests that fit it", async () => {
