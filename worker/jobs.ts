@@ -19,8 +19,8 @@ import { recordedSchema } from '../src/queue/recorded-schema.js';
 import { SQL_NAMES, samplingProblem, type Sampling } from '../src/decode/sampling.js';
 import { stopMessage, stopProblem } from '../src/decode/stop.js';
 import type { ClaimedJob } from './protocol.js';
-import { runVectorize } from './vectorize.js';
-import { runEmbedMany } from './embed-many.js';
+import { embedAll, runVectorize } from './vectorize.js';
+import { EMBED_MANY_MAX_TEXTS, embedManyParts, embedManyResult } from '../src/queue/embed-many.js';
 import { PermanentJobError } from '../src/queue/job-errors.js';
 
 /**
@@ -192,6 +192,74 @@ async function runOn(
     default:
       throw new PermanentJobError(`unknown function ${String(job.function_name)}`);
   }
+}
+
+/** An 'embed_many' request's texts (src/queue/embed-many.ts). */
+function checkedTexts(p: Record<string, unknown>): string[] {
+  const texts = p.texts;
+  if (
+    !Array.isArray(texts) ||
+    texts.length === 0 ||
+    texts.length > EMBED_MANY_MAX_TEXTS ||
+    !texts.every((t) => typeof t === 'string')
+  )
+    throw new PermanentJobError(`parameters.texts must be an array of 1 to ${EMBED_MANY_MAX_TEXTS} texts`);
+  return texts as string[];
+}
+
+/**
+ * Each text's vector, or the error its own request fails with. One text over the context refuses
+ * the lot before any decode (embedEach checks every text first): the texts then go one at a time,
+ * so that it fails alone. An error that would fail each text's request alike fails the request.
+ */
+async function vectorsOrErrors(
+  engine: InferenceEngine,
+  texts: readonly string[],
+  signal: AbortSignal,
+): Promise<Array<number[] | PermanentJobError>> {
+  const nothing = () => new PermanentJobError(new NothingToEmbedError('the text').message);
+  try {
+    return (await embedAll(engine, texts, signal)).map((v) => v ?? nothing());
+  } catch (error) {
+    if (failsAlike(error) === undefined) throw error;
+  }
+  const out: Array<number[] | PermanentJobError> = [];
+  for (const text of texts) {
+    signal.throwIfAborted();
+    try {
+      out.push(await engine.embed(text));
+    } catch (error) {
+      const alike = failsAlike(error);
+      if (alike === undefined) throw error;
+      out.push(alike);
+    }
+  }
+  // Where every text fails alike (the model does not embed at all), so does the request.
+  if (out.every((v) => v instanceof PermanentJobError) && new Set(out.map((v) => (v as Error).message)).size === 1)
+    throw out[0] as PermanentJobError;
+  return out;
+}
+
+/**
+ * An 'embed_many' request: a set-based svc_embed's texts, embedded together (Engine.embedEach:
+ * several to a llama.cpp decode where svc's addon is built), each answered with the bytes its own
+ * 'embed' request gives, or with the error that request would fail with, alone.
+ */
+async function runEmbedMany(
+  engine: InferenceEngine,
+  p: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<JobResult> {
+  const texts = checkedTexts(p);
+  const vectors = await vectorsOrErrors(engine, texts, signal);
+  const parts = vectors.map((v) => (v instanceof PermanentJobError ? { error: v.message } : vectorLiteral(v)));
+  const requests = embedManyParts(p);
+  return {
+    result: embedManyResult(parts),
+    answers: parts.flatMap((part, i) =>
+      typeof part === 'string' ? [{ functionName: 'embed' as const, parameters: requests[i], result: part }] : [],
+    ),
+  };
 }
 
 /** What a constrained job's parameters compile to: its grammar, and the check of an output against it. */
