@@ -7834,7 +7834,7 @@ var __svc_exports = (() => {
     // role of oid $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
     // svc__sync_cancel act on these rows for that token only); a batch when there are several. An
     // embed_many request stands for its texts in the role's quota (inputs). Ids come back with their
-    // 1-based position.
+    // 1-based position and their inputs.
     insertForWaiter: q(
       `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
      INSERT INTO public.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token, inputs)
@@ -7842,7 +7842,7 @@ var __svc_exports = (() => {
        CASE WHEN $1 = 'embed_many' THEN jsonb_array_length(t.item->'texts') ELSE 1 END
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
-     RETURNING request_id, batch_index`,
+     RETURNING request_id, batch_index, inputs`,
       "text",
       "jsonb",
       "text",
@@ -14739,6 +14739,10 @@ var __svc_exports = (() => {
   // src/queue/embed-many.ts
   var EMBED_MANY_MAX_TEXTS = 64;
   var EMBED_MANY_MAX_CHARS = 16384;
+  function embedManyParameters(requests) {
+    const { text_input: _first, ...rest } = requests[0];
+    return { texts: requests.map((r) => r.text_input), ...rest };
+  }
   function readEmbedManyResult(result) {
     return JSON.parse(result);
   }
@@ -14913,8 +14917,7 @@ var __svc_exports = (() => {
     const limits = effectiveLimits(capacity);
     checkCapacity(fn, capacity, limits, parameters.length, 0, as.maxQueueSize);
     const inserted = rows(QUERIES.insertForWaiter, functionName, parameters, grammar, priority2, as.ownerId, as.waiter, as.token);
-    const inputs = functionName === "embed_many" ? parameters.reduce((n, p) => n + p.texts.length, 0) : parameters.length;
-    checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, inputs);
+    checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, inserted.reduce((n, r) => n + Number(r.inputs), 0));
     one(QUERIES.notifyWorkers, functionName);
     return inOrder(inserted, parameters.length);
   }
@@ -15371,7 +15374,7 @@ var __svc_exports = (() => {
         }
       }
     };
-    const inQueue = together ? (waiting) => waiting.reduce((n, id) => n + units[unitOf.get(id)].items.length, 0) : (waiting) => waiting.length;
+    const inQueue = (waiting) => waiting.reduce((n, id) => n + units[unitOf.get(id)].items.length, 0);
     const local = ctx.isolation === "read committed";
     const read = local ? (ids) => readUnderWaiter(waiter.key, ids) : (ids) => readRemote(session, waiter, ids);
     let states;
@@ -15462,10 +15465,7 @@ var __svc_exports = (() => {
     max: EMBED_MANY_MAX_TEXTS,
     weight: (job) => job.parameters.text_input.length,
     maxWeight: EMBED_MANY_MAX_CHARS,
-    request(texts) {
-      const { text_input: _first, ...rest } = texts[0].parameters;
-      return { functionName: "embed_many", parameters: { texts: texts.map((job) => job.parameters.text_input), ...rest }, grammar: null };
-    },
+    request: (texts) => ({ functionName: "embed_many", parameters: embedManyParameters(texts.map((job) => job.parameters)), grammar: null }),
     split: (result) => readEmbedManyResult(result).map((part) => Array.isArray(part) ? { decoded: part } : part)
   };
   function embedMany(texts, useCache) {

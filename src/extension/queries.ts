@@ -111,7 +111,7 @@ export const QUERIES = {
   // role of oid $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
   // svc__sync_cancel act on these rows for that token only); a batch when there are several. An
   // embed_many request stands for its texts in the role's quota (inputs). Ids come back with their
-  // 1-based position.
+  // 1-based position and their inputs.
   insertForWaiter: q(
     `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
      INSERT INTO @extschema@.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token, inputs)
@@ -119,7 +119,7 @@ export const QUERIES = {
        CASE WHEN $1 = 'embed_many' THEN jsonb_array_length(t.item->'texts') ELSE 1 END
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
-     RETURNING request_id, batch_index`,
+     RETURNING request_id, batch_index, inputs`,
     'text', 'jsonb', 'text', 'integer', 'oid', 'integer', 'text',
   ),
 

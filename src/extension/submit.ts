@@ -80,10 +80,9 @@ export function enqueueForWaiter(fn: string, functionName: jobs.QueueFunction, p
   const capacity = one<Capacity & { role_id: string; role: string }>(QUERIES.capacity, as.ownerId)!;
   const limits = effectiveLimits(capacity);
   checkCapacity(fn, capacity, limits, parameters.length, 0, as.maxQueueSize);
-  const inserted = rows<{ request_id: string; batch_index: number | string }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.ownerId, as.waiter, as.token);
-  // An embed_many request stands for its texts in the role's quota (svc_queue.inputs).
-  const inputs = functionName === 'embed_many' ? parameters.reduce((n, p) => n + (p as { texts: unknown[] }).texts.length, 0) : parameters.length;
-  checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, inputs);
+  const inserted = rows<{ request_id: string; batch_index: number | string; inputs: number }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.ownerId, as.waiter, as.token);
+  // The role's quota counts inputs (svc_queue.inputs: an embed_many request's texts).
+  checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, inserted.reduce((n, r) => n + Number(r.inputs), 0));
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, parameters.length);
 }

@@ -18,7 +18,7 @@ import { sessionQueueBound } from './quotas.js';
 import { cacheIdentity } from '../queue/cache-key.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
-import { EMBED_MANY_MAX_CHARS, EMBED_MANY_MAX_TEXTS, readEmbedManyResult } from '../queue/embed-many.js';
+import { EMBED_MANY_MAX_CHARS, EMBED_MANY_MAX_TEXTS, embedManyParameters, readEmbedManyResult } from '../queue/embed-many.js';
 import { awaitAll, readStates, stateError, type JobState } from './results.js';
 import { cancelRemoteQuietly, holdWaiterLock, openSession, readRemote, submitRemote, syncContext } from './autonomous.js';
 
@@ -187,7 +187,7 @@ function runAll(fn: string, items: Item[], together?: Together): Outcome[] {
       }
     }
   };
-  const inQueue = together ? (waiting: readonly string[]) => waiting.reduce((n, id) => n + units[unitOf.get(id)!].items.length, 0) : (waiting: readonly string[]) => waiting.length;
+  const inQueue = (waiting: readonly string[]) => waiting.reduce((n, id) => n + units[unitOf.get(id)!].items.length, 0);
   // Under READ COMMITTED each statement of this call sees what committed before it, so the rows are
   // read here; under REPEATABLE READ and SERIALIZABLE this transaction's snapshot would never show the
   // answers, so the autonomous session reads them.
@@ -310,10 +310,7 @@ const EMBED_TOGETHER: Together = {
   max: EMBED_MANY_MAX_TEXTS,
   weight: (job) => (job.parameters.text_input as string).length,
   maxWeight: EMBED_MANY_MAX_CHARS,
-  request(texts) {
-    const { text_input: _first, ...rest } = texts[0].parameters;
-    return { functionName: 'embed_many', parameters: { texts: texts.map((job) => job.parameters.text_input), ...rest }, grammar: null };
-  },
+  request: (texts) => ({ functionName: 'embed_many', parameters: embedManyParameters(texts.map((job) => job.parameters)), grammar: null }),
   split: (result) => readEmbedManyResult(result).map((part) => (Array.isArray(part) ? { decoded: part } : part)),
 };
 

@@ -19,6 +19,12 @@ export const EMBED_MANY_MAX_CHARS = 16_384;
 /** What an 'embed_many' request's result holds for one text: its 'embed' result (a vector literal), or why it has none. */
 export type EmbedManyPart = string | { error: string };
 
+/** An 'embed_many' request's parameters from its texts' own 'embed' requests (one model and use_cache): embedManyParts' inverse. */
+export function embedManyParameters(requests: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
+  const { text_input: _first, ...rest } = requests[0];
+  return { texts: requests.map((r) => r.text_input), ...rest };
+}
+
 /** The parameters of each text's own 'embed' request (text_input and the rest as recorded): its cache identity. */
 export function embedManyParts(parameters: Record<string, unknown>): Array<Record<string, unknown>> {
   const { texts, ...rest } = parameters;
