@@ -125,6 +125,22 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
     });
   }
 
+  test("svc_embed(texts[]), its texts together in a request: each multi-byte text's vector is the one-text call's", async () => {
+    const texts = ['café 日本語 🎉', 'naïve Ελλάδα', '🦩𠀋 and 中国', 'plain words'];
+    const set = (
+      await db.query(`SELECT ord, embedding, error FROM svc_embed($1::text[], use_cache := false) ORDER BY ord`, [
+        texts,
+      ])
+    ).rows;
+    expect(set.map((r) => r.error)).toEqual(texts.map(() => null));
+    for (const [i, text] of texts.entries()) {
+      expect({ text, v: set[i].embedding }).toEqual({
+        text,
+        v: await one(`svc_embed($1, use_cache := false)`, [text]),
+      });
+    }
+  });
+
   test('determinism: same bytes sync or async, cached or not, at concurrency 4 or 1, across a restart', async () => {
     const requests = [
       `svc_generate('Once upon a time', max_tokens := 16, use_cache := %s)`,
