@@ -7833,13 +7833,13 @@ var __svc_exports = (() => {
     // A sync call's requests (svc__sync_submit): one row per element of $2 (parameter objects) for the
     // role of oid $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
     // svc__sync_cancel act on these rows for that token only); a batch when there are several. An
-    // embed_many request stands for its texts in the role's quota (inputs). Ids come back with their
+    // embed_many request stands for its texts in the role's quota (inputs), a generate_many request for its prompts. Ids come back with their
     // 1-based position and their inputs.
     insertForWaiter: q(
       `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
      INSERT INTO public.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token, inputs)
      SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES("t.item")}, sha256(convert_to($7, 'UTF8')),
-       CASE WHEN $1 = 'embed_many' THEN jsonb_array_length(t.item->'texts') ELSE 1 END
+       CASE $1 WHEN 'embed_many' THEN jsonb_array_length(t.item->'texts') WHEN 'generate_many' THEN jsonb_array_length(t.item->'prompts') ELSE 1 END
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index, inputs`,
@@ -7982,6 +7982,7 @@ var __svc_exports = (() => {
     workersSummary: q(
       `SELECT count(*) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
             count(*) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)) AS serving,
+            coalesce(sum(concurrency) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)), 0) AS slots,
             count(*) AS known
      FROM public.svc_workers`,
       "text"
@@ -14747,6 +14748,36 @@ var __svc_exports = (() => {
     return JSON.parse(result);
   }
 
+  // src/queue/generate-many.ts
+  var GENERATE_MANY_FUNCTIONS = ["generate", "generate_json", "generate_regex", "generate_choice"];
+  var isGenerateManyFunction = (name) => GENERATE_MANY_FUNCTIONS.includes(name);
+  var GENERATE_MANY_MAX_PROMPTS = 64;
+  var GENERATE_MANY_MAX_CHARS = 16384;
+  var GENERATE_MANY_MAX_TOKENS = 512;
+  function utf8Bytes(text3) {
+    let n = 0;
+    for (const char of text3) {
+      const cp = char.codePointAt(0);
+      n += cp < 128 ? 1 : cp < 2048 ? 2 : cp < 65536 ? 3 : 4;
+    }
+    return n;
+  }
+  function promptTokens(functionName, parameters) {
+    const maxTokens2 = Number(parameters.max_tokens);
+    if (functionName !== "generate_choice" || !Array.isArray(parameters.choices)) return maxTokens2;
+    const longest = Math.max(0, ...parameters.choices.map(utf8Bytes));
+    return Math.min(maxTokens2, longest + 1);
+  }
+  function promptsPerRequest(functionName, parameters) {
+    const tokens = promptTokens(functionName, parameters);
+    return Math.max(1, Math.min(GENERATE_MANY_MAX_PROMPTS, Math.floor(GENERATE_MANY_MAX_TOKENS / tokens)));
+  }
+  function generateManyParameters(functionName, requests) {
+    const { prompt: _first, ...rest } = requests[0];
+    return { function: functionName, prompts: requests.map((r) => r.prompt), ...rest };
+  }
+  var readGenerateManyResult = (result) => JSON.parse(result);
+
   // src/extension/jobs.ts
   function modelParameters(fn, family, recorded) {
     const name = requestModel(fn, family, recorded);
@@ -14786,6 +14817,22 @@ var __svc_exports = (() => {
       throw parameterError(fn, "texts", `must hold at most ${EMBED_MANY_MAX_CHARS} characters in all, or be one text`, {}, SQLSTATE.program_limit_exceeded);
     const parameters = { texts: checked, use_cache: boolean(fn, "use_cache", useCache), ...modelParameters(fn, "embed", model) };
     return { functionName: "embed_many", parameters, grammar: null };
+  }
+  function prepareGenerateMany(fn, p) {
+    const { function: functionName, prompts, ...rest } = p;
+    if (!isGenerateManyFunction(functionName)) throw parameterError(fn, "function", `must be one of ${GENERATE_MANY_FUNCTIONS.join(", ")}`);
+    const checked = textArray(fn, "prompts", prompts, { maxItems: GENERATE_MANY_MAX_PROMPTS });
+    if (checked.length === 0) throw parameterError(fn, "prompts", "must not be empty");
+    if ("stream" in rest) throw parameterError(fn, "stream", "is not a parameter of a request of many prompts");
+    const first = prepareFromParameters(fn, functionName, { ...rest, prompt: checked[0] });
+    if (checked.length > 1) {
+      if (checked.reduce((n, t) => n + t.length, 0) > GENERATE_MANY_MAX_CHARS)
+        throw parameterError(fn, "prompts", `must hold at most ${GENERATE_MANY_MAX_CHARS} characters in all, or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
+      if (checked.length * promptTokens(functionName, first.parameters) > GENERATE_MANY_MAX_TOKENS)
+        throw parameterError(fn, "prompts", `must decode at most ${GENERATE_MANY_MAX_TOKENS} tokens in all (prompts \xD7 max_tokens, or the longest choice's bytes + 1), or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
+    }
+    const parameters = generateManyParameters(functionName, checked.map((prompt) => ({ ...first.parameters, prompt })));
+    return { functionName: "generate_many", parameters, grammar: first.grammar };
   }
   function prepareJson(fn, prompt, schema, args, format, compile, model) {
     const checkedPrompt = text(fn, "prompt", prompt);
@@ -14855,6 +14902,8 @@ var __svc_exports = (() => {
         return prepareEmbed(fn, p.text_input, p.use_cache, model);
       case "embed_many":
         return prepareEmbedMany(fn, p.texts, p.use_cache, model);
+      case "generate_many":
+        return prepareGenerateMany(fn, p);
       case "generate_json":
         return prepareJson(fn, p.prompt, typeof p.schema === "string" ? new SchemaText(p.schema) : p.schema, args, format(), { strict: flagParameter(fn, "strict_schema", p.strict_schema), openObjects: flagParameter(fn, "open_objects", p.open_objects) }, model);
       case "generate_regex":
@@ -14864,7 +14913,7 @@ var __svc_exports = (() => {
       case "rerank":
         return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed, model);
       default:
-        throw parameterError(fn, "function_name", `must be one of generate, embed, embed_many, generate_json, generate_regex, generate_choice, rerank`);
+        throw parameterError(fn, "function_name", `must be one of generate, embed, embed_many, generate_json, generate_regex, generate_choice, generate_many, rerank`);
     }
   }
   function recordedModel(fn, model) {
@@ -15289,7 +15338,7 @@ var __svc_exports = (() => {
     else if (serving === 0) text3 = `none of the ${live} running worker(s) serves model "${model}"`;
     else if (!withPending) text3 = `${serving} worker(s) running${forModel}`;
     else text3 = `${serving} worker(s) running${forModel}, ${one(QUERIES.pendingForModel, model).pending} request(s) pending${forModel}`;
-    return { text: text3, live, serving };
+    return { text: text3, live, serving, slots: Number(s.slots) };
   }
   function noLiveWorker(fn, model, workers = workersSummary(model)) {
     if (workers.serving > 0) return null;
@@ -15311,19 +15360,22 @@ var __svc_exports = (() => {
     }
     return valid.filter((i) => outcomes[i].result === null);
   }
-  function unitsOf(items, todo, together) {
+  function unitsOf(items, todo, together, slots = 0) {
     const job = (i) => items[i];
     if (!together) return todo.map((i) => ({ items: [i], job: job(i) }));
-    const size = Math.ceil(todo.length / Math.ceil(todo.length / together.max));
+    let left = Math.max(Math.ceil(todo.length / together.max), together.spread ? Math.min(todo.length, 2 * slots) : 0);
+    let size = Math.ceil(todo.length / left);
     const runs = [];
     let run3 = [];
     let weight = 0;
-    for (const i of todo) {
+    for (const [k, i] of todo.entries()) {
       const w = together.weight(job(i));
       if (run3.length === size || run3.length > 0 && weight + w > together.maxWeight) {
         runs.push(run3);
         run3 = [];
         weight = 0;
+        left = Math.max(1, left - 1);
+        size = Math.min(together.max, Math.ceil((todo.length - k) / left));
       }
       run3.push(i);
       weight += w;
@@ -15346,7 +15398,8 @@ var __svc_exports = (() => {
       return error === null;
     });
     if (todo.length === 0) return outcomes;
-    const units = unitsOf(items, todo, together);
+    const slots = [...summaries.values()].reduce((n, s) => n + s.slots, 0);
+    const units = unitsOf(items, todo, together, slots);
     const ctx = syncContext();
     const waiter = holdWaiterLock();
     const session = openSession(fn, ctx);
@@ -15448,8 +15501,24 @@ var __svc_exports = (() => {
       }
     });
   }
+  function generationTogether(template2) {
+    const functionName = template2.functionName;
+    if (!isGenerateManyFunction(functionName)) return void 0;
+    const max = promptsPerRequest(functionName, template2.parameters);
+    if (max < 2) return void 0;
+    return {
+      max,
+      weight: (job) => job.parameters.prompt.length,
+      maxWeight: GENERATE_MANY_MAX_CHARS,
+      request: (prompts) => ({ functionName: "generate_many", parameters: generateManyParameters(functionName, prompts.map((job) => job.parameters)), grammar: prompts[0].grammar }),
+      split: (result) => readGenerateManyResult(result).map((part) => typeof part === "string" ? { decoded: part } : part),
+      spread: true
+    };
+  }
   function textRows(fn, items) {
-    return runAll(fn, items).map((o, i) => ({ ord: i + 1, result: o.result, error: o.error?.message ?? null }));
+    const template2 = items.find((item) => !(item instanceof SvcError));
+    const together = template2 && generationTogether(template2);
+    return runAll(fn, items, together).map((o, i) => ({ ord: i + 1, result: o.error ? null : o.decoded ?? o.result, error: o.error?.message ?? null }));
   }
   function generate(prompt, ...g) {
     return runOne("svc_generate", prepareGenerate("svc_generate", prompt, generationArgs(g)));

@@ -137,7 +137,7 @@ CREATE TABLE svc_queue (
   stored_bytes integer,
   inputs integer NOT NULL DEFAULT 1,
   documents_id uuid,
-  CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text, 'vectorize'::text, 'embed_many'::text]))),
+  CONSTRAINT svc_queue_function_name_check CHECK ((function_name = ANY (ARRAY['generate'::text, 'embed'::text, 'generate_json'::text, 'generate_regex'::text, 'generate_choice'::text, 'rerank'::text, 'vectorize'::text, 'embed_many'::text, 'generate_many'::text]))),
   CONSTRAINT svc_queue_inputs_check CHECK ((inputs >= 1)),
   CONSTRAINT svc_queue_pkey PRIMARY KEY (request_id),
   CONSTRAINT svc_queue_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'completed'::text, 'failed'::text, 'cancelled'::text]))),

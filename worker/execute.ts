@@ -13,6 +13,9 @@ export interface Ran extends JobResult {
   cache?: protocol.CacheEntry[];
 }
 
+/** Requests of many inputs: never looked up or cached themselves, each input's answer is, as its own request's. */
+const MANY: ReadonlySet<string> = new Set(['embed_many', 'generate_many']);
+
 export class JobExecutor {
   private readonly models: string[];
 
@@ -44,10 +47,9 @@ export class JobExecutor {
   async execute(job: protocol.ClaimedJob, signal: AbortSignal): Promise<Ran> {
     checkJobGrammar(job);
     const allowsCache = job.parameters.use_cache === true;
-    // The request's cache key, where it allows the cache (computing it costs a canonical JSON and a
-    // hash). A request of many inputs is never looked up or cached itself: each input's answer is, as its own request's.
+    // The request's cache key, where it allows the cache (computing it costs a canonical JSON and a hash).
     const identity =
-      allowsCache && job.function_name !== 'embed_many' ? cacheIdentity(job.function_name, job.parameters) : null;
+      allowsCache && !MANY.has(job.function_name) ? cacheIdentity(job.function_name, job.parameters) : null;
     const engine = this.engineFor(job);
     // A synchronous call's request is not looked up again: its caller did, just before submitting it.
     if (identity !== null && !job.waited) {
@@ -78,6 +80,7 @@ export class JobExecutor {
           model,
           functionName: a.functionName,
           result: a.result,
+          stopReason: a.stopReason,
         }))
       : [{ identity: identity!, model, functionName: job.function_name }];
     return { ...ran, cache };

@@ -21,6 +21,12 @@ import { stopMessage, stopProblem } from '../src/decode/stop.js';
 import type { ClaimedJob } from './protocol.js';
 import { embedAll, runVectorize } from './vectorize.js';
 import { EMBED_MANY_MAX_TEXTS, embedManyParts, embedManyResult } from '../src/queue/embed-many.js';
+import {
+  GENERATE_MANY_MAX_PROMPTS,
+  generateManyParts,
+  generateManyResult,
+  type GenerateManyPart,
+} from '../src/queue/generate-many.js';
 import { PermanentJobError } from '../src/queue/job-errors.js';
 
 /**
@@ -93,8 +99,13 @@ function cutShort(tokens: number, maxTokens: number, stopReason: string): boolea
 export interface JobResult {
   result: string;
   stopReason?: StopReasonName;
-  /** A request of many inputs (embed_many): each input's own request (its parameters) and answer, cached as that request's. */
-  answers?: Array<{ functionName: 'embed'; parameters: Record<string, unknown>; result: string }>;
+  /** A request of many inputs (embed_many, generate_many): each input's own request (its function and parameters) and answer, cached as that request's. */
+  answers?: Array<{
+    functionName: string;
+    parameters: Record<string, unknown>;
+    result: string;
+    stopReason?: StopReasonName;
+  }>;
 }
 
 /** A template the model carries but node-llama-cpp cannot render fails every attempt alike. */
@@ -187,6 +198,8 @@ async function runOn(
     }
     case 'embed_many':
       return runEmbedMany(engine, p, signal);
+    case 'generate_many':
+      return runGenerateMany(engine, job, signal);
     case 'vectorize':
       return { result: await runVectorize(engine, p, signal) };
     default:
@@ -234,10 +247,17 @@ async function vectorsOrErrors(
       out.push(alike);
     }
   }
-  // Where every text fails alike (the model does not embed at all), so does the request.
-  if (out.every((v) => v instanceof PermanentJobError) && new Set(out.map((v) => (v as Error).message)).size === 1)
-    throw out[0] as PermanentJobError;
+  throwIfAllFailAlike(out);
   return out;
+}
+
+/** Where every input of a request of many fails alike (the model does not embed, or generate, at all), so does the request. */
+function throwIfAllFailAlike(outcomes: readonly unknown[]): void {
+  if (
+    outcomes.every((o) => o instanceof PermanentJobError) &&
+    new Set(outcomes.map((o) => (o as Error).message)).size === 1
+  )
+    throw outcomes[0] as PermanentJobError;
 }
 
 /**
@@ -259,6 +279,55 @@ async function runEmbedMany(
     answers: parts.flatMap((part, i) =>
       typeof part === 'string' ? [{ functionName: 'embed' as const, parameters: requests[i], result: part }] : [],
     ),
+  };
+}
+
+/** A 'generate_many' request's function and each prompt's own request (src/queue/generate-many.ts), checked. */
+function checkedPrompts(p: Record<string, unknown>): ReturnType<typeof generateManyParts> {
+  let parts: ReturnType<typeof generateManyParts>;
+  try {
+    parts = generateManyParts(p);
+  } catch (error) {
+    throw new PermanentJobError((error as Error).message);
+  }
+  const { requests } = parts;
+  if (
+    requests.length === 0 ||
+    requests.length > GENERATE_MANY_MAX_PROMPTS ||
+    !requests.every((r) => typeof r.prompt === 'string')
+  )
+    throw new PermanentJobError(`parameters.prompts must be an array of 1 to ${GENERATE_MANY_MAX_PROMPTS} texts`);
+  return parts;
+}
+
+/**
+ * A 'generate_many' request: a set-based generation's prompts, run one after another in this job's
+ * slot, each as its own request runs (its decoding, constraint and checks), answered with the bytes
+ * that request gives or with the error it would fail with, alone. An error that is not the prompt's
+ * own (the job stopped, the engine failed) fails the request, which runs again whole.
+ */
+async function runGenerateMany(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal): Promise<JobResult> {
+  const { functionName, requests } = checkedPrompts(job.parameters as Record<string, unknown>);
+  const parts: Array<GenerateManyPart | PermanentJobError> = [];
+  const answers: NonNullable<JobResult['answers']> = [];
+  for (const parameters of requests) {
+    signal.throwIfAborted();
+    try {
+      const ran = await runOn(engine, { ...job, function_name: functionName, parameters }, signal);
+      parts.push(ran.result);
+      answers.push({ functionName, parameters, result: ran.result, stopReason: ran.stopReason });
+    } catch (error) {
+      const alike = failsAlike(error);
+      if (alike === undefined) throw error;
+      parts.push(alike);
+    }
+  }
+  throwIfAllFailAlike(parts);
+  return {
+    result: generateManyResult(
+      parts.map((part) => (part instanceof PermanentJobError ? { error: part.message } : part)),
+    ),
+    answers,
   };
 }
 
@@ -351,7 +420,12 @@ const CONSTRAINED: ReadonlySet<string> = new Set(['generate_json', 'generate_reg
  * answer cached under a real request's parameters, served to everyone who asks that request.
  */
 export function checkJobGrammar(job: Pick<ClaimedJob, 'function_name' | 'parameters' | 'grammar'>): void {
-  const expected = CONSTRAINED.has(job.function_name) ? jobConstraint(job).gbnf : null;
+  // A request of many prompts carries its prompts' one constraint.
+  const own =
+    job.function_name === 'generate_many'
+      ? { ...job, function_name: checkedPrompts(job.parameters).functionName }
+      : job;
+  const expected = CONSTRAINED.has(own.function_name) ? jobConstraint(own).gbnf : null;
   if (job.grammar !== expected)
     throw new PermanentJobError(
       "the job's grammar is not the one its parameters compile to (written by hand, or by an extension from another svc release than this worker)",

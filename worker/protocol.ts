@@ -10,6 +10,7 @@ export interface ClaimedJob {
     | 'generate'
     | 'embed'
     | 'embed_many'
+    | 'generate_many'
     | 'generate_json'
     | 'generate_regex'
     | 'generate_choice'

@@ -11,8 +11,11 @@ import { promptSettings, requestModel, schemaSettings, type ModelFunction, type 
 import type { SchemaCompile } from './constraints.js';
 import { recordedSampling } from '../decode/sampling.js';
 import { EMBED_MANY_MAX_CHARS, EMBED_MANY_MAX_TEXTS } from '../queue/embed-many.js';
+import {
+  GENERATE_MANY_FUNCTIONS, GENERATE_MANY_MAX_CHARS, GENERATE_MANY_MAX_PROMPTS, GENERATE_MANY_MAX_TOKENS, generateManyParameters, isGenerateManyFunction, promptTokens,
+} from '../queue/generate-many.js';
 
-export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank' | 'embed_many';
+export type QueueFunction = 'generate' | 'embed' | 'generate_json' | 'generate_regex' | 'generate_choice' | 'rerank' | 'embed_many' | 'generate_many';
 
 export interface PreparedJob {
   functionName: QueueFunction;
@@ -97,6 +100,31 @@ export function prepareEmbedMany(fn: string, texts: unknown, useCache: unknown, 
     throw parameterError(fn, 'texts', `must hold at most ${EMBED_MANY_MAX_CHARS} characters in all, or be one text`, {}, SQLSTATE.program_limit_exceeded);
   const parameters = { texts: checked, use_cache: v.boolean(fn, 'use_cache', useCache), ...modelParameters(fn, 'embed', model) };
   return { functionName: 'embed_many', parameters, grammar: null };
+}
+
+/**
+ * A set-based generation's prompts in one request (src/queue/generate-many.ts): `p` as recorded, its
+ * `function` one of the generations, `prompts` each checked as that function checks its prompt, and
+ * the rest checked (and the constraint compiled) once, as that function's own request. At most
+ * GENERATE_MANY_MAX_PROMPTS prompts of GENERATE_MANY_MAX_CHARS characters and GENERATE_MANY_MAX_TOKENS
+ * tokens to decode in all, unless it is one prompt. Only svc's sync functions submit them.
+ */
+export function prepareGenerateMany(fn: string, p: Record<string, unknown>): PreparedJob {
+  const { function: functionName, prompts, ...rest } = p;
+  if (!isGenerateManyFunction(functionName)) throw parameterError(fn, 'function', `must be one of ${GENERATE_MANY_FUNCTIONS.join(', ')}`);
+  const checked = v.textArray(fn, 'prompts', prompts, { maxItems: GENERATE_MANY_MAX_PROMPTS });
+  if (checked.length === 0) throw parameterError(fn, 'prompts', 'must not be empty');
+  if ('stream' in rest) throw parameterError(fn, 'stream', 'is not a parameter of a request of many prompts');
+  // The first prompt's own request checks the rest; the others differ from it only in their prompt.
+  const first = prepareFromParameters(fn, functionName, { ...rest, prompt: checked[0] });
+  if (checked.length > 1) {
+    if (checked.reduce((n, t) => n + t.length, 0) > GENERATE_MANY_MAX_CHARS)
+      throw parameterError(fn, 'prompts', `must hold at most ${GENERATE_MANY_MAX_CHARS} characters in all, or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
+    if (checked.length * promptTokens(functionName, first.parameters) > GENERATE_MANY_MAX_TOKENS)
+      throw parameterError(fn, 'prompts', `must decode at most ${GENERATE_MANY_MAX_TOKENS} tokens in all (prompts × max_tokens, or the longest choice's bytes + 1), or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
+  }
+  const parameters = generateManyParameters(functionName, checked.map((prompt) => ({ ...first.parameters, prompt })));
+  return { functionName: 'generate_many', parameters, grammar: first.grammar };
 }
 
 /**
@@ -190,11 +218,12 @@ export function prepareFromParameters(fn: string, functionName: unknown, paramet
     }
     case 'embed': return prepareEmbed(fn, p.text_input, p.use_cache, model);
     case 'embed_many': return prepareEmbedMany(fn, p.texts, p.use_cache, model);
+    case 'generate_many': return prepareGenerateMany(fn, p);
     case 'generate_json': return prepareJson(fn, p.prompt, typeof p.schema === 'string' ? new SchemaText(p.schema) : p.schema, args, format(), { strict: flagParameter(fn, 'strict_schema', p.strict_schema), openObjects: flagParameter(fn, 'open_objects', p.open_objects) }, model);
     case 'generate_regex': return prepareRegex(fn, p.prompt, p.pattern, args, format(), model);
     case 'generate_choice': return prepareChoice(fn, p.prompt, p.choices, args, format(), model);
     case 'rerank': return prepareRerank(fn, p.query, p.documents, p.task, p.use_cache, p.seed, model);
-    default: throw parameterError(fn, 'function_name', `must be one of generate, embed, embed_many, generate_json, generate_regex, generate_choice, rerank`);
+    default: throw parameterError(fn, 'function_name', `must be one of generate, embed, embed_many, generate_json, generate_regex, generate_choice, generate_many, rerank`);
   }
 }
 

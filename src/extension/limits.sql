@@ -9,8 +9,9 @@
 ALTER TABLE svc_queue ADD COLUMN stored_bytes integer;
 
 -- The inputs a request stands for, which a role's quota of requests counts: 1, or the texts of an
--- embed_many request (a set-based svc_embed's texts, up to 64 a request: src/extension/sync.ts), so
--- a role holds no more work in the queue by submitting texts together.
+-- embed_many request (a set-based svc_embed's texts, up to 64 a request: src/extension/sync.ts) or
+-- the prompts of a generate_many one (a set-based generation's), so a role holds no more work in the
+-- queue by submitting them together.
 ALTER TABLE svc_queue ADD COLUMN inputs integer NOT NULL DEFAULT 1 CHECK (inputs >= 1);
 
 -- A role's active requests in submission order with their bytes: a submission counts the role's

@@ -110,13 +110,13 @@ export const QUERIES = {
   // A sync call's requests (svc__sync_submit): one row per element of $2 (parameter objects) for the
   // role of oid $5, waited for under lock $6, submitted with token $7 (its digest kept: svc__sync_state and
   // svc__sync_cancel act on these rows for that token only); a batch when there are several. An
-  // embed_many request stands for its texts in the role's quota (inputs). Ids come back with their
+  // embed_many request stands for its texts in the role's quota (inputs), a generate_many request for its prompts. Ids come back with their
   // 1-based position and their inputs.
   insertForWaiter: q(
     `WITH batch AS (SELECT CASE WHEN jsonb_array_length($2) > 1 THEN gen_random_uuid() END AS id)
      INSERT INTO @extschema@.svc_queue (function_name, parameters, grammar, priority, batch_id, batch_index, owner, waiter, stored_bytes, sync_token, inputs)
      SELECT $1, t.item, $3, $4, batch.id, t.ord, $5, $6, ${STORED_BYTES('t.item')}, sha256(convert_to($7, 'UTF8')),
-       CASE WHEN $1 = 'embed_many' THEN jsonb_array_length(t.item->'texts') ELSE 1 END
+       CASE $1 WHEN 'embed_many' THEN jsonb_array_length(t.item->'texts') WHEN 'generate_many' THEN jsonb_array_length(t.item->'prompts') ELSE 1 END
      FROM batch, jsonb_array_elements($2) WITH ORDINALITY AS t(item, ord)
      ORDER BY t.ord
      RETURNING request_id, batch_index, inputs`,
@@ -252,6 +252,7 @@ export const QUERIES = {
   workersSummary: q(
     `SELECT count(*) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute') AS live,
             count(*) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)) AS serving,
+            coalesce(sum(concurrency) FILTER (WHERE state IN ('running', 'starting') AND last_heartbeat > clock_timestamp() - interval '1 minute' AND $1 = ANY (models)), 0) AS slots,
             count(*) AS known
      FROM @extschema@.svc_workers`,
     'text',

@@ -35,7 +35,7 @@ GRANT SET ON PARAMETER plv8.start_proc TO svc_owner;
 CREATE TABLE svc_queue (
   request_id       uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   seq              bigint GENERATED ALWAYS AS IDENTITY, -- submission order, for oldest-first claims
-  function_name    text NOT NULL CHECK (function_name IN ('generate', 'embed', 'generate_json', 'generate_regex', 'generate_choice', 'rerank', 'vectorize', 'embed_many')),
+  function_name    text NOT NULL CHECK (function_name IN ('generate', 'embed', 'generate_json', 'generate_regex', 'generate_choice', 'rerank', 'vectorize', 'embed_many', 'generate_many')),
   parameters       jsonb NOT NULL,
   grammar          text,                    -- GBNF compiled at submission, for constrained generation
   status           text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'processing', 'completed', 'failed', 'cancelled')),

@@ -19,6 +19,7 @@ import { cacheIdentity } from '../queue/cache-key.js';
 import * as jobs from './jobs.js';
 import * as v from './validate.js';
 import { EMBED_MANY_MAX_CHARS, EMBED_MANY_MAX_TEXTS, embedManyParameters, readEmbedManyResult } from '../queue/embed-many.js';
+import { GENERATE_MANY_MAX_CHARS, generateManyParameters, isGenerateManyFunction, promptsPerRequest, readGenerateManyResult } from '../queue/generate-many.js';
 import { awaitAll, readStates, stateError, type JobState } from './results.js';
 import { cancelRemoteQuietly, holdWaiterLock, openSession, readRemote, submitRemote, syncContext } from './autonomous.js';
 
@@ -45,8 +46,8 @@ const WINDOW = 1000;
 const WAKE_AT = 16;
 
 /** Who could serve a request for `model`: the live workers, how many of them serve it, and what that means (`withPending`: how many wait for it). */
-export function workersSummary(model: string, withPending = false): { text: string; live: number; serving: number } {
-  const s = one<{ live: string; serving: string; known: string }>(QUERIES.workersSummary, model)!;
+export function workersSummary(model: string, withPending = false): { text: string; live: number; serving: number; slots: number } {
+  const s = one<{ live: string; serving: string; slots: string; known: string }>(QUERIES.workersSummary, model)!;
   const live = Number(s.live);
   const serving = Number(s.serving);
   const forModel = model === 'default' ? '' : ` for model "${model}"`;
@@ -55,7 +56,7 @@ export function workersSummary(model: string, withPending = false): { text: stri
   else if (serving === 0) text = `none of the ${live} running worker(s) serves model "${model}"`;
   else if (!withPending) text = `${serving} worker(s) running${forModel}`;
   else text = `${serving} worker(s) running${forModel}, ${one<{ pending: string }>(QUERIES.pendingForModel, model)!.pending} request(s) pending${forModel}`;
-  return { text, live, serving };
+  return { text, live, serving, slots: Number(s.slots) };
 }
 
 /** SV006 when no live worker serves `model` (none running at all, or none of those running serves it): waiting would only time out. */
@@ -98,6 +99,12 @@ interface Together {
   maxWeight: number;
   request(jobs: jobs.PreparedJob[]): jobs.PreparedJob;
   split(result: string): Array<{ decoded: unknown } | { error: string }>;
+  /**
+   * A request's items run one after another in one worker slot: at least twice as many requests as
+   * the live workers have slots (where there are items enough), so that every slot has work and the
+   * requests end together.
+   */
+  spread?: boolean;
 }
 
 /** A request of a call and the items it answers. */
@@ -106,21 +113,25 @@ interface Unit {
   job: jobs.PreparedJob;
 }
 
-function unitsOf(items: Item[], todo: number[], together?: Together): Unit[] {
+function unitsOf(items: Item[], todo: number[], together?: Together, slots = 0): Unit[] {
   const job = (i: number) => items[i] as jobs.PreparedJob;
   if (!together) return todo.map((i) => ({ items: [i], job: job(i) }));
-  // Runs of one size (100 texts: two of 50, not 64 and 36), so that the requests running side by side
-  // end together; a run ends early where the next item would take it past maxWeight.
-  const size = Math.ceil(todo.length / Math.ceil(todo.length / together.max));
+  // Runs of one size, give or take one (100 texts: two of 50, not 64 and 36; 100 prompts over 8: four
+  // of 13 and four of 12), so that the requests running side by side end together; a run ends early
+  // where the next item would take it past maxWeight, and the rest share the runs left.
+  let left = Math.max(Math.ceil(todo.length / together.max), together.spread ? Math.min(todo.length, 2 * slots) : 0);
+  let size = Math.ceil(todo.length / left);
   const runs: number[][] = [];
   let run: number[] = [];
   let weight = 0;
-  for (const i of todo) {
+  for (const [k, i] of todo.entries()) {
     const w = together.weight(job(i));
     if (run.length === size || (run.length > 0 && weight + w > together.maxWeight)) {
       runs.push(run);
       run = [];
       weight = 0;
+      left = Math.max(1, left - 1);
+      size = Math.min(together.max, Math.ceil((todo.length - k) / left));
     }
     run.push(i);
     weight += w;
@@ -154,7 +165,8 @@ function runAll(fn: string, items: Item[], together?: Together): Outcome[] {
   });
   if (todo.length === 0) return outcomes;
 
-  const units = unitsOf(items, todo, together);
+  const slots = [...summaries.values()].reduce((n, s) => n + s.slots, 0);
+  const units = unitsOf(items, todo, together, slots);
   const ctx = syncContext();
   const waiter = holdWaiterLock();
   const session = openSession(fn, ctx);
@@ -288,8 +300,30 @@ function prepareMany(fn: string, name: string, field: string, values: unknown, p
 
 interface TextRow { ord: number; result: string | null; error: string | null }
 
+/**
+ * A set-based generation's prompts, several to a request where their outputs are short enough
+ * (src/queue/generate-many.ts): each cached, and failed, alone. None where one prompt's output may
+ * already take a request's whole budget of tokens.
+ */
+function generationTogether(template: jobs.PreparedJob): Together | undefined {
+  const functionName = template.functionName;
+  if (!isGenerateManyFunction(functionName)) return undefined;
+  const max = promptsPerRequest(functionName, template.parameters);
+  if (max < 2) return undefined;
+  return {
+    max,
+    weight: (job) => (job.parameters.prompt as string).length,
+    maxWeight: GENERATE_MANY_MAX_CHARS,
+    request: (prompts) => ({ functionName: 'generate_many', parameters: generateManyParameters(functionName, prompts.map((job) => job.parameters)), grammar: prompts[0].grammar }),
+    split: (result) => readGenerateManyResult(result).map((part) => (typeof part === 'string' ? { decoded: part } : part)),
+    spread: true,
+  };
+}
+
 function textRows(fn: string, items: Item[]): TextRow[] {
-  return runAll(fn, items).map((o, i) => ({ ord: i + 1, result: o.result, error: o.error?.message ?? null }));
+  const template = items.find((item): item is jobs.PreparedJob => !(item instanceof SvcError));
+  const together = template && generationTogether(template);
+  return runAll(fn, items, together).map((o, i) => ({ ord: i + 1, result: o.error ? null : ((o.decoded as string | undefined) ?? o.result), error: o.error?.message ?? null }));
 }
 
 export function generate(prompt: unknown, ...g: jobs.GenerationArgList): string {

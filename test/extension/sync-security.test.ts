@@ -367,6 +367,47 @@ describe('dblink and svc_sync', () => {
       await sync.end();
     }
   });
+  test("a request of many prompts (generate_many) is checked again in the sync session: its function, 64 prompts, 16,384 characters, 512 tokens to decode; its constraint compiled again; counted as its prompts", async () => {
+    const waiting = await svc().connect(ROLES.alice);
+    const sync = await svc().connect('svc_sync');
+    try {
+      const token = 'fd'.repeat(32);
+      await waiting.query('BEGIN');
+      await waiting.query(`SELECT pg_advisory_xact_lock(1937138551, 12), pg_advisory_xact_lock(('x' || left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 16))::bit(64)::bigint)`, [token]);
+      const owner = (await waiting.query(`SELECT oid::text FROM pg_roles WHERE rolname = current_user`)).rows[0].oid;
+      const pid = (await waiting.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const submit = (request: Record<string, unknown>) =>
+        sync.query('SELECT svc__sync_submit($1) AS ids', [{
+          caller: 'svc_generate_choice', function_name: 'generate_many', requests: [request], owner_id: owner, pid, waiter: 12, token, max_queue_size: 1000,
+        }]);
+      // Choices of at most 3 bytes decode 4 tokens at most: 64 prompts fit 512 tokens, 65 prompts do not fit the request.
+      const choice = (prompts: string[], rest: Record<string, unknown> = {}) =>
+        ({ function: 'generate_choice', prompts, choices: ['yes', 'no'], max_tokens: 512, use_cache: false, seed: 42, prompt_format: 'raw', ...rest });
+      await expect(submit(choice(Array.from({ length: 65 }, (_, i) => `p${i}`)))).rejects.toMatchObject({ code: '54000', message: expect.stringMatching(/^svc_generate_choice: prompts /) });
+      await expect(submit(choice(['a'.repeat(10_000), 'b'.repeat(10_000)]))).rejects.toMatchObject({
+        code: '54000', message: 'svc_generate_choice: prompts must hold at most 16384 characters in all, or be one prompt',
+      });
+      // 2 prompts of max_tokens 300 may decode 600 tokens: refused; one alone is one request's.
+      const json = (prompts: string[]) => ({ function: 'generate_json', prompts, schema: { type: 'integer' }, max_tokens: 300, use_cache: false, seed: 42, prompt_format: 'raw' });
+      await expect(submit(json(['one', 'two']))).rejects.toMatchObject({ code: '54000', message: expect.stringMatching(/^svc_generate_choice: prompts must decode at most 512 tokens in all/) });
+      await expect(submit(choice([]))).rejects.toMatchObject({ code: '22023', message: 'svc_generate_choice: prompts must not be empty' });
+      await expect(submit(choice(['x'], { function: 'embed' }))).rejects.toMatchObject({ code: '22023', message: expect.stringMatching(/^svc_generate_choice: function must be one of generate, generate_json/) });
+      await expect(submit({ function: 'generate', prompts: ['x'], max_tokens: 8, use_cache: false, seed: 42, prompt_format: 'raw', stream: true })).rejects.toMatchObject({ code: '22023' });
+      await expect(submit(choice(['x'], { choices: [] }))).rejects.toMatchObject({ message: expect.stringMatching(/^svc_generate_choice: choices /) });
+      const [alone] = (await submit(json(['one']))).rows[0].ids;
+      const ids = (await submit(choice(['one', 'two', 'three'], { unknown_key: 'dropped' }))).rows[0].ids;
+      const rows = (await su.query(`SELECT function_name, inputs, owner::text, grammar IS NOT NULL AS constrained, parameters ? 'unknown_key' AS kept FROM svc_queue WHERE request_id = ANY ($1) ORDER BY seq`, [[alone, ...ids]])).rows;
+      expect(rows).toEqual([
+        { function_name: 'generate_many', inputs: 1, owner: 'alice', constrained: true, kept: false },
+        { function_name: 'generate_many', inputs: 3, owner: 'alice', constrained: true, kept: false },
+      ]);
+      await su.query(`DELETE FROM svc_queue WHERE request_id = ANY ($1)`, [[alone, ...ids]]);
+    } finally {
+      await waiting.query('ROLLBACK');
+      await waiting.end();
+      await sync.end();
+    }
+  });
   test('logged in as svc_sync while alice waits: without her call\'s token, none of its requests is read, cancelled or added to', async () => {
     const waiting = await svc().connect(ROLES.alice);
     const pid = (await waiting.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;

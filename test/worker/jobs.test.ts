@@ -9,6 +9,13 @@ import { makeTestModel } from '../../src/model/test-model.js';
 import { checkJobGrammar, promptOptions, runJob } from '../../worker/jobs.js';
 import { PermanentJobError } from '../../src/queue/job-errors.js';
 import type { ClaimedJob } from '../../worker/protocol.js';
+import {
+  generateManyParameters,
+  generateManyParts,
+  promptTokens,
+  promptsPerRequest,
+  readGenerateManyResult,
+} from '../../src/queue/generate-many.js';
 
 let dir: string;
 let engine: Engine;
@@ -117,6 +124,89 @@ test('output is checked against the constraint its parameters compile to', async
   const error = await failure(runJob(engine, loose, new AbortController().signal));
   expect(error).toBeInstanceOf(PermanentJobError);
   expect(error.message).toBe('the output breaks its constraint: it does not match the pattern');
+});
+
+describe('generate_many: a request of many prompts', () => {
+  const CHOICES = ['red', 'green', 'blue'];
+  const own = (prompt: string) => ({ prompt, choices: CHOICES, max_tokens: 8, seed: 42, use_cache: true });
+  const many = (prompts: string[], grammar: string | null = compileChoices(CHOICES).gbnf): ClaimedJob => ({
+    ...job('generate_choice', {}, grammar),
+    function_name: 'generate_many',
+    parameters: generateManyParameters('generate_choice', prompts.map(own)),
+  });
+
+  test("each prompt's answer is its own request's bytes, with how it ended; one over the context fails alone", async () => {
+    const prompts = ['Colour one', `Colour two ${'x '.repeat(400)}`, 'Colour three'];
+    const ran = await runJob(engine, many(prompts), new AbortController().signal);
+    const parts = readGenerateManyResult(ran.result);
+    expect(parts).toHaveLength(3);
+    for (const i of [0, 2]) {
+      const alone = await runJob(
+        engine,
+        job('generate_choice', own(prompts[i]), compileChoices(CHOICES).gbnf),
+        new AbortController().signal,
+      );
+      expect(parts[i]).toBe(alone.result);
+    }
+    const over = await failure(
+      runJob(
+        engine,
+        job('generate_choice', own(prompts[1]), compileChoices(CHOICES).gbnf),
+        new AbortController().signal,
+      ),
+    );
+    expect(parts[1]).toEqual({ error: over.message });
+    expect(ran.answers).toEqual([
+      { functionName: 'generate_choice', parameters: own(prompts[0]), result: parts[0], stopReason: 'end' },
+      { functionName: 'generate_choice', parameters: own(prompts[2]), result: parts[2], stopReason: 'end' },
+    ]);
+    // Where every prompt fails alike, so does the request.
+    expect(await failure(runJob(engine, many([prompts[1], prompts[1]]), new AbortController().signal))).toBeInstanceOf(
+      PermanentJobError,
+    );
+  });
+
+  test("the job's grammar must be the one its prompts' constraint compiles to; its function a generation", () => {
+    expect(() => checkJobGrammar(many(['a', 'b']))).not.toThrow();
+    for (const c of [
+      many(['a'], ATTACKER),
+      many(['a'], null),
+      { ...many(['a'], null), parameters: { ...many(['a']).parameters, function: 'embed' } },
+    ]) {
+      expect(() => checkJobGrammar(c)).toThrow(PermanentJobError);
+    }
+    expect(() => checkJobGrammar({ ...many(['a']), parameters: { ...many(['a']).parameters, prompts: [] } })).toThrow(
+      'parameters.prompts must be an array of 1 to 64 texts',
+    );
+  });
+
+  test('the tokens a prompt may decode: max_tokens, or fewer for short choices (their UTF-8 bytes + 1)', () => {
+    expect(promptTokens('generate_choice', { choices: ['é', '日本'], max_tokens: 512 })).toBe(7);
+    expect(promptTokens('generate_choice', { choices: ['é', '日本'], max_tokens: 3 })).toBe(3);
+    expect(promptTokens('generate_json', { schema: {}, max_tokens: 24 })).toBe(24);
+    expect(promptsPerRequest('generate_choice', { choices: ['yes', 'no'], max_tokens: 512 })).toBe(64);
+    expect(promptsPerRequest('generate_json', { max_tokens: 24 })).toBe(21);
+    expect(promptsPerRequest('generate', { max_tokens: 512 })).toBe(1);
+    expect(promptsPerRequest('generate', { max_tokens: 300 })).toBe(1);
+  });
+
+  test("a request's parameters and its prompts' own are each other's inverse; a stray prompt never replaces one", () => {
+    const requests = ['a', 'b'].map(own);
+    const parameters = generateManyParameters('generate_choice', requests);
+    expect(parameters).toEqual({
+      function: 'generate_choice',
+      prompts: ['a', 'b'],
+      choices: CHOICES,
+      max_tokens: 8,
+      seed: 42,
+      use_cache: true,
+    });
+    expect(generateManyParts(parameters)).toEqual({ functionName: 'generate_choice', requests });
+    expect(generateManyParts({ ...parameters, prompt: 'stray' }).requests.map((r) => r.prompt)).toEqual(['a', 'b']);
+    expect(() => generateManyParts({ ...parameters, function: 'rerank' })).toThrow(
+      /^parameters.function must be one of/,
+    );
+  });
 });
 
 describe("promptOptions: a generation job's recorded prompt format", () => {

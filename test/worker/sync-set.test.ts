@@ -194,6 +194,81 @@ test("svc_embed(texts[]) submits its texts together, up to 64 a request; each te
   expect(payload.rows[0].f).toBe('embed');
 });
 
+test("a set-based generation submits its prompts together where outputs are short; each prompt's answer, error and cache entry are its own request's", async () => {
+  const prompts = Array.from({ length: 40 }, (_, i) => `Prompt together ${i}: the colour is`);
+  // Over the worker's context (2,048 tokens): its request alone fails, its group's others do not.
+  prompts[3] = `Prompt together 3: ${'x '.repeat(5_000)}`;
+  const set = (
+    await alice.query(`SELECT ord, result, error FROM svc_generate_choice($1::text[], $2::text[])`, [prompts, CHOICES])
+  ).rows;
+  const groups = (
+    await db.query(
+      `SELECT function_name, inputs, parameters->>'function' AS function, grammar IS NOT NULL AS constrained FROM svc_queue
+       WHERE parameters->'prompts'->>0 LIKE 'Prompt together %' ORDER BY seq`,
+    )
+  ).rows;
+  // Choices of at most 5 bytes decode at most 6 tokens: up to 64 prompts a request, but at least twice
+  // as many requests as the worker's 4 slots: 8 requests of 5.
+  expect(groups).toEqual(
+    Array.from({ length: 8 }, () => ({
+      function_name: 'generate_many',
+      inputs: 5,
+      function: 'generate_choice',
+      constrained: true,
+    })),
+  );
+  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+  const alone = await alice
+    .query(`SELECT svc_generate_choice($1, $2::text[], use_cache := false)`, [prompts[3], CHOICES])
+    .catch((e: unknown) => e as Error);
+  expect(set[3].result).toBeNull();
+  expect(set[3].error.replace(uuid, 'ID')).toBe((alone as Error).message.replace(uuid, 'ID'));
+  expect(set[3].error).toMatch(/^svc_generate_choice: request [0-9a-f-]{36} failed: .*context/);
+  // Every other prompt: its own request's bytes, cached as that request: the per-row call is a hit.
+  const hits = async () => Number((await db.query(`SELECT hits FROM svc_cache_stats()`)).rows[0].hits);
+  const before = await hits();
+  for (const i of [0, 4, 5, 21, 39]) {
+    const one = (await alice.query(`SELECT svc_generate_choice($1, $2::text[]) AS out`, [prompts[i], CHOICES])).rows[0]
+      .out;
+    expect({ i, out: set[i].result, error: set[i].error }).toEqual({ i, out: one, error: null });
+  }
+  expect((await hits()) - before).toBe(5);
+  const fresh = (
+    await alice.query(`SELECT svc_generate_choice($1, $2::text[], use_cache := false) AS out`, [prompts[21], CHOICES])
+  ).rows[0].out;
+  expect(fresh).toBe(set[21].result);
+  // The cache entries record how each generation ended, as its own request's would.
+  const ends = (
+    await db.query(
+      `SELECT DISTINCT stop_reason FROM svc_cache WHERE function_name = 'generate_choice' AND result = ANY ($1)`,
+      [CHOICES],
+    )
+  ).rows.map((r) => r.stop_reason);
+  expect(ends).toEqual(['end']);
+  const payload = await db.query(
+    `SELECT svc__completed_payload(gen_random_uuid(), 'generate_many', 'completed')::json->>'function' AS f`,
+  );
+  expect(payload.rows[0].f).toBe('generate');
+});
+
+test('prompts whose outputs may be long go a request each: JSON at the default max_tokens (512)', async () => {
+  const prompts = ['Long json a', 'Long json b', 'Long json c'];
+  const rows = (
+    await alice.query(
+      `SELECT ord, error FROM svc_generate_json($1::text[], '{"type":"boolean"}'::jsonb, use_cache := false)`,
+      [prompts],
+    )
+  ).rows;
+  expect(rows.map((r) => r.error)).toEqual([null, null, null]);
+  const kinds = (
+    await db.query(
+      `SELECT function_name, count(*)::int AS n FROM svc_queue
+       WHERE coalesce(parameters->>'prompt', parameters->'prompts'->>0) LIKE 'Long json %' GROUP BY 1`,
+    )
+  ).rows;
+  expect(kinds).toEqual([{ function_name: 'generate_json', n: 3 }]);
+});
+
 test('a request of several texts holds at most 16,384 characters: long texts go fewer to a request', async () => {
   // 1,908 characters each (under the test worker's context of 2,048): 8 to a request.
   const texts = Array.from({ length: 12 }, (_, i) => `long ${String(i).padStart(2, '0')} ${'y'.repeat(1_899)}`);
@@ -344,7 +419,11 @@ describe('with no worker answering', () => {
     for (const r of rows)
       expect(r.error).toMatch(/svc_generate_choice: timed out: no result within 1 s \(svc.sync_timeout\)/);
     expect(
-      (await db.query(`SELECT DISTINCT status FROM svc_queue WHERE parameters->>'prompt' LIKE 'late %'`)).rows,
+      (
+        await db.query(
+          `SELECT DISTINCT status FROM svc_queue WHERE coalesce(parameters->>'prompt', parameters->'prompts'->>0) LIKE 'late %'`,
+        )
+      ).rows,
     ).toEqual([{ status: 'cancelled' }]);
     const id = (await alice.query(`SELECT svc_generate_async('pending one') AS id`)).rows[0].id;
     const pending = (await alice.query(`SELECT status, error FROM svc_get_async_results(ARRAY[$1]::uuid[], 0)`, [id]))

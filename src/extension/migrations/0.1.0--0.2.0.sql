@@ -196,7 +196,7 @@ $dblink$;
 -- each source row is (as src/extension/vectorizer.sql defines them in 0.2.0).
 ALTER TABLE svc_queue DROP CONSTRAINT svc_queue_function_name_check,
   ADD CONSTRAINT svc_queue_function_name_check
-  CHECK (function_name IN ('generate', 'embed', 'generate_json', 'generate_regex', 'generate_choice', 'rerank', 'vectorize', 'embed_many'));
+  CHECK (function_name IN ('generate', 'embed', 'generate_json', 'generate_regex', 'generate_choice', 'rerank', 'vectorize', 'embed_many', 'generate_many'));
 CREATE TABLE svc_vectorizers (
   id             integer GENERATED ALWAYS AS IDENTITY UNIQUE,
   name           text PRIMARY KEY CONSTRAINT svc_vectorizers_name CHECK (name ~ '^[a-z_][a-z0-9_]{0,39}$'),
