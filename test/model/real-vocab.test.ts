@@ -141,6 +141,36 @@ describe.each(Object.keys(MODELS))('%s', (name) => {
     }
   });
 
+  test("svc_generate_choice(prompts[]), its prompts together in a request: each multi-byte choice is the one-prompt call's", async () => {
+    const prompts = ['Country:', 'café 日本語 🎉', 'Once upon a time', 'naïve Ελλάδα', '🦩𠀋 and 中国'].flatMap((p) => [
+      p,
+      `${p} 2`,
+    ]);
+    const before = (await db.query(`SELECT coalesce(max(seq), 0) AS seq FROM svc_queue`)).rows[0].seq;
+    const set = (
+      await db.query(
+        `SELECT ord, result, error FROM svc_generate_choice($1::text[], $2::text[], use_cache := false) ORDER BY ord`,
+        [prompts, CHOICES],
+      )
+    ).rows;
+    // 10 prompts over twice the worker's 4 slots: 8 requests, two of them of two prompts.
+    const requests = (
+      await db.query(
+        `SELECT count(*)::int AS n, sum(inputs)::int AS inputs FROM svc_queue
+         WHERE function_name = 'generate_many' AND seq > $1`,
+        [before],
+      )
+    ).rows[0];
+    expect(requests).toEqual({ n: 8, inputs: 10 });
+    expect(set.map((r) => r.error)).toEqual(prompts.map(() => null));
+    for (const [i, prompt] of prompts.entries()) {
+      expect({ prompt, out: set[i].result }).toEqual({
+        prompt,
+        out: await one(`svc_generate_choice($1, $2::text[], use_cache := false)`, [prompt, CHOICES]),
+      });
+    }
+  });
+
   test('determinism: same bytes sync or async, cached or not, at concurrency 4 or 1, across a restart', async () => {
     const requests = [
       `svc_generate('Once upon a time', max_tokens := 16, use_cache := %s)`,
