@@ -14752,7 +14752,7 @@ var __svc_exports = (() => {
   var GENERATE_MANY_FUNCTIONS = ["generate", "generate_json", "generate_regex", "generate_choice"];
   var isGenerateManyFunction = (name) => GENERATE_MANY_FUNCTIONS.includes(name);
   var GENERATE_MANY_MAX_PROMPTS = 64;
-  var GENERATE_MANY_MAX_CHARS = 16384;
+  var GENERATE_MANY_MAX_CHARS = EMBED_MANY_MAX_CHARS;
   var GENERATE_MANY_MAX_TOKENS = 512;
   function utf8Bytes(text3) {
     let n = 0;
@@ -14810,27 +14810,26 @@ var __svc_exports = (() => {
     const parameters = { text_input: text(fn, "text_input", textInput), use_cache: boolean(fn, "use_cache", useCache), ...modelParameters(fn, "embed", model) };
     return { functionName: "embed", parameters, grammar: null };
   }
+  function inputsOfMany(fn, name, values, maxItems, maxChars, one2) {
+    const checked = textArray(fn, name, values, { maxItems });
+    if (checked.length === 0) throw parameterError(fn, name, "must not be empty");
+    if (checked.length > 1 && checked.reduce((n, t) => n + t.length, 0) > maxChars)
+      throw parameterError(fn, name, `must hold at most ${maxChars} characters in all, or be one ${one2}`, {}, SQLSTATE.program_limit_exceeded);
+    return checked;
+  }
   function prepareEmbedMany(fn, texts, useCache, model) {
-    const checked = textArray(fn, "texts", texts, { maxItems: EMBED_MANY_MAX_TEXTS });
-    if (checked.length === 0) throw parameterError(fn, "texts", "must not be empty");
-    if (checked.length > 1 && checked.reduce((n, t) => n + t.length, 0) > EMBED_MANY_MAX_CHARS)
-      throw parameterError(fn, "texts", `must hold at most ${EMBED_MANY_MAX_CHARS} characters in all, or be one text`, {}, SQLSTATE.program_limit_exceeded);
+    const checked = inputsOfMany(fn, "texts", texts, EMBED_MANY_MAX_TEXTS, EMBED_MANY_MAX_CHARS, "text");
     const parameters = { texts: checked, use_cache: boolean(fn, "use_cache", useCache), ...modelParameters(fn, "embed", model) };
     return { functionName: "embed_many", parameters, grammar: null };
   }
   function prepareGenerateMany(fn, p) {
     const { function: functionName, prompts, ...rest } = p;
     if (!isGenerateManyFunction(functionName)) throw parameterError(fn, "function", `must be one of ${GENERATE_MANY_FUNCTIONS.join(", ")}`);
-    const checked = textArray(fn, "prompts", prompts, { maxItems: GENERATE_MANY_MAX_PROMPTS });
-    if (checked.length === 0) throw parameterError(fn, "prompts", "must not be empty");
+    const checked = inputsOfMany(fn, "prompts", prompts, GENERATE_MANY_MAX_PROMPTS, GENERATE_MANY_MAX_CHARS, "prompt");
     if ("stream" in rest) throw parameterError(fn, "stream", "is not a parameter of a request of many prompts");
     const first = prepareFromParameters(fn, functionName, { ...rest, prompt: checked[0] });
-    if (checked.length > 1) {
-      if (checked.reduce((n, t) => n + t.length, 0) > GENERATE_MANY_MAX_CHARS)
-        throw parameterError(fn, "prompts", `must hold at most ${GENERATE_MANY_MAX_CHARS} characters in all, or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
-      if (checked.length * promptTokens(functionName, first.parameters) > GENERATE_MANY_MAX_TOKENS)
-        throw parameterError(fn, "prompts", `must decode at most ${GENERATE_MANY_MAX_TOKENS} tokens in all (prompts \xD7 max_tokens, or the longest choice's bytes + 1), or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
-    }
+    if (checked.length > 1 && checked.length * promptTokens(functionName, first.parameters) > GENERATE_MANY_MAX_TOKENS)
+      throw parameterError(fn, "prompts", `must decode at most ${GENERATE_MANY_MAX_TOKENS} tokens in all (prompts \xD7 max_tokens, or the longest choice's bytes + 1), or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
     const parameters = generateManyParameters(functionName, checked.map((prompt) => ({ ...first.parameters, prompt })));
     return { functionName: "generate_many", parameters, grammar: first.grammar };
   }

@@ -89,15 +89,21 @@ export function prepareEmbed(fn: string, textInput: unknown, useCache: unknown, 
   return { functionName: 'embed', parameters, grammar: null };
 }
 
+/** The inputs of a request of many (`name`, each checked as text): 1 to `maxItems`, at most `maxChars` characters in all unless there is one. */
+function inputsOfMany(fn: string, name: string, values: unknown, maxItems: number, maxChars: number, one: string): string[] {
+  const checked = v.textArray(fn, name, values, { maxItems });
+  if (checked.length === 0) throw parameterError(fn, name, 'must not be empty');
+  if (checked.length > 1 && checked.reduce((n, t) => n + t.length, 0) > maxChars)
+    throw parameterError(fn, name, `must hold at most ${maxChars} characters in all, or be one ${one}`, {}, SQLSTATE.program_limit_exceeded);
+  return checked;
+}
+
 /**
  * A set-based svc_embed's texts in one request (src/queue/embed-many.ts), each checked as svc_embed
  * checks its text_input; `fn` is the SQL function's name. Only svc's sync functions submit them.
  */
 export function prepareEmbedMany(fn: string, texts: unknown, useCache: unknown, model?: string | null): PreparedJob {
-  const checked = v.textArray(fn, 'texts', texts, { maxItems: EMBED_MANY_MAX_TEXTS });
-  if (checked.length === 0) throw parameterError(fn, 'texts', 'must not be empty');
-  if (checked.length > 1 && checked.reduce((n, t) => n + t.length, 0) > EMBED_MANY_MAX_CHARS)
-    throw parameterError(fn, 'texts', `must hold at most ${EMBED_MANY_MAX_CHARS} characters in all, or be one text`, {}, SQLSTATE.program_limit_exceeded);
+  const checked = inputsOfMany(fn, 'texts', texts, EMBED_MANY_MAX_TEXTS, EMBED_MANY_MAX_CHARS, 'text');
   const parameters = { texts: checked, use_cache: v.boolean(fn, 'use_cache', useCache), ...modelParameters(fn, 'embed', model) };
   return { functionName: 'embed_many', parameters, grammar: null };
 }
@@ -112,17 +118,12 @@ export function prepareEmbedMany(fn: string, texts: unknown, useCache: unknown, 
 export function prepareGenerateMany(fn: string, p: Record<string, unknown>): PreparedJob {
   const { function: functionName, prompts, ...rest } = p;
   if (!isGenerateManyFunction(functionName)) throw parameterError(fn, 'function', `must be one of ${GENERATE_MANY_FUNCTIONS.join(', ')}`);
-  const checked = v.textArray(fn, 'prompts', prompts, { maxItems: GENERATE_MANY_MAX_PROMPTS });
-  if (checked.length === 0) throw parameterError(fn, 'prompts', 'must not be empty');
+  const checked = inputsOfMany(fn, 'prompts', prompts, GENERATE_MANY_MAX_PROMPTS, GENERATE_MANY_MAX_CHARS, 'prompt');
   if ('stream' in rest) throw parameterError(fn, 'stream', 'is not a parameter of a request of many prompts');
   // The first prompt's own request checks the rest; the others differ from it only in their prompt.
   const first = prepareFromParameters(fn, functionName, { ...rest, prompt: checked[0] });
-  if (checked.length > 1) {
-    if (checked.reduce((n, t) => n + t.length, 0) > GENERATE_MANY_MAX_CHARS)
-      throw parameterError(fn, 'prompts', `must hold at most ${GENERATE_MANY_MAX_CHARS} characters in all, or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
-    if (checked.length * promptTokens(functionName, first.parameters) > GENERATE_MANY_MAX_TOKENS)
-      throw parameterError(fn, 'prompts', `must decode at most ${GENERATE_MANY_MAX_TOKENS} tokens in all (prompts × max_tokens, or the longest choice's bytes + 1), or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
-  }
+  if (checked.length > 1 && checked.length * promptTokens(functionName, first.parameters) > GENERATE_MANY_MAX_TOKENS)
+    throw parameterError(fn, 'prompts', `must decode at most ${GENERATE_MANY_MAX_TOKENS} tokens in all (prompts × max_tokens, or the longest choice's bytes + 1), or be one prompt`, {}, SQLSTATE.program_limit_exceeded);
   const parameters = generateManyParameters(functionName, checked.map((prompt) => ({ ...first.parameters, prompt })));
   return { functionName: 'generate_many', parameters, grammar: first.grammar };
 }

@@ -12,6 +12,8 @@
 // 'embed_many' request's texts). svc.sync_timeout (the wait for the next answer) and
 // SVC_WORKER_TIMEOUT (a job's) then mean for a request of several what they mean for one.
 
+import { EMBED_MANY_MAX_CHARS } from './embed-many.js';
+
 /** The functions whose prompts may share a request: the generations, constrained or not. */
 export const GENERATE_MANY_FUNCTIONS = ['generate', 'generate_json', 'generate_regex', 'generate_choice'] as const;
 export type GenerateManyFunction = (typeof GENERATE_MANY_FUNCTIONS)[number];
@@ -22,8 +24,8 @@ export const isGenerateManyFunction = (name: unknown): name is GenerateManyFunct
 /** Prompts a request at most. */
 export const GENERATE_MANY_MAX_PROMPTS = 64;
 
-/** Characters a request of several prompts holds at most (one prompt may hold more: it goes alone). */
-export const GENERATE_MANY_MAX_CHARS = 16_384;
+/** Characters a request of several prompts holds at most, as one of several texts (one prompt may hold more: it goes alone). */
+export const GENERATE_MANY_MAX_CHARS = EMBED_MANY_MAX_CHARS;
 
 /** Tokens a request of several prompts may decode in all: one request's at the default max_tokens (512). */
 export const GENERATE_MANY_MAX_TOKENS = 512;
