@@ -183,9 +183,10 @@ try {
         sample().forEach((t, i) => (cpu[name][i] += t - before[i]));
         if (Number(rows[0].ok) !== round.length)
           throw new Error(`${kind}: ${rows[0].ok} of ${round.length} rows answered`);
-        // Who ran what, from the queue's own rows: completed, claimed once (attempt 1), by which worker.
+        // Who ran what, from the queue's own rows: completed, claimed once (attempt 1), by which worker;
+        // rows as inputs (a request of several texts or prompts counts them).
         const { rows: by } = await db.query(
-          `SELECT worker_id, count(*) AS n, bool_and(status = 'completed' AND attempt = 1) AS once FROM svc_queue GROUP BY worker_id`,
+          `SELECT worker_id, sum(inputs) AS n, bool_and(status = 'completed' AND attempt = 1) AS once FROM svc_queue GROUP BY worker_id`,
         );
         for (const w of by) {
           ran.set(w.worker_id, (ran.get(w.worker_id) ?? 0) + Number(w.n));
