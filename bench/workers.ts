@@ -18,6 +18,13 @@
 //   BENCH_ROWS=2000 BENCH_KINDS=embed npx tsx bench/workers.ts
 //   BENCH_ROUND=10000 npx tsx bench/workers.ts                # the whole table in one call
 //   BENCH_CONCURRENCY=4 npx tsx bench/workers.ts              # each worker at concurrency 4
+//   BENCH_PIN=1 npx tsx bench/workers.ts                      # each worker pinned to a core of its own
+//
+// BENCH_PIN=1 pins each worker's threads to one core (taskset; `solo` and the first of `pair` to
+// core 0, the second to core 1): a worker embeds on several contexts whatever its threads and
+// concurrency (src/engine/embed-pool.ts), so unpinned one worker alone takes most of both cores for
+// embeddings and is no one-core machine. PostgreSQL and the caller stay free to run on either core.
+import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +42,7 @@ const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const PREFETCH = process.env.BENCH_PREFETCH;
 const MODEL = process.env.SVC_MODEL ?? STORIES_MODEL;
 const KINDS = (process.env.BENCH_KINDS ?? 'embed,choice').split(',') as Kind[];
+const PIN = process.env.BENCH_PIN === '1';
 
 type Kind = 'embed' | 'choice' | 'generate';
 const CHOICES = ['happy', 'sad', 'angry', 'scared'];
@@ -82,7 +90,13 @@ interface WorkerRun {
 }
 
 /** A worker process serving `name` (a svc_models name) from MODEL; resolves once it heartbeats as running. */
-async function startWorker(cluster: Cluster, db: pg.Client, name: string, id: string): Promise<WorkerRun> {
+async function startWorker(
+  cluster: Cluster,
+  db: pg.Client,
+  name: string,
+  id: string,
+  core: number,
+): Promise<WorkerRun> {
   const logFd = openSync(join(logs, `${id}.log`), 'w');
   const child = spawnWorker(cluster, {
     role: 'bench_worker',
@@ -98,6 +112,8 @@ async function startWorker(cluster: Cluster, db: pg.Client, name: string, id: st
       ...(PREFETCH !== undefined ? { SVC_WORKER_PREFETCH: PREFETCH } : {}),
     },
   });
+  // Before it loads the model: the threads it starts later inherit the affinity.
+  if (PIN) execFileSync('taskset', ['-a', '-cp', String(core), String(child.pid)], { stdio: 'ignore' });
   for (;;) {
     const { rows } = await db.query(`SELECT 1 FROM svc_workers WHERE worker_id = $1 AND state = 'running'`, [id]);
     if (rows.length > 0) break;
@@ -141,15 +157,15 @@ try {
   if (STATEMENTS) await db.query('CREATE EXTENSION pg_stat_statements');
   const user = await cluster.connect('postgres', 'bench_user');
   const callerPid = Number((await user.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
-  for (const [name, id] of [
-    ['solo', 'solo-1'],
-    ['pair', 'pair-1'],
-    ['pair', 'pair-2'],
-  ])
-    workers.push(await startWorker(cluster, db, name, id));
+  for (const [name, id, core] of [
+    ['solo', 'solo-1', 0],
+    ['pair', 'pair-1', 0],
+    ['pair', 'pair-2', 1],
+  ] as const)
+    workers.push(await startWorker(cluster, db, name, id, core));
   const workersOf = { solo: workers.slice(0, 1), pair: workers.slice(1) };
   console.log(
-    `\n### ${ROWS} rows in set-based calls of ${ROUND}, one worker against two (each ${THREADS} thread(s), concurrency ${CONCURRENCY}, prefetch ${PREFETCH ?? 'default'}), interleaved; load ${load()}\n`,
+    `\n### ${ROWS} rows in set-based calls of ${ROUND}, one worker against two (each ${THREADS} thread(s), concurrency ${CONCURRENCY}, prefetch ${PREFETCH ?? 'default'}${PIN ? ', each pinned to a core of its own' : ''}), interleaved; load ${load()}\n`,
   );
   console.log(
     '| kind | one worker rows/s | two workers rows/s | two / one | rows each of the two ran | every request completed once | CPU ms a row, one: worker / caller / rest of PostgreSQL | two: workers / caller / rest | load after |',
