@@ -26,7 +26,7 @@
 // embeddings and is no one-core machine. PostgreSQL and the caller stay free to run on either core.
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { startCluster, type Cluster } from '../scripts/cluster.js';
@@ -113,7 +113,10 @@ async function startWorker(
     },
   });
   // Before it loads the model: the threads it starts later inherit the affinity.
-  if (PIN) execFileSync('taskset', ['-a', '-cp', String(core), String(child.pid)], { stdio: 'ignore' });
+  if (PIN)
+    execFileSync('taskset', ['-a', '-cp', String(core % availableParallelism()), String(child.pid)], {
+      stdio: 'ignore',
+    });
   for (;;) {
     const { rows } = await db.query(`SELECT 1 FROM svc_workers WHERE worker_id = $1 AND state = 'running'`, [id]);
     if (rows.length > 0) break;
