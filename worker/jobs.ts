@@ -22,9 +22,12 @@ import type { ClaimedJob } from './protocol.js';
 import { embedAll, runVectorize } from './vectorize.js';
 import { EMBED_MANY_MAX_TEXTS, embedManyParts, embedManyResult } from '../src/queue/embed-many.js';
 import {
+  GENERATE_MANY_FUNCTIONS,
   GENERATE_MANY_MAX_PROMPTS,
   generateManyParts,
   generateManyResult,
+  isGenerateManyFunction,
+  type GenerateManyFunction,
   type GenerateManyPart,
 } from '../src/queue/generate-many.js';
 import { PermanentJobError } from '../src/queue/job-errors.js';
@@ -207,17 +210,17 @@ async function runOn(
   }
 }
 
-/** An 'embed_many' request's texts (src/queue/embed-many.ts). */
-function checkedTexts(p: Record<string, unknown>): string[] {
-  const texts = p.texts;
+/** The inputs of a request of many (parameters[field]: an 'embed_many' request's texts, a 'generate_many' one's prompts): 1 to `max` texts. */
+function inputsOf(p: Record<string, unknown>, field: string, max: number): string[] {
+  const inputs = p[field];
   if (
-    !Array.isArray(texts) ||
-    texts.length === 0 ||
-    texts.length > EMBED_MANY_MAX_TEXTS ||
-    !texts.every((t) => typeof t === 'string')
+    !Array.isArray(inputs) ||
+    inputs.length === 0 ||
+    inputs.length > max ||
+    !inputs.every((t) => typeof t === 'string')
   )
-    throw new PermanentJobError(`parameters.texts must be an array of 1 to ${EMBED_MANY_MAX_TEXTS} texts`);
-  return texts as string[];
+    throw new PermanentJobError(`parameters.${field} must be an array of 1 to ${max} texts`);
+  return inputs as string[];
 }
 
 /**
@@ -270,7 +273,7 @@ async function runEmbedMany(
   p: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<JobResult> {
-  const texts = checkedTexts(p);
+  const texts = inputsOf(p, 'texts', EMBED_MANY_MAX_TEXTS);
   const vectors = await vectorsOrErrors(engine, texts, signal);
   const parts = vectors.map((v) => (v instanceof PermanentJobError ? { error: v.message } : vectorLiteral(v)));
   const requests = embedManyParts(p);
@@ -282,22 +285,12 @@ async function runEmbedMany(
   };
 }
 
-/** A 'generate_many' request's function and each prompt's own request (src/queue/generate-many.ts), checked. */
-function checkedPrompts(p: Record<string, unknown>): ReturnType<typeof generateManyParts> {
-  let parts: ReturnType<typeof generateManyParts>;
-  try {
-    parts = generateManyParts(p);
-  } catch (error) {
-    throw new PermanentJobError((error as Error).message);
-  }
-  const { requests } = parts;
-  if (
-    requests.length === 0 ||
-    requests.length > GENERATE_MANY_MAX_PROMPTS ||
-    !requests.every((r) => typeof r.prompt === 'string')
-  )
-    throw new PermanentJobError(`parameters.prompts must be an array of 1 to ${GENERATE_MANY_MAX_PROMPTS} texts`);
-  return parts;
+/** A 'generate_many' request's function (src/queue/generate-many.ts), its prompts checked. */
+function promptsFunction(p: Record<string, unknown>): GenerateManyFunction {
+  if (!isGenerateManyFunction(p.function))
+    throw new PermanentJobError(`parameters.function must be one of ${GENERATE_MANY_FUNCTIONS.join(', ')}`);
+  inputsOf(p, 'prompts', GENERATE_MANY_MAX_PROMPTS);
+  return p.function;
 }
 
 /**
@@ -307,7 +300,8 @@ function checkedPrompts(p: Record<string, unknown>): ReturnType<typeof generateM
  * own (the job stopped, the engine failed) fails the request, which runs again whole.
  */
 async function runGenerateMany(engine: InferenceEngine, job: ClaimedJob, signal: AbortSignal): Promise<JobResult> {
-  const { functionName, requests } = checkedPrompts(job.parameters as Record<string, unknown>);
+  promptsFunction(job.parameters as Record<string, unknown>);
+  const { functionName, requests } = generateManyParts(job.parameters as Record<string, unknown>);
   const parts: Array<GenerateManyPart | PermanentJobError> = [];
   const answers: NonNullable<JobResult['answers']> = [];
   for (const parameters of requests) {
@@ -421,10 +415,7 @@ const CONSTRAINED: ReadonlySet<string> = new Set(['generate_json', 'generate_reg
  */
 export function checkJobGrammar(job: Pick<ClaimedJob, 'function_name' | 'parameters' | 'grammar'>): void {
   // A request of many prompts carries its prompts' one constraint.
-  const own =
-    job.function_name === 'generate_many'
-      ? { ...job, function_name: checkedPrompts(job.parameters).functionName }
-      : job;
+  const own = job.function_name === 'generate_many' ? { ...job, function_name: promptsFunction(job.parameters) } : job;
   const expected = CONSTRAINED.has(own.function_name) ? jobConstraint(own).gbnf : null;
   if (job.grammar !== expected)
     throw new PermanentJobError(

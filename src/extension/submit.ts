@@ -81,7 +81,7 @@ export function enqueueForWaiter(fn: string, functionName: jobs.QueueFunction, p
   const limits = effectiveLimits(capacity);
   checkCapacity(fn, capacity, limits, parameters.length, 0, as.maxQueueSize);
   const inserted = rows<{ request_id: string; batch_index: number | string; inputs: number }>(QUERIES.insertForWaiter, functionName, parameters, grammar, priority, as.ownerId, as.waiter, as.token);
-  // The role's quota counts inputs (svc_queue.inputs: an embed_many request's texts).
+  // The role's quota counts inputs (svc_queue.inputs: an embed_many request's texts, a generate_many one's prompts).
   checkRoleQuota(fn, { id: capacity.role_id, name: capacity.role }, limits, inserted.reduce((n, r) => n + Number(r.inputs), 0));
   one(QUERIES.notifyWorkers, functionName);
   return inOrder(inserted, parameters.length);
