@@ -60,6 +60,7 @@ const BENCHES: Array<[string, string[], Record<string, string>]> = [
     },
   ],
   ['bench/queue-miss.ts', [], { BENCH_CALLS: '10' }],
+  ['bench/sync-floor.ts', [], { BENCH_ROWS: '10', BENCH_ROUND: '5' }],
   ['bench/workers.ts', [], { BENCH_ROWS: '40', BENCH_ROUND: '20' }],
   ['bench/workers.ts', [], { BENCH_ROWS: '40', BENCH_ROUND: '20', BENCH_KINDS: 'embed', BENCH_PIN: '1' }],
   ['bench/divergence.ts', ['--model', 'stories', '--prompts', '3', '--max-tokens', '16'], {}],
