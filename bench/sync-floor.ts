@@ -1,16 +1,23 @@
-// How fast a per-row synchronous call through a queue in PostgreSQL can be on this machine (#55:
-// per-row svc_embed at 0.5 of the sequential library). Beside svc's own per-row call, a bare queue of
-// the same shape with none of svc's checks: a PL/pgSQL caller inserts a row through a kept dblink
-// connection (committed and notified at once, as svc's sync session does), a worker process of this
-// script (LISTEN, claim with an advisory lock, the embedding, completion, unlock) answers it, and the
-// caller polls, then waits on the worker's lock, and reads the answer. Run with the embedding (the
-// same model, threads and context as the library) and without it (the chain alone). In interleaved
-// rounds of BENCH_ROUND rows: the library's sequential embeddings, svc's per-row calls, the bare
-// queue's with and without the embedding; ms a row and each one's ratio to the library; the load.
+// How fast a per-row synchronous call can be on this machine through a queue in PostgreSQL, and
+// with no queue (#55: per-row svc_embed at 0.5 of the sequential library). Beside svc's own per-row
+// call:
+//   - a bare queue of the same shape with none of svc's checks: a PL/pgSQL caller inserts a row
+//     through a kept dblink connection (committed and notified at once, as svc's sync session does);
+//     a worker process of this script (LISTEN, claim with an advisory lock, the embedding,
+//     completion, unlock) answers it; the caller polls, waits on the worker's lock, reads the answer.
+//     With the embedding (the same model, threads and context as the library), and without it (the
+//     chain alone);
+//   - no queue: the same worker process answers the caller's backend itself, over a dblink
+//     connection to it (no row, no wait).
+// In interleaved rounds of BENCH_ROUND rows, beside the library's sequential embeddings: ms a row,
+// each one's ratio to the library, where the queued calls' time goes, and the load.
 //
 //   npx tsx bench/sync-floor.ts
-//   BENCH_ROWS=2000 BENCH_ROUND=200 npx tsx bench/sync-floor.ts
+//   BENCH_ROWS=2000 npx tsx bench/sync-floor.ts
 import { spawn } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startCluster } from '../scripts/cluster.js';
@@ -25,6 +32,85 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const ROUND = Math.max(2, Math.min(ROWS, Number(process.env.BENCH_ROUND ?? 100)));
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const CONTEXT = 512;
+/** The direct path's "port": its socket is .s.PGSQL.<port> in the cluster's socket directory. */
+const DIRECT_PORT = 1;
+
+/** A PostgreSQL protocol message: its type byte, its length, its body. */
+function message(type: string, ...parts: Buffer[]): Buffer {
+  const body = Buffer.concat(parts);
+  const head = Buffer.alloc(5);
+  head.write(type, 0, 'latin1');
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
+}
+const cstring = (s: string) => Buffer.from(`${s}\0`, 'utf8');
+const int16 = (n: number) => Buffer.from([(n >> 8) & 0xff, n & 0xff]);
+const int32 = (n: number) => {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(n);
+  return b;
+};
+
+/**
+ * The direct path, no queue: the worker answers the caller's backend itself, over a connection of its
+ * own (dblink, the one way a backend reaches another process without C). Just enough of PostgreSQL's
+ * protocol for libpq: a startup answered with trust, and a simple query whose text is the text to
+ * embed, answered with one row (the vector's JSON). Listens on the Unix socket DIRECT_PORT in `host`.
+ */
+async function serveDirect(engine: Engine, { host }: { host: string }): Promise<void> {
+  const ready = message('Z', Buffer.from('I'));
+  const server = createServer((socket) => {
+    let buffer = Buffer.alloc(0);
+    let started = false;
+    let work = Promise.resolve();
+    socket.on('data', (chunk) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        if (!started) {
+          if (buffer.length < 4 || buffer.length < buffer.readInt32BE(0)) return;
+          buffer = buffer.subarray(buffer.readInt32BE(0));
+          started = true;
+          const status = (name: string, value: string) => message('S', cstring(name), cstring(value));
+          socket.write(
+            Buffer.concat([
+              message('R', int32(0)),
+              status('server_version', '15.0'),
+              status('server_encoding', 'UTF8'),
+              status('client_encoding', 'UTF8'),
+              status('standard_conforming_strings', 'on'),
+              status('integer_datetimes', 'on'),
+              status('DateStyle', 'ISO, MDY'),
+              message('K', int32(process.pid), int32(0)),
+              ready,
+            ]),
+          );
+          continue;
+        }
+        if (buffer.length < 5 || buffer.length < 1 + buffer.readInt32BE(1)) return;
+        const type = String.fromCharCode(buffer[0]);
+        const body = buffer.subarray(5, 1 + buffer.readInt32BE(1));
+        buffer = buffer.subarray(1 + buffer.readInt32BE(1));
+        if (type === 'X') return void socket.end();
+        if (type !== 'Q') continue;
+        const text = body.subarray(0, body.length - 1).toString('utf8');
+        work = work.then(async () => {
+          const vector = Buffer.from(JSON.stringify(Array.from(await engine.embed(text))), 'utf8');
+          socket.write(
+            Buffer.concat([
+              message('T', int16(1), cstring('v'), int32(0), int16(0), int32(25), int16(-1), int32(-1), int16(0)),
+              message('D', int16(1), int32(vector.length), vector),
+              message('C', cstring('SELECT 1')),
+              ready,
+            ]),
+          );
+        });
+      }
+    });
+  });
+  const path = join(host, `.s.PGSQL.${DIRECT_PORT}`);
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  chmodSync(path, 0o777); // the server's backends connect to it, as they do to the server's own socket
+}
 
 /** The bare queue's worker: one request at a time, as one slot of svc's worker runs a per-row call. */
 async function floorWorker(config: string): Promise<void> {
@@ -57,6 +143,7 @@ async function floorWorker(config: string): Promise<void> {
     void drain();
   });
   await db.query('LISTEN floor_new');
+  await serveDirect(engine, JSON.parse(config) as { host: string });
   process.send!('ready');
 }
 
@@ -128,9 +215,12 @@ async function main(): Promise<void> {
     const user = await cluster.connect('postgres', 'bench_user');
     const caller = await cluster.connect();
     await caller.query(`SELECT dblink_connect('floor', $1)`, [conninfo]);
+    await caller.query(`SELECT dblink_connect('direct', $1)`, [
+      `host=${cluster.host} port=${DIRECT_PORT} user=svc dbname=svc`,
+    ]);
     const library = await Engine.load({ model: MODEL, threads: THREADS, contextSize: CONTEXT });
 
-    const ms = { library: 0, svc: 0, floorEmbed: 0, floorChain: 0 };
+    const ms = { library: 0, svc: 0, floorEmbed: 0, floorChain: 0, direct: 0 };
     const time = async (key: keyof typeof ms, fn: () => Promise<unknown>) => {
       const started = process.hrtime.bigint();
       await fn();
@@ -145,17 +235,27 @@ async function main(): Promise<void> {
       await time('svc', () => user.query(`SELECT svc_embed(body, use_cache := false) ${rows}`));
       await time('floorEmbed', () => caller.query(`SELECT floor_call(body, true) ${rows}`));
       await time('floorChain', () => caller.query(`SELECT floor_call(body, false) ${rows}`));
+      await time('direct', () =>
+        caller.query(`SELECT t.v FROM docs, dblink('direct', body) AS t(v text) WHERE id >= ${start} AND id < ${end}`),
+      );
     }
-    // The bare queue's worker ran the same embedding as the library: the same bytes.
-    const { rows: sample } = await db.query<{ result: string }>(
-      `SELECT result FROM floor_q WHERE embed ORDER BY id LIMIT 1`,
+    // The bare queue's worker and the direct path ran the same embedding as the library: the same bytes.
+    const expected = JSON.stringify(Array.from(await library.embed(bodies[0])));
+    const { rows: queued } = await db.query<{ v: string }>(
+      `SELECT result AS v FROM floor_q WHERE embed ORDER BY id LIMIT 1`,
     );
-    if (sample[0]?.result !== JSON.stringify(Array.from(await library.embed(bodies[0])))) {
-      throw new Error(`the bare queue's embedding of row 0 is not the library's`);
+    const { rows: direct } = await caller.query<{ v: string }>(`SELECT t.v FROM dblink('direct', $1) AS t(v text)`, [
+      bodies[0],
+    ]);
+    for (const [path, got] of [
+      ['bare queue', queued],
+      ['direct path', direct],
+    ] as const) {
+      if (got[0]?.v !== expected) throw new Error(`the ${path}'s embedding of row 0 is not the library's`);
     }
     const perRow = (key: keyof typeof ms) => ms[key] / ROWS;
     console.log(
-      `\n### A per-row sync embedding against a bare queue: ${ROWS} rows in rounds of ${ROUND}, ${MODEL.split('/').pop()}, ${THREADS} thread(s), context ${CONTEXT}; load ${load()}\n`,
+      `\n### A per-row sync embedding: svc, a bare queue, no queue: ${ROWS} rows in rounds of ${ROUND}, ${MODEL.split('/').pop()}, ${THREADS} thread(s), context ${CONTEXT}; load ${load()}\n`,
     );
     console.log('| path | ms a row | library sequential / it |');
     console.log('|---|---:|---:|');
@@ -165,6 +265,7 @@ async function main(): Promise<void> {
     row('svc per-row `svc_embed`', 'svc');
     row('bare queue, with the embedding', 'floorEmbed');
     row('bare queue, the chain alone (no embedding)', 'floorChain');
+    row('no queue: the worker answers the caller over dblink', 'direct');
     // Where a call's time goes, from each request's timestamps (the server's clock): the caller's part
     // (from the previous answer to this submission: its wake-up and return, the next call up to the
     // insert), the wait for the claim, the worker's part. Within a round only: its first row follows
