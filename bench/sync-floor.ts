@@ -53,7 +53,7 @@ const int32 = (n: number) => {
 
 /**
  * The direct path, no queue: the worker answers the caller's backend itself, over a connection of its
- * own (dblink, the one way a backend reaches another process without C). Just enough of PostgreSQL's
+ * own (dblink, as svc's sync path already uses to reach its sync session). Just enough of PostgreSQL's
  * protocol for libpq: a startup answered with trust, and a simple query whose text is the text to
  * embed, answered with one row (the vector's JSON). Listens on the Unix socket DIRECT_PORT in `host`.
  */
@@ -112,7 +112,10 @@ async function serveDirect(engine: Engine, { host }: { host: string }): Promise<
   chmodSync(path, 0o777); // the server's backends connect to it, as they do to the server's own socket
 }
 
-/** The bare queue's worker: one request at a time, as one slot of svc's worker runs a per-row call. */
+/**
+ * The bare paths' worker: the queue's requests one at a time, as one slot of svc's worker runs a
+ * per-row call, and the direct path's.
+ */
 async function floorWorker(config: string): Promise<void> {
   const engine = await Engine.load({ model: MODEL, threads: THREADS, contextSize: CONTEXT });
   const db = new pg.Client(JSON.parse(config) as pg.ClientConfig);
