@@ -51,6 +51,9 @@ const int32 = (n: number) => {
   return b;
 };
 
+/** An embedding as every path here answers it: the vector's JSON. */
+const vectorJson = async (engine: Engine, text: string) => JSON.stringify(Array.from(await engine.embed(text)));
+
 /**
  * The direct path, no queue: the worker answers the caller's backend itself, over a connection of its
  * own (dblink, as svc's sync path already uses to reach its sync session). Just enough of PostgreSQL's
@@ -94,7 +97,7 @@ async function serveDirect(engine: Engine, { host }: { host: string }): Promise<
         if (type !== 'Q') continue;
         const text = body.subarray(0, body.length - 1).toString('utf8');
         work = work.then(async () => {
-          const vector = Buffer.from(JSON.stringify(Array.from(await engine.embed(text))), 'utf8');
+          const vector = Buffer.from(await vectorJson(engine, text), 'utf8');
           socket.write(
             Buffer.concat([
               message('T', int16(1), cstring('v'), int32(0), int16(0), int32(25), int16(-1), int32(-1), int16(0)),
@@ -116,9 +119,9 @@ async function serveDirect(engine: Engine, { host }: { host: string }): Promise<
  * The bare paths' worker: the queue's requests one at a time, as one slot of svc's worker runs a
  * per-row call, and the direct path's.
  */
-async function floorWorker(config: string): Promise<void> {
+async function floorWorker(config: pg.ClientConfig & { host: string }): Promise<void> {
   const engine = await Engine.load({ model: MODEL, threads: THREADS, contextSize: CONTEXT });
-  const db = new pg.Client(JSON.parse(config) as pg.ClientConfig);
+  const db = new pg.Client(config);
   await db.connect();
   const waiting: string[] = [];
   let busy = false;
@@ -132,7 +135,7 @@ async function floorWorker(config: string): Promise<void> {
       );
       if (claimed.rows.length === 0) continue;
       const { body, embed } = claimed.rows[0];
-      const result = embed ? JSON.stringify(Array.from(await engine.embed(body))) : '[]';
+      const result = embed ? await vectorJson(engine, body) : '[]';
       await db.query(
         `UPDATE floor_q SET status = 'completed', result = $2, completed_at = clock_timestamp() WHERE id = $1`,
         [id, result],
@@ -146,7 +149,7 @@ async function floorWorker(config: string): Promise<void> {
     void drain();
   });
   await db.query('LISTEN floor_new');
-  await serveDirect(engine, JSON.parse(config) as { host: string });
+  await serveDirect(engine, config);
   process.send!('ready');
 }
 
@@ -243,7 +246,7 @@ async function main(): Promise<void> {
       );
     }
     // The bare queue's worker and the direct path ran the same embedding as the library: the same bytes.
-    const expected = JSON.stringify(Array.from(await library.embed(bodies[0])));
+    const expected = await vectorJson(library, bodies[0]);
     const { rows: queued } = await db.query<{ v: string }>(
       `SELECT result AS v FROM floor_q WHERE embed ORDER BY id LIMIT 1`,
     );
@@ -279,10 +282,10 @@ async function main(): Promise<void> {
            extract(epoch FROM completed_at) * 1000 AS completed FROM ${table} WHERE ${where} ORDER BY created_at`,
       );
       const inRound = rows.flatMap((r, i) => (i % ROUND === 0 ? [] : [{ r, previous: rows[i - 1] }]));
-      const caller = inRound.map(({ r, previous }) => Number(r.created) - Number(previous.completed));
+      const callerPart = inRound.map(({ r, previous }) => Number(r.created) - Number(previous.completed));
       const claim = inRound.map(({ r }) => Number(r.started) - Number(r.created));
-      const worker = inRound.map(({ r }) => Number(r.completed) - Number(r.started));
-      return [caller, claim, worker].map((xs) => median(xs).toFixed(2));
+      const workerPart = inRound.map(({ r }) => Number(r.completed) - Number(r.started));
+      return [callerPart, claim, workerPart].map((xs) => median(xs).toFixed(2));
     };
     console.log(
       '\n| path (medians, ms a row) | previous answer → submission | submission → claim | claim → completion |',
@@ -306,5 +309,6 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[2] === '--floor-worker') await floorWorker(process.argv[3]);
+if (process.argv[2] === '--floor-worker')
+  await floorWorker(JSON.parse(process.argv[3]) as pg.ClientConfig & { host: string });
 else await main();
